@@ -1,0 +1,3 @@
+"""pbem: play board games by email, with signed game files and no referee."""
+
+__version__ = "0.1.0.dev0"

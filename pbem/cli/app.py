@@ -1,0 +1,46 @@
+"""The top-level ``pbem`` application and its command list."""
+
+from __future__ import annotations
+
+import typer
+
+from pbem import __version__
+from pbem.cli import game_commands, key_commands
+
+app = typer.Typer(
+    name="pbem",
+    help="Play board games by email: signed, hash-chained game files that any player can verify.",
+    epilog="Exit codes: 0 success, 1 refused by the rules, 2 usage, 3 integrity failure, "
+    "4 key or identity problem, 5 file access.",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"pbem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Play board games by email: signed, hash-chained game files that any player can verify."""
+
+
+app.add_typer(key_commands.app, name="key")
+app.command("new")(game_commands.new)
+app.command("join")(game_commands.join)
+app.command("verify")(game_commands.verify)
+app.command("games")(game_commands.games)
+
+
+def main() -> None:
+    app()

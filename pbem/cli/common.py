@@ -1,0 +1,76 @@
+"""What every command shares: error reporting, passphrases, the clock, JSON output."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import typer
+
+from pbem.errors import IdentityError, PbemError
+
+PASSPHRASE_ENV = "PBEM_PASSPHRASE"
+NOW_ENV = "PBEM_NOW"
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    sys.stderr.write(f"error: {message}\n")
+    return typer.Exit(code)
+
+
+@contextmanager
+def reported() -> Iterator[None]:
+    """Turn a PbemError into one ``error:`` line on stderr and its documented exit code."""
+    try:
+        yield
+    except PbemError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+
+
+def warn(message: str) -> None:
+    sys.stderr.write(f"warning: {message}\n")
+
+
+def info(message: str) -> None:
+    """Messages for the person at the terminal go to stderr; data goes to stdout."""
+    sys.stderr.write(f"{message}\n")
+
+
+def ask_passphrase(prompt: str) -> str:
+    """The passphrase from PBEM_PASSPHRASE, or else typed at the terminal (never echoed)."""
+    value = os.environ.get(PASSPHRASE_ENV)
+    if value is not None:
+        return value
+    if not sys.stdin.isatty():
+        raise IdentityError(f"{prompt}: no terminal to ask on; set {PASSPHRASE_ENV}")
+    import getpass
+
+    return getpass.getpass(f"{prompt}: ")
+
+
+def new_passphrase(name: str) -> str:
+    value = os.environ.get(PASSPHRASE_ENV)
+    if value is None:
+        value = ask_passphrase(f"new passphrase for key {name!r}")
+        if ask_passphrase("the same passphrase again") != value:
+            raise IdentityError("the two passphrases differ; nothing was written")
+    if not value:
+        raise IdentityError("empty passphrase; use --no-passphrase to store the key unencrypted")
+    return value
+
+
+def now() -> str:
+    """The current UTC time as RFC 3339; PBEM_NOW fixes it for tests and reproducible examples."""
+    fixed = os.environ.get(NOW_ENV)
+    if fixed:
+        return fixed
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,167 @@
+"""``pbem new``, ``join``, ``verify`` and ``games``: create, join and check game files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from pbem.cli.common import ask_passphrase, fail, info, now, print_json, reported
+
+
+def new(
+    file: Path = typer.Argument(..., help="The game file to create."),
+    game: str = typer.Option(..., "--game", "-g", help="Game name (see 'pbem games')."),
+    players: str = typer.Option(..., "--players", "-p", help="Seat names in seating order, comma-separated."),
+    seat: str = typer.Option(..., "--as", help="Your seat; you sign the genesis entry."),
+    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    edition: str | None = typer.Option(None, "--edition", "-e", help="Edition (default: the game's first)."),
+    option: list[str] = typer.Option([], "--option", "-o", help="Game option as key=value; repeatable."),
+) -> None:
+    """Create a game file with its signed genesis entry."""
+    with reported():
+        import secrets
+
+        from pbem import gamefile
+        from pbem.engine import ledger as ledger_mod
+        from pbem.errors import FileAccessError, UsageError
+        from pbem.keys import KeyStore
+
+        options: dict[str, str] = {}
+        for item in option:
+            name, sep, value = item.partition("=")
+            if not sep or not name:
+                raise UsageError(f"--option {item!r}: write it as key=value")
+            options[name.strip()] = value.strip()
+        seats = [name.strip() for name in players.split(",") if name.strip()]
+        setup = ledger_mod.plan(game=game, edition=edition, options=options, seats=seats, creator=seat)
+        if file.exists():
+            raise FileAccessError(f"{file}: already exists; choose another name")
+        secret = KeyStore().secret(key or seat, ask_passphrase)
+        ledger = ledger_mod.new_game(
+            setup, secret, at=now(), game_id=secrets.token_hex(16), components={}
+        )
+        text = gamefile.render_new(
+            ledger.header(), ledger.roster_table(), {}, ledger.entries, ledger.status_lines()
+        )
+        gamefile.write_new(file, text)
+        info(f"created {file}: {setup.info.title} ({setup.edition}), game {ledger.game_id}")
+        info(f"send it to {', '.join(ledger.waiting_to_join)} to join: pbem join {file} --as SEAT")
+
+
+def join(
+    file: Path = typer.Argument(..., help="The game file."),
+    seat: str = typer.Option(..., "--as", help="Your seat."),
+    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+) -> None:
+    """Join a game: add your self-signed public keys to the file."""
+    with reported():
+        from pbem import gamefile
+        from pbem.engine import ledger as ledger_mod
+        from pbem.keys import KeyStore
+
+        loaded = gamefile.load(file)
+        current = ledger_mod.read(loaded.data)
+        ledger_mod.check_can_join(current, seat)
+        secret = KeyStore().secret(key or seat, ask_passphrase)
+        updated, entry = ledger_mod.join(current, seat, secret, now())
+        text = gamefile.append_text(
+            loaded, entry, updated.header(), updated.roster_table(), updated.status_lines()
+        )
+        gamefile.replace(loaded, text)
+        info(f"{seat} joined {file} (entry {entry['seq']}, fingerprint {updated.roster[seat].fingerprint})")
+        if updated.waiting_to_join:
+            info(f"send it to {', '.join(updated.waiting_to_join)} to join")
+        else:
+            info("every seat has joined")
+
+
+def verify(
+    file: Path = typer.Argument(..., help="The game file to check."),
+    all_problems: bool = typer.Option(False, "--all", help="List every problem, not just the first."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Check a game file's signatures, hash chain and genesis (exit 3 if unsound)."""
+    from pbem import gamefile
+    from pbem.engine.ledger import Audit, Problem, audit
+    from pbem.errors import GameFileError, PbemError
+
+    try:
+        result = audit(gamefile.load(file).data)
+    except GameFileError as exc:
+        result = Audit(None, (Problem(str(exc).removeprefix(f"{file}: ")),))
+    except PbemError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    problems = result.problems if all_problems else result.problems[:1]
+    if as_json:
+        print_json(_report(file, result, problems))
+    if not result.ok:
+        for problem in problems:
+            if not as_json:
+                typer.echo(f"error: {file}: {problem}", err=True)
+        raise typer.Exit(3)
+    if not as_json:
+        ledger = result.ledger
+        assert ledger is not None
+        typer.echo(
+            f"ok: {file}: {ledger.info.title} ({ledger.edition}), game {ledger.game_id}, "
+            f"{len(ledger.entries)} entries, every signature and link checked"
+        )
+        for seat in ledger.seats:
+            identity = ledger.roster.get(seat)
+            if identity is None:
+                typer.echo(f"  {seat:<16} not joined yet")
+            else:
+                typer.echo(f"  {seat:<16} {identity.fingerprint}  (entry {ledger.joined_at[seat]})")
+
+
+def _report(file: Path, result: object, problems: tuple[object, ...]) -> dict[str, object]:
+    from pbem.engine.ledger import Audit, Problem
+
+    assert isinstance(result, Audit)
+    ledger = result.ledger
+    report: dict[str, object] = {
+        "file": str(file),
+        "ok": result.ok,
+        "problems": [p.as_dict() for p in problems if isinstance(p, Problem)],
+    }
+    if ledger is not None:
+        report["game"] = ledger.header() | {"options": ledger.options}
+        report["roster"] = {
+            seat: {"fingerprint": identity.fingerprint, "entry": ledger.joined_at[seat]}
+            for seat, identity in ledger.roster.items()
+        }
+        report["waiting_to_join"] = ledger.waiting_to_join
+    return report
+
+
+def games(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """List the games pbem knows, with player counts, editions and options."""
+    from pbem.engine import registry
+
+    known = registry.games()
+    if as_json:
+        print_json(
+            [
+                {
+                    "name": g.name,
+                    "title": g.title,
+                    "aliases": list(g.aliases),
+                    "players": [g.min_players, g.max_players],
+                    "editions": list(g.editions),
+                    "options": {
+                        o.name: {"default": o.default, "allowed": o.describe(), "help": o.help}
+                        for o in g.options
+                    },
+                }
+                for g in known
+            ]
+        )
+        return
+    for g in known:
+        typer.echo(
+            f"{g.name}  ({g.title}; {g.min_players}-{g.max_players} players; "
+            f"editions: {', '.join(g.editions)})"
+        )
+        for o in g.options:
+            typer.echo(f"    --option {o.describe()}: {o.help}")

@@ -1,0 +1,1 @@
+"""Pure cryptographic building blocks: canonical bytes, signatures, identities, sealed keys."""

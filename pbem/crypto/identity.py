@@ -1,0 +1,112 @@
+"""Identities: a player's public keys, the secret keys behind them, and the exported line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.signing import (
+    IDENTITY_DOMAIN,
+    KEY_SIZE,
+    SIGNATURE_SIZE,
+    fingerprint,
+    pae,
+    sign,
+    signature_valid,
+)
+from pbem.errors import IdentityError, UsageError
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+IDENTITY_LINE_TAG = "pbem-identity/1"
+
+
+def check_name(name: str, what: str = "name") -> str:
+    """Names of keys and seats are bare TOML keys: letters, digits, '-' and '_', up to 32."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise UsageError(
+            f"invalid {what} {name!r}: use 1-32 letters, digits, '-' or '_', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+@dataclass(frozen=True)
+class PublicIdentity:
+    name: str
+    sign_public: bytes
+    box_public: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.sign_public, self.box_public)
+
+    def binding_message(self) -> bytes:
+        return pae(
+            IDENTITY_DOMAIN, self.name.encode("utf-8"), self.sign_public, self.box_public
+        )
+
+
+@dataclass(frozen=True)
+class SecretKeys:
+    """The two private keys of one identity: an Ed25519 seed and an X25519 private key."""
+
+    sign_seed: bytes
+    box_secret: bytes
+
+    @classmethod
+    def generate(cls) -> SecretKeys:
+        import os
+
+        return cls(os.urandom(KEY_SIZE), os.urandom(KEY_SIZE))
+
+    def public(self, name: str) -> PublicIdentity:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+        from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+        raw = serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        sign_public = Ed25519PrivateKey.from_private_bytes(self.sign_seed).public_key()
+        box_public = X25519PrivateKey.from_private_bytes(self.box_secret).public_key()
+        return PublicIdentity(name, sign_public.public_bytes(*raw), box_public.public_bytes(*raw))
+
+    def sign(self, message: bytes) -> bytes:
+        return sign(self.sign_seed, message)
+
+    def __repr__(self) -> str:  # never let a secret reach a log or traceback
+        return "SecretKeys(<hidden>)"
+
+
+def identity_line(identity: PublicIdentity, secret: SecretKeys) -> str:
+    """``pbem-identity/1 NAME SIGNKEY BOXKEY SELFSIG``: the shareable, self-signed public identity."""
+    signature = secret.sign(identity.binding_message())
+    return " ".join(
+        (
+            IDENTITY_LINE_TAG,
+            identity.name,
+            b64(identity.sign_public),
+            b64(identity.box_public),
+            b64(signature),
+        )
+    )
+
+
+def parse_identity_line(text: str, source: str) -> PublicIdentity:
+    """Read an identity line, checking its self-signature; errors name ``source``."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    if len(lines) != 1:
+        raise IdentityError(f"{source}: expected one '{IDENTITY_LINE_TAG}' line, found {len(lines)}")
+    fields = lines[0].split()
+    if len(fields) != 5 or fields[0] != IDENTITY_LINE_TAG:
+        raise IdentityError(f"{source}: not a pbem identity line (expected '{IDENTITY_LINE_TAG} NAME SIGNKEY BOXKEY SIG')")
+    _, name, sign_text, box_text, sig_text = fields
+    if not NAME_PATTERN.fullmatch(name):
+        raise IdentityError(f"{source}: invalid identity name {name!r}")
+    try:
+        identity = PublicIdentity(name, unb64(sign_text, KEY_SIZE), unb64(box_text, KEY_SIZE))
+        signature = unb64(sig_text, SIGNATURE_SIZE)
+    except ValueError as exc:
+        raise IdentityError(f"{source}: damaged identity line ({exc})") from exc
+    if not signature_valid(identity.sign_public, identity.binding_message(), signature):
+        raise IdentityError(f"{source}: identity self-signature does not verify (line altered?)")
+    return identity

@@ -1,0 +1,186 @@
+"""The contents of a private key file: secret keys sealed under a passphrase.
+
+scrypt derives a 32-byte key from the passphrase; ChaCha20-Poly1305 encrypts the two private keys
+with the file's public fields as associated data, so editing a public field breaks decryption.
+A separate unkeyed checksum over the sealed fields tells a damaged file from a wrong passphrase.
+Every parameter is stored in the file, so stronger settings later still open old files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.identity import (
+    NAME_PATTERN,
+    PublicIdentity,
+    SecretKeys,
+    identity_line,
+    parse_identity_line,
+)
+from pbem.crypto.signing import KEY_SIZE, pae
+from pbem.errors import IdentityError
+
+KEYFILE_FORMAT = "pbem-key/1"
+KEYFILE_DOMAIN = "pbem/keyfile/v1"
+SCRYPT_LOG_N = 17  # 128 MiB and a few tenths of a second: the cost age and OWASP suggest
+SCRYPT_R = 8
+SCRYPT_P = 1
+LOG_N_RANGE = range(10, 23)  # refuse files that would demand absurd time or memory
+NONCE_SIZE = 12
+SALT_SIZE = 16
+
+
+class KeyFileDamaged(ValueError):
+    """The key file's contents are malformed (the message says what)."""
+
+
+class WrongPassphrase(ValueError):
+    """Decryption failed with an intact file: the passphrase is wrong."""
+
+
+@dataclass(frozen=True)
+class SealedKey:
+    identity: PublicIdentity
+    line: str
+    created: str
+    secret: dict[str, Any]
+
+    @property
+    def encrypted(self) -> bool:
+        return self.secret.get("kdf") != "none"
+
+
+def _aad(identity: PublicIdentity, params: str) -> bytes:
+    return pae(
+        KEYFILE_DOMAIN,
+        identity.name.encode("utf-8"),
+        identity.sign_public,
+        identity.box_public,
+        params.encode("ascii"),
+    )
+
+
+def _checksum(*parts: str) -> str:
+    return hashlib.sha256("|".join(parts).encode("ascii")).hexdigest()[:16]
+
+
+def _derive(passphrase: str, salt: bytes, log_n: int, r: int, p: int) -> bytes:
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+    return Scrypt(salt=salt, length=32, n=2**log_n, r=r, p=p).derive(passphrase.encode("utf-8"))
+
+
+def seal(secret: SecretKeys, name: str, passphrase: str | None, created: str) -> dict[str, Any]:
+    """The key file's data; ``passphrase=None`` stores the keys unencrypted."""
+    identity = secret.public(name)
+    plain = secret.sign_seed + secret.box_secret
+    sealed: dict[str, Any]
+    if passphrase is None:
+        sealed = {"kdf": "none", "keys": b64(plain)}
+    else:
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+        salt, nonce = os.urandom(SALT_SIZE), os.urandom(NONCE_SIZE)
+        params = f"scrypt:{SCRYPT_LOG_N}:{SCRYPT_R}:{SCRYPT_P}"
+        key = _derive(passphrase, salt, SCRYPT_LOG_N, SCRYPT_R, SCRYPT_P)
+        ciphertext = ChaCha20Poly1305(key).encrypt(nonce, plain, _aad(identity, params))
+        sealed = {
+            "kdf": "scrypt",
+            "log_n": SCRYPT_LOG_N,
+            "r": SCRYPT_R,
+            "p": SCRYPT_P,
+            "salt": b64(salt),
+            "cipher": "chacha20-poly1305",
+            "nonce": b64(nonce),
+            "ciphertext": b64(ciphertext),
+        }
+        sealed["checksum"] = _checksum(params, sealed["salt"], sealed["nonce"], sealed["ciphertext"])
+    return {
+        "format": KEYFILE_FORMAT,
+        "name": name,
+        "sign_public": b64(identity.sign_public),
+        "box_public": b64(identity.box_public),
+        "fingerprint": identity.fingerprint,
+        "identity": identity_line(identity, secret),
+        "created": created,
+        "secret": sealed,
+    }
+
+
+def read_sealed(data: dict[str, Any]) -> SealedKey:
+    """Check the key file's structure and public fields; raise KeyFileDamaged."""
+    if data.get("format") != KEYFILE_FORMAT:
+        raise KeyFileDamaged(f"format is {data.get('format')!r}, expected {KEYFILE_FORMAT!r}")
+    try:
+        name = data["name"]
+        identity = PublicIdentity(
+            name,
+            unb64(data["sign_public"], KEY_SIZE),
+            unb64(data["box_public"], KEY_SIZE),
+        )
+        secret = data["secret"]
+    except KeyError as exc:
+        raise KeyFileDamaged(f"missing field {exc.args[0]!r}") from exc
+    except (ValueError, TypeError) as exc:
+        raise KeyFileDamaged(f"bad public key ({exc})") from exc
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise KeyFileDamaged(f"invalid name {name!r}")
+    if not isinstance(secret, dict) or secret.get("kdf") not in ("scrypt", "none"):
+        raise KeyFileDamaged("the [secret] table is missing or has an unknown kdf")
+    if data.get("fingerprint") != identity.fingerprint:
+        raise KeyFileDamaged("fingerprint does not match the public keys")
+    line = data.get("identity")
+    try:
+        if not isinstance(line, str) or parse_identity_line(line, "identity") != identity:
+            raise KeyFileDamaged("the identity line does not match the public keys")
+    except IdentityError as exc:
+        raise KeyFileDamaged(str(exc)) from None
+    return SealedKey(identity, line, str(data.get("created", "")), secret)
+
+
+def unseal(sealed: SealedKey, passphrase: str | None) -> SecretKeys:
+    """Open the secret keys; raise WrongPassphrase or KeyFileDamaged."""
+    secret = sealed.secret
+    try:
+        if secret["kdf"] == "none":
+            plain = unb64(secret["keys"], 2 * KEY_SIZE)
+        else:
+            plain = _decrypt(sealed.identity, secret, passphrase)
+    except KeyError as exc:
+        raise KeyFileDamaged(f"missing field secret.{exc.args[0]}") from exc
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, (WrongPassphrase, KeyFileDamaged)):
+            raise
+        raise KeyFileDamaged(f"bad secret field ({exc})") from exc
+    keys = SecretKeys(plain[:KEY_SIZE], plain[KEY_SIZE:])
+    if keys.public(sealed.identity.name) != sealed.identity:
+        raise KeyFileDamaged("the secret keys do not match the public keys")
+    return keys
+
+
+def _decrypt(identity: PublicIdentity, secret: dict[str, Any], passphrase: str | None) -> bytes:
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    log_n, r, p = secret["log_n"], secret["r"], secret["p"]
+    if not all(isinstance(v, int) for v in (log_n, r, p)) or log_n not in LOG_N_RANGE:
+        raise KeyFileDamaged("scrypt parameters out of range")
+    if not (1 <= r <= 32 and 1 <= p <= 16) or secret.get("cipher") != "chacha20-poly1305":
+        raise KeyFileDamaged("unsupported cipher parameters")
+    params = f"scrypt:{log_n}:{r}:{p}"
+    if secret.get("checksum") != _checksum(params, secret["salt"], secret["nonce"], secret["ciphertext"]):
+        raise KeyFileDamaged("checksum does not match the sealed keys")
+    salt = unb64(secret["salt"], SALT_SIZE)
+    nonce = unb64(secret["nonce"], NONCE_SIZE)
+    ciphertext = unb64(secret["ciphertext"], 2 * KEY_SIZE + 16)
+    if passphrase is None:
+        raise WrongPassphrase("this key needs a passphrase")
+    key = _derive(passphrase, salt, log_n, r, p)
+    try:
+        return ChaCha20Poly1305(key).decrypt(nonce, ciphertext, _aad(identity, params))
+    except InvalidTag as exc:
+        raise WrongPassphrase("wrong passphrase") from exc

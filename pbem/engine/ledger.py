@@ -1,0 +1,515 @@
+"""The ledger: a game file's signed, hash-chained entries, replayed and checked.
+
+``audit`` never raises: it returns what it could rebuild and every problem it found. ``read``
+raises ``GameFileError`` with the first problem. Both follow the same order: structure, then for
+each entry its fields, place in the chain and signature against the pinned roster, then the
+unsigned copies (header, roster table, components) against what the entries say.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pbem.crypto.canonical import canonical_bytes
+from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.identity import NAME_PATTERN, PublicIdentity, SecretKeys
+from pbem.crypto.signing import (
+    KEY_SIZE,
+    SIGNATURE_SIZE,
+    entry_hash,
+    entry_message,
+    pae,
+    signature_valid,
+)
+from pbem.engine import registry
+from pbem.engine.registry import GameInfo, OptionValue
+from pbem.errors import GameFileError, PbemError, UsageError
+
+FORMAT = 1
+COMPONENTS_DOMAIN = "pbem/components/v1"
+GAME_ID_PATTERN = re.compile(r"[0-9a-f]{32}")
+HASH_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
+TIME_PATTERN = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+COMMON_FIELDS = ("seq", "prev", "by", "at", "kind", "sig")
+KIND_FIELDS: dict[str, tuple[str, ...]] = {
+    "genesis": ("game_id", "ruleset", "edition", "options", "seats", "components", "sign", "box"),
+    "join": ("sign", "box"),
+}
+HEADER_FIELDS = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
+TOP_LEVEL = ("game", "roster", "components", "entry")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a game file, located by entry where it belongs to one."""
+
+    message: str
+    seq: int | None = None
+    by: str | None = None
+
+    def __str__(self) -> str:
+        if self.seq is None:
+            return self.message
+        author = f" (by {self.by})" if self.by else ""
+        return f"entry {self.seq}{author}: {self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "by": self.by, "message": self.message, "text": str(self)}
+
+
+@dataclass
+class Ledger:
+    """The replayed game file: its fixed setup, the pinned roster and the chain of entries."""
+
+    game_id: str
+    info: GameInfo
+    edition: str
+    options: dict[str, OptionValue]
+    seats: tuple[str, ...]
+    components_hash: str
+    roster: dict[str, PublicIdentity] = field(default_factory=dict)
+    joined_at: dict[str, int] = field(default_factory=dict)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    hashes: list[str] = field(default_factory=list)
+
+    @property
+    def head(self) -> str:
+        return self.hashes[-1]
+
+    @property
+    def waiting_to_join(self) -> list[str]:
+        return [seat for seat in self.seats if seat not in self.roster]
+
+    def header(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "id": self.game_id,
+            "ruleset": self.info.name,
+            "edition": self.edition,
+            "seats": list(self.seats),
+            "entries": len(self.entries),
+            "head": self.head,
+        }
+
+    def roster_table(self) -> dict[str, dict[str, str]]:
+        return {
+            seat: {
+                "sign": b64(identity.sign_public),
+                "box": b64(identity.box_public),
+                "fingerprint": identity.fingerprint,
+            }
+            for seat, identity in self.roster.items()
+        }
+
+    def status_lines(self) -> list[str]:
+        lines = [
+            f"{self.info.title} ({self.edition}), seats {', '.join(self.seats)}; "
+            f"check it with: pbem verify FILE"
+        ]
+        if self.waiting_to_join:
+            lines.append(f"waiting for {', '.join(self.waiting_to_join)} to join (pbem join FILE --as SEAT)")
+        else:
+            lines.append("every seat has joined")
+        return lines
+
+    def next_entry(self, by: str, at: str, kind: str) -> dict[str, Any]:
+        """The common fields of the entry that would come next."""
+        return {"seq": len(self.entries), "prev": self.head, "by": by, "at": at, "kind": kind}
+
+
+@dataclass(frozen=True)
+class Audit:
+    ledger: Ledger | None
+    problems: tuple[Problem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.ledger is not None and not self.problems
+
+
+def components_hash(components: Mapping[str, Any]) -> str:
+    digest = hashlib.sha256(pae(COMPONENTS_DOMAIN, canonical_bytes(components))).hexdigest()
+    return f"sha256:{digest}"
+
+
+def sign_entry(game_id: str, entry: Mapping[str, Any], secret: SecretKeys) -> dict[str, Any]:
+    signed = {key: value for key, value in entry.items() if key != "sig"}
+    signed["sig"] = b64(secret.sign(entry_message(game_id, signed)))
+    return signed
+
+
+# --- building --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Setup:
+    """A validated game setup, ready to be signed into a genesis entry."""
+
+    info: GameInfo
+    edition: str
+    options: dict[str, OptionValue]
+    seats: tuple[str, ...]
+    creator: str
+
+
+def plan(
+    *, game: str, edition: str | None, options: Mapping[str, str], seats: Sequence[str], creator: str
+) -> Setup:
+    """Validate a new game's settings; raises UsageError naming what is wrong and what is valid."""
+    info = registry.get(game)
+    chosen_edition = info.check_edition(edition or info.default_edition)
+    resolved = info.resolve_options(options)
+    _check_seats(info, seats, resolved)
+    if creator not in seats:
+        raise UsageError(f"--as {creator!r} is not one of the seats: {', '.join(seats)}")
+    return Setup(info, chosen_edition, resolved, tuple(seats), creator)
+
+
+def new_game(
+    setup: Setup, secret: SecretKeys, *, at: str, game_id: str, components: Mapping[str, Any]
+) -> Ledger:
+    """A ledger holding just the creator's signed genesis entry."""
+    identity = secret.public(setup.creator)
+    genesis: dict[str, Any] = {
+        "seq": 0,
+        "prev": "",
+        "by": setup.creator,
+        "at": at,
+        "kind": "genesis",
+        "game_id": game_id,
+        "ruleset": setup.info.name,
+        "edition": setup.edition,
+        "options": dict(setup.options),
+        "seats": list(setup.seats),
+        "components": components_hash(components),
+        "sign": b64(identity.sign_public),
+        "box": b64(identity.box_public),
+    }
+    return _replay_one(None, sign_entry(game_id, genesis, secret))
+
+
+def check_can_join(ledger: Ledger, seat: str) -> None:
+    if seat not in ledger.seats:
+        raise UsageError(f"{seat!r} is not a seat of this game; seats: {', '.join(ledger.seats)}")
+    if seat in ledger.roster:
+        raise UsageError(f"{seat!r} has already joined (entry {ledger.joined_at[seat]})")
+
+
+def join(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    """Add ``seat``'s self-signed public keys; returns the new ledger and the entry."""
+    check_can_join(ledger, seat)
+    identity = secret.public(seat)
+    entry = ledger.next_entry(seat, at, "join")
+    entry["sign"] = b64(identity.sign_public)
+    entry["box"] = b64(identity.box_public)
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return _replay_one(ledger, signed), signed
+
+
+def _replay_one(ledger: Ledger | None, entry: dict[str, Any]) -> Ledger:
+    replay = _Replay()
+    if ledger is not None:
+        replay.ledger = ledger
+    replay.feed(len(ledger.entries) if ledger else 0, entry)
+    if replay.problems:
+        raise GameFileError(str(replay.problems[0]))
+    assert replay.ledger is not None
+    return replay.ledger
+
+
+def _check_seats(info: GameInfo, seats: Sequence[str], options: Mapping[str, OptionValue]) -> None:
+    for seat in seats:
+        if not NAME_PATTERN.fullmatch(seat):
+            raise UsageError(
+                f"invalid seat name {seat!r}: use 1-32 letters, digits, '-' or '_', "
+                "starting with a letter or digit"
+            )
+    folded = [seat.lower() for seat in seats]
+    if len(set(folded)) != len(folded):
+        raise UsageError(f"seat names must differ: {', '.join(seats)}")
+    info.check_seats(len(seats), options)
+
+
+# --- replay and audit ------------------------------------------------------------------------
+def read(data: Any) -> Ledger:
+    """The ledger of a parsed game file; raises GameFileError with the first problem."""
+    result = audit(data)
+    if result.problems:
+        raise GameFileError(str(result.problems[0]))
+    assert result.ledger is not None
+    return result.ledger
+
+
+def audit(data: Any) -> Audit:
+    """Check everything about a parsed game file; never raises."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
+        return Audit(None, (Problem("not a pbem game file: it has no [game] table"),))
+    header = data["game"]
+    if header.get("format") != FORMAT:
+        return Audit(None, (Problem(f"unsupported game file format {header.get('format')!r}; this pbem reads format {FORMAT}"),))
+    entries = data.get("entry")
+    if not isinstance(entries, list) or not entries:
+        return Audit(None, (Problem("not a pbem game file: it has no [[entry]] tables"),))
+    replay = _Replay()
+    for index, entry in enumerate(entries):
+        replay.feed(index, entry)
+        if replay.ledger is None:  # without a readable genesis nothing else can be checked
+            return Audit(None, tuple(replay.problems))
+    assert replay.ledger is not None
+    problems = replay.problems
+    problems.extend(_check_copies(replay.ledger, data))
+    return Audit(replay.ledger, tuple(problems))
+
+
+class _Replay:
+    def __init__(self) -> None:
+        self.ledger: Ledger | None = None
+        self.problems: list[Problem] = []
+
+    def feed(self, index: int, entry: Any) -> None:
+        by = entry.get("by") if isinstance(entry, dict) and isinstance(entry.get("by"), str) else None
+        found: list[str] = []
+        try:
+            self._check(index, entry, found)
+        except PbemError as exc:
+            found.append(str(exc))
+        self.problems.extend(Problem(message, index, by) for message in found)
+
+    def _check(self, index: int, entry: Any, found: list[str]) -> None:
+        if not isinstance(entry, dict):
+            found.append("is not a table")
+            return
+        kind = entry.get("kind")
+        expected = COMMON_FIELDS + KIND_FIELDS.get(kind, ()) if isinstance(kind, str) else COMMON_FIELDS
+        missing = [name for name in expected if name not in entry]
+        if "sig" in missing:
+            found.append("has no signature (field 'sig' is missing)")
+            missing.remove("sig")
+        if missing:
+            found.append(f"missing field{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}")
+        if kind not in KIND_FIELDS:
+            found.append(f"unknown entry kind {kind!r}")
+        extra = sorted(set(entry) - set(expected))
+        if extra and kind in KIND_FIELDS:
+            found.append(f"unexpected field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}")
+        if not found:
+            _expect_types(entry, found)
+        if found:
+            if self.ledger is not None:
+                self._chain_only(index, entry, found)
+            return
+        if kind == "genesis":
+            self._genesis(index, entry, found)
+        else:
+            self._later(index, entry, found)
+
+    def _chain_only(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
+        """Keep the chain going past an unreadable entry so later entries are judged fairly."""
+        assert self.ledger is not None
+        try:
+            message = entry_message(self.ledger.game_id, entry)
+            sig = unb64(entry["sig"], SIGNATURE_SIZE) if isinstance(entry.get("sig"), str) else b""
+        except (PbemError, ValueError):
+            message, sig = b"", b""
+        self.ledger.entries.append(entry)
+        self.ledger.hashes.append(entry_hash(message, sig))
+
+    def _genesis(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
+        if index != 0 or self.ledger is not None:
+            found.append("a second genesis entry: a game has exactly one, first")
+            if self.ledger is not None:
+                self._chain_only(index, entry, found)
+            return
+        if entry["seq"] != 0 or entry["prev"] != "":
+            found.append("the genesis entry must have seq 0 and an empty prev")
+        game_id = entry["game_id"]
+        if not isinstance(game_id, str) or not GAME_ID_PATTERN.fullmatch(game_id):
+            found.append("game_id must be 32 lower-case hex digits")
+            return
+        seats = entry["seats"]
+        options = entry["options"]
+        if not isinstance(seats, list) or not all(isinstance(seat, str) for seat in seats):
+            found.append("seats must be a list of names")
+            return
+        if not isinstance(options, dict):
+            found.append("options must be a table")
+            return
+        try:
+            info = registry.get(_text(entry["ruleset"], "ruleset"))
+            edition = info.check_edition(_text(entry["edition"], "edition"))
+            checked = info.check_options(options)
+            _check_seats(info, seats, checked)
+        except UsageError as exc:
+            found.append(f"invalid game setup: {exc}")
+            return
+        if entry["by"] not in seats:
+            found.append(f"the creator {entry['by']!r} is not one of the seats")
+            return
+        if not isinstance(entry["components"], str) or not HASH_PATTERN.fullmatch(entry["components"]):
+            found.append("components must be 'sha256:' and 64 hex digits")
+            return
+        identity = _keys(entry, found)
+        if identity is None:
+            return
+        ledger = Ledger(game_id, info, edition, checked, tuple(seats), entry["components"])
+        self.ledger = ledger
+        self._admit(index, entry, PublicIdentity(entry["by"], *identity), found)
+
+    def _later(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
+        if self.ledger is None:
+            found.append("the first entry must be the genesis entry")
+            return
+        ledger = self.ledger
+        by = entry["by"]
+        if by not in ledger.seats:
+            found.append(f"{by!r} is not a seat of this game (seats: {', '.join(ledger.seats)})")
+            self._chain_only(index, entry, found)
+            return
+        if entry["kind"] == "join":
+            if by in ledger.roster:
+                found.append(f"{by!r} joined already, in entry {ledger.joined_at[by]}")
+                self._chain_only(index, entry, found)
+                return
+            keys = _keys(entry, found)
+            if keys is None:
+                self._chain_only(index, entry, found)
+                return
+            self._admit(index, entry, PublicIdentity(by, *keys), found)
+            return
+        identity = ledger.roster.get(by)
+        if identity is None:
+            found.append(f"{by!r} has not joined, so has no key to sign with")
+            self._chain_only(index, entry, found)
+            return
+        self._admit(index, entry, identity, found)
+
+    def _admit(self, index: int, entry: dict[str, Any], signer: PublicIdentity, found: list[str]) -> None:
+        """Check place in the chain and signature, then take the entry into the ledger."""
+        ledger = self.ledger
+        assert ledger is not None
+        seq = entry["seq"]
+        if seq != index:
+            found.append(
+                f"has seq {seq} but is entry number {index} in the file: "
+                "an entry was removed, duplicated or reordered"
+            )
+        elif index > 0 and entry["prev"] != ledger.hashes[index - 1]:
+            found.append(
+                f"does not chain to entry {index - 1}: its 'prev' is not that entry's hash "
+                "(an entry was changed, inserted or reordered)"
+            )
+        message = entry_message(ledger.game_id, entry)
+        try:
+            signature = unb64(entry["sig"], SIGNATURE_SIZE)
+        except ValueError:
+            found.append("its signature is not 64 bytes of base64")
+            signature = b""
+        if signature and not signature_valid(signer.sign_public, message, signature):
+            found.append(
+                f"signature does not verify against {signer.name}'s key: the entry was altered, "
+                "or was signed for another game or by another key"
+            )
+        ledger.entries.append(entry)
+        ledger.hashes.append(entry_hash(message, signature))
+        # Seat the keys even when this entry has a problem (already reported), so one bad entry
+        # does not bury every later entry by the same seat under "has not joined".
+        if entry["kind"] in ("genesis", "join"):
+            ledger.roster[signer.name] = signer
+            ledger.joined_at[signer.name] = index
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise UsageError(f"{name} must be text")
+    return value
+
+
+def _keys(entry: dict[str, Any], found: list[str]) -> tuple[bytes, bytes] | None:
+    try:
+        return unb64(entry["sign"], KEY_SIZE), unb64(entry["box"], KEY_SIZE)
+    except (ValueError, TypeError, AttributeError):
+        found.append("its public keys are not 32 bytes of base64 each")
+        return None
+
+
+def _expect_types(entry: dict[str, Any], found: list[str]) -> None:
+    if type(entry["seq"]) is not int:
+        found.append("seq must be an integer")
+    for name in ("prev", "by", "at", "kind", "sig"):
+        if not isinstance(entry[name], str):
+            found.append(f"field {name!r} must be text")
+    if found:
+        return
+    if not TIME_PATTERN.fullmatch(entry["at"]) or not _valid_time(entry["at"]):
+        found.append(f"time {entry['at']!r} is not an RFC 3339 UTC time like 2026-01-31T12:00:00Z")
+
+
+def _valid_time(text: str) -> bool:
+    try:
+        datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True
+
+
+def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
+    """The header, roster table and components are unsigned copies: each must match the entries."""
+    problems: list[Problem] = []
+    extra = sorted(set(data) - set(TOP_LEVEL))
+    if extra:
+        problems.append(Problem(f"unexpected top-level table{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"))
+    header = data["game"]
+    expected = ledger.header()
+    count = len(ledger.entries)
+    recorded = header.get("entries")
+    if type(recorded) is int and recorded > count:
+        last = ledger.entries[-1]
+        by = last.get("by") if isinstance(last.get("by"), str) else None
+        problems.append(
+            Problem(
+                f"the file ends here but its header records {recorded} entries: "
+                "the file was truncated",
+                count - 1,
+                by,
+            )
+        )
+    for name in HEADER_FIELDS:
+        if name == "entries" and type(recorded) is int and recorded > count:
+            continue
+        if header.get(name) != expected[name]:
+            problems.append(
+                Problem(f"header field {name!r} is {header.get(name)!r}, but the entries say {expected[name]!r}")
+            )
+    unknown = sorted(set(header) - set(HEADER_FIELDS))
+    if unknown:
+        problems.append(Problem(f"header has unexpected field{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"))
+    roster = data.get("roster", {})
+    table = ledger.roster_table()
+    if not isinstance(roster, dict):
+        problems.append(Problem("[roster] is not a table"))
+    else:
+        for seat in sorted(set(roster) | set(table)):
+            joined = ledger.joined_at.get(seat)
+            if seat not in table:
+                problems.append(Problem(f"roster lists {seat!r}, who has not joined"))
+            elif seat not in roster:
+                problems.append(Problem(f"roster is missing {seat!r}, who joined in entry {joined}"))
+            elif roster[seat] != table[seat]:
+                problems.append(
+                    Problem(
+                        f"roster keys for {seat!r} differ from the keys {seat} signed in entry {joined}",
+                        joined,
+                        seat,
+                    )
+                )
+    components = data.get("components", {})
+    try:
+        actual = components_hash(components) if isinstance(components, dict) else None
+    except GameFileError:
+        actual = None
+    if actual != ledger.components_hash:
+        problems.append(Problem("component data does not match the hash in the genesis entry", 0, ledger.entries[0].get("by")))
+    return problems

@@ -1,0 +1,175 @@
+"""Every game declares itself once: name, aliases, player counts, editions and options.
+
+Options are typed and validated here, so ``pbem new`` and ``pbem verify`` apply the same checks,
+and a genesis entry always records every option explicitly (defaults included): a later change of
+a default never changes how an existing game replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pbem.errors import UsageError
+
+OptionValue = int | str | bool
+OptionKind = Literal["int", "choice", "bool"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    kind: OptionKind
+    default: OptionValue
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    maximum: int = 0
+
+    def describe(self) -> str:
+        if self.kind == "choice":
+            allowed = "|".join(self.choices)
+        elif self.kind == "bool":
+            allowed = "true|false"
+        else:
+            allowed = f"{self.minimum}..{self.maximum}"
+        return f"{self.name}={allowed} (default {_text(self.default)})"
+
+    def parse(self, text: str) -> OptionValue:
+        """Read an option from its command-line text."""
+        if self.kind == "int":
+            try:
+                value: OptionValue = int(text, 10)
+            except ValueError:
+                raise UsageError(f"option {self.name}: {text!r} is not a whole number") from None
+        elif self.kind == "bool":
+            lowered = text.lower()
+            if lowered not in ("true", "false", "yes", "no", "1", "0"):
+                raise UsageError(f"option {self.name}: {text!r} is not true or false")
+            value = lowered in ("true", "yes", "1")
+        else:
+            value = text
+        return self.check(value)
+
+    def check(self, value: object) -> OptionValue:
+        """Validate a stored value; raise UsageError naming what is allowed."""
+        if self.kind == "int":
+            if type(value) is not int or not self.minimum <= value <= self.maximum:
+                raise UsageError(
+                    f"option {self.name}: {value!r} is not a whole number in {self.minimum}..{self.maximum}"
+                )
+            return value
+        if self.kind == "bool":
+            if type(value) is not bool:
+                raise UsageError(f"option {self.name}: {value!r} is not true or false")
+            return value
+        if value not in self.choices:
+            raise UsageError(f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}")
+        assert isinstance(value, str)
+        return value
+
+
+def _text(value: OptionValue) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+DEADLINE = OptionSpec(
+    "deadline_days",
+    "int",
+    0,
+    "days each player has to act before another may claim a timeout (0: no deadline)",
+    minimum=0,
+    maximum=365,
+)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    editions: tuple[str, ...]
+    options: tuple[OptionSpec, ...]
+    aliases: tuple[str, ...] = ()
+    # Extra player-count rules beyond the range, e.g. "2 players needs unofficial_rules=true".
+    seats_rule: Callable[[int, Mapping[str, OptionValue]], str | None] | None = field(
+        default=None, compare=False
+    )
+
+    @property
+    def default_edition(self) -> str:
+        return self.editions[0]
+
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise UsageError(
+            f"unknown option {name!r} for {self.name}; valid options: "
+            + "; ".join(spec.describe() for spec in self.options)
+        )
+
+    def check_edition(self, edition: str) -> str:
+        if edition not in self.editions:
+            raise UsageError(
+                f"unknown edition {edition!r} for {self.name}; valid editions: {', '.join(self.editions)}"
+            )
+        return edition
+
+    def resolve_options(self, given: Mapping[str, str]) -> dict[str, OptionValue]:
+        """Command-line ``key=value`` texts to a complete, validated option table."""
+        resolved = {spec.name: spec.default for spec in self.options}
+        for name, text in given.items():
+            resolved[name] = self.option(name).parse(text)
+        return resolved
+
+    def check_options(self, options: Mapping[str, object]) -> dict[str, OptionValue]:
+        """Validate a stored option table: every option present, none unknown."""
+        for name in options:
+            self.option(name)
+        missing = [spec.name for spec in self.options if spec.name not in options]
+        if missing:
+            raise UsageError(f"options missing for {self.name}: {', '.join(missing)}")
+        return {spec.name: spec.check(options[spec.name]) for spec in self.options}
+
+    def check_seats(self, count: int, options: Mapping[str, OptionValue]) -> None:
+        if not self.min_players <= count <= self.max_players:
+            raise UsageError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, not {count}"
+            )
+        if self.seats_rule is not None:
+            problem = self.seats_rule(count, options)
+            if problem:
+                raise UsageError(problem)
+
+
+_GAMES: dict[str, GameInfo] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(info: GameInfo) -> GameInfo:
+    _GAMES[info.name] = info
+    for alias in info.aliases:
+        _ALIASES[alias] = info.name
+    return info
+
+
+def games() -> list[GameInfo]:
+    _load()
+    return sorted(_GAMES.values(), key=lambda info: info.name)
+
+
+def get(name: str) -> GameInfo:
+    """The game called ``name`` or one of its aliases; an unknown name lists the known ones."""
+    _load()
+    key = _ALIASES.get(name, name)
+    if key not in _GAMES:
+        raise UsageError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}")
+    return _GAMES[key]
+
+
+def _load() -> None:
+    if not _GAMES:
+        import pbem.games  # noqa: F401  (each game registers itself on import)

@@ -1,0 +1,45 @@
+"""The one error tree every layer raises; the CLI maps each kind to an exit code."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class PbemError(Exception):
+    """Base of every error the CLI reports as one `error: ...` line."""
+
+    exit_code: ClassVar[int] = 1
+
+
+class UsageError(PbemError):
+    """A command was given something it cannot use: unknown game, bad option, bad name."""
+
+    exit_code = 2
+
+
+class GameFileError(PbemError):
+    """The game file is not sound: unreadable, not a pbem file, bad signature, broken chain."""
+
+    exit_code = 3
+
+
+class IdentityError(PbemError):
+    """A key or identity is missing, corrupt, too open, or its passphrase is wrong."""
+
+    exit_code = 4
+
+
+class FileAccessError(PbemError):
+    """A file could not be read or written, or would be overwritten."""
+
+    exit_code = 5
+
+
+EXIT_CODES: dict[int, str] = {
+    0: "success",
+    1: "a move or action the rules refuse",
+    2: "usage: bad arguments, unknown game or option, malformed input",
+    3: "integrity failure: the game file is unreadable, tampered with or inconsistent",
+    4: "identity: missing or corrupt key, wrong passphrase, key file readable by others",
+    5: "file access: missing file, file already exists, cannot write",
+}

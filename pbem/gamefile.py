@@ -1,0 +1,198 @@
+"""Reading and writing game files.
+
+Reads use tomllib (fast, strict). Writes use tomlkit, so comments a player added survive, and are
+atomic: the new text goes to a temporary file in the same directory, is flushed to disk, then
+renamed over the old file, so the file on disk is always the old or the new version. The status
+lines at the top (starting ``# pbem:``) are not signed and are rewritten on every write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import FileAccessError, GameFileError
+
+STATUS_PREFIX = "# pbem:"
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    path: Path
+    raw: bytes
+    data: dict[str, Any]
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.raw).hexdigest()
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise FileAccessError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise FileAccessError(f"{path}: is a directory") from None
+    except OSError as exc:
+        raise FileAccessError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def parse(raw: bytes, source: str) -> dict[str, Any]:
+    """Parse game file bytes; any failure is an integrity error naming the place."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise GameFileError(f"{source}: not a pbem game file (not UTF-8 text at byte {exc.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GameFileError(f"{source}: not a valid TOML file ({exc})") from None
+
+
+def load(path: Path) -> LoadedFile:
+    raw = read_bytes(path)
+    return LoadedFile(path, raw, parse(raw, str(path)))
+
+
+def _item(value: Any) -> Any:
+    """Nested tables inside an entry are written inline so each entry stays one block."""
+    import tomlkit
+
+    if isinstance(value, Mapping):
+        table = tomlkit.inline_table()
+        for key, item in value.items():
+            table[key] = _item(item)
+        return table
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        array = tomlkit.array()
+        array.extend(_item(item) for item in value)
+        return array
+    return value
+
+
+def _entry_table(entry: Mapping[str, Any]) -> Any:
+    import tomlkit
+
+    table = tomlkit.table()
+    for key, value in entry.items():
+        table[key] = _item(value)
+    table.add(tomlkit.nl())  # a blank line keeps entries apart for a person reading the email
+    return table
+
+
+def _status_block(lines: Sequence[str]) -> str:
+    return "".join(f"{STATUS_PREFIX} {line}\n" for line in lines)
+
+
+def _strip_status(text: str) -> str:
+    body = text.splitlines(keepends=True)
+    index = 0
+    while index < len(body) and body[index].startswith(STATUS_PREFIX):
+        index += 1
+    return "".join(body[index:])
+
+
+def render_new(
+    header: Mapping[str, Any],
+    roster: Mapping[str, Mapping[str, Any]],
+    components: Mapping[str, Any],
+    entries: Sequence[Mapping[str, Any]],
+    status: Sequence[str],
+) -> str:
+    import tomlkit
+
+    doc = tomlkit.document()
+    doc["game"] = dict(header)
+    roster_table = tomlkit.table(is_super_table=True)
+    for seat, keys in roster.items():
+        roster_table[seat] = dict(keys)
+    doc["roster"] = roster_table
+    if components:
+        doc["components"] = dict(components)
+    entry_array = tomlkit.aot()
+    for entry in entries:
+        entry_array.append(_entry_table(entry))
+    doc["entry"] = entry_array
+    return _status_block(status) + tomlkit.dumps(doc)
+
+
+def append_text(
+    loaded: LoadedFile,
+    entry: Mapping[str, Any],
+    header: Mapping[str, Any],
+    roster: Mapping[str, Mapping[str, Any]],
+    status: Sequence[str],
+) -> str:
+    """The file's new text: one more entry, header and roster brought up to date, comments kept."""
+    import tomlkit
+
+    doc = tomlkit.parse(_strip_status(loaded.raw.decode("utf-8")))
+    game = doc["game"]
+    for key, value in header.items():
+        if game.get(key) != value:  # type: ignore[union-attr]
+            game[key] = value  # type: ignore[index]
+    if "roster" not in doc:
+        doc["roster"] = tomlkit.table(is_super_table=True)
+    roster_table = doc["roster"]
+    for seat, keys in roster.items():
+        if seat not in roster_table:  # type: ignore[operator]
+            roster_table[seat] = dict(keys)  # type: ignore[index]
+    doc["entry"].append(_entry_table(entry))  # type: ignore[union-attr]
+    return _status_block(status) + tomlkit.dumps(doc)
+
+
+def write_new(path: Path, text: str) -> None:
+    """Create a game file that must not exist yet."""
+    if path.exists():
+        raise FileAccessError(f"{path}: already exists; choose another name")
+    _atomic_write(path, text.encode("utf-8"), expect_digest=None)
+
+
+def replace(loaded: LoadedFile, text: str) -> None:
+    """Replace a file read earlier, refusing if it changed on disk since it was read."""
+    _atomic_write(loaded.path, text.encode("utf-8"), expect_digest=loaded.digest)
+
+
+def _atomic_write(path: Path, data: bytes, expect_digest: str | None) -> None:
+    directory = path.parent if str(path.parent) else Path(".")
+    tmp = directory / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if expect_digest is not None:
+            current = hashlib.sha256(read_bytes(path)).hexdigest()
+            if current != expect_digest:
+                raise FileAccessError(f"{path}: changed on disk while pbem was working; run the command again")
+        elif path.exists():
+            raise FileAccessError(f"{path}: already exists; choose another name")
+        os.replace(tmp, path)
+        _sync_directory(directory)
+    except OSError as exc:
+        raise FileAccessError(f"{path}: cannot write ({exc.strerror})") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _sync_directory(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_toml_file(path: Path) -> dict[str, Any]:
+    """Read any TOML input file (component data, for instance); errors name the file."""
+    return parse(read_bytes(path), str(path))

@@ -1,0 +1,203 @@
+"""Identities on disk: private key files and imported public identities under one home directory.
+
+The home is ``PBEM_HOME`` if set, otherwise the platform's user data directory (the same place
+platformdirs would choose): ``$XDG_DATA_HOME/pbem`` or ``~/.local/share/pbem`` on Linux,
+``~/Library/Application Support/pbem`` on macOS, ``%LOCALAPPDATA%\\pbem`` on Windows.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.crypto.identity import (
+    PublicIdentity,
+    SecretKeys,
+    check_name,
+    parse_identity_line,
+)
+from pbem.crypto.keyfile import KeyFileDamaged, SealedKey, WrongPassphrase, read_sealed, seal, unseal
+from pbem.errors import FileAccessError, IdentityError
+
+PassphraseSource = Callable[[str], str | None]
+
+
+def default_home() -> Path:
+    override = os.environ.get("PBEM_HOME")
+    if override:
+        return Path(override).expanduser()
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "pbem"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "pbem"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "pbem"
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    name: str
+    identity: PublicIdentity
+    private: bool
+    encrypted: bool
+    path: Path
+
+
+class KeyStore:
+    """Private keys in ``HOME/keys/NAME.key`` (mode 0600), public identities in ``HOME/identities``."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self.home = home if home is not None else default_home()
+        self.keys_dir = self.home / "keys"
+        self.identities_dir = self.home / "identities"
+
+    def key_path(self, name: str) -> Path:
+        return self.keys_dir / f"{check_name(name, 'key name')}.key"
+
+    def identity_path(self, name: str) -> Path:
+        return self.identities_dir / f"{check_name(name, 'identity name')}.pub"
+
+    # --- private keys -------------------------------------------------------------------
+    def create(self, name: str, passphrase: str | None, created: str) -> PublicIdentity:
+        """Make and store a new key; never replaces an existing file."""
+        import tomlkit
+
+        path = self.key_path(name)
+        if path.exists():
+            raise IdentityError(f"key {name!r} already exists at {path}; pbem never overwrites a key")
+        secret = SecretKeys.generate()
+        data = seal(secret, name, passphrase, created)
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment(f"pbem private key {name!r}: keep this file secret."))
+        doc.add(tomlkit.comment(f"Share your public identity instead: pbem key export {name}"))
+        for key, value in data.items():
+            doc[key] = value
+        _private_dir(self.keys_dir)
+        _create_exclusive(path, (tomlkit.dumps(doc).rstrip("\n") + "\n").encode("utf-8"), 0o600)
+        return secret.public(name)
+
+    def _sealed(self, name: str) -> tuple[SealedKey, Path]:
+        path = self.key_path(name)
+        try:
+            info = path.stat()
+        except FileNotFoundError:
+            raise IdentityError(
+                f"no key named {name!r} in {self.keys_dir} (make one with 'pbem key new {name}')"
+            ) from None
+        if os.name == "posix" and info.st_mode & 0o077:
+            mode = stat.S_IMODE(info.st_mode)
+            raise IdentityError(
+                f"key file {path} is accessible by other users (mode {mode:04o}); "
+                f"run 'chmod 600 {path}'"
+            )
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            sealed = read_sealed(data)
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, KeyFileDamaged) as exc:
+            raise IdentityError(f"key file {path} is damaged: {exc}") from None
+        except OSError as exc:
+            raise IdentityError(f"cannot read key file {path}: {exc.strerror}") from None
+        if sealed.identity.name != name:
+            raise IdentityError(f"key file {path} holds the key {sealed.identity.name!r}, not {name!r}")
+        return sealed, path
+
+    def secret(self, name: str, ask: PassphraseSource) -> SecretKeys:
+        """Open a private key, asking for its passphrase only if it has one."""
+        sealed, path = self._sealed(name)
+        passphrase = ask(f"passphrase for key {name!r}") if sealed.encrypted else None
+        try:
+            return unseal(sealed, passphrase)
+        except WrongPassphrase as exc:
+            raise IdentityError(f"{exc} for key {name!r}") from None
+        except KeyFileDamaged as exc:
+            raise IdentityError(f"key file {path} is damaged: {exc}") from None
+
+    # --- listing and public identities ---------------------------------------------------
+    def entries(self) -> list[KeyEntry]:
+        found: list[KeyEntry] = []
+        for path in sorted(self.keys_dir.glob("*.key")) if self.keys_dir.is_dir() else []:
+            sealed, _ = self._sealed(path.stem)
+            found.append(KeyEntry(path.stem, sealed.identity, True, sealed.encrypted, path))
+        own = {entry.name for entry in found}
+        for path in sorted(self.identities_dir.glob("*.pub")) if self.identities_dir.is_dir() else []:
+            if path.stem not in own:
+                found.append(KeyEntry(path.stem, self._imported(path), False, False, path))
+        return found
+
+    def public(self, name: str) -> KeyEntry:
+        """A key of one's own, or else an imported identity, by local name."""
+        if self.key_path(name).exists():
+            sealed, path = self._sealed(name)
+            return KeyEntry(name, sealed.identity, True, sealed.encrypted, path)
+        path = self.identity_path(name)
+        if path.exists():
+            return KeyEntry(name, self._imported(path), False, False, path)
+        raise IdentityError(f"no key or imported identity named {name!r} in {self.home}")
+
+    def export_line(self, name: str) -> str:
+        """The self-signed identity line of one of one's own keys (made when the key was)."""
+        if self.key_path(name).exists():
+            return self._sealed(name)[0].line
+        path = self.identity_path(name)
+        if path.exists():
+            self._imported(path)
+            return path.read_text(encoding="ascii").strip()
+        raise IdentityError(f"no key or imported identity named {name!r} in {self.home}")
+
+    def import_identity(self, text: str, source: str, local_name: str | None) -> KeyEntry:
+        identity = parse_identity_line(text, source)
+        name = check_name(local_name or identity.name, "identity name")
+        path = self.identity_path(name)
+        if self.key_path(name).exists():
+            raise IdentityError(f"{name!r} is one of your own keys; import under another name with --name")
+        if path.exists():
+            if self._imported(path) == PublicIdentity(name, identity.sign_public, identity.box_public):
+                return KeyEntry(name, self._imported(path), False, False, path)
+            raise IdentityError(
+                f"a different identity named {name!r} is already imported; "
+                "compare fingerprints, then import under another name with --name"
+            )
+        stored = PublicIdentity(name, identity.sign_public, identity.box_public)
+        self.identities_dir.mkdir(parents=True, exist_ok=True)
+        line = text.strip().splitlines()
+        body = next(item for item in line if item.strip() and not item.startswith("#"))
+        _create_exclusive(path, (body.strip() + "\n").encode("ascii"), 0o644)
+        return KeyEntry(name, stored, False, False, path)
+
+    def _imported(self, path: Path) -> PublicIdentity:
+        try:
+            identity = parse_identity_line(path.read_text(encoding="ascii"), str(path))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise IdentityError(f"cannot read identity file {path}: {exc}") from None
+        return PublicIdentity(path.stem, identity.sign_public, identity.box_public)
+
+
+def _private_dir(path: Path) -> None:
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if os.name == "posix":
+        os.chmod(path, 0o700)
+
+
+def _create_exclusive(path: Path, data: bytes, mode: int) -> None:
+    """Write a whole file that did not exist, atomically: a reader sees all of it or none."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise IdentityError(f"{path} already exists; pbem never overwrites it") from None
+    except OSError as exc:
+        raise FileAccessError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
