@@ -135,15 +135,15 @@ def append_text(
     doc = tomlkit.parse(_strip_status(loaded.raw.decode("utf-8")))
     game = doc["game"]
     for key, value in header.items():
-        if game.get(key) != value:  # type: ignore[union-attr]
-            game[key] = value  # type: ignore[index]
+        if game.get(key) != value:
+            game[key] = value
     if "roster" not in doc:
         doc["roster"] = tomlkit.table(is_super_table=True)
     roster_table = doc["roster"]
     for seat, keys in roster.items():
-        if seat not in roster_table:  # type: ignore[operator]
-            roster_table[seat] = dict(keys)  # type: ignore[index]
-    doc["entry"].append(_entry_table(entry))  # type: ignore[union-attr]
+        if seat not in roster_table:
+            roster_table[seat] = dict(keys)
+    doc["entry"].append(_entry_table(entry))
     return _status_block(status) + tomlkit.dumps(doc)
 
 
@@ -172,7 +172,9 @@ def _atomic_write(path: Path, data: bytes, expect_digest: str | None) -> None:
         if expect_digest is not None:
             current = hashlib.sha256(read_bytes(path)).hexdigest()
             if current != expect_digest:
-                raise FileAccessError(f"{path}: changed on disk while pbem was working; run the command again")
+                raise FileAccessError(
+                    f"{path}: changed on disk while pbem was working; run the command again"
+                )
         elif path.exists():
             raise FileAccessError(f"{path}: already exists; choose another name")
         os.replace(tmp, path)

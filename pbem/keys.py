@@ -93,8 +93,7 @@ class KeyStore:
         if os.name == "posix" and info.st_mode & 0o077:
             mode = stat.S_IMODE(info.st_mode)
             raise IdentityError(
-                f"key file {path} is accessible by other users (mode {mode:04o}); "
-                f"run 'chmod 600 {path}'"
+                f"key file {path} is accessible by other users (mode {mode:04o}); run 'chmod 600 {path}'"
             )
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -38,6 +38,7 @@ def _root(
 app.add_typer(key_commands.app, name="key")
 app.command("new")(game_commands.new)
 app.command("join")(game_commands.join)
+app.command("note")(game_commands.note)
 app.command("verify")(game_commands.verify)
 app.command("games")(game_commands.games)
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from pbem.cli.common import ask_passphrase, fail, info, now, print_json, reported
+
+if TYPE_CHECKING:
+    from pbem.crypto.identity import SecretKeys
+    from pbem.engine.ledger import Ledger
 
 
 def new(
@@ -38,9 +44,7 @@ def new(
         if file.exists():
             raise FileAccessError(f"{file}: already exists; choose another name")
         secret = KeyStore().secret(key or seat, ask_passphrase)
-        ledger = ledger_mod.new_game(
-            setup, secret, at=now(), game_id=secrets.token_hex(16), components={}
-        )
+        ledger = ledger_mod.new_game(setup, secret, at=now(), game_id=secrets.token_hex(16), components={})
         text = gamefile.render_new(
             ledger.header(), ledger.roster_table(), {}, ledger.entries, ledger.status_lines()
         )
@@ -55,25 +59,70 @@ def join(
     key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
 ) -> None:
     """Join a game: add your self-signed public keys to the file."""
-    with reported():
-        from pbem import gamefile
-        from pbem.engine import ledger as ledger_mod
-        from pbem.keys import KeyStore
+    from pbem.engine import ledger as ledger_mod
 
-        loaded = gamefile.load(file)
-        current = ledger_mod.read(loaded.data)
-        ledger_mod.check_can_join(current, seat)
-        secret = KeyStore().secret(key or seat, ask_passphrase)
-        updated, entry = ledger_mod.join(current, seat, secret, now())
-        text = gamefile.append_text(
-            loaded, entry, updated.header(), updated.roster_table(), updated.status_lines()
+    with reported():
+        updated, entry = _append(
+            file,
+            seat,
+            key,
+            lambda current: ledger_mod.check_can_join(current, seat),
+            lambda current, secret, at: ledger_mod.join(current, seat, secret, at),
         )
-        gamefile.replace(loaded, text)
         info(f"{seat} joined {file} (entry {entry['seq']}, fingerprint {updated.roster[seat].fingerprint})")
         if updated.waiting_to_join:
             info(f"send it to {', '.join(updated.waiting_to_join)} to join")
         else:
             info("every seat has joined")
+
+
+def note(
+    file: Path = typer.Argument(..., help="The game file."),
+    text: str = typer.Argument(..., help="The message, quoted."),
+    seat: str = typer.Option(..., "--as", help="Your seat."),
+    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+) -> None:
+    """Add a signed message to the game: a deal struck, a word to the table."""
+    from pbem.engine import ledger as ledger_mod
+
+    with reported():
+        _, entry = _append(
+            file,
+            seat,
+            key,
+            lambda current: ledger_mod.check_can_note(current, seat, text),
+            lambda current, secret, at: ledger_mod.note(current, seat, text, secret, at),
+        )
+        info(f"{seat}'s note is entry {entry['seq']} of {file}")
+
+
+def _append(
+    file: Path,
+    seat: str,
+    key: str | None,
+    precheck: Callable[[Ledger], None],
+    build: Callable[[Ledger, SecretKeys, str], tuple[Ledger, dict[str, Any]]],
+) -> tuple[Ledger, dict[str, Any]]:
+    """Read and verify the file, check the request before asking for a passphrase, sign, append."""
+    from pbem import gamefile
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import GameFileError
+    from pbem.keys import KeyStore
+
+    loaded = gamefile.load(file)
+    try:
+        current = ledger_mod.read(loaded.data)
+    except GameFileError as exc:
+        raise GameFileError(f"{file}: {exc}") from None
+    precheck(current)
+    secret = KeyStore().secret(key or seat, ask_passphrase)
+    ledger_mod.check_signer(current, seat, secret, key or seat)
+    updated, entry = build(current, secret, now())
+    text = gamefile.append_text(
+        loaded, entry, updated.header(), updated.roster_table(), updated.status_lines()
+    )
+    gamefile.replace(loaded, text)
+    return updated, entry
 
 
 def verify(

@@ -38,10 +38,7 @@ def new(
     with reported():
         store = _store()
         path = store.key_path(name)
-        if no_passphrase:
-            passphrase = None
-        else:
-            passphrase = new_passphrase(name)
+        passphrase = None if no_passphrase else new_passphrase(name)
         identity = store.create(name, passphrase, now())
         if passphrase is None:
             warn(f"key {name!r} is stored without a passphrase: anyone who can read {path} can sign as you")
@@ -87,7 +84,14 @@ def show(
         entry = store.public(name)
         line = store.export_line(name)
         if as_json:
-            print_json({"name": name, "fingerprint": entry.identity.fingerprint, "identity": line, "private": entry.private})
+            print_json(
+                {
+                    "name": name,
+                    "fingerprint": entry.identity.fingerprint,
+                    "identity": line,
+                    "private": entry.private,
+                }
+            )
             return
         typer.echo(line)
         typer.echo(f"fingerprint {entry.identity.fingerprint}")
@@ -103,8 +107,7 @@ def export(
         store = _store()
         entry = store.public(name)
         text = (
-            f"# pbem identity {name}, fingerprint {entry.identity.fingerprint}\n"
-            f"{store.export_line(name)}\n"
+            f"# pbem identity {name}, fingerprint {entry.identity.fingerprint}\n{store.export_line(name)}\n"
         )
         if output is None:
             sys.stdout.write(text)

@@ -25,8 +25,7 @@ def check_name(name: str, what: str = "name") -> str:
     """Names of keys and seats are bare TOML keys: letters, digits, '-' and '_', up to 32."""
     if not NAME_PATTERN.fullmatch(name):
         raise UsageError(
-            f"invalid {what} {name!r}: use 1-32 letters, digits, '-' or '_', "
-            "starting with a letter or digit"
+            f"invalid {what} {name!r}: use 1-32 letters, digits, '-' or '_', starting with a letter or digit"
         )
     return name
 
@@ -42,9 +41,7 @@ class PublicIdentity:
         return fingerprint(self.sign_public, self.box_public)
 
     def binding_message(self) -> bytes:
-        return pae(
-            IDENTITY_DOMAIN, self.name.encode("utf-8"), self.sign_public, self.box_public
-        )
+        return pae(IDENTITY_DOMAIN, self.name.encode("utf-8"), self.sign_public, self.box_public)
 
 
 @dataclass(frozen=True)
@@ -98,7 +95,9 @@ def parse_identity_line(text: str, source: str) -> PublicIdentity:
         raise IdentityError(f"{source}: expected one '{IDENTITY_LINE_TAG}' line, found {len(lines)}")
     fields = lines[0].split()
     if len(fields) != 5 or fields[0] != IDENTITY_LINE_TAG:
-        raise IdentityError(f"{source}: not a pbem identity line (expected '{IDENTITY_LINE_TAG} NAME SIGNKEY BOXKEY SIG')")
+        raise IdentityError(
+            f"{source}: not a pbem identity line (expected '{IDENTITY_LINE_TAG} NAME SIGNKEY BOXKEY SIG')"
+        )
     _, name, sign_text, box_text, sig_text = fields
     if not NAME_PATTERN.fullmatch(name):
         raise IdentityError(f"{source}: invalid identity name {name!r}")

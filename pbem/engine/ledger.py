@@ -28,7 +28,7 @@ from pbem.crypto.signing import (
 )
 from pbem.engine import registry
 from pbem.engine.registry import GameInfo, OptionValue
-from pbem.errors import GameFileError, PbemError, UsageError
+from pbem.errors import GameFileError, IdentityError, PbemError, UsageError
 
 FORMAT = 1
 COMPONENTS_DOMAIN = "pbem/components/v1"
@@ -39,7 +39,9 @@ COMMON_FIELDS = ("seq", "prev", "by", "at", "kind", "sig")
 KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "genesis": ("game_id", "ruleset", "edition", "options", "seats", "components", "sign", "box"),
     "join": ("sign", "box"),
+    "note": ("text",),
 }
+NOTE_LIMIT = 4000
 HEADER_FIELDS = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
 TOP_LEVEL = ("game", "roster", "components", "entry")
 
@@ -209,6 +211,41 @@ def join(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger
     return _replay_one(ledger, signed), signed
 
 
+def note(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    """A signed message from a seat that has joined: a deal struck, a comment for the table."""
+    check_can_note(ledger, seat, text)
+    entry = ledger.next_entry(seat, at, "note")
+    entry["text"] = text
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return _replay_one(ledger, signed), signed
+
+
+def check_signer(ledger: Ledger, seat: str, secret: SecretKeys, key_name: str) -> None:
+    """Refuse to sign for a seat with any key but the one that seat joined with."""
+    pinned = ledger.roster.get(seat)
+    if pinned is None:
+        return
+    mine = secret.public(seat)
+    if mine != pinned:
+        raise IdentityError(
+            f"key {key_name!r} (fingerprint {mine.fingerprint}) is not the key {seat} joined this game "
+            f"with (fingerprint {pinned.fingerprint})"
+        )
+
+
+def check_can_note(ledger: Ledger, seat: str, text: str) -> None:
+    if seat not in ledger.roster:
+        raise UsageError(f"{seat!r} has not joined this game; seats that have: {', '.join(ledger.roster)}")
+    _check_note(text)
+
+
+def _check_note(text: str) -> None:
+    if not text.strip():
+        raise UsageError("a note needs some text")
+    if len(text) > NOTE_LIMIT:
+        raise UsageError(f"a note holds at most {NOTE_LIMIT} characters, this one has {len(text)}")
+
+
 def _replay_one(ledger: Ledger | None, entry: dict[str, Any]) -> Ledger:
     replay = _Replay()
     if ledger is not None:
@@ -249,7 +286,14 @@ def audit(data: Any) -> Audit:
         return Audit(None, (Problem("not a pbem game file: it has no [game] table"),))
     header = data["game"]
     if header.get("format") != FORMAT:
-        return Audit(None, (Problem(f"unsupported game file format {header.get('format')!r}; this pbem reads format {FORMAT}"),))
+        return Audit(
+            None,
+            (
+                Problem(
+                    f"unsupported game file format {header.get('format')!r}; this pbem reads format {FORMAT}"
+                ),
+            ),
+        )
     entries = data.get("entry")
     if not isinstance(entries, list) or not entries:
         return Audit(None, (Problem("not a pbem game file: it has no [[entry]] tables"),))
@@ -379,6 +423,11 @@ class _Replay:
                 return
             self._admit(index, entry, PublicIdentity(by, *keys), found)
             return
+        if entry["kind"] == "note":
+            try:
+                _check_note(_text(entry["text"], "text"))
+            except UsageError as exc:
+                found.append(str(exc))
         identity = ledger.roster.get(by)
         if identity is None:
             found.append(f"{by!r} has not joined, so has no key to sign with")
@@ -460,7 +509,11 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     extra = sorted(set(data) - set(TOP_LEVEL))
     if extra:
-        problems.append(Problem(f"unexpected top-level table{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"))
+        problems.append(
+            Problem(
+                f"unexpected top-level table{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
+            )
+        )
     header = data["game"]
     expected = ledger.header()
     count = len(ledger.entries)
@@ -470,8 +523,7 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
         by = last.get("by") if isinstance(last.get("by"), str) else None
         problems.append(
             Problem(
-                f"the file ends here but its header records {recorded} entries: "
-                "the file was truncated",
+                f"the file ends here but its header records {recorded} entries: the file was truncated",
                 count - 1,
                 by,
             )
@@ -481,11 +533,18 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
             continue
         if header.get(name) != expected[name]:
             problems.append(
-                Problem(f"header field {name!r} is {header.get(name)!r}, but the entries say {expected[name]!r}")
+                Problem(
+                    f"header field {name!r} is {header.get(name)!r}, but the entries say {expected[name]!r}"
+                )
             )
     unknown = sorted(set(header) - set(HEADER_FIELDS))
     if unknown:
-        problems.append(Problem(f"header has unexpected field{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"))
+        problems.append(
+            Problem(
+                f"header has unexpected field{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(map(repr, unknown))}"
+            )
+        )
     roster = data.get("roster", {})
     table = ledger.roster_table()
     if not isinstance(roster, dict):
@@ -511,5 +570,9 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
     except GameFileError:
         actual = None
     if actual != ledger.components_hash:
-        problems.append(Problem("component data does not match the hash in the genesis entry", 0, ledger.entries[0].get("by")))
+        problems.append(
+            Problem(
+                "component data does not match the hash in the genesis entry", 0, ledger.entries[0].get("by")
+            )
+        )
     return problems

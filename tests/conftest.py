@@ -1,0 +1,102 @@
+"""Shared fixtures: key homes made once per session, a CLI runner, ready-made game files.
+
+Keys are made without a passphrase here so most tests skip scrypt; the tests of passphrase
+handling make their own protected keys.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from pbem.cli import app
+from pbem.keys import KeyStore
+
+SEATS = ("a", "b", "c", "d", "e", "f")
+CREATED = "2026-01-01T00:00:00Z"
+
+
+@pytest.fixture(scope="session")
+def _key_homes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("homes")
+    for seat in SEATS:
+        KeyStore(root / seat).create(seat, None, CREATED)
+    return root
+
+
+@pytest.fixture
+def homes(_key_homes: Path, tmp_path: Path) -> dict[str, Path]:
+    """One PBEM_HOME per seat (a..f), each holding that seat's unencrypted key."""
+    target = tmp_path / "homes"
+    shutil.copytree(_key_homes, target)
+    return {seat: target / seat for seat in SEATS}
+
+
+@dataclass
+class Cli:
+    homes: dict[str, Path]
+    cwd: Path
+
+    def __call__(
+        self, *args: str, home: str | None = None, env: dict[str, str] | None = None, input: str | None = None
+    ) -> Result:
+        environment = {"PBEM_NOW": "", "PBEM_PASSPHRASE": None, "NO_COLOR": "1"}
+        environment["PBEM_HOME"] = str(self.homes[home]) if home else str(self.cwd / "nohome")
+        environment.update(env or {})
+        runner = CliRunner()
+        return runner.invoke(app, list(args), env=environment, input=input)
+
+
+@pytest.fixture
+def cli(homes: dict[str, Path], tmp_path: Path) -> Cli:
+    return Cli(homes, tmp_path)
+
+
+@pytest.fixture
+def make_game(cli: Cli, tmp_path: Path) -> Callable[..., Path]:
+    """Create a game through the CLI; join the given seats; add notes by joined seats."""
+
+    def make(
+        *,
+        seats: Sequence[str] = ("a", "b", "c"),
+        joined: Sequence[str] | None = None,
+        notes: Sequence[tuple[str, str]] = (),
+        game: str = "princes-of-the-renaissance",
+        name: str = "game.toml",
+        options: Sequence[str] = (),
+    ) -> Path:
+        path = tmp_path / name
+        extra = [arg for option in options for arg in ("--option", option)]
+        result = cli(
+            "new",
+            str(path),
+            "--game",
+            game,
+            "--players",
+            ",".join(seats),
+            "--as",
+            seats[0],
+            *extra,
+            home=seats[0],
+        )
+        assert result.exit_code == 0, result.stderr
+        for seat in joined if joined is not None else seats[1:]:
+            result = cli("join", str(path), "--as", seat, home=seat)
+            assert result.exit_code == 0, result.stderr
+        for seat, text in notes:
+            result = cli("note", str(path), text, "--as", seat, home=seat)
+            assert result.exit_code == 0, result.stderr
+        return path
+
+    return make
+
+
+@pytest.fixture
+def game_file(make_game: Callable[..., Path]) -> Iterator[Path]:
+    """A three-seat game, everyone joined, then a note from each of b and a."""
+    yield make_game(notes=(("b", "I back Venice"), ("a", "agreed")))
