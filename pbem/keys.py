@@ -151,7 +151,7 @@ class KeyStore:
 
     def import_identity(self, text: str, source: str, local_name: str | None) -> KeyEntry:
         identity = parse_identity_line(text, source)
-        name = check_name(local_name or identity.name, "identity name")
+        name = check_name(identity.name if local_name is None else local_name, "identity name")
         path = self.identity_path(name)
         if self.key_path(name).exists():
             raise IdentityError(f"{name!r} is one of your own keys; import under another name with --name")
@@ -164,9 +164,9 @@ class KeyStore:
             )
         stored = PublicIdentity(name, identity.sign_public, identity.box_public)
         self.identities_dir.mkdir(parents=True, exist_ok=True)
-        line = text.strip().splitlines()
-        body = next(item for item in line if item.strip() and not item.startswith("#"))
-        _create_exclusive(path, (body.strip() + "\n").encode("ascii"), 0o644)
+        # Stored with plain single spaces: mail programs turn spaces into no-break spaces.
+        body = next(line for line in text.splitlines() if line.strip() and not line.startswith("#"))
+        _create_exclusive(path, (" ".join(body.split()) + "\n").encode("ascii"), 0o644)
         return KeyEntry(name, stored, False, False, path)
 
     def _imported(self, path: Path) -> PublicIdentity:

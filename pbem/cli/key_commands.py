@@ -99,7 +99,7 @@ def show(
 
 @app.command("export")
 def export(
-    name: str = typer.Argument(..., help="Your key to export."),
+    name: str = typer.Argument(..., help="Your key, or an imported identity, to export."),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """Print your public identity for other players to import (never the private key)."""

@@ -2,7 +2,8 @@
 
 scrypt derives a 32-byte key from the passphrase; ChaCha20-Poly1305 encrypts the two private keys
 with the file's public fields as associated data, so editing a public field breaks decryption.
-A separate unkeyed checksum over the sealed fields tells a damaged file from a wrong passphrase.
+A separate unkeyed checksum over the sealed and public fields tells a damaged or edited file from a
+wrong passphrase: without it, both would only show as a failed decryption.
 Every parameter is stored in the file, so stronger settings later still open old files.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +32,7 @@ SCRYPT_LOG_N = 17  # 128 MiB and a few tenths of a second: the cost age and OWAS
 SCRYPT_R = 8
 SCRYPT_P = 1
 LOG_N_RANGE = range(10, 23)  # refuse files that would demand absurd time or memory
+SCRYPT_FIELDS = ("log_n", "r", "p", "salt", "cipher", "nonce", "ciphertext", "checksum")
 NONCE_SIZE = 12
 SALT_SIZE = 16
 
@@ -98,17 +101,25 @@ def seal(secret: SecretKeys, name: str, passphrase: str | None, created: str) ->
             "nonce": b64(nonce),
             "ciphertext": b64(ciphertext),
         }
-        sealed["checksum"] = _checksum(params, sealed["salt"], sealed["nonce"], sealed["ciphertext"])
+    public = {"name": name, "sign_public": b64(identity.sign_public), "box_public": b64(identity.box_public)}
+    if passphrase is not None:
+        sealed["checksum"] = _checksum(
+            params, sealed["salt"], sealed["nonce"], sealed["ciphertext"], *public.values()
+        )
     return {
         "format": KEYFILE_FORMAT,
-        "name": name,
-        "sign_public": b64(identity.sign_public),
-        "box_public": b64(identity.box_public),
+        **public,
         "fingerprint": identity.fingerprint,
         "identity": identity_line(identity, secret),
         "created": created,
         "secret": sealed,
     }
+
+
+def _check_sum(data: Mapping[str, Any], secret: Mapping[str, Any], params: str) -> bool:
+    public = (str(data.get("name")), str(data.get("sign_public")), str(data.get("box_public")))
+    sealed = (str(secret.get("salt")), str(secret.get("nonce")), str(secret.get("ciphertext")))
+    return secret.get("checksum") == _checksum(params, *sealed, *public)
 
 
 def read_sealed(data: dict[str, Any]) -> SealedKey:
@@ -139,6 +150,14 @@ def read_sealed(data: dict[str, Any]) -> SealedKey:
             raise KeyFileDamaged("the identity line does not match the public keys")
     except IdentityError as exc:
         raise KeyFileDamaged(str(exc)) from None
+    required = SCRYPT_FIELDS if secret["kdf"] == "scrypt" else ("keys",)
+    for field in required:
+        if field not in secret:
+            raise KeyFileDamaged(f"missing field secret.{field}")
+    if secret["kdf"] == "scrypt":
+        params = f"scrypt:{secret.get('log_n')}:{secret.get('r')}:{secret.get('p')}"
+        if not _check_sum(data, secret, params):
+            raise KeyFileDamaged("checksum does not match the sealed keys and public fields")
     return SealedKey(identity, line, str(data.get("created", "")), secret)
 
 
@@ -172,8 +191,6 @@ def _decrypt(identity: PublicIdentity, secret: dict[str, Any], passphrase: str |
     if not (1 <= r <= 32 and 1 <= p <= 16) or secret.get("cipher") != "chacha20-poly1305":
         raise KeyFileDamaged("unsupported cipher parameters")
     params = f"scrypt:{log_n}:{r}:{p}"
-    if secret.get("checksum") != _checksum(params, secret["salt"], secret["nonce"], secret["ciphertext"]):
-        raise KeyFileDamaged("checksum does not match the sealed keys")
     salt = unb64(secret["salt"], SALT_SIZE)
     nonce = unb64(secret["nonce"], NONCE_SIZE)
     ciphertext = unb64(secret["ciphertext"], 2 * KEY_SIZE + 16)

@@ -285,7 +285,7 @@ def audit(data: Any) -> Audit:
     if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
         return Audit(None, (Problem("not a pbem game file: it has no [game] table"),))
     header = data["game"]
-    if header.get("format") != FORMAT:
+    if not _same(header.get("format"), FORMAT):
         return Audit(
             None,
             (
@@ -320,14 +320,18 @@ class _Replay:
             self._check(index, entry, found)
         except PbemError as exc:
             found.append(str(exc))
+        if self.ledger is not None and len(self.ledger.entries) == index:
+            # Whatever stopped the checks, keep one hash per entry so later entries are judged
+            # against the chain as written.
+            self._chain_only(index, entry if isinstance(entry, dict) else {}, found)
         self.problems.extend(Problem(message, index, by) for message in found)
 
     def _check(self, index: int, entry: Any, found: list[str]) -> None:
         if not isinstance(entry, dict):
             found.append("is not a table")
             return
-        kind = entry.get("kind")
-        expected = COMMON_FIELDS + KIND_FIELDS.get(kind, ()) if isinstance(kind, str) else COMMON_FIELDS
+        kind = entry.get("kind") if isinstance(entry.get("kind"), str) else None
+        expected = COMMON_FIELDS + KIND_FIELDS.get(kind or "", ())
         missing = [name for name in expected if name not in entry]
         if "sig" in missing:
             found.append("has no signature (field 'sig' is missing)")
@@ -335,15 +339,13 @@ class _Replay:
         if missing:
             found.append(f"missing field{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}")
         if kind not in KIND_FIELDS:
-            found.append(f"unknown entry kind {kind!r}")
+            found.append(f"unknown entry kind {entry.get('kind')!r}")
         extra = sorted(set(entry) - set(expected))
         if extra and kind in KIND_FIELDS:
             found.append(f"unexpected field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}")
         if not found:
             _expect_types(entry, found)
         if found:
-            if self.ledger is not None:
-                self._chain_only(index, entry, found)
             return
         if kind == "genesis":
             self._genesis(index, entry, found)
@@ -357,7 +359,7 @@ class _Replay:
             message = entry_message(self.ledger.game_id, entry)
             sig = unb64(entry["sig"], SIGNATURE_SIZE) if isinstance(entry.get("sig"), str) else b""
         except (PbemError, ValueError):
-            message, sig = b"", b""
+            message, sig = str(index).encode("ascii"), b""  # unsignable: a hash nothing can match
         self.ledger.entries.append(entry)
         self.ledger.hashes.append(entry_hash(message, sig))
 
@@ -504,6 +506,17 @@ def _valid_time(text: str) -> bool:
     return True
 
 
+def _same(found: Any, expected: Any) -> bool:
+    """Equality that also compares types: in Python ``True == 1`` and ``1.0 == 1``, in TOML not."""
+    if type(found) is not type(expected):
+        return False
+    if isinstance(expected, dict):
+        return found.keys() == expected.keys() and all(_same(found[k], expected[k]) for k in expected)
+    if isinstance(expected, list):
+        return len(found) == len(expected) and all(map(_same, found, expected))
+    return bool(found == expected)
+
+
 def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
     """The header, roster table and components are unsigned copies: each must match the entries."""
     problems: list[Problem] = []
@@ -531,7 +544,7 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
     for name in HEADER_FIELDS:
         if name == "entries" and type(recorded) is int and recorded > count:
             continue
-        if header.get(name) != expected[name]:
+        if not _same(header.get(name), expected[name]):
             problems.append(
                 Problem(
                     f"header field {name!r} is {header.get(name)!r}, but the entries say {expected[name]!r}"
@@ -556,7 +569,7 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
                 problems.append(Problem(f"roster lists {seat!r}, who has not joined"))
             elif seat not in roster:
                 problems.append(Problem(f"roster is missing {seat!r}, who joined in entry {joined}"))
-            elif roster[seat] != table[seat]:
+            elif not _same(roster[seat], table[seat]):
                 problems.append(
                     Problem(
                         f"roster keys for {seat!r} differ from the keys {seat} signed in entry {joined}",
