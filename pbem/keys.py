@@ -22,7 +22,7 @@ from pbem.crypto.identity import (
     parse_identity_line,
 )
 from pbem.crypto.keyfile import KeyFileDamaged, SealedKey, WrongPassphrase, read_sealed, seal, unseal
-from pbem.errors import FileAccessError, IdentityError
+from pbem.errors import FileAccessError, IdentityError, UsageError
 
 PassphraseSource = Callable[[str], str | None]
 
@@ -118,16 +118,26 @@ class KeyStore:
             raise IdentityError(f"key file {path} is damaged: {exc}") from None
 
     # --- listing and public identities ---------------------------------------------------
-    def entries(self) -> list[KeyEntry]:
+    def entries(self) -> tuple[list[KeyEntry], list[IdentityError]]:
+        """Every readable key and identity, and what is wrong with the others."""
         found: list[KeyEntry] = []
+        broken: list[IdentityError] = []
         for path in sorted(self.keys_dir.glob("*.key")) if self.keys_dir.is_dir() else []:
-            sealed, _ = self._sealed(path.stem)
+            try:
+                sealed, _ = self._sealed(path.stem)
+            except (IdentityError, UsageError) as exc:
+                broken.append(IdentityError(f"{path}: {exc}") if isinstance(exc, UsageError) else exc)
+                continue
             found.append(KeyEntry(path.stem, sealed.identity, True, sealed.encrypted, path))
-        own = {entry.name for entry in found}
+        own = {path.stem for path in self.keys_dir.glob("*.key")} if self.keys_dir.is_dir() else set()
         for path in sorted(self.identities_dir.glob("*.pub")) if self.identities_dir.is_dir() else []:
-            if path.stem not in own:
+            if path.stem in own:
+                continue
+            try:
                 found.append(KeyEntry(path.stem, self._imported(path), False, False, path))
-        return found
+            except (IdentityError, UsageError) as exc:
+                broken.append(IdentityError(f"{path}: {exc}") if isinstance(exc, UsageError) else exc)
+        return found, broken
 
     def public(self, name: str) -> KeyEntry:
         """A key of one's own, or else an imported identity, by local name."""
@@ -163,7 +173,10 @@ class KeyStore:
                 "compare fingerprints, then import under another name with --name"
             )
         stored = PublicIdentity(name, identity.sign_public, identity.box_public)
-        self.identities_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.identities_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FileAccessError(f"cannot create {self.identities_dir}: {exc.strerror}") from None
         # Stored with plain single spaces: mail programs turn spaces into no-break spaces.
         body = next(line for line in text.splitlines() if line.strip() and not line.startswith("#"))
         _create_exclusive(path, (" ".join(body.split()) + "\n").encode("ascii"), 0o644)
@@ -178,9 +191,12 @@ class KeyStore:
 
 
 def _private_dir(path: Path) -> None:
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if os.name == "posix":
-        os.chmod(path, 0o700)
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if os.name == "posix":
+            os.chmod(path, 0o700)
+    except OSError as exc:
+        raise FileAccessError(f"cannot create the key directory {path}: {exc.strerror}") from None
 
 
 def _create_exclusive(path: Path, data: bytes, mode: int) -> None:

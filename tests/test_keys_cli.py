@@ -887,3 +887,45 @@ def test_cli_keys_live_under_pbem_home(cli: Cli, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert (home / "keys" / "k.key").is_file()
     assert not xdg.exists()
+
+
+def test_list_reports_a_damaged_key_and_still_lists_the_others(cli: Cli, homes: dict[str, Path]) -> None:
+    store = homes["a"]
+    broken = store / "keys" / "zz.key"
+    broken.write_text("not toml [", encoding="utf-8")
+    broken.chmod(0o600)
+    result = cli("key", "list", home="a")
+    assert result.exit_code == 4
+    assert result.stdout.startswith("a ")
+    assert result.stderr.startswith(f"error: key file {broken} is damaged: ")
+
+
+def test_new_key_in_a_home_that_cannot_be_created(cli: Cli, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    result = cli("key", "new", "q", "--no-passphrase", env={"PBEM_HOME": str(blocker / "home")})
+    assert result.exit_code == 5
+    assert result.stderr.splitlines()[-1].startswith("error: cannot create the key directory ")
+
+
+def test_new_key_that_exists_is_refused_before_asking_a_passphrase(cli: Cli, homes: dict[str, Path]) -> None:
+    result = cli("key", "new", "a", home="a")  # no PBEM_PASSPHRASE and no terminal
+    assert result.exit_code == 4
+    assert result.stderr == (
+        f"error: key 'a' already exists at {homes['a'] / 'keys' / 'a.key'}; pbem never overwrites a key\n"
+    )
+
+
+def test_non_ascii_text_in_a_sealed_field_is_damage(cli: Cli, tmp_path: Path) -> None:
+    home = tmp_path / "p"
+    made = cli("key", "new", "p", env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": "pw"})
+    assert made.exit_code == 0
+    path = home / "keys" / "p.key"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r'^salt = "', 'salt = "é', text, flags=re.MULTILINE), encoding="utf-8")
+    result = cli(
+        "new", str(tmp_path / "g.toml"), "--game", "potr", "--players", "p,b,c", "--as", "p",
+        env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": "pw"},
+    )  # fmt: skip
+    assert result.exit_code == 4
+    assert result.stderr.startswith(f"error: key file {path} is damaged: ")

@@ -357,3 +357,37 @@ def test_every_entry_author_matches_fixture(game_file: Path) -> None:
 
     data = tomllib.loads(game_file.read_text(encoding="utf-8"))
     assert tuple(entry["by"] for entry in data["entry"]) == AUTHORS
+
+
+def test_signature_in_non_canonical_base64_is_refused(cli: Cli, game_file: Path) -> None:
+    """Setting the unused low bits of the last base64 digit leaves the bytes but not the text."""
+    import base64
+
+    def change(doc: Any) -> None:
+        sig = str(doc["entry"][3]["sig"])
+        alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+        last = sig[-3]
+        doc["entry"][3]["sig"] = sig[:-3] + alphabet[alphabet.index(last) | 1] + sig[-2:]
+        assert base64.b64decode(doc["entry"][3]["sig"]) == base64.b64decode(sig)
+        assert doc["entry"][3]["sig"] != sig
+
+    edit(game_file, change)
+    assert first_error(cli, game_file) == (
+        f"error: {game_file}: entry 3 (by b): its signature is not 64 bytes of base64"
+    )
+
+
+def test_genesis_naming_the_game_by_alias_is_refused(cli: Cli, game_file: Path) -> None:
+    edit(game_file, lambda doc: doc["entry"][0].__setitem__("ruleset", "potr"))
+    assert first_error(cli, game_file) == (
+        f"error: {game_file}: entry 0 (by a): invalid game setup: ruleset must be the game's full name "
+        "'princes-of-the-renaissance', not an alias"
+    )
+
+
+def test_time_with_non_ascii_digits_is_refused(cli: Cli, game_file: Path) -> None:
+    edit(game_file, lambda doc: doc["entry"][3].__setitem__("at", "٢٠٢٦-01-01T00:00:00Z"))
+    assert first_error(cli, game_file) == (
+        f"error: {game_file}: entry 3 (by b): time '٢٠٢٦-01-01T00:00:00Z' is not an RFC 3339 UTC time "
+        "like 2026-01-31T12:00:00Z"
+    )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from pbem.cli.common import info, new_passphrase, now, print_json, reported, warn
+from pbem.errors import IdentityError
 
 app = typer.Typer(
     help="Manage your keys and the public identities of other players.",
@@ -38,6 +39,8 @@ def new(
     with reported():
         store = _store()
         path = store.key_path(name)
+        if path.exists():
+            raise IdentityError(f"key {name!r} already exists at {path}; pbem never overwrites a key")
         passphrase = None if no_passphrase else new_passphrase(name)
         identity = store.create(name, passphrase, now())
         if passphrase is None:
@@ -50,7 +53,9 @@ def new(
 def list_keys(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """List your keys and the identities you imported."""
     with reported():
-        entries = _store().entries()
+        entries, broken = _store().entries()
+        for problem in broken:
+            sys.stderr.write(f"error: {problem}\n")
         if as_json:
             print_json(
                 [
@@ -64,13 +69,16 @@ def list_keys(as_json: bool = typer.Option(False, "--json", help="Print as JSON.
                     for e in entries
                 ]
             )
-            return
-        if not entries:
+        elif not entries and not broken:
             info(f"no keys in {_store().home}; make one with 'pbem key new NAME'")
-            return
-        for e in entries:
-            kind = ("private key" + ("" if e.encrypted else ", no passphrase")) if e.private else "imported"
-            typer.echo(f"{e.name:<16} {e.identity.fingerprint}  {kind}")
+        else:
+            for e in entries:
+                kind = "imported"
+                if e.private:
+                    kind = "private key" + ("" if e.encrypted else ", no passphrase")
+                typer.echo(f"{e.name:<16} {e.identity.fingerprint}  {kind}")
+    if broken:  # the readable ones are listed; the exit code still says something is wrong
+        raise typer.Exit(IdentityError.exit_code)
 
 
 @app.command("show")

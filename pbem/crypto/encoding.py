@@ -18,4 +18,6 @@ def unb64(text: str, length: int | None = None) -> bytes:
         raise ValueError("not valid base64") from exc
     if length is not None and len(data) != length:
         raise ValueError(f"expected {length} bytes, found {len(data)}")
+    if b64(data) != text:  # one text per value: no unused bits set, no missing padding
+        raise ValueError("not in canonical base64 form")
     return data

@@ -31,7 +31,8 @@ KEYFILE_DOMAIN = "pbem/keyfile/v1"
 SCRYPT_LOG_N = 17  # 128 MiB and a few tenths of a second: the cost age and OWASP suggest
 SCRYPT_R = 8
 SCRYPT_P = 1
-LOG_N_RANGE = range(10, 23)  # refuse files that would demand absurd time or memory
+LOG_N_RANGE = range(10, 21)  # refuse files that would demand absurd time or memory
+SCRYPT_MEMORY_LIMIT = 2**30  # bytes: scrypt needs 128 * r * n
 SCRYPT_FIELDS = ("log_n", "r", "p", "salt", "cipher", "nonce", "ciphertext", "checksum")
 NONCE_SIZE = 12
 SALT_SIZE = 16
@@ -68,7 +69,7 @@ def _aad(identity: PublicIdentity, params: str) -> bytes:
 
 
 def _checksum(*parts: str) -> str:
-    return hashlib.sha256("|".join(parts).encode("ascii")).hexdigest()[:16]
+    return hashlib.sha256("|".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
 def _derive(passphrase: str, salt: bytes, log_n: int, r: int, p: int) -> bytes:
@@ -188,7 +189,9 @@ def _decrypt(identity: PublicIdentity, secret: dict[str, Any], passphrase: str |
     log_n, r, p = secret["log_n"], secret["r"], secret["p"]
     if not all(isinstance(v, int) for v in (log_n, r, p)) or log_n not in LOG_N_RANGE:
         raise KeyFileDamaged("scrypt parameters out of range")
-    if not (1 <= r <= 32 and 1 <= p <= 16) or secret.get("cipher") != "chacha20-poly1305":
+    if not (1 <= r <= 32 and 1 <= p <= 4) or 128 * r * 2**log_n > SCRYPT_MEMORY_LIMIT:
+        raise KeyFileDamaged("scrypt parameters out of range")
+    if secret.get("cipher") != "chacha20-poly1305":
         raise KeyFileDamaged("unsupported cipher parameters")
     params = f"scrypt:{log_n}:{r}:{p}"
     salt = unb64(secret["salt"], SALT_SIZE)

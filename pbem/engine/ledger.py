@@ -34,7 +34,7 @@ FORMAT = 1
 COMPONENTS_DOMAIN = "pbem/components/v1"
 GAME_ID_PATTERN = re.compile(r"[0-9a-f]{32}")
 HASH_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
-TIME_PATTERN = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+TIME_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 COMMON_FIELDS = ("seq", "prev", "by", "at", "kind", "sig")
 KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "genesis": ("game_id", "ruleset", "edition", "options", "seats", "components", "sign", "box"),
@@ -385,6 +385,8 @@ class _Replay:
             return
         try:
             info = registry.get(_text(entry["ruleset"], "ruleset"))
+            if info.name != entry["ruleset"]:
+                raise UsageError(f"ruleset must be the game's full name {info.name!r}, not an alias")
             edition = info.check_edition(_text(entry["edition"], "edition"))
             checked = info.check_options(options)
             _check_seats(info, seats, checked)
