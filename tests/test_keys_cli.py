@@ -929,3 +929,24 @@ def test_non_ascii_text_in_a_sealed_field_is_damage(cli: Cli, tmp_path: Path) ->
     )  # fmt: skip
     assert result.exit_code == 4
     assert result.stderr.startswith(f"error: key file {path} is damaged: ")
+
+
+def test_import_from_a_file_with_no_break_spaces(cli: Cli, homes: dict[str, Path], tmp_path: Path) -> None:
+    line = identity_line_of(homes["a"], "a").replace(" ", "\u00a0")
+    source = tmp_path / "pasted.pub"
+    source.write_text(line + "\n", encoding="utf-8")
+    result = cli("key", "import", str(source), home="b")
+    assert result.exit_code == 0, result.stderr
+    stored = (homes["b"] / "identities" / "a.pub").read_text(encoding="ascii")
+    assert stored == " ".join(line.split()) + "\n"
+
+
+def test_key_file_with_a_public_key_that_is_not_text(cli: Cli, homes: dict[str, Path]) -> None:
+    path = homes["a"] / "keys" / "a.key"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        re.sub(r"^sign_public = .*$", "sign_public = 5", text, flags=re.MULTILINE), encoding="utf-8"
+    )
+    result = cli("key", "list", home="a")
+    assert result.exit_code == 4
+    assert result.stderr.startswith(f"error: key file {path} is damaged: bad public key")

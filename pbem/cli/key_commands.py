@@ -141,7 +141,7 @@ def import_identity(
     with reported():
         from pbem.gamefile import read_bytes
 
-        text = sys.stdin.read() if file == "-" else read_bytes(Path(file)).decode("ascii", "replace")
+        text = sys.stdin.read() if file == "-" else read_bytes(Path(file)).decode("utf-8", "replace")
         entry = _store().import_identity(text, file, name)
         info(f"imported {entry.name!r}; confirm this fingerprint with its owner in person or by phone:")
         typer.echo(f"{entry.name} {entry.identity.fingerprint}")

@@ -12,6 +12,8 @@ def b64(data: bytes) -> str:
 
 def unb64(text: str, length: int | None = None) -> bytes:
     """Decode strict base64; raise ValueError on bad text or an unexpected length."""
+    if not isinstance(text, str):
+        raise ValueError("not text")
     try:
         data = base64.b64decode(text.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError) as exc:
