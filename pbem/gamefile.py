@@ -129,10 +129,38 @@ def append_text(
     roster: Mapping[str, Mapping[str, Any]],
     status: Sequence[str],
 ) -> str:
-    """The file's new text: one more entry, header and roster brought up to date, comments kept."""
+    """The file's new text: one more entry, header and roster brought up to date, comments kept.
+
+    Only the part before the first entry is edited through tomlkit and the new entry is appended
+    as text, so the cost does not grow with the length of the game. If the file's layout defeats
+    that (say, a player moved a table below the entries), the whole file is edited instead. Either
+    way the result is read back and compared before it is returned.
+    """
+    text = _strip_status(loaded.raw.decode("utf-8"))
+    cut = text.find(ENTRY_MARK)
+    if cut >= 0:
+        quick = _edit_head(text[: cut + 1], header, roster) + text[cut + 1 :]
+        quick = quick + ("" if quick.endswith("\n") else "\n") + _entry_text(entry)
+        if _reads_back(quick, loaded.data, entry, header, roster):
+            return _status_block(status) + quick
+    whole = _edit_head(text, header, roster, entry)
+    if not _reads_back(whole, loaded.data, entry, header, roster):
+        raise GameFileError(f"{loaded.path}: the updated file would not read back as written")
+    return _status_block(status) + whole
+
+
+ENTRY_MARK = "\n[[entry]]\n"
+
+
+def _edit_head(
+    text: str,
+    header: Mapping[str, Any],
+    roster: Mapping[str, Mapping[str, Any]],
+    entry: Mapping[str, Any] | None = None,
+) -> str:
     import tomlkit
 
-    doc = tomlkit.parse(_strip_status(loaded.raw.decode("utf-8")))
+    doc = tomlkit.parse(text)
     game = doc["game"]
     for key, value in header.items():
         if game.get(key) != value:
@@ -143,8 +171,38 @@ def append_text(
     for seat, keys in roster.items():
         if seat not in roster_table:
             roster_table[seat] = dict(keys)
-    doc["entry"].append(_entry_table(entry))
-    return _status_block(status) + tomlkit.dumps(doc)
+    if entry is not None:
+        doc["entry"].append(_entry_table(entry))
+    return tomlkit.dumps(doc)
+
+
+def _entry_text(entry: Mapping[str, Any]) -> str:
+    import tomlkit
+
+    doc = tomlkit.document()
+    entries = tomlkit.aot()
+    entries.append(_entry_table(entry))
+    doc["entry"] = entries
+    return tomlkit.dumps(doc)
+
+
+def _reads_back(
+    text: str,
+    before: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    header: Mapping[str, Any],
+    roster: Mapping[str, Mapping[str, Any]],
+) -> bool:
+    """True if ``text`` parses to the old data plus exactly the intended changes."""
+    try:
+        after = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    expected = dict(before)
+    expected["game"] = {**before["game"], **header}
+    expected["roster"] = {**before.get("roster", {}), **roster}
+    expected["entry"] = [*before["entry"], dict(entry)]
+    return after == expected
 
 
 def write_new(path: Path, text: str) -> None:

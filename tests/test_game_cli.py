@@ -310,3 +310,26 @@ def test_games_lists_names_counts_editions_and_options(cli: Cli) -> None:
     )
     assert "il-principe  (Il Principe; 2-5 players; editions: standard)" in result.stdout
     assert "--option unofficial_rules=true|false (default false)" in result.stdout
+
+
+def test_join_a_file_with_crlf_line_endings(cli: Cli, make_game: Callable[..., Path]) -> None:
+    """Mail programs may convert line endings; the file still verifies and takes new entries."""
+    path = make_game(joined=("b",))
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    assert cli("verify", str(path)).exit_code == 0
+    result = cli("join", str(path), "--as", "c", home="c")
+    assert result.exit_code == 0, result.stderr
+    assert cli("verify", str(path)).exit_code == 0
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["entry"][-1]["by"] == "c"
+
+
+def test_table_moved_below_the_entries_survives_a_write(cli: Cli, make_game: Callable[..., Path]) -> None:
+    path = make_game(joined=("b",))
+    text = path.read_text(encoding="utf-8")
+    start = text.index("[roster.b]")
+    block = text[start : text.index("\n[", start) + 1]
+    path.write_text(text.replace(block, "") + "\n" + block, encoding="utf-8")
+    assert path.read_text(encoding="utf-8").rstrip().endswith('fingerprint = "' + block.split('"')[-2] + '"')
+    assert cli("verify", str(path)).exit_code == 0
+    assert cli("join", str(path), "--as", "c", home="c").exit_code == 0
+    assert cli("verify", str(path)).exit_code == 0
