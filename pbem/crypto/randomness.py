@@ -1,0 +1,110 @@
+"""Joint randomness that every seat contributes to and no seat controls.
+
+At join each seat publishes the tip ``w0`` of a hash chain ``w0 = H(w1), w1 = H(w2), ...``; in its
+later entries it reveals ``w1``, ``w2``, ... in order, and anyone checks each against the last.
+Because the whole chain is fixed at join, a seat's next contribution is determined before any
+random event is requested: a seat can only refuse to continue (stall), never choose. A random
+event is resolved from its context and the next preimage of every contributing seat, expanded with
+HKDF and cut to range by rejection sampling, so every outcome is exactly equally likely.
+
+A seat's chain is derived from its private key and the game id, so it can be recomputed on any
+machine that holds the key and nothing needs to be stored between sessions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+
+from pbem.crypto.signing import pae
+
+CHAIN_DOMAIN = "pbem/rand-chain/v1"
+SEED_DOMAIN = "pbem/rand-seed/v1"
+EVENT_DOMAIN = "pbem/random/v1"
+CHAIN_LENGTH = 4096  # reveals per seat per game; a long game uses a few hundred
+LINK_SIZE = 32
+
+
+def step_back(game_id: str, seat: str, link: bytes) -> bytes:
+    """``H(link)``: the chain element before ``link``."""
+    return hashlib.sha256(pae(CHAIN_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8"), link)).digest()
+
+
+def seed_for(sign_seed: bytes, game_id: str, seat: str) -> bytes:
+    """The secret end of a seat's chain, derived from its signing key."""
+    return hmac.new(
+        sign_seed, pae(SEED_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8")), "sha256"
+    ).digest()
+
+
+def chain(seed: bytes, game_id: str, seat: str, length: int = CHAIN_LENGTH) -> list[bytes]:
+    """``[w0, w1, ..., w_length]``: the tip first, the seed last."""
+    links = [seed]
+    for _ in range(length):
+        links.append(step_back(game_id, seat, links[-1]))
+    links.reverse()
+    return links
+
+
+def follows(game_id: str, seat: str, previous: bytes, revealed: bytes) -> bool:
+    """True if ``revealed`` is the chain element right after ``previous``."""
+    return len(revealed) == LINK_SIZE and hmac.compare_digest(step_back(game_id, seat, revealed), previous)
+
+
+def stream(game_id: str, context: str, contributions: Sequence[tuple[str, bytes]], size: int) -> bytes:
+    """``size`` bytes fixed by the event's context and each seat's contribution (in seat order)."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    material = pae(
+        EVENT_DOMAIN,
+        game_id.encode("utf-8"),
+        context.encode("utf-8"),
+        *(part for seat, link in contributions for part in (seat.encode("utf-8"), link)),
+    )
+    return HKDF(hashes.SHA256(), size, salt=None, info=b"pbem/random/expand/v1").derive(material)
+
+
+class Draws:
+    """Uniform integers from a byte stream, by rejection sampling (no modulo bias)."""
+
+    def __init__(self, game_id: str, context: str, contributions: Sequence[tuple[str, bytes]]) -> None:
+        self._game_id = game_id
+        self._context = context
+        self._contributions = list(contributions)
+        self._block = 0
+        self._buffer = b""
+
+    def _bytes(self, count: int) -> bytes:
+        while len(self._buffer) < count:
+            block = stream(self._game_id, f"{self._context}#{self._block}", self._contributions, 255 * 32)
+            self._buffer += block
+            self._block += 1
+        out, self._buffer = self._buffer[:count], self._buffer[count:]
+        return out
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``range(bound)``."""
+        if bound < 1:
+            raise ValueError("bound must be positive")
+        if bound == 1:
+            return 0
+        width = (bound - 1).bit_length()
+        size = (width + 7) // 8
+        mask = (1 << width) - 1
+        while True:
+            candidate = int.from_bytes(self._bytes(size), "big") & mask
+            if candidate < bound:
+                return candidate
+
+    def die(self, sides: int = 6) -> int:
+        return self.below(sides) + 1
+
+    def shuffle(self, items: Sequence[str]) -> list[str]:
+        """A uniform permutation (Fisher-Yates)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out

@@ -1,0 +1,111 @@
+"""Sealed choices: a public commitment now, the value revealed later.
+
+The commitment is SHA-256 over a domain-separated encoding of the game, the step, the seat, the
+value and a 128-bit nonce, so it binds the value (a seat cannot reveal another) and hides it (the
+nonce makes guessing a small value useless). Alongside it the value and nonce are encrypted to the
+author's own X25519 key (ephemeral X25519, HKDF-SHA256, ChaCha20-Poly1305), so the author can
+reveal from any machine that holds the key, and nobody else can read it before the reveal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from dataclasses import dataclass
+
+from pbem.crypto.signing import pae
+
+COMMIT_DOMAIN = "pbem/commit/v1"
+SEAL_DOMAIN = "pbem/seal/v1"
+NONCE_SIZE = 16
+KEY_SIZE = 32
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a reveal publishes: the value and the nonce that together match the commitment."""
+
+    value: str
+    nonce: bytes
+
+
+def commitment(game_id: str, step: str, seat: str, opening: Opening) -> str:
+    digest = hashlib.sha256(
+        pae(
+            COMMIT_DOMAIN,
+            game_id.encode("utf-8"),
+            step.encode("utf-8"),
+            seat.encode("utf-8"),
+            opening.value.encode("utf-8"),
+            opening.nonce,
+        )
+    )
+    return digest.hexdigest()
+
+
+def matches(game_id: str, step: str, seat: str, opening: Opening, committed: str) -> bool:
+    return len(opening.nonce) == NONCE_SIZE and hmac.compare_digest(
+        commitment(game_id, step, seat, opening), committed
+    )
+
+
+def new_opening(value: str) -> Opening:
+    return Opening(value, os.urandom(NONCE_SIZE))
+
+
+def _context(game_id: str, step: str, seat: str, ephemeral: bytes, recipient: bytes) -> bytes:
+    return pae(
+        SEAL_DOMAIN,
+        game_id.encode("utf-8"),
+        step.encode("utf-8"),
+        seat.encode("utf-8"),
+        ephemeral,
+        recipient,
+    )
+
+
+def seal(box_public: bytes, game_id: str, step: str, seat: str, opening: Opening) -> bytes:
+    """Encrypt an opening to ``box_public``: ephemeral public key (32 bytes) then ciphertext."""
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    ephemeral = X25519PrivateKey.generate()
+    ephemeral_public = ephemeral.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw
+    )
+    shared = ephemeral.exchange(X25519PublicKey.from_public_bytes(box_public))
+    context = _context(game_id, step, seat, ephemeral_public, box_public)
+    key = HKDF(hashes.SHA256(), KEY_SIZE, salt=None, info=context).derive(shared)
+    plaintext = opening.nonce + opening.value.encode("utf-8")
+    # A fresh key per message, so a fixed nonce is safe.
+    return ephemeral_public + ChaCha20Poly1305(key).encrypt(bytes(12), plaintext, context)
+
+
+def unseal(box_secret: bytes, sealed: bytes, game_id: str, step: str, seat: str) -> Opening:
+    """Decrypt with the recipient's X25519 private key; raise ValueError if it does not open."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    if len(sealed) < KEY_SIZE + 16 + NONCE_SIZE:
+        raise ValueError("sealed value is too short")
+    private = X25519PrivateKey.from_private_bytes(box_secret)
+    recipient = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    ephemeral_public, ciphertext = sealed[:KEY_SIZE], sealed[KEY_SIZE:]
+    shared = private.exchange(X25519PublicKey.from_public_bytes(ephemeral_public))
+    context = _context(game_id, step, seat, ephemeral_public, recipient)
+    key = HKDF(hashes.SHA256(), KEY_SIZE, salt=None, info=context).derive(shared)
+    try:
+        plaintext = ChaCha20Poly1305(key).decrypt(bytes(12), ciphertext, context)
+    except InvalidTag:
+        raise ValueError("sealed value does not open with this key") from None
+    try:
+        value = plaintext[NONCE_SIZE:].decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("sealed value is not text") from None
+    return Opening(value, plaintext[:NONCE_SIZE])
