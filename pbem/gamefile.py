@@ -200,7 +200,9 @@ def _reads_back(
         return False
     expected = dict(before)
     expected["game"] = {**before["game"], **header}
-    expected["roster"] = {**before.get("roster", {}), **roster}
+    merged_roster = {**before.get("roster", {}), **roster}
+    if merged_roster or "roster" in before:  # an empty table is not written out
+        expected["roster"] = merged_roster
     expected["entry"] = [*before["entry"], dict(entry)]
     return after == expected
 
