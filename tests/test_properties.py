@@ -227,30 +227,14 @@ def plausible(old: Any, pool: Sequence[Any]) -> st.SearchStrategy[Any]:
 
 
 def replacement(old: Any, pool: Sequence[Any]) -> st.SearchStrategy[Any]:
-    """Another value for ``old``: of the same type (often a plausible one taken from the same file,
-    or ``old`` changed in one place) or of any other type a TOML file can hold."""
+    """Another value for ``old``: a plausible one (see ``plausible``), any value of its type, or
+    a value of any other type a TOML file can hold."""
     other_type = st.one_of(
         TOML_LEAF, st.lists(TOML_LEAF, max_size=3), st.dictionaries(KEY, TOML_LEAF, max_size=3)
     ).filter(lambda new: type(new) is not type(old))
-    options: list[st.SearchStrategy[Any]] = [TOML_VALUE, other_type]
-    kin = [value for value in pool if type(value) is type(old)]
-    if kin:
-        options.append(st.sampled_from(kin))
-    if isinstance(old, bool):
-        options.append(st.just(not old))
-    elif isinstance(old, int):
-        options.extend([INT64, st.sampled_from([old - 1, old + 1])])
-    elif isinstance(old, str):
-        options.extend([TEXT, VALID_TIME])
-        if old:
-            options.append(
-                st.builds(
-                    lambda index, char: old[:index] + char + old[index + 1 :],
-                    st.integers(0, len(old) - 1),
-                    CHARS,
-                )
-            )
-            options.append(st.integers(0, len(old) - 1).map(lambda index: old[:index]))
+    options: list[st.SearchStrategy[Any]] = [TOML_VALUE, other_type, plausible(old, pool)]
+    if isinstance(old, int) and not isinstance(old, bool):
+        options.append(INT64)
     elif isinstance(old, list):
         options.append(st.lists(LEAF, max_size=4))
         if old:
