@@ -143,12 +143,12 @@ def verify(
         raise fail(str(exc), exc.exit_code) from None
     problems = result.problems if all_problems else result.problems[:1]
     if as_json:
-        print_json(_report(file, result, problems))
+        print_json({"file": str(file), **result.as_dict(problems)})
     if not result.ok:
         for problem in problems:
             if not as_json:
                 typer.echo(f"error: {file}: {problem}", err=True)
-        raise typer.Exit(3)
+        raise typer.Exit(GameFileError.exit_code)
     if not as_json:
         ledger = result.ledger
         assert ledger is not None
@@ -162,26 +162,6 @@ def verify(
                 typer.echo(f"  {seat:<16} not joined yet")
             else:
                 typer.echo(f"  {seat:<16} {identity.fingerprint}  (entry {ledger.joined_at[seat]})")
-
-
-def _report(file: Path, result: object, problems: tuple[object, ...]) -> dict[str, object]:
-    from pbem.engine.ledger import Audit, Problem
-
-    assert isinstance(result, Audit)
-    ledger = result.ledger
-    report: dict[str, object] = {
-        "file": str(file),
-        "ok": result.ok,
-        "problems": [p.as_dict() for p in problems if isinstance(p, Problem)],
-    }
-    if ledger is not None:
-        report["game"] = ledger.header() | {"options": ledger.options}
-        report["roster"] = {
-            seat: {"fingerprint": identity.fingerprint, "entry": ledger.joined_at[seat]}
-            for seat, identity in ledger.roster.items()
-        }
-        report["waiting_to_join"] = ledger.waiting_to_join
-    return report
 
 
 def games(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:

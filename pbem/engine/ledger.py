@@ -133,6 +133,20 @@ class Audit:
     def ok(self) -> bool:
         return self.ledger is not None and not self.problems
 
+    def as_dict(self, problems: Sequence[Problem] | None = None) -> dict[str, Any]:
+        """The result as data: ``problems`` (default: all of them), and what was rebuilt."""
+        shown = self.problems if problems is None else problems
+        report: dict[str, Any] = {"ok": self.ok, "problems": [p.as_dict() for p in shown]}
+        if self.ledger is not None:
+            ledger = self.ledger
+            report["game"] = ledger.header() | {"options": ledger.options}
+            report["roster"] = {
+                seat: {"fingerprint": identity.fingerprint, "entry": ledger.joined_at[seat]}
+                for seat, identity in ledger.roster.items()
+            }
+            report["waiting_to_join"] = ledger.waiting_to_join
+        return report
+
 
 def components_hash(components: Mapping[str, Any]) -> str:
     digest = hashlib.sha256(pae(COMPONENTS_DOMAIN, canonical_bytes(components))).hexdigest()
