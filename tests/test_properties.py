@@ -423,7 +423,7 @@ def test_changing_any_field_of_an_entry_is_caught_at_that_entry(base_text: str, 
     mutate(data, doc, ("entry", index), whole=False)
     problems = checked(doc).problems
     assert problems, "the change went unnoticed"
-    assert problems[0].seq == index
+    assert problems[0].position == index
 
 
 @SETTINGS
@@ -443,7 +443,7 @@ def test_a_plausible_change_to_an_entry_is_caught_at_that_entry(base_text: str, 
     parent[path[-1]] = data.draw(plausible(parent[path[-1]], pool), label="new value")
     problems = checked(doc).problems
     assert problems, "the change went unnoticed"
-    assert problems[0].seq == index
+    assert problems[0].position == index
 
 
 @SETTINGS
@@ -459,7 +459,7 @@ def test_a_value_signed_data_cannot_hold_is_reported_at_its_entry(
     parent[path[-1]] = data.draw(_containing(TOML_UNSIGNABLE), label="new value")
     problems = checked(doc).problems
     assert problems, "the change went unnoticed"
-    assert problems[0].seq == index
+    assert problems[0].position == index
 
 
 @pytest.mark.parametrize(
@@ -481,7 +481,7 @@ def test_odd_values_in_an_entry_are_reported_not_raised(
     doc["entry"][index][name] = value
     problems = ledger.audit(doc).problems
     assert problems
-    assert problems[0].seq == index
+    assert problems[0].position == index
 
 
 def _copy_test(scope: str, whole: bool, words: tuple[str, ...]) -> Callable[[str, st.DataObject], None]:

@@ -32,6 +32,7 @@ from pbem.errors import GameFileError, IdentityError, PbemError, UsageError
 
 FORMAT = 1
 COMPONENTS_DOMAIN = "pbem/components/v1"
+STEP_DOMAIN = "pbem/step/v1"
 GAME_ID_PATTERN = re.compile(r"[0-9a-f]{32}")
 HASH_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
 TIME_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
@@ -53,6 +54,11 @@ class Problem:
     message: str
     seq: int | None = None
     by: str | None = None
+    # "equivocation": the seat signed two different entries for one place; ``evidence`` holds both.
+    kind: str = "integrity"
+    evidence: tuple[dict[str, Any], ...] = ()
+    # 0-based index of the entry in the file (seq can repeat, and can itself be what is wrong).
+    position: int | None = None
 
     def __str__(self) -> str:
         if self.seq is None:
@@ -61,7 +67,15 @@ class Problem:
         return f"entry {self.seq}{author}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "by": self.by, "message": self.message, "text": str(self)}
+        return {
+            "seq": self.seq,
+            "position": self.position,
+            "by": self.by,
+            "kind": self.kind,
+            "message": self.message,
+            "text": str(self),
+            "evidence": list(self.evidence),
+        }
 
 
 @dataclass
@@ -78,10 +92,20 @@ class Ledger:
     joined_at: dict[str, int] = field(default_factory=dict)
     entries: list[dict[str, Any]] = field(default_factory=list)
     hashes: list[str] = field(default_factory=list)
+    # steps[n] lists the positions (in ``entries``) of the entries with seq n, in seat order.
+    steps: list[list[int]] = field(default_factory=list)
+
+    def step_hash(self, seq: int) -> str:
+        """What an entry of step ``seq + 1`` holds in ``prev``."""
+        members = [self.hashes[position] for position in self.steps[seq]]
+        if len(members) == 1:
+            return members[0]
+        joined = pae(STEP_DOMAIN, *(bytes.fromhex(member) for member in members))
+        return hashlib.sha256(joined).hexdigest()
 
     @property
     def head(self) -> str:
-        return self.hashes[-1]
+        return self.step_hash(len(self.steps) - 1)
 
     @property
     def waiting_to_join(self) -> list[str]:
@@ -121,7 +145,7 @@ class Ledger:
 
     def next_entry(self, by: str, at: str, kind: str) -> dict[str, Any]:
         """The common fields of the entry that would come next."""
-        return {"seq": len(self.entries), "prev": self.head, "by": by, "at": at, "kind": kind}
+        return {"seq": len(self.steps), "prev": self.head, "by": by, "at": at, "kind": kind}
 
 
 @dataclass(frozen=True)
@@ -326,9 +350,11 @@ class _Replay:
     def __init__(self) -> None:
         self.ledger: Ledger | None = None
         self.problems: list[Problem] = []
+        self.equivocations: list[Problem] = []
 
     def feed(self, index: int, entry: Any) -> None:
         by = entry.get("by") if isinstance(entry, dict) and isinstance(entry.get("by"), str) else None
+        seq = entry.get("seq") if isinstance(entry, dict) and type(entry.get("seq")) is int else index
         found: list[str] = []
         try:
             self._check(index, entry, found)
@@ -338,7 +364,9 @@ class _Replay:
             # Whatever stopped the checks, keep one hash per entry so later entries are judged
             # against the chain as written.
             self._chain_only(index, entry if isinstance(entry, dict) else {}, found)
-        self.problems.extend(Problem(message, index, by) for message in found)
+        self.problems.extend(Problem(message, seq, by, position=index) for message in found)
+        self.problems.extend(self.equivocations)
+        self.equivocations.clear()
 
     def _check(self, index: int, entry: Any, found: list[str]) -> None:
         if not isinstance(entry, dict):
@@ -376,6 +404,7 @@ class _Replay:
             message, sig = str(index).encode("ascii"), b""  # unsignable: a hash nothing can match
         self.ledger.entries.append(entry)
         self.ledger.hashes.append(entry_hash(message, sig))
+        self.ledger.steps.append([index])
 
     def _genesis(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
         if index != 0 or self.ledger is not None:
@@ -431,7 +460,7 @@ class _Replay:
             self._chain_only(index, entry, found)
             return
         if entry["kind"] == "join":
-            if by in ledger.roster:
+            if by in ledger.roster and ledger.joined_at[by] < entry["seq"]:
                 found.append(f"{by!r} joined already, in entry {ledger.joined_at[by]}")
                 self._chain_only(index, entry, found)
                 return
@@ -447,7 +476,7 @@ class _Replay:
             except UsageError as exc:
                 found.append(str(exc))
         identity = ledger.roster.get(by)
-        if identity is None:
+        if identity is None or ledger.joined_at[by] >= entry["seq"]:
             found.append(f"{by!r} has not joined, so has no key to sign with")
             self._chain_only(index, entry, found)
             return
@@ -457,17 +486,7 @@ class _Replay:
         """Check place in the chain and signature, then take the entry into the ledger."""
         ledger = self.ledger
         assert ledger is not None
-        seq = entry["seq"]
-        if seq != index:
-            found.append(
-                f"has seq {seq} but is entry number {index} in the file: "
-                "an entry was removed, duplicated or reordered"
-            )
-        elif index > 0 and entry["prev"] != ledger.hashes[index - 1]:
-            found.append(
-                f"does not chain to entry {index - 1}: its 'prev' is not that entry's hash "
-                "(an entry was changed, inserted or reordered)"
-            )
+        place = self._place(index, entry, found)
         message = entry_message(ledger.game_id, entry)
         try:
             signature = unb64(entry["sig"], SIGNATURE_SIZE)
@@ -481,11 +500,75 @@ class _Replay:
             )
         ledger.entries.append(entry)
         ledger.hashes.append(entry_hash(message, signature))
+        if place is None:
+            ledger.steps.append([index])
+        else:
+            ledger.steps[place].append(index)
         # Seat the keys even when this entry has a problem (already reported), so one bad entry
         # does not bury every later entry by the same seat under "has not joined".
-        if entry["kind"] in ("genesis", "join"):
+        first_join = signer.name not in ledger.joined_at or ledger.joined_at[signer.name] >= entry["seq"]
+        if entry["kind"] in ("genesis", "join") and first_join:
             ledger.roster[signer.name] = signer
-            ledger.joined_at[signer.name] = index
+            ledger.joined_at[signer.name] = entry["seq"]
+
+    def _place(self, index: int, entry: dict[str, Any], found: list[str]) -> int | None:
+        """Where the entry goes: a new step (None) or the step it shares with entries before it.
+
+        Entries made on separate copies of the file at the same point share a seq and a prev and
+        form one step, kept in seat order, so merging copies needs no further signatures.
+        """
+        ledger = self.ledger
+        assert ledger is not None
+        seq, by = entry["seq"], entry["by"]
+        last = len(ledger.steps) - 1
+        if last < 0:
+            return None  # the genesis entry; checked by _genesis
+        if seq == last + 1:
+            if entry["prev"] != ledger.head:
+                found.append(
+                    f"does not chain to entry {last}: its 'prev' is not that entry's hash "
+                    "(an entry was changed, inserted or reordered)"
+                )
+            return None
+        if seq == last and last > 0:
+            for position in ledger.steps[last]:
+                other = ledger.entries[position]
+                if other.get("by") == by:
+                    self._same_place(position, entry, found)
+                    return last
+            previous_by = ledger.entries[ledger.steps[last][-1]].get("by")
+            if ledger.seats.index(by) < _seat_index(ledger, previous_by):
+                found.append(f"entries of step {seq} are not in seat order ({by} after {previous_by})")
+            if entry["prev"] != ledger.step_hash(last - 1):
+                found.append(
+                    f"does not chain to entry {last - 1}: its 'prev' is not that entry's hash "
+                    "(an entry was changed, inserted or reordered)"
+                )
+            return last
+        found.append(f"has seq {seq} but follows entry {last}: an entry was removed, duplicated or reordered")
+        return None
+
+    def _same_place(self, position: int, entry: dict[str, Any], found: list[str]) -> None:
+        assert self.ledger is not None
+        other = self.ledger.entries[position]
+        if _same(other, entry):
+            found.append("repeats the entry before it: an entry was duplicated")
+            return
+        self.equivocations.append(
+            Problem(
+                f"{entry['by']} signed two different entries for step {entry['seq']}: equivocation "
+                "(both entries are the proof)",
+                entry["seq"],
+                entry["by"],
+                kind="equivocation",
+                evidence=(dict(other), dict(entry)),
+                position=len(self.ledger.entries),
+            )
+        )
+
+
+def _seat_index(ledger: Ledger, seat: object) -> int:
+    return ledger.seats.index(seat) if isinstance(seat, str) and seat in ledger.seats else -1
 
 
 def _text(value: Any, name: str) -> str:
