@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 class PbemError(Exception):
@@ -35,6 +35,16 @@ class FileAccessError(PbemError):
     exit_code = 5
 
 
+class EquivocationError(PbemError):
+    """A seat signed two different entries for the same place; both entries are the proof."""
+
+    exit_code = 6
+
+    def __init__(self, message: str, evidence: tuple[dict[str, Any], ...]) -> None:
+        super().__init__(message)
+        self.evidence = evidence
+
+
 EXIT_CODES: dict[int, str] = {
     0: "success",
     1: "a move or action the rules refuse",
@@ -42,4 +52,5 @@ EXIT_CODES: dict[int, str] = {
     3: "integrity failure: the game file is unreadable, tampered with or inconsistent",
     4: "identity: missing or corrupt key, wrong passphrase, key file readable by others",
     5: "file access: missing file, file already exists, cannot write",
+    6: "equivocation: a player signed two different entries for the same place",
 }

@@ -189,11 +189,14 @@ def _entry_text(entry: Mapping[str, Any]) -> str:
 def _reads_back(
     text: str,
     before: Mapping[str, Any],
-    entry: Mapping[str, Any],
+    entry: Mapping[str, Any] | None,
     header: Mapping[str, Any],
     roster: Mapping[str, Mapping[str, Any]],
+    *,
+    entries: Sequence[Mapping[str, Any]] | None = None,
 ) -> bool:
-    """True if ``text`` parses to the old data plus exactly the intended changes."""
+    """True if ``text`` parses to the old data plus exactly the intended changes: one more
+    ``entry``, or else the whole list ``entries``."""
     try:
         after = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -203,8 +206,41 @@ def _reads_back(
     merged_roster = {**before.get("roster", {}), **roster}
     if merged_roster or "roster" in before:  # an empty table is not written out
         expected["roster"] = merged_roster
-    expected["entry"] = [*before["entry"], dict(entry)]
+    if entries is not None:
+        expected["entry"] = [dict(item) for item in entries]
+    else:
+        assert entry is not None
+        expected["entry"] = [*before["entry"], dict(entry)]
     return after == expected
+
+
+def rewrite_entries(
+    loaded: LoadedFile,
+    entries: Sequence[Mapping[str, Any]],
+    header: Mapping[str, Any],
+    roster: Mapping[str, Mapping[str, Any]],
+    status: Sequence[str],
+) -> str:
+    """The file's text with its entries replaced by ``entries`` (a superset, as after a merge).
+
+    Entries already in the file keep their text and any comments a player put in them.
+    """
+    import tomlkit
+
+    doc = tomlkit.parse(_edit_head(_strip_status(loaded.raw.decode("utf-8")), header, roster))
+    kept = {(int(table["seq"]), str(table["by"])): table for table in doc["entry"]}
+    tables = tomlkit.aot()
+    for entry in entries:
+        existing = kept.get((entry["seq"], entry["by"]))
+        tables.append(existing if existing is not None else _entry_table(entry))
+    doc["entry"] = tables
+    text = tomlkit.dumps(doc)
+    if not _reads_back(text, loaded.data, None, header, roster, entries=entries):
+        components = loaded.data.get("components", {})
+        text = render_new(header, roster, components, entries, ())
+        if not _reads_back(text, loaded.data, None, header, roster, entries=entries):
+            raise GameFileError(f"{loaded.path}: the merged file would not read back as written")
+    return _status_block(status) + text
 
 
 def write_new(path: Path, text: str) -> None:

@@ -11,7 +11,7 @@ app = typer.Typer(
     name="pbem",
     help="Play board games by email: signed, hash-chained game files that any player can verify.",
     epilog="Exit codes: 0 success, 1 refused by the rules, 2 usage, 3 integrity failure, "
-    "4 key or identity problem, 5 file access.",
+    "4 key or identity problem, 5 file access, 6 equivocation.",
     no_args_is_help=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
@@ -40,6 +40,7 @@ app.command("new")(game_commands.new)
 app.command("join")(game_commands.join)
 app.command("note")(game_commands.note)
 app.command("verify")(game_commands.verify)
+app.command("merge")(game_commands.merge)
 app.command("games")(game_commands.games)
 
 

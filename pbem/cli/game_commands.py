@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -133,7 +134,7 @@ def verify(
     """Check a game file's signatures, hash chain and genesis (exit 3 if unsound)."""
     from pbem import gamefile
     from pbem.engine.ledger import Audit, Problem, audit
-    from pbem.errors import GameFileError, PbemError
+    from pbem.errors import EquivocationError, GameFileError, PbemError
 
     try:
         result = audit(gamefile.load(file).data)
@@ -145,10 +146,16 @@ def verify(
     if as_json:
         print_json({"file": str(file), **result.as_dict(problems)})
     if not result.ok:
-        for problem in problems:
-            if not as_json:
+        equivocation = next((p for p in result.problems if p.kind == "equivocation"), None)
+        if not as_json:
+            for problem in problems:
                 typer.echo(f"error: {file}: {problem}", err=True)
-        raise typer.Exit(GameFileError.exit_code)
+            if equivocation is not None:
+                if equivocation not in problems:
+                    typer.echo(f"error: {file}: {equivocation}", err=True)
+                _print_evidence(equivocation.evidence)
+        code = EquivocationError.exit_code if equivocation else GameFileError.exit_code
+        raise typer.Exit(code)
     if not as_json:
         ledger = result.ledger
         assert ledger is not None
@@ -194,3 +201,52 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) 
         )
         for o in g.options:
             typer.echo(f"    --option {o.describe()}: {o.help}")
+
+
+def merge(
+    file: Path = typer.Argument(..., help="Your copy of the game file."),
+    others: list[Path] = typer.Argument(..., help="Other copies to take entries from."),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the result to this new file instead of FILE."
+    ),
+) -> None:
+    """Combine copies of a game that grew apart (entries made at the same time on different copies)."""
+    from pbem import gamefile
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import EquivocationError
+
+    with reported():
+        base = gamefile.load(file)
+        copies = [(str(other), gamefile.load(other).data) for other in others]
+        try:
+            result = ledger_mod.merge((str(file), base.data), copies)
+        except EquivocationError as exc:
+            _print_evidence(exc.evidence)
+            raise
+        merged = result.ledger
+        text = gamefile.rewrite_entries(
+            base, result.entries, merged.header(), merged.roster_table(), merged.status_lines()
+        )
+        if output is None:
+            gamefile.replace(base, text)
+        else:
+            gamefile.write_new(output, text)
+    target = output or file
+    if result.added:
+        info(
+            f"merged {result.added} new entr{'y' if result.added == 1 else 'ies'} into {target} "
+            f"({len(result.entries)} entries in all)"
+        )
+    else:
+        info(f"{target} already has every entry of {', '.join(map(str, others))}")
+    info(merged.status_lines()[-1])
+
+
+def _print_evidence(entries: tuple[dict[str, Any], ...]) -> None:
+    """Both signed entries, as TOML, so anyone can check the two signatures for themselves."""
+    import tomlkit
+
+    sys.stdout.write("# the two entries, both validly signed by the same seat:\n")
+    doc = tomlkit.document()
+    doc["entry"] = [dict(entry) for entry in entries]
+    sys.stdout.write(tomlkit.dumps(doc))

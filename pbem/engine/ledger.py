@@ -28,7 +28,7 @@ from pbem.crypto.signing import (
 )
 from pbem.engine import registry
 from pbem.engine.registry import GameInfo, OptionValue
-from pbem.errors import GameFileError, IdentityError, PbemError, UsageError
+from pbem.errors import EquivocationError, GameFileError, IdentityError, PbemError, UsageError
 
 FORMAT = 1
 COMPONENTS_DOMAIN = "pbem/components/v1"
@@ -282,6 +282,64 @@ def _check_note(text: str) -> None:
         raise UsageError("a note needs some text")
     if len(text) > NOTE_LIMIT:
         raise UsageError(f"a note holds at most {NOTE_LIMIT} characters, this one has {len(text)}")
+
+
+@dataclass(frozen=True)
+class Merge:
+    ledger: Ledger
+    entries: list[dict[str, Any]]
+    added: int
+
+
+def merge(base: tuple[str, Mapping[str, Any]], others: Sequence[tuple[str, Mapping[str, Any]]]) -> Merge:
+    """Combine copies of one game that grew apart: every entry of each, once, in canonical order.
+
+    Each copy must verify on its own. Two different entries by one seat for the same step are
+    equivocation. The union must verify as a whole: an entry that builds on a step as one copy saw
+    it cannot be combined with another copy's extra entry in that step.
+    """
+    base_name, base_data = base
+    mine = _read_named(base_name, base_data)
+    places: dict[tuple[int, str], dict[str, Any]] = {
+        (entry["seq"], entry["by"]): entry for entry in mine.entries
+    }
+    added = 0
+    for name, data in others:
+        theirs = _read_named(name, data)
+        if theirs.game_id != mine.game_id:
+            raise UsageError(f"{name} is another game (game {theirs.game_id}, not {mine.game_id})")
+        for entry in theirs.entries:
+            place = (entry["seq"], entry["by"])
+            known = places.get(place)
+            if known is None:
+                places[place] = entry
+                added += 1
+            elif not _same(known, entry):
+                raise EquivocationError(
+                    f"{entry['by']} signed two different entries for step {entry['seq']} "
+                    f"(one in {name}): equivocation",
+                    (dict(known), dict(entry)),
+                )
+    order = {seat: index for index, seat in enumerate(mine.seats)}
+    entries = sorted(places.values(), key=lambda entry: (entry["seq"], order[entry["by"]]))
+    replay = _Replay()
+    for index, entry in enumerate(entries):
+        replay.feed(index, entry)
+    if replay.problems:
+        first = replay.problems[0]
+        raise GameFileError(
+            f"the copies cannot be combined: {first} (it was made on a copy that lacked an entry "
+            "the other copy has; its author must make it again on the merged file)"
+        )
+    assert replay.ledger is not None
+    return Merge(replay.ledger, entries, added)
+
+
+def _read_named(name: str, data: Mapping[str, Any]) -> Ledger:
+    try:
+        return read(data)
+    except GameFileError as exc:
+        raise GameFileError(f"{name}: {exc}") from None
 
 
 def _replay_one(ledger: Ledger | None, entry: dict[str, Any]) -> Ledger:

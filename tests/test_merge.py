@@ -1,0 +1,177 @@
+"""Copies that grew apart: entries made at the same time merge; equivocation is caught with proof."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import Cli
+from tests.tamper import edit
+
+
+def copies(path: Path, *names: str) -> list[Path]:
+    made = []
+    for name in names:
+        target = path.with_name(name)
+        shutil.copy(path, target)
+        made.append(target)
+    return made
+
+
+def entries(path: Path) -> list[dict[str, object]]:
+    return list(tomllib.loads(path.read_text(encoding="utf-8"))["entry"])
+
+
+def test_parallel_joins_merge_into_one_step(cli: Cli, make_game: Callable[..., Path]) -> None:
+    game = make_game(joined=())
+    copy_b, copy_c = copies(game, "b.toml", "c.toml")
+    assert cli("join", str(copy_c), "--as", "c", home="c").exit_code == 0
+    assert cli("join", str(copy_b), "--as", "b", home="b").exit_code == 0
+    result = cli("merge", str(copy_c), str(copy_b))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"merged 1 new entry into {copy_c} (3 entries in all)",
+        "every seat has joined",
+    ]
+    merged = entries(copy_c)
+    assert [(e["seq"], e["by"]) for e in merged] == [(0, "a"), (1, "b"), (1, "c")]
+    assert (
+        merged[1]["prev"] == merged[2]["prev"] == merged[0]["prev"] or merged[1]["prev"] == merged[2]["prev"]
+    )
+    assert cli("verify", str(copy_c)).exit_code == 0
+    # the next entry chains to the whole step
+    assert cli("note", str(copy_c), "welcome", "--as", "a", home="a").exit_code == 0
+    assert entries(copy_c)[-1]["seq"] == 2
+    assert cli("verify", str(copy_c)).exit_code == 0
+
+
+def test_merge_gives_the_same_entries_whichever_copy_is_first(
+    cli: Cli, make_game: Callable[..., Path]
+) -> None:
+    game = make_game(joined=())
+    copy_b, copy_c = copies(game, "b.toml", "c.toml")
+    cli("join", str(copy_b), "--as", "b", home="b")
+    cli("join", str(copy_c), "--as", "c", home="c")
+    one, two = game.with_name("one.toml"), game.with_name("two.toml")
+    assert cli("merge", str(copy_b), str(copy_c), "-o", str(one)).exit_code == 0
+    assert cli("merge", str(copy_c), str(copy_b), "-o", str(two)).exit_code == 0
+    assert entries(one) == entries(two)
+    assert tomllib.loads(one.read_text())["game"]["head"] == tomllib.loads(two.read_text())["game"]["head"]
+
+
+def test_merge_with_output_leaves_the_inputs_alone(cli: Cli, make_game: Callable[..., Path]) -> None:
+    game = make_game(joined=())
+    copy_b, copy_c = copies(game, "b.toml", "c.toml")
+    cli("join", str(copy_b), "--as", "b", home="b")
+    cli("join", str(copy_c), "--as", "c", home="c")
+    before = copy_b.read_bytes(), copy_c.read_bytes()
+    out = game.with_name("out.toml")
+    assert cli("merge", str(copy_b), str(copy_c), "-o", str(out)).exit_code == 0
+    assert (copy_b.read_bytes(), copy_c.read_bytes()) == before
+    result = cli("merge", str(copy_b), str(copy_c), "-o", str(out))
+    assert (result.exit_code, result.stderr) == (5, f"error: {out}: already exists; choose another name\n")
+
+
+def test_merge_with_nothing_new(cli: Cli, game_file: Path) -> None:
+    (other,) = copies(game_file, "other.toml")
+    before = game_file.read_bytes()
+    result = cli("merge", str(game_file), str(other))
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[0] == f"{game_file} already has every entry of {other}"
+    assert tomllib.loads(game_file.read_text()) == tomllib.loads(before.decode())
+
+
+def test_merge_keeps_comments_of_the_first_copy(cli: Cli, make_game: Callable[..., Path]) -> None:
+    game = make_game(joined=())
+    copy_b, copy_c = copies(game, "b.toml", "c.toml")
+    cli("join", str(copy_b), "--as", "b", home="b")
+    cli("join", str(copy_c), "--as", "c", home="c")
+    copy_b.write_text(copy_b.read_text().replace("seq = 1\n", "seq = 1  # b, from the train\n"))
+    assert cli("merge", str(copy_b), str(copy_c)).exit_code == 0
+    assert "seq = 1  # b, from the train" in copy_b.read_text()
+    assert cli("verify", str(copy_b)).exit_code == 0
+
+
+def test_equivocation_is_refused_with_both_entries_as_proof(cli: Cli, game_file: Path) -> None:
+    first, second = copies(game_file, "first.toml", "second.toml")
+    assert cli("note", str(first), "I bid high", "--as", "b", home="b").exit_code == 0
+    assert cli("note", str(second), "I bid low", "--as", "b", home="b").exit_code == 0
+    before = first.read_bytes()
+    result = cli("merge", str(first), str(second))
+    assert result.exit_code == 6
+    assert (
+        result.stderr == f"error: b signed two different entries for step 5 (one in {second}): equivocation\n"
+    )
+    proof = tomllib.loads(result.stdout)["entry"]
+    assert [entry["text"] for entry in proof] == ["I bid high", "I bid low"]
+    assert first.read_bytes() == before
+
+
+def test_verify_reports_equivocation_in_one_file(cli: Cli, game_file: Path) -> None:
+    first, second = copies(game_file, "first.toml", "second.toml")
+    cli("note", str(first), "I bid high", "--as", "b", home="b")
+    cli("note", str(second), "I bid low", "--as", "b", home="b")
+    text = second.read_text()
+    first.write_text(first.read_text() + text[text.rindex("[[entry]]") :])
+    result = cli("verify", str(first))
+    assert result.exit_code == 6
+    assert result.stderr.splitlines()[0] == (
+        f"error: {first}: entry 5 (by b): b signed two different entries for step 5: "
+        "equivocation (both entries are the proof)"
+    )
+    assert len(tomllib.loads(result.stdout)["entry"]) == 2
+
+
+def test_late_entry_on_a_stale_copy_cannot_be_combined(cli: Cli, make_game: Callable[..., Path]) -> None:
+    """c builds on b's join alone; a copy where a also acted in that step cannot be combined."""
+    game = make_game(joined=("b", "c"))
+    copy_1, copy_2 = copies(game, "one.toml", "two.toml")
+    assert cli("note", str(copy_1), "first", "--as", "b", home="b").exit_code == 0
+    assert cli("note", str(copy_1), "built on b's note", "--as", "c", home="c").exit_code == 0
+    assert cli("note", str(copy_2), "meanwhile", "--as", "a", home="a").exit_code == 0
+    before = copy_1.read_bytes()
+    result = cli("merge", str(copy_1), str(copy_2))
+    assert result.exit_code == 3
+    assert result.stderr.startswith(
+        "error: the copies cannot be combined: entry 4 (by c): does not chain to entry 3"
+    )
+    assert copy_1.read_bytes() == before
+
+
+def test_merge_refuses_another_game(cli: Cli, make_game: Callable[..., Path]) -> None:
+    ours = make_game(name="ours.toml")
+    theirs = make_game(name="theirs.toml")
+    result = cli("merge", str(ours), str(theirs))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {theirs} is another game (game ")
+
+
+def test_merge_refuses_a_tampered_copy(cli: Cli, game_file: Path) -> None:
+    (other,) = copies(game_file, "other.toml")
+    edit(other, lambda doc: doc["entry"][3].__setitem__("text", "forged"))
+    result = cli("merge", str(game_file), str(other))
+    assert result.exit_code == 3
+    assert result.stderr.startswith(f"error: {other}: entry 3 (by b): signature does not verify")
+
+
+def test_entries_of_a_step_out_of_seat_order_are_refused(cli: Cli, make_game: Callable[..., Path]) -> None:
+    game = make_game(joined=())
+    copy_b, copy_c = copies(game, "b.toml", "c.toml")
+    cli("join", str(copy_b), "--as", "b", home="b")
+    cli("join", str(copy_c), "--as", "c", home="c")
+    assert cli("merge", str(copy_b), str(copy_c)).exit_code == 0
+
+    def swap(doc: object) -> None:
+        items = doc["entry"]  # type: ignore[index]
+        first, second = items[1], items[2]
+        items[1], items[2] = second, first
+
+    edit(copy_b, swap)
+    result = cli("verify", str(copy_b))
+    assert result.exit_code == 3
+    assert (
+        result.stderr
+        == f"error: {copy_b}: entry 1 (by b): entries of step 1 are not in seat order (b after c)\n"
+    )
