@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pbem.crypto import randomness
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import NAME_PATTERN, PublicIdentity, SecretKeys
@@ -38,9 +39,19 @@ HASH_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
 TIME_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 COMMON_FIELDS = ("seq", "prev", "by", "at", "kind", "sig")
 KIND_FIELDS: dict[str, tuple[str, ...]] = {
-    "genesis": ("game_id", "ruleset", "edition", "options", "seats", "components", "sign", "box"),
-    "join": ("sign", "box"),
-    "note": ("text",),
+    "genesis": (
+        "game_id",
+        "ruleset",
+        "edition",
+        "options",
+        "seats",
+        "components",
+        "sign",
+        "box",
+        "rand_tip",
+    ),
+    "join": ("sign", "box", "rand_tip"),
+    "note": ("text", "rand"),
 }
 NOTE_LIMIT = 4000
 HEADER_FIELDS = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
@@ -90,6 +101,8 @@ class Ledger:
     components_hash: str
     roster: dict[str, PublicIdentity] = field(default_factory=dict)
     joined_at: dict[str, int] = field(default_factory=dict)
+    # per seat: how many links of its randomness chain it has revealed, and the last one
+    revealed: dict[str, tuple[int, bytes]] = field(default_factory=dict)
     entries: list[dict[str, Any]] = field(default_factory=list)
     hashes: list[str] = field(default_factory=list)
     # steps[n] lists the positions (in ``entries``) of the entries with seq n, in seat order.
@@ -227,6 +240,7 @@ def new_game(
         "components": components_hash(components),
         "sign": b64(identity.sign_public),
         "box": b64(identity.box_public),
+        "rand_tip": _chain(game_id, setup.creator, secret)[0].hex(),
     }
     return _replay_one(None, sign_entry(game_id, genesis, secret))
 
@@ -245,6 +259,7 @@ def join(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger
     entry = ledger.next_entry(seat, at, "join")
     entry["sign"] = b64(identity.sign_public)
     entry["box"] = b64(identity.box_public)
+    entry["rand_tip"] = _chain(ledger.game_id, seat, secret)[0].hex()
     signed = sign_entry(ledger.game_id, entry, secret)
     return _replay_one(ledger, signed), signed
 
@@ -254,6 +269,7 @@ def note(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
     check_can_note(ledger, seat, text)
     entry = ledger.next_entry(seat, at, "note")
     entry["text"] = text
+    entry["rand"] = contribution(ledger, seat, secret)
     signed = sign_entry(ledger.game_id, entry, secret)
     return _replay_one(ledger, signed), signed
 
@@ -275,6 +291,19 @@ def check_can_note(ledger: Ledger, seat: str, text: str) -> None:
     if seat not in ledger.roster:
         raise UsageError(f"{seat!r} has not joined this game; seats that have: {', '.join(ledger.roster)}")
     _check_note(text)
+
+
+def _chain(game_id: str, seat: str, secret: SecretKeys) -> list[bytes]:
+    return randomness.chain(randomness.seed_for(secret.sign_seed, game_id, seat), game_id, seat)
+
+
+def contribution(ledger: Ledger, seat: str, secret: SecretKeys) -> str:
+    """The next link of ``seat``'s randomness chain, which its next entry must reveal."""
+    count, _ = ledger.revealed[seat]
+    links = _chain(ledger.game_id, seat, secret)
+    if count + 1 >= len(links):
+        raise UsageError(f"{seat} has used up its {len(links) - 1} randomness contributions for this game")
+    return links[count + 1].hex()
 
 
 def _check_note(text: str) -> None:
@@ -506,6 +535,7 @@ class _Replay:
         ledger = Ledger(game_id, info, edition, checked, tuple(seats), entry["components"])
         self.ledger = ledger
         self._admit(index, entry, PublicIdentity(entry["by"], *identity), found)
+        self._take_tip(entry, found)
 
     def _later(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
         if self.ledger is None:
@@ -527,6 +557,7 @@ class _Replay:
                 self._chain_only(index, entry, found)
                 return
             self._admit(index, entry, PublicIdentity(by, *keys), found)
+            self._take_tip(entry, found)
             return
         if entry["kind"] == "note":
             try:
@@ -538,12 +569,45 @@ class _Replay:
             found.append(f"{by!r} has not joined, so has no key to sign with")
             self._chain_only(index, entry, found)
             return
-        self._admit(index, entry, identity, found)
+        if self._admit(index, entry, identity, found):
+            self._take_link(entry, found)
 
-    def _admit(self, index: int, entry: dict[str, Any], signer: PublicIdentity, found: list[str]) -> None:
-        """Check place in the chain and signature, then take the entry into the ledger."""
+    def _take_tip(self, entry: dict[str, Any], found: list[str]) -> None:
+        assert self.ledger is not None
+        tip = _link(entry["rand_tip"])
+        if tip is None:
+            found.append("rand_tip must be 64 hex digits")
+        elif entry["by"] not in self.ledger.revealed:
+            self.ledger.revealed[entry["by"]] = (0, tip)
+
+    def _take_link(self, entry: dict[str, Any], found: list[str]) -> None:
+        """Check the entry reveals the next link of its author's randomness chain."""
         ledger = self.ledger
         assert ledger is not None
+        by = entry["by"]
+        link = _link(entry["rand"])
+        if link is None:
+            found.append("rand must be 64 hex digits")
+            return
+        if by not in ledger.revealed:
+            return  # reported elsewhere: the author has not joined
+        count, last = ledger.revealed[by]
+        if not randomness.follows(ledger.game_id, by, last, link):
+            found.append(
+                f"its randomness contribution is not the next link of {by}'s chain "
+                f"(contribution {count + 1}): a wrong preimage"
+            )
+            return
+        ledger.revealed[by] = (count + 1, link)
+
+    def _admit(self, index: int, entry: dict[str, Any], signer: PublicIdentity, found: list[str]) -> bool:
+        """Check place in the chain and signature, then take the entry into the ledger.
+
+        False if the entry repeats or contradicts its author's entry in the same step.
+        """
+        ledger = self.ledger
+        assert ledger is not None
+        repeats = self._repeats(entry)
         place = self._place(index, entry, found)
         message = entry_message(ledger.game_id, entry)
         try:
@@ -568,6 +632,16 @@ class _Replay:
         if entry["kind"] in ("genesis", "join") and first_join:
             ledger.roster[signer.name] = signer
             ledger.joined_at[signer.name] = entry["seq"]
+        return not repeats
+
+    def _repeats(self, entry: dict[str, Any]) -> bool:
+        """True if the entry's author already has an entry in the step it claims."""
+        ledger = self.ledger
+        assert ledger is not None
+        last = len(ledger.steps) - 1
+        return last >= 0 and entry["seq"] == last and any(
+            ledger.entries[position].get("by") == entry["by"] for position in ledger.steps[last]
+        )
 
     def _place(self, index: int, entry: dict[str, Any], found: list[str]) -> int | None:
         """Where the entry goes: a new step (None) or the step it shares with entries before it.
@@ -623,6 +697,12 @@ class _Replay:
                 position=len(self.ledger.entries),
             )
         )
+
+
+def _link(value: object) -> bytes | None:
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
+        return None
+    return bytes.fromhex(value)
 
 
 def _seat_index(ledger: Ledger, seat: object) -> int:
