@@ -11,10 +11,20 @@ class PbemError(Exception):
     exit_code: ClassVar[int] = 1
 
 
+class IllegalMoveError(PbemError):
+    """A well-formed move the rules do not allow now; the message names the rule."""
+
+    exit_code = 1
+
+
 class UsageError(PbemError):
     """A command was given something it cannot use: unknown game, bad option, bad name."""
 
     exit_code = 2
+
+
+class MoveSyntaxError(UsageError):
+    """Move text the game's grammar does not read; the message shows the text and the forms."""
 
 
 class GameFileError(PbemError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from pbem import __version__
-from pbem.cli import game_commands, key_commands
+from pbem.cli import game_commands, key_commands, play_commands
 
 app = typer.Typer(
     name="pbem",
@@ -38,6 +38,12 @@ def _root(
 app.add_typer(key_commands.app, name="key")
 app.command("new")(game_commands.new)
 app.command("join")(game_commands.join)
+app.command("status")(play_commands.status)
+app.command("moves")(play_commands.moves)
+app.command("play")(play_commands.play)
+app.command("reveal")(play_commands.reveal)
+app.command("show")(play_commands.show)
+app.command("log")(play_commands.log)
 app.command("note")(game_commands.note)
 app.command("verify")(game_commands.verify)
 app.command("merge")(game_commands.merge)

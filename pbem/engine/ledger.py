@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pbem.crypto import randomness
+from pbem.crypto import randomness, sealing
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import NAME_PATTERN, PublicIdentity, SecretKeys
@@ -28,7 +28,10 @@ from pbem.crypto.signing import (
     signature_valid,
 )
 from pbem.engine import registry
+from pbem.engine import table as tables
 from pbem.engine.registry import GameInfo, OptionValue
+from pbem.engine.ruleset import Ruleset, ruleset_for
+from pbem.engine.table import Table
 from pbem.errors import EquivocationError, GameFileError, IdentityError, PbemError, UsageError
 
 FORMAT = 1
@@ -52,7 +55,12 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     ),
     "join": ("sign", "box", "rand_tip"),
     "note": ("text", "rand"),
+    "move": ("move", "rand"),
+    "commit": ("step", "commitment", "sealed", "rand"),
+    "reveal": ("step", "value", "nonce", "rand"),
+    "contribute": ("event", "rand"),
 }
+PLAY_KINDS = ("move", "commit", "reveal", "contribute")
 NOTE_LIMIT = 4000
 HEADER_FIELDS = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
 TOP_LEVEL = ("game", "roster", "components", "entry")
@@ -107,6 +115,15 @@ class Ledger:
     hashes: list[str] = field(default_factory=list)
     # steps[n] lists the positions (in ``entries``) of the entries with seq n, in seat order.
     steps: list[list[int]] = field(default_factory=list)
+    # The game itself, once every seat has joined (None for games without playable rules).
+    table: Table | None = None
+    # The table as it stood when the current step began: entries sharing a step are each
+    # judged against it, since none of their authors saw the others.
+    step_start: Table | None = None
+
+    @property
+    def rules(self) -> Ruleset | None:
+        return ruleset_for(self.info)
 
     def step_hash(self, seq: int) -> str:
         """What an entry of step ``seq + 1`` holds in ``prev``."""
@@ -242,7 +259,7 @@ def new_game(
         "box": b64(identity.box_public),
         "rand_tip": _chain(game_id, setup.creator, secret)[0].hex(),
     }
-    return _replay_one(None, sign_entry(game_id, genesis, secret))
+    return admit(None, sign_entry(game_id, genesis, secret))
 
 
 def check_can_join(ledger: Ledger, seat: str) -> None:
@@ -261,7 +278,7 @@ def join(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger
     entry["box"] = b64(identity.box_public)
     entry["rand_tip"] = _chain(ledger.game_id, seat, secret)[0].hex()
     signed = sign_entry(ledger.game_id, entry, secret)
-    return _replay_one(ledger, signed), signed
+    return admit(ledger, signed), signed
 
 
 def note(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
@@ -271,7 +288,7 @@ def note(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
     entry["text"] = text
     entry["rand"] = contribution(ledger, seat, secret)
     signed = sign_entry(ledger.game_id, entry, secret)
-    return _replay_one(ledger, signed), signed
+    return admit(ledger, signed), signed
 
 
 def check_signer(ledger: Ledger, seat: str, secret: SecretKeys, key_name: str) -> None:
@@ -371,7 +388,7 @@ def _read_named(name: str, data: Mapping[str, Any]) -> Ledger:
         raise GameFileError(f"{name}: {exc}") from None
 
 
-def _replay_one(ledger: Ledger | None, entry: dict[str, Any]) -> Ledger:
+def admit(ledger: Ledger | None, entry: dict[str, Any]) -> Ledger:
     replay = _Replay()
     if ledger is not None:
         replay.ledger = ledger
@@ -564,6 +581,10 @@ class _Replay:
                 _check_note(_text(entry["text"], "text"))
             except UsageError as exc:
                 found.append(str(exc))
+        if entry["kind"] in PLAY_KINDS:
+            for name in KIND_FIELDS[entry["kind"]]:
+                if not isinstance(entry[name], str):
+                    found.append(f"field {name!r} must be text")
         identity = ledger.roster.get(by)
         if identity is None or ledger.joined_at[by] >= entry["seq"]:
             found.append(f"{by!r} has not joined, so has no key to sign with")
@@ -571,6 +592,45 @@ class _Replay:
             return
         if self._admit(index, entry, identity, found):
             self._take_link(entry, found)
+            if entry["kind"] in PLAY_KINDS and not found:
+                self._play(entry, found)
+        self._settle(entry)
+
+    def _play(self, entry: dict[str, Any], found: list[str]) -> None:
+        """Replay a move, commitment, reveal or contribution through the rules."""
+        ledger = self.ledger
+        assert ledger is not None
+        rules = ledger.rules
+        if rules is None:
+            found.append(f"the rules of {ledger.info.name} cannot be played by email yet")
+            return
+        if ledger.table is None or ledger.step_start is None:
+            found.append("the game starts once every seat has joined")
+            return
+        try:
+            _replay_play(rules, ledger.table, ledger.step_start, entry)
+        except PbemError as exc:
+            found.append(f"refused by the rules: {exc}")
+
+    def _settle(self, entry: dict[str, Any]) -> None:
+        ledger = self.ledger
+        if ledger is not None and ledger.table is not None and ledger.rules is not None:
+            tables.settle(ledger.rules, ledger.table, entry["seq"])
+
+    def _start_if_seated(self, seq: int) -> None:
+        """Set up the game once the last seat has joined."""
+        ledger = self.ledger
+        assert ledger is not None
+        rules = ledger.rules
+        if ledger.table is None and rules is not None and not ledger.waiting_to_join:
+            ledger.table = tables.start(
+                rules,
+                game_id=ledger.game_id,
+                seats=ledger.seats,
+                edition=ledger.edition,
+                options=ledger.options,
+                seq=seq,
+            )
 
     def _take_tip(self, entry: dict[str, Any], found: list[str]) -> None:
         assert self.ledger is not None
@@ -579,6 +639,7 @@ class _Replay:
             found.append("rand_tip must be 64 hex digits")
         elif entry["by"] not in self.ledger.revealed:
             self.ledger.revealed[entry["by"]] = (0, tip)
+        self._start_if_seated(entry["seq"])
 
     def _take_link(self, entry: dict[str, Any], found: list[str]) -> None:
         """Check the entry reveals the next link of its author's randomness chain."""
@@ -599,6 +660,8 @@ class _Replay:
             )
             return
         ledger.revealed[by] = (count + 1, link)
+        if ledger.table is not None:
+            tables.record_link(ledger.table, by, entry["seq"], link)
 
     def _admit(self, index: int, entry: dict[str, Any], signer: PublicIdentity, found: list[str]) -> bool:
         """Check place in the chain and signature, then take the entry into the ledger.
@@ -624,6 +687,7 @@ class _Replay:
         ledger.hashes.append(entry_hash(message, signature))
         if place is None:
             ledger.steps.append([index])
+            ledger.step_start = ledger.table.snapshot() if ledger.table is not None else None
         else:
             ledger.steps[place].append(index)
         # Seat the keys even when this entry has a problem (already reported), so one bad entry
@@ -639,8 +703,10 @@ class _Replay:
         ledger = self.ledger
         assert ledger is not None
         last = len(ledger.steps) - 1
-        return last >= 0 and entry["seq"] == last and any(
-            ledger.entries[position].get("by") == entry["by"] for position in ledger.steps[last]
+        return (
+            last >= 0
+            and entry["seq"] == last
+            and any(ledger.entries[position].get("by") == entry["by"] for position in ledger.steps[last])
         )
 
     def _place(self, index: int, entry: dict[str, Any], found: list[str]) -> int | None:
@@ -697,6 +763,37 @@ class _Replay:
                 position=len(self.ledger.entries),
             )
         )
+
+
+def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[str, Any]) -> None:
+    """Check a play entry against the step's starting state, then apply it to the table."""
+    seat, kind = entry["by"], entry["kind"]
+    if kind == "move":
+        tables.check_move(rules, step_start, seat, entry["move"])
+        move = tables.check_move(rules, table, seat, entry["move"])
+        tables.apply_move(rules, table, seat, move)
+    elif kind == "commit":
+        tables.check_commit(rules, step_start, seat, entry["step"], entry["commitment"])
+        tables.check_commit(rules, table, seat, entry["step"], entry["commitment"])
+        try:
+            unb64(entry["sealed"])
+        except ValueError:
+            raise GameFileError("the sealed value is not base64") from None
+        tables.apply_commit(table, seat, entry["step"], entry["commitment"], entry["sealed"])
+    elif kind == "reveal":
+        nonce = _nonce(entry["nonce"])
+        opening = sealing.Opening(entry["value"], nonce)
+        tables.check_reveal(rules, step_start, seat, entry["step"], opening)
+        move = tables.check_reveal(rules, table, seat, entry["step"], opening)
+        tables.apply_reveal(rules, table, seat, entry["step"], move)
+    else:
+        tables.check_contribution(rules, step_start, seat, entry["event"])
+
+
+def _nonce(text: str) -> bytes:
+    if not re.fullmatch(r"[0-9a-f]{32}", text):
+        raise GameFileError("the nonce must be 32 hex digits")
+    return bytes.fromhex(text)
 
 
 def _link(value: object) -> bytes | None:

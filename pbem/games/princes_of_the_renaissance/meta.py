@@ -12,6 +12,7 @@ INFO = register(
         name="princes-of-the-renaissance",
         title="Princes of the Renaissance",
         aliases=("potr", "princes"),
+        rules="pbem.games.princes_of_the_renaissance.rules",
         min_players=3,
         max_players=6,
         editions=("2016", "2003"),

@@ -1,0 +1,262 @@
+"""``pbem status``, ``moves``, ``play``, ``reveal``, ``log`` and ``show``: playing a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from pbem.cli.common import ask_passphrase, info, now, print_json, reported
+
+if TYPE_CHECKING:
+    from pbem.crypto.identity import SecretKeys
+    from pbem.engine.ledger import Ledger
+    from pbem.gamefile import LoadedFile
+
+FILE = typer.Argument(..., help="The game file.")
+JSON = typer.Option(False, "--json", help="Print as JSON.")
+
+
+def _read(file: Path) -> tuple[LoadedFile, Ledger]:
+    from pbem import gamefile
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import GameFileError
+
+    loaded = gamefile.load(file)
+    try:
+        return loaded, ledger_mod.read(loaded.data)
+    except GameFileError as exc:
+        raise GameFileError(f"{file}: {exc}") from None
+
+
+def _write(loaded: LoadedFile, entries: list[dict[str, Any]], after: Ledger) -> None:
+    """Append ``entries`` to the file in one atomic write, keeping what players wrote in it."""
+    from pbem import gamefile
+
+    everything = [*loaded.data["entry"], *entries]
+    text = gamefile.rewrite_entries(
+        loaded, everything, after.header(), after.roster_table(), after.status_lines()
+    )
+    gamefile.replace(loaded, text)
+
+
+def _key(ledger: Ledger, seat: str, key: str | None) -> SecretKeys:
+    from pbem.engine import ledger as ledger_mod
+    from pbem.keys import KeyStore
+
+    secret = KeyStore().secret(key or seat, ask_passphrase)
+    ledger_mod.check_signer(ledger, seat, secret, key or seat)
+    return secret
+
+
+def status(file: Path = FILE, as_json: bool = JSON) -> None:
+    """Where the game stands: the phase, who must act and what each must provide."""
+    with reported():
+        _, ledger = _read(file)
+        report = _status(ledger)
+        if as_json:
+            print_json(report)
+            return
+        typer.echo(
+            f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}, {len(ledger.entries)} entries"
+        )
+        typer.echo(f"phase: {report['phase']}")
+        if not report["waiting"]:
+            typer.echo("nobody needs to act")
+        for wanted in report["waiting"]:
+            typer.echo(f"  {wanted['seat']:<12} {wanted['prompt']:<48} {wanted['command']}")
+        if report["send_to"]:
+            typer.echo(f"send the file to: {', '.join(report['send_to'])}")
+            if len(report["send_to"]) > 1:
+                typer.echo("  (each may work on a copy at the same time; combine the copies with pbem merge)")
+
+
+def _status(ledger: Ledger) -> dict[str, Any]:
+    from pbem.engine import play as play_mod
+    from pbem.engine import table as tables
+
+    if ledger.waiting_to_join:
+        waiting = [
+            {
+                "seat": seat,
+                "kind": "join",
+                "step": "joining",
+                "prompt": "join the game",
+                "command": f"pbem join FILE --as {seat}",
+            }
+            for seat in ledger.waiting_to_join
+        ]
+        return {"phase": "joining", "waiting": waiting, "send_to": ledger.waiting_to_join}
+    game = play_mod.seated(ledger)
+    waiting = []
+    for demand in tables.demands(game.rules, game.table):
+        if demand.kind == "reveal":
+            prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal FILE --as {demand.seat}"
+        elif demand.kind == "contribute":
+            prompt, command = (
+                f"add randomness to the {demand.step}",
+                f"pbem play FILE --as {demand.seat} roll",
+            )
+        elif demand.kind == "commit":
+            prompt, command = (
+                f"seal a {demand.step}: {demand.prompt}",
+                f"pbem play FILE --as {demand.seat} MOVE",
+            )
+        else:
+            prompt, command = demand.prompt, f"pbem play FILE --as {demand.seat} MOVE"
+        waiting.append(
+            {
+                "seat": demand.seat,
+                "kind": demand.kind,
+                "step": demand.step,
+                "prompt": prompt,
+                "command": command,
+            }
+        )
+    send_to = list(dict.fromkeys(item["seat"] for item in waiting))
+    return {"phase": game.rules.phase(game.table.state), "waiting": waiting, "send_to": send_to}
+
+
+def moves(
+    file: Path = FILE,
+    seat: str = typer.Option(..., "--as", help="Your seat."),
+    as_json: bool = JSON,
+) -> None:
+    """Every move a seat may make now, in the exact text 'pbem play' accepts."""
+    with reported():
+        from pbem.engine import play as play_mod
+
+        _, ledger = _read(file)
+        demand, texts = play_mod.legal(ledger, seat)
+        if as_json:
+            print_json({"seat": seat, "kind": demand.kind if demand else None, "moves": texts})
+            return
+        if demand is None:
+            info(f"{seat} has nothing to do now")
+        elif demand.kind == "reveal":
+            info(f"{seat} must reveal the sealed {demand.step}: pbem reveal {file} --as {seat}")
+        for text in texts:
+            typer.echo(text)
+
+
+def play(
+    file: Path = FILE,
+    move: list[str] = typer.Argument(..., help="The move, e.g. bid 15 (quotes optional)."),
+    seat: str = typer.Option(..., "--as", help="Your seat."),
+    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+) -> None:
+    """Make a move: checked against the rules, signed, appended. Secret choices are sealed."""
+    with reported():
+        from pbem.engine import play as play_mod
+
+        loaded, ledger = _read(file)
+        text = " ".join(move)
+        play_mod.seated(ledger)
+        secret = _key(ledger, seat, key)
+        made: list[dict[str, Any]] = []
+        current = ledger
+        step = play_mod.owed_reveal(current, seat)
+        if step is not None:  # a reveal that is due goes first, automatically
+            current, entry = play_mod.reveal(current, seat, secret, now())
+            made.append(entry)
+            info(f"{seat} revealed the sealed {step}: {entry['value']}")
+        current, entry = play_mod.play(current, seat, text, secret, now())
+        made.append(entry)
+        _write(loaded, made, current)
+        if entry["kind"] == "commit":
+            info(
+                f"{seat} sealed a {entry['step']} (entry {entry['seq']}); "
+                "it stays secret until every seat has sealed theirs"
+            )
+        elif entry["kind"] == "contribute":
+            info(f"{seat} added randomness to the {entry['event']} (entry {entry['seq']})")
+        else:
+            info(f"{seat} played {entry['move']!r} (entry {entry['seq']})")
+        _next(current)
+
+
+def reveal(
+    file: Path = FILE,
+    seat: str = typer.Option(..., "--as", help="Your seat."),
+    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+) -> None:
+    """Reveal your sealed choice once every seat has sealed theirs."""
+    with reported():
+        from pbem.engine import play as play_mod
+
+        loaded, ledger = _read(file)
+        play_mod.seated(ledger)
+        secret = _key(ledger, seat, key)
+        current, entry = play_mod.reveal(ledger, seat, secret, now())
+        _write(loaded, [entry], current)
+        info(f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})")
+        _next(current)
+
+
+def _next(ledger: Ledger) -> None:
+    report = _status(ledger)
+    if report["send_to"]:
+        info(f"{report['phase']}: send the file to {', '.join(report['send_to'])}")
+
+
+def log(file: Path = FILE, as_json: bool = JSON) -> None:
+    """The history: one line per entry, with who did what."""
+    with reported():
+        _, ledger = _read(file)
+        lines = [(entry["seq"], entry["by"], entry["kind"], _describe(entry)) for entry in ledger.entries]
+        if as_json:
+            print_json([{"seq": seq, "by": by, "kind": kind, "what": what} for seq, by, kind, what in lines])
+            return
+        for seq, by, kind, what in lines:
+            typer.echo(f"{seq:>4}  {by:<12} {kind:<10} {what}")
+
+
+def _describe(entry: dict[str, Any]) -> str:
+    kind = entry["kind"]
+    if kind == "genesis":
+        return f"created the game: {entry['ruleset']} ({entry['edition']}), seats {', '.join(entry['seats'])}"
+    if kind == "join":
+        return "joined"
+    if kind == "note":
+        return repr(entry["text"])
+    if kind == "move":
+        return str(entry["move"])
+    if kind == "commit":
+        return f"sealed a {entry['step']}"
+    if kind == "reveal":
+        return f"revealed the {entry['step']}: {entry['value']}"
+    return f"added randomness to the {entry['event']}"
+
+
+def show(
+    file: Path = FILE,
+    seat: str | None = typer.Option(None, "--as", help="Also show this seat's secrets (needs its key)."),
+    key: str | None = typer.Option(None, "--key", help="Key to open secrets with (default: the seat name)."),
+    as_json: bool = JSON,
+) -> None:
+    """The game state as tables; with --as, that seat's private information too."""
+    with reported():
+        from pbem.engine import play as play_mod
+
+        _, ledger = _read(file)
+        game = play_mod.seated(ledger)
+        view = game.rules.view(game.table.state, seat)
+        private: dict[str, str] = {}
+        if seat is not None:
+            secret = _key(ledger, seat, key)
+            for step, sealed in game.table.sealed.items():
+                if seat in sealed and seat not in game.table.revealed.get(step, set()):
+                    private[step] = play_mod.sealed_value(ledger, seat, step, secret).value
+        view["sealed"] = {
+            step: sorted(
+                seat_name for seat_name in sealed if seat_name not in game.table.revealed.get(step, set())
+            )
+            for step, sealed in game.table.sealed.items()
+        }
+        if as_json:
+            print_json(view | ({"private": private} if seat is not None else {}))
+            return
+        from pbem.render.state import render
+
+        render(ledger.info.title, view, private)

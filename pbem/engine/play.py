@@ -1,0 +1,124 @@
+"""Making play entries: a move, a sealed choice, its reveal, a randomness contribution.
+
+Every function checks the request against the current state first and raises IllegalMoveError
+or MoveSyntaxError naming the rule, so nothing is signed that the rules would refuse; then it
+builds, signs and replays the entry, returning the new ledger and the entry to append.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.crypto import sealing
+from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.identity import SecretKeys
+from pbem.engine import table as tables
+from pbem.engine.ledger import Ledger, admit, contribution, sign_entry
+from pbem.engine.ruleset import Demand, Ruleset, require_ruleset
+from pbem.engine.table import Table
+from pbem.errors import IllegalMoveError, UsageError
+
+ROLL = "roll"
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A game whose rules can be played and whose seats have all joined."""
+
+    rules: Ruleset
+    table: Table
+
+
+def seated(ledger: Ledger) -> Seated:
+    rules = require_ruleset(ledger.info)
+    if ledger.table is None:
+        raise IllegalMoveError(
+            f"the game starts once every seat has joined; waiting for {', '.join(ledger.waiting_to_join)}"
+        )
+    return Seated(rules, ledger.table)
+
+
+def demand_for(ledger: Ledger, seat: str) -> Demand | None:
+    game = seated(ledger)
+    return next((d for d in tables.demands(game.rules, game.table) if d.seat == seat), None)
+
+
+def owed_reveal(ledger: Ledger, seat: str) -> str | None:
+    """The sealed step ``seat`` must reveal now, if any."""
+    if ledger.table is None or ledger.rules is None:
+        return None
+    demand = demand_for(ledger, seat)
+    return demand.step if demand is not None and demand.kind == "reveal" else None
+
+
+def legal(ledger: Ledger, seat: str) -> tuple[Demand | None, list[str]]:
+    """What ``seat`` is asked for now and every text ``play`` accepts for it."""
+    game = seated(ledger)
+    demand = demand_for(ledger, seat)
+    if demand is None or demand.kind == "reveal":
+        return demand, []
+    if demand.kind == "contribute":
+        return demand, [ROLL]
+    return demand, game.rules.legal_moves(game.table.state, seat)
+
+
+def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    game = seated(ledger)
+    demand = tables.demand_of(game.rules, game.table, seat, ("move", "commit", "contribute", "reveal"))
+    entry: dict[str, Any]
+    if demand.kind == "reveal":
+        raise IllegalMoveError(f"{seat} must first reveal the sealed {demand.step} (pbem reveal)")
+    if demand.kind == "contribute":
+        if text.strip().lower() != ROLL:
+            raise IllegalMoveError(
+                f"{seat} is asked only to add randomness to the {demand.step}: play {ROLL!r}"
+            )
+        entry = ledger.next_entry(seat, at, "contribute")
+        entry["event"] = demand.step
+    elif demand.kind == "move":
+        move = tables.check_move(game.rules, game.table, seat, text)
+        entry = ledger.next_entry(seat, at, "move")
+        entry["move"] = game.rules.format(move)
+    else:
+        move = game.rules.parse(text)
+        game.rules.check(game.table.state, seat, move)  # checked privately: the value stays sealed
+        opening = sealing.new_opening(game.rules.format(move))
+        entry = ledger.next_entry(seat, at, "commit")
+        entry["step"] = demand.step
+        entry["commitment"] = sealing.commitment(ledger.game_id, demand.step, seat, opening)
+        box = ledger.roster[seat].box_public
+        entry["sealed"] = b64(sealing.seal(box, ledger.game_id, demand.step, seat, opening))
+    return _sign(ledger, seat, entry, secret)
+
+
+def sealed_value(ledger: Ledger, seat: str, step: str, secret: SecretKeys) -> sealing.Opening:
+    """Open ``seat``'s own sealed choice with its key."""
+    game = seated(ledger)
+    sealed = game.table.sealed.get(step, {}).get(seat)
+    if sealed is None:
+        raise UsageError(f"{seat} has no sealed {step}")
+    try:
+        return sealing.unseal(secret.box_secret, unb64(sealed), ledger.game_id, step, seat)
+    except ValueError as exc:
+        raise IllegalMoveError(f"cannot open {seat}'s sealed {step}: {exc}") from None
+
+
+def reveal(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    game = seated(ledger)
+    demand = tables.demand_of(game.rules, game.table, seat, ("reveal",))
+    opening = sealed_value(ledger, seat, demand.step, secret)
+    tables.check_reveal(game.rules, game.table, seat, demand.step, opening)
+    entry = ledger.next_entry(seat, at, "reveal")
+    entry["step"] = demand.step
+    entry["value"] = opening.value
+    entry["nonce"] = opening.nonce.hex()
+    return _sign(ledger, seat, entry, secret)
+
+
+def _sign(
+    ledger: Ledger, seat: str, entry: dict[str, Any], secret: SecretKeys
+) -> tuple[Ledger, dict[str, Any]]:
+    entry["rand"] = contribution(ledger, seat, secret)
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return admit(ledger, signed), signed

@@ -1,0 +1,199 @@
+"""The table: a ruleset's state plus what the engine keeps for it.
+
+The engine stands between the signed entries and the rules. It turns a ruleset's sealed demands
+into a commit step and a reveal step, holds the commitments, and decides random events from the
+seats' randomness contributions: an event requested at step ``s`` is decided by each seat's first
+contribution made after ``s``, all of which were fixed when the seats joined, so the outcome is
+fixed before anyone can see it and no seat can choose it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.crypto import sealing
+from pbem.crypto.randomness import Draws
+from pbem.engine.registry import OptionValue
+from pbem.engine.ruleset import Demand, Ruleset
+from pbem.errors import IllegalMoveError
+
+
+@dataclass
+class Pending:
+    context: str
+    since: int  # the step at which the event was requested
+
+
+@dataclass
+class Table:
+    game_id: str
+    seats: tuple[str, ...]
+    state: Any
+    started: int  # the step at which the last seat joined
+    commitments: dict[str, dict[str, str]] = field(default_factory=dict)  # step -> seat -> hex
+    sealed: dict[str, dict[str, str]] = field(default_factory=dict)  # step -> seat -> base64
+    revealed: dict[str, set[str]] = field(default_factory=dict)  # step -> seats
+    pending: list[Pending] = field(default_factory=list)
+    resolved: list[str] = field(default_factory=list)
+    links: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)  # seat -> (seq, link)
+
+    def snapshot(self) -> Table:
+        return copy.deepcopy(self)
+
+
+def start(
+    rules: Ruleset,
+    *,
+    game_id: str,
+    seats: Sequence[str],
+    edition: str,
+    options: Mapping[str, OptionValue],
+    seq: int,
+) -> Table:
+    table = Table(game_id, tuple(seats), rules.setup(seats, edition, options), seq)
+    _note_requests(rules, table, seq)
+    return table
+
+
+def demands(rules: Ruleset, table: Table) -> list[Demand]:
+    """Who must act now, as the engine sees it: sealed demands become commit or reveal demands,
+    and seats whose randomness a pending event still needs are asked to contribute."""
+    found: list[Demand] = []
+    wanted = rules.demands(table.state)
+    for demand in wanted:
+        if demand.kind != "sealed":
+            found.append(demand)
+            continue
+        commits = table.commitments.get(demand.step, {})
+        everyone_in = all(
+            other.seat in commits for other in wanted if other.kind == "sealed" and other.step == demand.step
+        )
+        if demand.seat not in commits:
+            found.append(Demand(demand.seat, "commit", demand.step, demand.prompt))
+        elif everyone_in and demand.seat not in table.revealed.get(demand.step, set()):
+            found.append(Demand(demand.seat, "reveal", demand.step, f"reveal your sealed {demand.step}"))
+    busy = {demand.seat for demand in found}
+    for pending in table.pending:
+        for seat in table.seats:
+            if seat not in busy and not _contributed(table, seat, pending.since):
+                found.append(
+                    Demand(
+                        seat, "contribute", pending.context, f"add your randomness to the {pending.context}"
+                    )
+                )
+                busy.add(seat)
+    return found
+
+
+def demand_of(rules: Ruleset, table: Table, seat: str, kinds: tuple[str, ...]) -> Demand:
+    """The seat's demand of one of ``kinds``, or IllegalMoveError saying what is wanted instead."""
+    current = demands(rules, table)
+    for demand in current:
+        if demand.seat == seat and demand.kind in kinds:
+            return demand
+    mine = [demand for demand in current if demand.seat == seat]
+    if mine:
+        raise IllegalMoveError(f"{seat} must now {_describe(mine[0])}")
+    waiting = ", ".join(sorted({f"{d.seat} ({d.kind})" for d in current})) or "nobody"
+    raise IllegalMoveError(f"it is not {seat}'s turn: waiting for {waiting}")
+
+
+def _describe(demand: Demand) -> str:
+    if demand.kind == "commit":
+        return f"seal a {demand.step} ({demand.prompt}) with pbem play"
+    if demand.kind == "reveal":
+        return f"reveal the sealed {demand.step} (pbem reveal)"
+    if demand.kind == "contribute":
+        return f"add randomness to the {demand.step} (any entry: pbem play ... roll)"
+    return f"make a move in the {demand.step}: {demand.prompt}"
+
+
+def check_move(rules: Ruleset, table: Table, seat: str, text: str) -> Any:
+    demand_of(rules, table, seat, ("move",))
+    move = rules.parse(text)
+    rules.check(table.state, seat, move)
+    return move
+
+
+def apply_move(rules: Ruleset, table: Table, seat: str, move: Any) -> None:
+    table.state = rules.apply(table.state, seat, move)
+
+
+def check_commit(rules: Ruleset, table: Table, seat: str, step: str, commitment: str) -> None:
+    demand = demand_of(rules, table, seat, ("commit",))
+    if demand.step != step:
+        raise IllegalMoveError(f"the sealed step now is the {demand.step}, not {step!r}")
+    if len(commitment) != 64 or any(char not in "0123456789abcdef" for char in commitment):
+        raise IllegalMoveError("the commitment must be 64 hex digits")
+
+
+def apply_commit(table: Table, seat: str, step: str, commitment: str, sealed: str) -> None:
+    table.commitments.setdefault(step, {})[seat] = commitment
+    table.sealed.setdefault(step, {})[seat] = sealed
+
+
+def check_reveal(rules: Ruleset, table: Table, seat: str, step: str, opening: sealing.Opening) -> Any:
+    demand = demand_of(rules, table, seat, ("reveal",))
+    if demand.step != step:
+        raise IllegalMoveError(f"the step being revealed is the {demand.step}, not {step!r}")
+    committed = table.commitments[step][seat]
+    if not sealing.matches(table.game_id, step, seat, opening, committed):
+        raise IllegalMoveError(f"the revealed {step} does not match {seat}'s commitment")
+    move = rules.parse(opening.value)
+    rules.check(table.state, seat, move)
+    return move
+
+
+def apply_reveal(rules: Ruleset, table: Table, seat: str, step: str, move: Any) -> None:
+    table.revealed.setdefault(step, set()).add(seat)
+    table.state = rules.apply(table.state, seat, move)
+
+
+def check_contribution(rules: Ruleset, table: Table, seat: str, event: str) -> None:
+    demand = demand_of(rules, table, seat, ("contribute",))
+    if demand.step != event:
+        raise IllegalMoveError(f"the event waiting for {seat} is the {demand.step}, not {event!r}")
+
+
+def record_link(table: Table, seat: str, seq: int, link: bytes) -> None:
+    table.links.setdefault(seat, []).append((seq, link))
+
+
+def settle(rules: Ruleset, table: Table, seq: int) -> None:
+    """Decide every pending event whose contributions are all in; note events newly requested."""
+    _note_requests(rules, table, seq)
+    progress = True
+    while progress:
+        progress = False
+        for pending in list(table.pending):
+            parts = [(seat, _first_link_after(table, seat, pending.since)) for seat in table.seats]
+            if any(link is None for _, link in parts):
+                continue
+            contributions = [(seat, link) for seat, link in parts if link is not None]
+            draws = Draws(table.game_id, pending.context, contributions)
+            table.state = rules.resolve(table.state, pending.context, draws)
+            table.pending.remove(pending)
+            table.resolved.append(pending.context)
+            _note_requests(rules, table, seq)
+            progress = True
+
+
+def _note_requests(rules: Ruleset, table: Table, seq: int) -> None:
+    known = {pending.context for pending in table.pending} | set(table.resolved)
+    for context in rules.random_requests(table.state):
+        if context not in known:
+            table.pending.append(Pending(context, seq))
+
+
+def _first_link_after(table: Table, seat: str, since: int) -> bytes | None:
+    for seq, link in table.links.get(seat, []):
+        if seq > since:
+            return link
+    return None
+
+
+def _contributed(table: Table, seat: str, since: int) -> bool:
+    return _first_link_after(table, seat, since) is not None

@@ -1,0 +1,1 @@
+"""Rich tables for the terminal, drawn from the views rulesets give."""
