@@ -97,8 +97,11 @@ def demand_of(rules: Ruleset, table: Table, seat: str, kinds: tuple[str, ...]) -
     mine = [demand for demand in current if demand.seat == seat]
     if mine:
         raise IllegalMoveError(f"{seat} must now {_describe(mine[0])}")
-    waiting = ", ".join(sorted({f"{d.seat} ({d.kind})" for d in current})) or "nobody"
-    raise IllegalMoveError(f"it is not {seat}'s turn: waiting for {waiting}")
+    if not current:
+        raise IllegalMoveError(f"nobody is to act now, {seat} included")
+    others = "; ".join(f"{d.seat} must {_describe(d)}" for d in current[:3])
+    more = f" (and {len(current) - 3} more)" if len(current) > 3 else ""
+    raise IllegalMoveError(f"it is not {seat}'s turn: {others}{more}")
 
 
 def _describe(demand: Demand) -> str:

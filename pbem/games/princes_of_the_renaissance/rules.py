@@ -65,7 +65,7 @@ class Rules:
         if state.phase == opening.FAMILY_BIDDING:
             actor = opening.bidding_actor(state)
             top = opening.highest_bid(state)
-            return [Demand(actor, "move", opening.FAMILY_BIDDING, f"raise your bid above {top}, or pass")]
+            return [Demand(actor, "move", opening.FAMILY_BIDDING, f"raise the bid above {top}, or pass")]
         if state.phase == opening.FAMILY_CHOICE:
             actor = opening.chooser(state)
             names = ", ".join(opening.free_families(state))
