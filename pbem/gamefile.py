@@ -228,12 +228,17 @@ def rewrite_entries(
     import tomlkit
 
     doc = tomlkit.parse(_edit_head(_strip_status(loaded.raw.decode("utf-8")), header, roster))
-    kept = {(int(table["seq"]), str(table["by"])): table for table in doc["entry"]}
-    tables = tomlkit.aot()
-    for entry in entries:
-        existing = kept.get((entry["seq"], entry["by"]))
-        tables.append(existing if existing is not None else _entry_table(entry))
-    doc["entry"] = tables
+    tables = doc["entry"]
+    present = [(int(table["seq"]), str(table["by"])) for table in tables]
+    kept = 0
+    for position, entry in enumerate(entries):
+        if kept < len(present) and present[kept] == (entry["seq"], entry["by"]):
+            kept += 1
+            continue
+        if position < len(tables):
+            tables.insert(position, _entry_table(entry))
+        else:
+            tables.append(_entry_table(entry))
     text = tomlkit.dumps(doc)
     if not _reads_back(text, loaded.data, None, header, roster, entries=entries):
         components = loaded.data.get("components", {})

@@ -135,7 +135,7 @@ def test_late_entry_on_a_stale_copy_cannot_be_combined(cli: Cli, make_game: Call
     result = cli("merge", str(copy_1), str(copy_2))
     assert result.exit_code == 3
     assert result.stderr.startswith(
-        "error: the copies cannot be combined: entry 4 (by c): does not chain to entry 3"
+        "error: the copies cannot be combined: entry 4 (by c): does not chain to step 3"
     )
     assert copy_1.read_bytes() == before
 
@@ -175,3 +175,37 @@ def test_entries_of_a_step_out_of_seat_order_are_refused(cli: Cli, make_game: Ca
         result.stderr
         == f"error: {copy_b}: entry 1 (by b): entries of step 1 are not in seat order (b after c)\n"
     )
+
+
+def test_reordered_entries_by_one_seat_are_not_called_equivocation(cli: Cli, game_file: Path) -> None:
+    from tests.tamper import rewrite_entries
+
+    # b's join (entry 1) and b's note (entry 3) change places
+    rewrite_entries(game_file, lambda blocks: [blocks[0], blocks[3], blocks[2], blocks[1], blocks[4]])
+    result = cli("verify", "--all", str(game_file))
+    assert result.exit_code == 3
+    assert "equivocation" not in result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f"error: {game_file}: entry 3 (by b): 'b' has not joined, so has no key to sign with"
+    )
+
+
+def test_merging_a_copy_that_already_holds_an_equivocation(cli: Cli, game_file: Path) -> None:
+    first, second = copies(game_file, "first.toml", "second.toml")
+    cli("note", str(first), "I bid high", "--as", "b", home="b")
+    cli("note", str(second), "I bid low", "--as", "b", home="b")
+    text = second.read_text()
+    first.write_text(first.read_text() + text[text.rindex("[[entry]]") :])
+    result = cli("merge", str(game_file), str(first))
+    assert result.exit_code == 6
+    assert result.stderr.startswith(f"error: {first}: entry 5 (by b): b signed two different entries")
+    assert len(tomllib.loads(result.stdout)["entry"]) == 2
+
+
+def test_a_merged_file_reads_like_a_written_one(cli: Cli, make_game: Callable[..., Path]) -> None:
+    game = make_game(joined=())
+    copy_b, copy_c = copies(game, "b.toml", "c.toml")
+    cli("join", str(copy_b), "--as", "b", home="b")
+    cli("join", str(copy_c), "--as", "c", home="c")
+    cli("merge", str(copy_b), str(copy_c))
+    assert "\n\n\n" not in copy_b.read_text()

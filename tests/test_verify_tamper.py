@@ -132,7 +132,8 @@ def test_removed_entry_is_named(cli: Cli, game_file: Path) -> None:
 def test_duplicated_entry_is_named(cli: Cli, game_file: Path) -> None:
     rewrite_entries(game_file, lambda blocks: [*blocks[:4], blocks[3], *blocks[4:]])
     assert first_error(cli, game_file) == (
-        f"error: {game_file}: entry 3 (by b): repeats the entry before it: an entry was duplicated"
+        f"error: {game_file}: entry 3 (by b): repeats an earlier entry by the same seat in this step: "
+        "an entry was duplicated"
     )
 
 

@@ -143,16 +143,16 @@ def verify(
     except PbemError as exc:
         raise fail(str(exc), exc.exit_code) from None
     problems = result.problems if all_problems else result.problems[:1]
+    equivocation = next((p for p in result.problems if p.kind == "equivocation"), None)
+    if equivocation is not None and equivocation not in problems:
+        problems = (*problems, equivocation)  # the proof is always shown
     if as_json:
         print_json({"file": str(file), **result.as_dict(problems)})
     if not result.ok:
-        equivocation = next((p for p in result.problems if p.kind == "equivocation"), None)
         if not as_json:
             for problem in problems:
                 typer.echo(f"error: {file}: {problem}", err=True)
             if equivocation is not None:
-                if equivocation not in problems:
-                    typer.echo(f"error: {file}: {equivocation}", err=True)
                 _print_evidence(equivocation.evidence)
         code = EquivocationError.exit_code if equivocation else GameFileError.exit_code
         raise typer.Exit(code)
@@ -161,7 +161,7 @@ def verify(
         assert ledger is not None
         typer.echo(
             f"ok: {file}: {ledger.info.title} ({ledger.edition}), game {ledger.game_id}, "
-            f"{len(ledger.entries)} entries, every signature and link checked"
+            f"{_count(len(ledger.entries), 'entry', 'entries')}, every signature and link checked"
         )
         for seat in ledger.seats:
             identity = ledger.roster.get(seat)
@@ -240,6 +240,10 @@ def merge(
     else:
         info(f"{target} already has every entry of {', '.join(map(str, others))}")
     info(merged.status_lines()[-1])
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
 
 
 def _print_evidence(entries: tuple[dict[str, Any], ...]) -> None:

@@ -373,10 +373,13 @@ def merge(base: tuple[str, Mapping[str, Any]], others: Sequence[tuple[str, Mappi
         replay.feed(index, entry)
     if replay.problems:
         first = replay.problems[0]
-        raise GameFileError(
-            f"the copies cannot be combined: {first} (it was made on a copy that lacked an entry "
-            "the other copy has; its author must make it again on the merged file)"
-        )
+        hint = ""
+        if "does not chain" in first.message:
+            hint = (
+                f" ({first.by}'s entry was made on a copy that lacked entries another copy has: "
+                f"merge the copies without it, and {first.by} makes it again on the result)"
+            )
+        raise GameFileError(f"the copies cannot be combined: {first}{hint}")
     assert replay.ledger is not None
     return Merge(replay.ledger, entries, added)
 
@@ -384,6 +387,8 @@ def merge(base: tuple[str, Mapping[str, Any]], others: Sequence[tuple[str, Mappi
 def _read_named(name: str, data: Mapping[str, Any]) -> Ledger:
     try:
         return read(data)
+    except EquivocationError as exc:
+        raise EquivocationError(f"{name}: {exc}", exc.evidence) from None
     except GameFileError as exc:
         raise GameFileError(f"{name}: {exc}") from None
 
@@ -416,6 +421,9 @@ def _check_seats(info: GameInfo, seats: Sequence[str], options: Mapping[str, Opt
 def read(data: Any) -> Ledger:
     """The ledger of a parsed game file; raises GameFileError with the first problem."""
     result = audit(data)
+    for problem in result.problems:
+        if problem.kind == "equivocation":
+            raise EquivocationError(str(problem), problem.evidence)
     if result.problems:
         raise GameFileError(str(result.problems[0]))
     assert result.ledger is not None
@@ -705,7 +713,7 @@ class _Replay:
         last = len(ledger.steps) - 1
         return (
             last >= 0
-            and entry["seq"] == last
+            and entry["seq"] == _declared(ledger, last)
             and any(ledger.entries[position].get("by") == entry["by"] for position in ledger.steps[last])
         )
 
@@ -713,7 +721,9 @@ class _Replay:
         """Where the entry goes: a new step (None) or the step it shares with entries before it.
 
         Entries made on separate copies of the file at the same point share a seq and a prev and
-        form one step, kept in seat order, so merging copies needs no further signatures.
+        form one step, kept in seat order, so merging copies needs no further signatures. Steps
+        follow each other by the seq written in them, so one misplaced entry is reported once and
+        the entries after it are judged on their own.
         """
         ledger = self.ledger
         assert ledger is not None
@@ -721,17 +731,17 @@ class _Replay:
         last = len(ledger.steps) - 1
         if last < 0:
             return None  # the genesis entry; checked by _genesis
-        if seq == last + 1:
+        last_seq = _declared(ledger, last)
+        if seq == last_seq + 1:
             if entry["prev"] != ledger.head:
                 found.append(
-                    f"does not chain to entry {last}: its 'prev' is not that entry's hash "
+                    f"does not chain to {_step_name(ledger, last)}: its 'prev' is not that hash "
                     "(an entry was changed, inserted or reordered)"
                 )
             return None
-        if seq == last and last > 0:
+        if seq == last_seq and last > 0:
             for position in ledger.steps[last]:
-                other = ledger.entries[position]
-                if other.get("by") == by:
+                if ledger.entries[position].get("by") == by:
                     self._same_place(position, entry, found)
                     return last
             previous_by = ledger.entries[ledger.steps[last][-1]].get("by")
@@ -739,18 +749,20 @@ class _Replay:
                 found.append(f"entries of step {seq} are not in seat order ({by} after {previous_by})")
             if entry["prev"] != ledger.step_hash(last - 1):
                 found.append(
-                    f"does not chain to entry {last - 1}: its 'prev' is not that entry's hash "
+                    f"does not chain to {_step_name(ledger, last - 1)}: its 'prev' is not that hash "
                     "(an entry was changed, inserted or reordered)"
                 )
             return last
-        found.append(f"has seq {seq} but follows entry {last}: an entry was removed, duplicated or reordered")
+        found.append(
+            f"has seq {seq} but follows entry {last_seq}: an entry was removed, duplicated or reordered"
+        )
         return None
 
     def _same_place(self, position: int, entry: dict[str, Any], found: list[str]) -> None:
         assert self.ledger is not None
         other = self.ledger.entries[position]
         if _same(other, entry):
-            found.append("repeats the entry before it: an entry was duplicated")
+            found.append("repeats an earlier entry by the same seat in this step: an entry was duplicated")
             return
         self.equivocations.append(
             Problem(
@@ -800,6 +812,17 @@ def _link(value: object) -> bytes | None:
     if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
         return None
     return bytes.fromhex(value)
+
+
+def _declared(ledger: Ledger, step: int) -> int:
+    """The seq written in the entries of ``ledger.steps[step]`` (-1 if unreadable)."""
+    seq = ledger.entries[ledger.steps[step][0]].get("seq")
+    return seq if type(seq) is int else -1
+
+
+def _step_name(ledger: Ledger, step: int) -> str:
+    seq = _declared(ledger, step)
+    return f"entry {seq}" if len(ledger.steps[step]) == 1 else f"step {seq}"
 
 
 def _seat_index(ledger: Ledger, seat: object) -> int:
@@ -868,11 +891,13 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
     if type(recorded) is int and recorded > count:
         last = ledger.entries[-1]
         by = last.get("by") if isinstance(last.get("by"), str) else None
+        seq = last.get("seq") if type(last.get("seq")) is int else count - 1
         problems.append(
             Problem(
                 f"the file ends here but its header records {recorded} entries: the file was truncated",
-                count - 1,
+                seq,
                 by,
+                position=count - 1,
             )
         )
     for name in HEADER_FIELDS:
