@@ -12,8 +12,8 @@ summary) and seed 004 (reference manual, setup step 2).
   with the worst marker picks a family first, then everyone pays 5 gold. Rolling until no two
   players tie is the same as drawing a random order, which is what the engine does.
 - 2003, ``turn_order=bid``: the same bidding (seed 004's alternative). 2003, ``turn_order=dice``:
-  a random first player, turn order clockwise (the seats' order) from them, and families picked
-  in turn order from the first player (seeds 003 and 004), with nothing paid.
+  a randomly chosen first player, turn order clockwise (the seats' order) from them, and families
+  picked clockwise from the first player (seed 004, setup and "Turn Order"), with nothing paid.
 
 The random tie-break is drawn while the bids are sealed, from the randomness every player adds
 with their sealed bid, so it costs no extra email and nobody can know it before bidding.
