@@ -33,6 +33,19 @@ class Demand:
     prompt: str
 
 
+@dataclass(frozen=True)
+class RandomRequest:
+    """A random event the state waits for.
+
+    With ``after_sealing``, the engine asks for it only once every seat has sealed its choice for
+    that step, so the draw comes from contributions made after the choices are fixed and nobody
+    can know the outcome while still choosing.
+    """
+
+    context: str
+    after_sealing: str | None = None
+
+
 class Ruleset(Protocol):
     info: GameInfo
 
@@ -60,8 +73,8 @@ class Ruleset(Protocol):
     def apply(self, state: Any, seat: str, move: Any) -> Any:
         """The state after a checked move."""
 
-    def random_requests(self, state: Any) -> list[str]:
-        """Contexts of random events the state is waiting for, oldest first."""
+    def random_requests(self, state: Any) -> list[RandomRequest]:
+        """Random events the state is waiting for, oldest first."""
 
     def resolve(self, state: Any, context: str, draws: Draws) -> Any:
         """The state after the random event ``context`` is decided by ``draws``."""

@@ -186,9 +186,23 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
 
 def _note_requests(rules: Ruleset, table: Table, seq: int) -> None:
     known = {pending.context for pending in table.pending} | set(table.resolved)
-    for context in rules.random_requests(table.state):
-        if context not in known:
-            table.pending.append(Pending(context, seq))
+    for request in rules.random_requests(table.state):
+        if request.context in known:
+            continue
+        if request.after_sealing is not None and not _all_sealed(rules, table, request.after_sealing):
+            continue
+        table.pending.append(Pending(request.context, seq))
+
+
+def _all_sealed(rules: Ruleset, table: Table, step: str) -> bool:
+    """True once every seat asked for a sealed choice in ``step`` has committed to it."""
+    wanted = [
+        demand.seat
+        for demand in rules.demands(table.state)
+        if demand.kind == "sealed" and demand.step == step
+    ]
+    commits = table.commitments.get(step, {})
+    return bool(commits) and all(seat in commits for seat in wanted)
 
 
 def _first_link_after(table: Table, seat: str, since: int) -> bytes | None:

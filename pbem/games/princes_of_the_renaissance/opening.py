@@ -15,8 +15,8 @@ summary) and seed 004 (reference manual, setup step 2).
   a randomly chosen first player, turn order clockwise (the seats' order) from them, and families
   picked clockwise from the first player (seed 004, setup and "Turn Order"), with nothing paid.
 
-The random tie-break is drawn while the bids are sealed, from the randomness every player adds
-with their sealed bid, so it costs no extra email and nobody can know it before bidding.
+The random tie-break is drawn from the randomness every player adds with their reveal: it is asked
+for once every bid is sealed, so it costs no extra email and nobody can know it while bidding.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
+from pbem.engine.ruleset import RandomRequest
 from pbem.errors import IllegalMoveError
 
 # Starting money: 2016 rulebook setup step 9 (45 gold, 12 influence); 2003 summary: 40 gold.
@@ -81,11 +82,11 @@ def setup(seats: Sequence[str], edition: str, options: Mapping[str, OptionValue]
     return Opening(edition, turn_order, tuple(seats), players, phase)
 
 
-def random_requests(state: Opening) -> list[str]:
+def random_requests(state: Opening) -> list[RandomRequest]:
     if state.turn_order == "bid" and state.tie_break is None:
-        return [TIE_BREAK]
+        return [RandomRequest(TIE_BREAK, after_sealing=BID_STEP)]
     if state.phase == ORDER_DRAW:
-        return [ORDER_DRAW]
+        return [RandomRequest(ORDER_DRAW)]
     return []
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
-from pbem.engine.ruleset import Demand
+from pbem.engine.ruleset import Demand, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance import opening
 from pbem.games.princes_of_the_renaissance.meta import INFO
@@ -125,7 +125,7 @@ class Rules:
             return opening.apply_pass(state, seat)
         return opening.apply_family(state, seat, move.name)
 
-    def random_requests(self, state: Opening) -> list[str]:
+    def random_requests(self, state: Opening) -> list[RandomRequest]:
         return opening.random_requests(state)
 
     def resolve(self, state: Opening, context: str, draws: Draws) -> Opening:
