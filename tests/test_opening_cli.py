@@ -180,3 +180,42 @@ def test_games_without_rules_yet_say_so(cli: Cli, make_game: Callable[..., Path]
     assert result.stderr == (
         "error: the rules of il-principe cannot be played by email yet; players can join and write notes\n"
     )
+
+
+def test_an_illegal_move_is_refused_before_any_passphrase_is_asked(
+    cli: Cli, make_game: Callable[..., Path], homes: dict[str, Path], tmp_path: Path
+) -> None:
+    """b's key is protected and there is no terminal: the rules answer first, not the key store."""
+    protected = tmp_path / "protected"
+    made = cli("key", "new", "b", env={"PBEM_HOME": str(protected), "PBEM_PASSPHRASE": "pw"})
+    assert made.exit_code == 0
+    game = make_game(seats=("a", "b", "c"), joined=())
+    assert (
+        cli(
+            "join", str(game), "--as", "b", env={"PBEM_HOME": str(protected), "PBEM_PASSPHRASE": "pw"}
+        ).exit_code
+        == 0
+    )
+    assert cli("join", str(game), "--as", "c", home="c").exit_code == 0
+    result = cli("play", str(game), "bid", "99", "--as", "b", env={"PBEM_HOME": str(protected)})
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: a turn-order bid cannot exceed your gold: b has 45\n",
+    )
+    result = cli("play", str(game), "bid", "9", "--as", "b", env={"PBEM_HOME": str(protected)})
+    assert result.exit_code == 4
+    assert "no terminal to ask on" in result.stderr
+
+
+def test_playing_on_a_file_with_an_equivocation_names_the_file(cli: Cli, game_file: Path) -> None:
+    first = game_file.with_name("first.toml")
+    second = game_file.with_name("second.toml")
+    shutil.copy(game_file, first)
+    shutil.copy(game_file, second)
+    cli("note", str(first), "high", "--as", "b", home="b")
+    cli("note", str(second), "low", "--as", "b", home="b")
+    text = second.read_text()
+    first.write_text(first.read_text() + text[text.rindex("[[entry]]") :])
+    result = cli("play", str(first), "bid", "1", "--as", "a", home="a")
+    assert result.exit_code == 6
+    assert result.stderr.startswith(f"error: {first}: entry 5 (by b): b signed two different entries")

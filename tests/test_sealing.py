@@ -64,3 +64,12 @@ def test_nonce_hides_equal_values() -> None:
     assert commitment(GAME, "s", "a", new_opening("bid 0")) != commitment(
         GAME, "s", "a", new_opening("bid 0")
     )
+
+
+def test_sealed_size_does_not_tell_short_values_from_long_ones() -> None:
+    keys = SecretKeys.generate()
+    box = keys.public("a").box_public
+    sizes = {len(seal(box, GAME, "s", "a", new_opening(f"bid {n}"))) for n in (0, 7, 12, 45, 999)}
+    assert len(sizes) == 1
+    long = new_opening("x" * 200)
+    assert unseal(keys.box_secret, seal(box, GAME, "s", "a", long), GAME, "s", "a") == long

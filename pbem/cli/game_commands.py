@@ -107,12 +107,14 @@ def _append(
     """Read and verify the file, check the request before asking for a passphrase, sign, append."""
     from pbem import gamefile
     from pbem.engine import ledger as ledger_mod
-    from pbem.errors import GameFileError
+    from pbem.errors import EquivocationError, GameFileError
     from pbem.keys import KeyStore
 
     loaded = gamefile.load(file)
     try:
         current = ledger_mod.read(loaded.data)
+    except EquivocationError as exc:
+        raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
     except GameFileError as exc:
         raise GameFileError(f"{file}: {exc}") from None
     precheck(current)

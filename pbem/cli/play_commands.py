@@ -21,11 +21,13 @@ JSON = typer.Option(False, "--json", help="Print as JSON.")
 def _read(file: Path) -> tuple[LoadedFile, Ledger]:
     from pbem import gamefile
     from pbem.engine import ledger as ledger_mod
-    from pbem.errors import GameFileError
+    from pbem.errors import EquivocationError, GameFileError
 
     loaded = gamefile.load(file)
     try:
         return loaded, ledger_mod.read(loaded.data)
+    except EquivocationError as exc:
+        raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
     except GameFileError as exc:
         raise GameFileError(f"{file}: {exc}") from None
 
@@ -153,6 +155,8 @@ def play(
         loaded, ledger = _read(file)
         text = " ".join(move)
         play_mod.seated(ledger)
+        if play_mod.owed_reveal(ledger, seat) is None:
+            play_mod.precheck(ledger, seat, text)  # refuse an illegal move before asking for a key
         secret = _key(ledger, seat, key)
         made: list[dict[str, Any]] = []
         current = ledger
@@ -184,9 +188,11 @@ def reveal(
     """Reveal your sealed choice once every seat has sealed theirs."""
     with reported():
         from pbem.engine import play as play_mod
+        from pbem.engine import table as tables
 
         loaded, ledger = _read(file)
-        play_mod.seated(ledger)
+        game = play_mod.seated(ledger)
+        tables.demand_of(game.rules, game.table, seat, ("reveal",))  # before asking for a key
         secret = _key(ledger, seat, key)
         current, entry = play_mod.reveal(ledger, seat, secret, now())
         _write(loaded, [entry], current)

@@ -20,6 +20,7 @@ COMMIT_DOMAIN = "pbem/commit/v1"
 SEAL_DOMAIN = "pbem/seal/v1"
 NONCE_SIZE = 16
 KEY_SIZE = 32
+PAD_BLOCK = 64
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def seal(box_public: bytes, game_id: str, step: str, seat: str, opening: Opening
     shared = ephemeral.exchange(X25519PublicKey.from_public_bytes(box_public))
     context = _context(game_id, step, seat, ephemeral_public, box_public)
     key = HKDF(hashes.SHA256(), KEY_SIZE, salt=None, info=context).derive(shared)
-    plaintext = opening.nonce + opening.value.encode("utf-8")
+    plaintext = opening.nonce + _pad(opening.value.encode("utf-8"))
     # A fresh key per message, so a fixed nonce is safe.
     return ephemeral_public + ChaCha20Poly1305(key).encrypt(bytes(12), plaintext, context)
 
@@ -105,7 +106,25 @@ def unseal(box_secret: bytes, sealed: bytes, game_id: str, step: str, seat: str)
     except InvalidTag:
         raise ValueError("sealed value does not open with this key") from None
     try:
-        value = plaintext[NONCE_SIZE:].decode("utf-8")
+        value = _unpad(plaintext[NONCE_SIZE:]).decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("sealed value is not text") from None
     return Opening(value, plaintext[:NONCE_SIZE])
+
+
+def _pad(value: bytes) -> bytes:
+    """Length-prefixed and padded to a multiple of PAD_BLOCK, so a sealed value's size does not
+    tell, say, a one-digit bid from a two-digit one."""
+    if len(value) > 0xFFFF:
+        raise ValueError("sealed value is too long")
+    body = len(value).to_bytes(2, "big") + value
+    return body + bytes(-len(body) % PAD_BLOCK)
+
+
+def _unpad(padded: bytes) -> bytes:
+    if len(padded) < 2:
+        raise ValueError("sealed value is damaged")
+    size = int.from_bytes(padded[:2], "big")
+    if size > len(padded) - 2:
+        raise ValueError("sealed value is damaged")
+    return padded[2 : 2 + size]

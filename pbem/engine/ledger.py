@@ -799,6 +799,7 @@ def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[st
         move = tables.check_reveal(rules, table, seat, entry["step"], opening)
         tables.apply_reveal(rules, table, seat, entry["step"], move)
     else:
+        # Only against the step's start: the entry's own link is already counted in ``table``.
         tables.check_contribution(rules, step_start, seat, entry["event"])
 
 

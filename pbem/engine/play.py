@@ -63,10 +63,11 @@ def legal(ledger: Ledger, seat: str) -> tuple[Demand | None, list[str]]:
     return demand, game.rules.legal_moves(game.table.state, seat)
 
 
-def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+def precheck(ledger: Ledger, seat: str, text: str) -> tuple[Demand, Any]:
+    """What ``text`` would be for ``seat`` now (its demand and the checked move), or the reason
+    the rules refuse it; needs no key, so nothing is asked before a move is known to be legal."""
     game = seated(ledger)
     demand = tables.demand_of(game.rules, game.table, seat, ("move", "commit", "contribute", "reveal"))
-    entry: dict[str, Any]
     if demand.kind == "reveal":
         raise IllegalMoveError(f"{seat} must first reveal the sealed {demand.step} (pbem reveal)")
     if demand.kind == "contribute":
@@ -74,15 +75,25 @@ def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
             raise IllegalMoveError(
                 f"{seat} is asked only to add randomness to the {demand.step}: play {ROLL!r}"
             )
+        return demand, None
+    if demand.kind == "move":
+        return demand, tables.check_move(game.rules, game.table, seat, text)
+    move = game.rules.parse(text)
+    game.rules.check(game.table.state, seat, move)  # checked privately: the value stays sealed
+    return demand, move
+
+
+def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    game = seated(ledger)
+    demand, move = precheck(ledger, seat, text)
+    entry: dict[str, Any]
+    if demand.kind == "contribute":
         entry = ledger.next_entry(seat, at, "contribute")
         entry["event"] = demand.step
     elif demand.kind == "move":
-        move = tables.check_move(game.rules, game.table, seat, text)
         entry = ledger.next_entry(seat, at, "move")
         entry["move"] = game.rules.format(move)
     else:
-        move = game.rules.parse(text)
-        game.rules.check(game.table.state, seat, move)  # checked privately: the value stays sealed
         opening = sealing.new_opening(game.rules.format(move))
         entry = ledger.next_entry(seat, at, "commit")
         entry["step"] = demand.step
