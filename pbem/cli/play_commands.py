@@ -53,10 +53,10 @@ def _key(ledger: Ledger, seat: str, key: str | None) -> SecretKeys:
 
 
 def status(file: Path = FILE, as_json: bool = JSON) -> None:
-    """Where the game stands: the phase, who must act and what each must provide."""
+    """Where the game stands: who must act, what each must provide, deadlines and who is late."""
     with reported():
         _, ledger = _read(file)
-        report = _status(ledger)
+        report = _status(ledger, now())
         if as_json:
             print_json(report)
             return
@@ -67,19 +67,23 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
         if not report["waiting"]:
             typer.echo("nobody needs to act")
         for wanted in report["waiting"]:
-            typer.echo(f"  {wanted['seat']:<12} {wanted['prompt']:<48} {wanted['command']}")
+            typer.echo(f"  {wanted['seat']:<12} {wanted['prompt']}")
+            typer.echo(f"  {'':<12} {wanted['command']}")
+            if wanted.get("deadline"):
+                late = "  OVERDUE: any other player may claim a timeout" if wanted["overdue"] else ""
+                typer.echo(f"  {'':<12} deadline {wanted['deadline']}{late}")
         if report["send_to"]:
             typer.echo(f"send the file to: {', '.join(report['send_to'])}")
             if len(report["send_to"]) > 1:
                 typer.echo("  (each may work on a copy at the same time; combine the copies with pbem merge)")
 
 
-def _status(ledger: Ledger) -> dict[str, Any]:
+def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
 
     if ledger.waiting_to_join:
-        waiting = [
+        joining = [
             {
                 "seat": seat,
                 "kind": "join",
@@ -89,9 +93,10 @@ def _status(ledger: Ledger) -> dict[str, Any]:
             }
             for seat in ledger.waiting_to_join
         ]
-        return {"phase": "joining", "waiting": waiting, "send_to": ledger.waiting_to_join}
+        return {"phase": "joining", "waiting": joining, "send_to": ledger.waiting_to_join}
     game = play_mod.seated(ledger)
-    waiting = []
+    due = play_mod.deadlines(ledger)
+    waiting: list[dict[str, Any]] = []
     for demand in tables.demands(game.rules, game.table):
         if demand.kind == "reveal":
             prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal FILE --as {demand.seat}"
@@ -107,6 +112,7 @@ def _status(ledger: Ledger) -> dict[str, Any]:
             )
         else:
             prompt, command = demand.prompt, f"pbem play FILE --as {demand.seat} MOVE"
+        deadline = due.get(tables.demand_key(demand))
         waiting.append(
             {
                 "seat": demand.seat,
@@ -114,6 +120,8 @@ def _status(ledger: Ledger) -> dict[str, Any]:
                 "step": demand.step,
                 "prompt": prompt,
                 "command": command,
+                "deadline": deadline,
+                "overdue": deadline is not None and clock >= deadline,
             }
         )
     send_to = list(dict.fromkeys(item["seat"] for item in waiting))
@@ -200,8 +208,28 @@ def reveal(
         _next(current)
 
 
+def timeout(
+    file: Path = FILE,
+    late: str = typer.Argument(..., help="The seat that let its deadline pass."),
+    seat: str = typer.Option(..., "--as", help="Your seat (the claimant)."),
+    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+) -> None:
+    """Claim that a seat let its deadline pass; the rules' default is applied for it."""
+    with reported():
+        from pbem.engine import play as play_mod
+
+        loaded, ledger = _read(file)
+        at = now()
+        play_mod.check_timeout_now(ledger, seat, late, at)  # before asking for a key
+        secret = _key(ledger, seat, key)
+        current, entry, demand = play_mod.timeout(ledger, seat, late, secret, at)
+        _write(loaded, [entry], current)
+        info(f"{seat} claimed that {late} let the deadline of the {demand.step} pass (entry {entry['seq']})")
+        _next(current)
+
+
 def _next(ledger: Ledger) -> None:
-    report = _status(ledger)
+    report = _status(ledger, now())
     if report["send_to"]:
         info(f"{report['phase']}: send the file to {', '.join(report['send_to'])}")
 
@@ -232,6 +260,8 @@ def _describe(entry: dict[str, Any]) -> str:
         return f"sealed a {entry['step']}"
     if kind == "reveal":
         return f"revealed the {entry['step']}: {entry['value']}"
+    if kind == "timeout":
+        return f"claimed that {entry['late']} let the deadline of the {entry['step']} pass"
     return f"added randomness to the {entry['event']}"
 
 

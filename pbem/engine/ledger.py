@@ -59,8 +59,9 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "commit": ("step", "commitment", "sealed", "rand"),
     "reveal": ("step", "value", "nonce", "rand"),
     "contribute": ("event", "rand"),
+    "timeout": ("late", "step", "rand"),
 }
-PLAY_KINDS = ("move", "commit", "reveal", "contribute")
+PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout")
 NOTE_LIMIT = 4000
 HEADER_FIELDS = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
 TOP_LEVEL = ("game", "roster", "components", "entry")
@@ -616,7 +617,8 @@ class _Replay:
             found.append("the game starts once every seat has joined")
             return
         try:
-            _replay_play(rules, ledger.table, ledger.step_start, entry)
+            days = int(ledger.options.get("deadline_days", 0))
+            _replay_play(rules, ledger.table, ledger.step_start, entry, days)
         except PbemError as exc:
             found.append(f"refused by the rules: {exc}")
 
@@ -624,8 +626,9 @@ class _Replay:
         ledger = self.ledger
         if ledger is not None and ledger.table is not None and ledger.rules is not None:
             tables.settle(ledger.rules, ledger.table, entry["seq"])
+            tables.track(ledger.rules, ledger.table, entry["at"])
 
-    def _start_if_seated(self, seq: int) -> None:
+    def _start_if_seated(self, seq: int, at: str) -> None:
         """Set up the game once the last seat has joined."""
         ledger = self.ledger
         assert ledger is not None
@@ -639,6 +642,7 @@ class _Replay:
                 options=ledger.options,
                 seq=seq,
             )
+            tables.track(rules, ledger.table, at)
 
     def _take_tip(self, entry: dict[str, Any], found: list[str]) -> None:
         assert self.ledger is not None
@@ -647,7 +651,7 @@ class _Replay:
             found.append("rand_tip must be 64 hex digits")
         elif entry["by"] not in self.ledger.revealed:
             self.ledger.revealed[entry["by"]] = (0, tip)
-        self._start_if_seated(entry["seq"])
+        self._start_if_seated(entry["seq"], entry["at"])
 
     def _take_link(self, entry: dict[str, Any], found: list[str]) -> None:
         """Check the entry reveals the next link of its author's randomness chain."""
@@ -777,9 +781,20 @@ class _Replay:
         )
 
 
-def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[str, Any]) -> None:
+def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[str, Any], days: int) -> None:
     """Check a play entry against the step's starting state, then apply it to the table."""
     seat, kind = entry["by"], entry["kind"]
+    if kind == "timeout":
+        claim = {
+            "claimant": seat,
+            "late": entry["late"],
+            "step": entry["step"],
+            "at": entry["at"],
+            "days": days,
+        }
+        tables.check_timeout(rules, step_start, **claim)
+        tables.apply_timeout(rules, table, tables.check_timeout(rules, table, **claim))
+        return
     if kind == "move":
         tables.check_move(rules, step_start, seat, entry["move"])
         move = tables.check_move(rules, table, seat, entry["move"])

@@ -103,6 +103,41 @@ def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
     return _sign(ledger, seat, entry, secret)
 
 
+def timeout(
+    ledger: Ledger, claimant: str, late: str, secret: SecretKeys, at: str
+) -> tuple[Ledger, dict[str, Any], Demand]:
+    """A claim that ``late`` let its deadline pass; the rules' default is applied for it."""
+    demand = check_timeout_now(ledger, claimant, late, at)
+    entry = ledger.next_entry(claimant, at, "timeout")
+    entry["late"] = late
+    entry["step"] = demand.step
+    after, signed = _sign(ledger, claimant, entry, secret)
+    return after, signed, demand
+
+
+def check_timeout_now(ledger: Ledger, claimant: str, late: str, at: str) -> Demand:
+    game = seated(ledger)
+    days = int(ledger.options.get("deadline_days", 0))
+    owed = [demand for demand in tables.demands(game.rules, game.table) if demand.seat == late]
+    if not owed:
+        raise IllegalMoveError(f"{late} owes nothing now")
+    return tables.check_timeout(
+        game.rules, game.table, claimant=claimant, late=late, step=owed[0].step, at=at, days=days
+    )
+
+
+def deadlines(ledger: Ledger) -> dict[str, str]:
+    """When each current demand falls due, by demand key (empty if the game has no deadlines)."""
+    game = seated(ledger)
+    days = int(ledger.options.get("deadline_days", 0))
+    found: dict[str, str] = {}
+    for demand in tables.demands(game.rules, game.table):
+        due = tables.deadline(game.table, demand, days)
+        if due is not None:
+            found[tables.demand_key(demand)] = due
+    return found
+
+
 def sealed_value(ledger: Ledger, seat: str, step: str, secret: SecretKeys) -> sealing.Opening:
     """Open ``seat``'s own sealed choice with its key."""
     game = seated(ledger)

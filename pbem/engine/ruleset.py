@@ -73,6 +73,9 @@ class Ruleset(Protocol):
     def apply(self, state: Any, seat: str, move: Any) -> Any:
         """The state after a checked move."""
 
+    def default_move(self, state: Any, seat: str, step: str) -> Any | None:
+        """The move made for ``seat`` when it lets the deadline of ``step`` pass (None: none)."""
+
     def random_requests(self, state: Any) -> list[RandomRequest]:
         """Random events the state is waiting for, oldest first."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pbem.crypto import sealing
@@ -20,11 +21,15 @@ from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import Demand, Ruleset
 from pbem.errors import IllegalMoveError
 
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+TIMED_OUT = "timed out"  # stands in for the commitment of a seat whose sealed choice defaulted
+
 
 @dataclass
 class Pending:
     context: str
     since: int  # the step at which the event was requested
+    excused: set[str] = field(default_factory=set)  # seats timed out of contributing
 
 
 @dataclass
@@ -39,6 +44,8 @@ class Table:
     pending: list[Pending] = field(default_factory=list)
     resolved: list[str] = field(default_factory=list)
     links: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)  # seat -> (seq, link)
+    # when each current demand began, by demand key: the time written in the entry that made it
+    waiting_since: dict[str, str] = field(default_factory=dict)
 
     def snapshot(self) -> Table:
         return copy.deepcopy(self)
@@ -78,6 +85,8 @@ def demands(rules: Ruleset, table: Table) -> list[Demand]:
     busy = {demand.seat for demand in found}
     for pending in table.pending:
         for seat in table.seats:
+            if seat in pending.excused:
+                continue
             if seat not in busy and not _contributed(table, seat, pending.since):
                 found.append(
                     Demand(
@@ -172,7 +181,11 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
     while progress:
         progress = False
         for pending in list(table.pending):
-            parts = [(seat, _first_link_after(table, seat, pending.since)) for seat in table.seats]
+            parts = [
+                (seat, _first_link_after(table, seat, pending.since))
+                for seat in table.seats
+                if seat not in pending.excused
+            ]
             if any(link is None for _, link in parts):
                 continue
             contributions = [(seat, link) for seat, link in parts if link is not None]
@@ -182,6 +195,64 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
             table.resolved.append(pending.context)
             _note_requests(rules, table, seq)
             progress = True
+
+
+def demand_key(demand: Demand) -> str:
+    return f"{demand.seat}|{demand.kind}|{demand.step}"
+
+
+def track(rules: Ruleset, table: Table, at: str) -> None:
+    """Start the clock of every demand that is new since the last entry; forget finished ones."""
+    current = {demand_key(demand) for demand in demands(rules, table)}
+    table.waiting_since = {key: since for key, since in table.waiting_since.items() if key in current}
+    for key in current:
+        table.waiting_since.setdefault(key, at)
+
+
+def deadline(table: Table, demand: Demand, days: int) -> str | None:
+    if days <= 0:
+        return None
+    since = table.waiting_since.get(demand_key(demand))
+    if since is None:
+        return None
+    start = datetime.strptime(since, TIME_FORMAT).replace(tzinfo=UTC)
+    return (start + timedelta(days=days)).strftime(TIME_FORMAT)
+
+
+def check_timeout(
+    rules: Ruleset, table: Table, *, claimant: str, late: str, step: str, at: str, days: int
+) -> Demand:
+    """The late seat's demand that a timeout claim made at ``at`` may settle, or why not."""
+    if days <= 0:
+        raise IllegalMoveError("this game has no deadlines (option deadline_days is 0)")
+    if claimant == late:
+        raise IllegalMoveError("a seat cannot claim a timeout against itself")
+    mine = [demand for demand in demands(rules, table) if demand.seat == late and demand.step == step]
+    if not mine:
+        raise IllegalMoveError(f"{late} owes nothing in the {step}")
+    demand = mine[0]
+    due = deadline(table, demand, days)
+    if due is None or at < due:
+        raise IllegalMoveError(
+            f"{late}'s deadline for the {step} is {due}; a timeout can be claimed only after it"
+        )
+    if demand.kind in ("move", "commit", "reveal") and rules.default_move(table.state, late, step) is None:
+        raise IllegalMoveError(f"the rules give no default for {late} in the {step}")
+    return demand
+
+
+def apply_timeout(rules: Ruleset, table: Table, demand: Demand) -> None:
+    """Apply the rules' default for a seat that let its deadline pass."""
+    if demand.kind == "contribute":
+        for pending in table.pending:
+            if pending.context == demand.step:
+                pending.excused.add(demand.seat)
+        return
+    move = rules.default_move(table.state, demand.seat, demand.step)
+    if demand.kind in ("commit", "reveal"):
+        table.commitments.setdefault(demand.step, {}).setdefault(demand.seat, TIMED_OUT)
+        table.revealed.setdefault(demand.step, set()).add(demand.seat)
+    table.state = rules.apply(table.state, demand.seat, move)
 
 
 def _note_requests(rules: Ruleset, table: Table, seq: int) -> None:

@@ -125,6 +125,18 @@ class Rules:
             return opening.apply_pass(state, seat)
         return opening.apply_family(state, seat, move.name)
 
+    def default_move(self, state: Opening, seat: str, step: str) -> Move | None:
+        """A missing sealed bid counts as zero and a missing turn in the bidding as a pass; the
+        rules have no pass for the choice of family, so a late player gets the first family
+        still free in the rulebook's order."""
+        if step == opening.BID_STEP:
+            return Bid(0)
+        if step == opening.FAMILY_BIDDING:
+            return Pass()
+        if step == opening.FAMILY_CHOICE:
+            return Family(opening.free_families(state)[0])
+        return None
+
     def random_requests(self, state: Opening) -> list[RandomRequest]:
         return opening.random_requests(state)
 
