@@ -105,6 +105,8 @@ def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
                 f"add randomness to the {demand.step}",
                 f"pbem play FILE --as {demand.seat} roll",
             )
+        elif demand.kind == "consent":
+            prompt, command = demand.prompt, f"pbem consent FILE --as {demand.seat} [--decline]"
         elif demand.kind == "commit":
             prompt, command = (
                 f"seal a {demand.step}: {demand.prompt}",
@@ -228,6 +230,50 @@ def timeout(
         _next(current)
 
 
+def undo(
+    file: Path = FILE,
+    seat: str = typer.Option(..., "--as", help="Your seat."),
+    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+) -> None:
+    """Ask to take back your last move; it is undone once every other player consents."""
+    with reported():
+        from pbem.engine import play as play_mod
+        from pbem.engine import table as tables
+
+        loaded, ledger = _read(file)
+        game = play_mod.seated(ledger)
+        last = game.table.last_play
+        tables.request_undo(game.table.snapshot(), seat, last[0] if last else -1)  # before a key
+        current, entry = play_mod.ask_undo(ledger, seat, _key(ledger, seat, key), now())
+        _write(loaded, [entry], current)
+        info(f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent")
+        _next(current)
+
+
+def consent(
+    file: Path = FILE,
+    seat: str = typer.Option(..., "--as", help="Your seat."),
+    decline: bool = typer.Option(False, "--decline", help="Refuse the undo instead."),
+    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+) -> None:
+    """Agree to (or decline) another player's request to undo their last move."""
+    with reported():
+        from pbem.engine import play as play_mod
+
+        loaded, ledger = _read(file)
+        play_mod.seated(ledger)
+        current, entry = play_mod.answer_undo(ledger, seat, not decline, _key(ledger, seat, key), now())
+        _write(loaded, [entry], current)
+        target = entry["target"]
+        if decline:
+            info(f"{seat} declined the undo of entry {target}; play goes on")
+        elif target in current.void:
+            info(f"entry {target} is undone (it stays in the file, marked void)")
+        else:
+            info(f"{seat} agreed to undo entry {target}")
+        _next(current)
+
+
 def _next(ledger: Ledger) -> None:
     report = _status(ledger, now())
     if report["send_to"]:
@@ -238,12 +284,24 @@ def log(file: Path = FILE, as_json: bool = JSON) -> None:
     """The history: one line per entry, with who did what."""
     with reported():
         _, ledger = _read(file)
-        lines = [(entry["seq"], entry["by"], entry["kind"], _describe(entry)) for entry in ledger.entries]
+        lines = [
+            (
+                entry["seq"],
+                entry["by"],
+                entry["kind"],
+                _describe(entry) + (" (undone)" if _void(ledger, entry) else ""),
+            )
+            for entry in ledger.entries
+        ]
         if as_json:
             print_json([{"seq": seq, "by": by, "kind": kind, "what": what} for seq, by, kind, what in lines])
             return
         for seq, by, kind, what in lines:
             typer.echo(f"{seq:>4}  {by:<12} {kind:<10} {what}")
+
+
+def _void(ledger: Ledger, entry: dict[str, Any]) -> bool:
+    return entry["kind"] == "move" and entry["seq"] in ledger.void
 
 
 def _describe(entry: dict[str, Any]) -> str:
@@ -260,6 +318,10 @@ def _describe(entry: dict[str, Any]) -> str:
         return f"sealed a {entry['step']}"
     if kind == "reveal":
         return f"revealed the {entry['step']}: {entry['value']}"
+    if kind == "undo":
+        return f"asked to undo entry {entry['target']}"
+    if kind == "consent":
+        return f"{'agreed to' if entry['agree'] else 'declined'} the undo of entry {entry['target']}"
     if kind == "timeout":
         return f"claimed that {entry['late']} let the deadline of the {entry['step']} pass"
     return f"added randomness to the {entry['event']}"

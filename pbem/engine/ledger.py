@@ -60,8 +60,10 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "reveal": ("step", "value", "nonce", "rand"),
     "contribute": ("event", "rand"),
     "timeout": ("late", "step", "rand"),
+    "undo": ("target", "rand"),
+    "consent": ("target", "agree", "rand"),
 }
-PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout")
+PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "undo", "consent")
 NOTE_LIMIT = 4000
 HEADER_FIELDS = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
 TOP_LEVEL = ("game", "roster", "components", "entry")
@@ -118,6 +120,8 @@ class Ledger:
     steps: list[list[int]] = field(default_factory=list)
     # The game itself, once every seat has joined (None for games without playable rules).
     table: Table | None = None
+    # seqs of moves undone with every other seat's consent: kept in the file, skipped by replay
+    void: set[int] = field(default_factory=set)
     # The table as it stood when the current step began: entries sharing a step are each
     # judged against it, since none of their authors saw the others.
     step_start: Table | None = None
@@ -402,7 +406,39 @@ def admit(ledger: Ledger | None, entry: dict[str, Any]) -> Ledger:
     if replay.problems:
         raise GameFileError(str(replay.problems[0]))
     assert replay.ledger is not None
+    if _undone(replay.ledger.entries) != replay.ledger.void:
+        # the last consent to an undo: replay the game without the undone move
+        return read({"game": replay.ledger.header(), "roster": replay.ledger.roster_table(),
+                     "entry": replay.ledger.entries})  # fmt: skip
     return replay.ledger
+
+
+def _undone(entries: Sequence[Any]) -> set[int]:
+    """The seqs of moves whose undo every other seat consented to (checked in full by replay)."""
+    void: set[int] = set()
+    pending: dict[str, Any] | None = None
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        kind, target = entry.get("kind"), entry.get("target")
+        if kind == "undo":
+            pending = {"by": entry.get("by"), "target": target, "agreed": set()}
+        elif kind == "consent" and pending is not None and target == pending["target"]:
+            if entry.get("agree") is not True:
+                pending = None
+                continue
+            pending["agreed"].add(entry.get("by"))
+            seats = _genesis_seats(entries)
+            if seats and set(seats) - {pending["by"]} <= pending["agreed"] and type(target) is int:
+                void.add(target)
+                pending = None
+    return void
+
+
+def _genesis_seats(entries: Sequence[Any]) -> list[str]:
+    first = entries[0] if entries and isinstance(entries[0], dict) else {}
+    seats = first.get("seats")
+    return [seat for seat in seats if isinstance(seat, str)] if isinstance(seats, list) else []
 
 
 def _check_seats(info: GameInfo, seats: Sequence[str], options: Mapping[str, OptionValue]) -> None:
@@ -448,7 +484,7 @@ def audit(data: Any) -> Audit:
     entries = data.get("entry")
     if not isinstance(entries, list) or not entries:
         return Audit(None, (Problem("not a pbem game file: it has no [[entry]] tables"),))
-    replay = _Replay()
+    replay = _Replay(void=_undone(entries))
     for index, entry in enumerate(entries):
         replay.feed(index, entry)
         if replay.ledger is None:  # without a readable genesis nothing else can be checked
@@ -460,9 +496,10 @@ def audit(data: Any) -> Audit:
 
 
 class _Replay:
-    def __init__(self) -> None:
+    def __init__(self, void: set[int] | None = None) -> None:
         self.ledger: Ledger | None = None
         self.problems: list[Problem] = []
+        self.void = void if void is not None else set()
         self.equivocations: list[Problem] = []
 
     def feed(self, index: int, entry: Any) -> None:
@@ -558,7 +595,7 @@ class _Replay:
         identity = _keys(entry, found)
         if identity is None:
             return
-        ledger = Ledger(game_id, info, edition, checked, tuple(seats), entry["components"])
+        ledger = Ledger(game_id, info, edition, checked, tuple(seats), entry["components"], void=self.void)
         self.ledger = ledger
         self._admit(index, entry, PublicIdentity(entry["by"], *identity), found)
         self._take_tip(entry, found)
@@ -592,6 +629,8 @@ class _Replay:
                 found.append(str(exc))
         if entry["kind"] in PLAY_KINDS:
             for name in KIND_FIELDS[entry["kind"]]:
+                if name in ("target", "agree"):
+                    continue
                 if not isinstance(entry[name], str):
                     found.append(f"field {name!r} must be text")
         identity = ledger.roster.get(by)
@@ -618,6 +657,9 @@ class _Replay:
             return
         try:
             days = int(ledger.options.get("deadline_days", 0))
+            if entry["kind"] == "move" and entry["seq"] in ledger.void:
+                tables.note_play(ledger.table, entry["seq"], entry["by"], "move")  # undone: not applied
+                return
             _replay_play(rules, ledger.table, ledger.step_start, entry, days)
         except PbemError as exc:
             found.append(f"refused by the rules: {exc}")
@@ -784,6 +826,18 @@ class _Replay:
 def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[str, Any], days: int) -> None:
     """Check a play entry against the step's starting state, then apply it to the table."""
     seat, kind = entry["by"], entry["kind"]
+    if kind in ("undo", "consent"):
+        target = entry["target"]
+        if type(target) is not int:
+            raise GameFileError("target must be the seq of the move to undo")
+        if kind == "undo":
+            tables.request_undo(table, seat, target)
+        else:
+            if type(entry["agree"]) is not bool:
+                raise GameFileError("agree must be true or false")
+            tables.answer_undo(table, seat, target, entry["agree"])
+        return
+    tables.check_no_undo_pending(table)
     if kind == "timeout":
         claim = {
             "claimant": seat,
@@ -799,6 +853,7 @@ def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[st
         tables.check_move(rules, step_start, seat, entry["move"])
         move = tables.check_move(rules, table, seat, entry["move"])
         tables.apply_move(rules, table, seat, move)
+        tables.note_play(table, entry["seq"], seat, kind)
     elif kind == "commit":
         tables.check_commit(rules, step_start, seat, entry["step"], entry["commitment"])
         tables.check_commit(rules, table, seat, entry["step"], entry["commitment"])

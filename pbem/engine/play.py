@@ -138,6 +138,31 @@ def deadlines(ledger: Ledger) -> dict[str, str]:
     return found
 
 
+def ask_undo(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    """Ask to take back ``seat``'s last move; it is undone once every other seat consents."""
+    game = seated(ledger)
+    last = game.table.last_play
+    target = last[0] if last is not None else -1
+    tables.request_undo(game.table.snapshot(), seat, target)
+    entry = ledger.next_entry(seat, at, "undo")
+    entry["target"] = target
+    return _sign(ledger, seat, entry, secret)
+
+
+def answer_undo(
+    ledger: Ledger, seat: str, agree: bool, secret: SecretKeys, at: str
+) -> tuple[Ledger, dict[str, Any]]:
+    game = seated(ledger)
+    undo = game.table.undo
+    if undo is None:
+        raise IllegalMoveError("no undo is waiting for consent")
+    tables.answer_undo(game.table.snapshot(), seat, undo["target"], agree)
+    entry = ledger.next_entry(seat, at, "consent")
+    entry["target"] = undo["target"]
+    entry["agree"] = agree
+    return _sign(ledger, seat, entry, secret)
+
+
 def sealed_value(ledger: Ledger, seat: str, step: str, secret: SecretKeys) -> sealing.Opening:
     """Open ``seat``'s own sealed choice with its key."""
     game = seated(ledger)

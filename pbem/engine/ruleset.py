@@ -16,7 +16,7 @@ from pbem.crypto.randomness import Draws
 from pbem.engine.registry import GameInfo, OptionValue
 from pbem.errors import UsageError
 
-DemandKind = Literal["move", "sealed", "commit", "reveal", "contribute"]
+DemandKind = Literal["move", "sealed", "commit", "reveal", "contribute", "consent"]
 
 
 @dataclass(frozen=True)

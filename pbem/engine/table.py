@@ -46,6 +46,8 @@ class Table:
     links: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)  # seat -> (seq, link)
     # when each current demand began, by demand key: the time written in the entry that made it
     waiting_since: dict[str, str] = field(default_factory=dict)
+    last_play: tuple[int, str, str] | None = None  # (seq, seat, kind) of the latest play entry
+    undo: dict[str, Any] | None = None  # a pending undo: by, target, agreed
 
     def snapshot(self) -> Table:
         return copy.deepcopy(self)
@@ -68,6 +70,19 @@ def start(
 def demands(rules: Ruleset, table: Table) -> list[Demand]:
     """Who must act now, as the engine sees it: sealed demands become commit or reveal demands,
     and seats whose randomness a pending event still needs are asked to contribute."""
+    if table.undo is not None:
+        undo = table.undo
+        step = f"undo of entry {undo['target']}"
+        return [
+            Demand(
+                seat,
+                "consent",
+                step,
+                f"consent to (or decline) {undo['by']}'s undo of entry {undo['target']}",
+            )
+            for seat in table.seats
+            if seat != undo["by"] and seat not in undo["agreed"]
+        ]
     found: list[Demand] = []
     wanted = rules.demands(table.state)
     for demand in wanted:
@@ -120,6 +135,8 @@ def _describe(demand: Demand) -> str:
         return f"reveal the sealed {demand.step} (pbem reveal)"
     if demand.kind == "contribute":
         return f"add randomness to the {demand.step} (any entry: pbem play ... roll)"
+    if demand.kind == "consent":
+        return f"{demand.prompt} (pbem consent)"
     return f"make a move in the {demand.step}: {demand.prompt}"
 
 
@@ -195,6 +212,45 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
             table.resolved.append(pending.context)
             _note_requests(rules, table, seq)
             progress = True
+
+
+def note_play(table: Table, seq: int, seat: str, kind: str) -> None:
+    table.last_play = (seq, seat, kind)
+
+
+def check_no_undo_pending(table: Table) -> None:
+    if table.undo is not None:
+        waiting = sorted(set(table.seats) - {table.undo["by"]} - table.undo["agreed"])
+        raise IllegalMoveError(
+            f"play is paused: {table.undo['by']} asked to undo entry {table.undo['target']}, "
+            f"waiting for {', '.join(waiting)} to consent or decline (pbem consent)"
+        )
+
+
+def request_undo(table: Table, seat: str, target: int) -> None:
+    """A seat asks to take back its last move; every other seat must consent."""
+    check_no_undo_pending(table)
+    last = table.last_play
+    if last is None or last[0] != target or last[1] != seat or last[2] != "move":
+        raise IllegalMoveError(
+            f"{seat} can only undo its own move when nothing has been played since (entry {target} is not)"
+        )
+    table.undo = {"by": seat, "target": target, "agreed": set()}
+
+
+def answer_undo(table: Table, seat: str, target: int, agree: bool) -> None:
+    undo = table.undo
+    if undo is None or undo["target"] != target:
+        raise IllegalMoveError(f"no undo of entry {target} is waiting for consent")
+    if seat == undo["by"] or seat in undo["agreed"]:
+        raise IllegalMoveError(f"{seat} has no say left on the undo of entry {target}")
+    if not agree:
+        table.undo = None
+        return
+    undo["agreed"].add(seat)
+    if set(table.seats) - {undo["by"]} <= undo["agreed"]:
+        table.undo = None
+        table.last_play = None
 
 
 def demand_key(demand: Demand) -> str:
