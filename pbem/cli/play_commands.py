@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -190,6 +191,22 @@ def play(
         _next(current)
 
 
+def _append(
+    file: Path,
+    seat: str,
+    key: str | None,
+    precheck: Callable[[Ledger], object],
+    build: Callable[[Ledger, SecretKeys, str], tuple[Ledger, dict[str, Any]]],
+) -> tuple[Ledger, dict[str, Any]]:
+    """Read and verify the file, check the request before any key is opened, sign, append."""
+    loaded, ledger = _read(file)
+    precheck(ledger)
+    secret = _key(ledger, seat, key)
+    current, entry = build(ledger, secret, now())
+    _write(loaded, [entry], current)
+    return current, entry
+
+
 def reveal(
     file: Path = FILE,
     seat: str = typer.Option(..., "--as", help="Your seat."),
@@ -198,14 +215,14 @@ def reveal(
     """Reveal your sealed choice once every seat has sealed theirs."""
     with reported():
         from pbem.engine import play as play_mod
-        from pbem.engine import table as tables
 
-        loaded, ledger = _read(file)
-        game = play_mod.seated(ledger)
-        tables.demand_of(game.rules, game.table, seat, ("reveal",))  # before asking for a key
-        secret = _key(ledger, seat, key)
-        current, entry = play_mod.reveal(ledger, seat, secret, now())
-        _write(loaded, [entry], current)
+        current, entry = _append(
+            file,
+            seat,
+            key,
+            lambda ledger: play_mod.owed_reveal_or_refuse(ledger, seat),
+            lambda ledger, secret, at: play_mod.reveal(ledger, seat, secret, at),
+        )
         info(f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})")
         _next(current)
 
@@ -220,13 +237,17 @@ def timeout(
     with reported():
         from pbem.engine import play as play_mod
 
-        loaded, ledger = _read(file)
         at = now()
-        play_mod.check_timeout_now(ledger, seat, late, at)  # before asking for a key
-        secret = _key(ledger, seat, key)
-        current, entry, demand = play_mod.timeout(ledger, seat, late, secret, at)
-        _write(loaded, [entry], current)
-        info(f"{seat} claimed that {late} let the deadline of the {demand.step} pass (entry {entry['seq']})")
+        current, entry = _append(
+            file,
+            seat,
+            key,
+            lambda ledger: play_mod.check_timeout_now(ledger, seat, late, at),
+            lambda ledger, secret, _: play_mod.timeout(ledger, seat, late, secret, at),
+        )
+        info(
+            f"{seat} claimed that {late} let the deadline of the {entry['step']} pass (entry {entry['seq']})"
+        )
         _next(current)
 
 
@@ -238,14 +259,14 @@ def undo(
     """Ask to take back your last move; it is undone once every other player consents."""
     with reported():
         from pbem.engine import play as play_mod
-        from pbem.engine import table as tables
 
-        loaded, ledger = _read(file)
-        game = play_mod.seated(ledger)
-        last = game.table.last_play
-        tables.request_undo(game.table.snapshot(), seat, last[0] if last else -1)  # before a key
-        current, entry = play_mod.ask_undo(ledger, seat, _key(ledger, seat, key), now())
-        _write(loaded, [entry], current)
+        current, entry = _append(
+            file,
+            seat,
+            key,
+            lambda ledger: play_mod.check_undo(ledger, seat),
+            lambda ledger, secret, at: play_mod.ask_undo(ledger, seat, secret, at),
+        )
         info(f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent")
         _next(current)
 
@@ -260,10 +281,13 @@ def consent(
     with reported():
         from pbem.engine import play as play_mod
 
-        loaded, ledger = _read(file)
-        play_mod.seated(ledger)
-        current, entry = play_mod.answer_undo(ledger, seat, not decline, _key(ledger, seat, key), now())
-        _write(loaded, [entry], current)
+        current, entry = _append(
+            file,
+            seat,
+            key,
+            lambda ledger: play_mod.check_answer(ledger, seat, not decline),
+            lambda ledger, secret, at: play_mod.answer_undo(ledger, seat, not decline, secret, at),
+        )
         target = entry["target"]
         if decline:
             info(f"{seat} declined the undo of entry {target}; play goes on")

@@ -105,14 +105,13 @@ def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
 
 def timeout(
     ledger: Ledger, claimant: str, late: str, secret: SecretKeys, at: str
-) -> tuple[Ledger, dict[str, Any], Demand]:
+) -> tuple[Ledger, dict[str, Any]]:
     """A claim that ``late`` let its deadline pass; the rules' default is applied for it."""
     demand = check_timeout_now(ledger, claimant, late, at)
     entry = ledger.next_entry(claimant, at, "timeout")
     entry["late"] = late
     entry["step"] = demand.step
-    after, signed = _sign(ledger, claimant, entry, secret)
-    return after, signed, demand
+    return _sign(ledger, claimant, entry, secret)
 
 
 def check_timeout_now(ledger: Ledger, claimant: str, late: str, at: str) -> Demand:
@@ -138,12 +137,32 @@ def deadlines(ledger: Ledger) -> dict[str, str]:
     return found
 
 
-def ask_undo(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
-    """Ask to take back ``seat``'s last move; it is undone once every other seat consents."""
+def check_undo(ledger: Ledger, seat: str) -> int:
+    """The seq of the move ``seat`` may ask to undo now, or why it may not."""
     game = seated(ledger)
     last = game.table.last_play
     target = last[0] if last is not None else -1
     tables.request_undo(game.table.snapshot(), seat, target)
+    return target
+
+
+def check_answer(ledger: Ledger, seat: str, agree: bool) -> int:
+    """The seq of the move whose undo ``seat`` may answer now, or why it may not."""
+    undo = seated(ledger).table.undo
+    if undo is None:
+        raise IllegalMoveError("no undo is waiting for consent")
+    tables.answer_undo(seated(ledger).table.snapshot(), seat, undo["target"], agree)
+    return int(undo["target"])
+
+
+def owed_reveal_or_refuse(ledger: Ledger, seat: str) -> str:
+    game = seated(ledger)
+    return tables.demand_of(game.rules, game.table, seat, ("reveal",)).step
+
+
+def ask_undo(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    """Ask to take back ``seat``'s last move; it is undone once every other seat consents."""
+    target = check_undo(ledger, seat)
     entry = ledger.next_entry(seat, at, "undo")
     entry["target"] = target
     return _sign(ledger, seat, entry, secret)
@@ -152,13 +171,9 @@ def ask_undo(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Le
 def answer_undo(
     ledger: Ledger, seat: str, agree: bool, secret: SecretKeys, at: str
 ) -> tuple[Ledger, dict[str, Any]]:
-    game = seated(ledger)
-    undo = game.table.undo
-    if undo is None:
-        raise IllegalMoveError("no undo is waiting for consent")
-    tables.answer_undo(game.table.snapshot(), seat, undo["target"], agree)
+    target = check_answer(ledger, seat, agree)
     entry = ledger.next_entry(seat, at, "consent")
-    entry["target"] = undo["target"]
+    entry["target"] = target
     entry["agree"] = agree
     return _sign(ledger, seat, entry, secret)
 
