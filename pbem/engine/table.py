@@ -9,7 +9,6 @@ fixed before anyone can see it and no seat can choose it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -50,7 +49,27 @@ class Table:
     undo: dict[str, Any] | None = None  # a pending undo: by, target, agreed
 
     def snapshot(self) -> Table:
-        return copy.deepcopy(self)
+        """A copy that later changes to this table do not reach.
+
+        Rules return new states rather than changing them, so the state is shared; only the
+        engine's own containers are copied. (A deep copy here made replay quadratic, since the
+        randomness history grows with the game.)
+        """
+        return Table(
+            self.game_id,
+            self.seats,
+            self.state,
+            self.started,
+            commitments={step: dict(seats) for step, seats in self.commitments.items()},
+            sealed={step: dict(seats) for step, seats in self.sealed.items()},
+            revealed={step: set(seats) for step, seats in self.revealed.items()},
+            pending=[Pending(p.context, p.since, set(p.excused)) for p in self.pending],
+            resolved=list(self.resolved),
+            links={seat: list(links) for seat, links in self.links.items()},
+            waiting_since=dict(self.waiting_since),
+            last_play=self.last_play,
+            undo=None if self.undo is None else {**self.undo, "agreed": set(self.undo["agreed"])},
+        )
 
 
 def start(
