@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from pbem.cli.appending import KEY, SEAT, append_entry
 from pbem.cli.common import ask_passphrase, fail, info, now, print_json, reported
 
 if TYPE_CHECKING:
-    from pbem.crypto.identity import SecretKeys
-    from pbem.engine.ledger import Ledger
+    pass
 
 
 def new(
@@ -21,7 +20,7 @@ def new(
     game: str = typer.Option(..., "--game", "-g", help="Game name (see 'pbem games')."),
     players: str = typer.Option(..., "--players", "-p", help="Seat names in seating order, comma-separated."),
     seat: str = typer.Option(..., "--as", help="Your seat; you sign the genesis entry."),
-    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    key: str | None = KEY,
     edition: str | None = typer.Option(None, "--edition", "-e", help="Edition (default: the game's first)."),
     option: list[str] = typer.Option([], "--option", "-o", help="Game option as key=value; repeatable."),
 ) -> None:
@@ -56,14 +55,14 @@ def new(
 
 def join(
     file: Path = typer.Argument(..., help="The game file."),
-    seat: str = typer.Option(..., "--as", help="Your seat."),
-    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    seat: str = SEAT,
+    key: str | None = KEY,
 ) -> None:
     """Join a game: add your self-signed public keys to the file."""
     from pbem.engine import ledger as ledger_mod
 
     with reported():
-        updated, entry = _append(
+        updated, entry = append_entry(
             file,
             seat,
             key,
@@ -80,14 +79,14 @@ def join(
 def note(
     file: Path = typer.Argument(..., help="The game file."),
     text: str = typer.Argument(..., help="The message, quoted."),
-    seat: str = typer.Option(..., "--as", help="Your seat."),
-    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    seat: str = SEAT,
+    key: str | None = KEY,
 ) -> None:
     """Add a signed message to the game: a deal struck, a word to the table."""
     from pbem.engine import ledger as ledger_mod
 
     with reported():
-        _, entry = _append(
+        _, entry = append_entry(
             file,
             seat,
             key,
@@ -95,37 +94,6 @@ def note(
             lambda current, secret, at: ledger_mod.note(current, seat, text, secret, at),
         )
         info(f"{seat}'s note is entry {entry['seq']} of {file}")
-
-
-def _append(
-    file: Path,
-    seat: str,
-    key: str | None,
-    precheck: Callable[[Ledger], None],
-    build: Callable[[Ledger, SecretKeys, str], tuple[Ledger, dict[str, Any]]],
-) -> tuple[Ledger, dict[str, Any]]:
-    """Read and verify the file, check the request before asking for a passphrase, sign, append."""
-    from pbem import gamefile
-    from pbem.engine import ledger as ledger_mod
-    from pbem.errors import EquivocationError, GameFileError
-    from pbem.keys import KeyStore
-
-    loaded = gamefile.load(file)
-    try:
-        current = ledger_mod.read(loaded.data)
-    except EquivocationError as exc:
-        raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
-    except GameFileError as exc:
-        raise GameFileError(f"{file}: {exc}") from None
-    precheck(current)
-    secret = KeyStore().secret(key or seat, ask_passphrase)
-    ledger_mod.check_signer(current, seat, secret, key or seat)
-    updated, entry = build(current, secret, now())
-    text = gamefile.append_text(
-        loaded, entry, updated.header(), updated.roster_table(), updated.status_lines()
-    )
-    gamefile.replace(loaded, text)
-    return updated, entry
 
 
 def verify(

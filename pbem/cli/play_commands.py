@@ -2,61 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.common import ask_passphrase, info, now, print_json, reported
+from pbem.cli.appending import FILE, JSON, KEY, SEAT, append_entry, read_game, signing_key, write_entries
+from pbem.cli.common import info, now, print_json, reported
 
 if TYPE_CHECKING:
-    from pbem.crypto.identity import SecretKeys
     from pbem.engine.ledger import Ledger
-    from pbem.gamefile import LoadedFile
-
-FILE = typer.Argument(..., help="The game file.")
-JSON = typer.Option(False, "--json", help="Print as JSON.")
-
-
-def _read(file: Path) -> tuple[LoadedFile, Ledger]:
-    from pbem import gamefile
-    from pbem.engine import ledger as ledger_mod
-    from pbem.errors import EquivocationError, GameFileError
-
-    loaded = gamefile.load(file)
-    try:
-        return loaded, ledger_mod.read(loaded.data)
-    except EquivocationError as exc:
-        raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
-    except GameFileError as exc:
-        raise GameFileError(f"{file}: {exc}") from None
-
-
-def _write(loaded: LoadedFile, entries: list[dict[str, Any]], after: Ledger) -> None:
-    """Append ``entries`` to the file in one atomic write, keeping what players wrote in it."""
-    from pbem import gamefile
-
-    everything = [*loaded.data["entry"], *entries]
-    text = gamefile.rewrite_entries(
-        loaded, everything, after.header(), after.roster_table(), after.status_lines()
-    )
-    gamefile.replace(loaded, text)
-
-
-def _key(ledger: Ledger, seat: str, key: str | None) -> SecretKeys:
-    from pbem.engine import ledger as ledger_mod
-    from pbem.keys import KeyStore
-
-    secret = KeyStore().secret(key or seat, ask_passphrase)
-    ledger_mod.check_signer(ledger, seat, secret, key or seat)
-    return secret
 
 
 def status(file: Path = FILE, as_json: bool = JSON) -> None:
     """Where the game stands: who must act, what each must provide, deadlines and who is late."""
     with reported():
-        _, ledger = _read(file)
+        _, ledger = read_game(file)
         report = _status(ledger, now())
         if as_json:
             print_json(report)
@@ -133,14 +94,14 @@ def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
 
 def moves(
     file: Path = FILE,
-    seat: str = typer.Option(..., "--as", help="Your seat."),
+    seat: str = SEAT,
     as_json: bool = JSON,
 ) -> None:
     """Every move a seat may make now, in the exact text 'pbem play' accepts."""
     with reported():
         from pbem.engine import play as play_mod
 
-        _, ledger = _read(file)
+        _, ledger = read_game(file)
         demand, texts = play_mod.legal(ledger, seat)
         if as_json:
             print_json({"seat": seat, "kind": demand.kind if demand else None, "moves": texts})
@@ -156,19 +117,19 @@ def moves(
 def play(
     file: Path = FILE,
     move: list[str] = typer.Argument(..., help="The move, e.g. bid 15 (quotes optional)."),
-    seat: str = typer.Option(..., "--as", help="Your seat."),
-    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    seat: str = SEAT,
+    key: str | None = KEY,
 ) -> None:
     """Make a move: checked against the rules, signed, appended. Secret choices are sealed."""
     with reported():
         from pbem.engine import play as play_mod
 
-        loaded, ledger = _read(file)
+        loaded, ledger = read_game(file)
         text = " ".join(move)
         play_mod.seated(ledger)
         if play_mod.owed_reveal(ledger, seat) is None:
             play_mod.precheck(ledger, seat, text)  # refuse an illegal move before asking for a key
-        secret = _key(ledger, seat, key)
+        secret = signing_key(ledger, seat, key)
         made: list[dict[str, Any]] = []
         current = ledger
         step = play_mod.owed_reveal(current, seat)
@@ -178,7 +139,7 @@ def play(
             info(f"{seat} revealed the sealed {step}: {entry['value']}")
         current, entry = play_mod.play(current, seat, text, secret, now())
         made.append(entry)
-        _write(loaded, made, current)
+        write_entries(loaded, made, current)
         if entry["kind"] == "commit":
             info(
                 f"{seat} sealed a {entry['step']} (entry {entry['seq']}); "
@@ -191,32 +152,16 @@ def play(
         _next(current)
 
 
-def _append(
-    file: Path,
-    seat: str,
-    key: str | None,
-    precheck: Callable[[Ledger], object],
-    build: Callable[[Ledger, SecretKeys, str], tuple[Ledger, dict[str, Any]]],
-) -> tuple[Ledger, dict[str, Any]]:
-    """Read and verify the file, check the request before any key is opened, sign, append."""
-    loaded, ledger = _read(file)
-    precheck(ledger)
-    secret = _key(ledger, seat, key)
-    current, entry = build(ledger, secret, now())
-    _write(loaded, [entry], current)
-    return current, entry
-
-
 def reveal(
     file: Path = FILE,
-    seat: str = typer.Option(..., "--as", help="Your seat."),
-    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    seat: str = SEAT,
+    key: str | None = KEY,
 ) -> None:
     """Reveal your sealed choice once every seat has sealed theirs."""
     with reported():
         from pbem.engine import play as play_mod
 
-        current, entry = _append(
+        current, entry = append_entry(
             file,
             seat,
             key,
@@ -231,14 +176,14 @@ def timeout(
     file: Path = FILE,
     late: str = typer.Argument(..., help="The seat that let its deadline pass."),
     seat: str = typer.Option(..., "--as", help="Your seat (the claimant)."),
-    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    key: str | None = KEY,
 ) -> None:
     """Claim that a seat let its deadline pass; the rules' default is applied for it."""
     with reported():
         from pbem.engine import play as play_mod
 
         at = now()
-        current, entry = _append(
+        current, entry = append_entry(
             file,
             seat,
             key,
@@ -253,14 +198,14 @@ def timeout(
 
 def undo(
     file: Path = FILE,
-    seat: str = typer.Option(..., "--as", help="Your seat."),
-    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    seat: str = SEAT,
+    key: str | None = KEY,
 ) -> None:
     """Ask to take back your last move; it is undone once every other player consents."""
     with reported():
         from pbem.engine import play as play_mod
 
-        current, entry = _append(
+        current, entry = append_entry(
             file,
             seat,
             key,
@@ -273,15 +218,15 @@ def undo(
 
 def consent(
     file: Path = FILE,
-    seat: str = typer.Option(..., "--as", help="Your seat."),
+    seat: str = SEAT,
     decline: bool = typer.Option(False, "--decline", help="Refuse the undo instead."),
-    key: str | None = typer.Option(None, "--key", help="Key to sign with (default: the seat name)."),
+    key: str | None = KEY,
 ) -> None:
     """Agree to (or decline) another player's request to undo their last move."""
     with reported():
         from pbem.engine import play as play_mod
 
-        current, entry = _append(
+        current, entry = append_entry(
             file,
             seat,
             key,
@@ -307,7 +252,7 @@ def _next(ledger: Ledger) -> None:
 def log(file: Path = FILE, as_json: bool = JSON) -> None:
     """The history: one line per entry, with who did what."""
     with reported():
-        _, ledger = _read(file)
+        _, ledger = read_game(file)
         lines = [
             (
                 entry["seq"],
@@ -361,12 +306,12 @@ def show(
     with reported():
         from pbem.engine import play as play_mod
 
-        _, ledger = _read(file)
+        _, ledger = read_game(file)
         game = play_mod.seated(ledger)
         view = game.rules.view(game.table.state, seat)
         private: dict[str, str] = {}
         if seat is not None:
-            secret = _key(ledger, seat, key)
+            secret = signing_key(ledger, seat, key)
             for step, sealed in game.table.sealed.items():
                 if seat in sealed and seat not in game.table.revealed.get(step, set()):
                     private[step] = play_mod.sealed_value(ledger, seat, step, secret).value

@@ -1,0 +1,78 @@
+"""Reading a game file for a command, and signing and appending entries to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from pbem.cli.common import ask_passphrase, now
+
+if TYPE_CHECKING:
+    from pbem.crypto.identity import SecretKeys
+    from pbem.engine.ledger import Ledger
+    from pbem.gamefile import LoadedFile
+
+FILE = typer.Argument(..., help="The game file.")
+SEAT = typer.Option(..., "--as", help="Your seat.")
+KEY = typer.Option(None, "--key", help="Key to sign with (default: the seat name).")
+JSON = typer.Option(False, "--json", help="Print as JSON.")
+
+
+def read_game(file: Path) -> tuple[LoadedFile, Ledger]:
+    """The file and its verified ledger; any problem is reported naming the file."""
+    from pbem import gamefile
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import EquivocationError, GameFileError
+
+    loaded = gamefile.load(file)
+    try:
+        return loaded, ledger_mod.read(loaded.data)
+    except EquivocationError as exc:
+        raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
+    except GameFileError as exc:
+        raise GameFileError(f"{file}: {exc}") from None
+
+
+def signing_key(ledger: Ledger, seat: str, key: str | None) -> SecretKeys:
+    """The seat's secret keys, refusing a key other than the one the seat joined with."""
+    from pbem.engine import ledger as ledger_mod
+    from pbem.keys import KeyStore
+
+    secret = KeyStore().secret(key or seat, ask_passphrase)
+    ledger_mod.check_signer(ledger, seat, secret, key or seat)
+    return secret
+
+
+def write_entries(loaded: LoadedFile, entries: list[dict[str, Any]], after: Ledger) -> None:
+    """Append ``entries`` in one atomic write, keeping what players wrote in the file."""
+    from pbem import gamefile
+
+    if len(entries) == 1:
+        text = gamefile.append_text(
+            loaded, entries[0], after.header(), after.roster_table(), after.status_lines()
+        )
+    else:
+        everything = [*loaded.data["entry"], *entries]
+        text = gamefile.rewrite_entries(
+            loaded, everything, after.header(), after.roster_table(), after.status_lines()
+        )
+    gamefile.replace(loaded, text)
+
+
+def append_entry(
+    file: Path,
+    seat: str,
+    key: str | None,
+    precheck: Callable[[Ledger], object],
+    build: Callable[[Ledger, SecretKeys, str], tuple[Ledger, dict[str, Any]]],
+) -> tuple[Ledger, dict[str, Any]]:
+    """Read and verify the file, check the request before any key is opened, sign, append."""
+    loaded, ledger = read_game(file)
+    precheck(ledger)
+    secret = signing_key(ledger, seat, key)
+    current, entry = build(ledger, secret, now())
+    write_entries(loaded, [entry], current)
+    return current, entry
