@@ -53,14 +53,3 @@ class EquivocationError(PbemError):
     def __init__(self, message: str, evidence: tuple[dict[str, Any], ...]) -> None:
         super().__init__(message)
         self.evidence = evidence
-
-
-EXIT_CODES: dict[int, str] = {
-    0: "success",
-    1: "a move or action the rules refuse",
-    2: "usage: bad arguments, unknown game or option, malformed input",
-    3: "integrity failure: the game file is unreadable, tampered with or inconsistent",
-    4: "identity: missing or corrupt key, wrong passphrase, key file readable by others",
-    5: "file access: missing file, file already exists, cannot write",
-    6: "equivocation: a player signed two different entries for the same place",
-}

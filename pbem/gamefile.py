@@ -294,8 +294,3 @@ def _sync_directory(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def read_toml_file(path: Path) -> dict[str, Any]:
-    """Read any TOML input file (component data, for instance); errors name the file."""
-    return parse(read_bytes(path), str(path))

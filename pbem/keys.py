@@ -47,6 +47,7 @@ class KeyEntry:
     private: bool
     encrypted: bool
     path: Path
+    line: str  # the self-signed identity line to share
 
 
 class KeyStore:
@@ -128,13 +129,13 @@ class KeyStore:
             except (IdentityError, UsageError) as exc:
                 broken.append(IdentityError(f"{path}: {exc}") if isinstance(exc, UsageError) else exc)
                 continue
-            found.append(KeyEntry(path.stem, sealed.identity, True, sealed.encrypted, path))
+            found.append(self._own(sealed, path))
         own = {path.stem for path in self.keys_dir.glob("*.key")} if self.keys_dir.is_dir() else set()
         for path in sorted(self.identities_dir.glob("*.pub")) if self.identities_dir.is_dir() else []:
             if path.stem in own:
                 continue
             try:
-                found.append(KeyEntry(path.stem, self._imported(path), False, False, path))
+                found.append(self._imported(path))
             except (IdentityError, UsageError) as exc:
                 broken.append(IdentityError(f"{path}: {exc}") if isinstance(exc, UsageError) else exc)
         return found, broken
@@ -142,22 +143,15 @@ class KeyStore:
     def public(self, name: str) -> KeyEntry:
         """A key of one's own, or else an imported identity, by local name."""
         if self.key_path(name).exists():
-            sealed, path = self._sealed(name)
-            return KeyEntry(name, sealed.identity, True, sealed.encrypted, path)
+            return self._own(*self._sealed(name))
         path = self.identity_path(name)
         if path.exists():
-            return KeyEntry(name, self._imported(path), False, False, path)
+            return self._imported(path)
         raise IdentityError(f"no key or imported identity named {name!r} in {self.home}")
 
     def export_line(self, name: str) -> str:
-        """The self-signed identity line of one of one's own keys (made when the key was)."""
-        if self.key_path(name).exists():
-            return self._sealed(name)[0].line
-        path = self.identity_path(name)
-        if path.exists():
-            self._imported(path)
-            return path.read_text(encoding="ascii").strip()
-        raise IdentityError(f"no key or imported identity named {name!r} in {self.home}")
+        """The self-signed identity line to share for a key or an imported identity."""
+        return self.public(name).line
 
     def import_identity(self, text: str, source: str, local_name: str | None) -> KeyEntry:
         identity = parse_identity_line(text, source)
@@ -166,8 +160,9 @@ class KeyStore:
         if self.key_path(name).exists():
             raise IdentityError(f"{name!r} is one of your own keys; import under another name with --name")
         if path.exists():
-            if self._imported(path) == PublicIdentity(name, identity.sign_public, identity.box_public):
-                return KeyEntry(name, self._imported(path), False, False, path)
+            existing = self._imported(path)
+            if existing.identity == PublicIdentity(name, identity.sign_public, identity.box_public):
+                return existing
             raise IdentityError(
                 f"a different identity named {name!r} is already imported; "
                 "compare fingerprints, then import under another name with --name"
@@ -179,15 +174,22 @@ class KeyStore:
             raise FileAccessError(f"cannot create {self.identities_dir}: {exc.strerror}") from None
         # Stored with plain single spaces: mail programs turn spaces into no-break spaces.
         body = next(line for line in text.splitlines() if line.strip() and not line.startswith("#"))
-        _create_exclusive(path, (" ".join(body.split()) + "\n").encode("ascii"), 0o644)
-        return KeyEntry(name, stored, False, False, path)
+        line = " ".join(body.split())
+        _create_exclusive(path, (line + "\n").encode("ascii"), 0o644)
+        return KeyEntry(name, stored, False, False, path, line)
 
-    def _imported(self, path: Path) -> PublicIdentity:
+    @staticmethod
+    def _own(sealed: SealedKey, path: Path) -> KeyEntry:
+        return KeyEntry(path.stem, sealed.identity, True, sealed.encrypted, path, sealed.line)
+
+    def _imported(self, path: Path) -> KeyEntry:
         try:
-            identity = parse_identity_line(path.read_text(encoding="ascii"), str(path))
+            text = path.read_text(encoding="ascii")
+            identity = parse_identity_line(text, str(path))
         except (OSError, UnicodeDecodeError) as exc:
             raise IdentityError(f"cannot read identity file {path}: {exc}") from None
-        return PublicIdentity(path.stem, identity.sign_public, identity.box_public)
+        local = PublicIdentity(path.stem, identity.sign_public, identity.box_public)
+        return KeyEntry(path.stem, local, False, False, path, text.strip())
 
 
 def _private_dir(path: Path) -> None:

@@ -88,9 +88,8 @@ def show(
 ) -> None:
     """Show a public identity line and its fingerprint, to compare with its owner out of band."""
     with reported():
-        store = _store()
-        entry = store.public(name)
-        line = store.export_line(name)
+        entry = _store().public(name)
+        line = entry.line
         if as_json:
             print_json(
                 {
@@ -112,11 +111,8 @@ def export(
 ) -> None:
     """Print your public identity for other players to import (never the private key)."""
     with reported():
-        store = _store()
-        entry = store.public(name)
-        text = (
-            f"# pbem identity {name}, fingerprint {entry.identity.fingerprint}\n{store.export_line(name)}\n"
-        )
+        entry = _store().public(name)
+        text = f"# pbem identity {name}, fingerprint {entry.identity.fingerprint}\n{entry.line}\n"
         if output is None:
             sys.stdout.write(text)
             return

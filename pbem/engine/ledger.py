@@ -621,6 +621,7 @@ class _Replay:
                 return
             self._admit(index, entry, PublicIdentity(by, *keys), found)
             self._take_tip(entry, found)
+            self._start_if_seated(entry["seq"], entry["at"])
             return
         if entry["kind"] == "note":
             try:
@@ -660,7 +661,8 @@ class _Replay:
             if entry["kind"] == "move" and entry["seq"] in ledger.void:
                 tables.note_play(ledger.table, entry["seq"], entry["by"], "move")  # undone: not applied
                 return
-            _replay_play(rules, ledger.table, ledger.step_start, entry, days)
+            shared = len(ledger.steps[-1]) > 1
+            _replay_play(rules, ledger.table, ledger.step_start, entry, days, shared=shared)
         except PbemError as exc:
             found.append(f"refused by the rules: {exc}")
 
@@ -693,7 +695,6 @@ class _Replay:
             found.append("rand_tip must be 64 hex digits")
         elif entry["by"] not in self.ledger.revealed:
             self.ledger.revealed[entry["by"]] = (0, tip)
-        self._start_if_seated(entry["seq"], entry["at"])
 
     def _take_link(self, entry: dict[str, Any], found: list[str]) -> None:
         """Check the entry reveals the next link of its author's randomness chain."""
@@ -823,8 +824,14 @@ class _Replay:
         )
 
 
-def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[str, Any], days: int) -> None:
-    """Check a play entry against the step's starting state, then apply it to the table."""
+def _replay_play(
+    rules: Ruleset, table: Table, step_start: Table, entry: dict[str, Any], days: int, *, shared: bool
+) -> None:
+    """Check a play entry, then apply it to the table.
+
+    An entry that shares its step with earlier ones is also checked against the table as the step
+    began, since its author saw none of them; for the first entry of a step the two are the same.
+    """
     seat, kind = entry["by"], entry["kind"]
     if kind in ("undo", "consent"):
         target = entry["target"]
@@ -846,16 +853,19 @@ def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[st
             "at": entry["at"],
             "days": days,
         }
-        tables.check_timeout(rules, step_start, **claim)
+        if shared:
+            tables.check_timeout(rules, step_start, **claim)
         tables.apply_timeout(rules, table, tables.check_timeout(rules, table, **claim))
         return
     if kind == "move":
-        tables.check_move(rules, step_start, seat, entry["move"])
+        if shared:
+            tables.check_move(rules, step_start, seat, entry["move"])
         move = tables.check_move(rules, table, seat, entry["move"])
         tables.apply_move(rules, table, seat, move)
         tables.note_play(table, entry["seq"], seat, kind)
     elif kind == "commit":
-        tables.check_commit(rules, step_start, seat, entry["step"], entry["commitment"])
+        if shared:
+            tables.check_commit(rules, step_start, seat, entry["step"], entry["commitment"])
         tables.check_commit(rules, table, seat, entry["step"], entry["commitment"])
         try:
             unb64(entry["sealed"])
@@ -865,7 +875,8 @@ def _replay_play(rules: Ruleset, table: Table, step_start: Table, entry: dict[st
     elif kind == "reveal":
         nonce = _nonce(entry["nonce"])
         opening = sealing.Opening(entry["value"], nonce)
-        tables.check_reveal(rules, step_start, seat, entry["step"], opening)
+        if shared:
+            tables.check_reveal(rules, step_start, seat, entry["step"], opening)
         move = tables.check_reveal(rules, table, seat, entry["step"], opening)
         tables.apply_reveal(rules, table, seat, entry["step"], move)
     else:

@@ -148,10 +148,11 @@ def check_undo(ledger: Ledger, seat: str) -> int:
 
 def check_answer(ledger: Ledger, seat: str, agree: bool) -> int:
     """The seq of the move whose undo ``seat`` may answer now, or why it may not."""
-    undo = seated(ledger).table.undo
+    table = seated(ledger).table
+    undo = table.undo
     if undo is None:
         raise IllegalMoveError("no undo is waiting for consent")
-    tables.answer_undo(seated(ledger).table.snapshot(), seat, undo["target"], agree)
+    tables.answer_undo(table.snapshot(), seat, undo["target"], agree)
     return int(undo["target"])
 
 
