@@ -27,3 +27,7 @@ PBEM_HOME="$work/alice" PBEM_NOW=2026-11-04T12:30:00Z \
 
 "$pbem" verify "$game"
 cp "$game" "$here/three-players.toml"
+
+# The same game with alice's note altered after she signed it: verify must refuse it.
+sed 's/Agreed - and I keep out of the Pope auction./Agreed - and Milan is yours too./' \
+    "$here/three-players.toml" > "$here/tampered/forged-note.toml"

@@ -10,6 +10,7 @@ import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -69,6 +70,7 @@ def make_game(cli: Cli, tmp_path: Path) -> Callable[..., Path]:
         game: str = "princes-of-the-renaissance",
         name: str = "game.toml",
         options: Sequence[str] = (),
+        roll: bool = False,
     ) -> Path:
         path = tmp_path / name
         extra = [arg for option in options for arg in ("--option", option)]
@@ -91,6 +93,10 @@ def make_game(cli: Cli, tmp_path: Path) -> Callable[..., Path]:
         for seat, text in notes:
             result = cli("note", str(path), text, "--as", seat, home=seat)
             assert result.exit_code == 0, result.stderr
+        if roll:  # every seat adds randomness to the setup draw, so the bidding can begin
+            for seat in seats:
+                result = cli("play", str(path), "roll", "--as", seat, home=seat)
+                assert result.exit_code == 0, result.stderr
         return path
 
     return make
@@ -100,3 +106,13 @@ def make_game(cli: Cli, tmp_path: Path) -> Callable[..., Path]:
 def game_file(make_game: Callable[..., Path]) -> Iterator[Path]:
     """A three-seat game, everyone joined, then a note from each of b and a."""
     yield make_game(notes=(("b", "I back Venice"), ("a", "agreed")))
+
+
+def potr_components(edition: str) -> dict[str, Any]:
+    """The component values pbem new embeds for a Princes of the Renaissance edition."""
+    from pbem.cli.template_commands import bundled
+    from pbem.games.princes_of_the_renaissance.components import values
+
+    template = bundled("princes-of-the-renaissance", edition)
+    assert template is not None
+    return values(template)

@@ -25,6 +25,8 @@ def timed_game(cli: Cli, tmp_path: Path) -> Path:
                "--option", "deadline_days=3", home="a", env=start).exit_code == 0  # fmt: skip
     for seat in ("b", "c"):
         assert cli("join", str(path), "--as", seat, home=seat, env=start).exit_code == 0
+    for seat in ("a", "b", "c"):  # the setup draw
+        assert cli("play", str(path), "roll", "--as", seat, home=seat, env=start).exit_code == 0
     for seat, bid in (("a", "4"), ("b", "6")):
         result = cli(
             "play", str(path), "bid", bid, "--as", seat, home=seat, env={"PBEM_NOW": "2026-11-02T10:00:00Z"}

@@ -29,6 +29,16 @@ def refused(cli: Cli, path: Path, seat: str, *move: str, code: int = 1) -> str:
 
 def test_the_opening_from_new_to_decade_one(cli: Cli, make_game: Callable[..., Path]) -> None:
     game = make_game()
+    # 2016 setup step 5: six City tiles per city are drawn at random before anyone bids
+    assert [d["kind"] for d in demands(cli, game)] == ["contribute"] * 3
+    assert refused(cli, game, "a", "bid", "7") == (
+        "error: a is asked only to add randomness to the setup draw: play 'roll'"
+    )
+    for seat in ("a", "b", "c"):
+        assert cli("play", str(game), "roll", "--as", seat, home=seat).exit_code == 0
+    drawn = json.loads(cli("show", str(game), "--json").stdout)["city_tiles_on_offer"]
+    assert sorted({tile["city"] for tile in drawn}) == ["florence", "milan", "naples", "rome", "venice"]
+    assert all(sum(1 for tile in drawn if tile["city"] == city) == 6 for city in {t["city"] for t in drawn})
     assert [d["kind"] for d in demands(cli, game)] == ["commit", "commit", "commit"]
 
     # wrong phase and a bid above one's gold are refused, the file untouched
@@ -37,7 +47,7 @@ def test_the_opening_from_new_to_decade_one(cli: Cli, make_game: Callable[..., P
     )
     assert refused(cli, game, "a", "bid", "46") == "error: a turn-order bid cannot exceed your gold: a has 45"
     assert refused(cli, game, "a", "bid", "lots", code=2) == (
-        "error: 'bid lots' is not a move: write 'bid N', 'pass' or 'family NAME'"
+        "error: 'bid lots' is not a move: write 'bid N' (N a whole number)"
     )
 
     # two bids made at the same time on separate copies, then merged
@@ -74,7 +84,7 @@ def test_the_opening_from_new_to_decade_one(cli: Cli, make_game: Callable[..., P
     assert view["phase"] == "family bidding"
     order = view["turn_order"]
     assert order[2] == "c" and sorted(order[:2]) == ["a", "b"]  # a and b tied at 7: broken at random
-    assert "ties broken at random" in view["events"][0]
+    assert "ties broken at random" in view["events"][-1]
 
     # family bidding: the lowest bid acts; others are refused
     (wanted,) = demands(cli, game)
@@ -115,7 +125,7 @@ def test_the_opening_from_new_to_decade_one(cli: Cli, make_game: Callable[..., P
 
 
 def test_reveal_happens_with_the_seats_next_play(cli: Cli, make_game: Callable[..., Path]) -> None:
-    game = make_game()
+    game = make_game(roll=True)
     for seat, bid in (("a", "3"), ("b", "2"), ("c", "1")):
         assert cli("play", str(game), "bid", bid, "--as", seat, home=seat).exit_code == 0
     for seat in ("a", "b"):
@@ -197,6 +207,10 @@ def test_an_illegal_move_is_refused_before_any_passphrase_is_asked(
         == 0
     )
     assert cli("join", str(game), "--as", "c", home="c").exit_code == 0
+    for seat in ("a", "c"):
+        assert cli("play", str(game), "roll", "--as", seat, home=seat).exit_code == 0
+    unlocked = {"PBEM_HOME": str(protected), "PBEM_PASSPHRASE": "pw"}
+    assert cli("play", str(game), "roll", "--as", "b", env=unlocked).exit_code == 0
     result = cli("play", str(game), "bid", "99", "--as", "b", env={"PBEM_HOME": str(protected)})
     assert (result.exit_code, result.stderr) == (
         1,

@@ -35,8 +35,9 @@ from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import Demand, Ruleset
 from pbem.engine.table import Table
 from pbem.errors import GameFileError, IllegalMoveError, MoveSyntaxError
-from pbem.games.princes_of_the_renaissance.opening import Opening
+from pbem.games.princes_of_the_renaissance.state import Game as Opening
 from pbem.keys import KeyStore
+from tests.conftest import potr_components
 
 AT = "2026-01-01T00:00:00Z"
 GAME = "princes-of-the-renaissance"
@@ -53,7 +54,6 @@ TIE_BREAK = "turn-order tie-break"
 ORDER_DRAW = "turn-order draw"
 FAMILY_BIDDING = "family bidding"
 FAMILY_CHOICE = "family choice"
-DECADE_ONE = "decade I"
 COMMIT_FIELDS = {"seq", "prev", "by", "at", "kind", "step", "commitment", "sealed", "rand", "sig"}
 STEP_LIMIT = 400  # far more entries than any opening of six players needs
 
@@ -67,6 +67,7 @@ def _make_keys() -> dict[str, SecretKeys]:
 
 
 KEYS = _make_keys()
+COMPONENTS = {edition: potr_components(edition) for edition in EDITIONS}
 SLOW = [HealthCheck.too_slow]
 
 SEAT_LISTS = st.integers(3, 6).map(lambda count: NAMES[:count])
@@ -100,9 +101,12 @@ def new_game(edition: str, turn_order: str, seats: Sequence[str], game_id: str) 
     setup = ledger.plan(
         game=GAME, edition=edition, options={"turn_order": turn_order}, seats=seats, creator=seats[0]
     )
-    game = ledger.new_game(setup, KEYS[seats[0]], at=AT, game_id=game_id, components={})
+    game = ledger.new_game(setup, KEYS[seats[0]], at=AT, game_id=game_id, components=COMPONENTS[edition])
     for seat in seats[1:]:
         game, _ = ledger.join(game, seat, KEYS[seat], AT)
+    if state_of(game).phase == "setup draw":  # 2016: the City tiles are drawn before the bidding
+        for seat in seats:
+            game, _ = play.play(game, seat, "roll", KEYS[seat], AT)
     return game
 
 
@@ -153,7 +157,14 @@ def snapshot(game: Ledger) -> Snapshot:
 
 def audit_again(game: Ledger) -> Ledger:
     """Re-read the whole game from its entries, as anyone holding the file would."""
-    result = ledger.audit({"game": game.header(), "roster": game.roster_table(), "entry": game.entries})
+    result = ledger.audit(
+        {
+            "game": game.header(),
+            "roster": game.roster_table(),
+            "components": game.components,
+            "entry": game.entries,
+        }
+    )
     assert result.problems == (), [str(problem) for problem in result.problems]
     assert result.ledger is not None
     return result.ledger
@@ -225,7 +236,7 @@ def play_out(
     record = Record()
     for _ in range(STEP_LIMIT):
         state = state_of(game)
-        if state.phase == DECADE_ONE:
+        if state.decade == 1:
             if probe is not None:
                 probe(game)
             return game, record
@@ -287,7 +298,7 @@ def play_out(
 def check_final(game: Ledger, record: Record, edition: str, turn_order: str) -> None:
     seats = list(game.seats)
     state = state_of(game)
-    assert state.phase == DECADE_ONE
+    assert state.decade == 1
     # every seat has a distinct family, the one it picked
     families = {seat: player.family for seat, player in state.players.items()}
     assert families == record.families
@@ -396,8 +407,8 @@ def refusal(game: Ledger, seat: str, text: str) -> tuple[type[Exception], str] |
     player = state.players[seat]
     if len(words) == 2 and words[0] == "bid" and re.fullmatch(r"[0-9]{1,6}", words[1]):
         amount = int(words[1])
-        if state.phase == DECADE_ONE:
-            return IllegalMoveError, "the opening is over"
+        if state.decade == 1:
+            return IllegalMoveError, "no auction is running"
         if state.phase == BID_STEP:
             return (IllegalMoveError, "cannot exceed your gold") if amount > player.gold else None
         if state.phase == FAMILY_BIDDING:
@@ -406,17 +417,15 @@ def refusal(game: Ledger, seat: str, text: str) -> tuple[type[Exception], str] |
             return (IllegalMoveError, "cannot exceed your gold") if amount > player.gold else None
         return IllegalMoveError, f"no bidding in the {state.phase}"
     if words == ["pass"]:
-        if state.phase == DECADE_ONE:
-            return IllegalMoveError, "the opening is over"
-        if state.phase == FAMILY_BIDDING:
-            return None
+        if state.phase == FAMILY_BIDDING or state.decade == 1:
+            return None  # in decade I, the Pass action
         return IllegalMoveError, "passing is part of the family bidding"
     if len(words) == 2 and words[0] == "family":
         name = "este" if words[1] == "d'este" else words[1]
         if name not in FAMILIES:
             return MoveSyntaxError, f"unknown family {words[1]!r}"
-        if state.phase == DECADE_ONE:
-            return IllegalMoveError, "the opening is over"
+        if state.decade == 1:
+            return IllegalMoveError, "families were chosen in the opening"
         if state.phase != FAMILY_CHOICE:
             return IllegalMoveError, "families are chosen after the bidding"
         owner = next((other for other, p in state.players.items() if p.family == name), None)
@@ -489,7 +498,7 @@ def test_illegal_moves_are_refused_by_name_and_change_nothing(
     tried: list[str] = []
 
     def probe(game: Ledger) -> None:
-        if rnd.random() < 0.5 and state_of(game).phase != DECADE_ONE:
+        if rnd.random() < 0.5 and state_of(game).decade == 0:
             return
         # a seat that is asked to act now, and any seat
         for seat in (rnd.choice(demands_of(game)).seat, rnd.choice(seats)):

@@ -15,7 +15,7 @@ from tests.conftest import Cli
 @pytest.fixture
 def bidding(cli: Cli, make_game: Callable[..., Path]) -> Path:
     """A game in the family bidding; c (lowest bid) is to act."""
-    game = make_game()
+    game = make_game(roll=True)
     for seat, bid in (("a", "5"), ("b", "4"), ("c", "3")):
         assert cli("play", str(game), "bid", bid, "--as", seat, home=seat).exit_code == 0
     for seat in ("a", "b", "c"):
@@ -34,14 +34,14 @@ def test_an_undo_every_other_seat_consents_to(cli: Cli, bidding: Path) -> None:
     assert waiting(cli, bidding) == [("a", "consent"), ("b", "consent")]
     paused = cli("play", str(bidding), "pass", "--as", "b", home="b")
     assert paused.exit_code == 1
-    assert paused.stderr == "error: b must now consent to (or decline) c's undo of entry 9 (pbem consent)\n"
+    assert paused.stderr == "error: b must now consent to (or decline) c's undo of entry 12 (pbem consent)\n"
     assert cli("consent", str(bidding), "--as", "a", home="a").exit_code == 0
     done = cli("consent", str(bidding), "--as", "b", home="b")
     assert done.exit_code == 0
-    assert "entry 9 is undone (it stays in the file, marked void)" in done.stderr
+    assert "entry 12 is undone (it stays in the file, marked void)" in done.stderr
     # c is to act again, with the pass gone; the entry is still in the file
     assert waiting(cli, bidding) == [("c", "move")]
-    assert [e["kind"] for e in tomllib.loads(bidding.read_text())["entry"]][9:] == [
+    assert [e["kind"] for e in tomllib.loads(bidding.read_text())["entry"]][12:] == [
         "move",
         "undo",
         "consent",
@@ -72,12 +72,12 @@ def test_only_the_mover_may_ask_and_only_before_anything_else_is_played(
     result = cli("undo", str(bidding), "--as", who, home=who)
     assert result.exit_code == 1
     assert result.stderr == (
-        f"error: {who} can only undo its own move when nothing has been played since (entry 9 is not)\n"
+        f"error: {who} can only undo its own move when nothing has been played since (entry 12 is not)\n"
     )
     assert bidding.read_bytes() == before
     cli("play", str(bidding), "pass", "--as", "b", home="b")
     late = cli("undo", str(bidding), "--as", "c", home="c")
-    assert late.exit_code == 1 and "entry 10 is not" in late.stderr
+    assert late.exit_code == 1 and "entry 13 is not" in late.stderr
 
 
 def test_consent_without_an_undo_is_refused(cli: Cli, bidding: Path) -> None:
@@ -86,7 +86,7 @@ def test_consent_without_an_undo_is_refused(cli: Cli, bidding: Path) -> None:
 
 
 def test_a_sealed_bid_cannot_be_undone(cli: Cli, make_game: Callable[..., Path]) -> None:
-    game = make_game()
+    game = make_game(roll=True)
     cli("play", str(game), "bid", "5", "--as", "a", home="a")
     result = cli("undo", str(game), "--as", "a", home="a")
     assert result.exit_code == 1

@@ -23,8 +23,13 @@ def new(
     key: str | None = KEY,
     edition: str | None = typer.Option(None, "--edition", "-e", help="Edition (default: the game's first)."),
     option: list[str] = typer.Option([], "--option", "-o", help="Game option as key=value; repeatable."),
+    components: Path | None = typer.Option(
+        None,
+        "--components",
+        help="A component template to play with instead of pbem's (see 'pbem templates show').",
+    ),
 ) -> None:
-    """Create a game file with its signed genesis entry."""
+    """Create a game file with its signed genesis entry and the game's component data."""
     with reported():
         import secrets
 
@@ -43,14 +48,41 @@ def new(
         setup = ledger_mod.plan(game=game, edition=edition, options=options, seats=seats, creator=seat)
         if file.exists():
             raise FileAccessError(f"{file}: already exists; choose another name")
+        data = _components(setup, components)
         secret = KeyStore().secret(key or seat, ask_passphrase)
-        ledger = ledger_mod.new_game(setup, secret, at=now(), game_id=secrets.token_hex(16), components={})
+        ledger = ledger_mod.new_game(setup, secret, at=now(), game_id=secrets.token_hex(16), components=data)
         text = gamefile.render_new(
-            ledger.header(), ledger.roster_table(), {}, ledger.entries, ledger.status_lines()
+            ledger.header(), ledger.roster_table(), data, ledger.entries, ledger.status_lines()
         )
         gamefile.write_new(file, text)
         info(f"created {file}: {setup.info.title} ({setup.edition}), game {ledger.game_id}")
         info(f"send it to {', '.join(ledger.waiting_to_join)} to join: pbem join {file} --as SEAT")
+
+
+def _components(setup: Any, path: Path | None) -> dict[str, Any]:
+    """The component values a new game embeds: pbem's template for the edition, or the
+    group's own; checked now so a bad template never reaches a game file."""
+    from pbem.cli import template_commands
+    from pbem.engine.ruleset import ruleset_for
+    from pbem.errors import GameFileError, UsageError
+
+    game, edition = setup.info.name, setup.edition
+    template = (
+        template_commands.bundled(game, edition) if path is None else template_commands.read_template(path)
+    )
+    if template is None:
+        return {}
+    rules = ruleset_for(setup.info)
+    if rules is None:
+        raise UsageError(f"{game} takes no component template yet")
+    from pbem.games.princes_of_the_renaissance import components
+
+    data = components.values(template)
+    try:
+        rules.setup(setup.seats, edition, setup.options, data)
+    except GameFileError as exc:
+        raise UsageError(f"{path or 'the ' + edition + ' template'}: {exc}") from None
+    return data
 
 
 def join(

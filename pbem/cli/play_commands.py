@@ -110,8 +110,36 @@ def moves(
             info(f"{seat} has nothing to do now")
         elif demand.kind == "reveal":
             info(f"{seat} must reveal the sealed {demand.step}: pbem reveal {file} --as {seat}")
-        for text in texts:
+        for text in _ranges(texts):
             typer.echo(text)
+
+
+def _ranges(texts: list[str]) -> list[str]:
+    """Moves that differ only in a final number, shown once as ``prefix LOW..HIGH``: a player
+    may bid any amount in the range (``--json`` lists every move)."""
+    shown: list[str] = []
+    runs: dict[str, list[int]] = {}
+    for text in texts:
+        prefix, _, last = text.rpartition(" ")
+        if prefix and last.isdigit():
+            if prefix not in runs:
+                runs[prefix] = []
+                shown.append(prefix)
+            runs[prefix].append(int(last))
+        else:
+            shown.append(text)
+    lines = []
+    for item in shown:
+        numbers = runs.get(item)
+        if numbers is None:
+            lines.append(item)
+        elif len(numbers) == 1:
+            lines.append(f"{item} {numbers[0]}")
+        elif numbers == list(range(numbers[0], numbers[-1] + 1)):
+            lines.append(f"{item} {numbers[0]}..{numbers[-1]}")
+        else:
+            lines.extend(f"{item} {number}" for number in numbers)
+    return lines
 
 
 def play(

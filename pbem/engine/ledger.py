@@ -110,6 +110,8 @@ class Ledger:
     options: dict[str, OptionValue]
     seats: tuple[str, ...]
     components_hash: str
+    # the component data the genesis entry's hash names, handed to the rules at setup
+    components: dict[str, Any] = field(default_factory=dict)
     roster: dict[str, PublicIdentity] = field(default_factory=dict)
     joined_at: dict[str, int] = field(default_factory=dict)
     # per seat: how many links of its randomness chain it has revealed, and the last one
@@ -264,7 +266,7 @@ def new_game(
         "box": b64(identity.box_public),
         "rand_tip": _chain(game_id, setup.creator, secret)[0].hex(),
     }
-    return admit(None, sign_entry(game_id, genesis, secret))
+    return admit(None, sign_entry(game_id, genesis, secret), components=components)
 
 
 def check_can_join(ledger: Ledger, seat: str) -> None:
@@ -373,7 +375,7 @@ def merge(base: tuple[str, Mapping[str, Any]], others: Sequence[tuple[str, Mappi
                 )
     order = {seat: index for index, seat in enumerate(mine.seats)}
     entries = sorted(places.values(), key=lambda entry: (entry["seq"], order[entry["by"]]))
-    replay = _Replay()
+    replay = _Replay(components=mine.components)
     for index, entry in enumerate(entries):
         replay.feed(index, entry)
     if replay.problems:
@@ -398,8 +400,11 @@ def _read_named(name: str, data: Mapping[str, Any]) -> Ledger:
         raise GameFileError(f"{name}: {exc}") from None
 
 
-def admit(ledger: Ledger | None, entry: dict[str, Any]) -> Ledger:
-    replay = _Replay()
+def admit(
+    ledger: Ledger | None, entry: dict[str, Any], components: Mapping[str, Any] | None = None
+) -> Ledger:
+    """The ledger with one more entry; ``components`` only for a genesis entry."""
+    replay = _Replay(components=components)
     if ledger is not None:
         replay.ledger = ledger
     replay.feed(len(ledger.entries) if ledger else 0, entry)
@@ -409,7 +414,7 @@ def admit(ledger: Ledger | None, entry: dict[str, Any]) -> Ledger:
     if _undone(replay.ledger.entries) != replay.ledger.void:
         # the last consent to an undo: replay the game without the undone move
         return read({"game": replay.ledger.header(), "roster": replay.ledger.roster_table(),
-                     "entry": replay.ledger.entries})  # fmt: skip
+                     "components": replay.ledger.components, "entry": replay.ledger.entries})  # fmt: skip
     return replay.ledger
 
 
@@ -484,7 +489,8 @@ def audit(data: Any) -> Audit:
     entries = data.get("entry")
     if not isinstance(entries, list) or not entries:
         return Audit(None, (Problem("not a pbem game file: it has no [[entry]] tables"),))
-    replay = _Replay(void=_undone(entries))
+    components = data.get("components", {})
+    replay = _Replay(void=_undone(entries), components=components if isinstance(components, dict) else None)
     for index, entry in enumerate(entries):
         replay.feed(index, entry)
         if replay.ledger is None:  # without a readable genesis nothing else can be checked
@@ -496,8 +502,9 @@ def audit(data: Any) -> Audit:
 
 
 class _Replay:
-    def __init__(self, void: set[int] | None = None) -> None:
+    def __init__(self, void: set[int] | None = None, components: Mapping[str, Any] | None = None) -> None:
         self.ledger: Ledger | None = None
+        self.components = components
         self.problems: list[Problem] = []
         self.void = void if void is not None else set()
         self.equivocations: list[Problem] = []
@@ -596,6 +603,15 @@ class _Replay:
         if identity is None:
             return
         ledger = Ledger(game_id, info, edition, checked, tuple(seats), entry["components"], void=self.void)
+        given = {} if self.components is None else dict(self.components)
+        try:
+            matches = self.components is not None and components_hash(given) == entry["components"]
+        except GameFileError:
+            matches = False
+        if matches:
+            ledger.components = given
+        else:
+            found.append("component data does not match the hash in the genesis entry")
         self.ledger = ledger
         self._admit(index, entry, PublicIdentity(entry["by"], *identity), found)
         self._take_tip(entry, found)
@@ -684,6 +700,7 @@ class _Replay:
                 seats=ledger.seats,
                 edition=ledger.edition,
                 options=ledger.options,
+                components=ledger.components,
                 seq=seq,
             )
             tables.track(rules, ledger.table, at)
@@ -1018,15 +1035,4 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
                         seat,
                     )
                 )
-    components = data.get("components", {})
-    try:
-        actual = components_hash(components) if isinstance(components, dict) else None
-    except GameFileError:
-        actual = None
-    if actual != ledger.components_hash:
-        problems.append(
-            Problem(
-                "component data does not match the hash in the genesis entry", 0, ledger.entries[0].get("by")
-            )
-        )
     return problems

@@ -49,8 +49,15 @@ class RandomRequest:
 class Ruleset(Protocol):
     info: GameInfo
 
-    def setup(self, seats: Sequence[str], edition: str, options: Mapping[str, OptionValue]) -> Any:
-        """The state once every seat has joined."""
+    def setup(
+        self,
+        seats: Sequence[str],
+        edition: str,
+        options: Mapping[str, OptionValue],
+        components: Mapping[str, Any],
+    ) -> Any:
+        """The state once every seat has joined, with the component data the genesis entry
+        names (raise GameFileError if it does not describe a playable set)."""
 
     def phase(self, state: Any) -> str:
         """A short name for where the game stands, e.g. ``turn-order bid``."""

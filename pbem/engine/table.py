@@ -79,9 +79,10 @@ def start(
     seats: Sequence[str],
     edition: str,
     options: Mapping[str, OptionValue],
+    components: Mapping[str, Any],
     seq: int,
 ) -> Table:
-    table = Table(game_id, tuple(seats), rules.setup(seats, edition, options), seq)
+    table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     _note_requests(rules, table, seq)
     return table
 

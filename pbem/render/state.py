@@ -7,31 +7,106 @@ from typing import Any
 
 def render(title: str, view: dict[str, Any], private: dict[str, str]) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     console = Console()
     console.print(f"[bold]{title}[/bold] ({view.get('edition', '')}) — {view['phase']}")
-    players = Table("seat", "family", "gold", "influence", "bid", "turn")
-    order = view.get("turn_order", [])
-    for seat, player in view["players"].items():
-        players.add_row(
-            seat,
-            str(player.get("family") or "-"),
-            str(player.get("gold", "")),
-            str(player.get("influence", "")),
-            "-"
-            if player.get("bid") is None
-            else str(player["bid"]) + (" (passed)" if player.get("passed") else ""),
-            str(order.index(seat) + 1) if seat in order else "-",
-        )
-    console.print(players)
+    _players(console, view)
     for step, seats in view.get("sealed", {}).items():
         if seats:
             console.print(f"sealed {step}: {', '.join(seats)} (values hidden until revealed)")
     for step, value in private.items():
         console.print(f"[bold]your sealed {step}:[/bold] {value} (only you can see this)")
+    if "cities" in view:
+        _board(console, view)
+    if "score" in view:
+        _score(console, view)
     events = view.get("events", [])
     if events:
         console.print("[bold]so far:[/bold]")
-        for event in events:
+        for event in events[-12:] if "cities" in view else events:
             console.print(f"  {event}")
+
+
+def _players(console: Any, view: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    order = view.get("turn_order", [])
+    decades = "decade" in view and "city_tiles" in next(iter(view["players"].values()), {})
+    columns = ["seat", "family", "gold", "influence"]
+    columns += ["City tiles", "troops", "events", "cards", "wins"] if decades else ["bid", "turn"]
+    players = Table(*columns)
+    for seat, player in view["players"].items():
+        row = [
+            seat,
+            str(player.get("family") or "-"),
+            str(player.get("gold", "")),
+            str(player.get("influence", "")),
+        ]
+        if decades:
+            hand = player.get("hand")
+            cards = f"{player['treachery_cards']}/{player['hand_limit']}"
+            row += [
+                ", ".join(tile["name"] for tile in player["city_tiles"]) or "-",
+                ", ".join(player["troops"]) or "-",
+                ", ".join(player["event_tiles"]) or "-",
+                cards + (f": {', '.join(hand)}" if hand else ""),
+                str(player["war_victories"]),
+            ]
+        else:
+            bid = player.get("bid")
+            row += [
+                "-" if bid is None else str(bid) + (" (passed)" if player.get("passed") else ""),
+                str(order.index(seat) + 1) if seat in order else "-",
+            ]
+        players.add_row(*row)
+    console.print(players)
+    if decades and order:
+        console.print(f"turn order: {', '.join(order)}; to act: {view.get('active') or '-'}")
+
+
+def _board(console: Any, view: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    cities = Table("city", "status", "artists", "VP per tile", title="cities")
+    for city in view["cities"].values():
+        cities.add_row(city["name"], str(city["status"]), str(city["artists"]), str(city["vp"]))
+    console.print(cities)
+    offer = Table("tile", "what", "income / effect", "bid in", title="on offer")
+    for tile in view["city_tiles_on_offer"]:
+        income = f"{tile['gold']} gold, {tile['influence']} influence"
+        power = f"; {tile['ability']}" if tile["ability"] else ""
+        offer.add_row(tile["id"], f"{tile['name']} ({tile['city']})", income + power, "gold")
+    for event in view["event_tiles_on_offer"]:
+        offer.add_row(event["id"], event["name"], f"{event['kind']} {event['value']:+d}", event["currency"])
+    if view["pope"]["on_offer"]:
+        offer.add_row("pope", "the Pope", "+3 gold a decade; 3 VP at the end", "influence")
+    console.print(offer)
+    pope = view["pope"]["holder"]
+    console.print(
+        f"Pope: {pope or 'on offer'}; Treachery deck: {view['treachery_deck']} cards; "
+        f"wars fought this decade: {view['wars_fought']}"
+    )
+    console.print(view["treachery_notice"], style="dim")
+    auction = view.get("auction")
+    if auction:
+        console.print(
+            f"[bold]auction:[/bold] {auction['name']} — {auction['high_bidder']} leads at "
+            f"{auction['bid']} {auction['currency']}; {auction['to_act']} to bid or pass"
+            + (f"; passed: {', '.join(auction['passed'])}" if auction["passed"] else "")
+        )
+
+
+def _score(console: Any, view: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    scores: dict[str, dict[str, int]] = view["score"]
+    if not scores:
+        return
+    categories = [name for name in next(iter(scores.values())) if name != "gold + influence"]
+    title = "final score" if view.get("score_final") else "score if the game ended now"
+    table = Table("seat", *categories, "gold + influence", title=title)
+    for seat, row in scores.items():
+        table.add_row(seat, *(str(row[name]) for name in categories), str(row["gold + influence"]))
+    console.print(table)
+    if view.get("winners"):
+        console.print(f"[bold]winner:[/bold] {', '.join(view['winners'])}")

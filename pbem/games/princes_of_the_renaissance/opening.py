@@ -23,18 +23,24 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import RandomRequest
 from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_the_renaissance import decade
+from pbem.games.princes_of_the_renaissance.components import FAMILIES, Components
+from pbem.games.princes_of_the_renaissance.state import (
+    BID_STEP,
+    FAMILY_BIDDING,
+    FAMILY_CHOICE,
+    ORDER_DRAW,
+    SETUP_DRAW,
+    TIE_BREAK,
+    Game,
+    Player,
+)
 
-# Starting money: 2016 rulebook setup step 9 (45 gold, 12 influence); 2003 summary: 40 gold.
-START_GOLD = {"2016": 45, "2003": 40}
-START_INFLUENCE = 12
-DICE_FEE = 5  # 2016 beginners' alternative: "then all players return 5 gold to the supply"
-FAMILIES = ("baglioni", "bentivoglio", "este", "gonzaga", "malatesta", "montefeltro")
 FAMILY_NAMES = {
     "baglioni": "Baglioni",
     "bentivoglio": "Bentivoglio",
@@ -44,56 +50,43 @@ FAMILY_NAMES = {
     "montefeltro": "Montefeltro",
 }
 
-BID_STEP = "turn-order bid"
-TIE_BREAK = "turn-order tie-break"
-ORDER_DRAW = "turn-order draw"
-FAMILY_BIDDING = "family bidding"
-FAMILY_CHOICE = "family choice"
-DECADE_ONE = "decade I"
 
-
-@dataclass
-class Player:
-    gold: int
-    influence: int
-    bid: int | None = None
-    passed: bool = False
-    family: str | None = None
-
-
-@dataclass
-class Opening:
-    edition: str
-    turn_order: str
-    seats: tuple[str, ...]
-    players: dict[str, Player]
-    phase: str
-    tie_break: list[str] | None = None
-    order: list[str] = field(default_factory=list)
-    passes: list[str] = field(default_factory=list)
-    picks: list[str] = field(default_factory=list)
-    events: list[str] = field(default_factory=list)
-
-
-def setup(seats: Sequence[str], edition: str, options: Mapping[str, OptionValue]) -> Opening:
+def setup(
+    seats: Sequence[str], edition: str, options: Mapping[str, OptionValue], components: Components
+) -> Game:
     turn_order = str(options["turn_order"])
-    players = {seat: Player(START_GOLD[edition], START_INFLUENCE) for seat in seats}
-    phase = BID_STEP if turn_order == "bid" else ORDER_DRAW
-    return Opening(edition, turn_order, tuple(seats), players, phase)
+    gold, influence = components.rule("start_gold"), components.rule("start_influence")
+    players = {seat: Player(gold, influence) for seat in seats}
+    if turn_order == "dice":
+        phase = ORDER_DRAW
+    elif components.rule("city_tiles_drawn"):
+        phase = SETUP_DRAW  # the City tiles are drawn before anyone bids (2016 setup step 5)
+    else:
+        phase = BID_STEP
+    game = Game(edition, turn_order, str(options["family_side"]), components, tuple(seats), players, phase)
+    decade.lay_out(game)
+    return game
 
 
-def random_requests(state: Opening) -> list[RandomRequest]:
-    if state.turn_order == "bid" and state.tie_break is None:
-        return [RandomRequest(TIE_BREAK, after_sealing=BID_STEP)]
+def random_requests(state: Game) -> list[RandomRequest]:
+    if state.phase == SETUP_DRAW:
+        return [RandomRequest(SETUP_DRAW)]
     if state.phase == ORDER_DRAW:
         return [RandomRequest(ORDER_DRAW)]
+    if state.turn_order == "bid" and state.tie_break is None and state.phase == BID_STEP:
+        return [RandomRequest(TIE_BREAK, after_sealing=BID_STEP)]
     return []
 
 
-def resolve(state: Opening, context: str, draws: Draws) -> Opening:
+def resolve(state: Game, context: str, draws: Draws) -> Game:
     state = copy.deepcopy(state)
-    if context == TIE_BREAK:
+    if context == SETUP_DRAW:
+        decade.draw_setup(state, draws)
+        state.phase = BID_STEP
+    elif context == TIE_BREAK:
         state.tie_break = draws.shuffle(state.seats)
+        if not state.deck:
+            decade.draw_setup(state, draws)
         _order_by_bids(state)
     elif context == ORDER_DRAW:
         if state.edition == "2016":
@@ -104,11 +97,12 @@ def resolve(state: Opening, context: str, draws: Draws) -> Opening:
             state.order = list(state.seats[first:] + state.seats[:first])
             state.picks = list(state.order)
         state.events.append(f"turn order drawn at random: {', '.join(state.order)}")
+        decade.draw_setup(state, draws)
         state.phase = FAMILY_CHOICE
     return state
 
 
-def _order_by_bids(state: Opening) -> None:
+def _order_by_bids(state: Game) -> None:
     """Once every bid is revealed and the tie-break is drawn, fix the turn order."""
     bids = {seat: player.bid for seat, player in state.players.items()}
     if state.phase != BID_STEP or state.tie_break is None or any(bid is None for bid in bids.values()):
@@ -123,28 +117,28 @@ def _order_by_bids(state: Opening) -> None:
     state.phase = FAMILY_BIDDING
 
 
-def bidding_actor(state: Opening) -> str:
+def bidding_actor(state: Game) -> str:
     """The player with the lowest bid still in; among equal bids, the later in turn order."""
     active = [seat for seat in state.order if not state.players[seat].passed]
     position = {seat: index for index, seat in enumerate(state.order)}
     return min(active, key=lambda seat: (state.players[seat].bid or 0, -position[seat]))
 
 
-def highest_bid(state: Opening) -> int:
+def highest_bid(state: Game) -> int:
     return max(player.bid or 0 for player in state.players.values())
 
 
-def chooser(state: Opening) -> str:
+def chooser(state: Game) -> str:
     chosen = sum(1 for player in state.players.values() if player.family is not None)
     return state.picks[chosen]
 
 
-def free_families(state: Opening) -> list[str]:
+def free_families(state: Game) -> list[str]:
     taken = {player.family for player in state.players.values()}
     return [family for family in FAMILIES if family not in taken]
 
 
-def check_bid(state: Opening, seat: str, amount: int) -> None:
+def check_bid(state: Game, seat: str, amount: int) -> None:
     player = state.players[seat]
     if state.phase == BID_STEP:
         if player.bid is not None:
@@ -164,13 +158,13 @@ def check_bid(state: Opening, seat: str, amount: int) -> None:
         raise IllegalMoveError(f"a bid cannot exceed your gold: {seat} has {player.gold}")
 
 
-def check_pass(state: Opening, seat: str) -> None:
+def check_pass(state: Game, seat: str) -> None:
     if state.phase != FAMILY_BIDDING:
         raise IllegalMoveError(f"passing is part of the family bidding, not the {state.phase}")
     _check_turn(seat, bidding_actor(state), "raise or pass")
 
 
-def check_family(state: Opening, seat: str, family: str) -> None:
+def check_family(state: Game, seat: str, family: str) -> None:
     if state.phase != FAMILY_CHOICE:
         raise IllegalMoveError(f"families are chosen after the bidding, not in the {state.phase}")
     _check_turn(seat, chooser(state), "choose a family")
@@ -184,7 +178,7 @@ def _check_turn(seat: str, actor: str, what: str) -> None:
         raise IllegalMoveError(f"it is {actor}'s turn to {what}, not {seat}'s")
 
 
-def apply_bid(state: Opening, seat: str, amount: int) -> Opening:
+def apply_bid(state: Game, seat: str, amount: int) -> Game:
     state = copy.deepcopy(state)
     state.players[seat].bid = amount
     if state.phase == BID_STEP:
@@ -194,7 +188,7 @@ def apply_bid(state: Opening, seat: str, amount: int) -> Opening:
     return state
 
 
-def apply_pass(state: Opening, seat: str) -> Opening:
+def apply_pass(state: Game, seat: str) -> Game:
     state = copy.deepcopy(state)
     state.players[seat].passed = True
     state.passes.append(seat)
@@ -206,7 +200,7 @@ def apply_pass(state: Opening, seat: str) -> Opening:
     return state
 
 
-def apply_family(state: Opening, seat: str, family: str) -> Opening:
+def apply_family(state: Game, seat: str, family: str) -> Game:
     state = copy.deepcopy(state)
     state.players[seat].family = family
     state.events.append(f"{seat} takes the {FAMILY_NAMES[family]} family")
@@ -215,17 +209,16 @@ def apply_family(state: Opening, seat: str, family: str) -> Opening:
     return state
 
 
-def _fee(state: Opening, player: Player) -> int:
+def _fee(state: Game, player: Player) -> int:
     if state.turn_order == "bid":
         return player.bid or 0
-    return DICE_FEE if state.edition == "2016" else 0
+    return state.components.rule("dice_fee")
 
 
-def _pay_and_start(state: Opening) -> None:
+def _pay_and_start(state: Game) -> None:
     for seat, player in state.players.items():
         fee = _fee(state, player)
         player.gold -= fee
         if fee:
             state.events.append(f"{seat} pays {fee} gold")
-    state.phase = DECADE_ONE
-    state.events.append(f"decade I begins with {state.order[0]}")
+    decade.begin(state, 1, state.order[0])

@@ -1,0 +1,432 @@
+"""Princes of the Renaissance's components as data, and the checks a template must pass.
+
+A template (``templates/princes-of-the-renaissance-EDITION.toml``) gives every component with a
+``source`` for each value: the rules text and section it comes from, or ``unverified`` where no
+public text gives it. A game embeds the template's values (without the sources) in its
+``[components]`` table, whose hash the genesis entry signs, so every player replays the same
+components even if the group edited the numbers to match their own copy.
+
+Record kinds (arrays of tables, each record with an ``id`` and a ``source`` table naming the
+source of every other field):
+
+- ``[rules]``: ``start_gold``, ``start_influence``, ``dice_fee``, ``status_min``, ``status_max``,
+  ``city_tile_limit``, ``city_limit``, ``hand_limit``, ``city_tiles_drawn`` (0: all used),
+  ``city_bid_factor``, ``card_gold``, ``card_influence``, ``wars_small``, ``wars_large``,
+  ``unrepresented_bonus``, each ``{ value = N, source = "..." }``.
+- ``[[city]]``: id, name, status.
+- ``[[family]]``: id, side (a or b), name, gold, influence, ability.
+- ``[[city_tile]]``: id, name, city, gold, influence, ability, merchant.
+- ``[[troop]]``: id, name, copies, cost, attack, defence, influence, decade_one.
+- ``[[event]]``: id, name, decade, currency (gold or influence), kind (vp, artist, french,
+  wine-merchant), value (VP, or the status change).
+- ``[pope]``: name, currency, income_gold, vp (a single table with its own ``source``).
+- ``[[treachery]]``: id, name, copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import GameFileError
+
+GAME = "princes-of-the-renaissance"
+UNVERIFIED = "unverified"
+CITIES = ("venice", "milan", "florence", "rome", "naples")
+FAMILIES = ("baglioni", "bentivoglio", "este", "gonzaga", "malatesta", "montefeltro")
+TROOPS = ("infantry", "crossbowmen", "pikemen", "cavalry", "artillery")
+CARDS = (
+    "bribe-troops",
+    "bribe-cardinal",
+    "freeze-bid",
+    "steal-influence",
+    "steal-gold-shipment",
+    "veto",
+    "start-war",
+    "bad-weather",
+)
+EVENT_KINDS = ("vp", "artist", "french", "wine-merchant")
+CURRENCIES = ("gold", "influence")
+# The abilities the engine knows (seed 000, "Описание Тайлов"); a template may only name these.
+CITY_ABILITIES = (
+    "",
+    "banker",
+    "lucrezia-borgia",
+    "pope-discount",
+    "ludovico-sforza",
+    "free-card",
+    "hand-limit",
+    "caterina-sforza",
+    "genoese-crossbow",
+    "swiss-mercenaries",
+    "armourer",
+    "spanish-infantry",
+)
+FAMILY_ABILITIES = tuple(f"{family}-{side}" for family in FAMILIES for side in ("a", "b"))
+RULE_VALUES = (
+    "start_gold",
+    "start_influence",
+    "dice_fee",
+    "status_min",
+    "status_max",
+    "city_tile_limit",
+    "city_limit",
+    "hand_limit",
+    "city_tiles_drawn",
+    "city_bid_factor",
+    "card_gold",
+    "card_influence",
+    "wars_small",
+    "wars_large",
+    "unrepresented_bonus",
+)
+
+
+@dataclass(frozen=True)
+class City:
+    id: str
+    name: str
+    status: int
+
+
+@dataclass(frozen=True)
+class FamilyTile:
+    id: str
+    side: str
+    name: str
+    gold: int
+    influence: int
+    ability: str
+
+
+@dataclass(frozen=True)
+class CityTile:
+    id: str
+    name: str
+    city: str
+    gold: int
+    influence: int
+    ability: str
+    merchant: bool
+
+
+@dataclass(frozen=True)
+class Troop:
+    id: str
+    name: str
+    copies: int
+    cost: int
+    attack: int
+    defence: int
+    influence: int
+    decade_one: bool
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    name: str
+    decade: int
+    currency: str
+    kind: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Pope:
+    name: str
+    currency: str
+    income_gold: int
+    vp: int
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    copies: int
+
+
+@dataclass(frozen=True)
+class Components:
+    edition: str
+    rules: Mapping[str, int]
+    cities: tuple[City, ...]
+    families: tuple[FamilyTile, ...]
+    city_tiles: tuple[CityTile, ...]
+    troops: tuple[Troop, ...]
+    events: tuple[Event, ...]
+    pope: Pope
+    cards: tuple[Card, ...]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Components:
+        return self  # immutable: a game's copies share one set of components
+
+    def rule(self, name: str) -> int:
+        return self.rules[name]
+
+    def city(self, city_id: str) -> City:
+        return next(city for city in self.cities if city.id == city_id)
+
+    def city_tile(self, tile_id: str) -> CityTile:
+        return next(tile for tile in self.city_tiles if tile.id == tile_id)
+
+    def family(self, family_id: str, side: str) -> FamilyTile:
+        return next(tile for tile in self.families if tile.id == family_id and tile.side == side)
+
+    def troop(self, troop_id: str) -> Troop:
+        return next(troop for troop in self.troops if troop.id == troop_id)
+
+    def event(self, event_id: str) -> Event:
+        return next(event for event in self.events if event.id == event_id)
+
+    def card(self, card_id: str) -> Card:
+        return next(card for card in self.cards if card.id == card_id)
+
+
+class ComponentError(GameFileError):
+    """Component data that does not describe a playable set; the message names the record."""
+
+
+# field name -> expected type, per record kind
+_FIELDS: dict[str, dict[str, type]] = {
+    "city": {"name": str, "status": int},
+    "family": {"side": str, "name": str, "gold": int, "influence": int, "ability": str},
+    "city_tile": {
+        "name": str,
+        "city": str,
+        "gold": int,
+        "influence": int,
+        "ability": str,
+        "merchant": bool,
+    },
+    "troop": {
+        "name": str,
+        "copies": int,
+        "cost": int,
+        "attack": int,
+        "defence": int,
+        "influence": int,
+        "decade_one": bool,
+    },
+    "event": {"name": str, "decade": int, "currency": str, "kind": str, "value": int},
+    "treachery": {"name": str, "copies": int},
+}
+_POPE_FIELDS: dict[str, type] = {"name": str, "currency": str, "income_gold": int, "vp": int}
+
+
+def parse(data: Mapping[str, Any], *, edition: str, require_sources: bool = False) -> Components:
+    """Check component data (a template, or a game's embedded values) and build the components.
+
+    Raises ComponentError naming the first record and field that is wrong.
+    """
+    if not isinstance(data, Mapping) or not data:
+        raise ComponentError("no component data: a Princes of the Renaissance game needs its components")
+    header = _table(data, "template")
+    if header.get("game") != GAME:
+        raise ComponentError(f"[template] game must be {GAME!r}, not {header.get('game')!r}")
+    if header.get("edition") != edition:
+        raise ComponentError(
+            f"[template] edition is {header.get('edition')!r} but the game is the {edition} edition"
+        )
+    rules = _rules(_table(data, "rules"), require_sources)
+    cities = tuple(City(**fields) for fields in _records(data, "city", require_sources))
+    families = tuple(FamilyTile(**fields) for fields in _records(data, "family", require_sources))
+    city_tiles = tuple(CityTile(**fields) for fields in _records(data, "city_tile", require_sources))
+    troops = tuple(Troop(**fields) for fields in _records(data, "troop", require_sources))
+    events = tuple(Event(**fields) for fields in _records(data, "event", require_sources))
+    cards = tuple(Card(**fields) for fields in _records(data, "treachery", require_sources))
+    pope = Pope(**_record(_table(data, "pope"), "pope", _POPE_FIELDS, require_sources, keyed=False))
+    components = Components(edition, rules, cities, families, city_tiles, troops, events, pope, cards)
+    _check_whole(components)
+    return components
+
+
+def values(template: Mapping[str, Any]) -> dict[str, Any]:
+    """A template without its sources: what a game embeds."""
+    stripped: dict[str, Any] = {}
+    for key, value in template.items():
+        if key == "rules" and isinstance(value, Mapping):
+            stripped[key] = {name: _value(item) for name, item in value.items()}
+        elif isinstance(value, list):
+            stripped[key] = [_without_source(item) for item in value]
+        elif isinstance(value, Mapping):
+            stripped[key] = _without_source(value)
+        else:
+            stripped[key] = value
+    return stripped
+
+
+def unverified(template: Mapping[str, Any]) -> list[str]:
+    """Every value whose source is ``unverified``, as ``kind id field`` paths."""
+    found: list[str] = []
+    for name, item in _mapping(template.get("rules")).items():
+        if _mapping(item).get("source") == UNVERIFIED:
+            found.append(f"rules {name}")
+    for kind in _FIELDS:
+        for item in template.get(kind, []) or []:
+            record = _mapping(item)
+            label = f"{kind} {record.get('id')}" + (f" ({record['side']})" if "side" in record else "")
+            for field_name, source in _mapping(record.get("source")).items():
+                if source == UNVERIFIED:
+                    found.append(f"{label} {field_name}")
+    for field_name, source in _mapping(_mapping(template.get("pope")).get("source")).items():
+        if source == UNVERIFIED:
+            found.append(f"pope {field_name}")
+    return found
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _value(item: object) -> object:
+    return item.get("value") if isinstance(item, Mapping) else item
+
+
+def _without_source(item: object) -> object:
+    if isinstance(item, Mapping):
+        return {key: value for key, value in item.items() if key != "source"}
+    return item
+
+
+def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    table = data.get(name)
+    if not isinstance(table, Mapping):
+        raise ComponentError(f"component data has no [{name}] table")
+    return table
+
+
+def _rules(table: Mapping[str, Any], require_sources: bool) -> dict[str, int]:
+    rules: dict[str, int] = {}
+    for name in RULE_VALUES:
+        if name not in table:
+            raise ComponentError(f"[rules] is missing {name}")
+        item = table[name]
+        if isinstance(item, Mapping):
+            _check_source(item.get("source"), f"[rules] {name}", require_sources)
+            item = item.get("value")
+        elif require_sources:
+            raise ComponentError(f'[rules] {name} must be {{ value = N, source = "..." }}')
+        if type(item) is not int or item < 0:
+            raise ComponentError(f"[rules] {name} must be a whole number of 0 or more")
+        rules[name] = item
+    extra = sorted(set(table) - set(RULE_VALUES))
+    if extra:
+        raise ComponentError(f"[rules] has unknown values: {', '.join(extra)}")
+    return rules
+
+
+def _records(data: Mapping[str, Any], kind: str, require_sources: bool) -> list[dict[str, Any]]:
+    records = data.get(kind)
+    if not isinstance(records, list) or not records:
+        raise ComponentError(f"component data has no [[{kind}]] records")
+    seen: set[tuple[str, str]] = set()
+    built: list[dict[str, Any]] = []
+    for number, item in enumerate(records, 1):
+        if not isinstance(item, Mapping):
+            raise ComponentError(f"[[{kind}]] record {number} is not a table")
+        fields = _record(item, f"[[{kind}]] record {number}", _FIELDS[kind], require_sources, keyed=True)
+        key = (fields["id"], str(fields.get("side", "")))
+        if key in seen:
+            raise ComponentError(f"[[{kind}]] {fields['id']!r} appears twice")
+        seen.add(key)
+        built.append(fields)
+    return built
+
+
+def _record(
+    record: Mapping[str, Any], label: str, fields: Mapping[str, type], require_sources: bool, *, keyed: bool
+) -> dict[str, Any]:
+    built: dict[str, Any] = {}
+    if keyed:
+        record_id = record.get("id")
+        if not isinstance(record_id, str) or not record_id or record_id != record_id.strip().lower():
+            raise ComponentError(f"{label}: id must be a lower-case name")
+        if " " in record_id:
+            raise ComponentError(f"{label}: id {record_id!r} must not contain spaces")
+        built["id"] = record_id
+        label = f"{label.split(' record', maxsplit=1)[0]} {record_id!r}"
+    sources = record.get("source", {})
+    if not isinstance(sources, Mapping):
+        raise ComponentError(f"{label}: source must be a table naming the source of each value")
+    for name, expected in fields.items():
+        if name not in record:
+            raise ComponentError(f"{label}: {name} is missing")
+        value = record[name]
+        if type(value) is not expected:
+            kind = {int: "a whole number", str: "text", bool: "true or false"}[expected]
+            raise ComponentError(f"{label}: {name} must be {kind}")
+        if isinstance(value, int) and expected is int and name != "value" and value < 0:
+            raise ComponentError(f"{label}: {name} must not be negative")
+        _check_source(sources.get(name), f"{label} {name}", require_sources)
+        built[name] = value
+    allowed = {*fields, "id", "source"} if keyed else {*fields, "source"}
+    extra = sorted(set(record) - allowed)
+    if extra:
+        raise ComponentError(f"{label}: unknown fields {', '.join(extra)}")
+    return built
+
+
+def _check_source(source: object, label: str, require_sources: bool) -> None:
+    if source is None:
+        if require_sources:
+            raise ComponentError(f"{label}: no source; give the rules text and section, or 'unverified'")
+        return
+    if not isinstance(source, str) or not source.strip():
+        raise ComponentError(f"{label}: source must be text")
+
+
+def _check_whole(components: Components) -> None:
+    """Cross-record checks: references resolve and the set can be played."""
+    ids = [city.id for city in components.cities]
+    if sorted(ids) != sorted(CITIES):
+        raise ComponentError(f"[[city]] must be exactly {', '.join(CITIES)}")
+    low, high = components.rule("status_min"), components.rule("status_max")
+    if low > high:
+        raise ComponentError("[rules] status_min is above status_max")
+    for city in components.cities:
+        if not low <= city.status <= high:
+            raise ComponentError(f"[[city]] {city.id!r}: status {city.status} is outside {low}..{high}")
+    for family in FAMILIES:
+        for side in ("a", "b"):
+            matches = [tile for tile in components.families if tile.id == family and tile.side == side]
+            if not matches:
+                raise ComponentError(f"[[family]] {family!r} has no side {side!r}")
+    for family_tile in components.families:
+        label = f"[[family]] {family_tile.id!r} ({family_tile.side})"
+        if family_tile.id not in FAMILIES or family_tile.side not in ("a", "b"):
+            raise ComponentError(f"{label}: unknown family or side")
+        if family_tile.ability not in FAMILY_ABILITIES:
+            raise ComponentError(f"{label}: unknown ability {family_tile.ability!r}")
+    drawn = components.rule("city_tiles_drawn")
+    for tile in components.city_tiles:
+        if tile.city not in CITIES:
+            raise ComponentError(f"[[city_tile]] {tile.id!r}: unknown city {tile.city!r}")
+        if tile.ability not in CITY_ABILITIES:
+            raise ComponentError(f"[[city_tile]] {tile.id!r}: unknown ability {tile.ability!r}")
+    for city_id in CITIES:
+        count = sum(1 for tile in components.city_tiles if tile.city == city_id)
+        if count == 0 or count < drawn:
+            raise ComponentError(
+                f"[[city_tile]]: {city_id} has {count} tiles; at least {max(drawn, 1)} needed"
+            )
+    for troop in components.troops:
+        if troop.id not in TROOPS:
+            raise ComponentError(f"[[troop]] {troop.id!r}: troop types are {', '.join(TROOPS)}")
+    for event in components.events:
+        if event.decade not in (1, 2, 3):
+            raise ComponentError(f"[[event]] {event.id!r}: decade must be 1, 2 or 3")
+        if event.currency not in CURRENCIES:
+            raise ComponentError(f"[[event]] {event.id!r}: currency must be gold or influence")
+        if event.kind not in EVENT_KINDS:
+            raise ComponentError(f"[[event]] {event.id!r}: kind must be one of {', '.join(EVENT_KINDS)}")
+    for decade in (1, 2, 3):
+        if not any(event.decade == decade for event in components.events):
+            raise ComponentError(f"[[event]]: decade {decade} has no Event tiles, so it could never end")
+    if components.pope.currency not in CURRENCIES:
+        raise ComponentError("[pope] currency must be gold or influence")
+    for card in components.cards:
+        if card.id not in CARDS:
+            raise ComponentError(f"[[treachery]] {card.id!r}: Treachery cards are {', '.join(CARDS)}")

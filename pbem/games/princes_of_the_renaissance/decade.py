@@ -1,0 +1,578 @@
+"""The decades of Princes of the Renaissance: the actions, auctions and the decade's end.
+
+Rules texts: seed 000 (2016 rulebook: "Игровой Процесс", "Действия (подробно)", "Тайлы Событий",
+"Важные Правила"), seed 003 (2003 summary: "Round", "Fine di una Decade") and seed 004 (reference
+manual §4-5). War is the next part of the rules and is not offered yet.
+
+Functions named ``check_*`` raise IllegalMoveError naming the rule; the others change the game
+they are given (the ruleset copies it first).
+"""
+
+from __future__ import annotations
+
+from pbem.crypto.randomness import Draws
+from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_the_renaissance.components import CITIES
+from pbem.games.princes_of_the_renaissance.state import (
+    ACTION,
+    AUCTION,
+    COMPENSATION,
+    DISCARD,
+    FOLLOW_UP,
+    GAME_OVER,
+    PLACE,
+    ROMAN,
+    Auction,
+    FollowUp,
+    Game,
+    Player,
+    seat_after,
+)
+
+POPE = "pope"
+CARD = "card"
+
+
+# --- setting out ---------------------------------------------------------------------------------
+
+
+def lay_out(game: Game) -> None:
+    """What setup puts on the table before any randomness (2016 setup steps 2-4, 6-7, 9)."""
+    parts = game.components
+    game.status = {city.id: city.status for city in parts.cities}
+    game.artists = dict.fromkeys(game.status, 0)
+    game.troop_supply = {troop.id: troop.copies for troop in parts.troops}
+    if not parts.rule("city_tiles_drawn"):
+        game.city_supply = [tile.id for tile in parts.city_tiles]
+
+
+def draw_setup(game: Game, draws: Draws) -> None:
+    """Draw the City tiles that take part (2016: six per city, at random) and shuffle the deck."""
+    parts = game.components
+    drawn = parts.rule("city_tiles_drawn")
+    if drawn:
+        kept: set[str] = set()
+        for city in CITIES:
+            tiles = [tile.id for tile in parts.city_tiles if tile.city == city]
+            kept.update(draws.shuffle(tiles)[:drawn])
+        game.city_supply = [tile.id for tile in parts.city_tiles if tile.id in kept]
+        game.events.append(f"City tiles drawn at random, {drawn} per city; the rest leave the game")
+    cards = [card.id for card in parts.cards for _ in range(card.copies)]
+    game.deck = draws.shuffle(cards)
+
+
+def begin(game: Game, number: int, first: str) -> None:
+    game.decade = number
+    game.event_row = [event.id for event in game.components.events if event.decade == number]
+    game.wars = 0
+    game.decade_over = False
+    game.events.append(f"{game.decade_name} begins with {first}")
+    _turn(game, first)
+
+
+def _turn(game: Game, seat: str) -> None:
+    game.active = seat
+    game.turn += 1
+    game.phase = ACTION
+
+
+# --- what a player may hold and pay ------------------------------------------------------------
+
+
+def ability(game: Game, seat: str) -> str:
+    family = game.players[seat].family
+    return f"{family}-{game.side}" if family else ""
+
+
+def tile_abilities(game: Game, seat: str) -> list[str]:
+    return [game.components.city_tile(tile).ability for tile in game.players[seat].city_tiles]
+
+
+def hand_limit(game: Game, seat: str) -> int:
+    """2, 3 for Malatesta (either side), +1 for each hand-limit City tile (seed 000)."""
+    limit = game.components.rule("hand_limit")
+    if game.players[seat].family == "malatesta":
+        limit += 1
+    return limit + tile_abilities(game, seat).count("hand-limit")
+
+
+def discount(game: Game, seat: str, currency: str, kind: str) -> int:
+    """What ``seat`` takes off the price of an auction it wins (seed 000, "Тайлы Семей", and the
+    Pope-discount City tiles). Baglioni's B side discounts the currency it declared for the
+    decade, which the next part of the rules adds; until then it gives none."""
+    own = ability(game, seat)
+    amount = 0
+    if currency == "gold":
+        amount += {"gonzaga-a": 2, "gonzaga-b": 1, "baglioni-a": 1}.get(own, 0)
+    else:
+        amount += {"montefeltro-a": 2, "montefeltro-b": 1, "baglioni-a": 1}.get(own, 0)
+    if kind == POPE:
+        amount += tile_abilities(game, seat).count("pope-discount")
+    return amount
+
+
+def holding(player: Player, currency: str) -> int:
+    return player.gold if currency == "gold" else player.influence
+
+
+def highest_allowed(game: Game, seat: str, currency: str, kind: str) -> int:
+    """A player may bid more than they hold when their discounts cover the difference."""
+    return holding(game.players[seat], currency) + discount(game, seat, currency, kind)
+
+
+def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
+    """Why ``seat`` may not take this City tile (6 tiles from at most 3 cities), or None."""
+    player = game.players[seat]
+    limit, cities = game.components.rule("city_tile_limit"), game.components.rule("city_limit")
+    if len(player.city_tiles) >= limit:
+        return f"{seat} already holds {len(player.city_tiles)} City tiles, the limit"
+    held = {game.components.city_tile(tile).city for tile in player.city_tiles}
+    city = game.components.city_tile(tile_id).city
+    if city not in held and len(held) >= cities:
+        names = ", ".join(sorted(game.components.city(name).name for name in held))
+        return f"{seat} already holds City tiles of {cities} cities ({names}) and cannot add a fourth"
+    return None
+
+
+def tile_name(game: Game, tile: str) -> str:
+    if tile == POPE:
+        return game.components.pope.name
+    if tile in _event_ids(game):
+        return game.components.event(tile).name
+    city_tile = game.components.city_tile(tile)
+    return f"{city_tile.name} ({game.components.city(city_tile.city).name})"
+
+
+def _event_ids(game: Game) -> set[str]:
+    return {event.id for event in game.components.events}
+
+
+def _city_tile_ids(game: Game) -> set[str]:
+    return {tile.id for tile in game.components.city_tiles}
+
+
+# --- the Buy action --------------------------------------------------------------------------------
+
+
+def check_buy_troop(game: Game, seat: str, troop_id: str) -> None:
+    _check_action_turn(game, seat)
+    troop = game.components.troop(troop_id)
+    player = game.players[seat]
+    if troop_id in player.troops:
+        raise IllegalMoveError(f"{seat} already has {troop.name}; a player never holds two of a type")
+    # d'Este, A side: "Вы можете покупать Артиллерию в первом Десятилетии" (Artillery only)
+    exempt = troop_id == "artillery" and ability(game, seat) == "este-a"
+    if game.decade == 1 and not troop.decade_one and not exempt:
+        raise IllegalMoveError(f"{troop.name} cannot be bought in decade I")
+    if game.troop_supply[troop_id] <= 0:
+        raise IllegalMoveError(f"no {troop.name} tiles are left in the supply")
+    if troop.cost > player.gold:
+        raise IllegalMoveError(f"{troop.name} costs {troop.cost} gold; {seat} has {player.gold}")
+
+
+def buy_troop(game: Game, seat: str, troop_id: str) -> None:
+    troop = game.components.troop(troop_id)
+    player = game.players[seat]
+    player.gold -= troop.cost
+    player.troops.append(troop_id)
+    game.troop_supply[troop_id] -= 1
+    game.events.append(f"{seat} buys {troop.name} for {troop.cost} gold")
+    _after_action(game)
+
+
+def check_discard_troop(game: Game, seat: str, troop_id: str) -> None:
+    _check_action_turn(game, seat)
+    if troop_id not in game.players[seat].troops:
+        raise IllegalMoveError(f"{seat} has no {game.components.troop(troop_id).name} to discard")
+
+
+def discard_troop(game: Game, seat: str, troop_id: str) -> None:
+    game.players[seat].troops.remove(troop_id)
+    game.troop_supply[troop_id] += 1
+    game.events.append(f"{seat} discards {game.components.troop(troop_id).name}")
+    _after_action(game)
+
+
+def card_refusal(game: Game, seat: str) -> str | None:
+    player = game.players[seat]
+    gold, influence = game.components.rule("card_gold"), game.components.rule("card_influence")
+    if not game.deck:
+        return "the Treachery deck is empty"
+    if player.gold < gold or player.influence < influence:
+        return (
+            f"a Treachery card costs {gold} gold and {influence} influence; "
+            f"{seat} has {player.gold} and {player.influence}"
+        )
+    return None
+
+
+def check_buy_card(game: Game, seat: str) -> None:
+    if _compensation_due(game, seat):
+        pass
+    else:
+        _check_action_turn(game, seat)
+    refusal = card_refusal(game, seat)
+    if refusal:
+        raise IllegalMoveError(refusal)
+
+
+def buy_card(game: Game, seat: str) -> None:
+    compensation = _compensation_due(game, seat)
+    if compensation:
+        game.follow_ups.pop(0)
+    player = game.players[seat]
+    player.gold -= game.components.rule("card_gold")
+    player.influence -= game.components.rule("card_influence")
+    player.cards.append(game.deck.pop(0))
+    game.events.append(f"{seat} buys a Treachery card" + (" as compensation" if compensation else ""))
+    if len(player.cards) > hand_limit(game, seat):
+        game.follow_ups.insert(0, FollowUp(seat, DISCARD))
+    if compensation:
+        _carry_on(game)
+    else:
+        _after_action(game)
+
+
+def _compensation_due(game: Game, seat: str) -> bool:
+    return game.phase == FOLLOW_UP and game.follow_ups[0] == FollowUp(seat, COMPENSATION)
+
+
+def check_discard_card(game: Game, seat: str, card: str) -> None:
+    due = game.follow_ups[0] if game.phase == FOLLOW_UP else None
+    if due is None or due.kind != DISCARD or due.seat != seat:
+        raise IllegalMoveError(f"{seat} may discard a Treachery card only when over the hand limit")
+    if card not in game.players[seat].cards:
+        raise IllegalMoveError(f"{seat} holds no {game.components.card(card).name}")
+
+
+def discard_card(game: Game, seat: str, card: str) -> None:
+    player = game.players[seat]
+    player.cards.remove(card)
+    game.discards.append(card)
+    game.events.append(f"{seat} discards a Treachery card down to the hand limit")
+    if len(player.cards) <= hand_limit(game, seat):
+        game.follow_ups.pop(0)
+    _carry_on(game)
+
+
+# --- the Auction action ----------------------------------------------------------------------------
+
+
+def auction_kind(game: Game, tile: str) -> tuple[str, str]:
+    """(kind, currency) of a tile put up for auction."""
+    if tile == POPE:
+        return POPE, game.components.pope.currency
+    if tile in _event_ids(game):
+        return "event", game.components.event(tile).currency
+    return "city", "gold"
+
+
+def opening_minimum(game: Game, tile: str) -> int:
+    """City tiles open at twice the city's status or more; Event tiles and the Pope at 0."""
+    if auction_kind(game, tile)[0] != "city":
+        return 0
+    city = game.components.city_tile(tile).city
+    return game.components.rule("city_bid_factor") * game.status[city]
+
+
+def check_nominate(game: Game, seat: str, tile: str, bid: int) -> None:
+    _check_action_turn(game, seat)
+    if tile == POPE:
+        if game.pope is not None:
+            raise IllegalMoveError(f"the Pope is held by {game.pope} until the decade's end")
+    elif tile in _event_ids(game):
+        if tile not in game.event_row:
+            raise IllegalMoveError(
+                f"{tile_name(game, tile)} is not an Event tile of {game.decade_name} still on offer"
+            )
+    elif tile in _city_tile_ids(game):
+        if tile not in game.city_supply:
+            raise IllegalMoveError(f"{tile_name(game, tile)} is not in the supply")
+        refusal = city_tile_refusal(game, seat, tile)
+        if refusal:
+            raise IllegalMoveError(refusal)
+    else:
+        raise IllegalMoveError(f"no tile {tile!r}: see 'pbem moves' for the tiles on offer")
+    kind, currency = auction_kind(game, tile)
+    low = opening_minimum(game, tile)
+    if bid < low:
+        status = game.status[game.components.city_tile(tile).city]
+        raise IllegalMoveError(
+            f"the opening bid for a City tile is at least twice the city's status ({status}): {low} gold"
+        )
+    _check_affordable(game, seat, bid, currency, kind)
+
+
+def _check_affordable(game: Game, seat: str, bid: int, currency: str, kind: str) -> None:
+    top = highest_allowed(game, seat, currency, kind)
+    if bid > top:
+        have = holding(game.players[seat], currency)
+        off = discount(game, seat, currency, kind)
+        reason = f"with a discount of {off}" if off else "and has no discount"
+        raise IllegalMoveError(f"{seat} holds {have} {currency} {reason}: a bid of {bid} cannot be paid")
+
+
+def nominate(game: Game, seat: str, tile: str, bid: int) -> None:
+    kind, currency = auction_kind(game, tile)
+    game.auction = Auction(tile, kind, currency, seat, seat, bid, seat)
+    game.phase = AUCTION
+    game.events.append(f"{seat} puts {tile_name(game, tile)} up for auction, opening at {bid} {currency}")
+    _next_bidder(game)
+
+
+def bid_refusal(game: Game, seat: str) -> str | None:
+    """Why ``seat`` can make no bid at all in the current auction, or None."""
+    auction = game.auction
+    assert auction is not None
+    if auction.kind == "city":
+        refusal = city_tile_refusal(game, seat, auction.tile)
+        if refusal:
+            return refusal
+    if highest_allowed(game, seat, auction.currency, auction.kind) <= auction.bid:
+        return f"{seat} cannot pay more than {auction.bid} {auction.currency}"
+    return None
+
+
+def check_raise(game: Game, seat: str, amount: int) -> None:
+    auction = game.auction
+    if game.phase != AUCTION or auction is None:
+        raise IllegalMoveError(f"no auction is running; it is the {phase_name(game)}")
+    if seat in auction.out:
+        refusal = bid_refusal(game, seat)
+        raise IllegalMoveError(refusal or f"{seat} has passed in this auction; a pass is final")
+    _check_turn(seat, auction.turn, "bid or pass")
+    if amount <= auction.bid:
+        raise IllegalMoveError(
+            f"a bid must exceed the highest bid ({auction.bid}): bid {auction.bid + 1} or more"
+        )
+    if auction.kind == "city":
+        refusal = city_tile_refusal(game, seat, auction.tile)
+        if refusal:
+            raise IllegalMoveError(refusal)
+    _check_affordable(game, seat, amount, auction.currency, auction.kind)
+
+
+def raise_bid(game: Game, seat: str, amount: int) -> None:
+    auction = game.auction
+    assert auction is not None
+    auction.bidder, auction.bid = seat, amount
+    game.events.append(f"{seat} bids {amount}")
+    _next_bidder(game)
+
+
+def check_drop_out(game: Game, seat: str) -> None:
+    auction = game.auction
+    assert auction is not None
+    if seat in auction.out:
+        raise IllegalMoveError(f"{seat} has already passed in this auction")
+    _check_turn(seat, auction.turn, "bid or pass")
+
+
+def drop_out(game: Game, seat: str) -> None:
+    auction = game.auction
+    assert auction is not None
+    auction.out.append(seat)
+    game.events.append(f"{seat} passes")
+    _next_bidder(game)
+
+
+def _next_bidder(game: Game) -> None:
+    """Clockwise from the player who just bid or passed; a player who can make no bid at all
+    passes without being asked. With one bidder left, the auction is over."""
+    auction = game.auction
+    assert auction is not None
+    seat = auction.turn
+    while True:
+        seat = seat_after(game.order, seat)
+        if seat == auction.bidder:
+            _settle(game)
+            return
+        if seat in auction.out:
+            continue
+        refusal = bid_refusal(game, seat)
+        if refusal:
+            auction.out.append(seat)
+            game.events.append(f"{seat} passes ({refusal})")
+            continue
+        auction.turn = seat
+        return
+
+
+def _settle(game: Game) -> None:
+    auction = game.auction
+    assert auction is not None
+    game.auction = None
+    winner = game.players[auction.bidder]
+    price = max(0, auction.bid - discount(game, auction.bidder, auction.currency, auction.kind))
+    if auction.currency == "gold":
+        winner.gold -= price
+    else:
+        winner.influence -= price
+    paid = f"pays {price} {auction.currency}" + (f" (bid {auction.bid})" if price != auction.bid else "")
+    game.events.append(f"{auction.bidder} wins {tile_name(game, auction.tile)} and {paid}")
+    if auction.kind == "city":
+        game.city_supply.remove(auction.tile)
+        winner.city_tiles.append(auction.tile)
+        if auction.bidder != auction.nominator and card_refusal(game, auction.nominator) is None:
+            game.follow_ups.append(FollowUp(auction.nominator, COMPENSATION))
+    elif auction.kind == POPE:
+        game.pope = auction.bidder
+    else:
+        event = game.components.event(auction.tile)
+        game.event_row.remove(auction.tile)
+        if event.kind in ("artist", "french"):
+            game.follow_ups.append(FollowUp(auction.bidder, PLACE, auction.tile))
+        else:
+            winner.events.append(auction.tile)
+        if not game.event_row:
+            game.decade_over = True
+            game.ender = auction.nominator
+    _after_action(game)
+
+
+# --- follow-ups: placing an Artist or French Invade tile -----------------------------------------
+
+
+def placement_optional(game: Game, tile: str) -> bool:
+    """2016: "помещается... Понизьте" (placed, and the city lowered); 2003 summary: the French
+    Invade "può (non obbligatorio) essere giocata"; seed 004: "or discarded"."""
+    return game.edition == "2003" and game.components.event(tile).kind == "french"
+
+
+def check_place(game: Game, seat: str, city: str) -> None:
+    due = game.follow_ups[0] if game.phase == FOLLOW_UP else None
+    if due is None or due.kind != PLACE or due.seat != seat:
+        raise IllegalMoveError(f"{seat} has no Event tile to place")
+    if city not in game.status:
+        raise IllegalMoveError(f"no city {city!r}: the cities are {', '.join(CITIES)}")
+
+
+def place(game: Game, seat: str, city: str) -> None:
+    due = game.follow_ups.pop(0)
+    event = game.components.event(due.tile)
+    low, high = game.components.rule("status_min"), game.components.rule("status_max")
+    before = game.status[city]
+    game.status[city] = min(high, max(low, before + event.value))
+    game.artists[city] += 1
+    name = game.components.city(city).name
+    game.events.append(f"{seat} places {event.name} on {name}: status {before} -> {game.status[city]}")
+    _carry_on(game)
+
+
+def check_decline(game: Game, seat: str) -> None:
+    due = game.follow_ups[0]
+    if due.seat != seat:
+        raise IllegalMoveError(f"it is {due.seat}'s turn, not {seat}'s")
+    if due.kind == PLACE and not placement_optional(game, due.tile):
+        raise IllegalMoveError(f"{tile_name(game, due.tile)} must be placed on a city: place CITY")
+    if due.kind == DISCARD:
+        raise IllegalMoveError(f"{seat} is over the hand limit and must discard: discard CARD")
+
+
+def decline(game: Game, seat: str) -> None:
+    due = game.follow_ups.pop(0)
+    if due.kind == PLACE:
+        game.events.append(f"{seat} discards {tile_name(game, due.tile)} without placing it")
+    else:
+        game.events.append(f"{seat} buys no compensation card")
+    _carry_on(game)
+
+
+# --- the Pass action and moving on -----------------------------------------------------------------
+
+
+def check_pass_turn(game: Game, seat: str) -> None:
+    _check_action_turn(game, seat)
+
+
+def pass_turn(game: Game, seat: str) -> None:
+    game.events.append(f"{seat} passes")
+    _after_action(game)
+
+
+def _after_action(game: Game) -> None:
+    if game.follow_ups:
+        game.phase = FOLLOW_UP
+        return
+    _carry_on(game)
+
+
+def _carry_on(game: Game) -> None:
+    """After an action and everything it asked for: the next turn, or the decade's end."""
+    if game.follow_ups:
+        game.phase = FOLLOW_UP
+    elif game.decade_over:
+        end_decade(game)
+    else:
+        _turn(game, seat_after(game.order, game.active))
+
+
+def income(game: Game, seat: str) -> tuple[int, int]:
+    """Gold and influence earned at a decade's end (2016 "В конце каждого Десятилетия" a):
+    every tile's printed income, the Family tile's included; 3 gold for the Pope; +1 gold per
+    Merchant City tile for each Wine Merchant; condottiere pay held on the Family tile."""
+    parts = game.components
+    player = game.players[seat]
+    family = parts.family(player.family or "", game.side)
+    tiles = [parts.city_tile(tile) for tile in player.city_tiles]
+    troops = [parts.troop(troop) for troop in player.troops]
+    gold = family.gold + sum(tile.gold for tile in tiles) + player.pay
+    influence = family.influence + sum(tile.influence for tile in tiles) + sum(t.influence for t in troops)
+    if game.pope == seat:
+        gold += parts.pope.income_gold
+    gold += wine_merchants(game, seat) * sum(1 for tile in tiles if tile.merchant)
+    return gold, influence
+
+
+def wine_merchants(game: Game, seat: str) -> int:
+    parts = game.components
+    return sum(1 for event in game.players[seat].events if parts.event(event).kind == "wine-merchant")
+
+
+def end_decade(game: Game) -> None:
+    """Income; the Pope back on offer (not after decade III); war marker to 0; next decade's
+    Event tiles; the player after the one who ended the decade acts first."""
+    earned = []
+    for seat in game.order:
+        gold, influence = income(game, seat)
+        player = game.players[seat]
+        player.gold += gold
+        player.influence += influence
+        player.pay = 0
+        earned.append(f"{seat} +{gold} gold +{influence} influence")
+    game.events.append(
+        f"{game.decade_name} ends ({game.ender} sold its last Event tile); income: {'; '.join(earned)}"
+    )
+    if game.decade == len(ROMAN):
+        game.phase = GAME_OVER
+        game.active = ""
+        game.events.append("the game is over: final scoring")
+        return
+    if game.pope is not None:
+        game.events.append(f"{game.pope} returns the Pope")
+        game.pope = None
+    begin(game, game.decade + 1, seat_after(game.order, game.ender))
+
+
+# --- turn checks -------------------------------------------------------------------------------------
+
+
+def phase_name(game: Game) -> str:
+    if game.phase == ACTION:
+        return game.decade_name
+    if game.phase == AUCTION:
+        return f"{game.decade_name}, auction"
+    if game.phase == FOLLOW_UP:
+        return f"{game.decade_name}, {game.follow_ups[0].kind}"
+    return game.phase
+
+
+def _check_action_turn(game: Game, seat: str) -> None:
+    if game.phase != ACTION:
+        raise IllegalMoveError(f"actions are chosen on a player's turn, not in the {phase_name(game)}")
+    _check_turn(seat, game.active, "act")
+
+
+def _check_turn(seat: str, actor: str, what: str) -> None:
+    if seat != actor:
+        raise IllegalMoveError(f"it is {actor}'s turn to {what}, not {seat}'s")

@@ -1,0 +1,106 @@
+"""The state of a game of Princes of the Renaissance: plain dataclasses, copied by the rules.
+
+Nothing here is secret: sealed bids reach the state only once revealed. The Treachery deck's
+order comes from the joint randomness, so anyone replaying the file can work out every hand until
+the hidden deck replaces it; ``show`` says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.games.princes_of_the_renaissance.components import Components
+
+ROMAN = {1: "I", 2: "II", 3: "III"}
+
+# Phases
+SETUP_DRAW = "setup draw"
+BID_STEP = "turn-order bid"
+TIE_BREAK = "turn-order tie-break"
+ORDER_DRAW = "turn-order draw"
+FAMILY_BIDDING = "family bidding"
+FAMILY_CHOICE = "family choice"
+ACTION = "action"
+AUCTION = "auction"
+FOLLOW_UP = "follow-up"
+GAME_OVER = "game over"
+
+# Follow-ups: what a player must (or may) still do before the turn moves on.
+PLACE = "place"  # place an Artist or French Invade tile on a city
+DISCARD = "discard"  # discard Treachery cards down to the hand limit
+COMPENSATION = "compensation"  # a nominator who lost a City tile auction may buy a card
+
+
+@dataclass
+class Player:
+    gold: int
+    influence: int
+    bid: int | None = None
+    passed: bool = False
+    family: str | None = None
+    city_tiles: list[str] = field(default_factory=list)
+    troops: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+    victories: int = 0
+    pay: int = 0  # condottiere gold held on the Family tile until the decade's end
+
+
+@dataclass
+class Auction:
+    tile: str  # a City tile id, an Event tile id, or "pope"
+    kind: str  # city, event or pope
+    currency: str
+    nominator: str
+    bidder: str
+    bid: int
+    turn: str
+    out: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FollowUp:
+    seat: str
+    kind: str
+    tile: str = ""
+
+
+@dataclass
+class Game:
+    edition: str
+    turn_order: str
+    side: str
+    components: Components
+    seats: tuple[str, ...]
+    players: dict[str, Player]
+    phase: str
+    tie_break: list[str] | None = None
+    order: list[str] = field(default_factory=list)
+    passes: list[str] = field(default_factory=list)
+    picks: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    # the decades
+    decade: int = 0
+    turn: int = 0  # actions taken so far in the game; names each turn's step
+    active: str = ""
+    status: dict[str, int] = field(default_factory=dict)
+    artists: dict[str, int] = field(default_factory=dict)
+    city_supply: list[str] = field(default_factory=list)
+    event_row: list[str] = field(default_factory=list)
+    pope: str | None = None
+    deck: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    troop_supply: dict[str, int] = field(default_factory=dict)
+    wars: int = 0
+    auction: Auction | None = None
+    follow_ups: list[FollowUp] = field(default_factory=list)
+    decade_over: bool = False  # the decade's last Event tile is sold; follow-ups still due
+    ender: str = ""  # who sold the decade's last Event tile
+
+    @property
+    def decade_name(self) -> str:
+        return f"decade {ROMAN.get(self.decade, str(self.decade))}"
+
+
+def seat_after(order: list[str], seat: str) -> str:
+    return order[(order.index(seat) + 1) % len(order)]

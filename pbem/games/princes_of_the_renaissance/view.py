@@ -1,0 +1,126 @@
+"""What ``pbem show`` prints for a game of Princes of the Renaissance, per seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.princes_of_the_renaissance import decade, scoring
+from pbem.games.princes_of_the_renaissance.state import GAME_OVER, Game
+
+DECK_NOTICE = (
+    "Treachery cards are not hidden yet: the deck is shuffled with every player's randomness, "
+    "so anyone who replays the file can work out every hand."
+)
+
+
+def view(game: Game, seat: str | None) -> dict[str, Any]:
+    parts = game.components
+    result: dict[str, Any] = {
+        "phase": decade.phase_name(game),
+        "edition": game.edition,
+        "family_side": game.side,
+        "turn_order": list(game.order),
+        "players": {name: _player(game, name, name == seat) for name in game.seats},
+        "events": list(game.events),
+    }
+    if not game.city_supply and game.decade == 0:
+        return result  # the City tiles are not drawn yet
+    values = scoring.city_values(game.status, game.artists)
+    result.update(
+        {
+            "decade": game.decade,
+            "active": game.active,
+            "cities": {
+                city.id: {
+                    "name": city.name,
+                    "status": game.status[city.id],
+                    "artists": game.artists[city.id],
+                    "vp": values[city.id],
+                }
+                for city in parts.cities
+            },
+            "city_tiles_on_offer": [_city_tile(game, tile) for tile in game.city_supply],
+            "event_tiles_on_offer": [_event(game, event) for event in game.event_row],
+            "pope": {"holder": game.pope, "on_offer": game.pope is None},
+            "troop_supply": dict(game.troop_supply),
+            "treachery_deck": len(game.deck),
+            "treachery_notice": DECK_NOTICE,
+            "wars_fought": game.wars,
+        }
+    )
+    if game.auction is not None:
+        auction = game.auction
+        result["auction"] = {
+            "tile": auction.tile,
+            "name": decade.tile_name(game, auction.tile),
+            "currency": auction.currency,
+            "nominator": auction.nominator,
+            "high_bidder": auction.bidder,
+            "bid": auction.bid,
+            "to_act": auction.turn,
+            "passed": list(auction.out),
+        }
+    if game.follow_ups:
+        result["waiting_for"] = [
+            {"seat": due.seat, "what": due.kind, "tile": due.tile} for due in game.follow_ups
+        ]
+    if game.decade == 0:
+        return result
+    scores = scoring.breakdown(game)
+    result["score"] = scores
+    result["score_final"] = game.phase == GAME_OVER
+    if game.phase == GAME_OVER:
+        result["winners"] = scoring.winners(game, scores)
+    return result
+
+
+def _player(game: Game, name: str, own: bool) -> dict[str, Any]:
+    player = game.players[name]
+    parts = game.components
+    shown: dict[str, Any] = {
+        "gold": player.gold,
+        "influence": player.influence,
+        "bid": player.bid,
+        "passed": player.passed,
+        "family": player.family,
+    }
+    if game.decade == 0:
+        return shown
+    shown.update(
+        {
+            "city_tiles": [_city_tile(game, tile) for tile in player.city_tiles],
+            "troops": [parts.troop(troop).name for troop in player.troops],
+            "event_tiles": [parts.event(event).name for event in player.events],
+            "treachery_cards": len(player.cards),
+            "hand_limit": decade.hand_limit(game, name),
+            "war_victories": player.victories,
+            "condottiere_pay": player.pay,
+        }
+    )
+    if own:
+        shown["hand"] = [parts.card(card).name for card in player.cards]
+    return shown
+
+
+def _city_tile(game: Game, tile_id: str) -> dict[str, Any]:
+    tile = game.components.city_tile(tile_id)
+    return {
+        "id": tile.id,
+        "name": tile.name,
+        "city": tile.city,
+        "gold": tile.gold,
+        "influence": tile.influence,
+        "ability": tile.ability,
+        "merchant": tile.merchant,
+    }
+
+
+def _event(game: Game, event_id: str) -> dict[str, Any]:
+    event = game.components.event(event_id)
+    return {
+        "id": event.id,
+        "name": event.name,
+        "kind": event.kind,
+        "value": event.value,
+        "currency": event.currency,
+    }
