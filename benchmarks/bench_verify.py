@@ -48,9 +48,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 import pbem
 from pbem import gamefile
+from pbem.cli.template_commands import bundled
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.signing import entry_message
 from pbem.engine import ledger as ledger_mod
+from pbem.games.princes_of_the_renaissance.components import values
 from pbem.keys import KeyStore
 
 GAME = "princes-of-the-renaissance"
@@ -136,8 +138,11 @@ def build_game(directory: Path, entries: int, seed: int) -> tuple[Path, KeyStore
         store.create(seat, None, "2026-01-01T00:00:00Z")
         keys[seat] = KeyStore(home).secret(seat, lambda prompt: None)
     setup = ledger_mod.plan(game=GAME, edition=None, options={}, seats=list(SEATS), creator="a")
+    template = bundled(GAME, setup.edition)
+    assert template is not None
+    components = values(template)
     ledger = ledger_mod.new_game(
-        setup, keys["a"], at=clock.tick(), game_id=secrets.token_hex(16), components={}
+        setup, keys["a"], at=clock.tick(), game_id=secrets.token_hex(16), components=components
     )
     for seat in SEATS[1:]:
         ledger, _ = ledger_mod.join(ledger, seat, keys[seat], clock.tick())
@@ -148,7 +153,7 @@ def build_game(directory: Path, entries: int, seed: int) -> tuple[Path, KeyStore
         turn += 1
     path = directory / "game.toml"
     text = gamefile.render_new(
-        ledger.header(), ledger.roster_table(), {}, ledger.entries, ledger.status_lines()
+        ledger.header(), ledger.roster_table(), components, ledger.entries, ledger.status_lines()
     )
     gamefile.write_new(path, text)
     return path, store

@@ -21,3 +21,20 @@ def test_tampered_example_is_refused(cli: Cli) -> None:
     result = cli("verify", str(path))
     assert result.exit_code == 3
     assert result.stderr.startswith(f"error: {path}: entry 4 (by alice): signature does not verify")
+
+
+def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
+    """The four-player example is a whole game: verify replays every move, show gives the score."""
+    import json
+
+    path = EXAMPLES / "four-players.toml"
+    assert cli("verify", str(path)).exit_code == 0
+    view = json.loads(cli("show", str(path), "--json").stdout)
+    assert view["phase"] == "game over" and view["score_final"] is True
+    scores = view["score"]
+    assert sorted(scores) == ["alice", "bruno", "chiara", "dario"]
+    for row in scores.values():
+        parts = [value for name, value in row.items() if name not in ("total", "gold + influence")]
+        assert row["total"] == sum(parts)
+    best = max(row["total"] for row in scores.values())
+    assert view["winners"] and all(scores[seat]["total"] == best for seat in view["winners"])

@@ -329,7 +329,7 @@ def bid_refusal(game: Game, seat: str) -> str | None:
         if refusal:
             return refusal
     if highest_allowed(game, seat, auction.currency, auction.kind) <= auction.bid:
-        return f"{seat} cannot pay more than {auction.bid} {auction.currency}"
+        return f"{seat} cannot outbid {auction.bid} {auction.currency}"
     return None
 
 

@@ -1,0 +1,110 @@
+"""Play a whole game of Princes of the Renaissance through the pbem command line, as four players
+would by email: four key homes, four mailboxes, the file copied to whoever `pbem status` says
+must act next. Each player picks a random legal move (from `pbem moves --json`), so the game is a
+fair test of the rules rather than a good game. Keys are throw-away.
+
+    usage: python3 examples/play-a-game.py OUT.toml [--seed N] [--edition 2016|2003] [--pbem PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+SEATS = ("alice", "bruno", "chiara", "dario")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--edition", default="2016")
+    parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
+    args = parser.parse_args()
+    rnd = random.Random(args.seed)
+    with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
+        root = Path(work)
+        run = Runner(args.pbem, root)
+        for seat in SEATS:
+            run(seat, "key", "new", seat)
+        mail = {seat: root / "mail" / seat / "game.toml" for seat in SEATS}
+        for path in mail.values():
+            path.parent.mkdir(parents=True)
+        first = mail[SEATS[0]]
+        run(SEATS[0], "new", str(first), "--game", "potr", "--players", ",".join(SEATS), "--as", SEATS[0],
+            "--edition", args.edition)  # fmt: skip
+        holder = SEATS[0]
+        for seat in SEATS[1:]:
+            send(mail, holder, seat)
+            run(seat, "join", str(mail[seat]), "--as", seat)
+            holder = seat
+        entries = 0
+        while True:
+            status = json.loads(run(holder, "status", str(mail[holder]), "--json"))
+            if not status["waiting"]:
+                break
+            seat = rnd.choice(status["send_to"])
+            send(mail, holder, seat)
+            holder = seat
+            wanted = next(item for item in status["waiting"] if item["seat"] == seat)
+            if wanted["kind"] == "reveal":
+                run(seat, "reveal", str(mail[seat]), "--as", seat)
+            elif wanted["kind"] == "contribute":
+                run(seat, "play", str(mail[seat]), "roll", "--as", seat)
+            else:
+                moves = json.loads(run(seat, "moves", str(mail[seat]), "--as", seat, "--json"))["moves"]
+                run(seat, "play", str(mail[seat]), choose(rnd, moves, status["phase"]), "--as", seat)
+            entries += 1
+        run(holder, "verify", str(mail[holder]))
+        shutil.copy(mail[holder], args.out)
+        view = json.loads(run(holder, "show", str(args.out), "--json"))
+        print(f"{args.out}: {entries} moves after joining; winners: {', '.join(view['winners'])}")
+    return 0
+
+
+def choose(rnd: random.Random, moves: list[str], phase: str) -> str:
+    """A random legal move, leaning towards moves that bring the game to its end."""
+    if phase.endswith("auction"):
+        raises = [move for move in moves if move.startswith("bid ")]
+        return rnd.choice(raises[:3]) if raises and rnd.random() < 0.4 else "pass"
+    auctions = [move for move in moves if move.startswith("auction ")]
+    if auctions and rnd.random() < 0.7:
+        tile = rnd.choice(sorted({move.split()[1] for move in auctions}))
+        return min((move for move in auctions if move.split()[1] == tile), key=lambda m: int(m.split()[2]))
+    buys = [move for move in moves if move.startswith("buy ")]
+    if buys and rnd.random() < 0.5:
+        return rnd.choice(buys)
+    if phase.startswith("turn-order") or phase.startswith("family"):
+        return rnd.choice(moves[:12])
+    return rnd.choice(moves)
+
+
+def send(mail: dict[str, Path], sender: str, receiver: str) -> None:
+    """Email the file: the receiver's copy becomes the sender's."""
+    if sender != receiver:
+        shutil.copy(mail[sender], mail[receiver])
+
+
+class Runner:
+    def __init__(self, pbem: str, root: Path) -> None:
+        self.pbem = pbem
+        self.root = root
+
+    def __call__(self, seat: str, *args: str) -> Any:
+        env = dict(os.environ, PBEM_HOME=str(self.root / "homes" / seat), PBEM_PASSPHRASE="example only")
+        done = subprocess.run([self.pbem, *args], env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"pbem {' '.join(args)} (as {seat}) failed: {done.stderr.strip()}")
+        return done.stdout
+
+
+if __name__ == "__main__":
+    sys.exit(main())
