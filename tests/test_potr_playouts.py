@@ -603,9 +603,9 @@ def play_game(
         ready = [r for r in RULES.random_requests(state) if r.after_sealing is None or not sealing]
         if ready:
             context = ready[0].context
-            kept = copy.deepcopy(state)
+            before = copy.deepcopy(state)
             after = RULES.resolve(state, context, draws_for(rnd, game_id, context, seats))
-            assert state == kept, f"resolve changed the state it was given ({context})"
+            assert state == before, f"resolve changed the state it was given ({context})"
             books.agree(after)
             invariants(after, data)
             state = after

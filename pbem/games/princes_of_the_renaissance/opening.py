@@ -21,7 +21,6 @@ for once every bid is sealed, so it costs no extra email and nobody can know it 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 
 from pbem.crypto.randomness import Draws
@@ -79,7 +78,7 @@ def random_requests(state: Game) -> list[RandomRequest]:
 
 
 def resolve(state: Game, context: str, draws: Draws) -> Game:
-    state = copy.deepcopy(state)
+    state = state.copy()
     if context == SETUP_DRAW:
         decade.draw_setup(state, draws)
         state.phase = BID_STEP
@@ -179,7 +178,7 @@ def _check_turn(seat: str, actor: str, what: str) -> None:
 
 
 def apply_bid(state: Game, seat: str, amount: int) -> Game:
-    state = copy.deepcopy(state)
+    state = state.copy()
     state.players[seat].bid = amount
     if state.phase == BID_STEP:
         _order_by_bids(state)
@@ -189,7 +188,7 @@ def apply_bid(state: Game, seat: str, amount: int) -> Game:
 
 
 def apply_pass(state: Game, seat: str) -> Game:
-    state = copy.deepcopy(state)
+    state = state.copy()
     state.players[seat].passed = True
     state.passes.append(seat)
     state.events.append(f"{seat} passes at {state.players[seat].bid}")
@@ -201,7 +200,7 @@ def apply_pass(state: Game, seat: str) -> Game:
 
 
 def apply_family(state: Game, seat: str, family: str) -> Game:
-    state = copy.deepcopy(state)
+    state = state.copy()
     state.players[seat].family = family
     state.events.append(f"{seat} takes the {FAMILY_NAMES[family]} family")
     if all(player.family is not None for player in state.players.values()):

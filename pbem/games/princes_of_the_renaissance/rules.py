@@ -19,7 +19,6 @@ War is the next part of the rules and is not offered yet.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -228,7 +227,7 @@ class Rules:
                 return opening.apply_pass(state, seat)
             assert isinstance(move, Family)
             return opening.apply_family(state, seat, move.name)
-        state = copy.deepcopy(state)
+        state = state.copy()
         _applier(state, move)(state, seat)
         return state
 

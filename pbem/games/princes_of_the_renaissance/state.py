@@ -7,7 +7,7 @@ the hidden deck replaces it; ``show`` says so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pbem.games.princes_of_the_renaissance.components import Components
 
@@ -45,6 +45,15 @@ class Player:
     victories: int = 0
     pay: int = 0  # condottiere gold held on the Family tile until the decade's end
 
+    def copy(self) -> Player:
+        return replace(
+            self,
+            city_tiles=list(self.city_tiles),
+            troops=list(self.troops),
+            events=list(self.events),
+            cards=list(self.cards),
+        )
+
 
 @dataclass
 class Auction:
@@ -57,8 +66,11 @@ class Auction:
     turn: str
     out: list[str] = field(default_factory=list)
 
+    def copy(self) -> Auction:
+        return replace(self, out=list(self.out))
 
-@dataclass
+
+@dataclass(frozen=True)
 class FollowUp:
     seat: str
     kind: str
@@ -96,6 +108,28 @@ class Game:
     follow_ups: list[FollowUp] = field(default_factory=list)
     decade_over: bool = False  # the decade's last Event tile is sold; follow-ups still due
     ender: str = ""  # who sold the decade's last Event tile
+
+    def copy(self) -> Game:
+        """A copy whose containers can be changed without touching this one (the components
+        are immutable and shared). Much cheaper than a deep copy, which replay makes per move."""
+        return replace(
+            self,
+            players={seat: player.copy() for seat, player in self.players.items()},
+            tie_break=None if self.tie_break is None else list(self.tie_break),
+            order=list(self.order),
+            passes=list(self.passes),
+            picks=list(self.picks),
+            events=list(self.events),
+            status=dict(self.status),
+            artists=dict(self.artists),
+            city_supply=list(self.city_supply),
+            event_row=list(self.event_row),
+            deck=list(self.deck),
+            discards=list(self.discards),
+            troop_supply=dict(self.troop_supply),
+            auction=None if self.auction is None else self.auction.copy(),
+            follow_ups=list(self.follow_ups),
+        )
 
     @property
     def decade_name(self) -> str:
