@@ -864,3 +864,45 @@ def test_war_is_not_a_move_yet() -> None:
     for text in ("war venice milan", "start war", "war"):
         with pytest.raises(MoveSyntaxError):
             RULES.parse(text)
+
+
+# --- late players: the defaults a timeout applies ------------------------------------------------------
+def default_for(state: Game) -> tuple[str, str]:
+    (demand,) = RULES.demands(state)
+    move = RULES.default_move(state, demand.seat, demand.step)
+    assert move is not None, f"no default in the {RULES.phase(state)}"
+    RULES.check(state, demand.seat, move)  # a default is always a legal move
+    return demand.seat, RULES.format(move)
+
+
+def test_a_late_player_passes_the_action_and_the_auction() -> None:
+    state = decade_one()
+    assert default_for(state) == ("a", "pass")
+    state = act(state, "a", f"auction {event_of(state, kind='vp')} 0")
+    assert default_for(state) == ("b", "pass")
+
+
+def test_a_late_winner_places_an_artist_on_the_first_city_and_a_2003_french_invade_is_declined() -> None:
+    state = decade_one()
+    state = everyone_passes(act(state, "a", f"auction {event_of(state, kind='artist')} 0"))
+    assert default_for(state) == ("a", f"place {CITIES[0]}")
+    old = decade_two(decade_one(edition="2003"))
+    old = everyone_passes(act(old, "a", f"auction {event_of(old, kind='french')} 0"))
+    assert default_for(old) == ("a", "pass")
+
+
+def test_a_late_player_over_the_hand_limit_discards_the_card_drawn_last() -> None:
+    state = decade_one()
+    for _ in range(3):  # the hand limit is 2: the third card must be discarded at once
+        state = act(with_active(state, "a"), "a", "buy card")
+    seat, move = default_for(state)
+    assert (seat, move) == ("a", f"discard {state.players['a'].cards[-1]}")
+
+
+def test_a_late_nominator_declines_the_compensation_card() -> None:
+    state = decade_one()
+    tile = city_tile(state, "rome")
+    state = act(state, "a", f"auction {tile} {2 * state.status['rome']}")
+    state = act(state, "b", f"bid {2 * state.status['rome'] + 1}")
+    state = everyone_passes(state, but="b")
+    assert default_for(state) == ("a", "pass")
