@@ -75,7 +75,8 @@ def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
                 f"pbem play FILE --as {demand.seat} MOVE",
             )
         else:
-            prompt, command = demand.prompt, f"pbem play FILE --as {demand.seat} MOVE"
+            prompt = demand.prompt
+            command = f"pbem play FILE --as {demand.seat} MOVE  (pbem moves FILE --as {demand.seat} lists them)"
         deadline = due.get(tables.demand_key(demand))
         waiting.append(
             {
