@@ -76,7 +76,8 @@ def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
             )
         else:
             prompt = demand.prompt
-            command = f"pbem play FILE --as {demand.seat} MOVE  (pbem moves FILE --as {demand.seat} lists them)"
+            seat = demand.seat
+            command = f"pbem play FILE --as {seat} MOVE  (pbem moves FILE --as {seat} lists them)"
         deadline = due.get(tables.demand_key(demand))
         waiting.append(
             {
