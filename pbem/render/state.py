@@ -84,9 +84,23 @@ def _board(console: Any, view: dict[str, Any]) -> None:
     pope = view["pope"]["holder"]
     console.print(
         f"Pope: {pope or 'on offer'}; Treachery deck: {view['treachery_deck']} cards; "
-        f"wars fought this decade: {view['wars_fought']}"
+        f"wars fought this decade: {view['wars_fought']} of {view['war_limit']}"
     )
     console.print(view["treachery_notice"], style="dim")
+    war = view.get("war")
+    if war:
+        attacker = f"{war['attacker']} (condottiere: {war['attacker_condottiere'] or '-'})"
+        defender = f"{war['defender']} (condottiere: {war['defender_condottiere'] or '-'})"
+        sides = f"{attacker} attacks {defender}"
+        console.print(
+            f"[bold]war:[/bold] {sides}; {war['stage']}"
+            + (f", waiting for {', '.join(war['waiting_for'])}" if war["waiting_for"] else "")
+        )
+    spent = {
+        seat: p["spent_this_decade"] for seat, p in view["players"].items() if p.get("spent_this_decade")
+    }
+    for seat, powers in spent.items():
+        console.print(f"{seat} has used this decade: {', '.join(powers)}")
     auction = view.get("auction")
     if auction:
         console.print(

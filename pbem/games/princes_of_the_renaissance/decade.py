@@ -12,15 +12,20 @@ from __future__ import annotations
 
 from pbem.crypto.randomness import Draws
 from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_the_renaissance import deck, war
 from pbem.games.princes_of_the_renaissance.components import CITIES
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
     AUCTION,
     COMPENSATION,
+    DECLARE,
     DISCARD,
+    END_TURN,
     FOLLOW_UP,
     GAME_OVER,
+    KEEP,
     PLACE,
+    RANK,
     ROMAN,
     Auction,
     FollowUp,
@@ -68,12 +73,20 @@ def begin(game: Game, number: int, first: str) -> None:
     game.decade_over = False
     game.events.append(f"{game.decade_name} begins with {first}")
     _turn(game, first)
+    # Baglioni (B side) "должны объявить ... в начале Десятилетия" the currency of its discount
+    for seat in game.order:
+        if ability(game, seat) == "baglioni-b":
+            game.follow_ups.append(FollowUp(seat, DECLARE))
+    if game.follow_ups:
+        game.phase = FOLLOW_UP
 
 
 def _turn(game: Game, seat: str) -> None:
     game.active = seat
     game.turn += 1
     game.phase = ACTION
+    game.won_this_turn = []
+    game.end_offered = False
 
 
 # --- what a player may hold and pay ------------------------------------------------------------
@@ -97,18 +110,28 @@ def hand_limit(game: Game, seat: str) -> int:
 
 
 def discount(game: Game, seat: str, currency: str, kind: str) -> int:
-    """What ``seat`` takes off the price of an auction it wins (seed 000, "Тайлы Семей", and the
-    Pope-discount City tiles). Baglioni's B side discounts the currency it declared for the
-    decade, which the next part of the rules adds; until then it gives none."""
+    """What ``seat`` takes off the price of an auction it wins (seed 000, "Тайлы Семей" and
+    "Тайлы Городов"): the families' discounts by currency (Baglioni's B side in the currency it
+    declared for the decade), the Pope-discount tiles on the Pope, and Swiss Mercenaries and the
+    Armourer on a condottiere bid."""
     own = ability(game, seat)
     amount = 0
     if currency == "gold":
         amount += {"gonzaga-a": 2, "gonzaga-b": 1, "baglioni-a": 1}.get(own, 0)
     else:
         amount += {"montefeltro-a": 2, "montefeltro-b": 1, "baglioni-a": 1}.get(own, 0)
+    if own == "baglioni-b" and game.players[seat].declared == currency:
+        amount += 1
     if kind == POPE:
         amount += tile_abilities(game, seat).count("pope-discount")
+    if kind in (war.ATTACKER, war.DEFENDER):
+        amount += sum(1 for power in tile_abilities(game, seat) if power in ("swiss-mercenaries", "armourer"))
     return amount
+
+
+def cardinals(game: Game, seat: str, kind: str) -> int:
+    """Bribe Cardinal "расценивается как 3 Влияния" toward the Pope: influence the cards can pay."""
+    return 3 * game.players[seat].cards.count("bribe-cardinal") if kind == POPE else 0
 
 
 def holding(player: Player, currency: str) -> int:
@@ -116,8 +139,10 @@ def holding(player: Player, currency: str) -> int:
 
 
 def highest_allowed(game: Game, seat: str, currency: str, kind: str) -> int:
-    """A player may bid more than they hold when their discounts cover the difference."""
-    return holding(game.players[seat], currency) + discount(game, seat, currency, kind)
+    """A player may bid more than they hold when their discounts cover the difference (and, on
+    the Pope, the Bribe Cardinal cards they hold)."""
+    own = holding(game.players[seat], currency) + discount(game, seat, currency, kind)
+    return own + cardinals(game, seat, kind)
 
 
 def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
@@ -223,14 +248,24 @@ def buy_card(game: Game, seat: str) -> None:
     player = game.players[seat]
     player.gold -= game.components.rule("card_gold")
     player.influence -= game.components.rule("card_influence")
-    player.cards.append(game.deck.pop(0))
+    first = deck.draw(game, seat)
     game.events.append(f"{seat} buys a Treachery card" + (" as compensation" if compensation else ""))
-    if len(player.cards) > hand_limit(game, seat):
-        game.follow_ups.insert(0, FollowUp(seat, DISCARD))
+    if player.family == "bentivoglio" and deck.size(game):
+        # Bentivogli, both sides: "вытяните 2 карты, сохраните у себя 1 и верните другую под низ колоды"
+        second = deck.draw(game, seat)
+        game.follow_ups.insert(0, FollowUp(seat, KEEP, f"{first} {second}"))
+    else:
+        check_hand(game, seat)
     if compensation:
-        _carry_on(game)
+        carry_on(game)
     else:
         _after_action(game)
+
+
+def check_hand(game: Game, seat: str) -> None:
+    """Over the hand limit, the player discards at once, before play goes on."""
+    if len(game.players[seat].cards) > hand_limit(game, seat):
+        game.follow_ups.insert(0, FollowUp(seat, DISCARD))
 
 
 def _compensation_due(game: Game, seat: str) -> bool:
@@ -247,12 +282,11 @@ def check_discard_card(game: Game, seat: str, card: str) -> None:
 
 def discard_card(game: Game, seat: str, card: str) -> None:
     player = game.players[seat]
-    player.cards.remove(card)
-    game.discards.append(card)
+    deck.discard(game, seat, card)
     game.events.append(f"{seat} discards a Treachery card down to the hand limit")
     if len(player.cards) <= hand_limit(game, seat):
         game.follow_ups.pop(0)
-    _carry_on(game)
+    carry_on(game)
 
 
 # --- the Auction action ----------------------------------------------------------------------------
@@ -317,13 +351,19 @@ def nominate(game: Game, seat: str, tile: str, bid: int) -> None:
     game.auction = Auction(tile, kind, currency, seat, seat, bid, seat)
     game.phase = AUCTION
     game.events.append(f"{seat} puts {tile_name(game, tile)} up for auction, opening at {bid} {currency}")
-    _next_bidder(game)
+    next_bidder(game)
 
 
 def bid_refusal(game: Game, seat: str) -> str | None:
     """Why ``seat`` can make no bid at all in the current auction, or None."""
     auction = game.auction
     assert auction is not None
+    if auction.kind in (war.ATTACKER, war.DEFENDER):
+        refusal = war.eligibility(game, seat, auction.kind)
+        if refusal:
+            return refusal
+    if seat in auction.frozen:
+        return f"{seat} is frozen by Freeze Bid"
     if auction.kind == "city":
         refusal = city_tile_refusal(game, seat, auction.tile)
         if refusal:
@@ -345,10 +385,9 @@ def check_raise(game: Game, seat: str, amount: int) -> None:
         raise IllegalMoveError(
             f"a bid must exceed the highest bid ({auction.bid}): bid {auction.bid + 1} or more"
         )
-    if auction.kind == "city":
-        refusal = city_tile_refusal(game, seat, auction.tile)
-        if refusal:
-            raise IllegalMoveError(refusal)
+    refusal = bid_refusal(game, seat)
+    if refusal and "cannot outbid" not in refusal:
+        raise IllegalMoveError(refusal)
     _check_affordable(game, seat, amount, auction.currency, auction.kind)
 
 
@@ -357,7 +396,7 @@ def raise_bid(game: Game, seat: str, amount: int) -> None:
     assert auction is not None
     auction.bidder, auction.bid = seat, amount
     game.events.append(f"{seat} bids {amount}")
-    _next_bidder(game)
+    next_bidder(game)
 
 
 def check_drop_out(game: Game, seat: str) -> None:
@@ -373,10 +412,10 @@ def drop_out(game: Game, seat: str) -> None:
     assert auction is not None
     auction.out.append(seat)
     game.events.append(f"{seat} passes")
-    _next_bidder(game)
+    next_bidder(game)
 
 
-def _next_bidder(game: Game) -> None:
+def next_bidder(game: Game) -> None:
     """Clockwise from the player who just bid or passed; a player who can make no bid at all
     passes without being asked. With one bidder left, the auction is over."""
     auction = game.auction
@@ -384,7 +423,7 @@ def _next_bidder(game: Game) -> None:
     seat = auction.turn
     while True:
         seat = seat_after(game.order, seat)
-        if seat == auction.bidder:
+        if seat == auction.bidder or len(auction.out) == len(game.order):
             _settle(game)
             return
         if seat in auction.out:
@@ -398,21 +437,44 @@ def _next_bidder(game: Game) -> None:
         return
 
 
+def _pay(game: Game, auction: Auction) -> str:
+    """The winner pays the bid less discounts; Bribe Cardinal cards pay what influence cannot."""
+    seat = auction.bidder
+    player = game.players[seat]
+    price = max(0, auction.bid - discount(game, seat, auction.currency, auction.kind))
+    cards = 0
+    while auction.kind == POPE and price > player.influence and "bribe-cardinal" in player.cards:
+        deck.play(game, seat, "bribe-cardinal")
+        price = max(0, price - 3)
+        cards += 1
+    if auction.currency == "gold":
+        player.gold -= price
+    else:
+        player.influence -= price
+    paid = f"pays {price} {auction.currency}" + (f" (bid {auction.bid})" if price != auction.bid else "")
+    if cards:
+        paid += f" and {cards} Bribe Cardinal card{'s' if cards > 1 else ''}"
+    if auction.kind in (war.ATTACKER, war.DEFENDER):
+        game.events.append(f"{seat} becomes the {auction.kind}'s condottiere and {paid}")
+    return paid
+
+
 def _settle(game: Game) -> None:
     auction = game.auction
     assert auction is not None
+    if auction.kind in (war.ATTACKER, war.DEFENDER):
+        if auction.bidder:
+            _pay(game, auction)
+        war.condottiere_won(game, auction)
+        return
     game.auction = None
     winner = game.players[auction.bidder]
-    price = max(0, auction.bid - discount(game, auction.bidder, auction.currency, auction.kind))
-    if auction.currency == "gold":
-        winner.gold -= price
-    else:
-        winner.influence -= price
-    paid = f"pays {price} {auction.currency}" + (f" (bid {auction.bid})" if price != auction.bid else "")
+    paid = _pay(game, auction)
     game.events.append(f"{auction.bidder} wins {tile_name(game, auction.tile)} and {paid}")
     if auction.kind == "city":
         game.city_supply.remove(auction.tile)
         winner.city_tiles.append(auction.tile)
+        game.won_this_turn.append(auction.tile)
         if auction.bidder != auction.nominator and card_refusal(game, auction.nominator) is None:
             game.follow_ups.append(FollowUp(auction.nominator, COMPENSATION))
     elif auction.kind == POPE:
@@ -456,7 +518,7 @@ def place(game: Game, seat: str, city: str) -> None:
     game.artists[city] += 1
     name = game.components.city(city).name
     game.events.append(f"{seat} places {event.name} on {name}: status {before} -> {game.status[city]}")
-    _carry_on(game)
+    carry_on(game)
 
 
 def check_decline(game: Game, seat: str) -> None:
@@ -475,7 +537,7 @@ def decline(game: Game, seat: str) -> None:
         game.events.append(f"{seat} discards {tile_name(game, due.tile)} without placing it")
     else:
         game.events.append(f"{seat} buys no compensation card")
-    _carry_on(game)
+    carry_on(game)
 
 
 # --- the Pass action and moving on -----------------------------------------------------------------
@@ -494,17 +556,67 @@ def _after_action(game: Game) -> None:
     if game.follow_ups:
         game.phase = FOLLOW_UP
         return
-    _carry_on(game)
+    carry_on(game)
 
 
-def _carry_on(game: Game) -> None:
-    """After an action and everything it asked for: the next turn, or the decade's end."""
+def carry_on(game: Game) -> None:
+    """After an action and everything it asked for: the end-of-turn window, the next turn, the
+    decade's end, or the game's."""
     if game.follow_ups:
         game.phase = FOLLOW_UP
+    elif game.resume:
+        game.resume = False
+        game.phase = ACTION
+    elif game.ended:
+        game.phase = GAME_OVER
     elif game.decade_over:
         end_decade(game)
+    elif not game.end_offered and end_of_turn_options(game, game.active):
+        game.end_offered = True
+        game.follow_ups.append(FollowUp(game.active, END_TURN))
+        game.phase = FOLLOW_UP
     else:
         _turn(game, seat_after(game.order, game.active))
+
+
+def end_of_turn_options(game: Game, seat: str) -> bool:
+    """Start War is played "В конце Вашего Хода"; a free-card tile may be used on the turn it is
+    won. The window is offered only to a player who could use it."""
+    if deck.holds(game, seat, "start-war"):
+        return True
+    return any(
+        game.components.city_tile(tile).ability == "free-card" and tile not in game.players[seat].used
+        for tile in game.won_this_turn
+        if tile in game.players[seat].city_tiles
+    )
+
+
+def check_end_turn(game: Game, seat: str) -> None:
+    due = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    if due is None or due.kind != END_TURN or due.seat != seat:
+        raise IllegalMoveError(f"Start War is played at the end of one's own turn, and it is not {seat}'s")
+
+
+def start_war_card(game: Game, seat: str, attacker: str, defender: str) -> None:
+    game.follow_ups.pop(0)
+    deck.play(game, seat, "start-war")
+    game.end_offered = False  # after this war, the window opens again if another card is held
+    war.start(game, seat, attacker, defender, counted=False)
+
+
+def check_war(game: Game, seat: str, attacker: str, defender: str) -> None:
+    _check_action_turn(game, seat)
+    war.check_declare(game, attacker, defender)
+
+
+def start_war(game: Game, seat: str, attacker: str, defender: str) -> None:
+    war.start(game, seat, attacker, defender, counted=True)
+
+
+def after_war(game: Game) -> None:
+    """A war is over: the turn carries on (follow-ups, the end-of-turn window, the next turn)."""
+    game.phase = ACTION
+    carry_on(game)
 
 
 def income(game: Game, seat: str) -> tuple[int, int]:
@@ -539,19 +651,41 @@ def end_decade(game: Game) -> None:
         player.gold += gold
         player.influence += influence
         player.pay = 0
+        player.used = []
+        player.declared = ""
         earned.append(f"{seat} +{gold} gold +{influence} influence")
     game.events.append(
         f"{game.decade_name} ends ({game.ender} sold its last Event tile); income: {'; '.join(earned)}"
     )
     if game.decade == len(ROMAN):
-        game.phase = GAME_OVER
+        game.ended = True
+        game.decade_over = False
         game.active = ""
         game.events.append("the game is over: final scoring")
+        _bentivogli_ranks(game)
+        game.phase = FOLLOW_UP if game.follow_ups else GAME_OVER
         return
     if game.pope is not None:
         game.events.append(f"{game.pope} returns the Pope")
         game.pope = None
     begin(game, game.decade + 1, seat_after(game.order, game.ender))
+
+
+def tied_groups(game: Game) -> list[list[str]]:
+    """Cities tied on status and on Artist tiles, in board order, groups of two or more."""
+    groups: dict[tuple[int, int], list[str]] = {}
+    for city in CITIES:
+        groups.setdefault((game.status[city], game.artists[city]), []).append(city)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def _bentivogli_ranks(game: Game) -> None:
+    """Bentivogli (A side) "можете объявить, какой из них выигрывает спор" in an Artist tie."""
+    holder = next((seat for seat in game.order if ability(game, seat) == "bentivoglio-a"), None)
+    if holder is None:
+        return
+    for group in tied_groups(game):
+        game.follow_ups.append(FollowUp(holder, RANK, " ".join(group)))
 
 
 # --- turn checks -------------------------------------------------------------------------------------

@@ -1,20 +1,29 @@
 """The Princes of the Renaissance ruleset as the engine sees it.
 
 Moves (text form):
-    bid N               a sealed turn-order bid; a raise in the family bidding; a bid in an auction
-    pass                leave the family bidding or an auction; as an action, do nothing this turn;
-                        decline an optional compensation card or French Invade placement
-    family NAME         take a family: baglioni, bentivoglio, este (d'Este), gonzaga, malatesta,
-                        montefeltro
-    buy TROOP           buy a Troop tile: infantry, crossbowmen, pikemen, cavalry, artillery
-    buy card            buy a Treachery card (also as a nominator's compensation)
-    discard TROOP       discard a Troop tile instead of buying
-    discard CARD        discard a Treachery card when over the hand limit
-    auction TILE N      put a City tile, an Event tile or the Pope (``pope``) up for auction,
-                        opening the bidding at N
-    place CITY          place a won Artist or French Invade tile: venice, milan, florence, rome,
-                        naples
-War is the next part of the rules and is not offered yet.
+    bid N                 a sealed turn-order bid; a raise in the family bidding; a bid in an auction
+    pass                  leave the family bidding or an auction; as an action, do nothing this
+                          turn; decline anything optional that is offered
+    family NAME           take a family: baglioni, bentivoglio, este (d'Este), gonzaga, malatesta,
+                          montefeltro
+    buy TROOP | buy card  buy a Troop tile (infantry, crossbowmen, pikemen, cavalry, artillery) or
+                          a Treachery card (also as a nominator's compensation)
+    discard TROOP|CARD    discard a Troop tile instead of buying; a card when over the hand limit
+    auction TILE N        put a City tile, an Event tile or the Pope (``pope``) up, opening at N
+    war CITY CITY         start a war: the attacking city, then the defending one
+    place CITY            place a won Artist or French Invade tile
+    play CARD [ARGS]      a Treachery card: veto; bad-weather CITY; freeze-bid SEAT;
+                          steal-influence SEAT; steal-gold-shipment SEAT; start-war CITY CITY;
+                          bribe-troops SEAT TROOP (Bribe Cardinal is used when paying for the Pope)
+    use TILE [SEAT]       a tile's power on one's turn: Lucrezia Borgia (SEAT), a free card
+                          (Alfonso of Aragon, Pallavicino, or ``use malatesta``)
+    bank N gold|influence the Banker: N (1-3) gold for as much influence, or the reverse
+    league SIDE           the Pope's Holy League with the attacker or the defender
+    reroll                Ludovico Sforza: both dice rolled again
+    declare gold|influence   Baglioni (B side): the decade's discount
+    keep CARD             Bentivogli: the card kept of the two drawn
+    rank CITY CITY...     Bentivogli (A side): the order of cities tied on status and Artist tiles
+Cities: venice, milan, florence, rome, naples.
 """
 
 from __future__ import annotations
@@ -29,25 +38,36 @@ from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import Demand, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance import components as parts
-from pbem.games.princes_of_the_renaissance import decade, opening, scoring
+from pbem.games.princes_of_the_renaissance import decade, deck, opening, powers, scoring, war
 from pbem.games.princes_of_the_renaissance.meta import INFO
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
     AUCTION,
     BID_STEP,
+    BRIBES,
     COMPENSATION,
+    DECLARE,
+    DICE,
     DISCARD,
+    END_TURN,
     FAMILY_BIDDING,
     FAMILY_CHOICE,
     FOLLOW_UP,
     GAME_OVER,
+    KEEP,
+    LEAGUE,
     PLACE,
+    RANK,
+    REROLL,
+    WAR,
+    WINDOW,
     Game,
 )
 
 FAMILY_ALIASES = {"d'este": "este", "deste": "este", "bentivogli": "bentivoglio"}
 OPENING_PHASES = (BID_STEP, FAMILY_BIDDING, FAMILY_CHOICE)
-NAME = re.compile(r"[a-z0-9][a-z0-9'-]{0,63}")
+NAME = re.compile(r"[a-z0-9][a-z0-9'_-]{0,63}")
+NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 @dataclass(frozen=True)
@@ -86,12 +106,75 @@ class Place:
     city: str
 
 
-Move = Bid | Pass | Family | Buy | Discard | Nominate | Place
+@dataclass(frozen=True)
+class StartWar:
+    attacker: str
+    defender: str
+
+
+@dataclass(frozen=True)
+class Play:
+    card: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Use:
+    source: str
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Bank:
+    amount: int
+    currency: str
+
+
+@dataclass(frozen=True)
+class League:
+    side: str
+
+
+@dataclass(frozen=True)
+class Reroll:
+    pass
+
+
+@dataclass(frozen=True)
+class Declare:
+    currency: str
+
+
+@dataclass(frozen=True)
+class Keep:
+    card: str
+
+
+@dataclass(frozen=True)
+class Rank:
+    cities: tuple[str, ...]
+
+
+Move = (
+    (Bid | Pass | Family | Buy | Discard | Nominate | Place | StartWar | Play | Use | Bank | League | Reroll)
+    | Declare
+    | Keep
+    | Rank
+)
+CARD_ARGS = {
+    "veto": 0,
+    "bad-weather": 1,
+    "freeze-bid": 1,
+    "steal-influence": 1,
+    "steal-gold-shipment": 1,
+    "start-war": 2,
+    "bribe-troops": 2,
+}
 FORMS = (
     "'bid N', 'pass', 'family NAME', 'buy TROOP', 'buy card', 'discard TROOP', 'discard CARD', "
-    "'auction TILE N' or 'place CITY'"
+    "'auction TILE N', 'war CITY CITY', 'place CITY', 'play CARD ...', 'use TILE', 'bank N gold', "
+    "'league SIDE', 'reroll', 'declare gold', 'keep CARD' or 'rank CITY CITY...'"
 )
-
 VERB_FORMS = {
     "bid": "'bid N' (N a whole number)",
     "pass": "'pass'",
@@ -99,7 +182,17 @@ VERB_FORMS = {
     "buy": "'buy TROOP' or 'buy card'",
     "discard": "'discard TROOP' or 'discard CARD'",
     "auction": "'auction TILE N' (N the opening bid)",
+    "war": "'war ATTACKING-CITY DEFENDING-CITY'",
     "place": "'place CITY'",
+    "play": "'play veto', 'play bad-weather CITY', 'play freeze-bid SEAT', 'play steal-influence SEAT', "
+    "'play steal-gold-shipment SEAT', 'play start-war CITY CITY' or 'play bribe-troops SEAT TROOP'",
+    "use": "'use TILE' or 'use TILE SEAT' (Lucrezia Borgia)",
+    "bank": "'bank N gold' or 'bank N influence' (N from 1 to 3)",
+    "league": "'league attacker' or 'league defender'",
+    "reroll": "'reroll'",
+    "declare": "'declare gold' or 'declare influence'",
+    "keep": "'keep CARD'",
+    "rank": "'rank CITY CITY ...' (best first)",
 }
 
 
@@ -133,91 +226,27 @@ class Rules:
             actor = opening.chooser(state)
             names = ", ".join(opening.free_families(state))
             return [Demand(actor, "move", FAMILY_CHOICE, f"choose a family: {names}")]
-        if state.phase == ACTION:
-            return [Demand(state.active, "move", _step(state), "your turn: buy, auction or pass")]
-        if state.phase == AUCTION:
-            auction = state.auction
-            assert auction is not None
-            prompt = (
-                f"bid more than {auction.bid} {auction.currency} for "
-                f"{decade.tile_name(state, auction.tile)} ({auction.bidder} leads), or pass"
-            )
-            return [Demand(auction.turn, "move", _step(state), prompt)]
-        if state.phase == FOLLOW_UP:
-            due = state.follow_ups[0]
-            if due.kind == PLACE:
-                what = "place CITY" + (
-                    ", or pass to discard it" if decade.placement_optional(state, due.tile) else ""
-                )
-                prompt = f"place {decade.tile_name(state, due.tile)} on a city: {what}"
-            elif due.kind == DISCARD:
-                limit = decade.hand_limit(state, due.seat)
-                prompt = f"discard Treachery cards down to your hand limit of {limit}: discard CARD"
-            else:
-                prompt = "you lost the City tile you put up: buy card (1 gold + 1 influence), or pass"
-            return [Demand(due.seat, "move", _step(state), prompt)]
-        return []
+        actor = _actor(state)
+        if not actor:
+            return []
+        return [Demand(actor, "move", _step(state), _prompt(state))]
 
     def legal_moves(self, state: Game, seat: str) -> list[str]:
         return [self.format(move) for move in _legal(state, seat)]
 
     def parse(self, text: str) -> Move:
         words = text.strip().lower().split()
-        number = re.compile(r"[0-9]{1,6}")
-        if len(words) == 2 and words[0] == "bid" and number.fullmatch(words[1]):
-            return Bid(int(words[1]))
-        if words == ["pass"]:
-            return Pass()
-        if len(words) == 2 and words[0] == "family":
-            name = FAMILY_ALIASES.get(words[1], words[1])
-            if name in parts.FAMILIES:
-                return Family(name)
-            raise MoveSyntaxError(
-                f"{text!r}: unknown family {words[1]!r}; families: {', '.join(parts.FAMILIES)}"
-            )
-        if len(words) == 2 and words[0] == "buy":
-            item = "card" if words[1] in ("card", "treachery") else words[1]
-            if item == "card" or item in parts.TROOPS:
-                return Buy(item)
-            raise MoveSyntaxError(f"{text!r}: buy one of {', '.join(parts.TROOPS)}, or 'buy card'")
-        if len(words) == 2 and words[0] == "discard":
-            if words[1] in parts.TROOPS or words[1] in parts.CARDS:
-                return Discard(words[1])
-            raise MoveSyntaxError(
-                f"{text!r}: discard a Troop tile ({', '.join(parts.TROOPS)}) "
-                f"or a Treachery card ({', '.join(parts.CARDS)})"
-            )
-        if (
-            len(words) == 3
-            and words[0] == "auction"
-            and NAME.fullmatch(words[1])
-            and number.fullmatch(words[2])
-        ):
-            return Nominate(words[1], int(words[2]))
-        if len(words) == 2 and words[0] == "place":
-            if words[1] in parts.CITIES:
-                return Place(words[1])
-            raise MoveSyntaxError(f"{text!r}: the cities are {', '.join(parts.CITIES)}")
-        verb = words[0] if words else ""
-        raise MoveSyntaxError(f"{text!r} is not a move: write {VERB_FORMS.get(verb, FORMS)}")
+        verb, rest = (words[0], words[1:]) if words else ("", [])
+        move = _parse(verb, rest)
+        if move is None:
+            raise MoveSyntaxError(f"{text!r} is not a move: write {VERB_FORMS.get(verb, FORMS)}")
+        return move
 
     def format(self, move: Move) -> str:
-        if isinstance(move, Bid):
-            return f"bid {move.amount}"
-        if isinstance(move, Pass):
-            return "pass"
-        if isinstance(move, Family):
-            return f"family {move.name}"
-        if isinstance(move, Buy):
-            return f"buy {move.item}"
-        if isinstance(move, Discard):
-            return f"discard {move.item}"
-        if isinstance(move, Nominate):
-            return f"auction {move.tile} {move.bid}"
-        return f"place {move.city}"
+        return _format(move)
 
     def check(self, state: Game, seat: str, move: Move) -> None:
-        _checker(state, move)(state, seat)
+        _checker(state, seat, move)(state, seat)
 
     def apply(self, state: Game, seat: str, move: Move) -> Game:
         if state.phase in OPENING_PHASES:
@@ -228,19 +257,21 @@ class Rules:
             assert isinstance(move, Family)
             return opening.apply_family(state, seat, move.name)
         state = state.copy()
-        _applier(state, move)(state, seat)
+        _applier(state, seat, move)(state, seat)
         return state
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A missing sealed bid counts as zero; a missing turn in the family bidding, in an
-        auction or for an action is a pass; the rules have no pass for the choice of family, so
-        a late player gets the first family still free in the rulebook's order. An Artist tile
-        (or a 2016 French Invade) must be placed: a late player's goes on the first city in the
-        board's order (Venice, Milan, Florence, Rome, Naples); a late player over the hand limit
-        discards the card drawn last; an optional compensation card or French Invade is declined."""
+        auction, in a war's windows or for an action is a pass; the rules have no pass for the
+        choice of family, so a late player gets the first family still free in the rulebook's
+        order. An Artist tile (or a 2016 French Invade) must be placed: a late player's goes on
+        the first city in the board's order (Venice, Milan, Florence, Rome, Naples); a late
+        player over the hand limit discards the card drawn last; Bentivogli keeps the first card
+        drawn and leaves a tie in board order; Baglioni's B side takes its discount in gold; an
+        optional compensation card or French Invade is declined."""
         if state.phase == BID_STEP:
             return Bid(0)
-        if state.phase in (FAMILY_BIDDING, ACTION, AUCTION):
+        if state.phase in (FAMILY_BIDDING, ACTION, AUCTION, WAR):
             return Pass()
         if state.phase == FAMILY_CHOICE:
             return Family(opening.free_families(state)[0])
@@ -250,13 +281,23 @@ class Rules:
                 return Discard(state.players[seat].cards[-1])
             if due.kind == PLACE and not decade.placement_optional(state, due.tile):
                 return Place(parts.CITIES[0])
+            if due.kind == KEEP:
+                return Keep(due.tile.split()[0])
+            if due.kind == DECLARE:
+                return Declare("gold")
+            if due.kind == RANK:
+                return Rank(tuple(due.tile.split()))
             return Pass()
         return None
 
     def random_requests(self, state: Game) -> list[RandomRequest]:
-        return opening.random_requests(state)
+        return opening.random_requests(state) + war.random_requests(state)
 
     def resolve(self, state: Game, context: str, draws: Draws) -> Game:
+        if context.startswith("war "):
+            state = state.copy()
+            war.roll(state, draws)
+            return state
         return opening.resolve(state, context, draws)
 
     def view(self, state: Game, seat: str | None) -> dict[str, Any]:
@@ -270,43 +311,199 @@ class Rules:
         return scoring.breakdown(state)
 
 
+# --- text ------------------------------------------------------------------------------------------------
+
+
+def _parse(verb: str, rest: list[str]) -> Move | None:
+    one = rest[0] if len(rest) == 1 else None
+    if verb == "bid" and one and NUMBER.fullmatch(one):
+        return Bid(int(one))
+    if verb == "pass" and not rest:
+        return Pass()
+    if verb == "reroll" and not rest:
+        return Reroll()
+    if verb == "family" and one:
+        name = FAMILY_ALIASES.get(one, one)
+        if name not in parts.FAMILIES:
+            raise MoveSyntaxError(f"unknown family {one!r}; families: {', '.join(parts.FAMILIES)}")
+        return Family(name)
+    if verb == "buy" and one:
+        item = "card" if one in ("card", "treachery") else one
+        return Buy(item) if item == "card" or item in parts.TROOPS else None
+    if verb == "discard" and one:
+        return Discard(one) if one in parts.TROOPS or one in parts.CARDS else None
+    if verb == "auction" and len(rest) == 2 and NAME.fullmatch(rest[0]) and NUMBER.fullmatch(rest[1]):
+        return Nominate(rest[0], int(rest[1]))
+    if verb == "war" and len(rest) == 2 and all(city in parts.CITIES for city in rest):
+        return StartWar(rest[0], rest[1])
+    if verb == "place" and one:
+        return Place(one) if one in parts.CITIES else None
+    if verb == "play" and rest and rest[0] in CARD_ARGS:
+        args = tuple(rest[1:])
+        if len(args) == CARD_ARGS[rest[0]] and all(NAME.fullmatch(arg) for arg in args):
+            return Play(rest[0], args)
+        return None
+    if verb == "use" and 1 <= len(rest) <= 2 and all(NAME.fullmatch(word) for word in rest):
+        return Use(rest[0], rest[1] if len(rest) == 2 else "")
+    if verb == "bank" and len(rest) == 2 and NUMBER.fullmatch(rest[0]) and rest[1] in parts.CURRENCIES:
+        return Bank(int(rest[0]), rest[1])
+    if verb == "league" and one in (war.ATTACKER, war.DEFENDER):
+        return League(one)
+    if verb == "declare" and one in parts.CURRENCIES:
+        return Declare(one)
+    if verb == "keep" and one in parts.CARDS:
+        return Keep(one)
+    if verb == "rank" and len(rest) >= 2 and all(city in parts.CITIES for city in rest):
+        return Rank(tuple(rest))
+    return None
+
+
+def _format(move: Move) -> str:
+    if isinstance(move, Bid):
+        return f"bid {move.amount}"
+    if isinstance(move, Pass):
+        return "pass"
+    if isinstance(move, Reroll):
+        return "reroll"
+    if isinstance(move, Family):
+        return f"family {move.name}"
+    if isinstance(move, Buy):
+        return f"buy {move.item}"
+    if isinstance(move, Discard):
+        return f"discard {move.item}"
+    if isinstance(move, Nominate):
+        return f"auction {move.tile} {move.bid}"
+    if isinstance(move, StartWar):
+        return f"war {move.attacker} {move.defender}"
+    if isinstance(move, Place):
+        return f"place {move.city}"
+    if isinstance(move, Play):
+        return " ".join(("play", move.card, *move.args))
+    if isinstance(move, Use):
+        return f"use {move.source} {move.target}".strip()
+    if isinstance(move, Bank):
+        return f"bank {move.amount} {move.currency}"
+    if isinstance(move, League):
+        return f"league {move.side}"
+    if isinstance(move, Declare):
+        return f"declare {move.currency}"
+    if isinstance(move, Keep):
+        return f"keep {move.card}"
+    return "rank " + " ".join(move.cities)
+
+
+# --- who acts, and what they are asked --------------------------------------------------------------------
+
+
+def _actor(state: Game) -> str:
+    if state.phase == ACTION:
+        return state.active
+    if state.phase == AUCTION and state.auction is not None:
+        return state.auction.turn
+    if state.phase == FOLLOW_UP and state.follow_ups:
+        return state.follow_ups[0].seat
+    if state.phase == WAR and state.war is not None and state.war.asked:
+        return state.war.asked[0]
+    return ""
+
+
+def _prompt(state: Game) -> str:
+    if state.phase == ACTION:
+        wars = "" if state.wars >= war.limit(state) else ", war"
+        return f"your turn: buy, auction{wars} or pass"
+    if state.phase == AUCTION:
+        auction = state.auction
+        assert auction is not None
+        if auction.kind in (war.ATTACKER, war.DEFENDER):
+            lead = f"{auction.bidder} leads at {auction.bid}" if auction.bidder else "no bid yet"
+            return f"bid influence to be the {auction.kind}'s condottiere ({lead}), or pass"
+        return (
+            f"bid more than {auction.bid} {auction.currency} for "
+            f"{decade.tile_name(state, auction.tile)} ({auction.bidder} leads), or pass"
+        )
+    if state.phase == WAR:
+        stage = state.war.stage if state.war else ""
+        return {
+            WINDOW: "play veto, play bad-weather CITY, or pass",
+            LEAGUE: "the Pope may join a side: league attacker, league defender, or pass",
+            BRIBES: "play bribe-troops SEAT TROOP, or pass",
+            REROLL: "Ludovico Sforza: reroll, or pass",
+        }.get(stage, stage)
+    due = state.follow_ups[0]
+    if due.kind == PLACE:
+        what = "place CITY" + (
+            ", or pass to discard it" if decade.placement_optional(state, due.tile) else ""
+        )
+        return f"place {decade.tile_name(state, due.tile)} on a city: {what}"
+    if due.kind == DISCARD:
+        limit = decade.hand_limit(state, due.seat)
+        return f"discard Treachery cards down to your hand limit of {limit}: discard CARD"
+    if due.kind == KEEP:
+        return f"Bentivogli: keep one of the two cards drawn ({' or '.join(due.tile.split())}): keep CARD"
+    if due.kind == DECLARE:
+        return "Baglioni: declare gold or declare influence for this decade's discount"
+    if due.kind == END_TURN:
+        return "the end of your turn: play start-war CITY CITY, use TILE, or pass"
+    if due.kind == RANK:
+        return f"Bentivogli: rank the tied cities, best first: rank {due.tile}"
+    return "you lost the City tile you put up: buy card (1 gold + 1 influence), or pass"
+
+
 def _step(state: Game) -> str:
     """The name of the current step: unique in the game, so each has its own deadline."""
     base = f"{state.decade_name} turn {state.turn}"
     if state.phase == AUCTION:
-        return f"{base} auction"
+        kind = state.auction.kind if state.auction else ""
+        return f"{base} {kind} auction" if kind in (war.ATTACKER, war.DEFENDER) else f"{base} auction"
     if state.phase == FOLLOW_UP:
         return f"{base} {state.follow_ups[0].kind}"
+    if state.phase == WAR and state.war is not None:
+        return f"{base} war {state.war.number} {state.war.stage}"
     return base
 
+
+# --- checking and applying ---------------------------------------------------------------------------
 
 Check = Callable[[Game, str], None]
 
 
-def _checker(state: Game, move: Move) -> Check:
+def _checker(state: Game, seat: str, move: Move) -> Check:
     """The rule that judges ``move`` in the current phase (raising IllegalMoveError when it
     does not belong there)."""
     phase = state.phase
     if phase in OPENING_PHASES:
         if isinstance(move, Bid):
-            return lambda game, seat: opening.check_bid(game, seat, move.amount)
+            return lambda game, who: opening.check_bid(game, who, move.amount)
         if isinstance(move, Pass):
             return opening.check_pass
         if isinstance(move, Family):
-            return lambda game, seat: opening.check_family(game, seat, move.name)
+            return lambda game, who: opening.check_family(game, who, move.name)
         return _refuse(f"the opening comes first: it is the {phase}; the decades' actions follow it")
     if phase == GAME_OVER:
         return _refuse("the game is over")
+    if phase in (DICE,) or (phase == WAR and state.war is not None and state.war.stage == DICE):
+        return _refuse("the war waits for every player's randomness (pbem play FILE --as SEAT roll)")
+    if isinstance(move, Bank):
+        asked = _actor(state) == seat
+        return lambda game, who: powers.check_bank(game, who, move.amount, move.currency, asked)
+    if isinstance(move, Use):
+        return lambda game, who: powers.check_use(game, who, move.source, _seat_or_blank(game, move.target))
+    if isinstance(move, Play) and move.card in powers.STEALS:
+        return lambda game, who: powers.check_steal(game, who, move.card, _seat_of(game, move.args[0]))
     if phase == ACTION:
         return _action_checker(move)
     if phase == AUCTION:
         if isinstance(move, Bid):
-            return lambda game, seat: decade.check_raise(game, seat, move.amount)
+            return lambda game, who: decade.check_raise(game, who, move.amount)
         if isinstance(move, Pass):
             return decade.check_drop_out
+        if isinstance(move, Play) and move.card == "freeze-bid":
+            return lambda game, who: powers.check_freeze(game, who, _seat_of(game, move.args[0]))
         auction = state.auction
         assert auction is not None
         return _refuse(f"an auction is running: {auction.turn} must bid or pass")
+    if phase == WAR:
+        return _war_checker(move)
     if phase == FOLLOW_UP:
         return _follow_up_checker(state, move)
     return _refuse(f"the {phase} is waiting for every player's randomness (pbem play FILE --as SEAT roll)")
@@ -323,13 +520,44 @@ def _action_checker(move: Move) -> Check:
         return lambda game, seat: decade.check_discard_troop(game, seat, move.item)
     if isinstance(move, Nominate):
         return lambda game, seat: decade.check_nominate(game, seat, move.tile, move.bid)
+    if isinstance(move, StartWar):
+        return lambda game, seat: decade.check_war(game, seat, move.attacker, move.defender)
     if isinstance(move, Bid):
         return _refuse("no auction is running: put a tile up with 'auction TILE N'")
     if isinstance(move, Family):
         return _refuse("families were chosen in the opening")
     if isinstance(move, Place):
         return _refuse("there is no Event tile waiting to be placed")
-    return _refuse("a Treachery card is discarded only when over the hand limit")
+    if isinstance(move, Play):
+        return _refuse(f"{move.card} cannot be played now: {_card_timing(move.card)}")
+    if isinstance(move, Discard):
+        return _refuse("a Treachery card is discarded only when over the hand limit")
+    return _refuse(f"'{_format(move)}' is not an action: buy, auction, war or pass")
+
+
+def _card_timing(card: str) -> str:
+    return {
+        "veto": "when a war is declared, before the condottiere auctions",
+        "bad-weather": "when a war is declared, before the condottiere auctions",
+        "freeze-bid": "on one's turn to bid in an auction",
+        "start-war": "at the end of one's own turn",
+        "bribe-troops": "in a war, after the condottieri are known and before the dice",
+    }.get(card, "on one's own turn")
+
+
+def _war_checker(move: Move) -> Check:
+    if isinstance(move, Pass):
+        return war.check_pass
+    if isinstance(move, Play) and move.card in ("veto", "bad-weather"):
+        city = move.args[0] if move.args else ""
+        return lambda game, seat: war.check_window(game, seat, move.card, city)
+    if isinstance(move, Play) and move.card == "bribe-troops":
+        return lambda game, seat: war.check_bribe(game, seat, _seat_of(game, move.args[0]), move.args[1])
+    if isinstance(move, League):
+        return lambda game, seat: war.check_league(game, seat, move.side)
+    if isinstance(move, Reroll):
+        return war.check_reroll
+    return _refuse(f"a war is being fought: {_format(move)!r} cannot be played in it now")
 
 
 def _follow_up_checker(state: Game, move: Move) -> Check:
@@ -340,14 +568,35 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
         return lambda game, seat: decade.check_discard_card(game, seat, move.item)
     if due.kind == COMPENSATION and move == Buy("card"):
         return decade.check_buy_card
+    if due.kind == KEEP and isinstance(move, Keep):
+        return lambda game, seat: powers.check_keep(game, seat, move.card)
+    if due.kind == DECLARE and isinstance(move, Declare):
+        return lambda game, seat: powers.check_declare(game, seat, move.currency)
+    if due.kind == RANK and isinstance(move, Rank):
+        return lambda game, seat: powers.check_rank(game, seat, list(move.cities))
+    if due.kind == END_TURN and isinstance(move, Play) and move.card == "start-war":
+        return lambda game, seat: _check_start_war_card(game, seat, move.args)
     if isinstance(move, Pass):
+        if due.kind == END_TURN:
+            return decade.check_end_turn
         return decade.check_decline
     wanted = {
         PLACE: "place CITY",
         DISCARD: "discard CARD",
         COMPENSATION: "buy card or pass",
+        KEEP: "keep CARD",
+        DECLARE: "declare gold or declare influence",
+        END_TURN: "play start-war CITY CITY, use TILE, or pass",
+        RANK: "rank CITY CITY ...",
     }[due.kind]
     return _refuse(f"{due.seat} must first finish the last action: {wanted}")
+
+
+def _check_start_war_card(game: Game, seat: str, cities: tuple[str, ...]) -> None:
+    decade.check_end_turn(game, seat)
+    if not deck.holds(game, seat, "start-war"):
+        raise IllegalMoveError(f"{seat} holds no Start War")
+    war.check_cities(game, cities[0], cities[1])
 
 
 def _refuse(message: str) -> Check:
@@ -357,27 +606,83 @@ def _refuse(message: str) -> Check:
     return refuse
 
 
-def _applier(state: Game, move: Move) -> Check:
+def _seat_of(game: Game, name: str) -> str:
+    for seat in game.seats:
+        if seat.lower() == name.lower():
+            return seat
+    raise IllegalMoveError(f"no player {name!r}: the players are {', '.join(game.seats)}")
+
+
+def _seat_or_blank(game: Game, name: str) -> str:
+    return _seat_of(game, name) if name else ""
+
+
+def _applier(state: Game, seat: str, move: Move) -> Check:
     if isinstance(move, Bid):
-        return lambda game, seat: decade.raise_bid(game, seat, move.amount)
+        return lambda game, who: decade.raise_bid(game, who, move.amount)
     if isinstance(move, Pass):
         if state.phase == AUCTION:
             return decade.drop_out
+        if state.phase == WAR:
+            return war.decline
         if state.phase == FOLLOW_UP:
+            if state.follow_ups[0].kind == END_TURN:
+                return _close_turn
             return decade.decline
         return decade.pass_turn
     if isinstance(move, Buy):
         if move.item == "card":
             return decade.buy_card
-        return lambda game, seat: decade.buy_troop(game, seat, move.item)
+        return lambda game, who: decade.buy_troop(game, who, move.item)
     if isinstance(move, Discard):
         if move.item in parts.TROOPS:
-            return lambda game, seat: decade.discard_troop(game, seat, move.item)
-        return lambda game, seat: decade.discard_card(game, seat, move.item)
+            return lambda game, who: decade.discard_troop(game, who, move.item)
+        return lambda game, who: decade.discard_card(game, who, move.item)
     if isinstance(move, Nominate):
-        return lambda game, seat: decade.nominate(game, seat, move.tile, move.bid)
-    assert isinstance(move, Place)
-    return lambda game, seat: decade.place(game, seat, move.city)
+        return lambda game, who: decade.nominate(game, who, move.tile, move.bid)
+    if isinstance(move, StartWar):
+        return lambda game, who: decade.start_war(game, who, move.attacker, move.defender)
+    if isinstance(move, Place):
+        return lambda game, who: decade.place(game, who, move.city)
+    if isinstance(move, Bank):
+        return lambda game, who: powers.bank(game, who, move.amount, move.currency)
+    if isinstance(move, Use):
+        return lambda game, who: powers.use(game, who, move.source, _seat_or_blank(game, move.target))
+    if isinstance(move, League):
+        return lambda game, who: war.league(game, who, move.side)
+    if isinstance(move, Reroll):
+        return war.reroll
+    if isinstance(move, Declare):
+        return lambda game, who: powers.declare(game, who, move.currency)
+    if isinstance(move, Keep):
+        return lambda game, who: powers.keep(game, who, move.card)
+    if isinstance(move, Rank):
+        return lambda game, who: powers.rank(game, who, list(move.cities))
+    assert isinstance(move, Play)
+    return _card_applier(move)
+
+
+def _card_applier(move: Play) -> Check:
+    card, args = move.card, move.args
+    if card in powers.STEALS:
+        return lambda game, who: powers.steal(game, who, card, _seat_of(game, args[0]))
+    if card == "freeze-bid":
+        return lambda game, who: powers.freeze(game, who, _seat_of(game, args[0]))
+    if card == "veto":
+        return war.veto
+    if card == "bad-weather":
+        return lambda game, who: war.bad_weather(game, who, args[0])
+    if card == "bribe-troops":
+        return lambda game, who: war.bribe(game, who, _seat_of(game, args[0]), args[1])
+    return lambda game, who: decade.start_war_card(game, who, args[0], args[1])
+
+
+def _close_turn(game: Game, seat: str) -> None:
+    game.follow_ups.pop(0)
+    decade.carry_on(game)
+
+
+# --- legal moves --------------------------------------------------------------------------------------
 
 
 def _legal(state: Game, seat: str) -> list[Move]:
@@ -392,22 +697,50 @@ def _legal(state: Game, seat: str) -> list[Move]:
         return [*raises, Pass()]
     if state.phase == FAMILY_CHOICE and opening.chooser(state) == seat:
         return [Family(name) for name in opening.free_families(state)]
-    if state.phase == ACTION and state.active == seat:
-        return _actions(state, seat)
-    if state.phase == AUCTION and state.auction is not None and state.auction.turn == seat:
+    if _actor(state) != seat:
+        return []
+    extras = _extras(state, seat)
+    if state.phase == ACTION:
+        return extras + _actions(state, seat)
+    if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
         top = decade.highest_allowed(state, seat, auction.currency, auction.kind)
-        return [*(Bid(amount) for amount in range(auction.bid + 1, top + 1)), Pass()]
-    if state.phase == FOLLOW_UP and state.follow_ups[0].seat == seat:
-        due = state.follow_ups[0]
-        if due.kind == DISCARD:
-            return [Discard(card) for card in dict.fromkeys(player.cards)]
-        if due.kind == PLACE:
-            places: list[Move] = [Place(city) for city in parts.CITIES]
-            return [*places, Pass()] if decade.placement_optional(state, due.tile) else places
-        options: list[Move] = [Buy("card")] if decade.card_refusal(state, seat) is None else []
-        return [*options, Pass()]
+        bids: list[Move] = [Bid(amount) for amount in range(auction.bid + 1, top + 1)]
+        freezes: list[Move] = []
+        if deck.holds(state, seat, "freeze-bid"):
+            others = [
+                s for s in state.order if s != seat and s not in auction.out and s not in auction.frozen
+            ]
+            freezes = [Play("freeze-bid", (other.lower(),)) for other in others]
+        return extras + bids + freezes + [Pass()]
+    if state.phase == WAR and state.war is not None:
+        return extras + _war_moves(state, seat)
+    if state.phase == FOLLOW_UP:
+        return extras + _follow_up_moves(state, seat)
     return []
+
+
+def _extras(state: Game, seat: str) -> list[Move]:
+    """Moves that do not end what the seat is asked to do: the Banker, and on one's own turn the
+    stealing cards, Lucrezia Borgia and the free cards."""
+    moves: list[Move] = []
+    if powers.unused(state, seat, "banker") and not state.decade_over and not state.ended:
+        player = state.players[seat]
+        for currency, have in (("gold", player.gold), ("influence", player.influence)):
+            moves.extend(Bank(amount, currency) for amount in range(1, min(3, have) + 1))
+    if not powers.on_own_turn(state, seat):
+        return moves
+    others = [other for other in state.order if other != seat]
+    for card in powers.STEALS:
+        if deck.holds(state, seat, card):
+            moves.extend(Play(card, (other.lower(),)) for other in others)
+    for tile in powers.unused(state, seat, "lucrezia-borgia"):
+        moves.extend(Use(tile, other.lower()) for other in others)
+    if deck.size(state):
+        moves.extend(Use(tile) for tile in powers.unused(state, seat, "free-card"))
+        if decade.ability(state, seat) == "malatesta-a" and powers.MALATESTA not in state.players[seat].used:
+            moves.append(Use(powers.MALATESTA))
+    return moves
 
 
 def _actions(state: Game, seat: str) -> list[Move]:
@@ -430,8 +763,56 @@ def _actions(state: Game, seat: str) -> list[Move]:
         kind, currency = decade.auction_kind(state, tile)
         top = decade.highest_allowed(state, seat, currency, kind)
         moves.extend(Nominate(tile, bid) for bid in range(decade.opening_minimum(state, tile), top + 1))
+    if state.wars < war.limit(state):
+        moves.extend(StartWar(a, d) for a in parts.CITIES for d in parts.CITIES if a != d)
     moves.append(Pass())
     return moves
+
+
+def _war_moves(state: Game, seat: str) -> list[Move]:
+    current = state.war
+    assert current is not None
+    moves: list[Move] = []
+    if current.stage == WINDOW:
+        if deck.holds(state, seat, "veto"):
+            moves.append(Play("veto"))
+        if deck.holds(state, seat, "bad-weather"):
+            moves.extend(Play("bad-weather", (city,)) for city in (current.attacker, current.defender))
+    elif current.stage == LEAGUE:
+        sides = [(war.ATTACKER, current.attacker_condottiere), (war.DEFENDER, current.defender_condottiere)]
+        moves.extend(League(side) for side, condottiere in sides if condottiere)
+    elif current.stage == BRIBES:
+        for target in war.targets(state):
+            owner, troop = target.split("/")
+            moves.append(Play("bribe-troops", (owner.lower(), troop)))
+    elif current.stage == REROLL:
+        moves.append(Reroll())
+    return [*moves, Pass()]
+
+
+def _follow_up_moves(state: Game, seat: str) -> list[Move]:
+    due = state.follow_ups[0]
+    player = state.players[seat]
+    if due.kind == DISCARD:
+        return [Discard(card) for card in dict.fromkeys(player.cards)]
+    if due.kind == PLACE:
+        places: list[Move] = [Place(city) for city in parts.CITIES]
+        return [*places, Pass()] if decade.placement_optional(state, due.tile) else places
+    if due.kind == KEEP:
+        return [Keep(card) for card in dict.fromkeys(due.tile.split())]
+    if due.kind == DECLARE:
+        return [Declare("gold"), Declare("influence")]
+    if due.kind == RANK:
+        import itertools
+
+        return [Rank(order) for order in itertools.permutations(due.tile.split())]
+    if due.kind == END_TURN:
+        wars: list[Move] = []
+        if deck.holds(state, seat, "start-war"):
+            wars = [Play("start-war", (a, d)) for a in parts.CITIES for d in parts.CITIES if a != d]
+        return [*wars, Pass()]
+    options: list[Move] = [Buy("card")] if decade.card_refusal(state, seat) is None else []
+    return [*options, Pass()]
 
 
 RULES = Rules()

@@ -23,12 +23,24 @@ FAMILY_CHOICE = "family choice"
 ACTION = "action"
 AUCTION = "auction"
 FOLLOW_UP = "follow-up"
+WAR = "war"
 GAME_OVER = "game over"
 
 # Follow-ups: what a player must (or may) still do before the turn moves on.
 PLACE = "place"  # place an Artist or French Invade tile on a city
 DISCARD = "discard"  # discard Treachery cards down to the hand limit
 COMPENSATION = "compensation"  # a nominator who lost a City tile auction may buy a card
+KEEP = "keep"  # Bentivogli drew two Treachery cards and keeps one
+DECLARE = "declare"  # Baglioni (B side) declares the currency of its discount for the decade
+END_TURN = "end of turn"  # the active player may still play Start War or a free card
+RANK = "rank"  # Bentivogli (A side) decides a tie between cities with as many Artist tiles
+
+# War stages
+WINDOW = "veto window"  # holders of Veto or Bad Weather may play them
+LEAGUE = "holy league"  # the Pope's holder may join a side
+BRIBES = "bribes"  # attacker, defender, then the Pope may play Bribe Troops
+DICE = "dice"  # waiting for every player's randomness
+REROLL = "reroll"  # the holder of Ludovico Sforza may have the dice rolled again
 
 
 @dataclass
@@ -44,6 +56,8 @@ class Player:
     cards: list[str] = field(default_factory=list)
     victories: int = 0
     pay: int = 0  # condottiere gold held on the Family tile until the decade's end
+    used: list[str] = field(default_factory=list)  # once-per-decade powers spent this decade
+    declared: str = ""  # Baglioni (B side): the currency of this decade's discount
 
     def copy(self) -> Player:
         return replace(
@@ -52,6 +66,7 @@ class Player:
             troops=list(self.troops),
             events=list(self.events),
             cards=list(self.cards),
+            used=list(self.used),
         )
 
 
@@ -65,9 +80,38 @@ class Auction:
     bid: int
     turn: str
     out: list[str] = field(default_factory=list)
+    frozen: list[str] = field(default_factory=list)  # Freeze Bid: may not raise again
 
     def copy(self) -> Auction:
-        return replace(self, out=list(self.out))
+        return replace(self, out=list(self.out), frozen=list(self.frozen))
+
+
+@dataclass
+class War:
+    number: int  # wars started in the game so far: names the war's random events
+    attacker: str  # city
+    defender: str  # city
+    starter: str
+    counted: bool  # False for a war of the Start War card, which does not move the marker
+    stage: str
+    asked: list[str] = field(default_factory=list)  # who is still to be asked in this stage
+    bad_weather: list[str] = field(default_factory=list)  # one city per Bad Weather card
+    attacker_condottiere: str = ""
+    defender_condottiere: str = ""
+    league: str = ""  # the side the Pope joined: attacker or defender
+    pope: str = ""  # the Pope's holder, when in the Holy League
+    bribed: list[str] = field(default_factory=list)  # "seat/troop" of bribed Troop tiles
+    dice: list[int] = field(default_factory=list)  # attack, defence, counter-attack, counter-defence
+    rerolled: bool = False
+
+    def copy(self) -> War:
+        return replace(
+            self,
+            asked=list(self.asked),
+            bad_weather=list(self.bad_weather),
+            bribed=list(self.bribed),
+            dice=list(self.dice),
+        )
 
 
 @dataclass(frozen=True)
@@ -108,6 +152,13 @@ class Game:
     follow_ups: list[FollowUp] = field(default_factory=list)
     decade_over: bool = False  # the decade's last Event tile is sold; follow-ups still due
     ender: str = ""  # who sold the decade's last Event tile
+    war: War | None = None
+    wars_started: int = 0
+    ranking: list[list[str]] = field(default_factory=list)  # Bentivogli's order of tied cities
+    won_this_turn: list[str] = field(default_factory=list)  # City tiles won in the current turn
+    end_offered: bool = False  # the active player was offered the end-of-turn window
+    ended: bool = False  # decade III's income is paid: only Bentivogli's ranking may remain
+    resume: bool = False  # a discard interrupted the active player's turn before its action
 
     def copy(self) -> Game:
         """A copy whose containers can be changed without touching this one (the components
@@ -129,6 +180,9 @@ class Game:
             troop_supply=dict(self.troop_supply),
             auction=None if self.auction is None else self.auction.copy(),
             follow_ups=list(self.follow_ups),
+            war=None if self.war is None else self.war.copy(),
+            ranking=[list(group) for group in self.ranking],
+            won_this_turn=list(self.won_this_turn),
         )
 
     @property

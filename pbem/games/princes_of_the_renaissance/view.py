@@ -6,6 +6,7 @@ from typing import Any
 
 from pbem.games.princes_of_the_renaissance import decade, scoring
 from pbem.games.princes_of_the_renaissance.state import GAME_OVER, Game
+from pbem.games.princes_of_the_renaissance.war import limit as war_limit
 
 DECK_NOTICE = (
     "Treachery cards are not hidden yet: the deck is shuffled with every player's randomness, "
@@ -46,6 +47,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
             "treachery_deck": len(game.deck),
             "treachery_notice": DECK_NOTICE,
             "wars_fought": game.wars,
+            "war_limit": war_limit(game),
         }
     )
     if game.auction is not None:
@@ -59,6 +61,21 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
             "bid": auction.bid,
             "to_act": auction.turn,
             "passed": list(auction.out),
+        }
+    if game.war is not None:
+        war = game.war
+        result["war"] = {
+            "attacker": war.attacker,
+            "defender": war.defender,
+            "started_by": war.starter,
+            "stage": war.stage,
+            "waiting_for": list(war.asked),
+            "attacker_condottiere": war.attacker_condottiere,
+            "defender_condottiere": war.defender_condottiere,
+            "holy_league": war.league,
+            "bad_weather": list(war.bad_weather),
+            "bribed": list(war.bribed),
+            "dice": list(war.dice),
         }
     if game.follow_ups:
         result["waiting_for"] = [
@@ -95,6 +112,8 @@ def _player(game: Game, name: str, own: bool) -> dict[str, Any]:
             "hand_limit": decade.hand_limit(game, name),
             "war_victories": player.victories,
             "condottiere_pay": player.pay,
+            "spent_this_decade": [_power_name(game, power) for power in player.used],
+            "declared_discount": player.declared,
         }
     )
     if own:
@@ -124,3 +143,11 @@ def _event(game: Game, event_id: str) -> dict[str, Any]:
         "value": event.value,
         "currency": event.currency,
     }
+
+
+def _power_name(game: Game, power: str) -> str:
+    if power == "holy-league":
+        return "Holy League"
+    if power == "malatesta":
+        return "Malatesta's free card"
+    return game.components.city_tile(power).name

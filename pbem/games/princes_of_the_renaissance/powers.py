@@ -1,0 +1,245 @@
+"""Treachery cards and tile powers outside war (2016 rulebook, "Описание Тайлов" and "Описание
+карт Предательства").
+
+Powers used "on your turn" (Steal Influence, Steal Gold Shipment, Lucrezia Borgia, the free
+cards) are extra moves of the active player before its action, or in the end-of-turn window;
+they never end the turn. The Banker may be used by its holder whenever it is asked to move.
+Once-per-decade powers are marked in the player's ``used`` list until the decade ends.
+"""
+
+from __future__ import annotations
+
+from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_the_renaissance import deck
+from pbem.games.princes_of_the_renaissance.state import (
+    ACTION,
+    AUCTION,
+    DECLARE,
+    END_TURN,
+    FOLLOW_UP,
+    GAME_OVER,
+    KEEP,
+    RANK,
+    Game,
+)
+
+STEALS = {"steal-influence": ("influence", 2), "steal-gold-shipment": ("gold", 3)}
+MALATESTA = "malatesta"  # the Malatesta A side's free card, named like a tile in 'use'
+
+
+def on_own_turn(game: Game, seat: str) -> bool:
+    """The active player, before its action or in its end-of-turn window (never in an auction)."""
+    if game.phase == ACTION:
+        return game.active == seat
+    if game.phase == FOLLOW_UP and game.follow_ups:
+        due = game.follow_ups[0]
+        return due.kind == END_TURN and due.seat == seat
+    return False
+
+
+def _check_own_turn(game: Game, seat: str, what: str) -> None:
+    if not on_own_turn(game, seat):
+        raise IllegalMoveError(f"{what} is played on one's own turn, outside auctions and wars")
+
+
+def _victim(game: Game, seat: str, target: str) -> None:
+    if target not in game.players:
+        raise IllegalMoveError(f"no player {target!r}: the players are {', '.join(game.order)}")
+    if target == seat:
+        raise IllegalMoveError("a player cannot steal from itself")
+
+
+# --- Steal Influence, Steal Gold Shipment, Lucrezia Borgia -------------------------------------------
+
+
+def check_steal(game: Game, seat: str, card: str, target: str) -> None:
+    _check_own_turn(game, seat, game.components.card(card).name)
+    if not deck.holds(game, seat, card):
+        raise IllegalMoveError(f"{seat} holds no {game.components.card(card).name}")
+    _victim(game, seat, target)
+
+
+def steal(game: Game, seat: str, card: str, target: str) -> None:
+    deck.play(game, seat, card)
+    currency, amount = STEALS[card]
+    _take(game, seat, target, currency, amount, source=game.components.card(card).name)
+
+
+def _take(game: Game, seat: str, target: str, currency: str, amount: int, *, source: str) -> None:
+    victim, thief = game.players[target], game.players[seat]
+    have = victim.gold if currency == "gold" else victim.influence
+    taken = min(amount, have)  # one cannot take more than the other player has
+    if currency == "gold":
+        victim.gold -= taken
+        thief.gold += taken
+    else:
+        victim.influence -= taken
+        thief.influence += taken
+    game.events.append(f"{seat} plays {source}: takes {taken} {currency} from {target}")
+
+
+def tiles_with(game: Game, seat: str, power: str) -> list[str]:
+    return [t for t in game.players[seat].city_tiles if game.components.city_tile(t).ability == power]
+
+
+def unused(game: Game, seat: str, power: str) -> list[str]:
+    return [tile for tile in tiles_with(game, seat, power) if tile not in game.players[seat].used]
+
+
+def check_use(game: Game, seat: str, source: str, target: str) -> None:
+    """``use TILE [SEAT]``: Lucrezia Borgia (steal 2 influence) or a free Treachery card."""
+    _check_own_turn(game, seat, "a tile's power")
+    player = game.players[seat]
+    if source == MALATESTA:
+        if f"{player.family}-{game.side}" != "malatesta-a":
+            raise IllegalMoveError("only Malatesta's A side draws a free card once a decade")
+        power = "free-card"
+    else:
+        if source not in player.city_tiles:
+            raise IllegalMoveError(f"{seat} holds no City tile {source!r}")
+        power = game.components.city_tile(source).ability
+        if power not in ("lucrezia-borgia", "free-card"):
+            raise IllegalMoveError(f"{source} has no power to use on one's turn")
+    if source in player.used:
+        raise IllegalMoveError(f"{source} has already been used this decade")
+    if power == "lucrezia-borgia":
+        _victim(game, seat, target)
+    elif target:
+        raise IllegalMoveError(f"{source} takes no player")
+    elif not deck.size(game):
+        raise IllegalMoveError("the Treachery deck is empty")
+
+
+def use(game: Game, seat: str, source: str, target: str) -> None:
+    from pbem.games.princes_of_the_renaissance import decade
+
+    game.players[seat].used.append(source)
+    if source != MALATESTA and game.components.city_tile(source).ability == "lucrezia-borgia":
+        _take(game, seat, target, "influence", 2, source="Lucrezia Borgia")
+        return
+    deck.draw(game, seat)
+    name = "Malatesta" if source == MALATESTA else game.components.city_tile(source).name
+    game.events.append(f"{seat} draws a free Treachery card ({name})")
+    decade.check_hand(game, seat)
+    if game.follow_ups and game.phase == ACTION:
+        game.resume = True  # the discard comes first; then the turn goes on
+        game.phase = FOLLOW_UP
+
+
+# --- the Banker ----------------------------------------------------------------------------------------
+
+
+def check_bank(game: Game, seat: str, amount: int, currency: str, asked: bool) -> None:
+    """Once a decade, up to 3 gold for as much influence or the reverse, "в любое время" but never
+    after the decade's last Event tile is sold and never at final scoring."""
+    tiles = unused(game, seat, "banker")
+    if not tiles_with(game, seat, "banker"):
+        raise IllegalMoveError(f"{seat} holds no Banker")
+    if not tiles:
+        raise IllegalMoveError("the Banker has already been used this decade")
+    if not asked:
+        raise IllegalMoveError(f"{seat} may use the Banker when asked to move, and is not asked now")
+    if game.decade_over or game.ended or game.phase == GAME_OVER:
+        raise IllegalMoveError("the Banker cannot be used once the decade's last Event tile is sold")
+    if not 1 <= amount <= 3:
+        raise IllegalMoveError("the Banker exchanges 1 to 3")
+    player = game.players[seat]
+    have = player.gold if currency == "gold" else player.influence
+    if amount > have:
+        raise IllegalMoveError(f"{seat} has {have} {currency}")
+
+
+def bank(game: Game, seat: str, amount: int, currency: str) -> None:
+    player = game.players[seat]
+    player.used.append(unused(game, seat, "banker")[0])
+    if currency == "gold":
+        player.gold -= amount
+        player.influence += amount
+        other = "influence"
+    else:
+        player.influence -= amount
+        player.gold += amount
+        other = "gold"
+    game.events.append(f"{seat} uses the Banker: {amount} {currency} for {amount} {other}")
+
+
+# --- Freeze Bid -------------------------------------------------------------------------------------------
+
+
+def check_freeze(game: Game, seat: str, target: str) -> None:
+    auction = game.auction
+    if game.phase != AUCTION or auction is None:
+        raise IllegalMoveError("Freeze Bid is played in an auction, on one's turn to bid")
+    if seat in auction.out:
+        raise IllegalMoveError(f"{seat} has dropped out of this auction")
+    if auction.turn != seat:
+        raise IllegalMoveError(f"it is {auction.turn}'s turn to bid, not {seat}'s")
+    if not deck.holds(game, seat, "freeze-bid"):
+        raise IllegalMoveError(f"{seat} holds no Freeze Bid")
+    if target not in game.players or target == seat:
+        raise IllegalMoveError("Freeze Bid names another player")
+    if target in auction.out or target in auction.frozen:
+        raise IllegalMoveError(f"{target} can no longer raise in this auction anyway")
+
+
+def freeze(game: Game, seat: str, target: str) -> None:
+    auction = game.auction
+    assert auction is not None
+    deck.play(game, seat, "freeze-bid")
+    auction.frozen.append(target)
+    game.events.append(f"{seat} plays Freeze Bid on {target}: {target} may not raise again in this auction")
+
+
+# --- follow-ups: Baglioni's declaration, Bentivogli's keep and ranking -----------------------------------
+
+
+def due(game: Game, seat: str, kind: str, what: str) -> str:
+    current = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    if current is None or current.kind != kind or current.seat != seat:
+        raise IllegalMoveError(f"{seat} has nothing to {what} now")
+    return current.tile
+
+
+def check_declare(game: Game, seat: str, currency: str) -> None:
+    due(game, seat, DECLARE, "declare")
+    if currency not in ("gold", "influence"):
+        raise IllegalMoveError("Baglioni declares gold or influence")
+
+
+def declare(game: Game, seat: str, currency: str) -> None:
+    game.follow_ups.pop(0)
+    game.players[seat].declared = currency
+    game.events.append(f"{seat} (Baglioni) takes its discount in {currency} this decade")
+    if not game.follow_ups:
+        game.phase = ACTION  # the decade's first turn, which the declaration came before
+
+
+def check_keep(game: Game, seat: str, card: str) -> None:
+    drawn = due(game, seat, KEEP, "keep").split()
+    if card not in drawn:
+        raise IllegalMoveError(f"keep one of the two cards drawn: {' or '.join(drawn)}")
+
+
+def keep(game: Game, seat: str, card: str) -> None:
+    from pbem.games.princes_of_the_renaissance import decade
+
+    drawn = game.follow_ups.pop(0).tile.split()
+    drawn.remove(card)
+    deck.to_bottom(game, seat, drawn[0])
+    game.events.append(f"{seat} (Bentivogli) keeps one card and puts the other under the deck")
+    decade.check_hand(game, seat)
+    decade.carry_on(game)
+
+
+def check_rank(game: Game, seat: str, cities: list[str]) -> None:
+    tied = due(game, seat, RANK, "rank").split()
+    if sorted(cities) != sorted(tied):
+        raise IllegalMoveError(f"rank exactly the tied cities, best first: {' '.join(tied)}")
+
+
+def rank(game: Game, seat: str, cities: list[str]) -> None:
+    game.follow_ups.pop(0)
+    game.ranking.append(list(cities))
+    game.events.append(f"{seat} (Bentivogli) breaks the Artist tie: {', '.join(cities)}")
+    if not game.follow_ups:
+        game.phase = GAME_OVER
