@@ -45,15 +45,22 @@ MAJORITIES = {
 }
 
 
-def city_values(status: Mapping[str, int], artists: Mapping[str, int]) -> dict[str, int]:
+def city_values(
+    status: Mapping[str, int], artists: Mapping[str, int], ranking: Sequence[Sequence[str]] = ()
+) -> dict[str, int]:
     """VP per city tile: 10, 7, 5, 3, 2 by status; a tie goes to the city with more Artist tiles
-    (the French Invade counts as one); cities still tied all take the lowest contested value."""
-    ranked = sorted(CITIES, key=lambda city: (-status[city], -artists[city]))
+    (the French Invade counts as one); cities still tied all take the lowest contested value,
+    unless Bentivogli (A side) ranked them (``ranking``: tied cities, best first)."""
+    order = {city: index for group in ranking for index, city in enumerate(group)}
+
+    def key(city: str) -> tuple[int, int, int]:
+        return (-status[city], -artists[city], order.get(city, 0))
+
+    ranked = sorted(CITIES, key=key)
     values: dict[str, int] = {}
     position = 0
     while position < len(ranked):
-        key = (status[ranked[position]], artists[ranked[position]])
-        group = [city for city in ranked[position:] if (status[city], artists[city]) == key]
+        group = [city for city in ranked[position:] if key(city) == key(ranked[position])]
         lowest = CITY_VP[min(position + len(group), len(CITY_VP)) - 1]
         for city in group:
             values[city] = lowest
@@ -84,7 +91,7 @@ def victory_points(counters: int) -> int:
 
 def breakdown(game: Game) -> dict[str, dict[str, int]]:
     parts = game.components
-    values = city_values(game.status, game.artists)
+    values = city_values(game.status, game.artists, game.ranking)
     rules = MAJORITIES[game.edition]
     gold = majority({seat: player.gold for seat, player in game.players.items()}, rules["gold"])
     influence = majority(

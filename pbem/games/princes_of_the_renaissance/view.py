@@ -26,7 +26,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
     }
     if not game.city_supply and game.decade == 0:
         return result  # the City tiles are not drawn yet
-    values = scoring.city_values(game.status, game.artists)
+    values = scoring.city_values(game.status, game.artists, game.ranking)
     result.update(
         {
             "decade": game.decade,
