@@ -71,20 +71,30 @@ def main() -> int:
 
 
 def choose(rnd: random.Random, moves: list[str], phase: str) -> str:
-    """A random legal move, leaning towards moves that bring the game to its end."""
-    if phase.endswith("auction"):
-        raises = [move for move in moves if move.startswith("bid ")]
-        return rnd.choice(raises[:3]) if raises and rnd.random() < 0.4 else "pass"
-    auctions = [move for move in moves if move.startswith("auction ")]
-    if auctions and rnd.random() < 0.7:
-        tile = rnd.choice(sorted({move.split()[1] for move in auctions}))
-        return min((move for move in auctions if move.split()[1] == tile), key=lambda m: int(m.split()[2]))
-    buys = [move for move in moves if move.startswith("buy ")]
-    if buys and rnd.random() < 0.5:
-        return rnd.choice(buys)
-    if phase.startswith("turn-order") or phase.startswith("family"):
+    """A random legal move, leaning towards moves that bring the game to its end, and trying the
+    cards, powers and wars the players hold often enough to show them."""
+    if phase == "family bidding":
+        return "pass" if rnd.random() < 0.6 else moves[0]
+    if phase.startswith(("turn-order", "family")):
         return rnd.choice(moves[:12])
-    return rnd.choice(moves)
+    by_verb: dict[str, list[str]] = {}
+    for move in moves:
+        by_verb.setdefault(move.split()[0], []).append(move)
+    if phase.endswith("auction"):
+        if "play" in by_verb and rnd.random() < 0.5:
+            return rnd.choice(by_verb["play"])
+        raises = by_verb.get("bid", [])
+        return rnd.choice(raises[:3]) if raises and rnd.random() < 0.45 else "pass"
+    weights = {
+        "auction": 5, "buy": 6, "war": 3, "play": 4, "use": 3, "bank": 0.3, "league": 3, "reroll": 2,
+        "place": 1, "discard": 1, "keep": 1, "declare": 1, "rank": 1, "pass": 0.7,
+    }  # fmt: skip
+    verbs = [verb for verb in by_verb if weights.get(verb, 1) > 0]
+    verb = rnd.choices(verbs, [weights.get(verb, 1) for verb in verbs])[0]
+    if verb == "auction":
+        tile = rnd.choice(sorted({move.split()[1] for move in by_verb["auction"]}))
+        return min((m for m in by_verb["auction"] if m.split()[1] == tile), key=lambda m: int(m.split()[2]))
+    return rnd.choice(by_verb[verb])
 
 
 def send(mail: dict[str, Path], sender: str, receiver: str) -> None:

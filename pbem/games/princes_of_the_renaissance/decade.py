@@ -27,6 +27,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     PLACE,
     RANK,
     ROMAN,
+    WAR,
     Auction,
     FollowUp,
     Game,
@@ -698,6 +699,8 @@ def phase_name(game: Game) -> str:
         return f"{game.decade_name}, auction"
     if game.phase == FOLLOW_UP:
         return f"{game.decade_name}, {game.follow_ups[0].kind}"
+    if game.phase == WAR and game.war is not None:
+        return f"{game.decade_name}, war ({game.war.stage})"
     return game.phase
 
 
