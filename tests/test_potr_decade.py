@@ -1,4 +1,5 @@
-"""The decades of Princes of the Renaissance at the rules level: Buy, Auction, Pass and the decade's end.
+"""The decades of Princes of the Renaissance at the rules level: Buy, Auction, War, Pass and the
+decade's end.
 
 Rules texts (in /work/shared/seeds): seed 000, the 2016 rulebook ("Игровой Процесс", "Действия
 (подробно)", "Тайлы Событий", "Важные Правила", "Описание Тайлов"); seed 003, the 2003 Italian
@@ -8,6 +9,11 @@ Every expected value below comes from the rule text quoted next to it, or from t
 the rule points at ("по цене, указанной на тайле": the price printed on the tile), never from what
 the code under test computes. Every refusal leaves the state as it was and says, in one line,
 which rule refused it.
+
+Wars themselves (condottieri, cards in a war, dice) are tested in test_potr_war.py and the cards'
+and tiles' powers in test_potr_powers.py; here War is one of the actions of a turn, limited per
+decade, and the end-of-turn window (Start War is played "В конце Вашего Хода") is a step a turn
+may go through before the next player's.
 """
 
 from __future__ import annotations
@@ -37,6 +43,10 @@ HAND_LIMIT = 2  # seed 000, Важные Правила: "Лимитом Рук�
 MALATESTA_HAND_LIMIT = 3  # seed 000, Malatesta (A and B): "держать 3 карты Предательства"
 POPE_GOLD = 3  # seed 000, Тайл Папы Римского: "в конце него получает 3 Золотых Дохода"
 STATUS_MIN, STATUS_MAX = 3, 10  # seed 000, Начать Войну: "не может выйти за предел 10 или ... ниже 3"
+# seed 000, Начать Войну: "в игре при меньше чем 5 игроках, в Десятилетии может произойти 4 Войны, в
+# ином случае – за Десятилетие может пройти 5 Войн"
+WAR_LIMIT = {4: 4, 5: 5}
+END_OF_TURN = "end of turn"
 
 
 # --- helpers ---------------------------------------------------------------------------------------
@@ -101,6 +111,20 @@ def refused(state: Game, seat: str, text: str, phrase: str) -> str:
 def to_act(state: Game) -> str:
     (demand,) = RULES.demands(state)
     return demand.seat
+
+
+def finish_turn(state: Game) -> Game:
+    """Answer 'pass' to the end-of-turn window if the turn stopped there: the active player holds
+    a Start War card ("В конце Вашего Хода Вы можете разыграть эту карту") or won a free-card tile
+    this turn. The cards come from the shuffled deck, so a test that buys one may meet it."""
+    while state.phase == "follow-up" and state.follow_ups[0].kind == END_OF_TURN:
+        state = act(state, state.follow_ups[0].seat, "pass")
+    return state
+
+
+def without(state: Game, card: str) -> list[str]:
+    """The deck's cards in order, but for every ``card``: to deal a hand that leaves no doubt."""
+    return [other for other in state.deck if other != card]
 
 
 def with_active(state: Game, seat: str) -> Game:
@@ -251,7 +275,7 @@ def test_a_treachery_card_costs_one_gold_and_one_influence_and_goes_to_the_hand(
     assert after.players["a"].influence == state.players["a"].influence - CARD_INFLUENCE
     assert after.players["a"].cards == [top]
     assert after.deck == state.deck[1:]
-    assert after.active == "b"
+    assert finish_turn(after).active == "b"
 
 
 def test_a_treachery_card_without_the_influence_to_pay_is_refused() -> None:
@@ -264,6 +288,7 @@ def test_over_the_hand_limit_the_buyer_must_discard_before_play_goes_on() -> Non
     """Seed 000, Важные Правила: "Игрок может превысить Лимит своей Руки, но затем должен немедленно
     сбросить карты, уменьшив их количество, до своего ЛР перед продолжением Хода"."""
     state = decade_one()
+    state.deck = without(state, "start-war")  # no end-of-turn window: the turn passes at once
     state.players["a"].cards = state.deck[:HAND_LIMIT]
     state.deck = state.deck[HAND_LIMIT:]
     drawn = state.deck[0]
@@ -284,17 +309,40 @@ def test_over_the_hand_limit_the_buyer_must_discard_before_play_goes_on() -> Non
     assert (after.phase, after.active) == ("action", "b")
 
 
+def test_the_discard_comes_before_the_end_of_turn_window() -> None:
+    """The same with a Start War card in hand: the discard first ("немедленно ... перед продолжением
+    Хода"), then the window at the end of the turn, then the next player."""
+    state = decade_one()
+    deck = list(state.deck)
+    for card in ("start-war", "veto", "bad-weather"):  # cards with no use on one's own turn
+        deck.remove(card)
+    state.players["a"].cards = ["start-war", "veto"]
+    state.deck = ["bad-weather", *deck]
+    drawn = state.deck[0]
+    over = act(state, "a", "buy card")
+    assert [(due.seat, due.kind) for due in over.follow_ups] == [("a", "discard")]
+    after = act(over, "a", f"discard {drawn}")
+    assert [(due.seat, due.kind) for due in after.follow_ups] == [("a", END_OF_TURN)]
+    assert sorted(RULES.legal_moves(after, "a")) == sorted(
+        ["pass", *(f"play start-war {x} {y}" for x in CITIES for y in CITIES if x != y)]
+    )
+    assert (finish_turn(after).phase, finish_turn(after).active) == ("action", "b")
+
+
 def test_malatesta_holds_three_treachery_cards() -> None:
     """Seed 000, Malatesta (both sides): "Вы можете держать 3 карты Предательства вместо нормального
     Лимита Руки"."""
-    state = with_active(decade_one(), "b")
+    state = with_active(decade_one(side="b"), "b")  # the B side: no free card to draw (the A side's)
     state.players["b"].cards = state.deck[:HAND_LIMIT]
     state.deck = state.deck[HAND_LIMIT:]
     third = act(state, "b", "buy card")
     assert len(third.players["b"].cards) == MALATESTA_HAND_LIMIT
-    assert (third.phase, third.active) == ("action", "c"), "three cards are within Malatesta's limit"
+    assert "discard" not in [due.kind for due in third.follow_ups], "three cards are within the limit"
+    third = finish_turn(third)
+    assert (third.phase, third.active) == ("action", "c")
     fourth = act(with_active(third, "b"), "b", "buy card")
     assert fourth.phase == "follow-up" and to_act(fourth) == "b"
+    assert fourth.follow_ups[0].kind == "discard"
 
 
 def test_a_treachery_card_may_not_be_discarded_when_not_over_the_limit() -> None:
@@ -564,8 +612,10 @@ def test_a_compensation_card_over_the_hand_limit_must_be_discarded_down() -> Non
     state = everyone_passes(act(state, "b", "bid 11"))
     state = act(state, "a", "buy card")
     assert state.phase == "follow-up" and to_act(state) == "a"
+    assert state.follow_ups[0].kind == "discard"
     state = act(state, "a", f"discard {state.players['a'].cards[0]}")
     assert len(state.players["a"].cards) == HAND_LIMIT
+    state = finish_turn(state)
     assert (state.phase, state.active) == ("action", "b")
 
 
@@ -815,6 +865,96 @@ def test_a_whole_game_of_passes_and_event_auctions_reaches_game_over() -> None:
     assert state.decade == 3
 
 
+# --- War: an action, limited per decade -----------------------------------------------------------------
+def war_pairs() -> set[str]:
+    return {f"war {attacker} {defender}" for attacker in CITIES for defender in CITIES if attacker != defender}
+
+
+def test_war_is_an_action_offered_on_ones_turn() -> None:
+    """Seed 000, "Действия (подробно)", Начать Войну: "активный игрок решает, какие два из 5 крупнейших
+    Городов будут сражаться", the attacking city first; seed 004 §5, Action 3. With nobody holding
+    a Troop tile ("Только игрок, имеющий хотя бы один тайл Войск, может принять участие в Аукционе")
+    no condottiere is won: "не происходит никаких дальнейших действий (предполагается, что Война ...
+    закончилась вничью)", and the war was the turn's action."""
+    state = decade_one()
+    assert {text for text in RULES.legal_moves(state, "a") if text.startswith("war ")} == war_pairs()
+    (demand,) = RULES.demands(state)
+    assert "war" in demand.prompt
+    refused(state, "a", "war rome rome", "two different cities")
+    refused(state, "b", "war venice milan", "it is a's turn")
+    after = act(state, "a", "war venice milan")
+    assert after.wars == 1, "Сначала, активный игрок передвигает маркер Военного Столкновения"
+    assert after.status == state.status, "a war without condottieri is a tie"
+    assert all(player.victories == 0 and player.pay == 0 for player in after.players.values())
+    assert (after.phase, after.active) == ("action", "b")
+
+
+def test_war_is_not_offered_outside_ones_action() -> None:
+    """War is an action ("Это Действие"): not a bid, nor an answer to an auction or a follow-up."""
+    state = decade_one()
+    auction = act(state, "a", f"auction {event_of(state, kind='vp')} 0")
+    refused(auction, "b", "war venice milan", "an auction is running")
+    placing = win_event(state, event_of(state, kind="artist"), "b")
+    refused(placing, "b", "war venice milan", "b must first finish the last action: place CITY")
+
+
+@pytest.mark.parametrize("players", sorted(WAR_LIMIT))
+def test_war_is_refused_once_the_decades_limit_is_reached(players: int) -> None:
+    """Seed 000, Начать Войну: "Это Действие не может быть выбрано, если маркер Военного Столкновения
+    достиг своего предела за текущее Десятилетие (в игре при меньше чем 5 игроках, в Десятилетии может
+    произойти 4 Войны, в ином случае – за Десятилетие может пройти 5 Войн)"; at the decade's end
+    "Верните маркер Военного Столкновения на клетку '0'"."""
+    seats = ("a", "b", "c", "d", "e")[:players]
+    state = decade_one(seats, families={**FAMILIES, "e": "baglioni"})
+    limit = WAR_LIMIT[players]
+    for fought in range(limit):
+        assert state.wars == fought
+        assert war_pairs() <= set(RULES.legal_moves(state, state.active))
+        state = act(state, state.active, "war florence rome")
+    assert state.wars == limit
+    seat = state.active
+    message = refused(state, seat, "war venice milan", "the limit")
+    assert f"{limit} wars" in message and f"{players} players" in message, message
+    assert not any(text.startswith("war ") for text in RULES.legal_moves(state, seat))
+    (demand,) = RULES.demands(state)
+    assert "war" not in demand.prompt, demand.prompt
+    act(state, seat, "buy infantry")  # the other actions are still there
+
+    state.event_row = [event_of(state, kind="vp")]  # the decade's last Event tile
+    state = everyone_passes(act(state, seat, f"auction {state.event_row[0]} 0"))
+    assert (state.decade, state.wars) == (2, 0)
+    assert war_pairs() <= set(RULES.legal_moves(state, state.active))
+
+
+# --- the end of a turn ------------------------------------------------------------------------------------
+def test_a_start_war_card_in_hand_opens_the_end_of_turn_window() -> None:
+    """Seed 000, Start War: "В конце Вашего Хода Вы можете разыграть эту карту и Начать Войну. Это не
+    перемещает маркер ВС": after the action, its holder may start a war or pass; the next player
+    follows. Without the card the turn passes at once."""
+    state = decade_one()
+    state.deck.remove("start-war")
+    state.players["a"].cards = ["start-war"]
+    after = act(state, "a", "pass")  # the action; nobody holds a Troop tile, so the war is a tie
+    assert (after.phase, after.active) == ("follow-up", "a")
+    (demand,) = RULES.demands(after)
+    assert (demand.seat, "start-war" in demand.prompt) == ("a", True)
+    assert set(RULES.legal_moves(after, "a")) == {"pass"} | {
+        f"play start-war {x} {y}" for x in CITIES for y in CITIES if x != y
+    }
+    refused(after, "b", "pass", "not b's")
+    refused(after, "a", "buy crossbowmen", "a must first finish the last action")
+    passed = act(after, "a", "pass")
+    assert (passed.phase, passed.active) == ("action", "b")
+    assert passed.players["a"].cards == ["start-war"], "the card stays in hand"
+    warred = act(after, "a", "play start-war naples rome")
+    assert warred.wars == 0, "Это не перемещает маркер ВС"
+    assert "start-war" not in warred.players["a"].cards and warred.discards == ["start-war"]
+    assert (warred.phase, warred.active) == ("action", "b")
+
+    plain = act(passed, "b", "buy infantry")  # b holds no card
+    assert (plain.phase, plain.active) == ("action", "c")
+
+
 # --- legal moves ------------------------------------------------------------------------------------------
 def candidates(state: Game) -> list[str]:
     """Moves of every kind, legal or not."""
@@ -823,6 +963,11 @@ def candidates(state: Game) -> list[str]:
     texts += [f"discard {card}" for card in CARDS] + [f"place {city}" for city in CITIES]
     tiles = [*state.city_supply[::5], *state.event_row, "pope"]
     texts += [f"auction {tile} {bid}" for tile in tiles for bid in (0, 6, 10, 12, 14, 20, 47)]
+    texts += ["war venice milan", "war naples rome", "war rome rome", "play start-war venice milan"]
+    texts += ["play veto", "play bad-weather venice", "play freeze-bid b", "play freeze-bid a"]
+    texts += ["play steal-influence b", "play steal-gold-shipment c", "play bribe-troops b infantry"]
+    texts += ["use malatesta", f"use {state.city_supply[0]}", "bank 1 gold", "bank 3 influence"]
+    texts += ["keep veto", "declare gold", "rank venice milan", "league attacker", "reroll"]
     return texts
 
 
@@ -833,21 +978,32 @@ def situations() -> list[Game]:
     compensation = everyone_passes(act(auction, "b", "bid 11"))
     placing = win_event(decade_two(start), event_of(decade_two(start), kind="french"), "c")
     over = copy.deepcopy(start)
-    over.players["a"].cards = over.deck[:3]
-    over.deck = over.deck[3:]
+    over.players["a"].cards = without(over, "start-war")[:3]
+    over.deck = [card for card in over.deck if card not in over.players["a"].cards]
     discard = act(over, "a", "buy card")
-    return [start, auction, compensation, placing, discard]
+    window = copy.deepcopy(start)
+    window.deck.remove("start-war")
+    window.players["a"].cards = ["start-war"]
+    window = act(window, "a", "pass")
+    limit = copy.deepcopy(start)
+    limit.wars = WAR_LIMIT[len(SEATS)]
+    return [start, auction, compensation, placing, discard, window, limit]
 
 
-@pytest.mark.parametrize("index", range(5), ids=["action", "auction", "compensation", "place", "discard"])
-def test_every_listed_move_passes_check_and_war_is_not_offered(index: int) -> None:
+SITUATIONS = ["action", "auction", "compensation", "place", "discard", "end of turn", "war limit"]
+
+
+@pytest.mark.parametrize("index", range(len(SITUATIONS)), ids=SITUATIONS)
+def test_every_listed_move_passes_check_and_no_other_does(index: int) -> None:
     state = situations()[index]
     for seat in SEATS:
         listed = RULES.legal_moves(state, seat)
         for text in listed:
             RULES.check(state, seat, RULES.parse(text))
-            assert not text.startswith(("war", "start")), text
         assert len(listed) == len(set(listed)), "no move listed twice"
+        wars = {text for text in listed if text.startswith("war ")}
+        offered = SITUATIONS[index] == "action" and seat == state.active
+        assert wars == (war_pairs() if offered else set()), (seat, wars)
         for text in candidates(state):
             move = RULES.parse(text)
             try:
@@ -860,10 +1016,13 @@ def test_every_listed_move_passes_check_and_war_is_not_offered(index: int) -> No
     assert RULES.legal_moves(state, demand.seat), "the seat asked to act has moves"
 
 
-def test_war_is_not_a_move_yet() -> None:
-    for text in ("war venice milan", "start war", "war"):
-        with pytest.raises(MoveSyntaxError):
+def test_war_takes_two_cities() -> None:
+    """'war ATTACKER DEFENDER': two of the five cities; anything else is not a move."""
+    assert RULES.format(RULES.parse("war Venice Milan")) == "war venice milan"
+    for text in ("start war", "war", "war venice", "war venice milan rome", "war venice atlantis"):
+        with pytest.raises(MoveSyntaxError) as caught:
             RULES.parse(text)
+        assert "\n" not in str(caught.value)
 
 
 # --- late players: the defaults a timeout applies ------------------------------------------------------
@@ -894,7 +1053,8 @@ def test_a_late_winner_places_an_artist_on_the_first_city_and_a_2003_french_inva
 def test_a_late_player_over_the_hand_limit_discards_the_card_drawn_last() -> None:
     state = decade_one()
     for _ in range(3):  # the hand limit is 2: the third card must be discarded at once
-        state = act(with_active(state, "a"), "a", "buy card")
+        state = act(with_active(finish_turn(state), "a"), "a", "buy card")
+    assert state.follow_ups[0].kind == "discard"
     seat, move = default_for(state)
     assert (seat, move) == ("a", f"discard {state.players['a'].cards[-1]}")
 

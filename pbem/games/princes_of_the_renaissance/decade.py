@@ -2,7 +2,7 @@
 
 Rules texts: seed 000 (2016 rulebook: "Игровой Процесс", "Действия (подробно)", "Тайлы Событий",
 "Важные Правила"), seed 003 (2003 summary: "Round", "Fine di una Decade") and seed 004 (reference
-manual §4-5). War is the next part of the rules and is not offered yet.
+manual §4-5). The war itself is in war.py, the cards and tile powers outside war in powers.py.
 
 Functions named ``check_*`` raise IllegalMoveError naming the rule; the others change the game
 they are given (the ruleset copies it first).
@@ -430,12 +430,37 @@ def next_bidder(game: Game) -> None:
         if seat in auction.out:
             continue
         refusal = bid_refusal(game, seat)
-        if refusal:
+        if refusal and not _has_a_say(game, seat, refusal):
             auction.out.append(seat)
             game.events.append(f"{seat} passes ({refusal})")
             continue
         auction.turn = seat
         return
+
+
+def _has_a_say(game: Game, seat: str, refusal: str) -> bool:
+    """A player who cannot bid is still asked if Freeze Bid may be played "даже если Вы принимаете
+    решение спасовать", or if the Banker could let it outbid."""
+    auction = game.auction
+    assert auction is not None
+    if "Troop tile" in refusal or "condottiere" in refusal or seat in auction.frozen:
+        return False  # not a bidder in this auction at all
+    others = [s for s in game.order if s != seat and s not in auction.out and s not in auction.frozen]
+    if deck.holds(game, seat, "freeze-bid") and others:
+        return True
+    if "cannot outbid" not in refusal:
+        return False
+    banker = any(
+        game.components.city_tile(tile).ability == "banker" and tile not in game.players[seat].used
+        for tile in game.players[seat].city_tiles
+    )
+    other = "influence" if auction.currency == "gold" else "gold"
+    gain = min(3, holding(game.players[seat], other))
+    return (
+        banker
+        and not game.decade_over
+        and highest_allowed(game, seat, auction.currency, auction.kind) + gain > auction.bid
+    )
 
 
 def _pay(game: Game, auction: Auction) -> str:

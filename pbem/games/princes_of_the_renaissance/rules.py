@@ -19,7 +19,7 @@ Moves (text form):
                           (Alfonso of Aragon, Pallavicino, or ``use malatesta``)
     bank N gold|influence the Banker: N (1-3) gold for as much influence, or the reverse
     league SIDE           the Pope's Holy League with the attacker or the defender
-    reroll                Ludovico Sforza: both dice rolled again
+    reroll                Ludovico Sforza: the war's dice rolled again
     declare gold|influence   Baglioni (B side): the decade's discount
     keep CARD             Bentivogli: the card kept of the two drawn
     rank CITY CITY...     Bentivogli (A side): the order of cities tied on status and Artist tiles
@@ -576,7 +576,7 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
         return lambda game, seat: powers.check_rank(game, seat, list(move.cities))
     if due.kind == END_TURN and isinstance(move, Play) and move.card == "start-war":
         return lambda game, seat: _check_start_war_card(game, seat, move.args)
-    if isinstance(move, Pass):
+    if isinstance(move, Pass) and due.kind not in (KEEP, DECLARE, RANK):
         if due.kind == END_TURN:
             return decade.check_end_turn
         return decade.check_decline

@@ -320,7 +320,10 @@ def reroll(game: Game, seat: str) -> None:
     war.rerolled = True
     war.stage = DICE
     war.asked = []
-    game.events.append(f"{seat} uses Ludovico Sforza: both dice are rolled again; the new roll stands")
+    game.events.append(
+        f"{seat} uses Ludovico Sforza: the dice (battle and counter-attack) are rolled again; "
+        "the new roll stands"
+    )
 
 
 def _dice_text(war: War) -> str:
