@@ -259,6 +259,8 @@ def test_declaring_a_war_moves_the_marker_and_names_the_attacking_and_defending_
 
 
 def test_the_war_shows_in_the_view_before_the_auctions() -> None:
+    """Seed 000, Начать Войну: the marker ("маркер Военного Столкновения") and the two cities ("маркер
+    Нападающего ... маркер Защитника") are on the board for all to see."""
     state = table({"a": ["infantry"]})
     state.players["b"].cards = ["veto"]
     state = act(state, "a", "war venice milan")
@@ -268,15 +270,10 @@ def test_the_war_shows_in_the_view_before_the_auctions() -> None:
     assert view["war"]["waiting_for"] == ["b"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=StopIteration,
-    reason="view.view names the auction's tile with decade.tile_name, which looks the condottiere "
-    "auction's tile ('attacker'/'defender') up among the City tiles and raises StopIteration",
-)
 @pytest.mark.parametrize("side", ["attacker", "defender"])
 def test_the_view_during_a_condottiere_auction(side: str) -> None:
-    """Seed 000: the condottiere auctions are part of the war; ``pbem show`` must work in them."""
+    """Seed 000, Начать Войну: "Аукционом, использующим Влияние, определяется Кондотьер" - the condottiere
+    auctions are part of the war; ``pbem show`` must work in them."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
     state = act(state, "a", "war venice milan")
     if side == "defender":
@@ -362,6 +359,9 @@ def test_the_window_is_offered_to_the_holders_of_veto_or_bad_weather_in_turn_ord
 
 
 def test_without_a_veto_or_bad_weather_held_the_war_goes_straight_to_the_auction() -> None:
+    """Seed 000: "Теперь любой игрок может сыграть Вето ... или Плохую Погоду ..., если у него есть эти
+    карты": with none held, nobody is asked and "Если на Войну не накладывают Вето, Аукционом ...
+    определяется Кондотьер"."""
     state = table({"a": ["infantry"]})
     state.players["b"].cards = ["bribe-troops", "start-war"]
     state = act(state, "a", "war venice milan")
@@ -553,7 +553,8 @@ def test_one_condottiere_the_unrepresented_defending_city_fights_with_three() ->
 
 
 def test_one_condottiere_the_unrepresented_attacking_city_fights_with_three() -> None:
-    """The same rule for an unrepresented attacker: Venice 3/3 against b's Crossbowmen 2/2."""
+    """Seed 000: "не представленный ни кем Город сражается с модификатором +3 (как атакующий или
+    обороняющийся)": Venice, unrepresented, 3/3 against b's Crossbowmen 2/2."""
     state = war_to_dice(table({"b": ["crossbowmen"]}), "a", "venice milan", defender="b")
     assert state.war is not None and state.war.attacker_condottiere == ""
     check_battle(state, ((3, 3), (2, 2)), other=((0, 0), (2, 2)))
@@ -647,6 +648,8 @@ def test_the_holy_league_once_a_decade() -> None:
 
 
 def test_a_pope_who_declines_keeps_the_holy_league_for_a_later_war() -> None:
+    """Seed 000: "Сыграть Святую Лигу Папа может лишь 1 раз за Десятилетие": only a League played counts; a
+    Pope who passes may join a later war."""
     state = table({"a": ["cavalry"], "b": ["infantry"], "d": ["pikemen"]})
     state.pope = "d"
     state = war_to_dice(state, "c", "venice milan", attacker="a", defender="b")
@@ -658,6 +661,8 @@ def test_a_pope_who_declines_keeps_the_holy_league_for_a_later_war() -> None:
 
 
 def test_the_holy_league_outside_a_war_is_refused() -> None:
+    """Seed 000, Тайл Папы Римского: the Pope "может опекать (intercede) Войска в Войне" - only in a war,
+    after the condottiere auctions."""
     state = decade_one()
     state.pope = "a"
     refused(state, "a", "league attacker", "")
@@ -707,7 +712,9 @@ def test_bribe_troops_in_the_order_attacker_defender_pope_on_troops_in_the_war_o
 
 
 def test_a_condottiere_may_play_several_bribe_troops_cards() -> None:
-    """Seed 004: "Each may play one or more 'Bribe Troops' cards"."""
+    """Seed 000, Bribe Troops: "Порядок, в котором разыгрывают эти карты, имеющие и желающие разыграть их";
+    seed 004: "Each may play one or more 'Bribe Troops' cards". b: Pikemen and Crossbowmen, both bribed:
+    0/0."""
     state = table({"a": ["infantry"], "b": ["pikemen", "crossbowmen"]})
     state.players["a"].cards = ["bribe-troops", "bribe-troops"]
     state = war_to_dice(state, "c", "venice milan", attacker="a", defender="b")
@@ -911,6 +918,8 @@ def test_ludovico_sforza_rerolls_both_dice_once_and_the_second_roll_stands() -> 
 
 
 def test_ludovico_sforzas_holder_may_let_the_dice_stand_and_keep_the_power() -> None:
+    """Seed 000, Ludovico Sforza: "Один раз в Десятилетие Вы можете попросить перебросить Кубики" - may,
+    not must; a holder who lets the dice stand has not used it."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
     grant(state, "a", LUDOVICO)
     state = war_to_dice(state, "d", "venice milan", "a", "b")
@@ -922,6 +931,7 @@ def test_ludovico_sforzas_holder_may_let_the_dice_stand_and_keep_the_power() -> 
 
 
 def test_reroll_without_ludovico_sforza_or_outside_a_war_is_refused() -> None:
+    """Seed 000, Ludovico Sforza: "перебросить Кубики в Войне" - only once a war's dice are rolled."""
     state = decade_one()
     refused(state, "a", "reroll", "")
     grant(state, "a", LUDOVICO)
@@ -1054,6 +1064,8 @@ def test_the_start_war_card_at_the_end_of_ones_turn_starts_a_war_that_does_not_m
 
 
 def test_the_end_of_turn_window_is_offered_only_to_a_holder_of_start_war() -> None:
+    """Seed 000, Start War: "В конце Вашего Хода Вы можете разыграть эту карту": the window at the end of
+    the turn is offered to its holder, who may decline and keep the card."""
     state = with_active(decade_one(), "b")
     state.players["c"].cards = ["start-war"]
     after = act(state, "b", "pass")
@@ -1070,6 +1082,8 @@ def test_the_end_of_turn_window_is_offered_only_to_a_holder_of_start_war() -> No
 
 # --- refusals in the war ------------------------------------------------------------------------------------
 def test_moves_that_do_not_belong_to_the_war_are_refused_while_it_is_fought() -> None:
+    """Seed 000: a war is the active player's action ("Каждый игрок выполняет ОДНО Действие за Раунд");
+    while it is fought only its steps may be played."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
     state.players["c"].cards = ["veto", "freeze-bid"]
     state = act(state, "a", "war venice milan")
@@ -1079,11 +1093,6 @@ def test_moves_that_do_not_belong_to_the_war_are_refused_while_it_is_fought() ->
     refused(state, "c", "buy card", "a war is being fought")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules._checker answers any card played in a condottiere auction with 'an auction is "
-    "running: X must bid or pass', which does not name the card's window",
-)
 @pytest.mark.parametrize(("card", "name"), [("veto", "veto"), ("bad-weather venice", "bad weather")])
 def test_veto_and_bad_weather_in_the_condottiere_auction_are_refused_naming_their_window(
     card: str, name: str
@@ -1103,7 +1112,8 @@ def test_veto_and_bad_weather_in_the_condottiere_auction_are_refused_naming_thei
 
 
 def test_veto_and_bad_weather_in_the_condottiere_auction_are_refused() -> None:
-    """The same timing, without the wording: refused, nothing changes, not among the legal moves."""
+    """Seed 000, Veto: "перед началом любых ставок на позиции Кондотьеров"; Bad Weather: "прежде чем
+    позиции Кондотьеров будут разыграны на Аукционе": refused once the auction has begun."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
     state.players["b"].cards = ["veto", "bad-weather"]
     state = act(act(state, "a", "war venice milan"), "b", "pass")

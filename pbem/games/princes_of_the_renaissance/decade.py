@@ -161,6 +161,8 @@ def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
 
 
 def tile_name(game: Game, tile: str) -> str:
+    if tile in (war.ATTACKER, war.DEFENDER):
+        return f"the {tile}'s condottiere"
     if tile == POPE:
         return game.components.pope.name
     if tile in _event_ids(game):

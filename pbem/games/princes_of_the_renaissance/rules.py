@@ -501,6 +501,8 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
             return lambda game, who: powers.check_freeze(game, who, _seat_of(game, move.args[0]))
         auction = state.auction
         assert auction is not None
+        if isinstance(move, Play):
+            return _refuse(f"{move.card} cannot be played in an auction: {_card_timing(move.card)}")
         return _refuse(f"an auction is running: {auction.turn} must bid or pass")
     if phase == WAR:
         return _war_checker(move)
@@ -532,7 +534,14 @@ def _action_checker(move: Move) -> Check:
         return _refuse(f"{move.card} cannot be played now: {_card_timing(move.card)}")
     if isinstance(move, Discard):
         return _refuse("a Treachery card is discarded only when over the hand limit")
-    return _refuse(f"'{_format(move)}' is not an action: buy, auction, war or pass")
+    timing = {
+        League: "the Pope's Holy League comes in a war, after the condottiere auctions",
+        Reroll: "Ludovico Sforza's reroll comes in a war, once the dice are rolled",
+        Keep: "Bentivogli keeps a card when buying one",
+        Declare: "Baglioni declares its discount at the start of a decade",
+        Rank: "Bentivogli ranks tied cities at the end of the game",
+    }.get(type(move), "it is not an action: buy, auction, war or pass")
+    return _refuse(f"'{_format(move)}' cannot be made now: {timing}")
 
 
 def _card_timing(card: str) -> str:
@@ -779,8 +788,7 @@ def _war_moves(state: Game, seat: str) -> list[Move]:
         if deck.holds(state, seat, "bad-weather"):
             moves.extend(Play("bad-weather", (city,)) for city in (current.attacker, current.defender))
     elif current.stage == LEAGUE:
-        sides = [(war.ATTACKER, current.attacker_condottiere), (war.DEFENDER, current.defender_condottiere)]
-        moves.extend(League(side) for side, condottiere in sides if condottiere)
+        moves.extend([League(war.ATTACKER), League(war.DEFENDER)])
     elif current.stage == BRIBES:
         for target in war.targets(state):
             owner, troop = target.split("/")

@@ -136,6 +136,10 @@ def bad_weather(game: Game, seat: str, city: str) -> None:
     war.bad_weather.append(city)
     side = "attack" if city == war.attacker else "defence"
     game.events.append(f"{seat} plays Bad Weather on {game.components.city(city).name}: -1 {side}")
+    # Everyone who could still answer it with a Veto or Bad Weather is asked again, from the next
+    # player on; the player who played it keeps its turn first.
+    later = _clockwise(game, next_seat(game, seat))
+    war.asked = [seat] + [other for other in later if other != seat and _can_interrupt(game, other)]
     advance(game)
 
 
@@ -225,11 +229,9 @@ def condottiere_won(game: Game, auction: Auction) -> None:
 
 
 def check_league(game: Game, seat: str, side: str) -> None:
-    war = _in_stage(game, LEAGUE, seat, "join a side with the Pope")
+    _in_stage(game, LEAGUE, seat, "join a side with the Pope")
     if side not in (ATTACKER, DEFENDER):
         raise IllegalMoveError("the Holy League joins the attacker or the defender")
-    if not (war.attacker_condottiere if side == ATTACKER else war.defender_condottiere):
-        raise IllegalMoveError(f"the {side} has no condottiere to join")
 
 
 def league(game: Game, seat: str, side: str) -> None:
@@ -358,7 +360,8 @@ def strength(game: Game, side: str) -> Strength:
         league_attack, league_defence = _troops(game, war.pope, modified=False)
         attack += league_attack
         defence += league_defence
-    weather = war.bad_weather.count(city)
+    # Bad Weather: the city's "Кондотьер ... получает -1"; a city without one is not affected
+    weather = war.bad_weather.count(city) if seat else 0
     if side == ATTACKER:
         attack -= weather
     else:
