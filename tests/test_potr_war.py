@@ -1120,3 +1120,44 @@ def test_veto_and_bad_weather_in_the_condottiere_auction_are_refused() -> None:
     state = act(state, "a", "bid 0")
     for card in ("veto", "bad-weather venice", "bad-weather milan"):
         refused(state, "b", f"play {card}", "")
+
+
+def test_the_holy_league_may_join_an_unrepresented_city() -> None:
+    """Seed 000: "может добавить свои Войска к любой из сторон": a side without a condottiere too.
+    Attacker a: Cavalry 4/2; Milan, unrepresented: 3/3, plus the Pope's Pikemen 2/3 = 5/6."""
+    state = table({"a": ["cavalry"], "d": ["pikemen"]})
+    state.pope = "d"
+    state = war_to_dice(state, "c", "venice milan", attacker="a")
+    assert state.war is not None and state.war.stage == "holy league"
+    assert sorted(RULES.legal_moves(state, "d")) == ["league attacker", "league defender", "pass"]
+    state = act(state, "d", "league defender")
+    check_battle(state, ((4, 2), (5, 6)), other=((4, 2), (3, 3)))
+
+
+def test_bad_weather_does_nothing_to_a_city_without_a_condottiere() -> None:
+    """Seed 000, Bad Weather: "Вы немедленно выбираете один Город, Кондотьер которого получает -1
+    Атаку ... или -1 Оборону": an unrepresented city has no condottiere to suffer it, and fights
+    with its +3. Attacker a: Pikemen 2/3; Milan unrepresented 3/3 despite the Bad Weather."""
+    state = table({"a": ["pikemen"]})
+    state.players["c"].cards = ["bad-weather"]
+    state = act(with_active(state, "a"), "a", "war venice milan")
+    state = act(state, "c", "play bad-weather milan")
+    state = auctions(pass_war_steps(state), attacker="a")
+    assert state.war is not None and state.war.bad_weather == ["milan"]
+    check_battle(state, ((2, 3), (3, 3)), other=((2, 3), (3, 2)))
+
+
+def test_after_a_bad_weather_every_holder_may_answer_it_again() -> None:
+    """Seed 000: Veto and Bad Weather may be played "прежде чем позиции Кондотьеров будут разыграны";
+    a player who passed before a Bad Weather was played is asked again, and may veto it."""
+    state = with_active(table({"a": ["infantry"], "b": ["pikemen"]}), "b")
+    state.players["c"].cards = ["veto"]
+    state.players["d"].cards = ["bad-weather"]
+    state = act(state, "b", "war rome naples")
+    assert to_act(state) == "c"
+    state = act(state, "c", "pass")
+    assert to_act(state) == "d"
+    state = act(state, "d", "play bad-weather rome")
+    assert state.war is not None and state.war.asked == ["c"], "d holds nothing more; c is asked again"
+    state = act(state, "c", "play veto")
+    assert state.war is None and any("discarded without effect" in line for line in state.events)
