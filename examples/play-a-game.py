@@ -3,7 +3,8 @@ would by email: four key homes, four mailboxes, the file copied to whoever `pbem
 must act next. Each player picks a random legal move (from `pbem moves --json`), so the game is a
 fair test of the rules rather than a good game. Keys are throw-away.
 
-    usage: python3 examples/play-a-game.py OUT.toml [--seed N] [--edition 2016|2003] [--pbem PATH]
+    usage: python3 examples/play-a-game.py OUT.toml [--seed N] [--edition 2016|2003] [--side a|b]
+                                           [--pbem PATH]
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--edition", default="2016")
+    parser.add_argument("--side", default="a", help="Family tile side: a or b")
     parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
     args = parser.parse_args()
     rnd = random.Random(args.seed)
@@ -40,7 +42,7 @@ def main() -> int:
             path.parent.mkdir(parents=True)
         first = mail[SEATS[0]]
         run(SEATS[0], "new", str(first), "--game", "potr", "--players", ",".join(SEATS), "--as", SEATS[0],
-            "--edition", args.edition)  # fmt: skip
+            "--edition", args.edition, "--option", f"family_side={args.side}")  # fmt: skip
         holder = SEATS[0]
         for seat in SEATS[1:]:
             send(mail, holder, seat)

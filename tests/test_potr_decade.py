@@ -122,9 +122,10 @@ def finish_turn(state: Game) -> Game:
     return state
 
 
-def without(state: Game, card: str) -> list[str]:
-    """The deck's cards in order, but for every ``card``: to deal a hand that leaves no doubt."""
-    return [other for other in state.deck if other != card]
+def at_bottom(state: Game, card: str) -> list[str]:
+    """The deck with every ``card`` moved to its bottom: the top cards, dealt or drawn by a test,
+    are then none of them."""
+    return [other for other in state.deck if other != card] + [other for other in state.deck if other == card]
 
 
 def with_active(state: Game, seat: str) -> Game:
@@ -288,7 +289,7 @@ def test_over_the_hand_limit_the_buyer_must_discard_before_play_goes_on() -> Non
     """Seed 000, Важные Правила: "Игрок может превысить Лимит своей Руки, но затем должен немедленно
     сбросить карты, уменьшив их количество, до своего ЛР перед продолжением Хода"."""
     state = decade_one()
-    state.deck = without(state, "start-war")  # no end-of-turn window: the turn passes at once
+    state.deck = at_bottom(state, "start-war")  # no end-of-turn window: the turn passes at once
     state.players["a"].cards = state.deck[:HAND_LIMIT]
     state.deck = state.deck[HAND_LIMIT:]
     drawn = state.deck[0]
@@ -500,6 +501,19 @@ def test_a_player_at_the_city_tile_limits_cannot_bid_for_a_city_tile() -> None:
     assert RULES.legal_moves(state, "b") == [] and RULES.legal_moves(state, "c") == []
     refused(state, "b", "bid 11", "cannot add a fourth")  # the refusal names the limit
     refused(state, "c", "bid 11", "the limit")
+
+
+def test_a_freeze_bid_holder_who_may_not_take_the_city_tile_is_listed_no_bid() -> None:
+    """Seed 000, Важные Правила: "Игрок может владеть только Городскими тайлами из 3 различных
+    Городов"; Freeze Bid is played "когда приходит Ваша очередь предлагать ставку на Аукционе (даже
+    если Вы принимаете решение спасовать)". b holds tiles of three cities and a Freeze Bid: in a Naples
+    tile's auction b may play the card or pass, and no bid of b's may be listed, since none is legal."""
+    state = decade_one()
+    give_city_tiles(state, "b", [city_tile(state, city) for city in ("venice", "milan", "florence")])
+    state.deck.remove("freeze-bid")
+    state.players["b"].cards = ["freeze-bid"]
+    state = act(state, "a", f"auction {city_tile(state, 'naples')} 10")
+    refused(state, "b", "bid 11", "cannot add a fourth")
 
 
 def test_a_city_tile_not_in_the_supply_is_refused() -> None:
@@ -867,7 +881,9 @@ def test_a_whole_game_of_passes_and_event_auctions_reaches_game_over() -> None:
 
 # --- War: an action, limited per decade -----------------------------------------------------------------
 def war_pairs() -> set[str]:
-    return {f"war {attacker} {defender}" for attacker in CITIES for defender in CITIES if attacker != defender}
+    return {
+        f"war {attacker} {defender}" for attacker in CITIES for defender in CITIES if attacker != defender
+    }
 
 
 def test_war_is_an_action_offered_on_ones_turn() -> None:
@@ -978,8 +994,9 @@ def situations() -> list[Game]:
     compensation = everyone_passes(act(auction, "b", "bid 11"))
     placing = win_event(decade_two(start), event_of(decade_two(start), kind="french"), "c")
     over = copy.deepcopy(start)
-    over.players["a"].cards = without(over, "start-war")[:3]
-    over.deck = [card for card in over.deck if card not in over.players["a"].cards]
+    over.deck = at_bottom(over, "start-war")
+    over.players["a"].cards = over.deck[:3]
+    over.deck = over.deck[3:]
     discard = act(over, "a", "buy card")
     window = copy.deepcopy(start)
     window.deck.remove("start-war")

@@ -396,7 +396,7 @@ def test_start_war_is_refused_outside_the_end_of_turn_window() -> None:
     refused(state, "b", "play start-war venice milan", "")
     window = act(state, "a", "pass")
     assert window.phase == "follow-up" and to_act(window) == "a"
-    refused(window, "b", "play start-war venice milan", "at the end of one's own turn, and it is not b's")
+    refused(window, "b", "play start-war venice milan", "it is the end of a's turn, not b's")
     auction = in_auction(state, "a")
     refused(auction, "b", "play start-war venice milan", "")
 

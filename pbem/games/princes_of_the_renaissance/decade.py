@@ -621,8 +621,10 @@ def end_of_turn_options(game: Game, seat: str) -> bool:
 
 def check_end_turn(game: Game, seat: str) -> None:
     due = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
-    if due is None or due.kind != END_TURN or due.seat != seat:
-        raise IllegalMoveError(f"Start War is played at the end of one's own turn, and it is not {seat}'s")
+    if due is None or due.kind != END_TURN:
+        raise IllegalMoveError("Start War is played at the end of one's own turn")
+    if due.seat != seat:
+        raise IllegalMoveError(f"it is the end of {due.seat}'s turn, not {seat}'s")
 
 
 def start_war_card(game: Game, seat: str, attacker: str, defender: str) -> None:

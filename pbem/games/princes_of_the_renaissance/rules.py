@@ -714,7 +714,10 @@ def _legal(state: Game, seat: str) -> list[Move]:
     if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
         top = decade.highest_allowed(state, seat, auction.currency, auction.kind)
-        bids: list[Move] = [Bid(amount) for amount in range(auction.bid + 1, top + 1)]
+        refusal = decade.bid_refusal(state, seat)
+        bids: list[Move] = []
+        if refusal is None or "cannot outbid" in refusal:  # asked only for Freeze Bid or the Banker
+            bids = [Bid(amount) for amount in range(auction.bid + 1, top + 1)]
         freezes: list[Move] = []
         if deck.holds(state, seat, "freeze-bid"):
             others = [
