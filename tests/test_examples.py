@@ -40,7 +40,17 @@ def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
     assert view["winners"] and all(scores[seat]["total"] == best for seat in view["winners"])
     # a game with wars fought to the dice, Treachery cards played and tile powers used
     events = "\n".join(view["events"])
-    for sign in ("starts a war", "becomes the attacker's condottiere", "plays Veto", "plays Bad Weather",
-                 "Holy League", "bribes", "plays Freeze Bid", "uses the Banker", "keeps one card"):  # fmt: skip
+    signs = (
+        "starts a war",
+        "becomes the attacker's condottiere",
+        "plays Veto",
+        "plays Bad Weather",
+        "Holy League",
+        "bribes",
+        "plays Freeze Bid",
+        "uses the Banker",
+        "keeps one card",
+    )
+    for sign in signs:
         assert sign in events, sign
     assert sum(row["war victories"] for row in scores.values()) > 0
