@@ -19,23 +19,22 @@ may go through before the next player's.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from functools import partial
 
 import pytest
 
-from pbem.crypto.randomness import Draws
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.components import CARDS, CITIES, TROOPS
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests.conftest import potr_components
+from tests import potr_support
+from tests.potr_support import SEATS, act, refused, to_act, with_active
 
 GAME_ID = "5e" * 16
-SEATS = ("a", "b", "c", "d")
 # a: Gonzaga (2 gold auction discount), b: Malatesta (hand limit 3), c: Montefeltro (2 influence
 # auction discount), d: d'Este (may buy Artillery in decade I, A side).
 FAMILIES = {"a": "gonzaga", "b": "malatesta", "c": "montefeltro", "d": "este"}
-COMPONENTS = {edition: potr_components(edition) for edition in ("2016", "2003")}
 
 # Rule values written out from the texts, not read from the code.
 CARD_GOLD = CARD_INFLUENCE = 1  # seed 000: "Карты Предательства стоят 1 Золотой и 1 Влияние"
@@ -50,67 +49,7 @@ END_OF_TURN = "end of turn"
 
 
 # --- helpers ---------------------------------------------------------------------------------------
-def draws(context: str, seats: Sequence[str]) -> Draws:
-    return Draws(GAME_ID, context, [(seat, bytes([index + 1]) * 32) for index, seat in enumerate(seats)])
-
-
-def decade_one(
-    seats: Sequence[str] = SEATS,
-    edition: str = "2016",
-    side: str = "a",
-    families: Mapping[str, str] = FAMILIES,
-) -> Game:
-    """A game at the first action of decade I, with turn order ``seats`` and the given families.
-
-    The opening is played by the rules: distinct sealed bids (the first seat bids most, so the
-    turn order is the seats' order), everyone but the first passes in the family bidding, and the
-    families are picked in turn order.
-    """
-    state = RULES.setup(seats, edition, {"turn_order": "bid", "family_side": side}, COMPONENTS[edition])
-    for request in RULES.random_requests(state):
-        if request.after_sealing is None:
-            state = RULES.resolve(state, request.context, draws(request.context, seats))
-    for rank, seat in enumerate(seats):
-        state = RULES.apply(state, seat, RULES.parse(f"bid {len(seats) - 1 - rank}"))
-    for request in RULES.random_requests(state):
-        state = RULES.resolve(state, request.context, draws(request.context, seats))
-    assert state.order == list(seats)
-    while state.phase in ("family bidding", "family choice"):
-        (demand,) = RULES.demands(state)
-        text = "pass" if state.phase == "family bidding" else f"family {families[demand.seat]}"
-        state = RULES.apply(state, demand.seat, RULES.parse(text))
-    assert (state.phase, state.decade, state.active) == ("action", 1, seats[0])
-    return state
-
-
-def act(state: Game, seat: str, text: str) -> Game:
-    """Play a legal move: it must pass check and be listed by legal_moves."""
-    move = RULES.parse(text)
-    RULES.check(state, seat, move)
-    assert RULES.format(move) in RULES.legal_moves(state, seat), (seat, text)
-    before = copy.deepcopy(state)
-    after = RULES.apply(state, seat, move)
-    assert state == before, "apply must not change the state it is given"
-    return after
-
-
-def refused(state: Game, seat: str, text: str, phrase: str) -> str:
-    """``text`` from ``seat`` is refused with a one-line message containing ``phrase``; nothing changes."""
-    before = copy.deepcopy(state)
-    move = RULES.parse(text)
-    with pytest.raises(IllegalMoveError) as caught:
-        RULES.check(state, seat, move)
-    message = str(caught.value)
-    assert message.strip() and "\n" not in message, message
-    assert phrase in message, message
-    assert RULES.format(move) not in RULES.legal_moves(state, seat)
-    assert state == before
-    return message
-
-
-def to_act(state: Game) -> str:
-    (demand,) = RULES.demands(state)
-    return demand.seat
+decade_one = partial(potr_support.decade_one, game_id=GAME_ID, families=FAMILIES)
 
 
 def finish_turn(state: Game) -> Game:
@@ -126,12 +65,6 @@ def at_bottom(state: Game, card: str) -> list[str]:
     """The deck with every ``card`` moved to its bottom: the top cards, dealt or drawn by a test,
     are then none of them."""
     return [other for other in state.deck if other != card] + [other for other in state.deck if other == card]
-
-
-def with_active(state: Game, seat: str) -> Game:
-    state = copy.deepcopy(state)
-    state.active = seat
-    return state
 
 
 def city_tile(state: Game, city: str, *, merchant: bool | None = None, skip: Sequence[str] = ()) -> str:

@@ -13,22 +13,19 @@ the rule, and is not among the legal moves.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from functools import partial
 
 import pytest
 
-from pbem.crypto.randomness import Draws
-from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests.conftest import potr_components
+from tests import potr_support
+from tests.potr_support import SEATS, act, end_decade, grant, refused, spent, to_act, with_active
 
 GAME_ID = "b3" * 16
-SEATS = ("a", "b", "c", "d")
 # a: Gonzaga (gold discount), b: Malatesta (hand limit 3), c: Montefeltro (influence discount),
 # d: d'Este.
 FAMILIES = {"a": "gonzaga", "b": "malatesta", "c": "montefeltro", "d": "este"}
-COMPONENTS = {edition: potr_components(edition) for edition in ("2016", "2003")}
 
 # Rule values written out from the texts, not read from the code.
 HAND_LIMIT = 2  # "Игрок начинает с Лимита Руки (ЛР) (hand limit) в 2 карты Предательства"
@@ -47,79 +44,8 @@ FREE_CARD_TILES = ("naples-alfonso-of-aragon", "milan-pallavicino-family")
 HAND_LIMIT_TILES = ("naples-ferrante-of-aragon", "rome-cesare-borgia")
 
 
-# --- helpers (copied from tests/test_potr_decade.py and adapted) --------------------------------------
-def draws(context: str, seats: Sequence[str]) -> Draws:
-    return Draws(GAME_ID, context, [(seat, bytes([index + 1]) * 32) for index, seat in enumerate(seats)])
-
-
-def decade_one(
-    seats: Sequence[str] = SEATS,
-    edition: str = "2016",
-    side: str = "a",
-    families: Mapping[str, str] = FAMILIES,
-) -> Game:
-    """A game at the start of decade I, turn order ``seats``, the given families; the opening is
-    played by the rules (distinct sealed bids, everyone but the first passes in the family bidding,
-    families picked in turn order). Baglioni's B side may still have to declare its discount."""
-    state = RULES.setup(seats, edition, {"turn_order": "bid", "family_side": side}, COMPONENTS[edition])
-    for request in RULES.random_requests(state):
-        if request.after_sealing is None:
-            state = RULES.resolve(state, request.context, draws(request.context, seats))
-    for rank, seat in enumerate(seats):
-        state = RULES.apply(state, seat, RULES.parse(f"bid {len(seats) - 1 - rank}"))
-    for request in RULES.random_requests(state):
-        state = RULES.resolve(state, request.context, draws(request.context, seats))
-    assert state.order == list(seats)
-    while state.phase in ("family bidding", "family choice"):
-        (demand,) = RULES.demands(state)
-        text = "pass" if state.phase == "family bidding" else f"family {families[demand.seat]}"
-        state = RULES.apply(state, demand.seat, RULES.parse(text))
-    assert (state.decade, state.active) == (1, seats[0])
-    return state
-
-
-def act(state: Game, seat: str, text: str) -> Game:
-    """Play a legal move: it must pass check and be listed by legal_moves."""
-    move = RULES.parse(text)
-    RULES.check(state, seat, move)
-    assert RULES.format(move) in RULES.legal_moves(state, seat), (seat, text)
-    before = copy.deepcopy(state)
-    after = RULES.apply(state, seat, move)
-    assert state == before, "apply must not change the state it is given"
-    return after
-
-
-def refused(state: Game, seat: str, text: str, phrase: str) -> str:
-    """``text`` from ``seat`` is refused with a one-line message containing ``phrase``; nothing changes."""
-    before = copy.deepcopy(state)
-    move = RULES.parse(text)
-    with pytest.raises(IllegalMoveError) as caught:
-        RULES.check(state, seat, move)
-    message = str(caught.value)
-    assert message.strip() and "\n" not in message, message
-    assert phrase in message, message
-    assert RULES.format(move) not in RULES.legal_moves(state, seat)
-    assert state == before
-    return message
-
-
-def to_act(state: Game) -> str:
-    (demand,) = RULES.demands(state)
-    return demand.seat
-
-
-def with_active(state: Game, seat: str) -> Game:
-    state = copy.deepcopy(state)
-    state.active = seat
-    return state
-
-
-def grant(state: Game, seat: str, *tiles: str) -> None:
-    """Give City tiles (from the supply when the setup drew them; the 2016 setup leaves some out)."""
-    for tile in tiles:
-        if tile in state.city_supply:
-            state.city_supply.remove(tile)
-        state.players[seat].city_tiles.append(tile)
+# --- helpers (the shared ones are in tests/potr_support.py) -----------------------------------------
+decade_one = partial(potr_support.decade_one, game_id=GAME_ID, families=FAMILIES, phase=None)
 
 
 def offer(state: Game, tile: str) -> None:
@@ -145,20 +71,6 @@ def everyone_passes(state: Game) -> Game:
     while state.phase == "auction":
         state = act(state, to_act(state), "pass")
     return state
-
-
-def end_decade(state: Game) -> Game:
-    """The active player sells the decade's last Event tile (a VP tile at 0, everyone passes)."""
-    assert state.phase == "action"
-    state = copy.deepcopy(state)
-    events = state.components.events
-    state.event_row = [next(e.id for e in events if e.decade == state.decade and e.kind == "vp")]
-    return everyone_passes(act(state, state.active, f"auction {state.event_row[0]} 0"))
-
-
-def spent(state: Game, seat: str) -> list[str]:
-    names: list[str] = RULES.view(state, seat)["players"][seat]["spent_this_decade"]
-    return names
 
 
 def hand_limit(state: Game, seat: str) -> int:

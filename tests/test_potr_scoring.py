@@ -11,11 +11,11 @@ Every expected number is the rule text's own, quoted next to it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from functools import partial
 
 import pytest
 
-from pbem.crypto.randomness import Draws
 from pbem.games.princes_of_the_renaissance.components import CITIES
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.scoring import (
@@ -28,41 +28,16 @@ from pbem.games.princes_of_the_renaissance.scoring import (
     winners,
 )
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests.conftest import potr_components
+from tests import potr_support
+from tests.potr_support import COMPONENTS, SEATS
 
 GAME_ID = "c0" * 16
-SEATS = ("a", "b", "c", "d")
 FAMILIES = {"a": "baglioni", "b": "bentivoglio", "c": "gonzaga", "d": "malatesta"}
-COMPONENTS = {edition: potr_components(edition) for edition in ("2016", "2003")}
 NO_ARTISTS = dict.fromkeys(CITIES, 0)
 
 
 # --- helpers ---------------------------------------------------------------------------------------
-def draws(context: str, seats: Sequence[str]) -> Draws:
-    return Draws(GAME_ID, context, [(seat, bytes([index + 7]) * 32) for index, seat in enumerate(seats)])
-
-
-def decade_one(
-    seats: Sequence[str] = SEATS,
-    edition: str = "2016",
-    side: str = "a",
-    families: Mapping[str, str] = FAMILIES,
-) -> Game:
-    """A game at the first action of decade I, turn order ``seats``, with the given families."""
-    state = RULES.setup(seats, edition, {"turn_order": "bid", "family_side": side}, COMPONENTS[edition])
-    for request in RULES.random_requests(state):
-        if request.after_sealing is None:
-            state = RULES.resolve(state, request.context, draws(request.context, seats))
-    for rank, seat in enumerate(seats):
-        state = RULES.apply(state, seat, RULES.parse(f"bid {len(seats) - 1 - rank}"))
-    for request in RULES.random_requests(state):
-        state = RULES.resolve(state, request.context, draws(request.context, seats))
-    while state.phase in ("family bidding", "family choice"):
-        (demand,) = RULES.demands(state)
-        text = "pass" if state.phase == "family bidding" else f"family {families[demand.seat]}"
-        state = RULES.apply(state, demand.seat, RULES.parse(text))
-    assert (state.phase, state.decade, state.order) == ("action", 1, list(seats))
-    return state
+decade_one = partial(potr_support.decade_one, game_id=GAME_ID, families=FAMILIES, first_byte=7)
 
 
 def plain_table(edition: str = "2016") -> Game:
