@@ -54,3 +54,16 @@ def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
     for sign in signs:
         assert sign in events, sign
     assert sum(row["war victories"] for row in scores.values()) > 0
+
+
+def test_complete_b_side_example_has_baglionis_declarations_and_ludovicos_rerolls(cli: Cli) -> None:
+    """The Alternative game (Family tiles' B side): Baglioni declares its discount each decade."""
+    import json
+
+    path = EXAMPLES / "four-players-b-side.toml"
+    assert cli("verify", str(path)).exit_code == 0
+    view = json.loads(cli("show", str(path), "--json").stdout)
+    assert view["phase"] == "game over" and view["family_side"] == "b"
+    events = "\n".join(view["events"])
+    for sign in ("takes its discount in", "uses Ludovico Sforza", "Start War card", "starts a war"):
+        assert sign in events, sign
