@@ -42,7 +42,7 @@ from pbem.engine import ledger as ledger_mod
 from pbem.engine import play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
-from pbem.games.princes_of_the_renaissance.components import values
+from pbem.engine.templates import values
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.keys import KeyStore
 

@@ -52,7 +52,7 @@ from pbem.cli.template_commands import bundled
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.signing import entry_message
 from pbem.engine import ledger as ledger_mod
-from pbem.games.princes_of_the_renaissance.components import values
+from pbem.engine.templates import values
 from pbem.keys import KeyStore
 
 GAME = "princes-of-the-renaissance"

@@ -75,9 +75,9 @@ def _components(setup: Any, path: Path | None) -> dict[str, Any]:
     rules = ruleset_for(setup.info)
     if rules is None:
         raise UsageError(f"{game} takes no component template yet")
-    from pbem.games.princes_of_the_renaissance import components
+    from pbem.engine import templates
 
-    data = components.values(template)
+    data = templates.values(template)
     try:
         rules.setup(setup.seats, edition, setup.options, data)
     except GameFileError as exc:

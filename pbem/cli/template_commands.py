@@ -62,7 +62,7 @@ def _named(name: str) -> Path:
 @app.command("list")
 def list_templates(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """The templates pbem ships, with how many of their values no public rules text gives."""
-    from pbem.games.princes_of_the_renaissance import components
+    from pbem.engine import templates
 
     with reported():
         rows = []
@@ -73,7 +73,7 @@ def list_templates(as_json: bool = typer.Option(False, "--json", help="Print JSO
                 {
                     "name": name,
                     "title": header.get("title", ""),
-                    "unverified": len(components.unverified(data)),
+                    "unverified": len(templates.unverified(data)),
                 }
             )
         if as_json:
@@ -91,7 +91,7 @@ def show(
     ),
 ) -> None:
     """Print a template (to copy and edit for 'pbem new --components'), or its unverified values."""
-    from pbem.games.princes_of_the_renaissance import components
+    from pbem.engine import templates
 
     with reported():
         path = _named(name)
@@ -102,5 +102,5 @@ def show(
         typer.echo(
             f"{name}: values no public rules text gives; pbem's reference values, not the publisher's:"
         )
-        for item in components.unverified(data):
+        for item in templates.unverified(data):
             typer.echo(f"  {item}")

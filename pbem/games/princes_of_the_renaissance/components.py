@@ -32,7 +32,6 @@ from typing import Any
 from pbem.errors import GameFileError
 
 GAME = "princes-of-the-renaissance"
-UNVERIFIED = "unverified"
 CITIES = ("venice", "milan", "florence", "rome", "naples")
 FAMILIES = ("baglioni", "bentivoglio", "este", "gonzaga", "malatesta", "montefeltro")
 TROOPS = ("infantry", "crossbowmen", "pikemen", "cavalry", "artillery")
@@ -241,54 +240,6 @@ def parse(data: Mapping[str, Any], *, edition: str, require_sources: bool = Fals
     components = Components(edition, rules, cities, families, city_tiles, troops, events, pope, cards)
     _check_whole(components)
     return components
-
-
-def values(template: Mapping[str, Any]) -> dict[str, Any]:
-    """A template without its sources: what a game embeds."""
-    stripped: dict[str, Any] = {}
-    for key, value in template.items():
-        if key == "rules" and isinstance(value, Mapping):
-            stripped[key] = {name: _value(item) for name, item in value.items()}
-        elif isinstance(value, list):
-            stripped[key] = [_without_source(item) for item in value]
-        elif isinstance(value, Mapping):
-            stripped[key] = _without_source(value)
-        else:
-            stripped[key] = value
-    return stripped
-
-
-def unverified(template: Mapping[str, Any]) -> list[str]:
-    """Every value whose source is ``unverified``, as ``kind id field`` paths."""
-    found: list[str] = []
-    for name, item in _mapping(template.get("rules")).items():
-        if _mapping(item).get("source") == UNVERIFIED:
-            found.append(f"rules {name}")
-    for kind in _FIELDS:
-        for item in template.get(kind, []) or []:
-            record = _mapping(item)
-            label = f"{kind} {record.get('id')}" + (f" ({record['side']})" if "side" in record else "")
-            for field_name, source in _mapping(record.get("source")).items():
-                if source == UNVERIFIED:
-                    found.append(f"{label} {field_name}")
-    for field_name, source in _mapping(_mapping(template.get("pope")).get("source")).items():
-        if source == UNVERIFIED:
-            found.append(f"pope {field_name}")
-    return found
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _value(item: object) -> object:
-    return item.get("value") if isinstance(item, Mapping) else item
-
-
-def _without_source(item: object) -> object:
-    if isinstance(item, Mapping):
-        return {key: value for key, value in item.items() if key != "source"}
-    return item
 
 
 def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:

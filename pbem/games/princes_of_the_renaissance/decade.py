@@ -102,6 +102,16 @@ def tile_abilities(game: Game, seat: str) -> list[str]:
     return [game.components.city_tile(tile).ability for tile in game.players[seat].city_tiles]
 
 
+def tiles_with(game: Game, seat: str, power: str) -> list[str]:
+    """``seat``'s City tiles with this power."""
+    return [t for t in game.players[seat].city_tiles if game.components.city_tile(t).ability == power]
+
+
+def unused_tiles(game: Game, seat: str, power: str) -> list[str]:
+    """``seat``'s City tiles with this power not yet used this decade."""
+    return [tile for tile in tiles_with(game, seat, power) if tile not in game.players[seat].used]
+
+
 def hand_limit(game: Game, seat: str) -> int:
     """2, 3 for Malatesta (either side), +1 for each hand-limit City tile (seed 000)."""
     limit = game.components.rule("hand_limit")
@@ -452,10 +462,7 @@ def _has_a_say(game: Game, seat: str, refusal: str) -> bool:
         return True
     if "cannot outbid" not in refusal:
         return False
-    banker = any(
-        game.components.city_tile(tile).ability == "banker" and tile not in game.players[seat].used
-        for tile in game.players[seat].city_tiles
-    )
+    banker = bool(unused_tiles(game, seat, "banker"))
     other = "influence" if auction.currency == "gold" else "gold"
     gain = min(3, holding(game.players[seat], other))
     return (
@@ -612,11 +619,7 @@ def end_of_turn_options(game: Game, seat: str) -> bool:
     won. The window is offered only to a player who could use it."""
     if deck.holds(game, seat, "start-war"):
         return True
-    return any(
-        game.components.city_tile(tile).ability == "free-card" and tile not in game.players[seat].used
-        for tile in game.won_this_turn
-        if tile in game.players[seat].city_tiles
-    )
+    return any(tile in game.won_this_turn for tile in unused_tiles(game, seat, "free-card"))
 
 
 def check_end_turn(game: Game, seat: str) -> None:

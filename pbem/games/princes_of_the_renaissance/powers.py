@@ -10,7 +10,7 @@ Once-per-decade powers are marked in the player's ``used`` list until the decade
 from __future__ import annotations
 
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_the_renaissance import deck
+from pbem.games.princes_of_the_renaissance import decade, deck
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
     AUCTION,
@@ -78,14 +78,6 @@ def _take(game: Game, seat: str, target: str, currency: str, amount: int, *, sou
     game.events.append(f"{seat} plays {source}: takes {taken} {currency} from {target}")
 
 
-def tiles_with(game: Game, seat: str, power: str) -> list[str]:
-    return [t for t in game.players[seat].city_tiles if game.components.city_tile(t).ability == power]
-
-
-def unused(game: Game, seat: str, power: str) -> list[str]:
-    return [tile for tile in tiles_with(game, seat, power) if tile not in game.players[seat].used]
-
-
 def check_use(game: Game, seat: str, source: str, target: str) -> None:
     """``use TILE [SEAT]``: Lucrezia Borgia (steal 2 influence) or a free Treachery card."""
     _check_own_turn(game, seat, "a tile's power")
@@ -111,8 +103,6 @@ def check_use(game: Game, seat: str, source: str, target: str) -> None:
 
 
 def use(game: Game, seat: str, source: str, target: str) -> None:
-    from pbem.games.princes_of_the_renaissance import decade
-
     game.players[seat].used.append(source)
     if source != MALATESTA and game.components.city_tile(source).ability == "lucrezia-borgia":
         _take(game, seat, target, "influence", 2, source="Lucrezia Borgia")
@@ -132,8 +122,8 @@ def use(game: Game, seat: str, source: str, target: str) -> None:
 def check_bank(game: Game, seat: str, amount: int, currency: str, asked: bool) -> None:
     """Once a decade, up to 3 gold for as much influence or the reverse, "в любое время" but never
     after the decade's last Event tile is sold and never at final scoring."""
-    tiles = unused(game, seat, "banker")
-    if not tiles_with(game, seat, "banker"):
+    tiles = decade.unused_tiles(game, seat, "banker")
+    if not decade.tiles_with(game, seat, "banker"):
         raise IllegalMoveError(f"{seat} holds no Banker")
     if not tiles:
         raise IllegalMoveError("the Banker has already been used this decade")
@@ -151,7 +141,7 @@ def check_bank(game: Game, seat: str, amount: int, currency: str, asked: bool) -
 
 def bank(game: Game, seat: str, amount: int, currency: str) -> None:
     player = game.players[seat]
-    player.used.append(unused(game, seat, "banker")[0])
+    player.used.append(decade.unused_tiles(game, seat, "banker")[0])
     if currency == "gold":
         player.gold -= amount
         player.influence += amount
@@ -221,8 +211,6 @@ def check_keep(game: Game, seat: str, card: str) -> None:
 
 
 def keep(game: Game, seat: str, card: str) -> None:
-    from pbem.games.princes_of_the_renaissance import decade
-
     drawn = game.follow_ups.pop(0).tile.split()
     drawn.remove(card)
     deck.to_bottom(game, seat, drawn[0])

@@ -28,6 +28,7 @@ Cities: venice, milan, florence, rome, naples.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -481,7 +482,7 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
         return _refuse(f"the opening comes first: it is the {phase}; the decades' actions follow it")
     if phase == GAME_OVER:
         return _refuse("the game is over")
-    if phase in (DICE,) or (phase == WAR and state.war is not None and state.war.stage == DICE):
+    if phase == WAR and state.war is not None and state.war.stage == DICE:
         return _refuse("the war waits for every player's randomness (pbem play FILE --as SEAT roll)")
     if isinstance(move, Bank):
         asked = _actor(state) == seat
@@ -736,7 +737,7 @@ def _extras(state: Game, seat: str) -> list[Move]:
     """Moves that do not end what the seat is asked to do: the Banker, and on one's own turn the
     stealing cards, Lucrezia Borgia and the free cards."""
     moves: list[Move] = []
-    if powers.unused(state, seat, "banker") and not state.decade_over and not state.ended:
+    if decade.unused_tiles(state, seat, "banker") and not state.decade_over and not state.ended:
         player = state.players[seat]
         for currency, have in (("gold", player.gold), ("influence", player.influence)):
             moves.extend(Bank(amount, currency) for amount in range(1, min(3, have) + 1))
@@ -746,10 +747,10 @@ def _extras(state: Game, seat: str) -> list[Move]:
     for card in powers.STEALS:
         if deck.holds(state, seat, card):
             moves.extend(Play(card, (other.lower(),)) for other in others)
-    for tile in powers.unused(state, seat, "lucrezia-borgia"):
+    for tile in decade.unused_tiles(state, seat, "lucrezia-borgia"):
         moves.extend(Use(tile, other.lower()) for other in others)
     if deck.size(state):
-        moves.extend(Use(tile) for tile in powers.unused(state, seat, "free-card"))
+        moves.extend(Use(tile) for tile in decade.unused_tiles(state, seat, "free-card"))
         if decade.ability(state, seat) == "malatesta-a" and powers.MALATESTA not in state.players[seat].used:
             moves.append(Use(powers.MALATESTA))
     return moves
@@ -814,8 +815,6 @@ def _follow_up_moves(state: Game, seat: str) -> list[Move]:
     if due.kind == DECLARE:
         return [Declare("gold"), Declare("influence")]
     if due.kind == RANK:
-        import itertools
-
         return [Rank(order) for order in itertools.permutations(due.tile.split())]
     if due.kind == END_TURN:
         wars: list[Move] = []
