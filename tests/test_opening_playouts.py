@@ -157,14 +157,7 @@ def snapshot(game: Ledger) -> Snapshot:
 
 def audit_again(game: Ledger) -> Ledger:
     """Re-read the whole game from its entries, as anyone holding the file would."""
-    result = ledger.audit(
-        {
-            "game": game.header(),
-            "roster": game.roster_table(),
-            "components": game.components,
-            "entry": game.entries,
-        }
-    )
+    result = ledger.audit(game.data())
     assert result.problems == (), [str(problem) for problem in result.problems]
     assert result.ledger is not None
     return result.ledger

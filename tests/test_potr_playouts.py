@@ -1236,15 +1236,19 @@ def check_game_over(out: Playout, edition: str) -> None:
     check_final_score(state, books)
 
 
+# Every kind of game: 3 to 6 players, both editions, both turn-order variants, both Family sides.
+GAMES = {
+    "players": st.integers(3, 6),
+    "edition": st.sampled_from(EDITIONS),
+    "turn_order": st.sampled_from(("bid", "dice")),
+    "side": st.sampled_from(("a", "b")),
+    "seed": st.integers(0, 2**32 - 1),
+}
+
+
 # --- 1. whole games, with the books kept ---------------------------------------------------------------
 @settings(max_examples=60, deadline=None, suppress_health_check=SLOW)
-@given(
-    players=st.integers(3, 6),
-    edition=st.sampled_from(EDITIONS),
-    turn_order=st.sampled_from(("bid", "dice")),
-    side=st.sampled_from(("a", "b")),
-    seed=st.integers(0, 2**32 - 1),
-)
+@given(**GAMES)
 def test_random_games_end_with_a_valid_score_and_every_payment_accounted_for(
     players: int, edition: str, turn_order: str, side: str, seed: int
 ) -> None:
@@ -1514,13 +1518,7 @@ def rule_checks(state: Game, books: Books, seat: str) -> None:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=SLOW)
-@given(
-    players=st.integers(3, 6),
-    edition=st.sampled_from(EDITIONS),
-    turn_order=st.sampled_from(("bid", "dice")),
-    side=st.sampled_from(("a", "b")),
-    seed=st.integers(0, 2**32 - 1),
-)
+@given(**GAMES)
 def test_moves_not_listed_are_refused_in_one_line_and_change_nothing(
     players: int, edition: str, turn_order: str, side: str, seed: int
 ) -> None:
@@ -1646,14 +1644,7 @@ def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
     assert kinds["commit"] == kinds["reveal"] == len(seats) and kinds["contribute"] >= len(seats)
     assert kinds["war dice"] > 0, "a war was fought to the dice, from every player's randomness"
     check_final_score(final, books)
-    result = ledger.audit(
-        {
-            "game": game.header(),
-            "roster": game.roster_table(),
-            "components": game.components,
-            "entry": game.entries,
-        }
-    )
+    result = ledger.audit(game.data())
     assert result.problems == (), [str(problem) for problem in result.problems]
     assert result.ledger is not None
     assert len(result.ledger.entries) == len(game.entries)

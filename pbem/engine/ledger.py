@@ -159,6 +159,15 @@ class Ledger:
             "head": self.head,
         }
 
+    def data(self) -> dict[str, Any]:
+        """The game file's tables as the entries define them: what a verifier rebuilds from."""
+        return {
+            "game": self.header(),
+            "roster": self.roster_table(),
+            "components": self.components,
+            "entry": self.entries,
+        }
+
     def roster_table(self) -> dict[str, dict[str, str]]:
         return {
             seat: {
@@ -413,8 +422,7 @@ def admit(
     assert replay.ledger is not None
     if _undone(replay.ledger.entries) != replay.ledger.void:
         # the last consent to an undo: replay the game without the undone move
-        return read({"game": replay.ledger.header(), "roster": replay.ledger.roster_table(),
-                     "components": replay.ledger.components, "entry": replay.ledger.entries})  # fmt: skip
+        return read(replay.ledger.data())
     return replay.ledger
 
 
