@@ -95,6 +95,8 @@ class GameInfo:
     aliases: tuple[str, ...] = ()
     # Module holding the game's ruleset as RULES, imported only when a game is replayed.
     rules: str | None = None
+    # Module holding the game's companion-mode tracker as TRACKER (``pbem table``).
+    tracker: str | None = None
     # Extra player-count rules beyond the range, e.g. "2 players needs unofficial_rules=true".
     seats_rule: Callable[[int, Mapping[str, OptionValue]], str | None] | None = field(
         default=None, compare=False

@@ -10,6 +10,7 @@ INFO = register(
         min_players=2,
         max_players=5,
         editions=("standard",),
+        tracker="pbem.games.il_principe.table",
         options=(
             OptionSpec(
                 "rich_start",

@@ -16,6 +16,7 @@ INFO = register(
         min_players=3,
         max_players=6,
         editions=("2016", "2003"),
+        tracker="pbem.games.princes_of_the_renaissance.table",
         options=(
             OptionSpec(
                 "family_side",
