@@ -294,3 +294,24 @@ def _sync_directory(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def render_table_log(log: Mapping[str, Any], status: Sequence[str]) -> str:
+    """A companion-mode table log as TOML: the header, the actions (one block each, so a person
+    can follow the game), the undone actions, then the component values, which are long."""
+    import tomlkit
+
+    doc = tomlkit.document()
+    header = tomlkit.table()
+    for key, value in log["table"].items():
+        header[key] = _item(value)
+    doc["table"] = header
+    for name in ("action", "undone"):
+        if log[name]:
+            tables = tomlkit.aot()
+            for action in log[name]:
+                tables.append(_entry_table(action))
+            doc[name] = tables
+    if log["components"]:
+        doc["components"] = dict(log["components"])
+    return _status_block(status) + tomlkit.dumps(doc)

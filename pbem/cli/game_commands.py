@@ -60,24 +60,19 @@ def new(
 
 
 def _components(setup: Any, path: Path | None) -> dict[str, Any]:
-    """The component values a new game embeds: pbem's template for the edition, or the
-    group's own; checked now so a bad template never reaches a game file."""
-    from pbem.cli import template_commands
+    """The component values a new game embeds, checked now so a bad template never reaches a
+    game file."""
+    from pbem.cli.template_commands import component_values
     from pbem.engine.ruleset import ruleset_for
     from pbem.errors import GameFileError, UsageError
 
     game, edition = setup.info.name, setup.edition
-    template = (
-        template_commands.bundled(game, edition) if path is None else template_commands.read_template(path)
-    )
-    if template is None:
+    data = component_values(game, edition, path)
+    if not data:
         return {}
     rules = ruleset_for(setup.info)
     if rules is None:
         raise UsageError(f"{game} takes no component template yet")
-    from pbem.engine import templates
-
-    data = templates.values(template)
     try:
         rules.setup(setup.seats, edition, setup.options, data)
     except GameFileError as exc:

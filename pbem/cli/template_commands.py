@@ -50,6 +50,15 @@ def bundled(game: str, edition: str) -> dict[str, Any] | None:
     return read_template(path) if path.is_file() else None
 
 
+def component_values(game: str, edition: str, path: Path | None) -> dict[str, Any]:
+    """The component values a new game or table embeds: pbem's template for the edition, or
+    the group's own file; {} for a game that takes none."""
+    from pbem.engine import templates
+
+    template = bundled(game, edition) if path is None else read_template(path)
+    return {} if template is None else templates.values(template)
+
+
 def _named(name: str) -> Path:
     from pbem.errors import UsageError
 

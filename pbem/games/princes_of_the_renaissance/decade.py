@@ -194,18 +194,26 @@ def _city_tile_ids(game: Game) -> set[str]:
 
 def check_buy_troop(game: Game, seat: str, troop_id: str) -> None:
     _check_action_turn(game, seat)
+    refusal = troop_refusal(game, seat, troop_id)
+    if refusal:
+        raise IllegalMoveError(refusal)
+
+
+def troop_refusal(game: Game, seat: str, troop_id: str) -> str | None:
+    """Why ``seat`` may not buy this Troop tile now, or None."""
     troop = game.components.troop(troop_id)
     player = game.players[seat]
     if troop_id in player.troops:
-        raise IllegalMoveError(f"{seat} already has {troop.name}; a player never holds two of a type")
+        return f"{seat} already has {troop.name}; a player never holds two of a type"
     # d'Este, A side: "Вы можете покупать Артиллерию в первом Десятилетии" (Artillery only)
     exempt = troop_id == "artillery" and ability(game, seat) == "este-a"
     if game.decade == 1 and not troop.decade_one and not exempt:
-        raise IllegalMoveError(f"{troop.name} cannot be bought in decade I")
+        return f"{troop.name} cannot be bought in decade I"
     if game.troop_supply[troop_id] <= 0:
-        raise IllegalMoveError(f"no {troop.name} tiles are left in the supply")
+        return f"no {troop.name} tiles are left in the supply"
     if troop.cost > player.gold:
-        raise IllegalMoveError(f"{troop.name} costs {troop.cost} gold; {seat} has {player.gold}")
+        return f"{troop.name} costs {troop.cost} gold; {seat} has {player.gold}"
+    return None
 
 
 def buy_troop(game: Game, seat: str, troop_id: str) -> None:
@@ -653,20 +661,38 @@ def after_war(game: Game) -> None:
 
 
 def income(game: Game, seat: str) -> tuple[int, int]:
-    """Gold and influence earned at a decade's end (2016 "В конце каждого Десятилетия" a):
-    every tile's printed income, the Family tile's included; 3 gold for the Pope; +1 gold per
-    Merchant City tile for each Wine Merchant; condottiere pay held on the Family tile."""
+    """Gold and influence earned at a decade's end: the sum of ``income_lines``."""
+    lines = income_lines(game, seat)
+    return sum(line[1] for line in lines), sum(line[2] for line in lines)
+
+
+def income_lines(game: Game, seat: str) -> list[tuple[str, int, int]]:
+    """What ``seat`` earns at a decade's end, source by source, as (what, gold, influence)
+    (2016 "В конце каждого Десятилетия" a): every tile's printed income, the Family tile's
+    included; 3 gold for the Pope; +1 gold per Merchant City tile for each Wine Merchant;
+    condottiere pay held on the Family tile."""
     parts = game.components
     player = game.players[seat]
-    family = parts.family(player.family or "", game.side)
-    tiles = [parts.city_tile(tile) for tile in player.city_tiles]
-    troops = [parts.troop(troop) for troop in player.troops]
-    gold = family.gold + sum(tile.gold for tile in tiles) + player.pay
-    influence = family.influence + sum(tile.influence for tile in tiles) + sum(t.influence for t in troops)
+    lines: list[tuple[str, int, int]] = []
+    if player.family:
+        family = parts.family(player.family, game.side)
+        lines.append((f"Family tile: {family.name}", family.gold, family.influence))
+    for tile_id in player.city_tiles:
+        tile = parts.city_tile(tile_id)
+        lines.append((f"City tile: {tile_name(game, tile_id)}", tile.gold, tile.influence))
+    for troop_id in player.troops:
+        troop = parts.troop(troop_id)
+        if troop.influence:
+            lines.append((f"Troop tile: {troop.name}", 0, troop.influence))
     if game.pope == seat:
-        gold += parts.pope.income_gold
-    gold += wine_merchants(game, seat) * sum(1 for tile in tiles if tile.merchant)
-    return gold, influence
+        lines.append((parts.pope.name, parts.pope.income_gold, 0))
+    merchants = sum(1 for tile_id in player.city_tiles if parts.city_tile(tile_id).merchant)
+    wine = wine_merchants(game, seat)
+    if wine and merchants:
+        lines.append((f"Wine Merchant: {wine} x {merchants} Merchant tiles", wine * merchants, 0))
+    if player.pay:
+        lines.append(("condottiere pay", player.pay, 0))
+    return lines
 
 
 def wine_merchants(game: Game, seat: str) -> int:
