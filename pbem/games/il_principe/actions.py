@@ -1,0 +1,383 @@
+"""The table actions of Il Principe, each applied to a copy of the state (``table.apply`` copies).
+
+Every refusal quotes the action and names the rule it breaks; the French quotations are from the
+rules texts of seed 002.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.companion import words as w
+from pbem.errors import IllegalMoveError, MoveSyntaxError
+from pbem.games.il_principe import roles
+from pbem.games.il_principe.components import (
+    COLOURS,
+    RANKS,
+    ROLE_BY_NAME,
+    ROLES,
+    SHIELDS_PER_FAMILY,
+    check_icons,
+)
+from pbem.games.il_principe.state import UNKNOWN, Seat, Table
+
+Log = list[str]
+
+
+# --- reading words ---------------------------------------------------------------------------------
+def colour(text: str, word: str) -> str:
+    return w.one_of(text, word, "colour", COLOURS)
+
+
+def region(table: Table, text: str, word: str) -> str:
+    return w.one_of(text, word, "region", table.parts.regions)
+
+
+def role(text: str, words: Sequence[str], at: int) -> tuple[str, int]:
+    """A role as ``blue major`` or by its name (``noble``); the role and the next word's index."""
+    if at < len(words) and words[at] in ROLE_BY_NAME:
+        return ROLE_BY_NAME[words[at]], at + 1
+    if at + 1 < len(words) and f"{words[at]} {words[at + 1]}" in ROLES:
+        return f"{words[at]} {words[at + 1]}", at + 2
+    got = " ".join(words[at : at + 2]) or "nothing"
+    raise MoveSyntaxError(
+        f"{text!r}: unknown role {got!r}; known: <colour> major|minor or {', '.join(sorted(ROLE_BY_NAME))}"
+    )
+
+
+def check_role(table: Table, text: str, name: str) -> None:
+    if name.endswith("minor") and not table.rules.minor_roles:
+        raise IllegalMoveError(
+            f"{text!r}: no minor roles with 2 players (« toutes les cartes Rôle Mineur » are removed)"
+        )
+
+
+# --- shared checks and moves -----------------------------------------------------------------------
+def not_over(table: Table, text: str) -> None:
+    if table.over:
+        raise IllegalMoveError(f"{text!r}: the game is over; only corrections can be recorded")
+
+
+def before_roles(table: Table, text: str) -> None:
+    not_over(table, text)
+    if table.roles_started:
+        raise IllegalMoveError(
+            f"{text!r}: phase 4 (the roles) has begun this round; record `round ends` first"
+        )
+
+
+def take_from_hand(table: Table, text: str, seat: Seat, cards: Sequence[str]) -> None:
+    """Play ``cards`` from the hand: recorded colours first, then cards of unrecorded colour."""
+    for card in COLOURS:
+        wanted = cards.count(card)
+        if not wanted:
+            continue
+        known = min(wanted, seat.hand[card])
+        if wanted - known > seat.hand[UNKNOWN]:
+            raise IllegalMoveError(
+                f"{text!r}: {seat.name}'s hand as recorded holds {seat.hand[card]} {card} and "
+                f"{seat.hand[UNKNOWN]} of unrecorded colour, not {wanted} {card}"
+            )
+        seat.hand[card] -= known
+        seat.hand[UNKNOWN] -= wanted - known
+
+
+def pay(text: str, seat: Seat, ducats: int, why: str) -> None:
+    if ducats > seat.ducats:
+        raise IllegalMoveError(f"{text!r}: {seat.name} has {seat.ducats} ducats, cannot pay {ducats} ({why})")
+    seat.ducats -= ducats
+
+
+def next_group(reserve: Mapping[str, int]) -> str | None:
+    """« en commençant par le groupe de cartes le moins nombreux. En cas d'égalité, on utilise
+    l'ordre des couleurs »."""
+    left = [card for card in COLOURS if reserve[card] > 0]
+    return min(left, key=lambda card: (reserve[card], COLOURS.index(card)), default=None)
+
+
+# --- round actions ---------------------------------------------------------------------------------
+def round_income(table: Table, text: str, log: Log) -> None:
+    """Phase 1: « Reçoit 5 pièces de monnaie ... Pioche 4 cartes » (2 players and the variant: 6
+    ducats; 2 players: 5 cards). A pile below 12/16/20 cards (10 with 2 players) at the start of
+    phase 1 makes this the last round: « les joueurs reçoivent uniquement leurs ducats »."""
+    not_over(table, text)
+    if table.income_paid:
+        raise IllegalMoveError(f"{text!r}: round {table.round}'s phase 1 income is already recorded")
+    if table.deck < table.rules.threshold:
+        table.last_round = True
+        log.append(
+            f"the pile holds {table.deck} cards, fewer than {table.rules.threshold}: this is the last "
+            "round; no cards are drawn, the groups to auction come from the pile (`round reserves`)"
+        )
+    for seat in table.seats.values():
+        seat.ducats += table.rules.income
+        if not table.last_round:
+            seat.hand[UNKNOWN] += table.rules.draw
+            table.deck -= table.rules.draw
+    drawn = "" if table.last_round else f" and draws {table.rules.draw} cards"
+    log.append(f"round {table.round}: each family takes {table.rules.income} ducats{drawn}")
+    table.income_paid = True
+
+
+def round_reserves(table: Table, text: str, cards: Sequence[str], log: Log) -> None:
+    """The last round: « les cartes sont tirées de la pioche pour la mise aux enchères (6 cartes
+    pour 3 joueurs, 8 ... 4 joueurs et 10 ... 5 joueurs). S'il n'y a pas assez de cartes dans la
+    pioche, réutiliser des cartes déjà défaussées ». With 2 players, « toutes les cartes restantes »."""
+    before_roles(table, text)
+    if not table.last_round:
+        raise IllegalMoveError(
+            f"{text!r}: only the last round's groups are drawn from the pile; "
+            "players reserve cards from their hands"
+        )
+    if table.auctions_begun:
+        raise IllegalMoveError(f"{text!r}: the auctions have begun; the reserve is closed")
+    limit = table.rules.last_draw or table.deck + table.drawn_for_last_round
+    if table.drawn_for_last_round + len(cards) > limit:
+        raise IllegalMoveError(f"{text!r}: the last round auctions {limit} cards drawn from the pile")
+    if len(cards) > table.deck + table.discards:
+        raise IllegalMoveError(
+            f"{text!r}: the pile and the discards hold {table.deck + table.discards} cards"
+        )
+    from_pile = min(len(cards), table.deck)
+    table.deck -= from_pile
+    table.discards -= len(cards) - from_pile
+    table.drawn_for_last_round += len(cards)
+    for card in cards:
+        table.reserve[card] += 1
+    log.append(f"reserve: {len(cards)} cards drawn for auction")
+
+
+def round_roles(table: Table, text: str, log: Log) -> None:
+    """Phase 4 begins: every role goes back, then « Dans l'ordre des couleurs ... le contrôleur de
+    chaque rôle (majeur et mineur) est déterminé »."""
+    before_roles(table, text)
+    left = [card for card in COLOURS if table.reserve[card]]
+    if left:
+        raise IllegalMoveError(
+            f"{text!r}: phase 2 is not over, {', '.join(left)} still to auction (« jusqu'à ce que "
+            "tous les groupes de cartes édifices aient été achetés »); "
+            "record `nobody wins <colour>` for a group nobody bids on"
+        )
+    roles.begin(table, log)
+
+
+def round_ends(table: Table, text: str, log: Log) -> None:
+    """The round is over; the next begins with phase 1, where « il reste moins de 4 cartes Cités
+    disponibles » ends the game, as does the end of the last round."""
+    not_over(table, text)
+    if not table.roles_started:
+        raise IllegalMoveError(f"{text!r}: phase 4 (`round roles`) comes before the round ends")
+    if table.steps:
+        raise IllegalMoveError(f"{text!r}: phase 4 is not finished: {roles.waiting(table)}")
+    for seat in table.seats.values():
+        seat.reserved = seat.wins = seat.builds = seat.places = 0
+    table.round += 1
+    table.income_paid = table.roles_started = table.auctions_begun = False
+    table.drawn_for_last_round = 0
+    face_up = min(4, table.rules.cities - len(table.built))
+    if table.last_round:
+        table.over = True
+        log.append("the last round is over: the game ends; `pbem table score`")
+    elif face_up < 4:
+        table.over = True
+        log.append(f"only {face_up} city cards left face up at the start of phase 1: the game ends")
+    else:
+        log.append(f"round {table.round} begins")
+
+
+def game_ends(table: Table, text: str, log: Log) -> None:
+    """For a table that ends the game itself, e.g. by the second text's « Si il n'y a pas assez de
+    cartes dans la pile, le jeu prend fin immédiatement »."""
+    not_over(table, text)
+    table.over = True
+    log.append("the game ends: `pbem table score`")
+
+
+# --- player actions --------------------------------------------------------------------------------
+def reserves(table: Table, text: str, seat: Seat, cards: Sequence[str], log: Log) -> None:
+    """Phase 1: « Choisit 2 cartes édifices de sa main et les pose face cachée » (3 with 2 players)."""
+    before_roles(table, text)
+    if table.last_round:
+        raise IllegalMoveError(
+            f"{text!r}: in the last round « La phase 1 est supprimée »; the groups come from the pile"
+        )
+    if table.auctions_begun:
+        raise IllegalMoveError(f"{text!r}: the auctions have begun; the reserve is closed")
+    if seat.reserved + len(cards) > table.rules.reserve:
+        raise IllegalMoveError(
+            f"{text!r}: each family puts {table.rules.reserve} cards in the reserve each round; "
+            f"{seat.name} has put {seat.reserved}"
+        )
+    take_from_hand(table, text, seat, cards)
+    seat.reserved += len(cards)
+    for card in cards:
+        table.reserve[card] += 1
+    log.append(f"{seat.name} puts {len(cards)} cards in the reserve")
+
+
+def wins(table: Table, text: str, seat: Seat | None, card: str, bid: int, *, log: Log) -> None:
+    """Phase 2: the winner « Remporte le groupe de cartes, Paie l'enchère à la banque, Prend le pion
+    Il Principe, Peut construire 1 cité »; with no bid « le groupe de cartes est retiré du jeu »."""
+    before_roles(table, text)
+    if table.reserve[card] == 0:
+        raise IllegalMoveError(f"{text!r}: no {card} cards in the reserve to auction")
+    first = next_group(table.reserve)
+    if card != first:
+        raise IllegalMoveError(
+            f"{text!r}: the {first} group is auctioned first (« en commençant par le groupe de "
+            "cartes le moins nombreux », ties in colour order green, white, red, blue, yellow)"
+        )
+    count = table.reserve[card]
+    table.reserve[card] = 0
+    table.auctions_begun = True
+    if seat is None:
+        table.discards += count
+        log.append(f"nobody bids: {count} {card} removed from play")
+        return
+    pay(text, seat, bid, "« Paie l'enchère à la banque »")
+    seat.hand[card] += count
+    seat.wins += 1
+    table.principe = seat.name
+    log.append(f"{seat.name} takes {count} {card} for {bid}, is Il Principe and may build a city")
+
+
+def _phase3_turn(table: Table, text: str, seat: Seat, building: bool) -> None:
+    """« chaque joueur fait une seule action : construire une cité ou jouer des cartes de sa
+    main », plus a city for each group won (« Peut construire 1 cité »)."""
+    # One phase 3 action (a city or cards) plus one city per group won: cities + placings <= 1 + wins.
+    turns = seat.builds + seat.places + 1
+    if turns > 1 + seat.wins or (not building and seat.places):
+        raise IllegalMoveError(
+            f"{text!r}: {seat.name} has had this round's phase 3 action (one city or cards of one "
+            f"colour) and {seat.wins} city for groups won at auction"
+        )
+
+
+def builds(
+    table: Table,
+    text: str,
+    seat: Seat,
+    city_name: str,
+    *,
+    icons: Sequence[str] | None,
+    regions: Sequence[str],
+    log: Log,
+) -> None:
+    """« Construire une cité »: play a card per icon, pay the cost, score the card's points,
+    place 1 or 2 shields in the regions touching the city; every other family scores its roles in
+    the colours used, « 2 PVs pour chaque Rôle Majeur ... 1 PV pour chaque Rôle Mineur ... une
+    seule fois par couleur »."""
+    before_roles(table, text)
+    if table.round == 1 and not table.rules.build_first_round:
+        raise IllegalMoveError(
+            f"{text!r}: « au premier tour du jeu, il est interdit de construire une Cité »"
+        )
+    city = table.parts.cities[city_name]
+    if city_name in table.built:
+        raise IllegalMoveError(
+            f"{text!r}: {city_name} was built by {table.built[city_name]}; each city card is built once"
+        )
+    if len(table.built) >= table.rules.cities:
+        raise IllegalMoveError(f"{text!r}: all {table.rules.cities} city cards in play are built")
+    _phase3_turn(table, text, seat, building=True)
+    chosen = tuple(sorted(icons, key=COLOURS.index)) if icons is not None else None
+    if city.icons is None and chosen is None:
+        raise MoveSyntaxError(
+            f"{text!r}: the texts do not give {city_name}'s icons; state them: "
+            f"`{seat.name} builds {city_name} with <colour> ... shields <region> ...`"
+        )
+    if city.icons is not None and chosen is not None and chosen != city.icons:
+        raise IllegalMoveError(f"{text!r}: {city_name}'s card shows {' '.join(city.icons)}")
+    cards = city.icons if city.icons is not None else chosen
+    assert cards is not None
+    problem = check_icons(city.size, cards)
+    if problem:
+        raise IllegalMoveError(f"{text!r}: {problem} (« Les cartes Cité »)")
+    pay(text, seat, city.size.cost, f"« Payer le montant indiqué sur la carte Cité », {city.size.cost}")
+    take_from_hand(table, text, seat, cards)
+    due = min(city.size.shields, SHIELDS_PER_FAMILY - seat.shields_placed)
+    if len(regions) != due:
+        raise IllegalMoveError(
+            f"{text!r}: {seat.name} places {due} shield(s) for a {city.size.name} city "
+            f"(« Placer 1 ... ou 2 ... boucliers », while shields remain): `shields <region> ...`"
+        )
+    if city.regions is not None and not set(regions) <= set(city.regions):
+        raise IllegalMoveError(
+            f"{text!r}: shields go in the regions touching {city_name}: {', '.join(city.regions)} "
+            "(« les régions adjacentes à la cité »)"
+        )
+    if len(set(regions)) > city.size.regions:
+        raise IllegalMoveError(f"{text!r}: a {city.size.name} city touches {city.size.regions} region(s)")
+    for place in regions:
+        seat.shields[place] = seat.shields.get(place, 0) + 1
+    for card in cards:
+        seat.up[card] += 1
+    seat.vp += city.vp
+    seat.builds += 1
+    seat.cities.append(city_name)
+    table.built[city_name] = seat.name
+    table.city_icons[city_name] = cards
+    table.city_regions[city_name] = city.regions or tuple(sorted(set(regions)))
+    log.append(f"{seat.name} builds {city_name}: -{city.size.cost} ducats, +{city.vp} VP")
+    for name, points in role_points(table, seat.name, cards).items():
+        table.seats[name].vp += points
+        log.append(f"  {name} +{points} VP for roles")
+
+
+def role_points(table: Table, builder: str, cards: Sequence[str]) -> dict[str, int]:
+    """What each family other than the builder scores for its roles in the colours of a city."""
+    points: dict[str, int] = {}
+    for card in COLOURS:
+        if card not in cards:
+            continue
+        for rank in RANKS:
+            holder = table.holder(f"{card} {rank}")
+            if holder is not None and holder != builder:
+                points[holder] = points.get(holder, 0) + (2 if rank == "major" else 1)
+    return points
+
+
+def places(table: Table, text: str, seat: Seat, count: int, card: str, *, log: Log) -> None:
+    """« Le joueur peut jouer autant de cartes Bâtiment qu'il le souhaite mais elles doivent être
+    toutes de la même couleur », face up in front of the family."""
+    before_roles(table, text)
+    if count < 1:
+        raise IllegalMoveError(f"{text!r}: place at least one card")
+    _phase3_turn(table, text, seat, building=False)
+    take_from_hand(table, text, seat, [card] * count)
+    seat.up[card] += count
+    seat.places += 1
+    log.append(f"{seat.name} places {count} {card} face up")
+
+
+def draws(table: Table, text: str, seat: Seat, count: int, card: str | None, *, log: Log) -> None:
+    if count > table.deck:
+        raise IllegalMoveError(f"{text!r}: the pile holds {table.deck} cards")
+    table.deck -= count
+    seat.hand[card or UNKNOWN] += count
+    log.append(f"{seat.name} draws {count}")
+
+
+def adjust(text: str, current: int, change: int, what: str, most: int | None = None) -> int:
+    """A correction; the result stays between none and ``most``."""
+    result = current + change
+    if result < 0:
+        raise IllegalMoveError(f"{text!r}: {what} is {current}; {change:+d} would leave fewer than none")
+    if most is not None and result > most:
+        raise IllegalMoveError(f"{text!r}: {what} would be {result}, more than {most}")
+    return result
+
+
+def hand(table: Table, text: str, seat: Seat, change: int, card: str | None, *, log: Log) -> None:
+    if change >= 0:
+        seat.hand[card or UNKNOWN] += change
+    elif card is not None:
+        take_from_hand(table, text, seat, [card] * -change)
+    else:
+        adjust(text, seat.hand_size, change, f"{seat.name}'s hand")
+        left = -change
+        for bucket in (UNKNOWN, *COLOURS):
+            taken = min(left, seat.hand[bucket])
+            seat.hand[bucket] -= taken
+            left -= taken
+    log.append(f"{seat.name} hand {change:+d}{' ' + card if card else ''}")

@@ -1,0 +1,466 @@
+"""Companion mode for Il Principe: the grammar of table actions and the tracker ``pbem table`` uses.
+
+Rules as implemented, with the text each rests on: docs/rules/il-principe.md.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.companion import words as w
+from pbem.companion.tracker import EventForm, Report, Sheet
+from pbem.engine.registry import OptionValue
+from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
+from pbem.games.il_principe import actions as act
+from pbem.games.il_principe import roles, scoring, view
+from pbem.games.il_principe.components import (
+    CARDS_PER_COLOUR,
+    COLOURS,
+    RANKS,
+    ROLE_BY_NAME,
+    SHIELDS_PER_FAMILY,
+    TWO_PLAYER_REMOVED_CITIES,
+    TWO_PLAYER_REMOVED_PER_COLOUR,
+    load,
+)
+from pbem.games.il_principe.state import Rules, Seat, Table
+
+EVENTS = (
+    EventForm(
+        "round income",
+        "round income",
+        "phase 1: each family takes 5 ducats (6 with 2 players or rich_start) and draws 4 cards "
+        "(5 with 2 players)",
+    ),
+    EventForm(
+        "<player> reserves <colour> ...",
+        "alice reserves green red",
+        "phase 1: cards from the hand put face down for auction (2 each, 3 with 2 players)",
+    ),
+    EventForm(
+        "round reserves <colour> ...",
+        "round reserves green green red blue yellow white",
+        "last round: the groups to auction are drawn from the pile",
+    ),
+    EventForm(
+        "<player> wins <colour> for <ducats>",
+        "bob wins green for 3",
+        "phase 2: the group goes to the hand, the bid to the bank; Il Principe; may build a city",
+    ),
+    EventForm(
+        "nobody wins <colour>", "nobody wins red", "phase 2: nobody bids; the group is removed from play"
+    ),
+    EventForm(
+        "<player> builds <city> [with <colour> ...] [shields <region> ...]",
+        "alice builds firenze shields brown green",
+        "a city: its cards from the hand, its cost, its VP, its shields; other families score "
+        "their roles in its colours",
+    ),
+    EventForm(
+        "<player> places <n> <colour>",
+        "carol places 2 white",
+        "phase 3: cards of one colour from the hand, face up in front",
+    ),
+    EventForm(
+        "round roles",
+        "round roles",
+        "phase 4: roles returned and given colour by colour; stops where the table must decide",
+    ),
+    EventForm(
+        "<player> takes <role> for <ducats>",
+        "bob takes blue major for 2",
+        "phase 4: a tied role won at auction (role: `blue major` or `noble`)",
+    ),
+    EventForm(
+        "nobody takes <role>",
+        "nobody takes white minor",
+        "phase 4: nobody bids for a tied role; it stays on the board",
+    ),
+    EventForm(
+        "<player> turns up <colour>|nothing",
+        "alice turns up white",
+        "phase 4, green role: a face-down card other than green turned face up",
+    ),
+    EventForm("<player> shield <region>", "bob shield red", "phase 4, blue role: a shield in any region"),
+    EventForm(
+        "round ends",
+        "round ends",
+        "the round is over; ends the game if it was the last or fewer than 4 cities are face up",
+    ),
+    EventForm("game ends", "game ends", "the table ends the game now"),
+    EventForm(
+        "<player> draws <n> [<colour>]", "alice draws 2", "correction: cards from the pile to the hand"
+    ),
+    EventForm("<player> pays <ducats>", "alice pays 3", "correction: ducats to the bank"),
+    EventForm("<player> ducats <+n|-n>", "alice ducats +2", "correction: ducats"),
+    EventForm("<player> vp <+n|-n>", "alice vp -1", "correction: points on the score track"),
+    EventForm("<player> hand <+n|-n> [<colour>]", "bob hand +1 red", "correction: cards in hand"),
+    EventForm(
+        "<player> shields <region> <+n|-n>", "carol shields blue +1", "correction: shields in a region"
+    ),
+    EventForm(
+        "<player> up|down <colour> <+n|-n>",
+        "bob down green +1",
+        "correction: cards in front, face up or face down",
+    ),
+    EventForm(
+        "<player>|nobody holds <role>", "carol holds yellow minor", "correction: who holds a role tile"
+    ),
+)
+
+QUERIES = (
+    EventForm(
+        "regions",
+        "regions",
+        "who scores each region now: 5 to the most, 2 to the second, 5 each to tied most",
+    ),
+    EventForm(
+        "roles", "roles", "who would take each role if phase 4 were now, with the tie rule that applies"
+    ),
+    EventForm(
+        "city <city> [with <colour> ...]",
+        "city firenze",
+        "a city's cost, VP, shields, icons and the role points its building gives",
+    ),
+    EventForm("auction", "auction", "the order the reserve's groups are auctioned in"),
+    EventForm("end", "end", "the end-of-game conditions as they stand"),
+)
+
+ROUND_VERBS = ("income", "reserves", "roles", "ends")
+NOBODY_VERBS = ("wins", "takes", "holds")
+PLAYER_VERBS = (
+    "reserves", "wins", "builds", "places", "takes", "turns", "shield",
+    "draws", "pays", "ducats", "vp", "hand", "shields", "up", "down", "holds",
+)  # fmt: skip
+RESERVED = {"round", "game", "nobody", *COLOURS, *ROLE_BY_NAME}
+
+
+def rules_for(players: int, rich_start: bool) -> Rules:
+    """Setup, phase 1 and the end of the game, with « Règles spéciales pour 2 joueurs » and the
+    « Variante » (10 ducats to start, 6 a round, a city may be built in the first round)."""
+    two = players == 2
+    return Rules(
+        start_ducats=10 if rich_start else 5,
+        income=6 if two or rich_start else 5,
+        draw=5 if two else 4,
+        reserve=3 if two else 2,
+        threshold={2: 10, 3: 12, 4: 16, 5: 20}[players],
+        last_draw={2: 0, 3: 6, 4: 8, 5: 10}[players],
+        cities=15 - (TWO_PLAYER_REMOVED_CITIES if two else 0),
+        minor_roles=not two,
+        build_first_round=rich_start,
+    )
+
+
+def _colours(text: str, words: Sequence[str]) -> list[str]:
+    if not words:
+        raise MoveSyntaxError(f"{text!r}: name at least one colour ({', '.join(COLOURS)})")
+    return [act.colour(text, word) for word in words]
+
+
+def _for(text: str, words: Sequence[str], at: int, form: str) -> int:
+    if len(words) != at + 2 or words[at] != "for":
+        raise MoveSyntaxError(f"{text!r}: expected {form!r}")
+    return w.number(text, words[at + 1], "bid")
+
+
+def _build(table: Table, text: str, seat: Seat, words: Sequence[str], log: list[str]) -> None:
+    form = "<player> builds <city> [with <colour> ...] [shields <region> ...]"
+    if len(words) < 3:
+        raise MoveSyntaxError(f"{text!r}: expected {form!r}")
+    city = w.one_of(text, words[2], "city", table.parts.cities)
+    icons: list[str] | None = None
+    regions: list[str] = []
+    section: str | None = None
+    seen: set[str] = set()
+    for word in words[3:]:
+        if word in ("with", "shields"):
+            if word in seen:
+                raise MoveSyntaxError(f"{text!r}: {word!r} given twice")
+            seen.add(word)
+            section = word
+            if word == "with":
+                icons = []
+        elif section == "with" and icons is not None:
+            icons.append(act.colour(text, word))
+        elif section == "shields":
+            regions.append(act.region(table, text, word))
+        else:
+            raise MoveSyntaxError(f"{text!r}: expected {form!r}")
+    act.builds(table, text, seat, city, icons=icons, regions=regions, log=log)
+
+
+def _signed(text: str, word: str, what: str) -> int:
+    if word[:1] not in "+-":
+        raise MoveSyntaxError(f"{text!r}: a correction is signed, e.g. +2 or -1, not {word!r}")
+    return w.number(text, word, what, signed=True)
+
+
+def _player_action(table: Table, text: str, words: list[str], log: list[str]) -> None:
+    seat = table.seats[w.player(text, words[0], table.players)]
+    if len(words) < 2:
+        raise MoveSyntaxError(f"{text!r}: expected '<player> <verb> ...'; verbs: {', '.join(PLAYER_VERBS)}")
+    verb = w.one_of(text, words[1], "verb", PLAYER_VERBS)
+    if verb == "reserves":
+        act.reserves(table, text, seat, _colours(text, words[2:]), log)
+    elif verb == "wins":
+        card = act.colour(text, words[2]) if len(words) > 2 else ""
+        bid = _for(text, words, 3, "<player> wins <colour> for <ducats>")
+        act.wins(table, text, seat, card, bid, log=log)
+    elif verb == "builds":
+        _build(table, text, seat, words, log)
+    elif verb == "places":
+        w.expect(text, words, 4, "<player> places <n> <colour>")
+        count = w.number(text, words[2], "count")
+        act.places(table, text, seat, count, act.colour(text, words[3]), log=log)
+    elif verb == "takes":
+        act.not_over(table, text)
+        role, at = act.role(text, words, 2)
+        act.check_role(table, text, role)
+        bid = _for(text, words, at, "<player> takes <role> for <ducats>")
+        roles.take(table, text, seat.name, role, bid, log=log)
+    elif verb == "turns":
+        w.expect(text, words, 4, "<player> turns up <colour>|nothing")
+        if words[2] != "up":
+            raise MoveSyntaxError(f"{text!r}: expected '<player> turns up <colour>|nothing'")
+        up = None if words[3] == "nothing" else act.colour(text, words[3])
+        roles.turn_up(table, text, seat.name, up, log)
+    elif verb == "shield":
+        w.expect(text, words, 3, "<player> shield <region>")
+        act.not_over(table, text)
+        if seat.shields_placed >= SHIELDS_PER_FAMILY:
+            raise IllegalMoveError(
+                f"{text!r}: {seat.name} has no shield left (« Si un joueur n'a plus de bouclier »)"
+            )
+        roles.shield(table, text, seat.name, act.region(table, text, words[2]), log)
+    else:
+        _correction(table, text, seat, verb, words, log=log)
+
+
+def _correction(table: Table, text: str, seat: Seat, verb: str, words: list[str], *, log: list[str]) -> None:
+    if verb in ("draws", "pays"):
+        if len(words) not in (3, 4) or (verb == "pays" and len(words) != 3):
+            form = "<player> draws <n> [<colour>]" if verb == "draws" else "<player> pays <ducats>"
+            raise MoveSyntaxError(f"{text!r}: expected {form!r}")
+        count = w.number(text, words[2], "count" if verb == "draws" else "ducats")
+        if verb == "pays":
+            act.pay(text, seat, count, "a family pays from what it holds")
+            log.append(f"{seat.name} pays {count}")
+        else:
+            drawn = act.colour(text, words[3]) if len(words) == 4 else None
+            act.draws(table, text, seat, count, drawn, log=log)
+    elif verb in ("ducats", "vp"):
+        w.expect(text, words, 3, f"<player> {verb} <+n|-n>")
+        change = _signed(text, words[2], verb)
+        if verb == "ducats":
+            seat.ducats = act.adjust(text, seat.ducats, change, f"{seat.name}'s ducats")
+        else:
+            seat.vp = act.adjust(text, seat.vp, change, f"{seat.name}'s VP")
+        log.append(f"{seat.name} {verb} {change:+d}")
+    elif verb == "hand":
+        if len(words) not in (3, 4):
+            raise MoveSyntaxError(f"{text!r}: expected '<player> hand <+n|-n> [<colour>]'")
+        card = act.colour(text, words[3]) if len(words) == 4 else None
+        act.hand(table, text, seat, _signed(text, words[2], "change"), card, log=log)
+    elif verb == "shields":
+        w.expect(text, words, 4, "<player> shields <region> <+n|-n>")
+        place = act.region(table, text, words[2])
+        change = _signed(text, words[3], "change")
+        seat.shields[place] = act.adjust(
+            text, seat.shields.get(place, 0), change, f"{seat.name}'s shields in {place}"
+        )
+        act.adjust(
+            text, seat.shields_placed - change, change, f"{seat.name}'s shields placed", SHIELDS_PER_FAMILY
+        )
+        log.append(f"{seat.name} shields in {place} {change:+d}")
+    elif verb in ("up", "down"):
+        w.expect(text, words, 4, f"<player> {verb} <colour> <+n|-n>")
+        card = act.colour(text, words[2])
+        change = _signed(text, words[3], "change")
+        side = seat.up if verb == "up" else seat.down
+        side[card] = act.adjust(text, side[card], change, f"{seat.name}'s {card} face {verb}")
+        log.append(f"{seat.name} {card} face {verb} {change:+d}")
+    else:
+        _holds(table, text, seat.name, words, log)
+
+
+def _holds(table: Table, text: str, holder: str | None, words: list[str], log: list[str]) -> None:
+    role, at = act.role(text, words, 2)
+    w.expect(text, words, at, "<player>|nobody holds <role>")
+    act.check_role(table, text, role)
+    table.roles[role] = holder
+    log.append(f"{role}: {holder or 'nobody'}")
+
+
+def dispatch(table: Table, text: str, words: list[str], log: list[str]) -> None:
+    head = words[0]
+    if head == "round":
+        verb = w.one_of(text, words[1] if len(words) > 1 else "", "round action", ROUND_VERBS)
+        if verb == "reserves":
+            act.round_reserves(table, text, _colours(text, words[2:]), log)
+            return
+        w.expect(text, words, 2, f"round {verb}")
+        {"income": act.round_income, "roles": act.round_roles, "ends": act.round_ends}[verb](table, text, log)
+    elif head == "game":
+        w.expect(text, words, 2, "game ends")
+        w.one_of(text, words[1], "game action", ("ends",))
+        act.game_ends(table, text, log)
+    elif head == "nobody":
+        verb = w.one_of(text, words[1] if len(words) > 1 else "", "verb", NOBODY_VERBS)
+        if verb == "wins":
+            w.expect(text, words, 3, "nobody wins <colour>")
+            act.wins(table, text, None, act.colour(text, words[2]), 0, log=log)
+        elif verb == "takes":
+            act.not_over(table, text)
+            role, at = act.role(text, words, 2)
+            w.expect(text, words, at, "nobody takes <role>")
+            act.check_role(table, text, role)
+            roles.nobody_takes(table, text, role, log)
+        else:
+            _holds(table, text, None, words, log)
+    else:
+        _player_action(table, text, words, log)
+
+
+class IlPrincipeTracker:
+    """The companion-mode rules of Il Principe (``pbem.companion.tracker.Tracker``)."""
+
+    def events(self) -> Sequence[EventForm]:
+        return EVENTS
+
+    def queries(self) -> Sequence[EventForm]:
+        return QUERIES
+
+    def start(
+        self,
+        players: Sequence[str],
+        edition: str,
+        options: Mapping[str, OptionValue],
+        components: Mapping[str, Any] | None,
+    ) -> Table:
+        """Setup: « 5 ducats comme capital de départ » (10 with the variant), 12 shields, the
+        pile of 100 building cards (65 with 2 players), the first player as Il Principe.
+        ``components``: see ``components.load``."""
+        names = tuple(name.lower() for name in players)
+        if not 2 <= len(names) <= 5:
+            raise UsageError("il principe is for 2 to 5 players")
+        if len(set(names)) != len(names):
+            raise UsageError("each player needs a different name")
+        for name in names:
+            if name in RESERVED or not name.isidentifier():
+                raise UsageError(
+                    f"player name {name!r} cannot be told from the words of an action; choose another"
+                )
+        rules = rules_for(len(names), bool(options.get("rich_start", False)))
+        per_colour = CARDS_PER_COLOUR - (TWO_PLAYER_REMOVED_PER_COLOUR if len(names) == 2 else 0)
+        return Table(
+            players=names,
+            parts=load(components),
+            rules=rules,
+            seats={name: Seat(name, rules.start_ducats) for name in names},
+            principe=names[0],
+            deck=per_colour * len(COLOURS),
+        )
+
+    def apply(self, state: Table, text: str) -> tuple[Table, Sheet]:
+        table = copy.deepcopy(state)
+        words = w.split(text)
+        log: list[str] = []
+        dispatch(table, text, words, log)
+        waiting = roles.waiting(table)
+        if waiting:
+            log.append(f"waiting: {waiting}")
+        return table, (Report(text, ("what happened",), tuple((line,) for line in log), data={"log": log}),)
+
+    def query(self, state: Table, text: str) -> Sheet:
+        words = w.split(text)
+        kind = w.one_of(text, words[0], "calculation", [form.form.split()[0] for form in QUERIES])
+        if kind == "city":
+            if len(words) < 3:
+                w.expect(text, words, 2, "city <city> [with <colour> ...]")
+            found = state.parts.cities[w.one_of(text, words[1], "city", state.parts.cities)]
+            icons = None
+            if len(words) > 2:
+                if words[2] != "with":
+                    raise MoveSyntaxError(f"{text!r}: expected 'city <city> [with <colour> ...]'")
+                icons = _colours(text, words[3:])
+            return (view.city(state, found, icons),)
+        w.expect(text, words, 1, kind)
+        answers = {
+            "regions": view.regions,
+            "roles": view.role_majorities,
+            "auction": view.auction,
+            "end": view.end,
+        }
+        return (answers[kind](state),)
+
+    def income_action(self, state: Table) -> str | None:
+        if state.over or state.income_paid:
+            return None
+        return "round income"
+
+    def show(self, state: Table) -> Sheet:
+        return (view.families(state), view.regions(state), view.role_majorities(state))
+
+    def score(self, state: Table) -> Sheet:
+        return view.score(state)
+
+    def totals(self, state: Table) -> dict[str, int]:
+        return {name: row["total"] for name, row in scoring.breakdown(state).items()}
+
+    def complete(self, state: Table, words: Sequence[str], incomplete: str) -> list[str]:
+        return w.prefixed(candidates(state, [word.lower() for word in words]), incomplete)
+
+
+def candidates(table: Table, words: list[str]) -> list[str]:
+    """The words that may come next."""
+    role_words = [*COLOURS, *ROLE_BY_NAME]
+    if not words:
+        return [*table.players, "round", "game", "nobody"]
+    head, rest = words[0], words[1:]
+    if head == "round":
+        if not rest:
+            return list(ROUND_VERBS)
+        return list(COLOURS) if rest[0] == "reserves" else []
+    if head == "game":
+        return ["ends"] if not rest else []
+    verbs = NOBODY_VERBS if head == "nobody" else PLAYER_VERBS if head in table.players else ()
+    if not rest:
+        return list(verbs)
+    verb, args = rest[0], rest[1:]
+    if verb in ("takes", "holds"):
+        if not args:
+            return role_words
+        if len(args) == 1 and args[0] in COLOURS:
+            return list(RANKS)
+        return (
+            ["for"]
+            if verb == "takes" and head != "nobody" and (args[-1] in RANKS or args[-1] in ROLE_BY_NAME)
+            else []
+        )
+    if verb == "builds":
+        if not args:
+            return [city for city in table.parts.cities if city not in table.built]
+        section = next((word for word in reversed(args) if word in ("with", "shields")), None)
+        if section == "shields":
+            return list(table.parts.regions)
+        return [*(COLOURS if section == "with" else ()), "with", "shields"]
+    simple: dict[str, list[list[str]]] = {
+        "reserves": [list(COLOURS)] * 3,
+        "wins": [list(COLOURS), ["for"]],
+        "places": [[], list(COLOURS)],
+        "turns": [["up"], [*COLOURS, "nothing"]],
+        "shield": [list(table.parts.regions)],
+        "draws": [[], list(COLOURS)],
+        "hand": [[], list(COLOURS)],
+        "shields": [list(table.parts.regions)],
+        "up": [list(COLOURS)],
+        "down": [list(COLOURS)],
+    }
+    steps = simple.get(verb, [])
+    return steps[len(args)] if len(args) < len(steps) else []
+
+
+TRACKER = IlPrincipeTracker()
