@@ -28,7 +28,7 @@ from pbem.companion.tracker import Sheet, Tracker
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.signing import pae, signature_valid
 from pbem.engine.registry import GameInfo, OptionValue
-from pbem.errors import GameFileError, PbemError, UsageError
+from pbem.errors import GameFileError, IdentityError, PbemError, UsageError
 
 FORMAT = "pbem-table/1"
 ACTION_DOMAIN = "pbem/table-action/v1"
@@ -196,6 +196,10 @@ def record(table: Table, text: str, at: str, by: str, signer: Signer | None = No
     """The table with ``text`` recorded, or the tracker's refusal (nothing recorded)."""
     if signer is not None and signer.seat not in table.header["players"]:
         raise UsageError(f"{signer.seat!r} is not a player at this table")
+    if signer is not None:
+        known = table.signers().get(signer.seat)
+        if known is not None and known != base64.b64encode(signer.public).decode("ascii"):
+            raise IdentityError(f"{signer.seat} signed this table's earlier actions with another key")
     state, report = table.tracker.apply(table.state, text)
     action: dict[str, Any] = {
         "seq": len(table.actions) + 1,

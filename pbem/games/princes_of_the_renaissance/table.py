@@ -261,7 +261,14 @@ def _seat_action(table: TableGame, text: str, seat: str, verb: str, rest: list[s
         refusal = decade.city_tile_refusal(game, seat, tile)
         if refusal:
             raise IllegalMoveError(f"{text!r}: {refusal}")
-        _pay(game, text, seat, _for(text, rest[2:]), "gold", kind="city")
+        bid = _for(text, rest[2:])
+        if bid < decade.opening_minimum(game, tile):
+            city = game.components.city(game.components.city_tile(tile).city)
+            raise IllegalMoveError(
+                f"{text!r}: a {city.name} City tile opens at twice its status, "
+                f"{decade.opening_minimum(game, tile)} gold or more"
+            )
+        _pay(game, text, seat, bid, "gold", kind="city")
         player.city_tiles.append(tile)
     elif verb == "wins" and rest[:1] == ["event"]:
         _win_event(game, text, seat, rest[1:])
