@@ -67,3 +67,27 @@ def test_complete_b_side_example_has_baglionis_declarations_and_ludovicos_reroll
     events = "\n".join(view["events"])
     for sign in ("takes its discount in", "uses Ludovico Sforza", "Start War card", "starts a war"):
         assert sign in events, sign
+
+
+def test_table_example_of_princes_of_the_renaissance_scores_as_worked_by_hand(cli: Cli) -> None:
+    """examples/table/princes-of-the-renaissance.toml, scored by hand from its actions:
+    final statuses Florence 9, Venice 6 (2 Artist tiles), Rome 6 (none), Milan 5, Naples 4, so
+    a City tile scores Florence 10, Venice 7 (it wins the tie on Artist tiles), Rome 5, Milan 3,
+    Naples 2.
+    - alice: 3 Venice tiles 21, Victory 2, most influence (12) 4, one war victory 1 = 28
+    - bob: 3 Milan tiles 9, Victory 4 + Victory 2 = 6, 2 Wine Merchants x 1 Merchant tile 2,
+      most gold (44) 6, second influence (11) 2, two war victories 1 + 2 = 3 = 28
+    - carla: 2 Florence tiles 20, Victory 3 + 3 + 4 = 10, the Pope 3, second gold (30) 3 = 36
+    """
+    import json
+
+    path = EXAMPLES / "table" / "princes-of-the-renaissance.toml"
+    assert cli("table", "verify", str(path)).exit_code == 0
+    score = json.loads(cli("table", "score", str(path), "--json").stdout)
+    assert score["totals"] == {"alice": 28, "bob": 28, "carla": 36}
+    report = score["reports"][0]
+    assert report["data"]["final"] is True and report["data"]["winners"] == ["carla"]
+    rows = {row[0]: row[1:] for row in report["rows"]}
+    assert rows["city tiles"] == [21, 9, 20]
+    assert rows["wine merchants"] == [0, 2, 0]
+    assert rows["war victories"] == [1, 3, 0]

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Rebuild the recorded table games in examples/table/ from their actions files, one
+# `pbem table add` per line, exactly as players at a table would type them.
+#   usage: bash examples/make-table-examples.sh [PBEM]     (PBEM defaults to the pbem on PATH)
+set -euo pipefail
+pbem="${1:-pbem}"
+here="$(cd "$(dirname "$0")" && pwd)/table"
+bash "$here/record.sh" "$pbem" princes-of-the-renaissance alice,bob,carla \
+    "$here/princes-of-the-renaissance.actions" "$here/princes-of-the-renaissance.toml"
