@@ -1,0 +1,354 @@
+"""Hidden cards without a referee: keys, card encodings, ElGamal decks and decryption shares.
+
+Every seat holds an ElGamal secret ``x`` and publishes ``h = g^x`` with a Schnorr proof that it
+knows ``x``; the deck is encrypted under the joint key ``H = prod(h)``, whose secret nobody holds.
+A card at a deck position is read by combining one decryption share ``c1^x`` per seat. To draw
+privately, every other seat publishes its share with a Chaum-Pedersen proof and the drawer adds
+its own, computed locally: only the drawer can read the card, and nobody can hand it a wrong
+one. To play the card face up the drawer publishes its share too, and anyone checks the claim.
+
+Cards are ``hash_to_element(card index)``: elements of the prime-order subgroup, so ElGamal hides
+them (DDH holds there), with no known discrete-log relation between two cards, so nobody can
+turn an encryption of one card into an encryption of another by raising it to a power, as they
+could with ``g^(i+1)``. Raw SRA (encrypting by exponentiation mod p) is not used: it keeps the
+quadratic residuosity of the card, which leaks a bit of every card to everyone.
+
+Every proof is made non-interactive with Fiat-Shamir over a domain string and the game id, seat
+and place it is for, so a proof copied from another game, seat or deck position does not verify.
+Proof nonces are derived from the secret and the statement (as in RFC 6979), so the same call
+always makes the same entry and no random generator is needed.
+
+Shuffling is in :mod:`pbem.crypto.shuffle` and its proof in :mod:`pbem.crypto.shuffle_proof`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pbem.crypto import group
+from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.group import GENERATOR, P, Q, element_bytes, inverse, power
+from pbem.crypto.signing import pae
+from pbem.errors import GameFileError
+
+KEY_DOMAIN = "pbem/hidden-deck/key/v1"
+KEY_PROOF_DOMAIN = "pbem/hidden-deck/key-proof/v1"
+SHARE_PROOF_DOMAIN = "pbem/hidden-deck/share-proof/v1"
+NONCE_DOMAIN = "pbem/hidden-deck/nonce/v1"
+CARD_DOMAIN = "pbem/hidden-deck/card/v1"
+SEED_SIZE = 32
+PROOF_SIZE = group.CHALLENGE_SIZE + group.ELEMENT_SIZE
+
+
+# --- values -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ciphertext:
+    """ElGamal under the joint key: ``c1 = g^r``, ``c2 = card * H^r``."""
+
+    c1: int
+    c2: int
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A Schnorr or Chaum-Pedersen proof in its short form: the challenge and the response."""
+
+    challenge: int
+    response: int
+
+
+@dataclass(frozen=True)
+class Share:
+    """One seat's decryption share ``c1^x`` of one deck position, with its proof."""
+
+    seat: str
+    value: int
+    proof: Proof
+
+
+def _text(value: str) -> bytes:
+    return value.encode("utf-8")
+
+
+def _nonce(secret: int, statement: bytes) -> int:
+    """A proof nonce fixed by the secret and the whole statement, so no two statements share one."""
+    return group.hash_to_scalar(NONCE_DOMAIN, group.int_bytes(secret), statement)
+
+
+# --- keys ---------------------------------------------------------------------------------------
+def new_seed() -> bytes:
+    """32 random bytes from which a seat's secret or a shuffle is derived."""
+    return os.urandom(SEED_SIZE)
+
+
+def derive_secret(seed: bytes, game_id: str, seat: str) -> int:
+    """A seat's ElGamal secret in ``[1, q-1]``: HKDF-SHA256 of a 32-byte seed, wide, reduced mod q.
+
+    The engine keeps the seed (sealed to the seat's own key, like a sealed choice) and derives the
+    secret when it needs it; the game id and seat in the info keep one seed from giving one secret
+    in two games.
+    """
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    if len(seed) != SEED_SIZE:
+        raise ValueError(f"a hidden-deck seed is {SEED_SIZE} bytes")
+    info = pae(KEY_DOMAIN, _text(game_id), _text(seat))
+    wide = HKDF(hashes.SHA256(), group.WIDE_SIZE, salt=None, info=info).derive(seed)
+    return int.from_bytes(wide, "big") % (Q - 1) + 1
+
+
+def public_key(secret: int) -> int:
+    return GENERATOR(secret)
+
+
+def _key_statement(public: int, game_id: str, seat: str, context: str) -> list[bytes]:
+    return [_text(game_id), _text(seat), _text(context), element_bytes(public)]
+
+
+def prove_key(secret: int, game_id: str, seat: str, context: str = "") -> Proof:
+    """Schnorr proof of knowledge of ``x`` for ``h = g^x``, bound to the game, seat and context.
+
+    Checking it before the keys are multiplied stops a rogue key: a seat that published
+    ``g^y / prod(other keys)`` would know the joint secret but could not prove it knows its own.
+    """
+    public = public_key(secret)
+    statement = _key_statement(public, game_id, seat, context)
+    nonce = _nonce(secret, pae(KEY_PROOF_DOMAIN, *statement))
+    commitment = GENERATOR(nonce)
+    challenge = group.challenge(KEY_PROOF_DOMAIN, *statement, element_bytes(commitment))
+    return Proof(challenge, (nonce + challenge * secret) % Q)
+
+
+def check_key(public: int, proof: Proof, game_id: str, seat: str, context: str = "") -> None:
+    """Raise GameFileError unless ``proof`` shows the seat knows the secret of ``public``."""
+    if not group.is_element(public):
+        raise GameFileError(f"hidden-deck key of seat {seat}: not a group element")
+    commitment = GENERATOR(proof.response) * inverse(power(public, proof.challenge)) % P
+    statement = _key_statement(public, game_id, seat, context)
+    if group.challenge(KEY_PROOF_DOMAIN, *statement, element_bytes(commitment)) != proof.challenge:
+        raise GameFileError(f"hidden-deck key of seat {seat}: the proof of knowledge does not verify")
+
+
+def joint_key(publics: Iterable[int]) -> int:
+    """The key the deck is encrypted under: the product of every seat's (checked) key."""
+    result = 1
+    for public in publics:
+        result = result * public % P
+    return result
+
+
+# --- cards --------------------------------------------------------------------------------------
+def encode_card(index: int) -> int:
+    if index < 0:
+        raise ValueError("a card index is not negative")
+    return _card(index)
+
+
+@lru_cache(maxsize=1024)
+def _card(index: int) -> int:
+    return group.hash_to_element(CARD_DOMAIN, str(index).encode("ascii"))
+
+
+@lru_cache(maxsize=16)
+def _cards(count: int) -> dict[int, int]:
+    return {_card(index): index for index in range(count)}
+
+
+def decode_card(element: int, cards: int) -> int:
+    """The index of the card ``element`` encodes, among ``cards`` card indices."""
+    index = _cards(cards).get(element)
+    if index is None:
+        raise GameFileError(f"the decrypted value is not one of the deck's {cards} cards")
+    return index
+
+
+def open_deck(cards: int | Sequence[int], joint: int) -> list[Ciphertext]:
+    """The deck before any shuffle: each card encrypted with the public randomness 1.
+
+    ``(g, card * H)`` hides nothing; it is the starting point every seat can compute, and unlike
+    randomness 0 it keeps every value a non-identity element, so it reads back like any deck.
+    """
+    indices = range(cards) if isinstance(cards, int) else cards
+    return [Ciphertext(group.G, encode_card(index) * joint % P) for index in indices]
+
+
+# --- decryption shares --------------------------------------------------------------------------
+def _share_statement(
+    public: int, ciphertext: Ciphertext, value: int, *, game_id: str, deck_id: str, position: int, seat: str
+) -> list[bytes]:
+    return [
+        _text(game_id),
+        _text(deck_id),
+        str(position).encode("ascii"),
+        _text(seat),
+        element_bytes(public),
+        element_bytes(ciphertext.c1),
+        element_bytes(ciphertext.c2),
+        element_bytes(value),
+    ]
+
+
+def share(
+    secret: int, ciphertext: Ciphertext, *, game_id: str, deck_id: str, position: int, seat: str
+) -> Share:
+    """A seat's decryption share of the card at ``position``, with a Chaum-Pedersen proof that
+    it used the secret behind its published key (``log_g h = log_c1 d``).
+
+    Other seats publish this for a private draw; the drawer publishes its own to play the card.
+    """
+    value = power(ciphertext.c1, secret)
+    statement = _share_statement(
+        public_key(secret), ciphertext, value, game_id=game_id, deck_id=deck_id, position=position, seat=seat
+    )
+    nonce = _nonce(secret, pae(SHARE_PROOF_DOMAIN, *statement))
+    first, second = GENERATOR(nonce), power(ciphertext.c1, nonce)
+    challenge = group.challenge(SHARE_PROOF_DOMAIN, *statement, element_bytes(first), element_bytes(second))
+    return Share(seat, value, Proof(challenge, (nonce + challenge * secret) % Q))
+
+
+def check_share(
+    public: int, ciphertext: Ciphertext, given: Share, *, game_id: str, deck_id: str, position: int
+) -> None:
+    """Raise GameFileError unless ``given`` is the share of its seat's key for this position."""
+    where = f"decryption share of seat {given.seat} at {deck_id} position {position}"
+    if not group.is_element(given.value):
+        raise GameFileError(f"{where}: not a group element")
+    challenge, response = given.proof.challenge, given.proof.response
+    first = GENERATOR(response) * inverse(power(public, challenge)) % P
+    second = power(ciphertext.c1, response) * inverse(power(given.value, challenge)) % P
+    statement = _share_statement(
+        public, ciphertext, given.value, game_id=game_id, deck_id=deck_id, position=position, seat=given.seat
+    )
+    if (
+        group.challenge(SHARE_PROOF_DOMAIN, *statement, element_bytes(first), element_bytes(second))
+        != challenge
+    ):
+        raise GameFileError(f"{where}: the proof does not verify")
+
+
+def _unmask(ciphertext: Ciphertext, shares: Iterable[int]) -> int:
+    product = 1
+    for value in shares:
+        product = product * value % P
+    return ciphertext.c2 * inverse(product) % P
+
+
+def read_card(secret: int, ciphertext: Ciphertext, others: Iterable[int], cards: int) -> int:
+    """The drawer's view: its own share, computed here and never published, and every other
+    seat's (already checked) share give the card's index."""
+    return decode_card(_unmask(ciphertext, [power(ciphertext.c1, secret), *others]), cards)
+
+
+def reveal(
+    ciphertext: Ciphertext,
+    shares: Sequence[Share],
+    publics: Mapping[str, int],
+    *,
+    cards: int,
+    game_id: str,
+    deck_id: str,
+    position: int,
+) -> int:
+    """The card at ``position`` once every seat has published its share, each share checked."""
+    seats = [given.seat for given in shares]
+    if sorted(seats) != sorted(publics):
+        raise GameFileError(
+            f"{deck_id} position {position}: the shares are from {', '.join(seats) or 'nobody'}, "
+            f"not one from each of {', '.join(publics)}"
+        )
+    for given in shares:
+        check_share(
+            publics[given.seat], ciphertext, given, game_id=game_id, deck_id=deck_id, position=position
+        )
+    return decode_card(_unmask(ciphertext, (given.value for given in shares)), cards)
+
+
+def check_play(
+    ciphertext: Ciphertext,
+    shares: Sequence[Share],
+    publics: Mapping[str, int],
+    claimed: int,
+    *,
+    cards: int,
+    game_id: str,
+    deck_id: str,
+    position: int,
+) -> None:
+    """Raise GameFileError unless every seat's share is valid and together they open ``claimed``.
+
+    This is how anyone checks a card played face up: the player's own share, published with the
+    play, completes the set, so a seat cannot claim a card it was not dealt.
+    """
+    found = reveal(
+        ciphertext, shares, publics, cards=cards, game_id=game_id, deck_id=deck_id, position=position
+    )
+    if found != claimed:
+        raise GameFileError(
+            f"{deck_id} position {position} holds card {found}, not the claimed card {claimed}"
+        )
+
+
+# --- text forms ---------------------------------------------------------------------------------
+def ciphertext_text(ciphertext: Ciphertext) -> str:
+    return b64(element_bytes(ciphertext.c1) + element_bytes(ciphertext.c2))
+
+
+def parse_ciphertext(text: object, what: str) -> Ciphertext:
+    if not isinstance(text, str):
+        raise GameFileError(f"{what}: expected text, found {type(text).__name__}")
+    try:
+        data = unb64(text, 2 * group.ELEMENT_SIZE)
+    except ValueError as exc:
+        raise GameFileError(f"{what}: {exc}") from None
+    half = group.ELEMENT_SIZE
+    return Ciphertext(
+        group.parse_element(b64(data[:half]), f"{what} (first half)"),
+        group.parse_element(b64(data[half:]), f"{what} (second half)"),
+    )
+
+
+def deck_text(deck: Sequence[Ciphertext]) -> list[str]:
+    return [ciphertext_text(ciphertext) for ciphertext in deck]
+
+
+def parse_deck(texts: object, what: str) -> list[Ciphertext]:
+    if not isinstance(texts, list):
+        raise GameFileError(f"{what}: expected a list of ciphertexts")
+    return [parse_ciphertext(text, f"{what}[{index}]") for index, text in enumerate(texts)]
+
+
+def proof_text(proof: Proof) -> str:
+    return b64(
+        proof.challenge.to_bytes(group.CHALLENGE_SIZE, "big")
+        + proof.response.to_bytes(group.ELEMENT_SIZE, "big")
+    )
+
+
+def parse_proof(text: object, what: str) -> Proof:
+    if not isinstance(text, str):
+        raise GameFileError(f"{what}: expected text, found {type(text).__name__}")
+    try:
+        data = unb64(text, PROOF_SIZE)
+    except ValueError as exc:
+        raise GameFileError(f"{what}: {exc}") from None
+    response = int.from_bytes(data[group.CHALLENGE_SIZE :], "big")
+    if response >= Q:
+        raise GameFileError(f"{what}: the response is not below the group order")
+    return Proof(int.from_bytes(data[: group.CHALLENGE_SIZE], "big"), response)
+
+
+def share_fields(given: Share) -> dict[str, str]:
+    """A share as the text fields of a ledger entry."""
+    return {"seat": given.seat, "share": group.element_text(given.value), "proof": proof_text(given.proof)}
+
+
+def parse_share(fields: Mapping[str, object], what: str) -> Share:
+    seat = fields.get("seat")
+    if not isinstance(seat, str):
+        raise GameFileError(f"{what}: the seat is missing")
+    value = group.parse_element(fields.get("share"), f"{what} share")
+    return Share(seat, value, parse_proof(fields.get("proof"), f"{what} proof"))
