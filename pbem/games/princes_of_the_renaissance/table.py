@@ -484,7 +484,10 @@ def _outcome(
         )
     named = rest[1]
     if not table.hires:
-        raise IllegalMoveError(f"{text!r}: with no condottiere on either side the war is a tie ('tie')")
+        raise IllegalMoveError(
+            f"{text!r}: no condottiere was recorded for this war ('SEAT condottiere CITY for N' first); "
+            "with no condottiere on either side the war is a tie"
+        )
     by_seat = {seat: city for city, (seat, _) in table.hires.items()}
     if named in by_seat:
         winner = by_seat[named]
