@@ -184,3 +184,15 @@ def test_the_2016_tie_on_points_goes_to_gold_and_influence() -> None:
     report = TRACKER.score(state)[0]
     assert report.data["winners"] == ["a"] and report.data["final"]
     assert any("the most gold + influence wins" in note for note in report.notes)
+
+
+def test_tab_completion_offers_the_next_word() -> None:
+    state = table()
+    assert TRACKER.complete(state, [], "") == ["a", "artist", "b", "c", "income", "rank", "status", "war"]
+    assert TRACKER.complete(state, ["a"], "w") == ["wins"]
+    assert TRACKER.complete(state, ["a", "wins", "city"], "rome/c") == [
+        "rome/cesare-borgia",
+        "rome/colonna-family",
+        "rome/curia",
+    ]
+    assert TRACKER.complete(state, ["war", "venice"], "m") == ["milan"]
