@@ -257,7 +257,7 @@ def _correction(table: Table, text: str, seat: Seat, verb: str, words: list[str]
         if verb == "ducats":
             seat.ducats = act.adjust(text, seat.ducats, change, f"{seat.name}'s ducats")
         else:
-            seat.vp = act.adjust(text, seat.vp, change, f"{seat.name}'s VP")
+            seat.vp = act.adjust(text, seat.vp, change, f"{seat.name}'s vp")
         log.append(f"{seat.name} {verb} {change:+d}")
     elif verb == "hand":
         if len(words) not in (3, 4):
