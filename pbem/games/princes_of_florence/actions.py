@@ -1,0 +1,279 @@
+"""The action phase and the end of a round (seed 001, "Фаза действия", "Определение лучшего
+шедевра", "Новый раунд"). Every function changes ``table``, which the tracker has already copied."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_florence.buildings import cost, size_problem
+from pbem.games.princes_of_florence.components import (
+    ACTION_PRICE,
+    ACTIONS_PER_ROUND,
+    BEST_WORK_PRESTIGE,
+    BUILDING_PRESTIGE,
+    ROUNDS,
+    SELL_PRESTIGE,
+    UNOFFICIAL_PROFESSION_LIMIT,
+)
+from pbem.games.princes_of_florence.state import ACTIONS, AUCTION, OVER, Table, Work
+from pbem.games.princes_of_florence.works import (
+    Bonus,
+    WorkValue,
+    best_work,
+    florins_left,
+    minimum,
+    minimum_bounds,
+    most_prestige,
+    work_value,
+)
+
+ONCE_PER_ROUND = {
+    "profession": "'взятие карты профессии (только раз за раунд)'",
+    "freedom": "'обеспечение свободы (только раз за раунд)'",
+}
+
+
+def _act(table: Table, text: str, player: str, action: str) -> None:
+    """Count one of the player's two actions; the first action ends the auction phase."""
+    estate = table.estates[player]
+    if len(estate.actions) >= ACTIONS_PER_ROUND:
+        raise IllegalMoveError(
+            f"{text!r}: {player} has taken both actions of round {table.round} ("
+            f"{', '.join(estate.actions)}; 'каждый участник игры ... может совершить 2 действия')"
+        )
+    if action in ONCE_PER_ROUND and action in estate.actions:
+        raise IllegalMoveError(
+            f"{text!r}: {player} already took a {action} this round ({ONCE_PER_ROUND[action]})"
+        )
+    estate.actions.append(action)
+    table.phase = ACTIONS
+
+
+def _pay(table: Table, text: str, player: str, price: int, what: str) -> None:
+    estate = table.estates[player]
+    if price > estate.florins:
+        raise IllegalMoveError(f"{text!r}: {player} has {estate.florins} florins; {what} costs {price}")
+    estate.florins -= price
+
+
+def build(table: Table, text: str, player: str, building: str, size: str | None) -> int:
+    """Seed 001, "Строительство зданий"; returns what the building cost."""
+    _act(table, text, player, "build")
+    estate = table.estates[player]
+    if building in estate.buildings:
+        raise IllegalMoveError(
+            f"{text!r}: {player} already has a {building} ('может построить в своем поместье только "
+            "одно здание одного типа')"
+        )
+    if table.supply[building] <= 0:
+        raise IllegalMoveError(
+            f"{text!r}: no {building} is left ('не может строить здание, если соответствующие маркеры "
+            "закончились')"
+        )
+    size = size or table.sizes.get(building)
+    if size is None:
+        raise IllegalMoveError(
+            f"{text!r}: say the {building}'s size (large, medium or small): no source gives the sizes "
+            "of the building types"
+        )
+    problem = size_problem(table.sizes, building, size)
+    if problem:
+        raise IllegalMoveError(f"{text!r}: {problem}")
+    price = cost(estate.builders)
+    _pay(table, text, player, price, f"a building with {estate.builders} builder(s)")
+    estate.buildings[building] = size
+    table.sizes[building] = size
+    table.supply[building] -= 1
+    estate.prestige["buildings"] += BUILDING_PRESTIGE
+    return price
+
+
+def take_freedom(table: Table, text: str, player: str, freedom: str) -> None:
+    """Seed 001, "Обеспечение свободы": 300 florins; "лишь раз ... свободу каждого типа"."""
+    _act(table, text, player, "freedom")
+    estate = table.estates[player]
+    if freedom in estate.freedoms:
+        raise IllegalMoveError(
+            f"{text!r}: {player} already has {freedom} ('может лишь раз обеспечить в своем поместье "
+            "свободу каждого типа')"
+        )
+    key = f"freedom-{freedom}"
+    if table.supply[key] <= 0:
+        raise IllegalMoveError(
+            f"{text!r}: no {freedom} marker is left ({len(table.players) - 1} per type: 'количеству "
+            "игроков минус 1')"
+        )
+    _pay(table, text, player, ACTION_PRICE, "a freedom")
+    table.supply[key] -= 1
+    estate.freedoms.append(freedom)
+
+
+def revealed_professions(table: Table) -> int:
+    """Unofficial rules: from round 3 one profession card a round is turned face up, and for two
+    players one more in rounds 6 and 7; players may take only those."""
+    count = max(0, table.round - 2)
+    if len(table.players) == 2:
+        count += (table.round >= 6) + (table.round >= 7)
+    return count
+
+
+def take_profession(table: Table, text: str, player: str, name: str | None) -> None:
+    """Seed 001, "Взятие карты профессии": 300 florins, one card of the top five."""
+    _act(table, text, player, "profession")
+    if table.supply["profession"] <= 0:
+        raise IllegalMoveError(
+            f"{text!r}: the profession deck is empty ('если колода профессии опустела, игроки более "
+            "не могут приобретать соответствующие карты')"
+        )
+    if table.unofficial:
+        limit = UNOFFICIAL_PROFESSION_LIMIT[len(table.players)]
+        if table.professions_taken >= min(limit, revealed_professions(table)):
+            raise IllegalMoveError(
+                f"{text!r}: no face-up profession card is left to take ({table.professions_taken} taken; "
+                f"unofficial rules: at most {limit} in the game, turned up one a round from round 3)"
+            )
+    if name is not None:
+        _check_unseen(table, text, name)
+    _pay(table, text, player, ACTION_PRICE, "a profession card")
+    table.supply["profession"] -= 1
+    table.professions_taken += 1
+    estate = table.estates[player]
+    if name is None:
+        estate.hand += 1
+    else:
+        estate.named.append(name)
+
+
+def _check_unseen(table: Table, text: str, profession: str) -> None:
+    """There is one card of each profession: a card laid out or named in a hand is not in the deck
+    nor in anyone's unnamed hand."""
+    for other, estate in table.estates.items():
+        if profession in estate.played:
+            raise IllegalMoveError(
+                f"{text!r}: the {profession} card lies face up by {other}'s estate (a work was created "
+                "with it; 'данный игрок не может вновь создать шедевр с помощью данного артиста', "
+                "only a recruitment card brings it back)"
+            )
+        if profession in estate.named:
+            raise IllegalMoveError(f"{text!r}: the {profession} card is in {other}'s hand")
+
+
+def take_bonus(table: Table, text: str, player: str) -> None:
+    """Seed 001, "Взятие карты бонуса": 300 florins, one card of the top five."""
+    _act(table, text, player, "bonus")
+    if table.supply["bonus"] <= 0:
+        raise IllegalMoveError(f"{text!r}: the bonus deck is empty ('если колода бонусов опустела ...')")
+    _pay(table, text, player, ACTION_PRICE, "a bonus card")
+    table.supply["bonus"] -= 1
+    table.estates[player].bonus += 1
+
+
+def lay_out(table: Table, text: str, player: str, profession: str) -> None:
+    """Play the profession card from hand: "кладет ее рядом со своим игровым полем"."""
+    estate = table.estates[player]
+    if profession in estate.named:
+        estate.named.remove(profession)
+    else:
+        _check_unseen(table, text, profession)
+        if estate.hand <= 0:
+            raise IllegalMoveError(
+                f"{text!r}: {player} has no profession card in hand ('для создания шедевра, игрок должен "
+                "сыграть с руки картой профессии')"
+            )
+        estate.hand -= 1
+    estate.played.append(profession)
+
+
+def set_minimum(table: Table, text: str, value: int) -> None:
+    """Record the round's minimum work value from the round track; it "возрастает с каждым раундом",
+    so it must fit between the other rounds' known minimums."""
+    low, high = minimum_bounds(table.minimums, table.round)
+    low = 1 if low is None else low
+    if table.round in table.minimums and table.minimums[table.round] != value:
+        raise IllegalMoveError(
+            f"{text!r}: round {table.round}'s minimum work value is {table.minimums[table.round]}"
+        )
+    if value < low or (high is not None and value > high):
+        raise IllegalMoveError(
+            f"{text!r}: round {table.round}'s minimum must lie in {low}.."
+            f"{'' if high is None else high} (the minimum 'возрастает с каждым раундом')"
+        )
+    table.minimums[table.round] = value
+
+
+def create_work(
+    table: Table,
+    text: str,
+    player: str,
+    profession: str,
+    *,
+    bonuses: Sequence[Bonus],
+    stated_minimum: int | None,
+    prestige: int,
+) -> tuple[WorkValue, int]:
+    """Seed 001, "Создание шедевра"; returns the value's breakdown and the round's minimum."""
+    _act(table, text, player, "work")
+    estate = table.estates[player]
+    if len(bonuses) > estate.bonus:
+        raise IllegalMoveError(
+            f"{text!r}: {player} holds {estate.bonus} bonus card(s), the work plays {len(bonuses)}"
+        )
+    lay_out(table, text, player, profession)
+    if stated_minimum is not None:
+        set_minimum(table, text, stated_minimum)
+    least = minimum(table.minimums, table.round)
+    if least is None:
+        raise IllegalMoveError(
+            f"{text!r}: round {table.round}'s minimum work value is in no source; record it from the "
+            "round track with 'minimum N' or add 'min N' to the work"
+        )
+    value = work_value(estate, profession, bonuses)
+    if value.total < least:
+        raise IllegalMoveError(
+            f"{text!r}: the work is worth {value.total} WP, below round {table.round}'s minimum {least} "
+            "('если игрок не набирает минимальной ценности шедевра, он не может играть данной картой')"
+        )
+    if prestige > most_prestige(value.total):
+        raise IllegalMoveError(
+            f"{text!r}: a {value.total} WP work pays {value.total * 100} florins, at most "
+            f"{most_prestige(value.total)} prestige at 200 florins each ('полную стоимость шедевра (но "
+            "не больше)')"
+        )
+    estate.bonus -= len(bonuses)
+    florins = florins_left(value.total, prestige)
+    estate.florins += florins
+    estate.prestige["works"] += prestige
+    estate.works.append(Work(profession, table.round, value.total, prestige, florins))
+    return value, least
+
+
+def sell_prestige(table: Table, text: str, player: str, points: int) -> None:
+    """Seed 001, "Получение денег": "За каждое потерянное очко престижа игрок получает 100 флоринов"."""
+    estate = table.estates[player]
+    if points > estate.points:
+        raise IllegalMoveError(f"{text!r}: {player} has {estate.points} prestige points, not {points}")
+    estate.prestige["sold"] -= points
+    estate.florins += points * SELL_PRESTIGE
+
+
+def end_round(table: Table, text: str) -> tuple[int, list[str]]:
+    """Seed 001: the best work of the round earns 3 prestige; the first player's figure passes left
+    and the round marker moves on; "Игра заканчивается в конце 7 раунда". Returns the best work."""
+    if table.phase == OVER:
+        raise IllegalMoveError(f"{text!r}: the game is over ('игра длится 7 раундов'); there is no round 8")
+    value, best = best_work(table)
+    for player in best:
+        table.estates[player].prestige["best work"] += BEST_WORK_PRESTIGE
+    for estate in table.estates.values():
+        estate.bought = None
+        estate.actions = []
+    table.auctioned = []
+    if table.round == ROUNDS:
+        table.phase = OVER
+        return value, best
+    table.round += 1
+    table.phase = AUCTION
+    seat = table.players.index(table.first)
+    table.first = table.players[(seat + 1) % len(table.players)]
+    return value, best

@@ -1,0 +1,140 @@
+"""The auction phase as the table records it: each lot's winner and price (seed 001, "Фаза
+аукциона" and "Описание объектов")."""
+
+from __future__ import annotations
+
+from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_florence.components import (
+    LANDSCAPES,
+    MAX_BUILDERS,
+    OPENING_BID,
+    RAISE,
+    REPEAT_PRESTIGE,
+)
+from pbem.games.princes_of_florence.state import AUCTION, Table
+
+LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruitment")
+
+# Unofficial rules for 2 players: "стартовая цена за карту престижа, карту найма или маркер
+# строителя всегда 500 флоринов. Стартовая цена за шута в раунды с первого по четвертый всегда 700
+# флоринов, в раунды с пятого по седьмой 300 флоринов."
+TWO_PLAYER_OPENING = {"prestige-card": 500, "recruitment": 500, "builder": 500}
+
+
+def opening(table: Table, lot: str) -> int:
+    """The least a lot sells for: the opening bid, which is also what the last player pays to take a
+    lot alone ("может просто заплатить в банк 200 флоринов")."""
+    if table.unofficial and len(table.players) == 2:
+        if lot == "jester":
+            return 700 if table.round <= 4 else 300
+        return TWO_PLAYER_OPENING.get(lot, OPENING_BID)
+    return OPENING_BID
+
+
+def slot(table: Table, lot: str) -> str:
+    """The kind a lot counts as for "только один объект одного типа" per round; with the unofficial
+    rules "только один тип ландшафта может быть выставлен на аукцион", so all landscapes are one."""
+    return "landscape" if table.unofficial and lot in LANDSCAPES else lot
+
+
+def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str | None) -> None:
+    """Record ``player`` winning ``lot`` for ``price`` on ``table`` (already a copy)."""
+    estate = table.estates[player]
+
+    def refuse(problem: str) -> IllegalMoveError:
+        return IllegalMoveError(f"{text!r}: {problem}")
+
+    if table.phase != AUCTION:
+        raise refuse(
+            f"round {table.round}'s auction phase is over once actions are recorded (each round is "
+            "'фаза аукциона', then 'фаза действия')"
+        )
+    if estate.bought is not None:
+        raise refuse(
+            f"{player} already won the {estate.bought} this round ('каждый игрок может в один раунд "
+            "приобрести на аукционе только один объект')"
+        )
+    if slot(table, lot) in table.auctioned:
+        rule = (
+            "'за один раунд только один тип ландшафта может быть выставлен на аукцион'"
+            if table.unofficial and lot in LANDSCAPES
+            else "'в каждый раунд на аукцион может быть выставлен только один объект одного типа'"
+        )
+        raise refuse(f"a {slot(table, lot)} was already auctioned this round ({rule})")
+    if table.supply[lot] <= 0:
+        raise refuse(
+            f"no {lot} is left ('если более не осталось объектов определенного типа, то торги "
+            "за данные объекты более не могут объявляться')"
+        )
+    if lot == "builder" and estate.builders >= MAX_BUILDERS:
+        raise refuse(
+            f"{player} has {MAX_BUILDERS} builders already ('их не может быть в поместье более трех')"
+        )
+    least = opening(table, lot)
+    if price < least or (price - least) % RAISE:
+        raise refuse(
+            f"a {lot} sells for {least}, {least + RAISE}, {least + 2 * RAISE}... (opening bid {least}; "
+            "'все повышения цены лота происходят ровно на 100 флоринов')"
+        )
+    if price > estate.florins:
+        raise refuse(
+            f"{player} has {estate.florins} florins, not {price} (the winner 'платит деньги в банк')"
+        )
+    if card is not None:
+        _check_unheld(table, text, card)
+    estate.florins -= price
+    table.supply[lot] -= 1
+    estate.bought = lot
+    table.auctioned.append(slot(table, lot))
+    if lot in LANDSCAPES:
+        estate.landscapes[lot] += 1
+        # "Если хозяин поместья размещает в нем второй лес ... 3 очка престижа ... третий лес ...
+        # вновь 3 очка престижа и т. д."; lakes and parks "так же, как и лес".
+        if estate.landscapes[lot] >= 2:
+            estate.prestige["landscapes"] += REPEAT_PRESTIGE
+    elif lot == "jester":
+        estate.jesters += 1
+    elif lot == "builder":
+        estate.builders += 1
+        # "Если игрок приобрел второго строителя ... 3 очка престижа ... третьего ... так же"
+        if estate.builders >= 2:
+            estate.prestige["builders"] += REPEAT_PRESTIGE
+    elif lot == "recruitment":
+        estate.recruitment += 1
+    else:
+        estate.prestige_cards.append(card)
+
+
+def _check_unheld(table: Table, text: str, card: str) -> None:
+    """Each of the 14 prestige cards is a different card, so one named card has one holder."""
+    for other, estate in table.estates.items():
+        if card in estate.prestige_cards:
+            raise IllegalMoveError(f"{text!r}: {other} already holds the prestige card {card}")
+
+
+def reveal(table: Table, text: str, player: str, card: str) -> None:
+    """Name a prestige card held face down ("кладет ... на стол в закрытом виде")."""
+    estate = table.estates[player]
+    if None not in estate.prestige_cards:
+        raise IllegalMoveError(f"{text!r}: {player} holds no unrevealed prestige card")
+    _check_unheld(table, text, card)
+    estate.prestige_cards[estate.prestige_cards.index(None)] = card
+
+
+def recruit(table: Table, text: str, player: str, profession: str, owner: str) -> None:
+    """Seed 001, "Карты найма": the player "выбирает одну карту профессии, лежащую в раскрытом виде
+    у поместья оппонента, берет ее в свою руку, а карту найма кладет ... у своего поместья"."""
+    estate = table.estates[player]
+    if estate.recruitment <= 0:
+        raise IllegalMoveError(f"{text!r}: {player} holds no recruitment card (one is won at the auction)")
+    if owner == player:
+        raise IllegalMoveError(f"{text!r}: a recruitment card takes a card 'у поместья оппонента'")
+    if profession not in table.estates[owner].played:
+        laid = ", ".join(table.estates[owner].played) or "none"
+        raise IllegalMoveError(
+            f"{text!r}: the {profession} does not lie face up by {owner}'s estate (laid out: {laid})"
+        )
+    table.estates[owner].played.remove(profession)
+    estate.named.append(profession)
+    estate.recruitment -= 1
+    estate.recruited += 1

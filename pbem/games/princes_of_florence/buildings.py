@@ -1,0 +1,42 @@
+"""Building costs and what a player may build (seed 001, "Строительство зданий" and "Строитель")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pbem.games.princes_of_florence.components import BUILDINGS, SIZE_KINDS
+
+BASE_COST = 700
+BUILDER_COST = 300
+
+
+def cost(builders: int) -> int:
+    """Seed 001: "платит в банк 700 флоринов, в независимости от его размеров. Если игрок имеет в
+    поместье одного или двух строителей, он платит за постройку всего 300 флоринов. Если игрок
+    имеет 3 строителей в своем поместье, он строит здания бесплатно." """
+    if builders >= 3:
+        return 0
+    return BUILDER_COST if builders else BASE_COST
+
+
+def may_touch(builders: int) -> bool:
+    """Seed 001: buildings may touch only at corners, a rule "отменяется для игрока, как только он
+    приобрел для своего поместья второго строителя"."""
+    return builders >= 2
+
+
+def size_problem(sizes: Mapping[str, str], building: str, size: str) -> str | None:
+    """Why ``building`` cannot be ``size``: every type has one size, and there are "3 вида больших
+    зданий, 5 видов средних зданий, 2 вида маленьких зданий"."""
+    known = sizes.get(building)
+    if known is not None and known != size:
+        return f"the {building} is {known} (each building type has one size)"
+    if known is None and sum(1 for value in sizes.values() if value == size) >= SIZE_KINDS[size]:
+        taken = sorted(name for name, value in sizes.items() if value == size)
+        return f"there are only {SIZE_KINDS[size]} {size} building types ({', '.join(taken)})"
+    return None
+
+
+def buildable(owned: Mapping[str, str], supply: Mapping[str, int]) -> list[str]:
+    """The types a player may still build: "только одно здание одного типа", while tiles remain."""
+    return [name for name in BUILDINGS if name not in owned and supply[name] > 0]

@@ -1,0 +1,230 @@
+"""The reports a Princes of Florence table prints: the table, a work's value, building costs, the
+round's best work, the prestige cards and the score."""
+
+from __future__ import annotations
+
+from pbem.companion.tracker import Cell, Report, Sheet
+from pbem.games.princes_of_florence.buildings import buildable, cost, may_touch
+from pbem.games.princes_of_florence.components import (
+    BEST_WORK_PRESTIGE,
+    FLORINS_PER_PRESTIGE,
+    FLORINS_PER_WP,
+    LANDSCAPES,
+    ROUNDS,
+)
+from pbem.games.princes_of_florence.prestige import all_card_points, breakdown, winners
+from pbem.games.princes_of_florence.state import OVER, PRESTIGE_SOURCES, Estate, Table
+from pbem.games.princes_of_florence.works import WorkValue, best_work, minimum, minimum_bounds
+
+
+def minimum_text(table: Table) -> str:
+    least = minimum(table.minimums, table.round)
+    if least is not None:
+        return str(least)
+    low, high = minimum_bounds(table.minimums, table.round)
+    limits = f" ({low or 1}..{high})" if high is not None else ""
+    return f"not known{limits}: read it off the round track and record 'minimum N'"
+
+
+def _estate_row(player: str, estate: Estate) -> tuple[Cell, ...]:
+    buildings = ", ".join(f"{name} ({size})" for name, size in sorted(estate.buildings.items()))
+    landscapes = ", ".join(
+        f"{kind} {estate.landscapes[kind]}" for kind in LANDSCAPES if estate.landscapes[kind]
+    )
+    works = ", ".join(f"{work.profession} {work.value} (r{work.round})" for work in estate.works)
+    cards = [card or "?" for card in estate.prestige_cards]
+    return (
+        player,
+        estate.florins,
+        estate.points,
+        buildings or "-",
+        landscapes or "-",
+        ", ".join(sorted(estate.freedoms)) or "-",
+        estate.jesters,
+        estate.builders,
+        f"{estate.hand + len(estate.named)} in hand"
+        + (f" ({', '.join(estate.named)})" if estate.named else "")
+        + f", laid out: {', '.join(estate.played) or '-'}",
+        f"{estate.recruitment} held, {estate.recruited} used",
+        estate.bonus,
+        ", ".join(cards) or "-",
+        works or "-",
+        ", ".join(estate.actions) or "-",
+    )
+
+
+def table_sheet(table: Table) -> Sheet:
+    state = "game over" if table.phase == OVER else f"round {table.round} of {ROUNDS}, {table.phase} phase"
+    players = Report(
+        title=f"Princes of Florence: {state}",
+        columns=(
+            "player",
+            "florins",
+            "prestige",
+            "buildings",
+            "landscapes",
+            "freedoms",
+            "jesters",
+            "builders",
+            "professions",
+            "recruitment",
+            "bonus cards",
+            "prestige cards",
+            "works",
+            "actions this round",
+        ),
+        rows=tuple(_estate_row(player, table.estates[player]) for player in table.players),
+        notes=(
+            f"first player: {table.first}",
+            f"minimum work value this round: {minimum_text(table)}",
+            f"won at this round's auction: {', '.join(table.auctioned) or 'nothing yet'}",
+        ),
+        data={"round": table.round, "phase": table.phase, "first": table.first},
+    )
+    supply = Report(
+        title="Supply",
+        columns=("item", "left"),
+        rows=tuple((item, count) for item, count in table.supply.items()),
+    )
+    return (players, supply)
+
+
+def work_report(player: str, value: WorkValue, least: int | None, notes: tuple[str, ...] = ()) -> Report:
+    """The value line by line against the minimum, and what florins or prestige it would pay."""
+    total = value.total
+    verdict = (
+        "minimum not known"
+        if least is None
+        else ("meets" if total >= least else "below") + f" the round's minimum {least}"
+    )
+    most = total * FLORINS_PER_WP // FLORINS_PER_PRESTIGE
+    return Report(
+        title=f"Work: {player}'s {value.profession}",
+        columns=("part", "WP"),
+        rows=(*((part.label, part.points) for part in value.parts), ("total", total)),
+        notes=(
+            verdict,
+            f"pays {total * FLORINS_PER_WP} florins (100 per WP), or up to {most} prestige "
+            f"({FLORINS_PER_PRESTIGE} florins each): k prestige leave {total * FLORINS_PER_WP} - 200k "
+            "florins",
+            *notes,
+        ),
+        data={
+            "value": total,
+            "minimum": least,
+            "options": [
+                {"prestige": k, "florins": total * FLORINS_PER_WP - k * FLORINS_PER_PRESTIGE}
+                for k in range(most + 1)
+            ],
+        },
+    )
+
+
+def building_cost_report(table: Table, player: str) -> Report:
+    estate = table.estates[player]
+    price = cost(estate.builders)
+    can = buildable(estate.buildings, table.supply)
+    return Report(
+        title=f"Building cost: {player}",
+        columns=("item", "value"),
+        rows=(
+            ("builders", estate.builders),
+            ("cost of a building", price),
+            ("florins", estate.florins),
+            ("may build", ", ".join(f"{name} ({table.sizes.get(name, '?')})" for name in can) or "-"),
+            ("buildings may touch", "yes" if may_touch(estate.builders) else "no (corners only)"),
+        ),
+        notes=("700 florins; 300 with one or two builders; free with three (seed 001)",),
+        data={"cost": price, "buildable": can},
+    )
+
+
+def best_work_report(table: Table, ended: bool = False) -> Report:
+    value, best = best_work(table)
+    works = [
+        (player, work.profession, work.value)
+        for player in table.players
+        for work in table.estates[player].works
+        if work.round == table.round
+    ]
+    if best:
+        gain = "gain" if ended else "would gain"
+        note = f"best work {value} WP: {', '.join(best)} {gain} {BEST_WORK_PRESTIGE} prestige"
+    else:
+        note = "no work created this round: no prestige for the best work"
+    return Report(
+        title=f"Best work of round {table.round}",
+        columns=("player", "profession", "WP"),
+        rows=tuple(works),
+        notes=(note,),
+        data={"value": value, "players": best},
+    )
+
+
+def prestige_report(table: Table) -> Report:
+    points = all_card_points(table)
+    holders = {
+        card: player
+        for player, estate in table.estates.items()
+        for card in estate.prestige_cards
+        if card is not None
+    }
+    rows = []
+    for card, rule in table.prestige_cards.items():
+        cells: list[Cell] = [card, f"{rule.value}" + (f" ({rule.tied} tied)" if rule.tied else "")]
+        cells.extend(
+            "?" if points[card][player] is None else (points[card][player] or 0) for player in table.players
+        )
+        cells.append(holders.get(card, "-"))
+        rows.append(tuple(cells))
+    notes = [
+        "a shared lead gives the tied value ('делит ... первенство ... получает лишь половину')",
+        "fewest-empty needs every player's 'PLAYER empty-squares N'",
+    ]
+    notes.extend(
+        f"{card}: value {rule.value} is {rule.source}, not printed in any source"
+        for card, rule in table.prestige_cards.items()
+        if rule.source == "pbem default"
+    )
+    return Report(
+        title="Prestige cards: what each would give now",
+        columns=("card", "value", *table.players, "held by"),
+        rows=tuple(rows),
+        notes=tuple(notes),
+        data={"points": points, "holders": holders},
+    )
+
+
+def score_sheet(table: Table) -> Sheet:
+    scores = breakdown(table)
+    won = winners(scores)
+    columns = (*PRESTIGE_SOURCES, "prestige cards", "total")
+    rows: list[tuple[Cell, ...]] = [
+        (category, *(scores[player][category] for player in table.players)) for category in columns
+    ]
+    rows.append(("florins (tie-break)", *(scores[player]["florins"] for player in table.players)))
+    top = max(row["total"] for row in scores.values())
+    tied = [player for player, row in scores.items() if row["total"] == top]
+    notes = []
+    if len(tied) > 1:
+        notes.append(
+            f"{', '.join(tied)} tie on {top} prestige: the most florins wins ('наибольшую сумму денег')"
+        )
+    if len(won) > 1:
+        notes.append(
+            "still tied on florins: the rules text names no further tie-break, so they share the win"
+        )
+    hidden = [player for player in table.players if None in table.estates[player].prestige_cards]
+    if hidden:
+        notes.append(f"unrevealed prestige cards score nothing until revealed: {', '.join(hidden)}")
+    state = "final" if table.phase == OVER else "if the game ended now"
+    notes.append(f"{'winner' if len(won) == 1 else 'winners'} ({state}): {', '.join(won)}")
+    return (
+        Report(
+            title=f"Score ({state})",
+            columns=("category", *table.players),
+            rows=tuple(rows),
+            notes=tuple(notes),
+            data={"scores": scores, "winners": won},
+        ),
+    )

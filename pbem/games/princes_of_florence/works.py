@@ -1,0 +1,138 @@
+"""The value of a work (seed 001, "Создание шедевра"), its florins and prestige, the round's minimum
+and the round's best work ("Определение лучшего шедевра").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pbem.games.princes_of_florence.components import (
+    FLORINS_PER_PRESTIGE,
+    FLORINS_PER_WP,
+    LANDSCAPES,
+    PROFESSIONS,
+    WP_BUILDING,
+    WP_CARD,
+    WP_FREEDOM,
+    WP_JESTER,
+    WP_LANDSCAPE,
+)
+from pbem.games.princes_of_florence.state import Estate, Table
+
+Bonus = str | int  # a bonus card by name, or the value read off a card no source lists
+
+
+@dataclass(frozen=True)
+class Part:
+    label: str
+    points: int
+
+
+@dataclass(frozen=True)
+class WorkValue:
+    profession: str
+    parts: tuple[Part, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(part.points for part in self.parts)
+
+
+def bonus_value(estate: Estate, card: Bonus) -> int:
+    """What a bonus card adds (notes' card list); "Дворец не считается зданием в текстах бонусных
+    карт", so only built buildings count."""
+    if isinstance(card, int):
+        return card
+    sizes = list(estate.buildings.values())
+    lakes = estate.landscapes["lake"]
+    counts = {
+        "buildings": len(sizes),
+        "small-and-landscapes": sizes.count("small") + estate.landscape_count,
+        "forests": 2 * estate.landscapes["forest"],
+        "freedoms": 2 * len(estate.freedoms),
+        "builders": 2 * estate.builders,
+        "prestige-and-freedoms": len(estate.prestige_cards) + len(estate.freedoms),
+        "hand": estate.in_hand,
+        "large": 2 * sizes.count("large"),
+        "sizes": 2 * len(set(sizes)),
+        "lakes": 2 * lakes,
+        "jesters": 2 * estate.jesters,
+        "builders-and-lakes": estate.builders + lakes,
+        "landscape-types": 2 * sum(1 for kind in LANDSCAPES if estate.landscapes[kind]),
+    }
+    return counts[card]
+
+
+def work_value(estate: Estate, profession: str, bonuses: Sequence[Bonus] = ()) -> WorkValue:
+    """Seed 001: "Начальная ценность шедевра 0 WP": +4 for the liked building, +3 for the liked
+    landscape, +3 for the liked freedom, +2 per jester, +1 per profession and recruitment card "на
+    руках игрока или выложена на стол", and each bonus card played. ``estate`` is taken with the
+    profession card already laid out ("кладет ее рядом со своим игровым полем" comes first)."""
+    likes = PROFESSIONS[profession]
+    parts = [
+        Part(
+            f"building {likes.building}" + ("" if likes.building in estate.buildings else " (none)"),
+            WP_BUILDING if likes.building in estate.buildings else 0,
+        ),
+        Part(
+            f"landscape {likes.landscape}" + ("" if estate.landscapes[likes.landscape] else " (none)"),
+            WP_LANDSCAPE if estate.landscapes[likes.landscape] else 0,
+        ),
+        Part(
+            f"freedom {likes.freedom}" + ("" if likes.freedom in estate.freedoms else " (none)"),
+            WP_FREEDOM if likes.freedom in estate.freedoms else 0,
+        ),
+        Part(f"jesters x{estate.jesters}", WP_JESTER * estate.jesters),
+        Part(f"profession and recruitment cards x{estate.cards}", WP_CARD * estate.cards),
+    ]
+    parts.extend(
+        Part(
+            f"bonus card {card}" if isinstance(card, str) else "bonus card (value read off it)",
+            bonus_value(estate, card),
+        )
+        for card in bonuses
+    )
+    return WorkValue(profession, tuple(parts))
+
+
+def most_prestige(value: int) -> int:
+    """Seed 001: the work pays 100 florins per WP; the player may take part of it as prestige,
+    "1 очко престижа стоит 200 флоринов", never more than the work's own florins."""
+    return value * FLORINS_PER_WP // FLORINS_PER_PRESTIGE
+
+
+def florins_left(value: int, prestige: int) -> int:
+    return value * FLORINS_PER_WP - prestige * FLORINS_PER_PRESTIGE
+
+
+def minimum_bounds(minimums: Mapping[int, int], round_: int) -> tuple[int | None, int | None]:
+    """The least and greatest minimum the round may have: the minimum "возрастает с каждым
+    раундом", so it is at least one above each earlier round's and one below each later round's."""
+    if round_ in minimums:
+        return minimums[round_], minimums[round_]
+    lows = [value + round_ - other for other, value in minimums.items() if other < round_]
+    highs = [value - (other - round_) for other, value in minimums.items() if other > round_]
+    return (max(lows) if lows else None), (min(highs) if highs else None)
+
+
+def minimum(minimums: Mapping[int, int], round_: int) -> int | None:
+    """The round's minimum work value if it is known or follows from the known ones (round 6 lies
+    between 15 and 17, so it is 16); None if the table must read it off the round track."""
+    low, high = minimum_bounds(minimums, round_)
+    return low if low is not None and low == high else None
+
+
+def best_work(table: Table) -> tuple[int, list[str]]:
+    """The round's best work and every player who made one that good: "Если несколько игроков
+    создали равные по ценности шедевры, они все получают по 3 очка престижа"; (0, []) when no work
+    was created this round."""
+    best = {
+        player: max(work.value for work in estate.works if work.round == table.round)
+        for player, estate in table.estates.items()
+        if any(work.round == table.round for work in estate.works)
+    }
+    if not best:
+        return 0, []
+    top = max(best.values())
+    return top, [player for player in table.players if best.get(player) == top]
