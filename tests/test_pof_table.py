@@ -14,10 +14,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence.buildings import cost
-from pbem.games.princes_of_florence.components import PRESTIGE_CARDS
+from pbem.games.princes_of_florence.components import (
+    BONUS_CARDS,
+    BUILDINGS,
+    FREEDOMS,
+    LANDSCAPES,
+    PRESTIGE_CARDS,
+    PROFESSIONS,
+)
 from pbem.games.princes_of_florence.state import Table
 from pbem.games.princes_of_florence.table import TRACKER
 from pbem.games.princes_of_florence.works import minimum
@@ -612,3 +621,91 @@ def test_a_whole_game_replays_to_the_totals_worked_out_by_hand() -> None:
     report = TRACKER.score(state)[0]
     assert report.data["winners"] == ["bob"]
     assert report.notes[-1] == "winner (final): bob"
+
+
+# --- random playouts ------------------------------------------------------------------------------------
+NAMES = ("alice", "bob", "carla", "dora", "emil")
+
+
+def _action(data: st.DataObject, state: Table) -> str:
+    """An action a table might record now: many are legal, some are refused by the rules."""
+    player = data.draw(st.sampled_from(state.players))
+    estate = state.estates[player]
+    seen = {name for other in state.estates.values() for name in (*other.played, *other.named)}
+    kind = data.draw(
+        st.sampled_from(("buy", "buy", "build", "take", "take", "work", "work", "recruit", "misc", "end"))
+    )
+    if kind == "buy":
+        lot = data.draw(st.sampled_from(("landscape", "jester", "builder", "recruitment", "prestige-card")))
+        if lot == "landscape":
+            lot = f"landscape {data.draw(st.sampled_from(LANDSCAPES))}"
+        if lot == "prestige-card" and data.draw(st.booleans()):
+            lot = f"prestige-card {data.draw(st.sampled_from(sorted(PRESTIGE_CARDS)))}"
+        price = data.draw(st.sampled_from((200, 300, 500, 700)))
+        return f"{player} buys {lot} for {price}"
+    if kind == "build":
+        size = data.draw(st.sampled_from(("", " large", " medium", " small")))
+        return f"{player} builds {data.draw(st.sampled_from(BUILDINGS))}{size}"
+    if kind == "take":
+        what = data.draw(st.sampled_from(("freedom", "profession", "bonus")))
+        return f"{player} takes {what}" + (
+            f" {data.draw(st.sampled_from(FREEDOMS))}" if what == "freedom" else ""
+        )
+    if kind == "work":
+        mine = estate.named + ([name for name in PROFESSIONS if name not in seen] if estate.hand else [])
+        profession = data.draw(st.sampled_from(mine or sorted(PROFESSIONS)))
+        text = f"{player} creates work {profession}"
+        if estate.bonus and data.draw(st.booleans()):
+            text += f" bonus {data.draw(st.sampled_from([*BONUS_CARDS, '4']))}"
+        if minimum(state.minimums, state.round) is None:
+            text += f" min {state.round + 2}"
+        return text + f" prestige {data.draw(st.integers(0, 4))}"
+    if kind == "recruit":
+        laid = [
+            (name, other) for other, est in state.estates.items() if other != player for name in est.played
+        ]
+        if laid:
+            name, other = data.draw(st.sampled_from(laid))
+            return f"{player} recruits {name} from {other}"
+        return f"{player} reveals prestige-card {data.draw(st.sampled_from(sorted(PRESTIGE_CARDS)))}"
+    if kind == "misc":
+        return data.draw(
+            st.sampled_from(
+                (
+                    f"{player} sells prestige 1",
+                    f"{player} prestige +2",
+                    f"{player} florins -300",
+                    f"{player} empty-squares {estate.florins % 20}",
+                    f"minimum {state.round + 2}",
+                )
+            )
+        )
+    return "round ends"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_playouts_keep_the_table_sound(data: st.DataObject) -> None:
+    count = data.draw(st.integers(2, 5))
+    unofficial = count == 2 or (count == 3 and data.draw(st.booleans()))
+    state = table(players=NAMES[:count], unofficial=unofficial, components=None)
+    for _ in range(data.draw(st.integers(10, 120))):
+        text = _action(data, state)
+        before = copy.deepcopy(state)
+        try:
+            after, sheet = TRACKER.apply(state, text)
+        except IllegalMoveError as error:
+            assert repr(text) in str(error)
+            assert state == before
+            continue
+        assert state == before  # apply never changes the state it is given
+        assert isinstance(sheet, tuple)
+        state = after
+        for estate in state.estates.values():
+            assert estate.florins >= 0 and estate.points >= 0
+            assert estate.builders <= 3 and len(set(estate.freedoms)) == len(estate.freedoms)
+            assert all(work.value >= (state.minimums.get(work.round) or 0) for work in estate.works)
+        assert all(left >= 0 for left in state.supply.values())
+        assert 1 <= state.round <= 7
+        assert TRACKER.totals(state) == {player: row["total"] for player, row in score(state).items()}
+        assert TRACKER.show(state)
