@@ -261,3 +261,8 @@ def test_still_tied_without_major_roles_is_shared() -> None:
     assert "no further tie-break" in used[-1]
     (report, _) = TRACKER.score(state)
     assert report.notes[-1] == "shared win: ann, ben"
+
+
+def test_most_cards_in_hand_when_nobody_holds_any_is_a_tie_of_all() -> None:
+    # Read as written: « en cas d'égalité, tous les joueurs concernés gagnent 2 PVs ».
+    assert scoring.most({"ann": 0, "ben": 0}) == {"ann": 2, "ben": 2}

@@ -100,7 +100,7 @@ def round_income(table: Table, text: str, log: Log) -> None:
     """Phase 1: « Reçoit 5 pièces de monnaie ... Pioche 4 cartes » (2 players and the variant: 6
     ducats; 2 players: 5 cards). A pile below 12/16/20 cards (10 with 2 players) at the start of
     phase 1 makes this the last round: « les joueurs reçoivent uniquement leurs ducats »."""
-    not_over(table, text)
+    before_roles(table, text)
     if table.income_paid:
         raise IllegalMoveError(f"{text!r}: round {table.round}'s phase 1 income is already recorded")
     if table.deck < table.rules.threshold:

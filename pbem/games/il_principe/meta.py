@@ -1,4 +1,5 @@
-"""What Il Principe declares about itself: two to five players (two with the special rules)."""
+"""What Il Principe declares about itself: two to five players (two with the special rules),
+played in companion mode (``pbem table``; docs/rules/il-principe.md)."""
 
 from pbem.engine.registry import DEADLINE, GameInfo, OptionSpec, register
 

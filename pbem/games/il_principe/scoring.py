@@ -50,9 +50,9 @@ def regions(table: Table) -> dict[str, dict[str, int]]:
 
 def most(amounts: Mapping[str, int]) -> dict[str, int]:
     """« 2 PVs pour le joueur qui possède le plus ... (en cas d'égalité, tous les joueurs concernés
-    gagnent 2 PVs) ». Nobody has "the most" of nothing, so no points when the most is 0."""
+    gagnent 2 PVs) ». Read as written, families tied with none at all also share the 2 points."""
     best = max(amounts.values(), default=0)
-    return {name: MOST if best > 0 and amount == best else 0 for name, amount in amounts.items()}
+    return {name: MOST if amount == best else 0 for name, amount in amounts.items()}
 
 
 def sets(table: Table, name: str) -> int:
