@@ -26,34 +26,41 @@ def minimum_text(table: Table) -> str:
     return f"not known{limits}: read it off the round track and record 'minimum N'"
 
 
+def _player_row(player: str, estate: Estate) -> tuple[Cell, ...]:
+    return (
+        player,
+        estate.florins,
+        estate.points,
+        estate.jesters,
+        estate.builders,
+        estate.hand + len(estate.named),
+        f"{estate.recruitment}/{estate.recruited}",
+        estate.bonus,
+        ", ".join(estate.actions) or "-",
+    )
+
+
 def _estate_row(player: str, estate: Estate) -> tuple[Cell, ...]:
     buildings = ", ".join(f"{name} ({size})" for name, size in sorted(estate.buildings.items()))
     landscapes = ", ".join(
         f"{kind} {estate.landscapes[kind]}" for kind in LANDSCAPES if estate.landscapes[kind]
     )
+    return (player, buildings or "-", landscapes or "-", ", ".join(sorted(estate.freedoms)) or "-")
+
+
+def _cards_row(player: str, estate: Estate) -> tuple[Cell, ...]:
     works = ", ".join(f"{work.profession} {work.value} (r{work.round})" for work in estate.works)
-    cards = [card or "?" for card in estate.prestige_cards]
     return (
         player,
-        estate.florins,
-        estate.points,
-        buildings or "-",
-        landscapes or "-",
-        ", ".join(sorted(estate.freedoms)) or "-",
-        estate.jesters,
-        estate.builders,
-        f"{estate.hand + len(estate.named)} in hand"
-        + (f" ({', '.join(estate.named)})" if estate.named else "")
-        + f", laid out: {', '.join(estate.played) or '-'}",
-        f"{estate.recruitment} held, {estate.recruited} used",
-        estate.bonus,
-        ", ".join(cards) or "-",
+        ", ".join(estate.named) or "-",
+        ", ".join(estate.played) or "-",
+        ", ".join(card or "?" for card in estate.prestige_cards) or "-",
         works or "-",
-        ", ".join(estate.actions) or "-",
     )
 
 
 def table_sheet(table: Table) -> Sheet:
+    """Three narrow tables rather than one wide one, so the sheet fits a terminal."""
     state = "game over" if table.phase == OVER else f"round {table.round} of {ROUNDS}, {table.phase} phase"
     players = Report(
         title=f"Princes of Florence: {state}",
@@ -61,32 +68,40 @@ def table_sheet(table: Table) -> Sheet:
             "player",
             "florins",
             "prestige",
-            "buildings",
-            "landscapes",
-            "freedoms",
             "jesters",
             "builders",
-            "professions",
-            "recruitment",
-            "bonus cards",
-            "prestige cards",
-            "works",
-            "actions this round",
+            "hand",
+            "recruit",
+            "bonus",
+            "actions",
         ),
-        rows=tuple(_estate_row(player, table.estates[player]) for player in table.players),
+        rows=tuple(_player_row(player, table.estates[player]) for player in table.players),
         notes=(
+            "hand: profession cards; recruit: recruitment cards held/used; bonus: bonus cards; "
+            "actions: this round's",
             f"first player: {table.first}",
             f"minimum work value this round: {minimum_text(table)}",
             f"won at this round's auction: {', '.join(table.auctioned) or 'nothing yet'}",
         ),
         data={"round": table.round, "phase": table.phase, "first": table.first},
     )
+    estates = Report(
+        title="Estates",
+        columns=("player", "buildings", "landscapes", "freedoms"),
+        rows=tuple(_estate_row(player, table.estates[player]) for player in table.players),
+    )
+    cards = Report(
+        title="Cards and works",
+        columns=("player", "named in hand", "laid out", "prestige cards", "works (WP, round)"),
+        rows=tuple(_cards_row(player, table.estates[player]) for player in table.players),
+        notes=("in hand: profession cards; '?' is a prestige card not yet revealed",),
+    )
     supply = Report(
         title="Supply",
         columns=("item", "left"),
         rows=tuple((item, count) for item, count in table.supply.items()),
     )
-    return (players, supply)
+    return (players, estates, cards, supply)
 
 
 def work_report(player: str, value: WorkValue, least: int | None, notes: tuple[str, ...] = ()) -> Report:
