@@ -7,3 +7,5 @@ pbem="${1:-pbem}"
 here="$(cd "$(dirname "$0")" && pwd)/table"
 bash "$here/record.sh" "$pbem" princes-of-the-renaissance alice,bob,carla \
     "$here/princes-of-the-renaissance.actions" "$here/princes-of-the-renaissance.toml"
+bash "$here/record.sh" "$pbem" il-principe ann,ben,cat \
+    "$here/il-principe.actions" "$here/il-principe.toml" --option rich_start=true

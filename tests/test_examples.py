@@ -91,3 +91,26 @@ def test_table_example_of_princes_of_the_renaissance_scores_as_worked_by_hand(cl
     assert rows["city tiles"] == [21, 9, 20]
     assert rows["wine merchants"] == [0, 2, 0]
     assert rows["war victories"] == [1, 3, 0]
+
+
+def test_table_example_of_il_principe_scores_as_worked_by_hand(cli: Cli) -> None:
+    """examples/table/il-principe.toml, two rounds with the rich_start variant, then the table
+    ends the game. By hand from its actions:
+    - track: ann Firenze 8 + role points 2 + 2 + 2 = 14; ben red major 2 + Milano 6 = 8;
+      cat bishop 1 + Lucca 6 + bishop 1 = 8
+    - regions (5 to the most, 2 to a lone second, 5 each to tied firsts): brown ann 5; green ann
+      and ben tied 5 each; red ann and cat tied 5 each; blue ben 5; yellow cat 5, ben 2:
+      ann 15, ben 12, cat 10
+    - roles (major 2, minor 1): ann master + banker 4; ben noble 2; cat bishop + knight 3
+    - most ducats: ben (14, against 12 and 12) 2; most cards in hand: cat (3) 2
+    - ann 33, ben 24, cat 23
+    """
+    import json
+
+    path = EXAMPLES / "table" / "il-principe.toml"
+    assert cli("table", "verify", str(path)).exit_code == 0
+    score = json.loads(cli("table", "score", str(path), "--json").stdout)
+    assert score["totals"] == {"ann": 33, "ben": 24, "cat": 23}
+    rows = {row[0]: row[1:8] for row in score["reports"][0]["rows"]}
+    assert rows["ann"] == [14, 15, 4, 0, 0, 0, 33]
+    assert rows["cat"] == [8, 10, 3, 0, 0, 2, 23]
