@@ -74,3 +74,16 @@ def now() -> str:
 
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def option_texts(items: list[str]) -> dict[str, str]:
+    """``--option key=value`` texts as a table; a malformed one is a usage error."""
+    from pbem.errors import UsageError
+
+    options: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option {item!r}: write it as key=value")
+        options[name.strip()] = value.strip()
+    return options

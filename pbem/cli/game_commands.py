@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from pbem.cli.appending import KEY, SEAT, append_entry
-from pbem.cli.common import ask_passphrase, fail, info, now, print_json, reported
+from pbem.cli.common import ask_passphrase, fail, info, now, option_texts, print_json, reported
 
 if TYPE_CHECKING:
     pass
@@ -35,15 +35,10 @@ def new(
 
         from pbem import gamefile
         from pbem.engine import ledger as ledger_mod
-        from pbem.errors import FileAccessError, UsageError
+        from pbem.errors import FileAccessError
         from pbem.keys import KeyStore
 
-        options: dict[str, str] = {}
-        for item in option:
-            name, sep, value = item.partition("=")
-            if not sep or not name:
-                raise UsageError(f"--option {item!r}: write it as key=value")
-            options[name.strip()] = value.strip()
+        options = option_texts(option)
         seats = [name.strip() for name in players.split(",") if name.strip()]
         setup = ledger_mod.plan(game=game, edition=edition, options=options, seats=seats, creator=seat)
         if file.exists():

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.common import info, now, print_json, reported
+from pbem.cli.common import info, now, option_texts, print_json, reported
 
 if TYPE_CHECKING:
     from pbem.companion.log import Signer, Table
@@ -127,13 +127,7 @@ def new(
 
         found = registry.get(game)
         chosen = found.check_edition(edition or found.default_edition)
-        given: dict[str, str] = {}
-        for item in option:
-            name, sep, value = item.partition("=")
-            if not sep or not name:
-                raise UsageError(f"--option {item!r}: write it as key=value")
-            given[name.strip()] = value.strip()
-        options = found.resolve_options(given)
+        options = found.resolve_options(option_texts(option))
         names = [
             check_name(name.strip().lower(), "player name") for name in players.split(",") if name.strip()
         ]
@@ -210,25 +204,23 @@ def income(
 @app.command("undo")
 def undo(file: Path = FILE) -> None:
     """Take back the last action (it is kept, so 'redo' can put it back)."""
-    with reported():
-        from pbem.companion import log
-
-        loaded, table = _read(file)
-        updated, action = log.undo(table, str(file))
-        _write(loaded, updated)
-        info(f"undone action {action['seq']}: {action['text']}")
+    _step_back_or_forth(file, "undone")
 
 
 @app.command("redo")
 def redo(file: Path = FILE) -> None:
     """Put back the last undone action."""
+    _step_back_or_forth(file, "redone")
+
+
+def _step_back_or_forth(file: Path, done: str) -> None:
     with reported():
         from pbem.companion import log
 
         loaded, table = _read(file)
-        updated, action = log.redo(table, str(file))
+        updated, action = (log.undo if done == "undone" else log.redo)(table, str(file))
         _write(loaded, updated)
-        info(f"redone action {action['seq']}: {action['text']}")
+        info(f"{done} action {action['seq']}: {action['text']}")
 
 
 @app.command("log")
