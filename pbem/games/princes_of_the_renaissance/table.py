@@ -18,7 +18,7 @@ from typing import Any
 from pbem.companion import words
 from pbem.companion.tracker import Cell, EventForm, Report, Sheet
 from pbem.engine.registry import OptionValue
-from pbem.errors import IllegalMoveError, MoveSyntaxError
+from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_the_renaissance import components as parts_mod
 from pbem.games.princes_of_the_renaissance import decade, opening, scoring, war
 from pbem.games.princes_of_the_renaissance.components import CITIES, FAMILIES, TROOPS
@@ -120,7 +120,7 @@ class Tracker:
         components: Mapping[str, Any] | None,
     ) -> TableGame:
         if components is None:
-            raise MoveSyntaxError("a Princes of the Renaissance table needs its component values")
+            raise UsageError("a Princes of the Renaissance table needs its component values")
         parts = parts_mod.parse(components, edition=edition)
         game = opening.setup(players, edition, {**options, "turn_order": "bid"}, parts)
         game.phase, game.decade, game.order = TABLE, 1, list(players)
