@@ -9,3 +9,5 @@ bash "$here/record.sh" "$pbem" princes-of-the-renaissance alice,bob,carla \
     "$here/princes-of-the-renaissance.actions" "$here/princes-of-the-renaissance.toml"
 bash "$here/record.sh" "$pbem" il-principe ann,ben,cat \
     "$here/il-principe.actions" "$here/il-principe.toml" --option rich_start=true
+bash "$here/record.sh" "$pbem" princes-of-florence alice,bob,carla \
+    "$here/princes-of-florence.actions" "$here/princes-of-florence.toml"

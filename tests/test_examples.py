@@ -114,3 +114,40 @@ def test_table_example_of_il_principe_scores_as_worked_by_hand(cli: Cli) -> None
     rows = {row[0]: row[1:8] for row in score["reports"][0]["rows"]}
     assert rows["ann"] == [14, 15, 4, 0, 0, 0, 33]
     assert rows["cat"] == [8, 10, 3, 0, 0, 2, 23]
+
+
+def test_table_example_of_princes_of_florence_scores_as_worked_by_hand(cli: Cli) -> None:
+    """examples/table/princes-of-florence.toml, seven rounds, scored by hand from its actions.
+    Works (WP = building 4 + landscape 3 + freedom 3 + 2 per jester + 1 per profession and
+    recruitment card + bonus cards), with the prestige taken instead of florins:
+    - alice: mathematician 4+3 = 7 (r1); cartographer 3+3+3 = 9 (r2); clockmaker 4+3+3 + buildings
+      bonus 3 = 13, prestige 2 (r4); alchemist 4+3+3+2+3 + sizes bonus 2x3 = 21, prestige 6 (r7)
+    - bob: poet 4+2+3 = 9, prestige 2 (r1); playwright 4+4+5 = 13, prestige 3 (r3); painter 4+3+6+5
+      = 18 (r4); clockmaker recruited from alice 3+3+6+7 = 19 (r5); composer 4+3+3+8+7 = 25,
+      prestige 5 (r6); choreographer 4+3+8+7 = 22, prestige 10 (r7)
+    - carla: physicist 4+3+3 = 10 (r1); bell-founder 3+3+3 = 9, prestige 2 (r2); botanist 4+3+3+3 +
+      forests bonus 4 = 17, prestige 4 (r4); astronomer 4+3+3+4 + landscape-types bonus 6 = 20
+      (r6); goldsmith 4+3+5 + small-and-landscapes bonus 1+5 = 18, prestige 4 (r7)
+    Best work: r1 carla 10; r2 alice and carla tied at 9, both; r3 bob 13; r4 bob 18; r5 bob 19;
+    r6 bob 25; r7 bob 22.
+    - alice: 5 buildings 15, 2nd and 3rd builders 6, works 2 + 6 = 8, best work 3 = 32; most
+      builders (3 against 1 and 0) 6, most buildings (5 against 4 and 3) 6: 44, 2,200 florins
+    - bob: 4 buildings 12, works 2 + 3 + 5 + 10 = 20, best work 5 x 3 = 15: 47, 4,400 florins
+    - carla: 3 buildings 9, 2nd and 3rd forests 6, works 2 + 4 + 4 = 10, best work 2 x 3 = 6, sold
+      2: 29; most forests (3 against 0 and 0) 7, all landscapes 8: 44, 2,000 florins
+    bob wins; alice and carla share second.
+    """
+    import json
+
+    path = EXAMPLES / "table" / "princes-of-florence.toml"
+    assert cli("table", "verify", str(path)).exit_code == 0
+    score = json.loads(cli("table", "score", str(path), "--json").stdout)
+    assert score["totals"] == {"alice": 44, "bob": 47, "carla": 44}
+    report = score["reports"][0]
+    assert report["data"]["winners"] == ["bob"]
+    rows = {row[0]: row[1:] for row in report["rows"]}
+    assert rows["works"] == [8, 20, 10]
+    assert rows["best work"] == [3, 15, 6]
+    assert rows["prestige cards"] == [12, 0, 15]
+    assert rows["sold"] == [0, 0, -2]
+    assert rows["florins (tie-break)"] == [2200, 4400, 2000]
