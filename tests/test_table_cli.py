@@ -244,3 +244,34 @@ def test_score_names_the_edition_tie_rules(cli: Cli, tmp_path: Path, edition: st
     gold = next(row for row in score["rows"] if row[0] == "gold")
     # a and b tie for the most gold: 2016 gives 5 each and no second; 2003 the full 6 and c second
     assert gold[1:] == ([5, 5, 0] if edition == "2016" else [6, 6, 3])
+
+
+def test_a_table_plays_with_the_values_printed_on_its_own_copy(cli: Cli, tmp_path: Path) -> None:
+    ours = tmp_path / "ours.toml"
+    text = cli("templates", "show", "princes-of-the-renaissance-2016").stdout
+    ours.write_text(text.replace('name = "Venice"\nstatus = 7', 'name = "Venice"\nstatus = 8', 1))
+    path = tmp_path / "t.toml"
+    new_table(cli, path, "a,b,c", "--components", str(ours))
+    cities = json.loads(cli("table", "show", str(path), "--json").stdout)["reports"][0]["data"]
+    assert cities["venice"]["status"] == 8
+    logged = tomllib.loads(path.read_text())
+    assert logged["table"]["components_sha256"] and logged["components"]["city"][0]["status"] == 8
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace('name = "Venice"\nstatus = 7', 'name = "Venice"\nstatus = 12', 1))
+    refused = cli(
+        "table",
+        "new",
+        str(tmp_path / "u.toml"),
+        "--game",
+        GAME,
+        "--players",
+        "a,b,c",
+        "--components",
+        str(broken),
+    )
+    assert (
+        refused.exit_code == 2
+        and "broken.toml" in refused.stderr
+        and "status 12 is outside 3..10" in refused.stderr
+    )
+    assert not (tmp_path / "u.toml").exists()

@@ -123,7 +123,7 @@ def new(
         from pbem.companion import log
         from pbem.crypto.identity import check_name
         from pbem.engine import registry
-        from pbem.errors import FileAccessError, UsageError
+        from pbem.errors import FileAccessError, GameFileError, UsageError
 
         found = registry.get(game)
         chosen = found.check_edition(edition or found.default_edition)
@@ -137,15 +137,18 @@ def new(
         if file.exists():
             raise FileAccessError(f"{file}: already exists; choose another name")
         data = component_values(found.name, chosen, components)
-        created = log.new_log(
-            found,
-            names,
-            edition=chosen,
-            options=options,
-            components=data,
-            table_id=secrets.token_hex(16),
-            created=now(),
-        )
+        try:
+            created = log.new_log(
+                found,
+                names,
+                edition=chosen,
+                options=options,
+                components=data,
+                table_id=secrets.token_hex(16),
+                created=now(),
+            )
+        except GameFileError as exc:
+            raise UsageError(f"{components or 'the ' + chosen + ' template'}: {exc}") from None
         table = log.replay(created, str(file))
         gamefile.write_new(file, gamefile.render_table_log(table.log, _status(table)))
         info(f"created {file}: {found.title} ({chosen}) at the table with {', '.join(names)}")
