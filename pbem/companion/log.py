@@ -243,7 +243,8 @@ def _shape(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     is not (a person may have edited the file by hand)."""
     header = data.get("table")
     if not isinstance(header, Mapping) or header.get("format") != FORMAT:
-        raise GameFileError(f"{source}: not a pbem table log (no [table] with format = {FORMAT!r})")
+        hint = "; it is a game file, for 'pbem verify'" if isinstance(data.get("game"), Mapping) else ""
+        raise GameFileError(f"{source}: not a pbem table log (no [table] with format = {FORMAT!r}){hint}")
     for name in HEADER_FIELDS:
         if name not in header:
             raise GameFileError(f"{source}: table header: missing {name!r}")
