@@ -22,14 +22,21 @@ JSON = typer.Option(False, "--json", help="Print as JSON.")
 
 
 def read_game(file: Path) -> tuple[LoadedFile, Ledger]:
-    """The file and its verified ledger; any problem is reported naming the file."""
+    """The file and its verified ledger; any problem is reported naming the file.
+
+    Hidden-deck proofs already checked on this machine are not checked again (see proof_cache).
+    """
     from pbem import gamefile
+    from pbem.cli.proof_cache import for_home
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import EquivocationError, GameFileError
 
     loaded = gamefile.load(file)
+    cache = for_home()
     try:
-        return loaded, ledger_mod.read(loaded.data)
+        ledger = ledger_mod.read(loaded.data, cache)
+        cache.save()
+        return loaded, ledger
     except EquivocationError as exc:
         raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
     except GameFileError as exc:

@@ -123,13 +123,19 @@ def verify(
     all_problems: bool = typer.Option(False, "--all", help="List every problem, not just the first."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Check a game file's signatures, hash chain and genesis (exit 3 if unsound)."""
+    """Check a game file's signatures, hash chain, genesis and every proof (exit 3 if unsound)."""
     from pbem import gamefile
+    from pbem.cli.proof_cache import for_home
     from pbem.engine.ledger import Audit, Problem, audit
     from pbem.errors import EquivocationError, GameFileError, PbemError
 
+    # Every proof is checked, whatever the cache holds: verify's answer rests on the file alone.
+    # The passes are recorded, so the commands that follow need not check them again.
+    cache = for_home(consult=False)
     try:
-        result = audit(gamefile.load(file).data)
+        result = audit(gamefile.load(file).data, cache)
+        if result.ok:
+            cache.save()
     except GameFileError as exc:
         result = Audit(None, (Problem(str(exc).removeprefix(f"{file}: ")),))
     except PbemError as exc:
@@ -154,6 +160,7 @@ def verify(
         typer.echo(
             f"ok: {file}: {ledger.info.title} ({ledger.edition}), game {ledger.game_id}, "
             f"{_count(len(ledger.entries), 'entry', 'entries')}, every signature and link checked"
+            + (", every hidden-deck proof checked" if _has_decks(ledger) else "")
         )
         for seat in ledger.seats:
             identity = ledger.roster.get(seat)
@@ -204,14 +211,17 @@ def merge(
 ) -> None:
     """Combine copies of a game that grew apart (entries made at the same time on different copies)."""
     from pbem import gamefile
+    from pbem.cli.proof_cache import for_home
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import EquivocationError
 
     with reported():
         base = gamefile.load(file)
         copies = [(str(other), gamefile.load(other).data) for other in others]
+        cache = for_home()
         try:
-            result = ledger_mod.merge((str(file), base.data), copies)
+            result = ledger_mod.merge((str(file), base.data), copies, cache)
+            cache.save()
         except EquivocationError as exc:
             _print_evidence(exc.evidence)
             raise
@@ -232,6 +242,10 @@ def merge(
     else:
         info(f"{target} already has every entry of {', '.join(map(str, others))}")
     info(merged.status_lines()[-1])
+
+
+def _has_decks(ledger: Any) -> bool:
+    return ledger.table is not None and ledger.table.decks is not None
 
 
 def _count(number: int, one: str, many: str) -> str:

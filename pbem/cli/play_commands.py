@@ -1,4 +1,4 @@
-"""``pbem status``, ``moves``, ``play``, ``reveal``, ``log`` and ``show``: playing a game."""
+"""``pbem status``, ``moves``, ``play``, ``reveal``, ``sync``, ``log`` and ``show``: playing a game."""
 
 from __future__ import annotations
 
@@ -69,6 +69,11 @@ def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
             )
         elif demand.kind == "consent":
             prompt, command = demand.prompt, f"pbem consent FILE --as {demand.seat} [--decline]"
+        elif demand.kind in ("shuffle", "share"):
+            prompt, command = (
+                demand.prompt,
+                f"(rides in its next entry) or on its own: pbem sync FILE --as {demand.seat}",
+            )
         elif demand.kind == "commit":
             prompt, command = (
                 f"seal a {demand.step}: {demand.prompt}",
@@ -170,6 +175,8 @@ def play(
         current, entry = play_mod.play(current, seat, text, secret, now())
         made.append(entry)
         write_entries(loaded, made, current)
+        if any(_carried(one) for one in made):
+            info(f"{seat} also {'; '.join(_carried(one) for one in made if _carried(one))}")
         if entry["kind"] == "commit":
             info(
                 f"{seat} sealed a {entry['step']} (entry {entry['seq']}); "
@@ -180,6 +187,37 @@ def play(
         else:
             info(f"{seat} played {entry['move']!r} (entry {entry['seq']})")
         _next(current)
+
+
+def sync(
+    file: Path = FILE,
+    seat: str = SEAT,
+    key: str | None = KEY,
+) -> None:
+    """Send what you owe the hidden decks (your shuffle, shares of others' draws) on its own."""
+    with reported():
+        from pbem.engine import play as play_mod
+
+        current, entry = append_entry(
+            file,
+            seat,
+            key,
+            lambda ledger: play_mod.check_sync(ledger, seat),
+            lambda ledger, secret, at: play_mod.sync(ledger, seat, secret, at),
+        )
+        info(f"{seat} {_carried(entry) or 'synced'} (entry {entry['seq']})")
+        _next(current)
+
+
+def _carried(entry: dict[str, Any]) -> str:
+    """What an entry gave the hidden decks, in words (empty if nothing)."""
+    parts = [f"shuffled the {item['deck']} deck" for item in entry.get("shuffles", [])]
+    shares = [f"{item['deck']}:{item['slot']}" for item in entry.get("shares", [])]
+    if shares:
+        parts.append(f"gave its share{'s' if len(shares) > 1 else ''} of {', '.join(shares)}")
+    parts += [f"showed {item['deck']}:{item['slot']}: {item['card']}" for item in entry.get("face_up", [])]
+    parts += [f"put {item['deck']}:{item['slot']} under the deck" for item in entry.get("remask", [])]
+    return "; ".join(parts)
 
 
 def reveal(
@@ -288,7 +326,9 @@ def log(file: Path = FILE, as_json: bool = JSON) -> None:
                 entry["seq"],
                 entry["by"],
                 entry["kind"],
-                _describe(entry) + (" (undone)" if _void(ledger, entry) else ""),
+                _describe(entry)
+                + (f" [{_carried(entry)}]" if entry["kind"] != "sync" and _carried(entry) else "")
+                + (" (undone)" if _void(ledger, entry) else ""),
             )
             for entry in ledger.entries
         ]
@@ -323,6 +363,8 @@ def _describe(entry: dict[str, Any]) -> str:
         return f"{'agreed to' if entry['agree'] else 'declined'} the undo of entry {entry['target']}"
     if kind == "timeout":
         return f"claimed that {entry['late']} let the deadline of the {entry['step']} pass"
+    if kind == "sync":
+        return _carried(entry)
     return f"added randomness to the {entry['event']}"
 
 
@@ -340,11 +382,13 @@ def show(
         game = play_mod.seated(ledger)
         view = game.rules.view(game.table.state, seat)
         private: dict[str, str] = {}
+        hand: dict[str, str | None] = {}
         if seat is not None:
             secret = signing_key(ledger, seat, key)
             for step, sealed in game.table.sealed.items():
                 if seat in sealed and seat not in game.table.revealed.get(step, set()):
                     private[step] = play_mod.sealed_value(ledger, seat, step, secret).value
+            hand = play_mod.hidden_hand(ledger, seat, secret)
         view["sealed"] = {
             step: sorted(
                 seat_name for seat_name in sealed if seat_name not in game.table.revealed.get(step, set())
@@ -352,8 +396,11 @@ def show(
             for step, sealed in game.table.sealed.items()
         }
         if as_json:
-            print_json(view | ({"private": private} if seat is not None else {}))
+            print_json(view | ({"private": private, "hand": hand} if seat is not None else {}))
             return
         from pbem.render.state import render
 
         render(ledger.info.title, view, private)
+        for name, card in hand.items():
+            shown = card if card is not None else "not readable yet: " + play_mod.share_wait(ledger, name)
+            typer.echo(f"your hidden card {name}: {shown} (only you can see this)")

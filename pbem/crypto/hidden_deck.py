@@ -39,6 +39,9 @@ KEY_PROOF_DOMAIN = "pbem/hidden-deck/key-proof/v1"
 SHARE_PROOF_DOMAIN = "pbem/hidden-deck/share-proof/v1"
 NONCE_DOMAIN = "pbem/hidden-deck/nonce/v1"
 CARD_DOMAIN = "pbem/hidden-deck/card/v1"
+DECK_SEED_DOMAIN = "pbem/deck-seed/v1"
+SHUFFLE_SEED_DOMAIN = "pbem/hidden-deck/shuffle-seed/v1"
+REMASK_DOMAIN = "pbem/hidden-deck/remask/v1"
 SEED_SIZE = 32
 PROOF_SIZE = group.CHALLENGE_SIZE + group.ELEMENT_SIZE
 
@@ -99,6 +102,42 @@ def derive_secret(seed: bytes, game_id: str, seat: str) -> int:
     info = pae(KEY_DOMAIN, _text(game_id), _text(seat))
     wide = HKDF(hashes.SHA256(), group.WIDE_SIZE, salt=None, info=info).derive(seed)
     return int.from_bytes(wide, "big") % (Q - 1) + 1
+
+
+def deck_seed(key_material: bytes) -> bytes:
+    """A seat's hidden-deck seed, derived from its secret signing key.
+
+    Nothing is stored: any machine holding the key recomputes the seed, hence the seat's secret
+    in every game (``derive_secret``) and every shuffle it makes (``shuffle_seed``).
+    """
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    info = DECK_SEED_DOMAIN.encode("ascii")
+    return HKDF(hashes.SHA256(), SEED_SIZE, salt=None, info=info).derive(key_material)
+
+
+def shuffle_seed(seed: bytes, *, game_id: str, deck_id: str, seat: str, round: int) -> bytes:
+    """The seed of a seat's shuffle of one deck: fixed by its deck seed, so the same entry is
+    made on any machine, and secret, since nobody else holds the seed."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    info = pae(SHUFFLE_SEED_DOMAIN, _text(game_id), _text(deck_id), _text(seat), str(round).encode("ascii"))
+    return HKDF(hashes.SHA256(), SEED_SIZE, salt=None, info=info).derive(seed)
+
+
+def remask_scalar(seed: bytes, ciphertext: Ciphertext, *, game_id: str, deck_id: str, position: int) -> int:
+    """The fresh randomness a seat re-masks a card with before it goes back under the deck."""
+    return group.hash_to_scalar(
+        REMASK_DOMAIN,
+        seed,
+        _text(game_id),
+        _text(deck_id),
+        str(position).encode("ascii"),
+        element_bytes(ciphertext.c1),
+        element_bytes(ciphertext.c2),
+    )
 
 
 def public_key(secret: int) -> int:
@@ -235,6 +274,12 @@ def _unmask(ciphertext: Ciphertext, shares: Iterable[int]) -> int:
     for value in shares:
         product = product * value % P
     return ciphertext.c2 * inverse(product) % P
+
+
+def open_card(ciphertext: Ciphertext, shares: Iterable[int], cards: int) -> int:
+    """The card every seat's (already checked) share opens: what ``reveal`` computes once the
+    shares were checked one by one, as they arrived."""
+    return decode_card(_unmask(ciphertext, shares), cards)
 
 
 def read_card(secret: int, ciphertext: Ciphertext, others: Iterable[int], cards: int) -> int:

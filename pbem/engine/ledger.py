@@ -27,8 +27,10 @@ from pbem.crypto.signing import (
     pae,
     signature_valid,
 )
+from pbem.engine import decks as hidden_decks
 from pbem.engine import registry
 from pbem.engine import table as tables
+from pbem.engine.decks import ProofCheck, check_now
 from pbem.engine.registry import GameInfo, OptionValue
 from pbem.engine.ruleset import Ruleset, ruleset_for
 from pbem.engine.table import Table
@@ -52,8 +54,10 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
         "sign",
         "box",
         "rand_tip",
+        "deck_key",
+        "deck_key_proof",
     ),
-    "join": ("sign", "box", "rand_tip"),
+    "join": ("sign", "box", "rand_tip", "deck_key", "deck_key_proof"),
     "note": ("text", "rand"),
     "move": ("move", "rand"),
     "commit": ("step", "commitment", "sealed", "rand"),
@@ -62,8 +66,15 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "timeout": ("late", "step", "rand"),
     "undo": ("target", "rand"),
     "consent": ("target", "agree", "rand"),
+    "sync": ("rand",),
 }
-PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "undo", "consent")
+PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "undo", "consent", "sync")
+# Optional fields: what a seat owes the hidden decks rides in any of these entries it signs,
+# and a move may show, return or discard the hidden cards it uses.
+OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
+    kind: hidden_decks.OWED_FIELDS + (hidden_decks.CARD_FIELDS if kind == "move" else ())
+    for kind in hidden_decks.RIDING_KINDS
+}
 NOTE_LIMIT = 4000
 HEADER_FIELDS = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
 TOP_LEVEL = ("game", "roster", "components", "entry")
@@ -127,6 +138,10 @@ class Ledger:
     # The table as it stood when the current step began: entries sharing a step are each
     # judged against it, since none of their authors saw the others.
     step_start: Table | None = None
+    # per seat: its hidden-deck key, its proof checked
+    deck_keys: dict[str, int] = field(default_factory=dict)
+    # how proofs are checked: every time, or skipping those a cache saw pass (never I/O here)
+    check: ProofCheck = field(default=check_now, compare=False, repr=False)
 
     @property
     def rules(self) -> Ruleset | None:
@@ -274,6 +289,7 @@ def new_game(
         "sign": b64(identity.sign_public),
         "box": b64(identity.box_public),
         "rand_tip": _chain(game_id, setup.creator, secret)[0].hex(),
+        **hidden_decks.key_fields(secret.sign_seed, game_id, setup.creator),
     }
     return admit(None, sign_entry(game_id, genesis, secret), components=components)
 
@@ -293,6 +309,7 @@ def join(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger
     entry["sign"] = b64(identity.sign_public)
     entry["box"] = b64(identity.box_public)
     entry["rand_tip"] = _chain(ledger.game_id, seat, secret)[0].hex()
+    entry.update(hidden_decks.key_fields(secret.sign_seed, ledger.game_id, seat))
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed
 
@@ -353,7 +370,11 @@ class Merge:
     added: int
 
 
-def merge(base: tuple[str, Mapping[str, Any]], others: Sequence[tuple[str, Mapping[str, Any]]]) -> Merge:
+def merge(
+    base: tuple[str, Mapping[str, Any]],
+    others: Sequence[tuple[str, Mapping[str, Any]]],
+    check: ProofCheck = check_now,
+) -> Merge:
     """Combine copies of one game that grew apart: every entry of each, once, in canonical order.
 
     Each copy must verify on its own. Two different entries by one seat for the same step are
@@ -361,13 +382,13 @@ def merge(base: tuple[str, Mapping[str, Any]], others: Sequence[tuple[str, Mappi
     it cannot be combined with another copy's extra entry in that step.
     """
     base_name, base_data = base
-    mine = _read_named(base_name, base_data)
+    mine = _read_named(base_name, base_data, check)
     places: dict[tuple[int, str], dict[str, Any]] = {
         (entry["seq"], entry["by"]): entry for entry in mine.entries
     }
     added = 0
     for name, data in others:
-        theirs = _read_named(name, data)
+        theirs = _read_named(name, data, check)
         if theirs.game_id != mine.game_id:
             raise UsageError(f"{name} is another game (game {theirs.game_id}, not {mine.game_id})")
         for entry in theirs.entries:
@@ -384,7 +405,7 @@ def merge(base: tuple[str, Mapping[str, Any]], others: Sequence[tuple[str, Mappi
                 )
     order = {seat: index for index, seat in enumerate(mine.seats)}
     entries = sorted(places.values(), key=lambda entry: (entry["seq"], order[entry["by"]]))
-    replay = _Replay(components=mine.components)
+    replay = _Replay(components=mine.components, check=check)
     for index, entry in enumerate(entries):
         replay.feed(index, entry)
     if replay.problems:
@@ -400,9 +421,9 @@ def merge(base: tuple[str, Mapping[str, Any]], others: Sequence[tuple[str, Mappi
     return Merge(replay.ledger, entries, added)
 
 
-def _read_named(name: str, data: Mapping[str, Any]) -> Ledger:
+def _read_named(name: str, data: Mapping[str, Any], check: ProofCheck) -> Ledger:
     try:
-        return read(data)
+        return read(data, check)
     except EquivocationError as exc:
         raise EquivocationError(f"{name}: {exc}", exc.evidence) from None
     except GameFileError as exc:
@@ -413,7 +434,7 @@ def admit(
     ledger: Ledger | None, entry: dict[str, Any], components: Mapping[str, Any] | None = None
 ) -> Ledger:
     """The ledger with one more entry; ``components`` only for a genesis entry."""
-    replay = _Replay(components=components)
+    replay = _Replay(components=components, check=ledger.check if ledger is not None else check_now)
     if ledger is not None:
         replay.ledger = ledger
     replay.feed(len(ledger.entries) if ledger else 0, entry)
@@ -422,7 +443,7 @@ def admit(
     assert replay.ledger is not None
     if _undone(replay.ledger.entries) != replay.ledger.void:
         # the last consent to an undo: replay the game without the undone move
-        return read(replay.ledger.data())
+        return read(replay.ledger.data(), replay.ledger.check)
     return replay.ledger
 
 
@@ -468,9 +489,11 @@ def _check_seats(info: GameInfo, seats: Sequence[str], options: Mapping[str, Opt
 
 
 # --- replay and audit ------------------------------------------------------------------------
-def read(data: Any) -> Ledger:
-    """The ledger of a parsed game file; raises GameFileError with the first problem."""
-    result = audit(data)
+def read(data: Any, check: ProofCheck = check_now) -> Ledger:
+    """The ledger of a parsed game file; raises GameFileError with the first problem.
+
+    ``check`` may skip proofs a cache saw pass (see ``decks.ProofCheck``)."""
+    result = audit(data, check)
     for problem in result.problems:
         if problem.kind == "equivocation":
             raise EquivocationError(str(problem), problem.evidence)
@@ -480,7 +503,7 @@ def read(data: Any) -> Ledger:
     return result.ledger
 
 
-def audit(data: Any) -> Audit:
+def audit(data: Any, check: ProofCheck = check_now) -> Audit:
     """Check everything about a parsed game file; never raises."""
     if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
         return Audit(None, (Problem("not a pbem game file: it has no [game] table"),))
@@ -498,7 +521,11 @@ def audit(data: Any) -> Audit:
     if not isinstance(entries, list) or not entries:
         return Audit(None, (Problem("not a pbem game file: it has no [[entry]] tables"),))
     components = data.get("components", {})
-    replay = _Replay(void=_undone(entries), components=components if isinstance(components, dict) else None)
+    replay = _Replay(
+        void=_undone(entries),
+        components=components if isinstance(components, dict) else None,
+        check=check,
+    )
     for index, entry in enumerate(entries):
         replay.feed(index, entry)
         if replay.ledger is None:  # without a readable genesis nothing else can be checked
@@ -510,9 +537,15 @@ def audit(data: Any) -> Audit:
 
 
 class _Replay:
-    def __init__(self, void: set[int] | None = None, components: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        void: set[int] | None = None,
+        components: Mapping[str, Any] | None = None,
+        check: ProofCheck = check_now,
+    ) -> None:
         self.ledger: Ledger | None = None
         self.components = components
+        self.check = check
         self.problems: list[Problem] = []
         self.void = void if void is not None else set()
         self.equivocations: list[Problem] = []
@@ -547,7 +580,7 @@ class _Replay:
             found.append(f"missing field{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}")
         if kind not in KIND_FIELDS:
             found.append(f"unknown entry kind {entry.get('kind')!r}")
-        extra = sorted(set(entry) - set(expected))
+        extra = sorted(set(entry) - set(expected) - set(OPTIONAL_FIELDS.get(kind or "", ())))
         if extra and kind in KIND_FIELDS:
             found.append(f"unexpected field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}")
         if not found:
@@ -610,7 +643,16 @@ class _Replay:
         identity = _keys(entry, found)
         if identity is None:
             return
-        ledger = Ledger(game_id, info, edition, checked, tuple(seats), entry["components"], void=self.void)
+        ledger = Ledger(
+            game_id,
+            info,
+            edition,
+            checked,
+            tuple(seats),
+            entry["components"],
+            void=self.void,
+            check=self.check,
+        )
         given = {} if self.components is None else dict(self.components)
         try:
             matches = self.components is not None and components_hash(given) == entry["components"]
@@ -623,6 +665,7 @@ class _Replay:
         self.ledger = ledger
         self._admit(index, entry, PublicIdentity(entry["by"], *identity), found)
         self._take_tip(entry, found)
+        self._take_deck_key(entry, found)
 
     def _later(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
         if self.ledger is None:
@@ -645,6 +688,7 @@ class _Replay:
                 return
             self._admit(index, entry, PublicIdentity(by, *keys), found)
             self._take_tip(entry, found)
+            self._take_deck_key(entry, found)
             self._start_if_seated(entry["seq"], entry["at"])
             return
         if entry["kind"] == "note":
@@ -686,7 +730,9 @@ class _Replay:
                 tables.note_play(ledger.table, entry["seq"], entry["by"], "move")  # undone: not applied
                 return
             shared = len(ledger.steps[-1]) > 1
-            _replay_play(rules, ledger.table, ledger.step_start, entry, days, shared=shared)
+            _replay_play(
+                rules, ledger.table, ledger.step_start, entry, days, shared=shared, check=ledger.check
+            )
         except PbemError as exc:
             found.append(f"refused by the rules: {exc}")
 
@@ -710,6 +756,7 @@ class _Replay:
                 options=ledger.options,
                 components=ledger.components,
                 seq=seq,
+                deck_keys=ledger.deck_keys,
             )
             tables.track(rules, ledger.table, at)
 
@@ -720,6 +767,19 @@ class _Replay:
             found.append("rand_tip must be 64 hex digits")
         elif entry["by"] not in self.ledger.revealed:
             self.ledger.revealed[entry["by"]] = (0, tip)
+
+    def _take_deck_key(self, entry: dict[str, Any], found: list[str]) -> None:
+        """Check the seat's hidden-deck key proof: a seat must know the secret of its own key,
+        or it could publish one that cancels the others' and read every card."""
+        ledger = self.ledger
+        assert ledger is not None
+        by = entry["by"]
+        if by in ledger.deck_keys:
+            return
+        try:
+            ledger.deck_keys[by] = hidden_decks.read_key(entry, ledger.game_id, by, ledger.check)
+        except GameFileError as exc:
+            found.append(str(exc))
 
     def _take_link(self, entry: dict[str, Any], found: list[str]) -> None:
         """Check the entry reveals the next link of its author's randomness chain."""
@@ -850,7 +910,14 @@ class _Replay:
 
 
 def _replay_play(
-    rules: Ruleset, table: Table, step_start: Table, entry: dict[str, Any], days: int, *, shared: bool
+    rules: Ruleset,
+    table: Table,
+    step_start: Table,
+    entry: dict[str, Any],
+    days: int,
+    *,
+    shared: bool,
+    check: ProofCheck = check_now,
 ) -> None:
     """Check a play entry, then apply it to the table.
 
@@ -870,6 +937,15 @@ def _replay_play(
             tables.answer_undo(table, seat, target, entry["agree"])
         return
     tables.check_no_undo_pending(table)
+    if tables.take_owed(table, step_start, seat, entry, check):
+        # What a seat gives the decks builds on the moves before it: none of them can be undone now.
+        tables.note_play(table, entry["seq"], seat, kind)
+    elif kind == "sync":
+        raise GameFileError(
+            f"a sync entry carries what its seat owes the hidden decks, and {seat} owed nothing"
+        )
+    if kind == "sync":
+        return
     if kind == "timeout":
         claim = {
             "claimant": seat,
@@ -884,9 +960,9 @@ def _replay_play(
         return
     if kind == "move":
         if shared:
-            tables.check_move(rules, step_start, seat, entry["move"])
-        move = tables.check_move(rules, table, seat, entry["move"])
-        tables.apply_move(rules, table, seat, move)
+            tables.check_move(rules, step_start, seat, entry["move"], cards=entry, check=check)
+        checked = tables.check_move(rules, table, seat, entry["move"], cards=entry, check=check)
+        tables.apply_move(rules, table, seat, checked)
         tables.note_play(table, entry["seq"], seat, kind)
     elif kind == "commit":
         if shared:

@@ -2,7 +2,9 @@
 
 Every function checks the request against the current state first and raises IllegalMoveError
 or MoveSyntaxError naming the rule, so nothing is signed that the rules would refuse; then it
-builds, signs and replays the entry, returning the new ledger and the entry to append.
+builds, signs and replays the entry, returning the new ledger and the entry to append. Whatever
+the seat owes the hidden decks (its shuffle, its shares of others' draws) is added to the entry
+on the way, as its randomness link is.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from pbem.crypto import sealing
 from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import SecretKeys
+from pbem.engine import decks as hidden_decks
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger, admit, contribution, sign_entry
 from pbem.engine.ruleset import Demand, Ruleset, require_ruleset
@@ -44,6 +47,14 @@ def demand_for(ledger: Ledger, seat: str) -> Demand | None:
     return next((d for d in tables.demands(game.rules, game.table) if d.seat == seat), None)
 
 
+def owes_decks(ledger: Ledger, seat: str) -> list[hidden_decks.Owed]:
+    """What ``seat`` owes the hidden decks now (empty for a game without one)."""
+    table = ledger.table
+    if table is None or table.decks is None or seat not in table.seats:
+        return []
+    return hidden_decks.owed(table.decks, seat)
+
+
 def owed_reveal(ledger: Ledger, seat: str) -> str | None:
     """The sealed step ``seat`` must reveal now, if any."""
     if ledger.table is None or ledger.rules is None:
@@ -56,7 +67,7 @@ def legal(ledger: Ledger, seat: str) -> tuple[Demand | None, list[str]]:
     """What ``seat`` is asked for now and every text ``play`` accepts for it."""
     game = seated(ledger)
     demand = demand_for(ledger, seat)
-    if demand is None or demand.kind == "reveal":
+    if demand is None or demand.kind in ("reveal", "shuffle", "share"):
         return demand, []
     if demand.kind == "contribute":
         return demand, [ROLL]
@@ -77,7 +88,12 @@ def precheck(ledger: Ledger, seat: str, text: str) -> tuple[Demand, Any]:
             )
         return demand, None
     if demand.kind == "move":
-        return demand, tables.check_move(game.rules, game.table, seat, text)
+        move = game.rules.parse(text)
+        if tables.card_uses(game.rules, game.table, seat, move):
+            # Which hidden card the move shows needs the seat's key: checked in full by ``play``.
+            tables.demand_of(game.rules, game.table, seat, ("move",))
+            return demand, move
+        return demand, tables.check_move(game.rules, game.table, seat, text).move
     move = game.rules.parse(text)
     game.rules.check(game.table.state, seat, move)  # checked privately: the value stays sealed
     return demand, move
@@ -93,6 +109,16 @@ def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
     elif demand.kind == "move":
         entry = ledger.next_entry(seat, at, "move")
         entry["move"] = game.rules.format(move)
+        uses = tables.card_uses(game.rules, game.table, seat, move)
+        if uses:
+            assert game.table.decks is not None
+            entry.update(
+                hidden_decks.card_fields(
+                    game.table.decks, seat, uses, game_id=ledger.game_id, key_material=secret.sign_seed
+                )
+            )
+            # The full check, now that the entry says which cards it shows: refused before signing.
+            tables.check_move(game.rules, game.table, seat, entry["move"], cards=entry, check=ledger.check)
     else:
         opening = sealing.new_opening(game.rules.format(move))
         entry = ledger.next_entry(seat, at, "commit")
@@ -203,9 +229,51 @@ def reveal(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledg
     return _sign(ledger, seat, entry, secret)
 
 
+def hidden_hand(ledger: Ledger, seat: str, secret: SecretKeys) -> dict[str, str | None]:
+    """The hidden cards ``seat`` holds, read with its key: token -> card (None: shares missing)."""
+    table = seated(ledger).table
+    if table.decks is None:
+        return {}
+    return hidden_decks.hand(table.decks, seat, secret.sign_seed, ledger.game_id)
+
+
+def share_wait(ledger: Ledger, token: str) -> str:
+    """Whose shares a drawn card still waits for, in words."""
+    table = seated(ledger).table
+    assert table.decks is not None
+    deck, slot = hidden_decks.parse_token(table.decks, token)
+    return "waiting for the shares of " + ", ".join(hidden_decks.waiting_for(table.decks, deck.deck_id, slot))
+
+
+def sync(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    """An entry carrying only what ``seat`` owes the hidden decks, for when it has nothing else
+    to send."""
+    check_sync(ledger, seat)
+    return _sign(ledger, seat, ledger.next_entry(seat, at, "sync"), secret)
+
+
+def check_sync(ledger: Ledger, seat: str) -> list[hidden_decks.Owed]:
+    game = seated(ledger)
+    tables.check_no_undo_pending(game.table)
+    owed = owes_decks(ledger, seat)
+    if not owed:
+        raise IllegalMoveError(f"{seat} owes the hidden decks nothing now")
+    return owed
+
+
 def _sign(
     ledger: Ledger, seat: str, entry: dict[str, Any], secret: SecretKeys
 ) -> tuple[Ledger, dict[str, Any]]:
+    if (
+        entry["kind"] in hidden_decks.RIDING_KINDS
+        and ledger.table is not None
+        and ledger.table.decks is not None
+    ):
+        entry.update(
+            hidden_decks.owed_fields(
+                ledger.table.decks, seat, game_id=ledger.game_id, key_material=secret.sign_seed
+            )
+        )
     entry["rand"] = contribution(ledger, seat, secret)
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed

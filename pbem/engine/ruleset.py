@@ -16,7 +16,8 @@ from pbem.crypto.randomness import Draws
 from pbem.engine.registry import GameInfo, OptionValue
 from pbem.errors import UsageError
 
-DemandKind = Literal["move", "sealed", "commit", "reveal", "contribute", "consent"]
+DemandKind = Literal["move", "sealed", "commit", "reveal", "contribute", "consent", "shuffle", "share"]
+CardAction = Literal["reveal", "bottom", "discard"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,8 @@ class Demand:
     """What one seat must provide now.
 
     ``move``: an ordinary move; ``sealed``: a secret choice (the engine turns it into a commit,
-    then a reveal); ``contribute``: any entry, to add randomness to a pending event.
+    then a reveal); ``contribute``: any entry, to add randomness to a pending event;
+    ``shuffle`` and ``share``: what a seat owes a hidden deck, carried by its next entry.
     """
 
     seat: str
@@ -44,6 +46,74 @@ class RandomRequest:
 
     context: str
     after_sealing: str | None = None
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """A hidden deck a ruleset declares at setup: its id and its cards (names may repeat).
+
+    The engine deals it face down: every seat shuffles it in turn and nobody learns a card
+    until the rules have it drawn (only the drawer reads it) or played face up.
+    """
+
+    deck_id: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DrawRequest:
+    """A private draw the state waits for: the top card of ``deck_id`` into ``seat``'s hand.
+
+    The engine answers it with ``card_drawn(state, request, token)`` once the deck is shuffled;
+    the state keeps the token (``deck:slot``) and never the card, which only the drawer can read.
+    """
+
+    deck_id: str
+    seat: str
+
+
+@dataclass(frozen=True)
+class CardUse:
+    """What a move does with a hidden card ``seat`` holds.
+
+    ``reveal``: the card is shown face up (named by ``card`` or by ``token``); the engine checks
+    the claim and tells the rules with ``card_revealed`` before the move is checked. ``bottom``:
+    the card (``token``) goes face down under the deck, re-masked so nobody can follow it.
+    ``discard``: the card (``token``) leaves the game face down. A face-up discard is a reveal
+    followed by whatever the rules do with the card.
+    """
+
+    action: CardAction
+    deck_id: str
+    token: str | None = None
+    card: str | None = None
+
+
+class HiddenDeckRules(Protocol):
+    """The optional methods of a ruleset that plays with hidden decks (all five, or none)."""
+
+    def hidden_decks(self, state: Any) -> list[DeckSpec]:
+        """The hidden decks of the game, read once, right after ``setup``."""
+
+    def draw_requests(self, state: Any) -> list[DrawRequest]:
+        """Private draws the state waits for, oldest first; answered by ``card_drawn``."""
+
+    def card_drawn(self, state: Any, request: DrawRequest, token: str) -> Any:
+        """The state once ``request`` is answered with ``token``; it must no longer list it."""
+
+    def card_uses(self, state: Any, seat: str, move: Any) -> list[CardUse]:
+        """The hidden cards ``move`` uses (empty for most moves); read before ``check``."""
+
+    def card_revealed(self, state: Any, token: str, card: str) -> Any:
+        """The state once the card behind ``token`` is known to everyone to be ``card``."""
+
+
+def hidden_deck_rules(rules: object) -> HiddenDeckRules | None:
+    """The ruleset's hidden-deck methods, or None for a ruleset without hidden decks."""
+    names = ("hidden_decks", "draw_requests", "card_drawn", "card_uses", "card_revealed")
+    if all(callable(getattr(rules, name, None)) for name in names):
+        return rules  # type: ignore[return-value]
+    return None
 
 
 class Ruleset(Protocol):

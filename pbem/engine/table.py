@@ -4,7 +4,8 @@ The engine stands between the signed entries and the rules. It turns a ruleset's
 into a commit step and a reveal step, holds the commitments, and decides random events from the
 seats' randomness contributions: an event requested at step ``s`` is decided by each seat's first
 contribution made after ``s``, all of which were fixed when the seats joined, so the outcome is
-fixed before anyone can see it and no seat can choose it.
+fixed before anyone can see it and no seat can choose it. Hidden decks (``decks.py``) ride
+along the same way: what a seat owes them is a demand its next entry settles.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import Any
 
 from pbem.crypto import sealing
 from pbem.crypto.randomness import Draws
+from pbem.engine import decks as hidden_decks
+from pbem.engine.decks import Decks, ProofCheck, check_now
 from pbem.engine.registry import OptionValue
-from pbem.engine.ruleset import Demand, Ruleset
-from pbem.errors import IllegalMoveError
+from pbem.engine.ruleset import CardUse, Demand, Ruleset, hidden_deck_rules
+from pbem.errors import GameFileError, IllegalMoveError
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 TIMED_OUT = "timed out"  # stands in for the commitment of a seat whose sealed choice defaulted
@@ -47,6 +50,7 @@ class Table:
     waiting_since: dict[str, str] = field(default_factory=dict)
     last_play: tuple[int, str, str] | None = None  # (seq, seat, kind) of the latest play entry
     undo: dict[str, Any] | None = None  # a pending undo: by, target, agreed
+    decks: Decks | None = None  # the hidden decks, for rulesets that declare any
 
     def snapshot(self) -> Table:
         """A copy that later changes to this table do not reach.
@@ -69,6 +73,7 @@ class Table:
             waiting_since=dict(self.waiting_since),
             last_play=self.last_play,
             undo=None if self.undo is None else {**self.undo, "agreed": set(self.undo["agreed"])},
+            decks=None if self.decks is None else self.decks.copy(),
         )
 
 
@@ -81,8 +86,14 @@ def start(
     options: Mapping[str, OptionValue],
     components: Mapping[str, Any],
     seq: int,
+    deck_keys: Mapping[str, int] | None = None,
 ) -> Table:
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
+    hidden = hidden_deck_rules(rules)
+    if hidden is not None:
+        specs = hidden.hidden_decks(table.state)
+        if specs:
+            table.decks = hidden_decks.setup(specs, seats, deck_keys or {})
     _note_requests(rules, table, seq)
     return table
 
@@ -129,6 +140,10 @@ def demands(rules: Ruleset, table: Table) -> list[Demand]:
                     )
                 )
                 busy.add(seat)
+    if table.decks is not None:
+        # Listed last: a seat's rules demand comes first, and the entry that answers it
+        # carries what the seat owes the decks too.
+        found.extend(hidden_decks.demands(table.decks))
     return found
 
 
@@ -157,18 +172,68 @@ def _describe(demand: Demand) -> str:
         return f"add randomness to the {demand.step} (any entry: pbem play ... roll)"
     if demand.kind == "consent":
         return f"{demand.prompt} (pbem consent)"
+    if demand.kind in ("shuffle", "share"):
+        return f"{demand.prompt} (any entry carries it; pbem sync if there is nothing else to send)"
     return f"make a move in the {demand.step}: {demand.prompt}"
 
 
-def check_move(rules: Ruleset, table: Table, seat: str, text: str) -> Any:
+@dataclass(frozen=True)
+class CheckedMove:
+    """A move the rules accept, the state it was checked against (the hidden cards it shows
+    already revealed to the rules) and the hidden decks once its cards have moved."""
+
+    move: Any
+    state: Any
+    decks: Decks | None
+
+
+def card_uses(rules: Ruleset, table: Table, seat: str, move: Any) -> list[CardUse]:
+    hidden = hidden_deck_rules(rules)
+    if hidden is None or table.decks is None:
+        return []
+    return hidden.card_uses(table.state, seat, move)
+
+
+def check_move(
+    rules: Ruleset,
+    table: Table,
+    seat: str,
+    text: str,
+    *,
+    cards: Mapping[str, Any] | None = None,
+    check: ProofCheck = check_now,
+) -> CheckedMove:
+    """Check a move; ``cards`` holds the entry's fields for the hidden cards it uses."""
     demand_of(rules, table, seat, ("move",))
     move = rules.parse(text)
-    rules.check(table.state, seat, move)
-    return move
+    given = {name: value for name, value in (cards or {}).items() if name in hidden_decks.CARD_FIELDS}
+    uses = card_uses(rules, table, seat, move)
+    hidden = hidden_deck_rules(rules)
+    if not uses and not given:
+        rules.check(table.state, seat, move)
+        return CheckedMove(move, table.state, table.decks)
+    if hidden is None or table.decks is None:
+        raise GameFileError("the entry shows or returns hidden cards, but this game has no hidden deck")
+    decks = table.decks.copy()
+    state = hidden_decks.use_cards(
+        hidden, decks, table.state, seat, uses, entry=given, game_id=table.game_id, check=check
+    )
+    rules.check(state, seat, move)
+    return CheckedMove(move, state, decks)
 
 
-def apply_move(rules: Ruleset, table: Table, seat: str, move: Any) -> None:
-    table.state = rules.apply(table.state, seat, move)
+def apply_move(rules: Ruleset, table: Table, seat: str, checked: CheckedMove) -> None:
+    table.decks = checked.decks
+    table.state = rules.apply(checked.state, seat, checked.move)
+
+
+def take_owed(table: Table, start: Table, seat: str, entry: Mapping[str, Any], check: ProofCheck) -> int:
+    """Take the shuffles and shares an entry carries; refuse one that leaves out what is owed."""
+    if table.decks is None or start.decks is None:
+        if any(name in entry for name in (*hidden_decks.OWED_FIELDS, *hidden_decks.CARD_FIELDS)):
+            raise GameFileError("the entry carries hidden-deck fields, but this game has no hidden deck")
+        return 0
+    return hidden_decks.take_owed(table.decks, start.decks, seat, entry, game_id=table.game_id, check=check)
 
 
 def check_commit(rules: Ruleset, table: Table, seat: str, step: str, commitment: str) -> None:
@@ -232,6 +297,13 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
             table.resolved.append(pending.context)
             _note_requests(rules, table, seq)
             progress = True
+        hidden = hidden_deck_rules(rules)
+        if hidden is not None and table.decks is not None:
+            dealt = hidden_decks.deal(hidden, table.decks, table.state)
+            if dealt is not table.state:
+                table.state = dealt
+                _note_requests(rules, table, seq)
+                progress = True
 
 
 def note_play(table: Table, seq: int, seat: str, kind: str) -> None:
@@ -307,6 +379,11 @@ def check_timeout(
     if not mine:
         raise IllegalMoveError(f"{late} owes nothing in the {step}")
     demand = mine[0]
+    if demand.kind in ("shuffle", "share"):
+        raise IllegalMoveError(
+            f"{late} owes the hidden deck its {demand.kind}, which no default can stand in for: "
+            "without it no card can be dealt"
+        )
     due = deadline(table, demand, days)
     if due is None or at < due:
         raise IllegalMoveError(

@@ -1,0 +1,688 @@
+"""Hidden decks at the table: deck keys, shuffles in seat order, private draws, shares and plays.
+
+Every seat publishes an ElGamal key with a proof when it joins. Once every seat has joined, each
+deck a ruleset declares starts as the open deck under the joint key, and the seats shuffle it in
+seat order: seat k's shuffle (the new deck and its proof) rides in the first entry seat k signs
+after seat k-1's shuffle is in the file. A draw the rules request takes the next slot of the pile;
+every other seat then owes a decryption share of that slot, which rides in its next entry. With
+every other share in, the drawer alone can read the card, with its own secret. Playing the card
+face up carries the drawer's own share, which lets everyone check the card it names.
+
+What a seat owes is part of the table, so replay refuses an entry that leaves out what its author
+owed when the step began, or carries something it does not owe: a seat can neither skip its turn
+to shuffle nor hand out a share the rules did not call for.
+
+Checking a proof is slow in pure Python, so every check goes through a ``ProofCheck``: given a
+key that hashes every input of the check, and the check itself, it may skip a check it has seen
+pass before. The engine never does I/O; the command line keeps such a cache on disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pbem.crypto import group
+from pbem.crypto import hidden_deck as hd
+from pbem.crypto import shuffle as sh
+from pbem.crypto import shuffle_proof as sp
+from pbem.crypto.canonical import canonical_bytes
+from pbem.crypto.hidden_deck import Ciphertext, Share
+from pbem.crypto.signing import pae
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, HiddenDeckRules
+from pbem.errors import GameFileError, IllegalMoveError
+
+CHECK_DOMAIN = "pbem/checked-proof/v1"
+DECK_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+# What an entry may carry for the hidden decks, by kind: what a seat owes rides in any entry it
+# signs during play; a move may also show, return or discard the hidden cards it uses.
+OWED_FIELDS = ("shuffles", "shares")
+CARD_FIELDS = ("face_up", "remask")
+RIDING_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "sync")
+PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
+
+# ``check(key, run)``: run the check ``run`` (which raises GameFileError) unless one with the
+# same ``key`` is known to have passed.
+ProofCheck = Callable[[str, Callable[[], None]], None]
+
+
+_PASSED: set[str] = set()
+_PASSED_LIMIT = 100_000
+
+
+def check_now(key: str, run: Callable[[], None]) -> None:
+    """Check the proof, unless this process has already seen the same statement pass.
+
+    The key hashes every input of the check, which is a pure function, so remembering a pass
+    within one process changes nothing but the time taken (a file is replayed several times by
+    one command). Nothing outlives the process: a new process checks everything again.
+    """
+    if key in _PASSED:
+        return
+    run()
+    if len(_PASSED) >= _PASSED_LIMIT:
+        _PASSED.clear()
+    _PASSED.add(key)
+
+
+def proof_key(kind: str, game_id: str, *parts: Any) -> str:
+    """``GAME:HASH`` where the hash covers every input of a check, so a cached pass of one
+    statement can never stand for another."""
+    digest = hashlib.sha256(
+        pae(CHECK_DOMAIN, kind.encode("ascii"), game_id.encode("utf-8"), canonical_bytes(list(parts)))
+    ).hexdigest()
+    return f"{game_id}:{digest}"
+
+
+# --- keys ----------------------------------------------------------------------------------------
+def secret_for(key_material: bytes, game_id: str, seat: str) -> int:
+    """The seat's deck secret in this game, recomputed from its signing key whenever needed."""
+    return hd.derive_secret(hd.deck_seed(key_material), game_id, seat)
+
+
+def key_fields(key_material: bytes, game_id: str, seat: str) -> dict[str, str]:
+    """The ``deck_key`` and ``deck_key_proof`` fields of a seat's genesis or join entry."""
+    secret = secret_for(key_material, game_id, seat)
+    return {
+        "deck_key": group.element_text(hd.public_key(secret)),
+        "deck_key_proof": hd.proof_text(hd.prove_key(secret, game_id, seat)),
+    }
+
+
+def read_key(entry: Mapping[str, Any], game_id: str, seat: str, check: ProofCheck) -> int:
+    """The seat's deck key from its genesis or join entry, its proof checked."""
+    public = group.parse_element(entry["deck_key"], "deck_key")
+    proof = hd.parse_proof(entry["deck_key_proof"], "deck_key_proof")
+    check(
+        proof_key("key", game_id, seat, entry["deck_key"], entry["deck_key_proof"]),
+        lambda: hd.check_key(public, proof, game_id, seat),
+    )
+    return public
+
+
+# --- the decks -----------------------------------------------------------------------------------
+@dataclass
+class Deck:
+    deck_id: str
+    cards: tuple[str, ...]  # card i is encoded as ``encode_card(i)``; names may repeat
+    slots: list[Ciphertext]  # the ciphertext of every slot; the working deck while shuffling
+    shuffled: int = 0  # how many seats have shuffled it, in seat order
+    pile: list[int] = field(default_factory=list)  # slots left to draw, top first
+    held: dict[int, str] = field(default_factory=dict)  # slot -> the seat holding it face down
+    shares: dict[int, dict[str, Share]] = field(default_factory=dict)  # of each slot's ciphertext
+    face_up: dict[int, str] = field(default_factory=dict)  # slot -> the card shown
+    gone: set[int] = field(default_factory=set)  # discarded face down
+
+    def copy(self) -> Deck:
+        return Deck(
+            self.deck_id,
+            self.cards,
+            list(self.slots),
+            self.shuffled,
+            list(self.pile),
+            dict(self.held),
+            {slot: dict(shares) for slot, shares in self.shares.items()},
+            dict(self.face_up),
+            set(self.gone),
+        )
+
+
+@dataclass
+class Decks:
+    seats: tuple[str, ...]
+    keys: dict[str, int]  # seat -> its checked deck key
+    joint: int
+    decks: dict[str, Deck]
+
+    def copy(self) -> Decks:
+        return Decks(self.seats, self.keys, self.joint, {name: d.copy() for name, d in self.decks.items()})
+
+    def ready(self, deck: Deck) -> bool:
+        return deck.shuffled == len(self.seats)
+
+
+@dataclass(frozen=True)
+class Owed:
+    kind: Literal["shuffle", "share"]
+    deck_id: str
+    slot: int = -1
+
+    def describe(self) -> str:
+        if self.kind == "shuffle":
+            return f"its shuffle of the {self.deck_id} deck"
+        return f"its decryption share of {token(self.deck_id, self.slot)}"
+
+
+def token(deck_id: str, slot: int) -> str:
+    """What a ruleset's state holds for a hidden card: the deck and the slot, never the card."""
+    return f"{deck_id}:{slot}"
+
+
+def setup(specs: Sequence[DeckSpec], seats: Sequence[str], keys: Mapping[str, int]) -> Decks:
+    """Every declared deck, open (each card encrypted with the public randomness 1)."""
+    missing = [seat for seat in seats if seat not in keys]
+    if missing:
+        raise GameFileError(f"no deck key for {', '.join(missing)}")
+    joint = hd.joint_key(keys[seat] for seat in seats)
+    decks: dict[str, Deck] = {}
+    for spec in specs:
+        if not DECK_ID.fullmatch(spec.deck_id) or spec.deck_id in decks:
+            raise GameFileError(f"the rules declare a hidden deck with a bad or repeated id {spec.deck_id!r}")
+        if not spec.cards:
+            raise GameFileError(f"the rules declare the hidden deck {spec.deck_id} without cards")
+        decks[spec.deck_id] = Deck(spec.deck_id, tuple(spec.cards), hd.open_deck(len(spec.cards), joint))
+    return Decks(tuple(seats), {seat: keys[seat] for seat in seats}, joint, decks)
+
+
+def owed(decks: Decks, seat: str) -> list[Owed]:
+    """What ``seat`` owes the decks now: its turn to shuffle, shares of others' draws."""
+    found: list[Owed] = []
+    index = decks.seats.index(seat)
+    for deck in decks.decks.values():
+        if deck.shuffled == index:
+            found.append(Owed("shuffle", deck.deck_id))
+        for slot, holder in sorted(deck.held.items()):
+            if holder != seat and seat not in deck.shares.get(slot, {}):
+                found.append(Owed("share", deck.deck_id, slot))
+    return found
+
+
+def demands(decks: Decks) -> list[Demand]:
+    """What the seats owe, as demands any entry of theirs settles (``pbem sync`` if nothing else)."""
+    found: list[Demand] = []
+    for seat in decks.seats:
+        for item in owed(decks, seat):
+            deck = decks.decks[item.deck_id]
+            if item.kind == "shuffle":
+                found.append(
+                    Demand(seat, "shuffle", f"shuffle of {deck.deck_id}", f"shuffle the {deck.deck_id} deck")
+                )
+            else:
+                name = token(deck.deck_id, item.slot)
+                found.append(
+                    Demand(
+                        seat,
+                        "share",
+                        f"share of {name}",
+                        f"publish your decryption share of {deck.held[item.slot]}'s draw {name}",
+                    )
+                )
+    return found
+
+
+def waiting_for(decks: Decks, deck_id: str, slot: int) -> list[str]:
+    """The seats whose share of a held slot is still missing."""
+    deck = decks.decks[deck_id]
+    holder = deck.held.get(slot)
+    return [seat for seat in decks.seats if seat != holder and seat not in deck.shares.get(slot, {})]
+
+
+def parse_token(decks: Decks, text: object) -> tuple[Deck, int]:
+    if not isinstance(text, str) or ":" not in text:
+        raise GameFileError(f"{text!r} is not a hidden card (deck:slot)")
+    deck_id, _, slot_text = text.rpartition(":")
+    deck = decks.decks.get(deck_id)
+    if deck is None or not slot_text.isdigit() or int(slot_text) >= len(deck.slots):
+        raise GameFileError(f"{text!r} is not a hidden card of this game")
+    return deck, int(slot_text)
+
+
+# --- making what a seat owes (the side that signs) ---------------------------------------------
+def owed_fields(
+    decks: Decks,
+    seat: str,
+    *,
+    game_id: str,
+    key_material: bytes,
+    shuffle_seeds: Mapping[str, bytes] | None = None,
+) -> dict[str, Any]:
+    """The fields that settle everything ``seat`` owes: its shuffles, with proofs, and its shares.
+
+    Shuffle seeds derive from the seat's key (``shuffle_seeds`` replaces them by deck, for tests
+    that show no single seat fixes the order), so making the entry twice gives the same entry.
+    """
+    seed = hd.deck_seed(key_material)
+    secret = hd.derive_secret(seed, game_id, seat)
+    fields: dict[str, Any] = {}
+    for item in owed(decks, seat):
+        deck = decks.decks[item.deck_id]
+        if item.kind == "shuffle":
+            chosen = (shuffle_seeds or {}).get(deck.deck_id) or hd.shuffle_seed(
+                seed, game_id=game_id, deck_id=deck.deck_id, seat=seat, round=0
+            )
+            after, how = sh.shuffle(
+                deck.slots, decks.joint, chosen, game_id=game_id, deck_id=deck.deck_id, seat=seat
+            )
+            proof = sp.prove_shuffle(
+                deck.slots, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat
+            )
+            shuffle = {"deck": deck.deck_id, "cards": hd.deck_text(after), **sp.proof_fields(proof)}
+            fields.setdefault("shuffles", []).append(shuffle)
+        else:
+            made = hd.share(
+                secret,
+                deck.slots[item.slot],
+                game_id=game_id,
+                deck_id=deck.deck_id,
+                position=item.slot,
+                seat=seat,
+            )
+            fields.setdefault("shares", []).append(_share_fields(deck.deck_id, item.slot, made))
+    return fields
+
+
+def _share_fields(deck_id: str, slot: int, made: Share) -> dict[str, Any]:
+    return {
+        "deck": deck_id,
+        "slot": slot,
+        "share": group.element_text(made.value),
+        "proof": hd.proof_text(made.proof),
+    }
+
+
+# --- taking what a seat owes (replay) ------------------------------------------------------------
+def take_owed(
+    decks: Decks, start: Decks, seat: str, entry: Mapping[str, Any], *, game_id: str, check: ProofCheck
+) -> int:
+    """Check and take the shuffles and shares ``entry`` carries; how many it carried.
+
+    The entry must carry everything its author owed when its step began (``start``), and may
+    carry only what the author owes now or owed then (a held card may have left the hand in the
+    same step, made on another copy).
+    """
+    carried: list[Owed] = []
+    for index, item in enumerate(_items(entry, "shuffles")):
+        carried.append(
+            _take_shuffle(decks, seat, item, where=f"shuffles[{index}]", game_id=game_id, check=check)
+        )
+    allowed = set(owed(decks, seat)) | set(owed(start, seat))
+    for index, item in enumerate(_items(entry, "shares")):
+        carried.append(
+            _take_share(
+                decks, seat, item, where=f"shares[{index}]", allowed=allowed, game_id=game_id, check=check
+            )
+        )
+    missing = [item for item in owed(start, seat) if item not in carried]
+    if missing:
+        raise GameFileError(f"{seat} owes {missing[0].describe()}, and this entry does not carry it")
+    return len(carried)
+
+
+def _items(entry: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
+    value = entry.get(name, [])
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise GameFileError(f"{name} must be a list of tables")
+    return value
+
+
+def _deck_of(decks: Decks, item: Mapping[str, Any], where: str) -> Deck:
+    deck = decks.decks.get(item.get("deck"))  # type: ignore[arg-type]
+    if deck is None:
+        raise GameFileError(f"{where}: {item.get('deck')!r} is not a hidden deck of this game")
+    return deck
+
+
+def _slot_of(deck: Deck, item: Mapping[str, Any], where: str) -> int:
+    slot = item.get("slot")
+    if type(slot) is not int or not 0 <= slot < len(deck.slots):
+        raise GameFileError(f"{where}: slot must be a slot of the {deck.deck_id} deck")
+    return slot
+
+
+def _only(item: Mapping[str, Any], names: Sequence[str], where: str) -> None:
+    extra = sorted(set(item) - set(names))
+    if extra:
+        raise GameFileError(f"{where}: unexpected field{'s' if len(extra) > 1 else ''} {', '.join(extra)}")
+
+
+def _take_shuffle(
+    decks: Decks, seat: str, item: Mapping[str, Any], *, where: str, game_id: str, check: ProofCheck
+) -> Owed:
+    _only(item, ("deck", "cards", *PROOF_FIELDS), where)
+    deck = _deck_of(decks, item, where)
+    turn = decks.seats.index(seat)
+    if deck.shuffled != turn:
+        whose = (
+            "every seat has shuffled it"
+            if decks.ready(deck)
+            else f"it is {decks.seats[deck.shuffled]}'s turn"
+        )
+        raise GameFileError(f"{where}: {seat} may not shuffle the {deck.deck_id} deck now ({whose})")
+    after = hd.parse_deck(item.get("cards"), f"{where} cards")
+    proof = sp.parse_proof(item, where)
+    before = deck.slots
+    key = proof_key(
+        "shuffle",
+        game_id,
+        deck.deck_id,
+        seat,
+        group.element_text(decks.joint),
+        hd.deck_text(before),
+        [item[name] for name in ("cards", *PROOF_FIELDS)],
+    )
+    check(
+        key,
+        lambda: sp.check_shuffle(
+            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat
+        ),
+    )
+    deck.slots = after
+    deck.shuffled += 1
+    if decks.ready(deck):
+        deck.pile = list(range(len(after)))
+    return Owed("shuffle", deck.deck_id)
+
+
+def _take_share(
+    decks: Decks,
+    seat: str,
+    item: Mapping[str, Any],
+    *,
+    where: str,
+    allowed: set[Owed],
+    game_id: str,
+    check: ProofCheck,
+) -> Owed:
+    _only(item, ("deck", "slot", "share", "proof"), where)
+    deck = _deck_of(decks, item, where)
+    slot = _slot_of(deck, item, where)
+    wanted = Owed("share", deck.deck_id, slot)
+    if wanted not in allowed:
+        raise GameFileError(
+            f"{where}: {seat} owes no share of {token(deck.deck_id, slot)} (a share is given only for "
+            "another seat's draw, once)"
+        )
+    given = Share(
+        seat,
+        group.parse_element(item.get("share"), f"{where} share"),
+        hd.parse_proof(item.get("proof"), f"{where} proof"),
+    )
+    _check_share(decks, deck, slot, given, item, game_id=game_id, check=check)
+    deck.shares.setdefault(slot, {})[seat] = given
+    return wanted
+
+
+def _check_share(
+    decks: Decks,
+    deck: Deck,
+    slot: int,
+    given: Share,
+    item: Mapping[str, Any],
+    *,
+    game_id: str,
+    check: ProofCheck,
+) -> None:
+    ciphertext = deck.slots[slot]
+    key = proof_key(
+        "share",
+        game_id,
+        deck.deck_id,
+        slot,
+        given.seat,
+        hd.ciphertext_text(ciphertext),
+        item.get("share"),
+        item.get("proof"),
+    )
+    check(
+        key,
+        lambda: hd.check_share(
+            decks.keys[given.seat], ciphertext, given, game_id=game_id, deck_id=deck.deck_id, position=slot
+        ),
+    )
+
+
+# --- draws ---------------------------------------------------------------------------------------
+def deal(hidden: HiddenDeckRules, decks: Decks, state: Any) -> Any:
+    """Answer the draws the rules wait for, in order, from decks every seat has shuffled."""
+    for _ in range(sum(len(deck.slots) for deck in decks.decks.values()) + 1):
+        requests = hidden.draw_requests(state)
+        if not requests:
+            return state
+        request = requests[0]
+        deck = decks.decks.get(request.deck_id)
+        if deck is None:
+            raise GameFileError(f"the rules asked for a draw from {request.deck_id!r}, not a hidden deck")
+        if not decks.ready(deck):
+            return state  # the draw waits for the last shuffle
+        if not deck.pile:
+            raise GameFileError(f"the rules asked for a draw from the {deck.deck_id} deck, which is empty")
+        if request.seat not in decks.seats:
+            raise GameFileError(f"the rules asked for a draw for {request.seat!r}, not a seat")
+        slot = deck.pile.pop(0)
+        deck.held[slot] = request.seat
+        deck.shares.pop(slot, None)
+        state = hidden.card_drawn(state, request, token(deck.deck_id, slot))
+    raise GameFileError("the rules keep asking for draws after each was answered")
+
+
+# --- reading -------------------------------------------------------------------------------------
+def hand(decks: Decks, seat: str, key_material: bytes, game_id: str) -> dict[str, str | None]:
+    """The hidden cards ``seat`` holds, read with its own secret: token -> card, or None while
+    another seat's share is still missing."""
+    secret = secret_for(key_material, game_id, seat)
+    found: dict[str, str | None] = {}
+    for deck in decks.decks.values():
+        for slot, holder in sorted(deck.held.items()):
+            if holder == seat:
+                found[token(deck.deck_id, slot)] = _read(decks, deck, slot, secret)
+    return found
+
+
+def _read(decks: Decks, deck: Deck, slot: int, secret: int) -> str | None:
+    shares = deck.shares.get(slot, {})
+    holder = deck.held.get(slot)
+    if any(seat not in shares for seat in decks.seats if seat != holder):
+        return None
+    others = [share.value for seat, share in shares.items() if seat != holder]
+    return deck.cards[hd.read_card(secret, deck.slots[slot], others, len(deck.cards))]
+
+
+# --- moves that use hidden cards -----------------------------------------------------------------
+def card_fields(
+    decks: Decks, seat: str, uses: Sequence[CardUse], *, game_id: str, key_material: bytes
+) -> dict[str, Any]:
+    """The fields a move needs for the hidden cards it uses: the drawer's share of each card it
+    shows (so everyone can check the claim), and each card it returns re-masked with a proof."""
+    seed = hd.deck_seed(key_material)
+    secret = hd.derive_secret(seed, game_id, seat)
+    fields: dict[str, Any] = {}
+    taken: set[tuple[str, int]] = set()
+    for use in uses:
+        deck, slot = _find(decks, seat, use, secret, taken)
+        taken.add((deck.deck_id, slot))
+        ciphertext = deck.slots[slot]
+        if use.action == "reveal":
+            card = _read(decks, deck, slot, secret)
+            if card is None:
+                raise IllegalMoveError(
+                    f"{token(deck.deck_id, slot)} cannot be shown before "
+                    f"{', '.join(waiting_for(decks, deck.deck_id, slot))} publish their shares"
+                )
+            made = hd.share(
+                secret, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot, seat=seat
+            )
+            fields.setdefault("face_up", []).append(_share_fields(deck.deck_id, slot, made) | {"card": card})
+        elif use.action == "bottom":
+            mask = hd.remask_scalar(seed, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot)
+            after = sh.remask(ciphertext, decks.joint, mask)
+            proof = sp.prove_shuffle(
+                [ciphertext],
+                [after],
+                decks.joint,
+                sh.ShuffleSecret((0,), (mask,)),
+                game_id=game_id,
+                deck_id=deck.deck_id,
+                seat=seat,
+            )
+            remask = {"deck": deck.deck_id, "slot": slot, "cards": [hd.ciphertext_text(after)]}
+            fields.setdefault("remask", []).append(remask | sp.proof_fields(proof))
+    return fields
+
+
+def _find(
+    decks: Decks, seat: str, use: CardUse, secret: int, taken: set[tuple[str, int]]
+) -> tuple[Deck, int]:
+    """The slot a card use means: its token, or a card of that name in the seat's hand."""
+    if use.token is not None:
+        try:
+            deck, slot = parse_token(decks, use.token)
+        except GameFileError as exc:
+            raise IllegalMoveError(str(exc)) from None
+        if deck.held.get(slot) != seat:
+            raise IllegalMoveError(f"{seat} does not hold {use.token}")
+        return deck, slot
+    named = decks.decks.get(use.deck_id)
+    if named is None or use.card is None:
+        raise IllegalMoveError(f"the rules name no card of a hidden deck {use.deck_id!r}")
+    deck = named
+    for slot, holder in sorted(deck.held.items()):
+        if (
+            holder == seat
+            and (deck.deck_id, slot) not in taken
+            and _read(decks, deck, slot, secret) == use.card
+        ):
+            return deck, slot
+    raise IllegalMoveError(f"{seat} holds no {use.card} it can show from the {deck.deck_id} deck")
+
+
+def use_cards(
+    hidden: HiddenDeckRules,
+    decks: Decks,
+    state: Any,
+    seat: str,
+    uses: Sequence[CardUse],
+    *,
+    entry: Mapping[str, Any],
+    game_id: str,
+    check: ProofCheck,
+) -> Any:
+    """Check the card fields of a move against what the rules say it uses; move the cards in
+    ``decks`` and return the state told which cards were shown."""
+    shown = _items(entry, "face_up")
+    returned = _items(entry, "remask")
+    reveals = [use for use in uses if use.action == "reveal"]
+    bottoms = [use for use in uses if use.action == "bottom"]
+    if len(shown) != len(reveals) or len(returned) != len(bottoms):
+        raise GameFileError(
+            f"the move shows {len(reveals)} and returns {len(bottoms)} hidden cards, but the entry "
+            f"carries {len(shown)} shown and {len(returned)} returned"
+        )
+    for index, (use, item) in enumerate(zip(reveals, shown, strict=True)):
+        state = _show(
+            hidden,
+            decks,
+            state,
+            seat,
+            use,
+            item=item,
+            where=f"face_up[{index}]",
+            game_id=game_id,
+            check=check,
+        )
+    for index, (use, item) in enumerate(zip(bottoms, returned, strict=True)):
+        _return(decks, seat, use, item=item, where=f"remask[{index}]", game_id=game_id, check=check)
+    for use in uses:
+        if use.action == "discard":
+            deck, slot = _held(decks, seat, use.token, "discard")
+            del deck.held[slot]
+            deck.gone.add(slot)
+    return state
+
+
+def _held(decks: Decks, seat: str, name: str | None, where: str) -> tuple[Deck, int]:
+    deck, slot = parse_token(decks, name)
+    if deck.held.get(slot) != seat:
+        raise IllegalMoveError(f"{where}: {seat} does not hold {name}")
+    return deck, slot
+
+
+def _show(
+    hidden: HiddenDeckRules,
+    decks: Decks,
+    state: Any,
+    seat: str,
+    use: CardUse,
+    *,
+    item: Mapping[str, Any],
+    where: str,
+    game_id: str,
+    check: ProofCheck,
+) -> Any:
+    _only(item, ("deck", "slot", "card", "share", "proof"), where)
+    deck = _deck_of(decks, item, where)
+    slot = _slot_of(deck, item, where)
+    name = token(deck.deck_id, slot)
+    if deck.deck_id != use.deck_id or (use.token is not None and use.token != name):
+        raise GameFileError(f"{where}: the move uses {use.token or use.deck_id}, the entry shows {name}")
+    card = item.get("card")
+    if not isinstance(card, str) or (use.card is not None and card != use.card):
+        raise GameFileError(f"{where}: the move names {use.card}, the entry shows {card!r}")
+    if deck.held.get(slot) != seat:
+        raise IllegalMoveError(f"{seat} does not hold {name}")
+    missing = waiting_for(decks, deck.deck_id, slot)
+    if missing:
+        raise IllegalMoveError(f"{name} cannot be shown before {', '.join(missing)} publish their shares")
+    given = Share(
+        seat,
+        group.parse_element(item.get("share"), f"{where} share"),
+        hd.parse_proof(item.get("proof"), f"{where} proof"),
+    )
+    _check_share(decks, deck, slot, given, item, game_id=game_id, check=check)
+    values = [share.value for share in deck.shares.get(slot, {}).values()]
+    found = deck.cards[hd.open_card(deck.slots[slot], [given.value, *values], len(deck.cards))]
+    if found != card:
+        raise GameFileError(
+            f"{where}: {seat} claims {name} is {card}, but the shares open it as another card"
+        )
+    del deck.held[slot]
+    deck.shares.setdefault(slot, {})[seat] = given
+    deck.face_up[slot] = card
+    return hidden.card_revealed(state, name, card)
+
+
+def _return(
+    decks: Decks,
+    seat: str,
+    use: CardUse,
+    *,
+    item: Mapping[str, Any],
+    where: str,
+    game_id: str,
+    check: ProofCheck,
+) -> None:
+    _only(item, ("deck", "slot", "cards", *PROOF_FIELDS), where)
+    deck = _deck_of(decks, item, where)
+    slot = _slot_of(deck, item, where)
+    name = token(deck.deck_id, slot)
+    if use.token != name:
+        raise GameFileError(f"{where}: the move returns {use.token}, the entry returns {name}")
+    if deck.held.get(slot) != seat:
+        raise IllegalMoveError(f"{seat} does not hold {name}")
+    after = hd.parse_deck(item.get("cards"), f"{where} cards")
+    if len(after) != 1:
+        raise GameFileError(f"{where}: a returned card is one ciphertext")
+    proof = sp.parse_proof(item, where)
+    before = [deck.slots[slot]]
+    key = proof_key(
+        "remask",
+        game_id,
+        deck.deck_id,
+        seat,
+        group.element_text(decks.joint),
+        hd.deck_text(before),
+        [item[name] for name in ("cards", *PROOF_FIELDS)],
+    )
+    check(
+        key,
+        lambda: sp.check_shuffle(
+            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat
+        ),
+    )
+    # Fresh randomness, so the shares already given for this card open nothing once it is drawn again.
+    deck.slots[slot] = after[0]
+    deck.shares.pop(slot, None)
+    del deck.held[slot]
+    deck.pile.append(slot)

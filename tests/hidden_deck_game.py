@@ -1,0 +1,157 @@
+"""A tiny game with one hidden deck, registered for tests only: the engine's hidden-deck
+groundwork exercised without any real game's rules.
+
+Seats move in turn. A move is ``pass``, ``draw`` (the top card into your hand, face down),
+``play CARD`` (show a card of that name from your hand), ``show TOKEN`` (show that card),
+``bottom TOKEN`` (put it under the deck, unseen), ``discard TOKEN`` (face down, out of the game)
+or ``discard-up TOKEN`` (shown, then out of the game). The state keeps tokens, never cards, until
+the engine says what a shown card was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pbem.crypto.randomness import Draws
+from pbem.engine import registry
+from pbem.engine.registry import DEADLINE, GameInfo, OptionValue
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
+from pbem.errors import IllegalMoveError, MoveSyntaxError
+
+NAME = "hidden-deck-test"
+DECK = "deck"
+# Hyphens never occur in base64 or hex, so a card name found in a file was written there as text.
+CARDS = ("ace-of-ashes", "king-of-keys", "queen-of-quills", "jack-of-jade", "ten-of-tides", "two-of-thorns")
+VERBS = ("play", "show", "bottom", "discard", "discard-up")
+
+
+@dataclass(frozen=True)
+class State:
+    seats: tuple[str, ...]
+    turn: int = 0
+    hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # seat -> tokens
+    known: Mapping[str, str] = field(default_factory=dict)  # token -> card, once shown
+    wanted: tuple[DrawRequest, ...] = ()
+    events: tuple[str, ...] = ()
+
+
+class Rules:
+    info: GameInfo
+
+    def setup(
+        self,
+        seats: Sequence[str],
+        edition: str,
+        options: Mapping[str, OptionValue],
+        components: Mapping[str, Any],
+    ) -> State:
+        return State(tuple(seats), hands=dict.fromkeys(seats, ()))
+
+    def phase(self, state: State) -> str:
+        return "play"
+
+    def demands(self, state: State) -> list[Demand]:
+        return [Demand(state.seats[state.turn], "move", "turn", "draw, play a card or pass")]
+
+    def legal_moves(self, state: State, seat: str) -> list[str]:
+        if seat != state.seats[state.turn]:
+            return []
+        tokens = state.hands[seat]
+        return ["pass", "draw", *(f"{verb} {token}" for token in tokens for verb in VERBS if verb != "play")]
+
+    def parse(self, text: str) -> tuple[str, str]:
+        verb, _, rest = text.strip().partition(" ")
+        if verb in ("pass", "draw") and not rest:
+            return verb, ""
+        if verb in VERBS and rest:
+            return verb, rest.strip()
+        raise MoveSyntaxError(f"cannot read {text!r}: pass, draw, or {'|'.join(VERBS)} CARD")
+
+    def format(self, move: tuple[str, str]) -> str:
+        return " ".join(part for part in move if part)
+
+    def check(self, state: State, seat: str, move: tuple[str, str]) -> None:
+        if seat != state.seats[state.turn]:
+            raise IllegalMoveError(f"it is {state.seats[state.turn]}'s turn")
+        verb, what = move
+        if verb == "play":
+            if not any(state.known.get(token) == what for token in state.hands[seat]):
+                raise IllegalMoveError(f"{seat} has no {what} in hand")
+        elif verb in VERBS and what not in state.hands[seat]:
+            raise IllegalMoveError(f"{seat} does not hold {what}")
+
+    def apply(self, state: State, seat: str, move: tuple[str, str]) -> State:
+        verb, what = move
+        hands = dict(state.hands)
+        events = list(state.events)
+        wanted = state.wanted
+        if verb == "draw":
+            wanted = (*wanted, DrawRequest(DECK, seat))
+        elif verb == "play":
+            token = next(token for token in hands[seat] if state.known.get(token) == what)
+            hands[seat] = tuple(t for t in hands[seat] if t != token)
+            events.append(f"{seat} plays {what}")
+        elif verb in VERBS:
+            hands[seat] = tuple(t for t in hands[seat] if t != what)
+            shown = state.known.get(what)
+            events.append(f"{seat} {verb}s {what}" + (f" ({shown})" if shown else ""))
+        turn = (state.turn + 1) % len(state.seats)
+        return replace(state, turn=turn, hands=hands, wanted=wanted, events=tuple(events))
+
+    def default_move(self, state: State, seat: str, step: str) -> tuple[str, str] | None:
+        return ("pass", "")
+
+    def random_requests(self, state: State) -> list[RandomRequest]:
+        return []
+
+    def resolve(self, state: State, context: str, draws: Draws) -> State:
+        return state
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return {
+            "phase": "play",
+            "turn": state.seats[state.turn],
+            "players": {name: {"cards": len(state.hands[name])} for name in state.seats},
+            "events": list(state.events),
+        }
+
+    def score(self, state: State) -> dict[str, dict[str, int]]:
+        return {}
+
+    # --- the hidden deck ---
+    def hidden_decks(self, state: State) -> list[DeckSpec]:
+        return [DeckSpec(DECK, CARDS)]
+
+    def draw_requests(self, state: State) -> list[DrawRequest]:
+        return list(state.wanted)
+
+    def card_drawn(self, state: State, request: DrawRequest, token: str) -> State:
+        hands = dict(state.hands)
+        hands[request.seat] = (*hands[request.seat], token)
+        return replace(state, hands=hands, wanted=state.wanted[1:])
+
+    def card_uses(self, state: State, seat: str, move: tuple[str, str]) -> list[CardUse]:
+        verb, what = move
+        if verb == "play":
+            return [CardUse("reveal", DECK, card=what)]
+        if verb in ("show", "discard-up"):
+            return [CardUse("reveal", DECK, token=what)]
+        if verb in ("bottom", "discard"):
+            return [CardUse(verb, DECK, token=what)]  # type: ignore[arg-type]
+        return []
+
+    def card_revealed(self, state: State, token: str, card: str) -> State:
+        return replace(state, known={**state.known, token: card})
+
+
+RULES = Rules()
+INFO = GameInfo(NAME, "Hidden deck test", 2, 4, ("1",), (DEADLINE,), rules="tests.hidden_deck_game")
+RULES.info = INFO
+
+
+def register() -> None:
+    """Add the test game to the registry (after the shipped games, which load on first use)."""
+    registry.games()
+    registry.register(INFO)

@@ -1,0 +1,353 @@
+"""The engine's hidden decks, through a tiny test game with a 6-card deck and three seats.
+
+One game is played through the command line once per module and its file kept at each stage;
+the refusals are forged from those stages by re-signing one entry with its seat's real key, so
+only the hidden-deck check can refuse it. A six-card proof costs well under a second.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from pbem.cli import app
+from pbem.cli.proof_cache import ProofCache
+from pbem.crypto import group
+from pbem.crypto import hidden_deck as hd
+from pbem.crypto import shuffle as sh
+from pbem.crypto.identity import SecretKeys
+from pbem.engine import decks as hidden_decks
+from pbem.engine import ledger
+from pbem.engine.ruleset import DeckSpec
+from pbem.errors import GameFileError
+from pbem.keys import KeyStore
+from tests import hidden_deck_game
+from tests.hidden_deck_game import CARDS, DECK
+
+hidden_deck_game.register()
+
+SEATS = ("a", "b", "c")
+SEEN: set[str] = set()
+
+
+def memo(key: str, run: Callable[[], None]) -> None:
+    """A cache of checked proofs for this module, keyed like the command line's."""
+    if key not in SEEN:
+        run()
+        SEEN.add(key)
+
+
+@dataclass
+class Played:
+    root: Path
+    stages: dict[str, str]  # stage -> the file's text then
+    drawn: str  # the card a drew (deck:0)
+
+    def run(self, seat: str, *args: str) -> Result:
+        return invoke(self.root, seat, *args)
+
+    def data(self, stage: str) -> dict[str, Any]:
+        return tomllib.loads(self.stages[stage])
+
+    def secret(self, seat: str) -> SecretKeys:
+        return KeyStore(self.root / seat).secret(seat, lambda prompt: None)
+
+    def file(self, stage: str, name: str) -> Path:
+        path = self.root / f"{name}.toml"
+        path.write_text(self.stages[stage], encoding="utf-8")
+        return path
+
+
+def invoke(root: Path, seat: str, *args: str) -> Result:
+    env = {"PBEM_HOME": str(root / seat), "PBEM_NOW": "", "PBEM_PASSPHRASE": None, "NO_COLOR": "1"}
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    root = tmp_path_factory.mktemp("hidden")
+    for seat in SEATS:
+        KeyStore(root / seat).create(seat, None, "2026-01-01T00:00:00Z")
+    game = root / "game.toml"
+    stages: dict[str, str] = {}
+
+    def step(seat: str, *args: str) -> Result:
+        result = invoke(root, seat, *args)
+        assert result.exit_code == 0, result.stderr
+        return result
+
+    step("a", "new", str(game), "--game", hidden_deck_game.NAME, "--players", ",".join(SEATS), "--as", "a")
+    step("b", "join", str(game), "--as", "b")
+    step("c", "join", str(game), "--as", "c")
+    stages["joined"] = game.read_text(encoding="utf-8")
+    step("a", "play", str(game), "--as", "a", "pass")  # entry 3: a's shuffle rides along
+    step("b", "sync", str(game), "--as", "b")  # entry 4: b's shuffle on its own
+    step("b", "play", str(game), "--as", "b", "pass")  # entry 5
+    step("c", "play", str(game), "--as", "c", "pass")  # entry 6: c's shuffle
+    step("a", "play", str(game), "--as", "a", "draw")  # entry 7: a draws deck:0
+    stages["drawn"] = game.read_text(encoding="utf-8")
+    step("b", "play", str(game), "--as", "b", "pass")  # entry 8: b's share of deck:0
+    step("c", "play", str(game), "--as", "c", "draw")  # entry 9: c's share; c draws deck:1
+    stages["readable"] = game.read_text(encoding="utf-8")
+    hand = json.loads(step("a", "show", str(game), "--as", "a", "--json").stdout)["hand"]
+    drawn = hand["deck:0"]
+    step("a", "play", str(game), "--as", "a", "play", drawn)  # entry 10: a's share shows it
+    stages["played"] = game.read_text(encoding="utf-8")
+    return Played(root, stages, drawn)
+
+
+def forge(played: Played, stage: str, position: int, change: Callable[[dict[str, Any]], None]) -> list[str]:
+    """The problems of entry ``position`` changed by ``change`` and signed again by its seat."""
+    data = played.data(stage)
+    entries = data["entry"]
+    entry = copy.deepcopy(entries[position])
+    change(entry)
+    del entry["sig"]
+    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(entry["by"]))
+    trial = dict(data, entry=[*entries[:position], signed])
+    trial["game"] = dict(data["game"], entries=position + 1)
+    return [str(problem) for problem in ledger.audit(trial, memo).problems if problem.position == position]
+
+
+# --- the protocol, as played -----------------------------------------------------------------------
+def test_every_key_carries_its_proof_and_shuffles_ride_in_ordinary_entries(played: Played) -> None:
+    entries = played.data("readable")["entry"]
+    assert all("deck_key" in entry and "deck_key_proof" in entry for entry in entries[:3])
+    carried = [(e["seq"], e["by"], e["kind"]) for e in entries if "shuffles" in e]
+    assert carried == [(3, "a", "move"), (4, "b", "sync"), (6, "c", "move")]
+    assert [set(e) - {"seq", "prev", "by", "at", "kind", "sig", "rand"} for e in entries[4:5]] == [
+        {"shuffles"}
+    ]
+    assert [(e["seq"], e["by"]) for e in entries if "shares" in e] == [(8, "b"), (9, "c")]
+
+
+def test_status_says_who_owes_a_shuffle_and_whose_draw_waits_on_shares(played: Played) -> None:
+    joined = played.file("joined", "joined")
+    waiting = json.loads(played.run("a", "status", str(joined), "--json").stdout)["waiting"]
+    assert [(w["seat"], w["kind"]) for w in waiting] == [("a", "move"), ("a", "shuffle")]
+    assert "pbem sync FILE --as a" in waiting[1]["command"]
+    drawn = played.file("drawn", "drawn")
+    waiting = json.loads(played.run("a", "status", str(drawn), "--json").stdout)["waiting"]
+    shares = [(w["seat"], w["step"]) for w in waiting if w["kind"] == "share"]
+    assert shares == [("b", "share of deck:0"), ("c", "share of deck:0")]
+    assert "a's draw deck:0" in waiting[1]["prompt"]
+    shown = played.run("a", "show", str(drawn), "--as", "a")
+    assert "deck:0: not readable yet: waiting for the shares of b, c" in shown.stdout
+
+
+def test_sync_with_nothing_owed_is_refused(played: Played) -> None:
+    result = played.run("c", "sync", str(played.file("readable", "nothing")), "--as", "c")
+    assert result.exit_code == 1
+    assert "c owes the hidden decks nothing now" in result.stderr
+
+
+def test_only_the_drawer_reads_its_card(played: Played) -> None:
+    path = played.file("readable", "hands")
+    assert played.drawn in CARDS
+    for seat in ("b", "c"):
+        hand = json.loads(played.run(seat, "show", str(path), "--as", seat, "--json").stdout)["hand"]
+        assert "deck:0" not in hand and played.drawn not in hand.values()
+    # c holds deck:1 but a's share of it is not in yet: c cannot read it either
+    hand_c = json.loads(played.run("c", "show", str(path), "--as", "c", "--json").stdout)["hand"]
+    assert hand_c == {"deck:1": None}
+    # Every share in the file and b's own secret still do not open a's card.
+    table = ledger.read(played.data("readable"), memo).table
+    assert table is not None and table.decks is not None
+    deck = table.decks.decks[DECK]
+    others = [share.value for share in deck.shares[0].values()]
+    secret_b = hidden_decks.secret_for(played.secret("b").sign_seed, table.game_id, "b")
+    with pytest.raises(GameFileError, match="not one of the deck's 6 cards"):
+        hd.read_card(secret_b, deck.slots[0], others, len(CARDS))
+
+
+def test_the_file_holds_no_card_until_it_is_played(played: Played) -> None:
+    encodings = [group.element_text(hd.encode_card(index)) for index in range(len(CARDS))]
+    before = played.stages["readable"].encode("utf-8")
+    for card, encoding in zip(CARDS, encodings, strict=True):
+        assert card.encode("utf-8") not in before
+        assert encoding.encode("ascii") not in before
+    after = played.stages["played"]
+    assert played.drawn in after  # the search does find a card that was played
+    view = json.loads(played.run("b", "show", str(played.file("played", "after")), "--json").stdout)
+    assert view["events"] == [f"a plays {played.drawn}"]
+
+
+def test_the_whole_game_verifies(played: Played) -> None:
+    result = played.run("b", "verify", str(played.file("played", "verify")))
+    assert result.exit_code == 0, result.stderr
+    assert "every hidden-deck proof checked" in result.stdout
+
+
+# --- refusals ------------------------------------------------------------------------------------
+def test_a_forged_share_is_refused(played: Played) -> None:
+    def change(entry: dict[str, Any]) -> None:
+        entry["shares"][0]["share"] = group.element_text(group.power(group.G, 12345))
+
+    assert forge(played, "readable", 8, change) == [
+        "entry 8 (by b): refused by the rules: decryption share of seat b at deck position 0: "
+        "the proof does not verify"
+    ]
+
+
+def test_a_share_from_another_game_is_refused(played: Played) -> None:
+    data = played.data("readable")
+    rebuilt = ledger.audit(dict(data, entry=data["entry"][:8]), memo).ledger  # only the header is off
+    assert rebuilt is not None
+    table = rebuilt.table
+    assert table is not None and table.decks is not None
+    secret_b = hidden_decks.secret_for(played.secret("b").sign_seed, table.game_id, "b")
+    # b's true share of the same ciphertext, but made (and proven) for another game
+    other = hd.share(
+        secret_b, table.decks.decks[DECK].slots[0], game_id="f" * 32, deck_id=DECK, position=0, seat="b"
+    )
+
+    def change(entry: dict[str, Any]) -> None:
+        entry["shares"][0].update(share=group.element_text(other.value), proof=hd.proof_text(other.proof))
+
+    assert forge(played, "readable", 8, change) == [
+        "entry 8 (by b): refused by the rules: decryption share of seat b at deck position 0: "
+        "the proof does not verify"
+    ]
+
+
+def test_a_share_nobody_owes_is_refused(played: Played) -> None:
+    def change(entry: dict[str, Any]) -> None:
+        entry["shares"][0]["slot"] = 3  # a card still in the deck
+
+    assert forge(played, "readable", 8, change) == [
+        "entry 8 (by b): refused by the rules: shares[0]: b owes no share of deck:3 (a share is given "
+        "only for another seat's draw, once)"
+    ]
+
+
+def test_a_wrong_card_claimed_on_play_is_refused(played: Played) -> None:
+    other = next(card for card in CARDS if card != played.drawn)
+
+    def change(entry: dict[str, Any]) -> None:
+        entry["move"] = f"play {other}"
+        entry["face_up"][0]["card"] = other
+
+    assert forge(played, "played", 10, change) == [
+        f"entry 10 (by a): refused by the rules: face_up[0]: a claims deck:0 is {other}, but the shares "
+        "open it as another card"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cheat", "message"),
+    [
+        ("drop", "shuffle of deck by seat b: 5 cards came out of 6"),
+        ("duplicate", "shuffle of deck by seat b: the proof of shuffle does not verify"),
+    ],
+)
+def test_a_shuffle_that_drops_or_duplicates_a_card_is_refused(
+    played: Played, cheat: str, message: str
+) -> None:
+    def change(entry: dict[str, Any]) -> None:
+        cards = entry["shuffles"][0]["cards"]
+        if cheat == "drop":
+            cards.pop()
+        else:
+            cards[1] = cards[0]
+
+    assert forge(played, "readable", 4, change) == [f"entry 4 (by b): refused by the rules: {message}"]
+
+
+def test_an_entry_that_leaves_out_an_owed_shuffle_is_refused(played: Played) -> None:
+    assert forge(played, "readable", 3, lambda entry: entry.pop("shuffles")) == [
+        "entry 3 (by a): refused by the rules: a owes its shuffle of the deck deck, and this entry does "
+        "not carry it"
+    ]
+
+
+def test_a_deck_key_without_a_proof_of_its_secret_is_refused(played: Played) -> None:
+    proof_of_a = played.data("joined")["entry"][0]["deck_key_proof"]
+    problems = forge(played, "joined", 1, lambda entry: entry.update(deck_key_proof=proof_of_a))
+    assert problems == ["entry 1 (by b): hidden-deck key of seat b: the proof of knowledge does not verify"]
+
+
+# --- moving hidden cards ---------------------------------------------------------------------------
+def test_a_card_goes_under_the_deck_re_masked_and_another_is_discarded_face_down(played: Played) -> None:
+    path = played.file("readable", "moves")
+    before = ledger.read(played.data("readable"), memo).table
+    assert before is not None and before.decks is not None
+    result = played.run("a", "play", str(path), "--as", "a", "bottom", "deck:0")
+    assert result.exit_code == 0, result.stderr
+    assert played.run("b", "play", str(path), "--as", "b", "pass").exit_code == 0  # b's share of deck:1
+    result = played.run("c", "play", str(path), "--as", "c", "discard", "deck:1")
+    assert result.exit_code == 0, result.stderr
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    table = ledger.read(data, memo).table
+    assert table is not None and table.decks is not None
+    deck, old = table.decks.decks[DECK], before.decks.decks[DECK]
+    assert deck.pile == [2, 3, 4, 5, 0] and deck.held == {} and deck.gone == {1}
+    assert deck.slots[0] != old.slots[0] and 0 not in deck.shares  # fresh randomness, old shares void
+    assert all(card not in path.read_text(encoding="utf-8") for card in CARDS)
+    assert played.run("a", "verify", str(path)).exit_code == 0
+
+
+# --- nobody picks the cards -------------------------------------------------------------------------
+def test_no_single_seat_chooses_the_card_another_draws() -> None:
+    """Whatever one seat does with its own shuffle, each other seat's seed still moves the card
+    at the top: the top card is fixed only by every seat's seed together."""
+    game_id = "0" * 32
+    secrets = {seat: hd.derive_secret(random.Random(seat).randbytes(32), game_id, seat) for seat in SEATS}
+    publics = {seat: hd.public_key(secret) for seat, secret in secrets.items()}
+    decks = hidden_decks.setup([DeckSpec(DECK, CARDS)], SEATS, publics)
+
+    def top(seeds: dict[str, bytes]) -> str:
+        """The card at the top once every seat has shuffled: each shuffle's output i is its
+        input at ``permutation[i]``, so follow position 0 back through the shuffles."""
+        position = 0
+        for seat in reversed(SEATS):
+            how = sh.shuffle_secret(seeds[seat], len(CARDS), game_id=game_id, deck_id=DECK, seat=seat)
+            position = how.permutation[position]
+        return CARDS[position]
+
+    base = {seat: bytes([index]) * 32 for index, seat in enumerate(SEATS)}
+    # The prediction is what the encrypted deck really holds after the three shuffles.
+    deck = decks.decks[DECK].slots
+    for seat in SEATS:
+        deck, _ = sh.shuffle(deck, decks.joint, base[seat], game_id=game_id, deck_id=DECK, seat=seat)
+    total = sum(secrets.values()) % group.Q
+    opened = deck[0].c2 * group.inverse(group.power(deck[0].c1, total)) % group.P
+    assert CARDS[hd.decode_card(opened, len(CARDS))] == top(base)
+    for seat in SEATS:
+        outcomes = {top(base | {seat: bytes([100 + trial]) * 32}) for trial in range(12)}
+        assert len(outcomes) >= 3, (seat, outcomes)
+
+
+# --- the cache of checked proofs -------------------------------------------------------------------
+def test_the_proof_cache_skips_only_what_passed_before_and_verify_ignores_it(tmp_path: Path) -> None:
+    runs: list[str] = []
+    key = f"{'0' * 32}:{'1' * 64}"
+
+    def passing() -> None:
+        runs.append("pass")
+
+    def failing() -> None:
+        runs.append("fail")
+        raise GameFileError("does not verify")
+
+    cache = ProofCache(tmp_path)
+    cache(key, passing)
+    cache.save()
+    again = ProofCache(tmp_path)
+    again(key, failing)  # a hit: not run
+    with pytest.raises(GameFileError):
+        again(f"{'0' * 32}:{'2' * 64}", failing)
+    assert runs == ["pass", "fail"]
+    again.save()
+    assert (tmp_path / "checked-proofs" / ("0" * 32)).read_text(encoding="ascii") == "1" * 64 + "\n"
+    full = ProofCache(tmp_path, consult=False)
+    with pytest.raises(GameFileError):
+        full(key, failing)  # verify's mode: everything is checked
