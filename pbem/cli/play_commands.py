@@ -117,6 +117,8 @@ def moves(
             info(f"{seat} has nothing to do now")
         elif demand.kind == "reveal":
             info(f"{seat} must reveal the sealed {demand.step}: pbem reveal {file} --as {seat}")
+        elif demand.kind in ("shuffle", "share"):
+            info(f"{seat} must {demand.prompt}: pbem sync {file} --as {seat}")
         for text in _ranges(texts):
             typer.echo(text)
 
