@@ -10,7 +10,8 @@ the engine says what a shown card was.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -151,7 +152,13 @@ INFO = GameInfo(NAME, "Hidden deck test", 2, 4, ("1",), (DEADLINE,), rules="test
 RULES.info = INFO
 
 
-def register() -> None:
-    """Add the test game to the registry (after the shipped games, which load on first use)."""
+@contextmanager
+def registered() -> Iterator[None]:
+    """The test game in the registry (after the shipped games, which load on first use), and out
+    of it again afterwards, so other tests see only the shipped games."""
     registry.games()
     registry.register(INFO)
+    try:
+        yield
+    finally:
+        registry._GAMES.pop(NAME, None)  # no public way out: only tests ever remove a game

@@ -11,7 +11,7 @@ import copy
 import json
 import random
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,8 +32,6 @@ from pbem.errors import GameFileError
 from pbem.keys import KeyStore
 from tests import hidden_deck_game
 from tests.hidden_deck_game import CARDS, DECK
-
-hidden_deck_game.register()
 
 SEATS = ("a", "b", "c")
 SEEN: set[str] = set()
@@ -70,6 +68,12 @@ class Played:
 def invoke(root: Path, seat: str, *args: str) -> Result:
     env = {"PBEM_HOME": str(root / seat), "PBEM_NOW": "", "PBEM_PASSPHRASE": None, "NO_COLOR": "1"}
     return CliRunner().invoke(app, list(args), env=env)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _test_game() -> Iterator[None]:
+    with hidden_deck_game.registered():
+        yield
 
 
 @pytest.fixture(scope="module")
