@@ -1,7 +1,9 @@
 """Play a whole game of Princes of the Renaissance through the pbem command line, as four players
 would by email: four key homes, four mailboxes, the file copied to whoever `pbem status` says
-must act next. Each player picks a random legal move (from `pbem moves --json`), so the game is a
-fair test of the rules rather than a good game. Keys are throw-away.
+must act next. Each player picks a random legal move (from `pbem moves --json`, which lists only the
+Treachery cards the player holds), so the game is a fair test of the rules rather than a good game.
+What a player owes the hidden Treachery deck rides in its next entry, or goes alone with `pbem sync`.
+Keys are throw-away.
 
     usage: python3 examples/play-a-game.py OUT.toml [--seed N] [--edition 2016|2003] [--side a|b]
                                            [--pbem PATH]
@@ -56,8 +58,12 @@ def main() -> int:
             seat = rnd.choice(status["send_to"])
             send(mail, holder, seat)
             holder = seat
-            wanted = next(item for item in status["waiting"] if item["seat"] == seat)
-            if wanted["kind"] == "reveal":
+            asked = [item for item in status["waiting"] if item["seat"] == seat]
+            # What a seat owes the hidden deck rides in its next entry: a move if it has one to make.
+            wanted = next((item for item in asked if item["kind"] not in ("shuffle", "share")), asked[0])
+            if wanted["kind"] in ("shuffle", "share"):
+                run(seat, "sync", str(mail[seat]), "--as", seat)
+            elif wanted["kind"] == "reveal":
                 run(seat, "reveal", str(mail[seat]), "--as", seat)
             elif wanted["kind"] == "contribute":
                 run(seat, "play", str(mail[seat]), "roll", "--as", seat)

@@ -8,18 +8,117 @@ the City tiles the 2016 setup leaves in the supply, depend on them) and binds th
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pytest
 
 from pbem.crypto.randomness import Draws
 from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_the_renaissance import deck
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
 from tests.conftest import potr_components
 
 SEATS = ("a", "b", "c", "d")
 COMPONENTS = {edition: potr_components(edition) for edition in ("2016", "2003")}
+
+
+class Dealer:
+    """The engine's hidden deck, simulated at the rules level: it gives each slot a card from a
+    seeded shuffle, answers the rules' draws from the top of the pile, and tells the rules which
+    card a shown token was, as the engine does once the shares are checked. The rules themselves
+    never see a card before it is shown; the tests read hands through the dealer."""
+
+    def __init__(self) -> None:
+        self.cards: dict[str, str] = {}  # token -> card
+        self.pile: list[str] = []  # tokens left, top first
+        self.given = 0
+
+    def reset(self, state: Game, seed: str) -> None:
+        cards = list(deck.spec(state).cards)
+        random.Random(seed).shuffle(cards)
+        self.cards = {f"{deck.DECK}:{slot}": card for slot, card in enumerate(cards)}
+        self.pile = list(self.cards)
+        self.given = 0
+
+    def card(self, token: str) -> str:
+        return self.cards[token]
+
+    def hand(self, state: Game, seat: str) -> list[str]:
+        """The cards ``seat`` holds, as it reads them with its key."""
+        return [self.cards[token] for token in state.players[seat].cards]
+
+    def give(self, state: Game, seat: str, *cards: str) -> list[str]:
+        """``seat``'s hand becomes ``cards`` (from outside the deck: the deck's count is not touched)."""
+        tokens = []
+        for card in cards:
+            self.given += 1
+            token = f"{deck.DECK}:{1000 + self.given}"
+            self.cards[token] = card
+            tokens.append(token)
+        state.players[seat].cards = tokens
+        return tokens
+
+    def top(self, *cards: str) -> None:
+        """Put a card of each name on top of the pile, in this order."""
+        for card in reversed(cards):
+            token = next(token for token in self.pile if self.cards[token] == card)
+            self.pile.remove(token)
+            self.pile.insert(0, token)
+
+    def bottom(self, card: str) -> None:
+        """Every card of this name to the bottom of the pile."""
+        moved = [token for token in self.pile if self.cards[token] == card]
+        self.pile = [token for token in self.pile if token not in moved] + moved
+
+    def peek(self, count: int = 1) -> list[str]:
+        return [self.cards[token] for token in self.pile[:count]]
+
+    def deal(self, state: Game) -> Game:
+        """Answer every draw the rules wait for, as the engine does after each entry."""
+        for request in RULES.draw_requests(state):
+            state = RULES.card_drawn(state, request, self.pile.pop(0))
+        assert not RULES.draw_requests(state)
+        return state
+
+    def show(self, state: Game, seat: str, move: Any) -> Game:
+        """What the engine does with the hidden cards a move uses, before the rules check it: a
+        card shown is opened (a card the seat does not hold is not, and the rules refuse the move);
+        card returned goes under the pile once the move is made (``returned``)."""
+        for use in RULES.card_uses(state, seat, move):
+            if use.action == "reveal":
+                held = [use.token] if use.token else deck.hidden(state, seat)
+                token = next((t for t in held if self.cards.get(t) == (use.card or self.cards.get(t))), None)
+                if token is not None:
+                    state = RULES.card_revealed(state, token, self.cards[token])
+        return state
+
+    def returned(self, state: Game, seat: str, move: Any) -> None:
+        """The cards the move put under the deck, to the bottom of the pile."""
+        for use in RULES.card_uses(state, seat, move):
+            if use.action == "bottom":
+                assert use.token in state.players[seat].cards
+                self.pile.append(str(use.token))
+
+    def playable(self, state: Game, seat: str) -> list[str]:
+        """The legal moves whose cards ``seat`` holds, as ``pbem moves --as SEAT`` lists them."""
+        kept = []
+        for text in RULES.legal_moves(state, seat):
+            wanted = [
+                use.card for use in RULES.card_uses(state, seat, RULES.parse(text)) if use.action == "reveal"
+            ]
+            free = self.hidden_hand(state, seat)
+            if all(card in free and not free.remove(card) for card in wanted):  # type: ignore[func-returns-value]
+                kept.append(text)
+        return kept
+
+    def hidden_hand(self, state: Game, seat: str) -> list[str]:
+        return [self.cards[token] for token in deck.hidden(state, seat)]
+
+
+DEALER = Dealer()
 
 
 def draws(game_id: str, context: str, seats: Sequence[str], first_byte: int = 1) -> Draws:
@@ -46,6 +145,7 @@ def decade_one(
     ``phase=None`` it may be elsewhere, as when Baglioni's B side still has to declare its discount.
     """
     state = RULES.setup(seats, edition, {"turn_order": "bid", "family_side": side}, COMPONENTS[edition])
+    DEALER.reset(state, f"{game_id}/{first_byte}")
     for request in RULES.random_requests(state):
         if request.after_sealing is None:
             state = RULES.resolve(state, request.context, draws(game_id, request.context, seats, first_byte))
@@ -65,14 +165,17 @@ def decade_one(
 
 
 def act(state: Game, seat: str, text: str) -> Game:
-    """Play a legal move: it must pass check and be listed by legal_moves."""
+    """Play a legal move: it must pass check and be listed by legal_moves; the dealer shows the
+    cards it uses and deals the cards it draws, as the engine would."""
     move = RULES.parse(text)
-    RULES.check(state, seat, move)
     assert RULES.format(move) in RULES.legal_moves(state, seat), (seat, text)
-    before = copy.deepcopy(state)
-    after = RULES.apply(state, seat, move)
-    assert state == before, "apply must not change the state it is given"
-    return after
+    shown = DEALER.show(state, seat, move)
+    RULES.check(shown, seat, move)
+    before = copy.deepcopy(shown)
+    after = RULES.apply(shown, seat, move)
+    assert shown == before, "apply must not change the state it is given"
+    DEALER.returned(state, seat, move)
+    return DEALER.deal(after)
 
 
 def refused(state: Game, seat: str, text: str, phrase: str) -> str:
@@ -80,11 +183,11 @@ def refused(state: Game, seat: str, text: str, phrase: str) -> str:
     before = copy.deepcopy(state)
     move = RULES.parse(text)
     with pytest.raises(IllegalMoveError) as caught:
-        RULES.check(state, seat, move)
+        RULES.check(DEALER.show(state, seat, move), seat, move)
     message = str(caught.value)
     assert message.strip() and "\n" not in message, message
     assert phrase in message, message
-    assert RULES.format(move) not in RULES.legal_moves(state, seat)
+    assert RULES.format(move) not in DEALER.playable(state, seat)
     assert state == before
     return message
 

@@ -25,11 +25,11 @@ from functools import partial
 import pytest
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError
-from pbem.games.princes_of_the_renaissance.components import CARDS, CITIES, TROOPS
+from pbem.games.princes_of_the_renaissance.components import CITIES, TROOPS
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
 from tests import potr_support
-from tests.potr_support import SEATS, act, refused, to_act, with_active
+from tests.potr_support import DEALER, SEATS, act, refused, to_act, with_active
 
 GAME_ID = "5e" * 16
 # a: Gonzaga (2 gold auction discount), b: Malatesta (hand limit 3), c: Montefeltro (2 influence
@@ -61,10 +61,12 @@ def finish_turn(state: Game) -> Game:
     return state
 
 
-def at_bottom(state: Game, card: str) -> list[str]:
-    """The deck with every ``card`` moved to its bottom: the top cards, dealt or drawn by a test,
-    are then none of them."""
-    return [other for other in state.deck if other != card] + [other for other in state.deck if other == card]
+def deal_hand(state: Game, seat: str, count: int) -> None:
+    """``seat`` holds the top ``count`` cards of the dealer's pile (the deck count follows)."""
+    DEALER.give(state, seat, *DEALER.peek(count))
+    for _ in range(count):
+        DEALER.pile.pop(0)
+    state.deck -= count
 
 
 def city_tile(state: Game, city: str, *, merchant: bool | None = None, skip: Sequence[str] = ()) -> str:
@@ -203,12 +205,13 @@ def test_discarding_a_troop_tile_not_held_is_refused() -> None:
 def test_a_treachery_card_costs_one_gold_and_one_influence_and_goes_to_the_hand() -> None:
     """Seed 000: "Карты Предательства стоят 1 Золотой и 1 Влияние"."""
     state = decade_one()
-    top = state.deck[0]
+    (top,) = DEALER.peek()
     after = act(state, "a", "buy card")
     assert after.players["a"].gold == state.players["a"].gold - CARD_GOLD
     assert after.players["a"].influence == state.players["a"].influence - CARD_INFLUENCE
-    assert after.players["a"].cards == [top]
-    assert after.deck == state.deck[1:]
+    assert DEALER.hand(after, "a") == [top]
+    assert after.players["a"].cards == ["treachery:0"], "the state holds the token, never the card"
+    assert after.deck == state.deck - 1
     assert finish_turn(after).active == "b"
 
 
@@ -222,42 +225,38 @@ def test_over_the_hand_limit_the_buyer_must_discard_before_play_goes_on() -> Non
     """Seed 000, Важные Правила: "Игрок может превысить Лимит своей Руки, но затем должен немедленно
     сбросить карты, уменьшив их количество, до своего ЛР перед продолжением Хода"."""
     state = decade_one()
-    state.deck = at_bottom(state, "start-war")  # no end-of-turn window: the turn passes at once
-    state.players["a"].cards = state.deck[:HAND_LIMIT]
-    state.deck = state.deck[HAND_LIMIT:]
-    drawn = state.deck[0]
+    deal_hand(state, "a", HAND_LIMIT)
     over = act(state, "a", "buy card")
+    drawn = over.players["a"].cards[-1]
     assert over.phase == "follow-up"
     (demand,) = RULES.demands(over)
-    assert demand.seat == "a" and "discard CARD" in demand.prompt
+    assert demand.seat == "a" and "discard TOKEN" in demand.prompt
     assert len(over.players["a"].cards) == HAND_LIMIT + 1
     refused(over, "b", "pass", "it is a's turn")
-    refused(over, "b", "buy infantry", "a must first finish the last action: discard CARD")
+    refused(over, "b", "buy infantry", "a must first finish the last action: discard TOKEN")
     refused(over, "a", "pass", "must discard")
-    refused(over, "a", "buy infantry", "discard CARD")
-    missing = next(card for card in CARDS if card not in over.players["a"].cards)
-    refused(over, "a", f"discard {missing}", "holds no")
+    refused(over, "a", "buy infantry", "discard TOKEN")
+    refused(over, "a", "discard treachery:99", "holds no")
     after = act(over, "a", f"discard {drawn}")
     assert len(after.players["a"].cards) == HAND_LIMIT
-    assert after.discards == [drawn]
-    assert (after.phase, after.active) == ("action", "b")
+    assert after.discards == [] and after.buried == 1, "discarded face down"
+    # Every player holding a card face down is offered the end of its turn (it may hold Start War).
+    assert [(due.seat, due.kind) for due in after.follow_ups] == [("a", END_OF_TURN)]
+    assert (finish_turn(after).phase, finish_turn(after).active) == ("action", "b")
 
 
 def test_the_discard_comes_before_the_end_of_turn_window() -> None:
     """The same with a Start War card in hand: the discard first ("немедленно ... перед продолжением
     Хода"), then the window at the end of the turn, then the next player."""
     state = decade_one()
-    deck = list(state.deck)
-    for card in ("start-war", "veto", "bad-weather"):  # cards with no use on one's own turn
-        deck.remove(card)
-    state.players["a"].cards = ["start-war", "veto"]
-    state.deck = ["bad-weather", *deck]
-    drawn = state.deck[0]
+    DEALER.give(state, "a", "start-war", "veto")
+    DEALER.top("bad-weather")  # cards with no use on one's own turn
     over = act(state, "a", "buy card")
+    drawn = over.players["a"].cards[-1]
     assert [(due.seat, due.kind) for due in over.follow_ups] == [("a", "discard")]
     after = act(over, "a", f"discard {drawn}")
     assert [(due.seat, due.kind) for due in after.follow_ups] == [("a", END_OF_TURN)]
-    assert sorted(RULES.legal_moves(after, "a")) == sorted(
+    assert sorted(DEALER.playable(after, "a")) == sorted(
         ["pass", *(f"play start-war {x} {y}" for x in CITIES for y in CITIES if x != y)]
     )
     assert (finish_turn(after).phase, finish_turn(after).active) == ("action", "b")
@@ -267,8 +266,7 @@ def test_malatesta_holds_three_treachery_cards() -> None:
     """Seed 000, Malatesta (both sides): "Вы можете держать 3 карты Предательства вместо нормального
     Лимита Руки"."""
     state = with_active(decade_one(side="b"), "b")  # the B side: no free card to draw (the A side's)
-    state.players["b"].cards = state.deck[:HAND_LIMIT]
-    state.deck = state.deck[HAND_LIMIT:]
+    deal_hand(state, "b", HAND_LIMIT)
     third = act(state, "b", "buy card")
     assert len(third.players["b"].cards) == MALATESTA_HAND_LIMIT
     assert "discard" not in [due.kind for due in third.follow_ups], "three cards are within the limit"
@@ -281,7 +279,7 @@ def test_malatesta_holds_three_treachery_cards() -> None:
 
 def test_a_treachery_card_may_not_be_discarded_when_not_over_the_limit() -> None:
     state = decade_one()
-    state.players["a"].cards = [state.deck.pop(0)]
+    deal_hand(state, "a", 1)
     refused(state, "a", f"discard {state.players['a'].cards[0]}", "hand limit")
 
 
@@ -443,8 +441,7 @@ def test_a_freeze_bid_holder_who_may_not_take_the_city_tile_is_listed_no_bid() -
     tile's auction b may play the card or pass, and no bid of b's may be listed, since none is legal."""
     state = decade_one()
     give_city_tiles(state, "b", [city_tile(state, city) for city in ("venice", "milan", "florence")])
-    state.deck.remove("freeze-bid")
-    state.players["b"].cards = ["freeze-bid"]
+    DEALER.give(state, "b", "freeze-bid")
     state = act(state, "a", f"auction {city_tile(state, 'naples')} 10")
     refused(state, "b", "bid 11", "cannot add a fourth")
 
@@ -533,12 +530,12 @@ def test_a_nominator_who_loses_a_city_tile_auction_may_buy_one_treachery_card() 
     refused(state, "a", "buy infantry", "buy card or pass")
     refused(state, "b", "buy card", "actions are chosen on a player's turn")
 
-    top = state.deck[0]
+    (top,) = DEALER.peek()
     bought = act(state, "a", "buy card")
-    assert bought.players["a"].cards == [top]
+    assert DEALER.hand(bought, "a") == [top]
     assert bought.players["a"].gold == state.players["a"].gold - CARD_GOLD
     assert bought.players["a"].influence == state.players["a"].influence - CARD_INFLUENCE
-    assert (bought.phase, bought.active) == ("action", "b")
+    assert (finish_turn(bought).phase, finish_turn(bought).active) == ("action", "b")
 
     declined = act(state, "a", "pass")
     assert declined.players["a"] == state.players["a"]
@@ -553,8 +550,7 @@ def test_no_compensation_when_the_nominator_wins_the_city_tile() -> None:
 def test_a_compensation_card_over_the_hand_limit_must_be_discarded_down() -> None:
     """Seed 000: the compensating player "должен соблюдать обычные правила для Лимита своей Руки"."""
     state = decade_one()
-    state.players["a"].cards = state.deck[:HAND_LIMIT]
-    state.deck = state.deck[HAND_LIMIT:]
+    deal_hand(state, "a", HAND_LIMIT)
     state = act(state, "a", f"auction {city_tile(state, 'rome')} 10")
     state = everyone_passes(act(state, "b", "bid 11"))
     state = act(state, "a", "buy card")
@@ -879,25 +875,25 @@ def test_war_is_refused_once_the_decades_limit_is_reached(players: int) -> None:
 def test_a_start_war_card_in_hand_opens_the_end_of_turn_window() -> None:
     """Seed 000, Start War: "В конце Вашего Хода Вы можете разыграть эту карту и Начать Войну. Это не
     перемещает маркер ВС": after the action, its holder may start a war or pass; the next player
-    follows. Without the card the turn passes at once."""
+    follows. Without a card the turn passes at once; with any card the window is offered, since
+    nobody else knows whether it is a Start War."""
     state = decade_one()
-    state.deck.remove("start-war")
-    state.players["a"].cards = ["start-war"]
+    DEALER.give(state, "a", "start-war")
     after = act(state, "a", "pass")  # the action; nobody holds a Troop tile, so the war is a tie
     assert (after.phase, after.active) == ("follow-up", "a")
     (demand,) = RULES.demands(after)
     assert (demand.seat, "start-war" in demand.prompt) == ("a", True)
-    assert set(RULES.legal_moves(after, "a")) == {"pass"} | {
+    assert set(DEALER.playable(after, "a")) == {"pass"} | {
         f"play start-war {x} {y}" for x in CITIES for y in CITIES if x != y
     }
     refused(after, "b", "pass", "not b's")
     refused(after, "a", "buy crossbowmen", "a must first finish the last action")
     passed = act(after, "a", "pass")
     assert (passed.phase, passed.active) == ("action", "b")
-    assert passed.players["a"].cards == ["start-war"], "the card stays in hand"
+    assert DEALER.hand(passed, "a") == ["start-war"], "the card stays in hand"
     warred = act(after, "a", "play start-war naples rome")
     assert warred.wars == 0, "Это не перемещает маркер ВС"
-    assert "start-war" not in warred.players["a"].cards and warred.discards == ["start-war"]
+    assert "start-war" not in DEALER.hand(warred, "a") and warred.discards == ["start-war"]
     assert (warred.phase, warred.active) == ("action", "b")
 
     plain = act(passed, "b", "buy infantry")  # b holds no card
@@ -909,14 +905,15 @@ def candidates(state: Game) -> list[str]:
     """Moves of every kind, legal or not."""
     texts = ["pass", "buy card", "family gonzaga", "bid 0", "bid 1", "bid 11", "bid 50"]
     texts += [f"buy {troop}" for troop in TROOPS] + [f"discard {troop}" for troop in TROOPS]
-    texts += [f"discard {card}" for card in CARDS] + [f"place {city}" for city in CITIES]
+    texts += [f"discard treachery:{slot}" for slot in (0, 1, 2, 1001, 1002, 1003)]
+    texts += [f"place {city}" for city in CITIES]
     tiles = [*state.city_supply[::5], *state.event_row, "pope"]
     texts += [f"auction {tile} {bid}" for tile in tiles for bid in (0, 6, 10, 12, 14, 20, 47)]
     texts += ["war venice milan", "war naples rome", "war rome rome", "play start-war venice milan"]
     texts += ["play veto", "play bad-weather venice", "play freeze-bid b", "play freeze-bid a"]
     texts += ["play steal-influence b", "play steal-gold-shipment c", "play bribe-troops b infantry"]
     texts += ["use malatesta", f"use {state.city_supply[0]}", "bank 1 gold", "bank 3 influence"]
-    texts += ["keep veto", "declare gold", "rank venice milan", "league attacker", "reroll"]
+    texts += ["keep treachery:0", "declare gold", "rank venice milan", "league attacker", "reroll"]
     return texts
 
 
@@ -927,13 +924,10 @@ def situations() -> list[Game]:
     compensation = everyone_passes(act(auction, "b", "bid 11"))
     placing = win_event(decade_two(start), event_of(decade_two(start), kind="french"), "c")
     over = copy.deepcopy(start)
-    over.deck = at_bottom(over, "start-war")
-    over.players["a"].cards = over.deck[:3]
-    over.deck = over.deck[3:]
+    deal_hand(over, "a", 3)
     discard = act(over, "a", "buy card")
     window = copy.deepcopy(start)
-    window.deck.remove("start-war")
-    window.players["a"].cards = ["start-war"]
+    DEALER.give(window, "a", "start-war")
     window = act(window, "a", "pass")
     limit = copy.deepcopy(start)
     limit.wars = WAR_LIMIT[len(SEATS)]
@@ -947,9 +941,10 @@ SITUATIONS = ["action", "auction", "compensation", "place", "discard", "end of t
 def test_every_listed_move_passes_check_and_no_other_does(index: int) -> None:
     state = situations()[index]
     for seat in SEATS:
-        listed = RULES.legal_moves(state, seat)
+        listed = DEALER.playable(state, seat)  # the card plays of the cards the seat holds
         for text in listed:
-            RULES.check(state, seat, RULES.parse(text))
+            move = RULES.parse(text)
+            RULES.check(DEALER.show(state, seat, move), seat, move)
         assert len(listed) == len(set(listed)), "no move listed twice"
         wars = {text for text in listed if text.startswith("war ")}
         offered = SITUATIONS[index] == "action" and seat == state.active
@@ -957,7 +952,7 @@ def test_every_listed_move_passes_check_and_no_other_does(index: int) -> None:
         for text in candidates(state):
             move = RULES.parse(text)
             try:
-                RULES.check(state, seat, move)
+                RULES.check(DEALER.show(state, seat, move), seat, move)
             except IllegalMoveError:
                 assert RULES.format(move) not in listed, (seat, text)
             else:

@@ -37,17 +37,22 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
+from pbem.crypto import group
+from pbem.crypto import hidden_deck as hd
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.randomness import Draws
+from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger, play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
 from pbem.errors import IllegalMoveError, MoveSyntaxError
+from pbem.games.princes_of_the_renaissance import deck as hidden_deck
 from pbem.games.princes_of_the_renaissance import scoring
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
 from pbem.keys import KeyStore
 from tests.conftest import potr_components
+from tests.potr_support import DEALER
 
 AT = "2026-01-01T00:00:00Z"
 GAME = "princes-of-the-renaissance"
@@ -217,7 +222,6 @@ class Holder(Protocol):
 
     family: str | None
     city_tiles: list[str]
-    cards: Any
     declared: str
 
 
@@ -235,13 +239,19 @@ def discount(data: Data, side: str, holder: Holder, currency: str, kind: str) ->
     return amount
 
 
-def highest_bid(data: Data, side: str, holder: Holder, have: int, currency: str, kind: str) -> int:
+def highest_bid(
+    data: Data, side: str, holder: Holder, have: int, currency: str, kind: str, cardinals: int = 0
+) -> int:
     """Seed 000: a bid may exceed what the player holds by its discounts ("если при вычитании из его
     ставки скидок ... выходит разница, которая равна или меньше"); on the Pope each Bribe Cardinal
-    held counts as 3 influence more."""
-    cards = list(holder.cards)
-    cardinals = CARDINAL * cards.count("bribe-cardinal") if kind == "pope" else 0
-    return have + discount(data, side, holder, currency, kind) + cardinals
+    shown counts as 3 influence more (a card face down is known to nobody but its holder)."""
+    return (
+        have + discount(data, side, holder, currency, kind) + (CARDINAL * cardinals if kind == "pope" else 0)
+    )
+
+
+def cardinals_shown(state: Game, seat: str) -> int:
+    return len(hidden_deck.face_up(state, seat, "bribe-cardinal"))
 
 
 def hand_limit(data: Data, family: str | None, city_tiles: Sequence[str]) -> int:
@@ -265,6 +275,7 @@ class Holdings:
     troops: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)  # VP and Wine Merchant tiles, kept to the end
     cards: list[str] = field(default_factory=list)  # Treachery cards, by name
+    shown: int = 0  # Bribe Cardinal cards shown and still held
     pay: int = 0  # condottiere gold "размещаться на Семейном тайле" until the decade's end
     victories: int = 0
     used: list[str] = field(default_factory=list)  # once-a-decade powers spent this decade
@@ -316,8 +327,9 @@ class Books:
     event_row: list[str] = field(default_factory=list)
     status: dict[str, int] = field(default_factory=dict)
     artists: dict[str, int] = field(default_factory=dict)
-    deck: list[str] | None = None  # top first, as shuffled by the setup's randomness
-    discards: list[str] = field(default_factory=list)
+    deck: list[str] | None = None  # top first, as the dealer (or the engine) dealt it
+    discards: list[str] = field(default_factory=list)  # played face up
+    buried: int = 0  # discarded face down
     follow_ups: list[tuple[str, str]] = field(default_factory=list)  # (seat, kind)
     to_place: list[str] = field(default_factory=list)  # Artist / French Invade tiles won
     drawn: list[str] = field(default_factory=list)  # Bentivogli's two cards, one to keep
@@ -333,6 +345,10 @@ class Books:
     payments: int = 0
     incomes: int = 0
     seen: Counter[str] = field(default_factory=Counter)  # what the game went through, for statistics
+    # What only the dealer knows: the pile's cards, top first, and the card behind a token.
+    deck_order: Callable[[], list[str]] = lambda: DEALER.peek(len(DEALER.pile))
+    card_name: Callable[[str], str] = DEALER.card
+    face_up: bool = False  # the card the move discards was already face up
 
     @classmethod
     def start(cls, seats: Sequence[str], edition: str, turn_order: str, side: str) -> Books:
@@ -350,8 +366,12 @@ class Books:
 
     # --- each move, read from its text and the table before it ---
     def move(self, before: Game, seat: str, text: str, after: Game) -> None:
-        self.adopt_deck(before)
-        words = text.split()
+        """``text`` names hidden cards by token, as the players write them; the books, which know
+        every card, read each token's card."""
+        words = [self.card_name(word) if hidden_deck.TOKEN.fullmatch(word) else word for word in text.split()]
+        if words[0] == "discard" and hidden_deck.TOKEN.fullmatch(text.split()[1]):
+            self.face_up = text.split()[1] in before.shown
+        text = " ".join(words)
         verb = words[0]
         if before.phase in OPENING:
             if verb == "bid":
@@ -360,6 +380,12 @@ class Books:
                 self.players[seat].family = words[1]
         elif verb == "bank":
             self.bank(seat, int(words[1]), words[2])
+        elif verb == "play" and words[1] == "bribe-cardinal":
+            # shown to count toward the Pope; it stays in the hand, face up
+            me = self.players[seat]
+            assert me.cards.count("bribe-cardinal") > me.shown, "shown only if held face down"
+            me.shown += 1
+            self.seen["bribe cardinal shown"] += 1
         elif verb == "play" and words[1] in STEALS:
             self.play_card(seat, words[1])
             currency, amount = STEALS[words[1]]
@@ -452,7 +478,13 @@ class Books:
             self.buy_card(seat)
         elif words[0] == "discard":
             assert due == "discard"
-            self.play_card(seat, words[1])
+            if self.face_up:  # a Bribe Cardinal already shown stays face up
+                assert words[1] == "bribe-cardinal" and me.shown
+                me.shown -= 1
+                self.play_card(seat, words[1])
+            else:
+                me.cards.remove(words[1])
+                self.buried += 1
             if len(me.cards) <= hand_limit(self.data, me.family, me.city_tiles):
                 self.follow_ups.pop(0)
         elif words[0] == "place":
@@ -492,13 +524,15 @@ class Books:
         self.carry_on()
 
     # --- cards and powers ---
-    def adopt_deck(self, state: Game) -> None:
-        """The deck's order is the setup's randomness: the books take it as shuffled, then follow it."""
-        if self.deck is None and state.deck:
-            assert Counter(state.deck) == self.data.cards, "the deck is the template's cards, each once"
-            self.deck = list(state.deck)
+    def adopt_deck(self) -> None:
+        """The deck's order is the dealer's (the engine's shuffles): the books take it at the first
+        draw, then follow it."""
+        if self.deck is None:
+            self.deck = self.deck_order()
+            assert Counter(self.deck) == self.data.cards, "the deck is the template's cards, each once"
 
     def draw(self, seat: str) -> str:
+        self.adopt_deck()
         assert self.deck, "a card is drawn only from a deck that has one"
         card = self.deck.pop(0)
         self.players[seat].cards.append(card)
@@ -521,11 +555,14 @@ class Books:
         me.influence -= self.data.rules["card_influence"]
         self.payments += 1
         first = self.draw(seat)
-        if me.family == "bentivoglio" and self.deck:
+        if me.family == "bentivoglio" and self.deck_left():
             self.drawn = [first, self.draw(seat)]
             self.follow_ups.insert(0, (seat, "keep"))
         else:
             self.check_hand(seat)
+
+    def deck_left(self) -> int:
+        return len(self.deck) if self.deck is not None else sum(self.data.cards.values())
 
     def take(self, seat: str, victim: str, currency: str, amount: int, source: str) -> None:
         """A steal takes what the rule says, or what the victim has if that is less."""
@@ -571,7 +608,6 @@ class Books:
     # --- auctions ---
     def sync(self, after: Game) -> None:
         """What the state did on its own after a move or a draw: auctions settled, a war's stages."""
-        self.adopt_deck(after)
         if self.war is not None:
             self.follow_war(after)
         elif self.auction is not None and after.auction is None:
@@ -593,7 +629,8 @@ class Books:
         if auction.kind == "pope":
             if self.data.count(winner.city_tiles, POPE_DISCOUNT):
                 self.seen["a Pope-discount tile used"] += 1
-            while price > winner.influence and "bribe-cardinal" in winner.cards:
+            while price > winner.influence and winner.shown:
+                winner.shown -= 1
                 self.play_card(auction.bidder, "bribe-cardinal")
                 price = max(0, price - CARDINAL)
                 self.seen["bribe cardinal paid"] += 1
@@ -616,7 +653,7 @@ class Books:
             affordable = (
                 nominator.gold >= self.data.rules["card_gold"]
                 and nominator.influence >= self.data.rules["card_influence"]
-                and bool(self.deck)
+                and bool(self.deck_left())
             )
             if auction.bidder != auction.nominator and affordable:
                 self.follow_ups.append((auction.nominator, "compensation"))
@@ -648,7 +685,8 @@ class Books:
         if war.fresh:
             # "Теперь любой игрок может сыграть Вето ... или Плохую Погоду, если у него есть эти карты"
             war.fresh = False
-            interrupters = self.holders("veto") + self.holders("bad-weather")
+            # Who holds which card is secret: every player holding one face down is asked.
+            interrupters = self.holders()
             assert (target == WINDOW) == bool(interrupters), ("the window asks the card holders", target)
         if {war.stage, target} <= {DICE, REROLL}:
             if target == REROLL and war.stage == DICE:
@@ -659,8 +697,11 @@ class Books:
         while self.war is not None and war.stage != target:
             self.next_stage(state, target)
 
-    def holders(self, card: str, seats: Sequence[str] = ()) -> list[str]:
-        return [seat for seat in (seats or self.order) if card in self.players[seat].cards]
+    def holders(self, seats: Sequence[str] = ()) -> list[str]:
+        """The players holding a card face down (the number of cards is public, not which)."""
+        return [
+            seat for seat in (seats or self.order) if len(self.players[seat].cards) > self.players[seat].shown
+        ]
 
     def ludovico(self) -> str:
         for seat in self.order:
@@ -708,7 +749,7 @@ class Books:
         elif war.stage == LEAGUE:
             war.stage = BRIBES
             league = [self.pope] if war.league and self.pope else []
-            bribers = self.holders("bribe-troops", [*war.condottieri.values(), *league])
+            bribers = self.holders([*war.condottieri.values(), *league])
             # "в следующем порядке: Нападающий, Защитник, а затем Папа Римский"
             assert (target == BRIBES) == bool(bribers), ("Bribe Troops is asked of its holders", target)
         elif war.stage == BRIBES:
@@ -805,7 +846,7 @@ class Books:
         """Start War is played "В конце Вашего Хода"; a free-card tile "включая Ход, на котором Вы
         выиграли на Аукционе этот тайл"."""
         me = self.players[seat]
-        if "start-war" in me.cards:
+        if len(me.cards) > me.shown:  # it may be a Start War: nobody else can know
             return True
         return any(
             tile in me.city_tiles and self.data.ability(tile) == FREE_CARD and tile not in me.used
@@ -891,7 +932,6 @@ class Books:
 
     # --- the state says what the books say ---
     def agree(self, state: Game) -> None:
-        self.adopt_deck(state)
         for seat, me in self.players.items():
             player = state.players[seat]
             assert (player.gold, player.influence) == (me.gold, me.influence), (seat, player, me)
@@ -899,7 +939,9 @@ class Books:
             assert sorted(player.city_tiles) == sorted(me.city_tiles), seat
             assert sorted(player.troops) == sorted(me.troops), seat
             assert sorted(player.events) == sorted(me.events), seat
-            assert sorted(player.cards) == sorted(me.cards), (seat, player.cards, me.cards)
+            held = [self.card_name(token) for token in player.cards]
+            assert sorted(held) == sorted(me.cards), (seat, held, me.cards)
+            assert cardinals_shown(state, seat) == me.shown, seat
             assert (player.pay, player.victories) == (me.pay, me.victories), (seat, player, me)
             assert sorted(player.used) == sorted(me.used), (seat, player.used, me.used)
             assert player.declared == me.declared, seat
@@ -908,9 +950,9 @@ class Books:
         assert state.artists == self.artists
         assert [(due.seat, due.kind) for due in state.follow_ups] == self.follow_ups
         assert state.ranking == self.ranking
-        if self.deck is not None:
-            assert state.deck == self.deck
-            assert state.discards == self.discards
+        if state.deck or state.decade:  # the deck is counted once the setup is drawn
+            assert state.deck == self.deck_left()
+        assert state.discards == self.discards and state.buried == self.buried
         if not self.decade:
             return
         assert (state.decade, state.active, state.wars) == (self.decade, self.active, self.wars)
@@ -974,11 +1016,15 @@ def invariants(state: Game, data: Data) -> None:
             )
         held_tiles += player.city_tiles
     assert sum(player.victories for player in state.players.values()) <= state.wars_started
+    held = sum(len(player.cards) for player in state.players.values())
+    total = sum(data.cards.values())
     if state.deck or state.decade:
-        cards = Counter(state.deck) + Counter(state.discards)
-        for player in state.players.values():
-            cards += Counter(player.cards)
-        assert cards == data.cards, "the Treachery cards are the template's, each once"
+        assert state.deck + len(state.discards) + state.buried + held + len(state.drawing) == total
+    assert all(
+        token not in state.shown or state.shown[token] == "bribe-cardinal"
+        for p in state.players.values()
+        for token in p.cards
+    )
     for troop, record in data.troops.items():
         held = sum(player.troops.count(troop) for player in state.players.values())
         assert state.troop_supply[troop] + held == record["copies"], troop
@@ -1057,7 +1103,7 @@ def is_extra(text: str) -> bool:
     """A move that does not end what the seat is asked: the Banker, and on one's own turn the
     stealing cards, Lucrezia Borgia and the free cards."""
     words = text.split()
-    return words[0] in ("bank", "use") or (words[0] == "play" and words[1] in STEALS)
+    return words[0] in ("bank", "use") or (words[0] == "play" and words[1] in (*STEALS, "bribe-cardinal"))
 
 
 def choose(rnd: random.Random, state: Game, moves: Sequence[str]) -> str:
@@ -1087,12 +1133,16 @@ def choose(rnd: random.Random, state: Game, moves: Sequence[str]) -> str:
         if not raises or rnd.random() > keen:
             return "pass"
         seat = auction.turn
-        if auction.kind == "pope" and "bribe-cardinal" in state.players[seat].cards and rnd.random() < 0.5:
+        if auction.kind == "pope" and "play bribe-cardinal" in moves and rnd.random() < 0.5:
+            return "play bribe-cardinal"  # then the most the cards allow, maybe
+        if auction.kind == "pope" and cardinals_shown(state, seat) and rnd.random() < 0.5:
             return raises[-1]  # the most the cards allow
         return low(rnd, raises)
     if state.phase == ACTION:
         if extras and rnd.random() < EXTRA_RATE:
             return rnd.choice(extras)
+        if "play bribe-cardinal" in moves and rnd.random() < 0.5:
+            return "play bribe-cardinal"
         kinds: dict[str, list[str]] = {}
         for text in moves:
             if not is_extra(text):
@@ -1157,7 +1207,9 @@ def play_game(
     game_id = rnd.randbytes(16).hex()
     options = {"turn_order": turn_order, "family_side": side}
     state = RULES.setup(seats, edition, options, COMPONENTS[edition])
+    DEALER.reset(state, game_id)  # the engine's hidden deck, simulated
     books = Books.start(seats, edition, turn_order, side)
+    books.adopt_deck()
     data = DATA[edition]
     books.agree(state)
     invariants(state, data)
@@ -1191,7 +1243,7 @@ def play_game(
         if idle:
             assert RULES.legal_moves(state, rnd.choice(idle)) == [], "only a seat asked to act has moves"
         seat = rnd.choice(demands).seat
-        moves = RULES.legal_moves(state, seat)
+        moves = DEALER.playable(state, seat)  # the card plays of the cards the seat holds
         assert moves, f"{seat} is asked to act in the {state.phase} but has no legal move"
         assert len(set(moves)) == len(moves), "a move is listed twice"
         if state.phase == ACTION:
@@ -1200,18 +1252,21 @@ def play_game(
             open_ = books.wars < war_limit(data, len(seats))
             assert wars == (len(BOARD) * (len(BOARD) - 1) if open_ else 0), (books.wars, wars)
         for text in rnd.sample(moves, min(3 if thorough else 1, len(moves))):
-            RULES.check(state, seat, RULES.parse(text))
+            RULES.check(DEALER.show(state, seat, RULES.parse(text)), seat, RULES.parse(text))
             out.checked += 1
         if probe is not None:
             probe(state, books, rnd)
         text = choose(rnd, state, moves)
         move = RULES.parse(text)
         assert RULES.format(move) == text
-        RULES.check(state, seat, move)
-        kept = copy.deepcopy(state) if thorough and (out.moves < 10 or rnd.random() < 0.15) else None
-        after = RULES.apply(state, seat, move)
+        shown = DEALER.show(state, seat, move)
+        RULES.check(shown, seat, move)
+        kept = copy.deepcopy(shown) if thorough and (out.moves < 10 or rnd.random() < 0.15) else None
+        after = RULES.apply(shown, seat, move)
         if kept is not None:
-            assert state == kept, f"apply changed the state it was given ({seat}: {text})"
+            assert shown == kept, f"apply changed the state it was given ({seat}: {text})"
+        DEALER.returned(state, seat, move)
+        after = DEALER.deal(after)
         books.move(state, seat, text, after)
         books.agree(after)
         invariants(after, data)
@@ -1393,7 +1448,7 @@ def attempts(state: Game, books: Books, seat: str, rnd: random.Random) -> list[s
         *(f"buy {troop}" for troop in player.troops),  # a second of a type
         f"buy {rnd.choice(sorted(data.troops))}",
         f"discard {rnd.choice(sorted(data.troops))}",
-        f"discard {rnd.choice(sorted(data.cards))}",
+        f"discard {rnd.choice([*player.cards, 'treachery:99'])}",
         f"place {rnd.choice(sorted(data.cities))}",
         "auction pope 0",
         "auction nosuch-tile 0",
@@ -1420,7 +1475,7 @@ def attempts(state: Game, books: Books, seat: str, rnd: random.Random) -> list[s
         "league defender",
         "reroll",
         "declare gold",
-        f"keep {rnd.choice(sorted(data.cards))}",
+        f"keep {rnd.choice([*player.cards, 'treachery:98'])}",
         "rank venice milan",
     ]
     for holder in state.players.values():
@@ -1433,12 +1488,14 @@ def attempts(state: Game, books: Books, seat: str, rnd: random.Random) -> list[s
     for tile in [*state.event_row, "pope"]:
         kind, currency = data.kind(tile)
         have = player.gold if currency == "gold" else player.influence
-        top = highest_bid(data, state.side, player, have, currency, kind)
+        top = highest_bid(data, state.side, player, have, currency, kind, cardinals_shown(state, seat))
         texts += [f"auction {tile} {top}", f"auction {tile} {top + 1}"]
     if state.auction is not None:
         auction = state.auction
         have = player.gold if auction.currency == "gold" else player.influence
-        top = highest_bid(data, state.side, player, have, auction.currency, auction.kind)
+        top = highest_bid(
+            data, state.side, player, have, auction.currency, auction.kind, cardinals_shown(state, seat)
+        )
         texts += [f"bid {auction.bid}", f"bid {max(auction.bid - 1, 0)}", f"bid {auction.bid + 1}"]
         texts += [f"bid {top}", f"bid {top + 1}"]
     return texts
@@ -1462,12 +1519,12 @@ def refused_in_one_line(state: Game, seat: str, text: str, tally: Tally) -> None
         assert message.strip() and "\n" not in message, (text, message)
         tally.syntax += 1
         return
-    listed = RULES.legal_moves(state, seat)
+    listed = DEALER.playable(state, seat)
     if RULES.format(move) in listed:
         tally.legal += 1
         return
     with pytest.raises((IllegalMoveError, MoveSyntaxError)) as caught:
-        RULES.check(state, seat, move)
+        RULES.check(DEALER.show(state, seat, move), seat, move)
     message = str(caught.value)
     assert message.strip() and "\n" not in message, (seat, text, message)
     assert state == kept, f"refusing {text!r} from {seat} changed the state"
@@ -1478,7 +1535,7 @@ def refused_in_one_line(state: Game, seat: str, text: str, tally: Tally) -> None
 def rule_checks(state: Game, books: Books, seat: str) -> None:
     """Rules the listed moves must follow, written out from the texts."""
     data = books.data
-    listed = set(RULES.legal_moves(state, seat))
+    listed = set(DEALER.playable(state, seat))
     player = state.players[seat]
     # seed 000: "Игроки никогда не могут покупать тайл Войск, который совпадает с тем, которым они
     # уже владеют"; "не может купить Конницу ... в течение первого Десятилетия"
@@ -1493,7 +1550,8 @@ def rule_checks(state: Game, books: Books, seat: str) -> None:
     # Steal Influence, Steal Gold Shipment: "может играться только в Ваш Ход" (never in an auction)
     for card in STEALS:
         offered = any(text.startswith(f"play {card} ") for text in listed)
-        assert offered == (own_turn and card in player.cards), (seat, card, state.phase)
+        held = card in DEALER.hidden_hand(state, seat)
+        assert offered == (own_turn and held), (seat, card, state.phase)
     if state.phase == ACTION and state.active == seat:
         assert "pass" in listed
         # "Это Действие не может быть выбрано, если маркер Военного Столкновения достиг своего предела"
@@ -1504,13 +1562,15 @@ def rule_checks(state: Game, books: Books, seat: str) -> None:
         for tile in tiles:  # Event tiles and the Pope open at 0, up to what the seat can pay
             kind, currency = data.kind(tile)
             have = player.gold if currency == "gold" else player.influence
-            top = highest_bid(data, state.side, player, have, currency, kind)
+            top = highest_bid(data, state.side, player, have, currency, kind, cardinals_shown(state, seat))
             assert f"auction {tile} 0" in listed and f"auction {tile} {top}" in listed, (seat, tile, top)
             assert f"auction {tile} {top + 1}" not in listed, (seat, tile, top)
     if state.phase == AUCTION and state.auction is not None and state.auction.turn == seat:
         auction = state.auction
         have = player.gold if auction.currency == "gold" else player.influence
-        top = highest_bid(data, state.side, player, have, auction.currency, auction.kind)
+        top = highest_bid(
+            data, state.side, player, have, auction.currency, auction.kind, cardinals_shown(state, seat)
+        )
         assert f"bid {top + 1}" not in listed and f"bid {auction.bid}" not in listed
         assert top <= auction.bid or f"bid {top}" in listed, (seat, top, auction)
         if auction.kind in (ATTACKER, DEFENDER):
@@ -1539,7 +1599,7 @@ def test_moves_not_listed_are_refused_in_one_line_and_change_nothing(
         # out of turn: what the seat asked to act may do, tried by another seat
         others = [name for name in seats if name not in {demand.seat for demand in demands}]
         if others:
-            listed = RULES.legal_moves(state, actor)
+            listed = DEALER.playable(state, actor)
             for text in rnd.sample(listed, min(2, len(listed))):
                 refused_in_one_line(state, rnd.choice(others), text, tally)
         # a pass in an auction is final
@@ -1582,8 +1642,23 @@ def state_of(game: Ledger) -> Game:
     return state
 
 
+def open_slot(game: Ledger, keys: Mapping[str, SecretKeys], slot: int) -> str:
+    """The card in a slot of the hidden deck, opened with every seat's secret: only a test holding
+    every key can do this; it stands for the books' knowledge of every card."""
+    assert game.table is not None and game.table.decks is not None
+    deck = game.table.decks.decks[hidden_deck.DECK]
+    ciphertext = deck.slots[slot]
+    shares = [
+        pow(ciphertext.c1, hidden_decks.secret_for(keys[seat].sign_seed, game.game_id, seat), group.P)
+        for seat in game.table.decks.seats
+    ]
+    return deck.cards[hd.open_card(ciphertext, shares, len(deck.cards))]
+
+
 def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
-    seats = NAMES[:4]
+    """Three players (the fewest the game allows) with real keys: the Treachery deck is shuffled,
+    dealt and shown with proofs, and the audit checks every one of them."""
+    seats = NAMES[:3]
     keys = _make_keys(seats)
     rnd = random.Random(20260101)
     setup = ledger.plan(
@@ -1599,20 +1674,39 @@ def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
     rules = game.rules
     assert rules is not None
     books = Books.start(seats, "2016", "bid", "a")
+    now = {"game": game}
+    books.card_name = lambda token: open_slot(now["game"], keys, int(token.rpartition(":")[2]))
+
+    def pile() -> list[str]:
+        table = now["game"].table
+        assert table is not None and table.decks is not None
+        return [open_slot(now["game"], keys, slot) for slot in table.decks.decks[hidden_deck.DECK].pile]
+
+    books.deck_order = pile
     sealed: dict[str, int] = {}
     kinds: Counter[str] = Counter()
     for _ in range(STEP_LIMIT):
+        now["game"] = game
         before = state_of(game)
         if before.phase == GAME_OVER:
             break
         assert game.table is not None
         current = tables.demands(rules, game.table)
         assert current, f"nobody is asked to act in the {before.phase}"
-        seat = rnd.choice(current).seat
+        shuffles = [demand.seat for demand in current if demand.kind == "shuffle"]
+        # Shuffles go alone, so the books take the deck's order before any card is dealt from it.
+        seat = shuffles[0] if shuffles else rnd.choice(current).seat
         demand, moves = play.legal(game, seat)
         assert demand is not None
-        kinds[demand.kind] += 1
-        if demand.kind == "contribute":
+        kind = "shuffle" if shuffles else demand.kind
+        kinds[kind] += 1
+        if kind in ("shuffle", "share"):
+            game, _ = play.sync(game, seat, keys[seat], AT)
+            assert game.table is not None and game.table.decks is not None
+            if books.deck is None and game.table.decks.ready(game.table.decks.decks[hidden_deck.DECK]):
+                now["game"] = game
+                books.adopt_deck()
+        elif demand.kind == "contribute":
             assert moves == [play.ROLL]
             game, _ = play.play(game, seat, play.ROLL, keys[seat], AT)
             if demand.step.startswith("war "):
@@ -1629,10 +1723,15 @@ def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
         else:
             assert demand.kind == "move"
             assert moves == RULES.legal_moves(before, seat)
-            text = choose(rnd, before, moves)
+            held = play.playable(game, seat, moves, play.hidden_hand(game, seat, keys[seat]))
+            text = choose(rnd, before, held)
             game, entry = play.play(game, seat, text, keys[seat], AT)
             assert entry["move"] == text
+            if "face_up" in entry:
+                kinds["card shown"] += 1
+            now["game"] = game
             books.move(before, seat, text, state_of(game))
+        now["game"] = game
         books.sync(state_of(game))  # a draw may follow any entry (the dice of a war, the setup's)
         books.agree(state_of(game))
         invariants(state_of(game), DATA["2016"])
@@ -1643,6 +1742,7 @@ def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
     assert all(play.legal(game, seat) == (None, []) for seat in seats), "nobody is asked for anything"
     assert kinds["commit"] == kinds["reveal"] == len(seats) and kinds["contribute"] >= len(seats)
     assert kinds["war dice"] > 0, "a war was fought to the dice, from every player's randomness"
+    assert kinds["shuffle"] == len(seats) and kinds["share"] > 0, "shuffled by every seat, cards dealt"
     check_final_score(final, books)
     result = ledger.audit(game.data())
     assert result.problems == (), [str(problem) for problem in result.problems]

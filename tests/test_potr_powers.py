@@ -20,7 +20,7 @@ import pytest
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
 from tests import potr_support
-from tests.potr_support import SEATS, act, end_decade, grant, refused, spent, to_act, with_active
+from tests.potr_support import DEALER, SEATS, act, end_decade, grant, refused, spent, to_act, with_active
 
 GAME_ID = "b3" * 16
 # a: Gonzaga (gold discount), b: Malatesta (hand limit 3), c: Montefeltro (influence discount),
@@ -62,9 +62,15 @@ def families_with(**chosen: str) -> dict[str, str]:
 
 
 def on_top(state: Game, card: str) -> None:
-    """Put a copy of ``card`` on top of the Treachery deck (its order is the shuffle's)."""
-    state.deck.remove(card)
-    state.deck.insert(0, card)
+    """Put a copy of ``card`` on top of the dealer's pile (its order is the shuffle's)."""
+    DEALER.top(card)
+
+
+def finish_turn(state: Game) -> Game:
+    """Pass in the end-of-turn window, offered to every player holding a card face down."""
+    while state.phase == "follow-up" and state.follow_ups[0].kind == "end of turn":
+        state = act(state, state.follow_ups[0].seat, "pass")
+    return state
 
 
 def everyone_passes(state: Game) -> Game:
@@ -99,12 +105,12 @@ def test_steal_cards_take_from_a_player_on_ones_own_turn_without_ending_it(
     """Seed 000, Steal Influence: "Эта карта может играться только в Ваш Ход. Вы можете украсть 2
     Влияния у игрока по Вашему выбору"; Steal Gold Shipment: "украсть 3 Золота"."""
     state = decade_one()
-    state.players["a"].cards = [card]
+    DEALER.give(state, "a", card)
     assert f"play {card} c" in RULES.legal_moves(state, "a")
     after = act(state, "a", f"play {card} c")
     assert amount(after, "a", currency) == amount(state, "a", currency) + value
     assert amount(after, "c", currency) == amount(state, "c", currency) - value
-    assert after.players["a"].cards == [] and after.discards == [card]
+    assert DEALER.hand(after, "a") == [] and after.discards == [card]
     assert (after.phase, after.active) == ("action", "a"), "the card is not the turn's action"
     act(after, "a", "pass")
 
@@ -114,7 +120,7 @@ def test_steal_cards_take_no_more_than_the_victim_has(card: str, currency: str, 
     """Seed 000, Steal Influence / Steal Gold Shipment: "Вы можете украсть 2 Влияния" / "3 Золота" - one
     cannot steal what the victim does not have."""
     state = decade_one()
-    state.players["a"].cards = [card]
+    DEALER.give(state, "a", card)
     setattr(state.players["b"], currency, value - 1)
     after = act(state, "a", f"play {card} b")
     assert amount(after, "b", currency) == 0
@@ -129,11 +135,11 @@ def test_steal_cards_are_refused_in_an_auction_and_on_another_players_turn(
     Аукциона"."""
     state = decade_one()
     for seat in SEATS:
-        state.players[seat].cards = [card]
+        DEALER.give(state, seat, card)
     name = state.components.card(card).name
     refused(state, "b", f"play {card} a", f"{name} is played on one's own turn")
     refused(state, "a", f"play {card} a", "cannot steal from itself")
-    state.players["a"].cards = []
+    DEALER.give(state, "a")
     refused(state, "a", f"play {card} b", f"a holds no {name}")
     auction = in_auction(state, "b")
     assert to_act(auction) == "c"
@@ -147,7 +153,7 @@ def test_freeze_bid_on_ones_turn_to_bid_stops_a_player_raising() -> None:
     ставку на Аукционе ... против любого игрока - этот игрок не сможет больше поднимать свою ставку
     ... Это вынуждает его выбыть (drop out) из ставок на текущем Аукционе"."""
     state = decade_one()
-    state.players["b"].cards = ["freeze-bid"]
+    DEALER.give(state, "b", "freeze-bid")
     state = in_auction(state, "a")
     assert to_act(state) == "b"
     moves = RULES.legal_moves(state, "b")
@@ -167,7 +173,7 @@ def test_freeze_bid_on_ones_turn_to_bid_stops_a_player_raising() -> None:
 def test_freeze_bid_may_be_played_by_a_player_who_then_passes() -> None:
     """Freeze Bid: "(даже если Вы принимаете решение спасовать)"."""
     state = decade_one()
-    state.players["b"].cards = ["freeze-bid"]
+    DEALER.give(state, "b", "freeze-bid")
     state = in_auction(state, "a")
     state = act(state, "b", "play freeze-bid d")
     state = act(state, "b", "pass")
@@ -181,7 +187,7 @@ def test_a_frozen_high_bidder_wins_unless_someone_raises() -> None:
     """Freeze Bid: "если только его предложение не является самым высоким, и нет игрока,
     увеличивающего текущую ставку"."""
     state = decade_one()
-    state.players["b"].cards = ["freeze-bid", "freeze-bid"]
+    DEALER.give(state, "b", "freeze-bid", "freeze-bid")
     start = in_auction(state, "a", bid=2)
     frozen = act(start, "b", "play freeze-bid a")
     kept = everyone_passes(frozen)
@@ -200,7 +206,7 @@ def test_a_holder_of_freeze_bid_who_cannot_outbid_is_still_asked() -> None:
     state = decade_one()
     state.players["b"].gold = 0
     state.players["c"].gold = 0
-    state.players["b"].cards = ["freeze-bid"]
+    DEALER.give(state, "b", "freeze-bid")
     state = in_auction(state, "a", GOLD_EVENT, 1)
     assert to_act(state) == "b"
     assert sorted(RULES.legal_moves(state, "b")) == [
@@ -221,7 +227,7 @@ def test_freeze_bid_is_refused_after_dropping_out_off_turn_and_outside_an_auctio
     Аукциона"; it is played "когда приходит Ваша очередь предлагать ставку"."""
     state = decade_one()
     for seat in SEATS:
-        state.players[seat].cards = ["freeze-bid"]
+        DEALER.give(state, seat, "freeze-bid")
     refused(state, "a", "play freeze-bid b", "freeze-bid cannot be played now: on one's turn to bid")
     state = in_auction(state, "a")
     refused(state, "c", "play freeze-bid d", "it is b's turn to bid")
@@ -235,16 +241,22 @@ def test_freeze_bid_is_refused_after_dropping_out_off_turn_and_outside_an_auctio
 # --- Bribe Cardinal -----------------------------------------------------------------------------------
 def test_bribe_cardinal_counts_as_three_influence_toward_the_pope() -> None:
     """Seed 000, Bribe Cardinal: "Эта карта расценивается как 3 Влияния, если используется для оплаты
-    стоимости тайла Папы Римского". a (Gonzaga, no influence discount) has 2 influence."""
+    стоимости тайла Папы Римского". a (Gonzaga, no influence discount) has 2 influence. The card is
+    face down, so it counts only once shown (pbem's reading: nobody else can know it is held)."""
     state = decade_one()
     state.players["a"].influence = 2
-    state.players["a"].cards = ["bribe-cardinal"]
+    DEALER.give(state, "a", "bribe-cardinal")
+    refused(state, "a", "auction pope 5", "cannot be paid")
+    state = act(state, "a", "play bribe-cardinal")
+    assert DEALER.hand(state, "a") == ["bribe-cardinal"] and state.active == "a", "shown, still held"
+    assert RULES.view(state, None)["players"]["a"]["treachery_face_up"] == ["Bribe Cardinal"]
+    refused(state, "a", "play bribe-cardinal", "holds no Bribe Cardinal")
     refused(state, "a", "auction pope 6", "cannot be paid")
     state = act(state, "a", "auction pope 5")
     state = everyone_passes(state)
     assert state.pope == "a"
     assert state.players["a"].influence == 0
-    assert state.players["a"].cards == [] and state.discards == ["bribe-cardinal"]
+    assert DEALER.hand(state, "a") == [] and state.discards == ["bribe-cardinal"]
 
 
 def test_bribe_cardinal_is_spent_only_when_the_influence_is_not_enough() -> None:
@@ -252,17 +264,19 @@ def test_bribe_cardinal_is_spent_only_when_the_influence_is_not_enough() -> None
     only when the influence held does not pay the price."""
     state = decade_one()
     state.players["a"].influence = 4
-    state.players["a"].cards = ["bribe-cardinal"]
+    DEALER.give(state, "a", "bribe-cardinal")
+    state = act(state, "a", "play bribe-cardinal")
     state = everyone_passes(act(state, "a", "auction pope 4"))
     assert state.pope == "a" and state.players["a"].influence == 0
-    assert state.players["a"].cards == ["bribe-cardinal"]
+    assert DEALER.hand(state, "a") == ["bribe-cardinal"]
 
 
 def test_bribe_cardinal_does_not_pay_for_anything_but_the_pope() -> None:
     """ "если используется для оплаты стоимости тайла Папы Римского" - only the Pope."""
     state = decade_one()
     state.players["a"].influence = 2
-    state.players["a"].cards = ["bribe-cardinal"]
+    DEALER.give(state, "a", "bribe-cardinal")
+    state = act(state, "a", "play bribe-cardinal")
     refused(state, "a", f"auction {INFLUENCE_EVENT} 3", "cannot be paid")
     act(state, "a", f"auction {INFLUENCE_EVENT} 2")
 
@@ -273,7 +287,7 @@ def test_veto_and_bad_weather_are_refused_outside_a_wars_window() -> None:
     началом любых ставок"; Bad Weather: "прежде чем позиции Кондотьеров будут разыграны" "(в то же
     самое время, когда играется карта Вето)"."""
     state = decade_one()
-    state.players["a"].cards = ["veto", "bad-weather"]
+    DEALER.give(state, "a", "veto", "bad-weather")
     refused(state, "a", "play veto", "veto cannot be played now: when a war is declared")
     refused(state, "a", "play bad-weather venice", "bad-weather cannot be played now: when a war is declared")
     auction = in_auction(with_active(state, "d"), "d")
@@ -284,13 +298,14 @@ def test_veto_and_bad_weather_are_refused_outside_a_wars_window() -> None:
     # in the bribes stage of a war
     war = copy.deepcopy(state)
     war.players["b"].troops, war.players["c"].troops = ["infantry"], ["pikemen"]
-    war.players["b"].cards = ["bribe-troops"]
+    DEALER.give(war, "b", "bribe-troops")
     war = act(with_active(war, "d"), "d", "war venice milan")
     war = act(war, "a", "pass")  # a declines the window
+    war = act(war, "b", "pass")  # b too: it holds a card, so it is asked
     war = act(act(war, "b", "bid 0"), "c", "pass")
     war = act(war, "c", "bid 0")
     assert war.war is not None and war.war.stage == "bribes" and to_act(war) == "b"
-    war.players["b"].cards.append("veto")
+    DEALER.give(war, "b", "veto")
     refused(war, "b", "play veto", "there is no war waiting for someone to play Veto or Bad Weather")
 
 
@@ -298,7 +313,7 @@ def test_start_war_is_refused_outside_the_end_of_turn_window() -> None:
     """Seed 000, Start War: "В конце Вашего Хода Вы можете разыграть эту карту"."""
     state = decade_one()
     for seat in SEATS:
-        state.players[seat].cards = ["start-war"]
+        DEALER.give(state, seat, "start-war")
     refused(
         state,
         "a",
@@ -318,9 +333,9 @@ def test_bribe_troops_is_refused_outside_the_bribes_stage() -> None:
     Кондотьеров назначили на каждый Город"."""
     state = decade_one()
     state.players["a"].troops, state.players["b"].troops = ["infantry"], ["pikemen"]
-    state.players["a"].cards = ["bribe-troops"]
+    DEALER.give(state, "a", "bribe-troops")
     refused(state, "a", "play bribe-troops b pikemen", "bribe-troops cannot be played now: in a war, after")
-    state.players["c"].cards = ["veto"]
+    DEALER.give(state, "c", "veto")
     war = act(state, "a", "war venice milan")
     assert war.war is not None and war.war.stage == "veto window"
     refused(
@@ -412,20 +427,22 @@ def test_bentivogli_draws_two_cards_keeps_one_and_puts_the_other_under_the_deck(
     """Seed 000, Bentivogli (A and B sides): "Покупая карту Предательства, вытяните 2 карты, сохраните у
     себя 1 и верните другую под низ колоды"."""
     state = decade_one(side=side, families=families_with(a="bentivoglio"))
-    state.deck = ["veto", "freeze-bid", *state.deck[2:]]
+    DEALER.top("veto", "freeze-bid")
     bought = act(state, "a", "buy card")
     assert bought.phase == "follow-up" and to_act(bought) == "a"
-    assert sorted(RULES.legal_moves(bought, "a")) == ["keep freeze-bid", "keep veto"]
-    refused(bought, "a", "keep steal-influence", "keep one of the two cards drawn: veto or freeze-bid")
-    refused(bought, "b", "keep veto", "")
+    first, second = bought.follow_ups[0].tile.split()
+    assert (DEALER.card(first), DEALER.card(second)) == ("veto", "freeze-bid")
+    assert sorted(RULES.legal_moves(bought, "a")) == sorted([f"keep {first}", f"keep {second}"])
+    refused(bought, "a", "keep treachery:99", f"keep one of the two cards drawn: {first} or {second}")
+    refused(bought, "b", f"keep {first}", "")
     refused(bought, "a", "pass", "")
-    kept = act(bought, "a", "keep freeze-bid")
-    assert kept.players["a"].cards == ["freeze-bid"]
-    assert kept.deck == [*state.deck[2:], "veto"]
+    kept = act(bought, "a", f"keep {second}")
+    assert DEALER.hand(kept, "a") == ["freeze-bid"]
+    assert kept.deck == state.deck - 1 and DEALER.pile[-1] == first, "the Veto went under the deck"
     assert kept.players["a"].gold == state.players["a"].gold - CARD_GOLD
     assert kept.players["a"].influence == state.players["a"].influence - CARD_INFLUENCE
-    assert (kept.phase, kept.active) == ("action", "b")
-    refused(with_active(kept, "a"), "a", "keep veto", "")
+    assert (finish_turn(kept).phase, finish_turn(kept).active) == ("action", "b")
+    refused(with_active(kept, "a"), "a", f"keep {first}", "")
 
 
 def final_decade(side: str) -> Game:
@@ -505,8 +522,8 @@ def test_malatesta_holds_three_cards_on_either_side(side: str) -> None:
     state = with_active(decade_one(side=side), "b")
     on_top(state, "steal-influence")
     assert hand_limit(state, "b") == 3 and hand_limit(state, "a") == HAND_LIMIT
-    state.players["b"].cards = ["veto", "veto"]
-    third = act(state, "b", "buy card")
+    DEALER.give(state, "b", "veto", "veto")
+    third = finish_turn(act(state, "b", "buy card"))
     assert len(third.players["b"].cards) == 3 and (third.phase, third.active) == ("action", "c")
     fourth = act(with_active(third, "b"), "b", "buy card")
     assert fourth.phase == "follow-up" and "discard" in RULES.demands(fourth)[0].prompt
@@ -517,11 +534,11 @@ def test_malatesta_a_draws_a_free_card_once_a_decade_on_its_turn() -> None:
     Ходу один раз в Десятилетие. Это может быть сделано как дополнительное Действие на любом Ходу и
     не стоит Вам никакого Золота или Влияния"."""
     state = with_active(decade_one(), "b")
-    top = state.deck[0]
+    (top,) = DEALER.peek()
     assert "use malatesta" in RULES.legal_moves(state, "b")
     refused(state, "a", "use malatesta", "")
     after = act(state, "b", "use malatesta")
-    assert after.players["b"].cards == [top] and after.deck == state.deck[1:]
+    assert DEALER.hand(after, "b") == [top] and after.deck == state.deck - 1
     assert (after.players["b"].gold, after.players["b"].influence) == (
         state.players["b"].gold,
         state.players["b"].influence,
@@ -542,11 +559,10 @@ def test_malatesta_a_free_card_over_the_limit_is_discarded_first_then_the_turn_g
     """Seed 000, Важные Правила: over the limit the player "должен немедленно сбросить карты ... перед
     продолжением Хода"."""
     state = with_active(decade_one(), "b")
-    state.players["b"].cards = ["veto", "veto", "veto"]
-    top = state.deck[0]
+    DEALER.give(state, "b", "veto", "veto", "veto")
     over = act(state, "b", "use malatesta")
     assert over.phase == "follow-up" and to_act(over) == "b"
-    after = act(over, "b", f"discard {top}")
+    after = act(over, "b", f"discard {over.players['b'].cards[-1]}")
     assert (after.phase, after.active) == ("action", "b")
     act(after, "b", "buy infantry")
 
@@ -747,13 +763,13 @@ def test_a_free_card_tile_draws_a_card_once_a_decade_even_on_the_turn_it_is_won(
     assert won.phase == "follow-up" and to_act(won) == "a", "the end of a's turn: the tile may be used"
     assert sorted(RULES.legal_moves(won, "a")) == ["pass", f"use {tile}"]
     refused(won, "b", f"use {tile}", "")
-    top = won.deck[0]
+    (top,) = DEALER.peek()
     gold, influence = won.players["a"].gold, won.players["a"].influence
     used = act(won, "a", f"use {tile}")
-    assert used.players["a"].cards == [top]
+    assert DEALER.hand(used, "a") == [top]
     assert (used.players["a"].gold, used.players["a"].influence) == (gold, influence)
     assert spent(used, "a") == [state.components.city_tile(tile).name]
-    assert RULES.legal_moves(used, "a") == ["pass"]
+    assert DEALER.playable(used, "a") == ["pass"]
     after = act(used, "a", "pass")
     assert (after.phase, after.active) == ("action", "b")
     refused(with_active(after, "a"), "a", f"use {tile}", "has already been used this decade")
@@ -799,14 +815,14 @@ def test_ferrante_of_aragon_and_cesare_borgia_each_add_one_to_the_hand_limit() -
     grant(state, "a", HAND_LIMIT_TILES[0])
     on_top(state, "freeze-bid")
     assert hand_limit(state, "a") == HAND_LIMIT + 1
-    state.players["a"].cards = ["veto", "veto"]
-    third = act(state, "a", "buy card")
+    DEALER.give(state, "a", "veto", "veto")
+    third = finish_turn(act(state, "a", "buy card"))
     assert len(third.players["a"].cards) == 3 and third.phase == "action"
     grant(state, "a", HAND_LIMIT_TILES[1])
     assert hand_limit(state, "a") == HAND_LIMIT + 2
     grant(state, "b", *HAND_LIMIT_TILES)
     assert hand_limit(state, "b") == 3 + 2, "added to Malatesta's 3"
-    state.players["a"].cards = ["veto", "veto", "veto", "veto"]
+    DEALER.give(state, "a", "veto", "veto", "veto", "veto")
     fifth = act(state, "a", "buy card")
     assert fifth.phase == "follow-up" and "hand limit of 4" in RULES.demands(fifth)[0].prompt
 
@@ -862,7 +878,7 @@ def test_a_card_played_in_an_auction_is_refused_naming_its_timing(card: str, nam
     refusal in an auction should say so, as it does on one's turn ("cannot be played now: ...")."""
     state = decade_one()
     state.players["b"].troops = ["infantry"]
-    state.players["a"].cards = [card.split(maxsplit=1)[0]]
+    DEALER.give(state, "a", card.split(maxsplit=1)[0])
     auction = in_auction(with_active(state, "d"), "d")
     assert to_act(auction) == "a"
     message = refused(auction, "a", f"play {card}", "")

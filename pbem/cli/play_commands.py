@@ -110,6 +110,7 @@ def moves(
 
         _, ledger = read_game(file)
         demand, texts = play_mod.legal(ledger, seat)
+        texts = _held_only(ledger, seat, texts)
         if as_json:
             print_json({"seat": seat, "kind": demand.kind if demand else None, "moves": texts})
             return
@@ -121,6 +122,23 @@ def moves(
             info(f"{seat} must {demand.prompt}: pbem sync {file} --as {seat}")
         for text in _ranges(texts):
             typer.echo(text)
+
+
+def _held_only(ledger: Ledger, seat: str, texts: list[str]) -> list[str]:
+    """The rules offer a card play for every card a seat might hold; with the seat's key at hand,
+    keep only the cards it holds and can show now (without it, every move the rules allow)."""
+    from pbem.engine import play as play_mod
+    from pbem.errors import PbemError
+
+    game = play_mod.seated(ledger)
+    if game.table.decks is None or not texts or seat not in ledger.roster:
+        return texts
+    try:
+        secret = signing_key(ledger, seat, None)
+    except PbemError as exc:
+        info(f"(card plays not filtered by your hand: {exc})")
+        return texts
+    return play_mod.playable(ledger, seat, texts, play_mod.hidden_hand(ledger, seat, secret))
 
 
 def _ranges(texts: list[str]) -> list[str]:

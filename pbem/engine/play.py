@@ -18,7 +18,7 @@ from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger, admit, contribution, sign_entry
-from pbem.engine.ruleset import Demand, Ruleset, require_ruleset
+from pbem.engine.ruleset import CardUse, Demand, Ruleset, require_ruleset
 from pbem.engine.table import Table
 from pbem.errors import IllegalMoveError, UsageError
 
@@ -235,6 +235,34 @@ def hidden_hand(ledger: Ledger, seat: str, secret: SecretKeys) -> dict[str, str 
     if table.decks is None:
         return {}
     return hidden_decks.hand(table.decks, seat, secret.sign_seed, ledger.game_id)
+
+
+def playable(ledger: Ledger, seat: str, texts: list[str], hand: dict[str, str | None]) -> list[str]:
+    """The moves of ``texts`` whose hidden cards ``seat`` can use now, given its hand as read with
+    its key: the rules list a card play for every card a seat might hold, since they cannot know
+    which it holds; the seat itself can."""
+    game = seated(ledger)
+    kept: list[str] = []
+    for text in texts:
+        uses = tables.card_uses(game.rules, game.table, seat, game.rules.parse(text))
+        free = dict(hand)
+        if all(_can_use(use, free) for use in uses):
+            kept.append(text)
+    return kept
+
+
+def _can_use(use: CardUse, free: dict[str, str | None]) -> bool:
+    """Whether ``free`` (the hand not yet used by this move) has the card ``use`` needs; takes it."""
+    if use.token is not None:
+        if use.token not in free or (use.action == "reveal" and free[use.token] is None):
+            return False
+        del free[use.token]
+        return True
+    for token, card in free.items():
+        if card is not None and card == use.card:
+            del free[token]
+            return True
+    return False
 
 
 def share_wait(ledger: Ledger, token: str) -> str:

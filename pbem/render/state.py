@@ -43,13 +43,13 @@ def _players(console: Any, view: dict[str, Any]) -> None:
             str(player.get("influence", "")),
         ]
         if decades:
-            hand = player.get("hand")
+            face_up = player.get("treachery_face_up")
             cards = f"{player['treachery_cards']}/{player['hand_limit']}"
             row += [
                 ", ".join(tile["name"] for tile in player["city_tiles"]) or "-",
                 ", ".join(player["troops"]) or "-",
                 ", ".join(player["event_tiles"]) or "-",
-                cards + (f": {', '.join(hand)}" if hand else ""),
+                cards + (f" (face up: {', '.join(face_up)})" if face_up else ""),
                 str(player["war_victories"]),
             ]
         else:
@@ -86,7 +86,11 @@ def _board(console: Any, view: dict[str, Any]) -> None:
         f"Pope: {pope or 'on offer'}; Treachery deck: {view['treachery_deck']} cards; "
         f"wars fought this decade: {view['wars_fought']} of {view['war_limit']}"
     )
-    console.print(view["treachery_notice"], style="dim")
+    if view.get("treachery_discards") or view.get("treachery_discarded_face_down"):
+        console.print(
+            f"Treachery cards played: {', '.join(view['treachery_discards']) or '-'}; "
+            f"discarded face down: {view['treachery_discarded_face_down']}"
+        )
     war = view.get("war")
     if war:
         attacker = f"{war['attacker']} (condottiere: {war['attacker_condottiere'] or '-'})"

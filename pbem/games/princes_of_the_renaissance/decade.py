@@ -53,7 +53,8 @@ def lay_out(game: Game) -> None:
 
 
 def draw_setup(game: Game, draws: Draws) -> None:
-    """Draw the City tiles that take part (2016: six per city, at random) and shuffle the deck."""
+    """Draw the City tiles that take part (2016: six per city, at random); the Treachery deck is
+    the engine's hidden deck, shuffled by every seat in turn, so only its count is set here."""
     parts = game.components
     drawn = parts.rule("city_tiles_drawn")
     if drawn:
@@ -63,8 +64,7 @@ def draw_setup(game: Game, draws: Draws) -> None:
             kept.update(draws.shuffle(tiles)[:drawn])
         game.city_supply = [tile.id for tile in parts.city_tiles if tile.id in kept]
         game.events.append(f"City tiles drawn at random, {drawn} per city; the rest leave the game")
-    cards = [card.id for card in parts.cards for _ in range(card.copies)]
-    game.deck = draws.shuffle(cards)
+    game.deck = deck.total(game)
 
 
 def begin(game: Game, number: int, first: str) -> None:
@@ -141,8 +141,9 @@ def discount(game: Game, seat: str, currency: str, kind: str) -> int:
 
 
 def cardinals(game: Game, seat: str, kind: str) -> int:
-    """Bribe Cardinal "расценивается как 3 Влияния" toward the Pope: influence the cards can pay."""
-    return 3 * game.players[seat].cards.count("bribe-cardinal") if kind == POPE else 0
+    """Bribe Cardinal "расценивается как 3 Влияния" toward the Pope: influence the cards can pay.
+    Only cards shown count: the rules know no card still face down (``play bribe-cardinal``)."""
+    return 3 * len(deck.face_up(game, seat, "bribe-cardinal")) if kind == POPE else 0
 
 
 def holding(player: Player, currency: str) -> int:
@@ -269,12 +270,12 @@ def buy_card(game: Game, seat: str) -> None:
     player = game.players[seat]
     player.gold -= game.components.rule("card_gold")
     player.influence -= game.components.rule("card_influence")
-    first = deck.draw(game, seat)
+    deck.draw(game, seat)
     game.events.append(f"{seat} buys a Treachery card" + (" as compensation" if compensation else ""))
     if player.family == "bentivoglio" and deck.size(game):
         # Bentivogli, both sides: "вытяните 2 карты, сохраните у себя 1 и верните другую под низ колоды"
-        second = deck.draw(game, seat)
-        game.follow_ups.insert(0, FollowUp(seat, KEEP, f"{first} {second}"))
+        deck.draw(game, seat)
+        game.follow_ups.insert(0, FollowUp(seat, KEEP))  # the two tokens arrive as they are dealt
     else:
         check_hand(game, seat)
     if compensation:
@@ -285,7 +286,7 @@ def buy_card(game: Game, seat: str) -> None:
 
 def check_hand(game: Game, seat: str) -> None:
     """Over the hand limit, the player discards at once, before play goes on."""
-    if len(game.players[seat].cards) > hand_limit(game, seat):
+    if deck.hand_size(game, seat) > hand_limit(game, seat):
         game.follow_ups.insert(0, FollowUp(seat, DISCARD))
 
 
@@ -293,19 +294,20 @@ def _compensation_due(game: Game, seat: str) -> bool:
     return game.phase == FOLLOW_UP and game.follow_ups[0] == FollowUp(seat, COMPENSATION)
 
 
-def check_discard_card(game: Game, seat: str, card: str) -> None:
+def check_discard_card(game: Game, seat: str, token: str) -> None:
     due = game.follow_ups[0] if game.phase == FOLLOW_UP else None
     if due is None or due.kind != DISCARD or due.seat != seat:
         raise IllegalMoveError(f"{seat} may discard a Treachery card only when over the hand limit")
-    if card not in game.players[seat].cards:
-        raise IllegalMoveError(f"{seat} holds no {game.components.card(card).name}")
+    if token not in game.players[seat].cards:
+        raise IllegalMoveError(f"{seat} holds no Treachery card {token}")
 
 
-def discard_card(game: Game, seat: str, card: str) -> None:
-    player = game.players[seat]
-    deck.discard(game, seat, card)
-    game.events.append(f"{seat} discards a Treachery card down to the hand limit")
-    if len(player.cards) <= hand_limit(game, seat):
+def discard_card(game: Game, seat: str, token: str) -> None:
+    shown = game.shown.get(token)
+    deck.discard(game, seat, token)
+    what = f"{game.components.card(shown).name} (face up)" if shown else "a Treachery card face down"
+    game.events.append(f"{seat} discards {what} down to the hand limit")
+    if deck.hand_size(game, seat) <= hand_limit(game, seat):
         game.follow_ups.pop(0)
     carry_on(game)
 
@@ -466,7 +468,9 @@ def _has_a_say(game: Game, seat: str, refusal: str) -> bool:
     if "Troop tile" in refusal or "condottiere" in refusal or seat in auction.frozen:
         return False  # not a bidder in this auction at all
     others = [s for s in game.order if s != seat and s not in auction.out and s not in auction.frozen]
-    if deck.holds(game, seat, "freeze-bid") and others:
+    # Who holds Freeze Bid or Bribe Cardinal is secret: every player holding a card face down is
+    # asked, so being asked shows nothing but the number of cards, which is public.
+    if deck.face_down(game, seat) and (others or auction.kind == POPE):
         return True
     if "cannot outbid" not in refusal:
         return False
@@ -486,8 +490,8 @@ def _pay(game: Game, auction: Auction) -> str:
     player = game.players[seat]
     price = max(0, auction.bid - discount(game, seat, auction.currency, auction.kind))
     cards = 0
-    while auction.kind == POPE and price > player.influence and "bribe-cardinal" in player.cards:
-        deck.play(game, seat, "bribe-cardinal")
+    while auction.kind == POPE and price > player.influence and deck.face_up(game, seat, "bribe-cardinal"):
+        deck.play(game, seat, "bribe-cardinal", deck.face_up(game, seat, "bribe-cardinal")[0])
         price = max(0, price - 3)
         cards += 1
     if auction.currency == "gold":
@@ -571,7 +575,7 @@ def check_decline(game: Game, seat: str) -> None:
     if due.kind == PLACE and not placement_optional(game, due.tile):
         raise IllegalMoveError(f"{tile_name(game, due.tile)} must be placed on a city: place CITY")
     if due.kind == DISCARD:
-        raise IllegalMoveError(f"{seat} is over the hand limit and must discard: discard CARD")
+        raise IllegalMoveError(f"{seat} is over the hand limit and must discard: discard TOKEN")
 
 
 def decline(game: Game, seat: str) -> None:
@@ -624,8 +628,9 @@ def carry_on(game: Game) -> None:
 
 def end_of_turn_options(game: Game, seat: str) -> bool:
     """Start War is played "В конце Вашего Хода"; a free-card tile may be used on the turn it is
-    won. The window is offered only to a player who could use it."""
-    if deck.holds(game, seat, "start-war"):
+    won. The window is offered to a player who could use it: a free-card tile is public, Start War
+    is not, so every player holding a card face down is offered it."""
+    if deck.face_down(game, seat):
         return True
     return any(tile in game.won_this_turn for tile in unused_tiles(game, seat, "free-card"))
 

@@ -54,7 +54,7 @@ def _victim(game: Game, seat: str, target: str) -> None:
 
 def check_steal(game: Game, seat: str, card: str, target: str) -> None:
     _check_own_turn(game, seat, game.components.card(card).name)
-    if not deck.holds(game, seat, card):
+    if not deck.showing(game, seat, card):
         raise IllegalMoveError(f"{seat} holds no {game.components.card(card).name}")
     _victim(game, seat, target)
 
@@ -164,12 +164,42 @@ def check_freeze(game: Game, seat: str, target: str) -> None:
         raise IllegalMoveError(f"{seat} has dropped out of this auction")
     if auction.turn != seat:
         raise IllegalMoveError(f"it is {auction.turn}'s turn to bid, not {seat}'s")
-    if not deck.holds(game, seat, "freeze-bid"):
+    if not deck.showing(game, seat, "freeze-bid"):
         raise IllegalMoveError(f"{seat} holds no Freeze Bid")
     if target not in game.players or target == seat:
         raise IllegalMoveError("Freeze Bid names another player")
     if target in auction.out or target in auction.frozen:
         raise IllegalMoveError(f"{target} can no longer raise in this auction anyway")
+
+
+def check_cardinal(game: Game, seat: str) -> None:
+    """Bribe Cardinal shown in a Pope auction on one's turn to bid, or on one's turn before putting
+    the Pope up: from then on it counts as 3 influence toward the Pope for its holder, and it is
+    spent only if it pays."""
+    auction = game.auction
+    if game.phase == ACTION and game.pope is None and game.active == seat:
+        if not deck.showing(game, seat, "bribe-cardinal"):
+            raise IllegalMoveError(f"{seat} holds no Bribe Cardinal")
+        return
+    if game.phase != AUCTION or auction is None or auction.kind != "pope":
+        raise IllegalMoveError(
+            "Bribe Cardinal is shown in a Pope auction on one's turn to bid, "
+            "or on one's turn to put the Pope up"
+        )
+    if seat in auction.out:
+        raise IllegalMoveError(f"{seat} has dropped out of this auction")
+    if auction.turn != seat:
+        raise IllegalMoveError(f"it is {auction.turn}'s turn to bid, not {seat}'s")
+    if seat in auction.frozen:
+        raise IllegalMoveError(f"{seat} is frozen by Freeze Bid and may not raise again")
+    if not deck.showing(game, seat, "bribe-cardinal"):
+        raise IllegalMoveError(f"{seat} holds no Bribe Cardinal")
+
+
+def show_cardinal(game: Game, seat: str) -> None:
+    game.showing = ""  # the card stays in the hand, face up
+    count = len(deck.face_up(game, seat, "bribe-cardinal"))
+    game.events.append(f"{seat} shows Bribe Cardinal: {3 * count} influence toward the Pope from cards shown")
 
 
 def freeze(game: Game, seat: str, target: str) -> None:
@@ -204,15 +234,24 @@ def declare(game: Game, seat: str, currency: str) -> None:
         game.phase = ACTION  # the decade's first turn, which the declaration came before
 
 
-def check_keep(game: Game, seat: str, card: str) -> None:
+def check_keep(game: Game, seat: str, token: str) -> None:
     drawn = due(game, seat, KEEP, "keep").split()
-    if card not in drawn:
+    if token not in drawn:
         raise IllegalMoveError(f"keep one of the two cards drawn: {' or '.join(drawn)}")
 
 
-def keep(game: Game, seat: str, card: str) -> None:
+def kept_other(game: Game, seat: str, token: str) -> str:
+    """The card Bentivogli puts under the deck when keeping ``token`` ("" if it is not a choice)."""
+    current = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    if current is None or current.kind != KEEP or current.seat != seat:
+        return ""
+    drawn = current.tile.split()
+    return next((other for other in drawn if other != token), "") if token in drawn else ""
+
+
+def keep(game: Game, seat: str, token: str) -> None:
     drawn = game.follow_ups.pop(0).tile.split()
-    drawn.remove(card)
+    drawn.remove(token)
     deck.to_bottom(game, seat, drawn[0])
     game.events.append(f"{seat} (Bentivogli) keeps one card and puts the other under the deck")
     decade.check_hand(game, seat)

@@ -8,20 +8,22 @@ Moves (text form):
                           montefeltro
     buy TROOP | buy card  buy a Troop tile (infantry, crossbowmen, pikemen, cavalry, artillery) or
                           a Treachery card (also as a nominator's compensation)
-    discard TROOP|CARD    discard a Troop tile instead of buying; a card when over the hand limit
+    discard TROOP|TOKEN   discard a Troop tile instead of buying; a card, face down, when over the
+                          hand limit (by its token, ``treachery:N``: ``pbem show --as`` lists them)
     auction TILE N        put a City tile, an Event tile or the Pope (``pope``) up, opening at N
     war CITY CITY         start a war: the attacking city, then the defending one
     place CITY            place a won Artist or French Invade tile
     play CARD [ARGS]      a Treachery card: veto; bad-weather CITY; freeze-bid SEAT;
                           steal-influence SEAT; steal-gold-shipment SEAT; start-war CITY CITY;
-                          bribe-troops SEAT TROOP (Bribe Cardinal is used when paying for the Pope)
+                          bribe-troops SEAT TROOP; bribe-cardinal (shown in a Pope auction: it
+                          counts as 3 influence toward the Pope, and pays only if needed)
     use TILE [SEAT]       a tile's power on one's turn: Lucrezia Borgia (SEAT), a free card
                           (Alfonso of Aragon, Pallavicino, or ``use malatesta``)
     bank N gold|influence the Banker: N (1-3) gold for as much influence, or the reverse
     league SIDE           the Pope's Holy League with the attacker or the defender
     reroll                Ludovico Sforza: the war's dice rolled again
     declare gold|influence   Baglioni (B side): the decade's discount
-    keep CARD             Bentivogli: the card kept of the two drawn
+    keep TOKEN            Bentivogli: the card kept of the two drawn (the other goes under the deck)
     rank CITY CITY...     Bentivogli (A side): the order of cities tied on status and Artist tiles
 Cities: venice, milan, florence, rome, naples.
 """
@@ -36,7 +38,7 @@ from typing import Any
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
-from pbem.engine.ruleset import Demand, RandomRequest
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance import components as parts
 from pbem.games.princes_of_the_renaissance import decade, deck, opening, powers, scoring, war
@@ -93,7 +95,7 @@ class Buy:
 
 @dataclass(frozen=True)
 class Discard:
-    item: str  # a troop type or a Treachery card
+    item: str  # a troop type or a Treachery card's token
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ class Declare:
 
 @dataclass(frozen=True)
 class Keep:
-    card: str
+    card: str  # a token
 
 
 @dataclass(frozen=True)
@@ -170,29 +172,31 @@ CARD_ARGS = {
     "steal-gold-shipment": 1,
     "start-war": 2,
     "bribe-troops": 2,
+    "bribe-cardinal": 0,
 }
 FORMS = (
-    "'bid N', 'pass', 'family NAME', 'buy TROOP', 'buy card', 'discard TROOP', 'discard CARD', "
+    "'bid N', 'pass', 'family NAME', 'buy TROOP', 'buy card', 'discard TROOP', 'discard TOKEN', "
     "'auction TILE N', 'war CITY CITY', 'place CITY', 'play CARD ...', 'use TILE', 'bank N gold', "
-    "'league SIDE', 'reroll', 'declare gold', 'keep CARD' or 'rank CITY CITY...'"
+    "'league SIDE', 'reroll', 'declare gold', 'keep TOKEN' or 'rank CITY CITY...'"
 )
 VERB_FORMS = {
     "bid": "'bid N' (N a whole number)",
     "pass": "'pass'",
     "family": "'family NAME'",
     "buy": "'buy TROOP' or 'buy card'",
-    "discard": "'discard TROOP' or 'discard CARD'",
+    "discard": "'discard TROOP' or 'discard TOKEN' (a card's token, treachery:N: pbem show --as SEAT)",
     "auction": "'auction TILE N' (N the opening bid)",
     "war": "'war ATTACKING-CITY DEFENDING-CITY'",
     "place": "'place CITY'",
     "play": "'play veto', 'play bad-weather CITY', 'play freeze-bid SEAT', 'play steal-influence SEAT', "
-    "'play steal-gold-shipment SEAT', 'play start-war CITY CITY' or 'play bribe-troops SEAT TROOP'",
+    "'play steal-gold-shipment SEAT', 'play start-war CITY CITY', 'play bribe-troops SEAT TROOP' or "
+    "'play bribe-cardinal'",
     "use": "'use TILE' or 'use TILE SEAT' (Lucrezia Borgia)",
     "bank": "'bank N gold' or 'bank N influence' (N from 1 to 3)",
     "league": "'league attacker' or 'league defender'",
     "reroll": "'reroll'",
     "declare": "'declare gold' or 'declare influence'",
-    "keep": "'keep CARD'",
+    "keep": "'keep TOKEN' (one of the two cards drawn, treachery:N: pbem show --as SEAT)",
     "rank": "'rank CITY CITY ...' (best first)",
 }
 
@@ -229,7 +233,7 @@ class Rules:
             return [Demand(actor, "move", FAMILY_CHOICE, f"choose a family: {names}")]
         actor = _actor(state)
         if not actor:
-            return []
+            return []  # nobody moves while a card is being dealt
         return [Demand(actor, "move", _step(state), _prompt(state))]
 
     def legal_moves(self, state: Game, seat: str) -> list[str]:
@@ -259,6 +263,7 @@ class Rules:
             return opening.apply_family(state, seat, move.name)
         state = state.copy()
         _applier(state, seat, move)(state, seat)
+        state.showing = ""
         return state
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
@@ -279,11 +284,11 @@ class Rules:
         if state.phase == FOLLOW_UP:
             due = state.follow_ups[0]
             if due.kind == DISCARD:
-                return Discard(state.players[seat].cards[-1])
+                return Discard(state.players[seat].cards[-1])  # a token: the card drawn last
             if due.kind == PLACE and not decade.placement_optional(state, due.tile):
                 return Place(parts.CITIES[0])
             if due.kind == KEEP:
-                return Keep(due.tile.split()[0])
+                return Keep(due.tile.split()[0])  # the first card drawn
             if due.kind == DECLARE:
                 return Declare("gold")
             if due.kind == RANK:
@@ -311,8 +316,40 @@ class Rules:
             return {seat: {} for seat in state.seats}
         return scoring.breakdown(state)
 
+    # --- the hidden Treachery deck ---
+    def hidden_decks(self, state: Game) -> list[DeckSpec]:
+        return [deck.spec(state)]
+
+    def draw_requests(self, state: Game) -> list[DrawRequest]:
+        return deck.requests(state)
+
+    def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
+        return deck.drawn(state, request, token)
+
+    def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
+        """A card played is shown face up, as the engine checks; a discard over the hand limit is
+        face down; Bentivogli's card not kept goes under the deck."""
+        if state.phase in OPENING_PHASES or seat not in state.players:
+            return []
+        if isinstance(move, Play):
+            return [deck.reveal(move.card)]
+        if isinstance(move, Discard) and deck.TOKEN.fullmatch(move.item):
+            return deck.discard_use(state, move.item) if move.item in state.players[seat].cards else []
+        if isinstance(move, Keep):
+            other = powers.kept_other(state, seat, move.card)
+            return [deck.bottom_use(other)] if other else []
+        return []
+
+    def card_revealed(self, state: Game, token: str, card: str) -> Game:
+        return deck.revealed(state, token, card)
+
 
 # --- text ------------------------------------------------------------------------------------------------
+
+_BY_TOKEN = (
+    "{verb} names a Treachery card by its token, as in '{verb} treachery:7': nobody else knows "
+    "which card it is (pbem show FILE --as SEAT lists your hand)"
+)
 
 
 def _parse(verb: str, rest: list[str]) -> Move | None:
@@ -332,7 +369,9 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
         item = "card" if one in ("card", "treachery") else one
         return Buy(item) if item == "card" or item in parts.TROOPS else None
     if verb == "discard" and one:
-        return Discard(one) if one in parts.TROOPS or one in parts.CARDS else None
+        if one in parts.CARDS:
+            raise MoveSyntaxError(_BY_TOKEN.format(verb="discard"))
+        return Discard(one) if one in parts.TROOPS or deck.TOKEN.fullmatch(one) else None
     if verb == "auction" and len(rest) == 2 and NAME.fullmatch(rest[0]) and NUMBER.fullmatch(rest[1]):
         return Nominate(rest[0], int(rest[1]))
     if verb == "war" and len(rest) == 2 and all(city in parts.CITIES for city in rest):
@@ -353,6 +392,8 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
     if verb == "declare" and one in parts.CURRENCIES:
         return Declare(one)
     if verb == "keep" and one in parts.CARDS:
+        raise MoveSyntaxError(_BY_TOKEN.format(verb="keep"))
+    if verb == "keep" and one and deck.TOKEN.fullmatch(one):
         return Keep(one)
     if verb == "rank" and len(rest) >= 2 and all(city in parts.CITIES for city in rest):
         return Rank(tuple(rest))
@@ -397,6 +438,8 @@ def _format(move: Move) -> str:
 
 
 def _actor(state: Game) -> str:
+    if state.drawing:
+        return ""  # a card is being dealt: the deck waits for every seat's shuffle
     if state.phase == ACTION:
         return state.active
     if state.phase == AUCTION and state.auction is not None:
@@ -438,9 +481,15 @@ def _prompt(state: Game) -> str:
         return f"place {decade.tile_name(state, due.tile)} on a city: {what}"
     if due.kind == DISCARD:
         limit = decade.hand_limit(state, due.seat)
-        return f"discard Treachery cards down to your hand limit of {limit}: discard CARD"
+        return (
+            f"discard Treachery cards, face down, down to your hand limit of {limit}: discard TOKEN "
+            f"({', '.join(state.players[due.seat].cards)})"
+        )
     if due.kind == KEEP:
-        return f"Bentivogli: keep one of the two cards drawn ({' or '.join(due.tile.split())}): keep CARD"
+        return (
+            f"Bentivogli: keep one of the two cards drawn ({' or '.join(due.tile.split())}); the other "
+            "goes under the deck: keep TOKEN"
+        )
     if due.kind == DECLARE:
         return "Baglioni: declare gold or declare influence for this decade's discount"
     if due.kind == END_TURN:
@@ -482,6 +531,8 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
         return _refuse(f"the opening comes first: it is the {phase}; the decades' actions follow it")
     if phase == GAME_OVER:
         return _refuse("the game is over")
+    if state.drawing:
+        return _refuse("a Treachery card is being dealt: the deck waits for every seat's shuffle")
     if phase == WAR and state.war is not None and state.war.stage == DICE:
         return _refuse("the war waits for every player's randomness (pbem play FILE --as SEAT roll)")
     if isinstance(move, Bank):
@@ -491,6 +542,8 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
         return lambda game, who: powers.check_use(game, who, move.source, _seat_or_blank(game, move.target))
     if isinstance(move, Play) and move.card in powers.STEALS:
         return lambda game, who: powers.check_steal(game, who, move.card, _seat_of(game, move.args[0]))
+    if isinstance(move, Play) and move.card == "bribe-cardinal":
+        return powers.check_cardinal
     if phase == ACTION:
         return _action_checker(move)
     if phase == AUCTION:
@@ -552,6 +605,7 @@ def _card_timing(card: str) -> str:
         "freeze-bid": "on one's turn to bid in an auction",
         "start-war": "at the end of one's own turn",
         "bribe-troops": "in a war, after the condottieri are known and before the dice",
+        "bribe-cardinal": "in a Pope auction on one's turn to bid, or on one's turn to put the Pope up",
     }.get(card, "on one's own turn")
 
 
@@ -574,7 +628,7 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
     due = state.follow_ups[0]
     if due.kind == PLACE and isinstance(move, Place):
         return lambda game, seat: decade.check_place(game, seat, move.city)
-    if due.kind == DISCARD and isinstance(move, Discard) and move.item in parts.CARDS:
+    if due.kind == DISCARD and isinstance(move, Discard) and deck.TOKEN.fullmatch(move.item):
         return lambda game, seat: decade.check_discard_card(game, seat, move.item)
     if due.kind == COMPENSATION and move == Buy("card"):
         return decade.check_buy_card
@@ -592,9 +646,9 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
         return decade.check_decline
     wanted = {
         PLACE: "place CITY",
-        DISCARD: "discard CARD",
+        DISCARD: "discard TOKEN",
         COMPENSATION: "buy card or pass",
-        KEEP: "keep CARD",
+        KEEP: "keep TOKEN",
         DECLARE: "declare gold or declare influence",
         END_TURN: "play start-war CITY CITY, use TILE, or pass",
         RANK: "rank CITY CITY ...",
@@ -604,7 +658,7 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
 
 def _check_start_war_card(game: Game, seat: str, cities: tuple[str, ...]) -> None:
     decade.check_end_turn(game, seat)
-    if not deck.holds(game, seat, "start-war"):
+    if not deck.showing(game, seat, "start-war"):
         raise IllegalMoveError(f"{seat} holds no Start War")
     war.check_cities(game, cities[0], cities[1])
 
@@ -678,6 +732,8 @@ def _card_applier(move: Play) -> Check:
         return lambda game, who: powers.steal(game, who, card, _seat_of(game, args[0]))
     if card == "freeze-bid":
         return lambda game, who: powers.freeze(game, who, _seat_of(game, args[0]))
+    if card == "bribe-cardinal":
+        return powers.show_cardinal
     if card == "veto":
         return war.veto
     if card == "bad-weather":
@@ -711,7 +767,9 @@ def _legal(state: Game, seat: str) -> list[Move]:
         return []
     extras = _extras(state, seat)
     if state.phase == ACTION:
-        return extras + _actions(state, seat)
+        offer = state.pope is None and deck.face_down(state, seat)
+        cardinal: list[Move] = [Play("bribe-cardinal")] if offer else []
+        return extras + cardinal + _actions(state, seat)
     if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
         top = decade.highest_allowed(state, seat, auction.currency, auction.kind)
@@ -719,13 +777,17 @@ def _legal(state: Game, seat: str) -> list[Move]:
         bids: list[Move] = []
         if refusal is None or "cannot outbid" in refusal:  # asked only for Freeze Bid or the Banker
             bids = [Bid(amount) for amount in range(auction.bid + 1, top + 1)]
-        freezes: list[Move] = []
-        if deck.holds(state, seat, "freeze-bid"):
+        # Every card a player may hold is offered to any player holding one face down: the rules
+        # cannot know which it holds, and the engine refuses a card the player cannot show.
+        cards: list[Move] = []
+        if deck.face_down(state, seat):
             others = [
                 s for s in state.order if s != seat and s not in auction.out and s not in auction.frozen
             ]
-            freezes = [Play("freeze-bid", (other.lower(),)) for other in others]
-        return extras + bids + freezes + [Pass()]
+            cards = [Play("freeze-bid", (other.lower(),)) for other in others]
+            if auction.kind == decade.POPE and seat not in auction.frozen:
+                cards.append(Play("bribe-cardinal"))
+        return extras + bids + cards + [Pass()]
     if state.phase == WAR and state.war is not None:
         return extras + _war_moves(state, seat)
     if state.phase == FOLLOW_UP:
@@ -744,8 +806,8 @@ def _extras(state: Game, seat: str) -> list[Move]:
     if not powers.on_own_turn(state, seat):
         return moves
     others = [other for other in state.order if other != seat]
-    for card in powers.STEALS:
-        if deck.holds(state, seat, card):
+    if deck.face_down(state, seat):
+        for card in powers.STEALS:
             moves.extend(Play(card, (other.lower(),)) for other in others)
     for tile in decade.unused_tiles(state, seat, "lucrezia-borgia"):
         moves.extend(Use(tile, other.lower()) for other in others)
@@ -787,13 +849,12 @@ def _war_moves(state: Game, seat: str) -> list[Move]:
     assert current is not None
     moves: list[Move] = []
     if current.stage == WINDOW:
-        if deck.holds(state, seat, "veto"):
+        if deck.face_down(state, seat):
             moves.append(Play("veto"))
-        if deck.holds(state, seat, "bad-weather"):
             moves.extend(Play("bad-weather", (city,)) for city in (current.attacker, current.defender))
     elif current.stage == LEAGUE:
         moves.extend([League(war.ATTACKER), League(war.DEFENDER)])
-    elif current.stage == BRIBES:
+    elif current.stage == BRIBES and deck.face_down(state, seat):
         for target in war.targets(state):
             owner, troop = target.split("/")
             moves.append(Play("bribe-troops", (owner.lower(), troop)))
@@ -806,19 +867,19 @@ def _follow_up_moves(state: Game, seat: str) -> list[Move]:
     due = state.follow_ups[0]
     player = state.players[seat]
     if due.kind == DISCARD:
-        return [Discard(card) for card in dict.fromkeys(player.cards)]
+        return [Discard(token) for token in player.cards]
     if due.kind == PLACE:
         places: list[Move] = [Place(city) for city in parts.CITIES]
         return [*places, Pass()] if decade.placement_optional(state, due.tile) else places
     if due.kind == KEEP:
-        return [Keep(card) for card in dict.fromkeys(due.tile.split())]
+        return [Keep(token) for token in due.tile.split()]
     if due.kind == DECLARE:
         return [Declare("gold"), Declare("influence")]
     if due.kind == RANK:
         return [Rank(order) for order in itertools.permutations(due.tile.split())]
     if due.kind == END_TURN:
         wars: list[Move] = []
-        if deck.holds(state, seat, "start-war"):
+        if deck.face_down(state, seat):
             wars = [Play("start-war", (a, d)) for a in parts.CITIES for d in parts.CITIES if a != d]
         return [*wars, Pass()]
     options: list[Move] = [Buy("card")] if decade.card_refusal(state, seat) is None else []

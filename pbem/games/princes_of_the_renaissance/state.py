@@ -1,8 +1,8 @@
 """The state of a game of Princes of the Renaissance: plain dataclasses, copied by the rules.
 
-Nothing here is secret: sealed bids reach the state only once revealed. The Treachery deck's
-order comes from the joint randomness, so anyone replaying the file can work out every hand until
-the hidden deck replaces it; ``show`` says so.
+Nothing here is secret: sealed bids reach the state only once revealed, and the Treachery deck is
+a hidden deck the engine deals. A hand holds tokens (``treachery:SLOT``), never cards; a card's
+name enters the state only when its holder shows it face up.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Player:
     city_tiles: list[str] = field(default_factory=list)
     troops: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
-    cards: list[str] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)  # tokens of the Treachery cards held
     victories: int = 0
     pay: int = 0  # condottiere gold held on the Family tile until the decade's end
     used: list[str] = field(default_factory=list)  # once-per-decade powers spent this decade
@@ -144,8 +144,12 @@ class Game:
     city_supply: list[str] = field(default_factory=list)
     event_row: list[str] = field(default_factory=list)
     pope: str | None = None
-    deck: list[str] = field(default_factory=list)
-    discards: list[str] = field(default_factory=list)
+    deck: int = 0  # Treachery cards left in the deck (the engine holds them, face down)
+    discards: list[str] = field(default_factory=list)  # cards played face up, by id
+    buried: int = 0  # cards discarded face down
+    shown: dict[str, str] = field(default_factory=dict)  # token -> card, for every card shown
+    showing: str = ""  # the token the move being checked shows (set by the engine's reveal)
+    drawing: list[str] = field(default_factory=list)  # seats waiting for a card, oldest first
     troop_supply: dict[str, int] = field(default_factory=dict)
     wars: int = 0
     auction: Auction | None = None
@@ -175,8 +179,9 @@ class Game:
             artists=dict(self.artists),
             city_supply=list(self.city_supply),
             event_row=list(self.event_row),
-            deck=list(self.deck),
             discards=list(self.discards),
+            shown=dict(self.shown),
+            drawing=list(self.drawing),
             troop_supply=dict(self.troop_supply),
             auction=None if self.auction is None else self.auction.copy(),
             follow_ups=list(self.follow_ups),

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.princes_of_the_renaissance import decade, scoring
+from pbem.games.princes_of_the_renaissance import decade, deck, scoring
 from pbem.games.princes_of_the_renaissance.state import GAME_OVER, Game
 from pbem.games.princes_of_the_renaissance.war import limit as war_limit
-
-DECK_NOTICE = (
-    "Treachery cards are not hidden yet: the deck is shuffled with every player's randomness, "
-    "so anyone who replays the file can work out every hand."
-)
 
 
 def view(game: Game, seat: str | None) -> dict[str, Any]:
@@ -21,7 +16,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         "edition": game.edition,
         "family_side": game.side,
         "turn_order": list(game.order),
-        "players": {name: _player(game, name, name == seat) for name in game.seats},
+        "players": {name: _player(game, name) for name in game.seats},  # the same for every seat
         "events": list(game.events),
     }
     if not game.city_supply and game.decade == 0:
@@ -44,8 +39,9 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
             "event_tiles_on_offer": [_event(game, event) for event in game.event_row],
             "pope": {"holder": game.pope, "on_offer": game.pope is None},
             "troop_supply": dict(game.troop_supply),
-            "treachery_deck": len(game.deck),
-            "treachery_notice": DECK_NOTICE,
+            "treachery_deck": game.deck,
+            "treachery_discards": [parts.card(card).name for card in game.discards],
+            "treachery_discarded_face_down": game.buried,
             "wars_fought": game.wars,
             "war_limit": war_limit(game),
         }
@@ -91,7 +87,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
     return result
 
 
-def _player(game: Game, name: str, own: bool) -> dict[str, Any]:
+def _player(game: Game, name: str) -> dict[str, Any]:
     player = game.players[name]
     parts = game.components
     shown: dict[str, Any] = {
@@ -108,7 +104,11 @@ def _player(game: Game, name: str, own: bool) -> dict[str, Any]:
             "city_tiles": [_city_tile(game, tile) for tile in player.city_tiles],
             "troops": [parts.troop(troop).name for troop in player.troops],
             "event_tiles": [parts.event(event).name for event in player.events],
-            "treachery_cards": len(player.cards),
+            "treachery_cards": deck.hand_size(game, name),
+            "treachery_tokens": list(player.cards),
+            "treachery_face_up": [
+                parts.card(game.shown[token]).name for token in player.cards if token in game.shown
+            ],
             "hand_limit": decade.hand_limit(game, name),
             "war_victories": player.victories,
             "condottiere_pay": player.pay,
@@ -116,9 +116,7 @@ def _player(game: Game, name: str, own: bool) -> dict[str, Any]:
             "declared_discount": player.declared,
         }
     )
-    if own:
-        shown["hand"] = [parts.card(card).name for card in player.cards]
-    return shown
+    return shown  # a hand face down is read with the seat's key, never from the state (pbem show --as)
 
 
 def _city_tile(game: Game, tile_id: str) -> dict[str, Any]:

@@ -77,7 +77,9 @@ def _clockwise(game: Game, first: str) -> list[str]:
 
 
 def _can_interrupt(game: Game, seat: str) -> bool:
-    return deck.holds(game, seat, "veto") or deck.holds(game, seat, "bad-weather")
+    """Who holds a Veto or a Bad Weather is secret: every player holding a card face down is
+    asked, so being asked shows nothing but the number of cards, which is public."""
+    return deck.face_down(game, seat) > 0
 
 
 def current(game: Game) -> War:
@@ -100,7 +102,7 @@ def advance(game: Game) -> None:
         _bribes(game)
         return
     if war.stage == BRIBES:
-        war.asked = [seat for seat in war.asked if deck.holds(game, seat, "bribe-troops")]
+        war.asked = [seat for seat in war.asked if deck.face_down(game, seat)]  # as in the window
         if war.asked:
             return
         war.stage = DICE
@@ -114,7 +116,7 @@ def advance(game: Game) -> None:
 
 def check_window(game: Game, seat: str, card: str, city: str = "") -> None:
     war = _in_stage(game, WINDOW, seat, "play Veto or Bad Weather")
-    if not deck.holds(game, seat, card):
+    if not deck.showing(game, seat, card):
         raise IllegalMoveError(f"{seat} holds no {game.components.card(card).name}")
     if card == "bad-weather" and city not in (war.attacker, war.defender):
         raise IllegalMoveError(
@@ -260,7 +262,7 @@ def targets(game: Game) -> list[str]:
 
 def check_bribe(game: Game, seat: str, owner: str, troop: str) -> None:
     _in_stage(game, BRIBES, seat, "play Bribe Troops")
-    if not deck.holds(game, seat, "bribe-troops"):
+    if not deck.showing(game, seat, "bribe-troops"):
         raise IllegalMoveError(f"{seat} holds no Bribe Troops")
     if f"{owner}/{troop}" not in targets(game):
         raise IllegalMoveError(f"{owner}'s {troop} is not a Troop tile in this war still to be bribed")
