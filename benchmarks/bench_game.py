@@ -76,6 +76,7 @@ def rules_game(seed: int, components: dict[str, Any]) -> list[tuple[str, str]]:
     rnd = random.Random(seed)
     state = RULES.setup(SEATS, "2016", {"turn_order": "bid", "family_side": "a"}, components)
     made: list[tuple[str, str]] = []
+    dealt = 0
     while state.phase != "game over":
         requests = RULES.random_requests(state)
         demands = RULES.demands(state)
@@ -86,10 +87,15 @@ def rules_game(seed: int, components: dict[str, Any]) -> list[tuple[str, str]]:
             )
             continue
         demand = rnd.choice(demands)
-        text = choose(rnd, RULES.legal_moves(state, demand.seat), state.phase == "auction")
+        # Without the engine nobody can show a hidden card, so the ruleset alone plays none.
+        moves = [text for text in RULES.legal_moves(state, demand.seat) if not text.startswith("play ")]
+        text = choose(rnd, moves, state.phase == "auction")
         move = RULES.parse(text)
         RULES.check(state, demand.seat, move)
         state = RULES.apply(state, demand.seat, move)
+        for request in RULES.draw_requests(state):  # dealt as the engine would, a slot each
+            state = RULES.card_drawn(state, request, f"{request.deck_id}:{dealt}")
+            dealt += 1
         made.append((demand.seat, text))
     return made
 
@@ -113,7 +119,10 @@ def signed_game(directory: Path, seed: int, components: dict[str, Any]) -> tuple
         assert demand is not None
         if demand.kind == "reveal":
             game, _ = play.reveal(game, seat, keys[seat], AT)
+        elif demand.kind in ("shuffle", "share"):
+            game, _ = play.sync(game, seat, keys[seat], AT)
         else:
+            moves = play.playable(game, seat, moves, play.hidden_hand(game, seat, keys[seat]))
             text = "roll" if demand.kind == "contribute" else choose(rnd, moves, "auction" in demand.step)
             game, _ = play.play(game, seat, text, keys[seat], AT)
         assert game.table is not None

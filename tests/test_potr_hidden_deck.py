@@ -75,7 +75,8 @@ def choose(played: Played, seat: str, phase: str, moves: list[str]) -> str:
         return f"family {FAMILIES[seat]}"
     keeps = [move for move in moves if move.startswith("keep ")]
     if keeps:
-        played.kept, played.bottomed = keeps[0].split()[1], keeps[1].split()[1]
+        if not played.kept:
+            played.kept, played.bottomed = keeps[0].split()[1], keeps[1].split()[1]
         return keeps[0]
     discards = [move for move in moves if move.startswith("discard treachery:")]
     if discards:
@@ -174,10 +175,12 @@ def test_only_the_holder_reads_its_hand(played: Played) -> None:
     path = str(played.game)
     for seat in SEATS:
         hand = played.hand(seat)
-        assert hand and all(card in NAMES for card in hand.values())
+        # a card whose shares are not all in yet is not readable, even by its holder
+        assert hand and all(card in NAMES or card is None for card in hand.values())
         own = played.ok(seat, "show", path, "--as", seat).stdout
         for token, card in hand.items():
-            assert f"your hidden card {token}: {card}" in own
+            shown = card if card is not None else "not readable yet: waiting for the shares of"
+            assert f"your hidden card {token}: {shown}" in own
         for other in SEATS:
             if other != seat:
                 view = played.json(other, "show", path, "--as", other)
@@ -206,10 +209,13 @@ def test_a_card_played_face_up_is_proven_and_one_not_held_is_refused(played: Pla
     before = played.root / "before.toml"
     before.write_text(played.stages["before play"], encoding="utf-8")
     seat = plays[0]["by"]
-    missing = next(
-        card for card in ("veto", "start-war", "bribe-troops") if card not in played.hand(seat).values()
-    )
-    refused = played.run(seat, "play", str(before), f"play {missing}", "--as", seat)
+    texts = {
+        "veto": "play veto",
+        "start-war": "play start-war venice milan",
+        "bribe-troops": "play bribe-troops b infantry",
+    }
+    missing = next(card for card in texts if card not in played.hand(seat).values())
+    refused = played.run(seat, "play", str(before), texts[missing], "--as", seat)
     assert refused.exit_code != 0 and f"holds no {missing}" in refused.stderr, refused.stderr
     # A forged claim: the same slot shown as another card, signed again by its seat. Replay opens
     # the slot with every share and refuses the entry, naming it.

@@ -48,6 +48,7 @@ from pbem.engine.ledger import Ledger
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance import deck as hidden_deck
 from pbem.games.princes_of_the_renaissance import scoring
+from pbem.games.princes_of_the_renaissance.decade import city_tile_refusal
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
 from pbem.keys import KeyStore
@@ -1572,7 +1573,11 @@ def rule_checks(state: Game, books: Books, seat: str) -> None:
             data, state.side, player, have, auction.currency, auction.kind, cardinals_shown(state, seat)
         )
         assert f"bid {top + 1}" not in listed and f"bid {auction.bid}" not in listed
-        assert top <= auction.bid or f"bid {top}" in listed, (seat, top, auction)
+        # A player who may not hold the City tile is asked only to play a card it may hold.
+        barred = auction.kind == "city" and city_tile_refusal(state, seat, auction.tile) is not None
+        assert top <= auction.bid or barred or f"bid {top}" in listed, (seat, top, auction)
+        if barred:
+            assert not any(text.startswith("bid ") for text in listed), (seat, listed)
         if auction.kind in (ATTACKER, DEFENDER):
             assert player.troops, "only a player with a Troop tile bids to be a condottiere"
 
