@@ -173,10 +173,12 @@ def test_the_file_never_carries_a_card_held_face_down(played: Played) -> None:
 
 def test_only_the_holder_reads_its_hand(played: Played) -> None:
     path = str(played.game)
-    for seat in SEATS:
+    holders = [seat for seat in SEATS if played.hand(seat)]
+    assert len(holders) >= 2
+    for seat in holders:
         hand = played.hand(seat)
         # a card whose shares are not all in yet is not readable, even by its holder
-        assert hand and all(card in NAMES or card is None for card in hand.values())
+        assert all(card in NAMES or card is None for card in hand.values())
         own = played.ok(seat, "show", path, "--as", seat).stdout
         for token, card in hand.items():
             shown = card if card is not None else "not readable yet: waiting for the shares of"
