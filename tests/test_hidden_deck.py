@@ -108,20 +108,26 @@ def test_legendre_symbol_is_the_subgroup_test() -> None:
         assert (group.legendre(value) == 1) == (pow(value, group.Q, group.P) == 1)
 
 
-def test_fixed_base_and_multi_power_agree_with_pow(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert group.use_gmpy2(False) is False
+@pytest.mark.parametrize("backend", ["python", "gmpy2"])
+def test_fixed_base_and_multi_power_agree_with_pow(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without gmpy2 installed, the lifting path still runs, lifting to plain integers.
+    lift = None if backend == "python" else (group._GMPY2 or int)
+    monkeypatch.setattr(group, "_lift", lift)
     rng = random.Random(3)
     bases = [group.hash_to_element("test", bytes([i])) for i in range(3)]
-    exponents = [rng.randrange(group.Q) for _ in bases]
+    exponents = [rng.randrange(group.Q) for _ in range(group.FixedBase.TABLE_AFTER + 2)]
     expected = 1
-    for base, exponent in zip(bases, exponents, strict=True):
+    for base, exponent in zip(bases, exponents, strict=False):
         expected = expected * pow(base, exponent, group.P) % group.P
-    assert group.multi_power(bases, exponents) == expected
-    assert group.FixedBase(bases[0])(exponents[0]) == pow(bases[0], exponents[0], group.P)
-    # The path taken when gmpy2 is installed: every power through the fast backend.
-    monkeypatch.setattr(group, "_fast_pow", pow)
-    assert group.multi_power(bases, exponents) == expected
-    assert group.FixedBase(bases[0])(exponents[0]) == pow(bases[0], exponents[0], group.P)
+    result = group.multi_power(bases, exponents[: len(bases)])
+    assert result == expected and type(result) is int
+    fixed = group.FixedBase(bases[0])
+    # the first powers are plain ones; past TABLE_AFTER they come from the table
+    for exponent in exponents:
+        power = fixed(exponent)
+        assert power == pow(bases[0], exponent, group.P) and type(power) is int
+    assert fixed._rows is not None
+    assert group.power(bases[1], exponents[1]) == pow(bases[1], exponents[1], group.P)
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,11 @@ from tests.conftest import Cli
 
 
 def demands(cli: Cli, path: Path) -> list[dict[str, str]]:
+    """What the rules ask; what a seat owes the hidden Treachery deck (its shuffle, shares of
+    others' draws) rides in its next entry and is listed apart."""
     result = cli("status", str(path), "--json")
     assert result.exit_code == 0, result.stderr
-    return list(json.loads(result.stdout)["waiting"])
+    return [item for item in json.loads(result.stdout)["waiting"] if item["kind"] not in ("shuffle", "share")]
 
 
 def refused(cli: Cli, path: Path, seat: str, *move: str, code: int = 1) -> str:
@@ -31,6 +33,9 @@ def test_the_opening_from_new_to_decade_one(cli: Cli, make_game: Callable[..., P
     game = make_game()
     # 2016 setup step 5: six City tiles per city are drawn at random before anyone bids
     assert [d["kind"] for d in demands(cli, game)] == ["contribute"] * 3
+    # setup step 8, the Treachery deck: the first seat shuffles it first, in its next entry
+    waiting = json.loads(cli("status", str(game), "--json").stdout)["waiting"]
+    assert [(d["seat"], d["kind"]) for d in waiting if d["kind"] == "shuffle"] == [("a", "shuffle")]
     assert refused(cli, game, "a", "bid", "7") == (
         "error: a is asked only to add randomness to the setup draw: play 'roll'"
     )

@@ -53,21 +53,19 @@ MULTI_WINDOW = 4
 
 
 # --- optional gmpy2 -----------------------------------------------------------------------------
-def _load_gmpy2() -> Callable[[int, int, int], int] | None:
+def _load_gmpy2() -> Callable[[int], int] | None:
     try:
         module = importlib.import_module("gmpy2")
     except ImportError:
         return None
-    powmod = module.powmod
-
-    def fast(base: int, exponent: int, modulus: int) -> int:
-        return int(powmod(base, exponent, modulus))
-
-    return fast
+    lift: Callable[[int], int] = module.mpz
+    return lift
 
 
 _GMPY2 = _load_gmpy2()
-_fast_pow: Callable[[int, int, int], int] | None = _GMPY2
+# With gmpy2, numbers are lifted to its integers before any arithmetic: products and powers of
+# them then run in GMP, and the same table and window code serves both backends.
+_lift: Callable[[int], int] | None = _GMPY2
 
 
 def gmpy2_available() -> bool:
@@ -76,16 +74,18 @@ def gmpy2_available() -> bool:
 
 def use_gmpy2(enabled: bool) -> bool:
     """Switch the gmpy2 speed-up on or off (benchmarks compare both); True if it is now in use."""
-    global _fast_pow  # noqa: PLW0603 - one process-wide backend, chosen once or by a benchmark
-    _fast_pow = _GMPY2 if enabled else None
-    return _fast_pow is not None
+    global _lift  # noqa: PLW0603 - one process-wide backend, chosen once or by a benchmark
+    _lift = _GMPY2 if enabled else None
+    return _lift is not None
+
+
+def _lifted(value: int) -> int:
+    return value if _lift is None else _lift(value)
 
 
 def power(base: int, exponent: int) -> int:
     """``base^exponent mod p`` for a non-negative exponent."""
-    if _fast_pow is not None:
-        return _fast_pow(base, exponent, P)
-    return pow(base, exponent, P)
+    return int(pow(_lifted(base), exponent, _lifted(P)))
 
 
 def inverse(element: int) -> int:
@@ -108,12 +108,13 @@ class FixedBase:
     def __init__(self, base: int) -> None:
         self.base = base
         self._rows: list[list[int]] | None = None
+        self._rows_lifted = False
         self._uses = 0
 
     def _table(self) -> list[list[int]]:
-        if self._rows is None:
+        if self._rows is None or self._rows_lifted != (_lift is not None):
             rows: list[list[int]] = []
-            current = self.base
+            current = _lifted(self.base)
             for _ in range((Q.bit_length() + WINDOW - 1) // WINDOW):
                 row = [1, current]
                 for _ in range((1 << WINDOW) - 2):
@@ -121,15 +122,14 @@ class FixedBase:
                 rows.append(row)
                 current = row[-1] * current % P
             self._rows = rows
+            self._rows_lifted = _lift is not None
         return self._rows
 
     def __call__(self, exponent: int) -> int:
-        if _fast_pow is not None:
-            return _fast_pow(self.base, exponent, P)
         exponent %= Q
         if self._rows is None and self._uses < self.TABLE_AFTER:
             self._uses += 1
-            return pow(self.base, exponent, P)
+            return power(self.base, exponent)
         mask = (1 << WINDOW) - 1
         result = 1
         for row in self._table():
@@ -139,7 +139,7 @@ class FixedBase:
             if digit:
                 result = result * row[digit] % P
             exponent >>= WINDOW
-        return result
+        return int(result)
 
 
 GENERATOR = FixedBase(G)
@@ -155,14 +155,9 @@ def multi_power(bases: Sequence[int], exponents: Sequence[int]) -> int:
     """``prod(base_i^exponent_i) mod p`` with one chain of squarings shared by every base."""
     if len(bases) != len(exponents):
         raise ValueError("as many exponents as bases")
-    if _fast_pow is not None:
-        result = 1
-        for base, exponent in zip(bases, exponents, strict=True):
-            result = result * _fast_pow(base, exponent, P) % P
-        return result
     size = 1 << MULTI_WINDOW
     tables = []
-    for base in bases:
+    for base in map(_lifted, bases):
         row = [1, base]
         for _ in range(size - 2):
             row.append(row[-1] * base % P)
@@ -170,7 +165,7 @@ def multi_power(bases: Sequence[int], exponents: Sequence[int]) -> int:
     width = max((exponent.bit_length() for exponent in exponents), default=0)
     windows = (width + MULTI_WINDOW - 1) // MULTI_WINDOW
     mask = size - 1
-    result = 1
+    result = _lifted(1)
     for window in range(windows - 1, -1, -1):
         if result != 1:
             result = pow(result, size, P)
@@ -179,7 +174,7 @@ def multi_power(bases: Sequence[int], exponents: Sequence[int]) -> int:
             digit = (exponent >> shift) & mask
             if digit:
                 result = result * row[digit] % P
-    return result
+    return int(result)
 
 
 # --- membership and hashing -------------------------------------------------------------------
