@@ -275,3 +275,16 @@ def test_a_table_plays_with_the_values_printed_on_its_own_copy(cli: Cli, tmp_pat
         and "status 12 is outside 3..10" in refused.stderr
     )
     assert not (tmp_path / "u.toml").exists()
+
+
+def test_a_sheet_too_wide_for_the_terminal_is_turned_on_its_side() -> None:
+    from pbem.companion.tracker import Report
+    from pbem.render.sheet import _fitted
+
+    wide = Report(
+        "Score", ("player", *(f"category {n}" for n in range(9))), (("ann", *range(9)), ("ben", *range(9)))
+    )
+    turned = _fitted(wide, 80)
+    assert turned[0] == ["player", "ann", "ben"] and turned[1] == ["category 0", "0", "0"]
+    narrow = Report("Cities", ("city", "status"), (("Venice", 7),))
+    assert _fitted(narrow, 80) == [["city", "status"], ["Venice", "7"]]
