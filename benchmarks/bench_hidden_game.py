@@ -2,7 +2,8 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_hidden_game.py [--players 4,6] [--cards 25] [--draws 12] [--repeat R] [--json]
+    python benchmarks/bench_hidden_game.py [--players 4,6] [--cards 25] [--draws 12] [--repeat R]
+                                           [--pure] [--json]
 
 For each table size it plays a small game through the library, as ``pbem play`` does (every entry
 signed and replayed): every seat joins with its deck key, shuffles the deck in turn (each shuffle
@@ -15,6 +16,7 @@ move) and every other card drawn is played face up. On the file it writes, it ti
 * (c) the floor: parsing, rebuilding each signed message and checking each Ed25519 signature
   (``bench_verify.floor``), the least any verifier does.
 
+It uses gmpy2 when it is installed (``pbem[fast]``); ``--pure`` measures pure Python instead.
 Each figure is the median of R runs. The game's rules are this file's ``RULES``: the test game of
 ``tests/hidden_deck_game.py`` with a deck of N cards.
 """
@@ -38,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the test game
 from bench_verify import floor
 
 from pbem import gamefile
+from pbem.crypto import group
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger as ledger_mod
@@ -114,8 +117,10 @@ def main() -> int:
     parser.add_argument("--cards", type=int, default=CARDS)
     parser.add_argument("--draws", type=int, default=12)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pure", action="store_true", help="pure Python even if gmpy2 is installed")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    backend = "gmpy2" if group.use_gmpy2(not args.pure) else "pure Python"
     BenchRules.cards = tuple(f"card-{index}" for index in range(args.cards))
     registry.games()
     registry.register(RULES.info)
@@ -140,6 +145,7 @@ def main() -> int:
 
             row = {
                 "players": players,
+                "backend": backend,
                 "cards": args.cards,
                 "entries": entries,
                 "kib": round(path.stat().st_size / 1024),
@@ -152,6 +158,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    print(f"arithmetic: {backend}")
     print(f"{'players':>7} {'entries':>7} {'KiB':>6} {'play':>7} {'verify':>8} {'cached':>8} {'floor':>7}")
     for row in rows:
         print(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 from tests.conftest import Cli
@@ -23,12 +24,34 @@ def test_tampered_example_is_refused(cli: Cli) -> None:
     assert result.stderr.startswith(f"error: {path}: entry 4 (by alice): signature does not verify")
 
 
+def hidden_deck_entries(path: Path) -> tuple[list[str], int, int]:
+    """Who shuffled the Treachery deck (in file order), how many decryption shares were sent and
+    how many cards were shown face up, read from the file's entries."""
+    entries = tomllib.loads(path.read_text())["entry"]
+    shufflers = [
+        e["by"] for e in entries for shuffle in e.get("shuffles", []) if shuffle["deck"] == "treachery"
+    ]
+    shares = sum(len(e.get("shares", [])) for e in entries)
+    return shufflers, shares, sum(1 for e in entries if "face_up" in e)
+
+
+def check_hidden_deck(cli: Cli, path: Path) -> None:
+    """The example was dealt from the hidden Treachery deck: every seat shuffled it once, in seat
+    order, each draw got a share from each of the three other seats, and verify checked it all."""
+    verified = cli("verify", str(path))
+    assert verified.exit_code == 0, verified.stderr
+    assert "every hidden-deck proof checked" in verified.stdout
+    shufflers, shares, face_up = hidden_deck_entries(path)
+    assert shufflers == ["alice", "bruno", "chiara", "dario"]
+    assert shares > 0 and shares % 3 == 0 and face_up > 0
+
+
 def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
     """The four-player example is a whole game: verify replays every move, show gives the score."""
     import json
 
     path = EXAMPLES / "four-players.toml"
-    assert cli("verify", str(path)).exit_code == 0
+    check_hidden_deck(cli, path)
     view = json.loads(cli("show", str(path), "--json").stdout)
     assert view["phase"] == "game over" and view["score_final"] is True
     scores = view["score"]
@@ -57,17 +80,16 @@ def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
     assert sum(row["war victories"] for row in scores.values()) > 0
 
 
-def test_complete_b_side_example_has_baglionis_declarations_and_a_start_war_card(cli: Cli) -> None:
+def test_complete_b_side_example_has_baglionis_declarations_and_ludovicos_rerolls(cli: Cli) -> None:
     """The Alternative game (Family tiles' B side): Baglioni declares its discount each decade."""
     import json
 
     path = EXAMPLES / "four-players-b-side.toml"
-    assert cli("verify", str(path)).exit_code == 0
+    check_hidden_deck(cli, path)
     view = json.loads(cli("show", str(path), "--json").stdout)
     assert view["phase"] == "game over" and view["family_side"] == "b"
     events = "\n".join(view["events"])
-    # (Ludovico Sforza's reroll is not in this game; the playout sweep asserts rerolls happen)
-    for sign in ("takes its discount in", "Start War card", "starts a war"):
+    for sign in ("takes its discount in", "uses Ludovico Sforza", "Start War card", "starts a war"):
         assert sign in events, sign
 
 
