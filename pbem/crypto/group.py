@@ -8,9 +8,9 @@ why every value read from a file is checked to be in the subgroup. Since ``p = 7
 quadratic residue, so ``g = 2`` (the generator the RFC names) generates exactly the order-q
 subgroup.
 
-Exponentiation is plain Python ``pow`` unless gmpy2 happens to be importable (it is never
-required); bases used many times (``g``, a joint key) get a table of precomputed powers, and
-products of several powers share their squarings.
+Arithmetic is plain Python unless gmpy2 is importable (the ``fast`` extra; it is never required),
+when numbers are lifted to GMP integers first; bases used many times (``g``, a joint key) get a
+table of precomputed powers, and products of several powers share their squarings.
 """
 
 from __future__ import annotations
