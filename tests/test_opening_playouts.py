@@ -33,7 +33,7 @@ from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger, play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
-from pbem.engine.ruleset import Demand, Ruleset
+from pbem.engine.ruleset import DECK_DEMANDS, Demand, Ruleset
 from pbem.engine.table import Table
 from pbem.errors import GameFileError, IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.state import Game as Opening
@@ -132,12 +132,9 @@ def state_of(game: Ledger) -> Opening:
     return state
 
 
-DECK_KINDS = ("shuffle", "share")  # what a seat owes the hidden decks, not a demand of the rules
-
-
 def demands_of(game: Ledger) -> list[Demand]:
     """What the rules ask for now."""
-    return [demand for demand in all_demands(game) if demand.kind not in DECK_KINDS]
+    return [demand for demand in all_demands(game) if demand.kind not in DECK_DEMANDS]
 
 
 def all_demands(game: Ledger) -> list[Demand]:
@@ -264,7 +261,7 @@ def play_out(
             probe(game)
         # What a seat owes the hidden Treachery deck rides in its next entry, whatever it is, or
         # goes alone: it is not one of the rules' demands.
-        owed = [demand for demand in all_demands(game) if demand.kind in DECK_KINDS]
+        owed = [demand for demand in all_demands(game) if demand.kind in DECK_DEMANDS]
         current = demands_of(game)
         assert current, f"nobody is asked to act in the {state.phase}"
         asked = [demand.seat for demand in current]
@@ -428,7 +425,7 @@ def refusal(game: Ledger, seat: str, text: str) -> tuple[type[Exception], str] |
     demand = play.demand_for(game, seat)
     if demand is None:
         return IllegalMoveError, f"it is not {seat}'s turn"
-    if demand.kind in DECK_KINDS:  # owing the deck, not asked by the rules: told what it owes
+    if demand.kind in DECK_DEMANDS:  # owing the deck, not asked by the rules: told what it owes
         return IllegalMoveError, f"{seat} must now "
     if demand.kind == "reveal":
         return IllegalMoveError, f"{seat} must first reveal"

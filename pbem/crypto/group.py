@@ -85,7 +85,7 @@ def _lifted(value: int) -> int:
 
 def power(base: int, exponent: int) -> int:
     """``base^exponent mod p`` for a non-negative exponent."""
-    return int(pow(_lifted(base), exponent, _lifted(P)))
+    return int(pow(_lifted(base), exponent, P))
 
 
 def inverse(element: int) -> int:

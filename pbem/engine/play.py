@@ -18,7 +18,7 @@ from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger, admit, contribution, sign_entry
-from pbem.engine.ruleset import CardUse, Demand, Ruleset, require_ruleset
+from pbem.engine.ruleset import DECK_DEMANDS, CardUse, Demand, Ruleset, require_ruleset
 from pbem.engine.table import Table
 from pbem.errors import IllegalMoveError, UsageError
 
@@ -67,7 +67,7 @@ def legal(ledger: Ledger, seat: str) -> tuple[Demand | None, list[str]]:
     """What ``seat`` is asked for now and every text ``play`` accepts for it."""
     game = seated(ledger)
     demand = demand_for(ledger, seat)
-    if demand is None or demand.kind in ("reveal", "shuffle", "share"):
+    if demand is None or demand.kind in ("reveal", *DECK_DEMANDS):
         return demand, []
     if demand.kind == "contribute":
         return demand, [ROLL]

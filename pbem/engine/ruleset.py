@@ -18,6 +18,8 @@ from pbem.errors import UsageError
 
 DemandKind = Literal["move", "sealed", "commit", "reveal", "contribute", "consent", "shuffle", "share"]
 CardAction = Literal["reveal", "bottom", "discard"]
+# What a seat owes the hidden decks: not asked by the rules, carried by its next entry of any kind.
+DECK_DEMANDS = ("shuffle", "share")
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
 from pbem.engine.registry import OptionValue
-from pbem.engine.ruleset import CardUse, Demand, Ruleset, hidden_deck_rules
+from pbem.engine.ruleset import DECK_DEMANDS, CardUse, Demand, Ruleset, hidden_deck_rules
 from pbem.errors import GameFileError, IllegalMoveError
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -172,7 +172,7 @@ def _describe(demand: Demand) -> str:
         return f"add randomness to the {demand.step} (any entry: pbem play ... roll)"
     if demand.kind == "consent":
         return f"{demand.prompt} (pbem consent)"
-    if demand.kind in ("shuffle", "share"):
+    if demand.kind in DECK_DEMANDS:
         return f"{demand.prompt} (any entry carries it; pbem sync if there is nothing else to send)"
     return f"make a move in the {demand.step}: {demand.prompt}"
 
@@ -379,7 +379,7 @@ def check_timeout(
     if not mine:
         raise IllegalMoveError(f"{late} owes nothing in the {step}")
     demand = mine[0]
-    if demand.kind in ("shuffle", "share"):
+    if demand.kind in DECK_DEMANDS:
         raise IllegalMoveError(
             f"{late} owes the hidden deck its {demand.kind}, which no default can stand in for: "
             "without it no card can be dealt"
