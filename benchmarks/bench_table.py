@@ -28,7 +28,9 @@ import tempfile
 import time
 import tomllib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from pbem import gamefile
 from pbem.companion import log
@@ -92,14 +94,14 @@ def main() -> None:
             last = without_last(path, scratch)
             shorter = scratch.read_text(encoding="utf-8")
             score_cli(path)  # one untimed run warms the interpreter's caches
-            row = {
+            row: dict[str, Any] = {
                 "log": path.name,
                 "actions": len(table.actions),
                 "kib": round(path.stat().st_size / 1024, 1),
-                "replay": timed(lambda p=path: replay(p), args.repeat),
-                "floor": timed(lambda p=path: floor(p), args.repeat),
-                "record one": timed(lambda t=shorter, a=last, s=scratch: record_one(t, a, s), args.repeat),
-                "pbem table score": timed(lambda p=path: score_cli(p), max(3, args.repeat // 2)),
+                "replay": timed(partial(replay, path), args.repeat),
+                "floor": timed(partial(floor, path), args.repeat),
+                "record one": timed(partial(record_one, shorter, last, scratch), args.repeat),
+                "pbem table score": timed(partial(score_cli, path), max(3, args.repeat // 2)),
             }
             rows.append(row)
     if args.json:

@@ -7,7 +7,7 @@ handling make their own protected keys.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,9 +58,38 @@ def cli(homes: dict[str, Path], tmp_path: Path) -> Cli:
     return Cli(homes, tmp_path)
 
 
+Once = Callable[[Hashable, Path, Callable[[], None]], Path]
+
+
+@pytest.fixture(scope="session")
+def _made_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[Hashable, Path]]:
+    return tmp_path_factory.mktemp("made"), {}
+
+
 @pytest.fixture
-def make_game(cli: Cli, tmp_path: Path) -> Callable[..., Path]:
-    """Create a game through the CLI; join the given seats; add notes by joined seats."""
+def once(_made_files: tuple[Path, dict[Hashable, Path]]) -> Once:
+    """``once(key, path, build)``: ``build()`` writes ``path`` through the CLI the first time a key
+    is asked for; later tests get a copy of that file. Every seat's key is the same in every test
+    (see ``_key_homes``), so a copy is as good as a new game, and a Princes of the Renaissance
+    game, whose first entries prove the shuffles of its hidden deck, is made once per session."""
+    store, made = _made_files
+
+    def get(key: Hashable, path: Path, build: Callable[[], None]) -> Path:
+        if key in made:
+            shutil.copyfile(made[key], path)
+            return path
+        build()
+        made[key] = store / f"{len(made)}.toml"
+        shutil.copyfile(path, made[key])
+        return path
+
+    return get
+
+
+@pytest.fixture
+def make_game(cli: Cli, tmp_path: Path, once: Once) -> Callable[..., Path]:
+    """Create a game through the CLI; join the given seats; add notes by joined seats. The same
+    arguments give the same game (a copy of the first one made), different names different games."""
 
     def make(
         *,
@@ -73,6 +102,27 @@ def make_game(cli: Cli, tmp_path: Path) -> Callable[..., Path]:
         roll: bool = False,
     ) -> Path:
         path = tmp_path / name
+        key = (
+            "make_game",
+            tuple(seats),
+            None if joined is None else tuple(joined),
+            tuple(notes),
+            game,
+            name,
+            tuple(options),
+            roll,
+        )
+        return once(key, path, lambda: build(path, seats, joined, notes, game, options, roll))
+
+    def build(
+        path: Path,
+        seats: Sequence[str],
+        joined: Sequence[str] | None,
+        notes: Sequence[tuple[str, str]],
+        game: str,
+        options: Sequence[str],
+        roll: bool,
+    ) -> None:
         extra = [arg for option in options for arg in ("--option", option)]
         result = cli(
             "new",
@@ -97,7 +147,6 @@ def make_game(cli: Cli, tmp_path: Path) -> Callable[..., Path]:
             for seat in seats:
                 result = cli("play", str(path), "roll", "--as", seat, home=seat)
                 assert result.exit_code == 0, result.stderr
-        return path
 
     return make
 

@@ -104,12 +104,16 @@ class Dealer:
 
     def playable(self, state: Game, seat: str) -> list[str]:
         """The legal moves whose cards ``seat`` holds, as ``pbem moves --as SEAT`` lists them."""
+        moves = RULES.legal_moves(state, seat)
+        hand = self.hidden_hand(state, seat)
+        if not hand:  # only a seat holding a face-down card is offered a move that shows one
+            return moves
         kept = []
-        for text in RULES.legal_moves(state, seat):
+        for text in moves:
             wanted = [
                 use.card for use in RULES.card_uses(state, seat, RULES.parse(text)) if use.action == "reveal"
             ]
-            free = self.hidden_hand(state, seat)
+            free = list(hand)
             if all(card in free and not free.remove(card) for card in wanted):  # type: ignore[func-returns-value]
                 kept.append(text)
         return kept

@@ -12,14 +12,18 @@ import pytest
 from pbem.engine import ledger, play
 from pbem.errors import GameFileError
 from pbem.keys import KeyStore
-from tests.conftest import Cli
+from tests.conftest import Cli, Once
 
 START = "2026-11-01T10:00:00Z"
 
 
 @pytest.fixture
-def timed_game(cli: Cli, tmp_path: Path) -> Path:
+def timed_game(cli: Cli, tmp_path: Path, once: Once) -> Path:
     path = tmp_path / "g.toml"
+    return once("deadlines: timed game", path, lambda: make_timed_game(cli, path))
+
+
+def make_timed_game(cli: Cli, path: Path) -> None:
     start = {"PBEM_NOW": START}
     assert cli("new", str(path), "--game", "potr", "--players", "a,b,c", "--as", "a",
                "--option", "deadline_days=3", home="a", env=start).exit_code == 0  # fmt: skip
@@ -32,7 +36,6 @@ def timed_game(cli: Cli, tmp_path: Path) -> Path:
             "play", str(path), "bid", bid, "--as", seat, home=seat, env={"PBEM_NOW": "2026-11-02T10:00:00Z"}
         )
         assert result.exit_code == 0
-    return path
 
 
 def test_status_shows_deadlines_and_who_is_overdue(cli: Cli, timed_game: Path) -> None:

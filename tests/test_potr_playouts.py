@@ -1653,11 +1653,19 @@ def open_slot(game: Ledger, keys: Mapping[str, SecretKeys], slot: int) -> str:
     assert game.table is not None and game.table.decks is not None
     deck = game.table.decks.decks[hidden_deck.DECK]
     ciphertext = deck.slots[slot]
-    shares = [
-        pow(ciphertext.c1, hidden_decks.secret_for(keys[seat].sign_seed, game.game_id, seat), group.P)
-        for seat in game.table.decks.seats
-    ]
-    return deck.cards[hd.open_card(ciphertext, shares, len(deck.cards))]
+    # A slot's card changes only when its ciphertext does (a re-masked card), so each ciphertext is
+    # opened once: the books ask for every card in play after every move.
+    seen = (game.game_id, ciphertext.c1, ciphertext.c2)
+    if seen not in _OPENED:
+        shares = [
+            group.power(ciphertext.c1, hidden_decks.secret_for(keys[seat].sign_seed, game.game_id, seat))
+            for seat in game.table.decks.seats
+        ]
+        _OPENED[seen] = deck.cards[hd.open_card(ciphertext, shares, len(deck.cards))]
+    return _OPENED[seen]
+
+
+_OPENED: dict[tuple[str, int, int], str] = {}
 
 
 def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:

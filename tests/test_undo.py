@@ -9,18 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Cli
+from tests.conftest import Cli, Once
 
 
 @pytest.fixture
-def bidding(cli: Cli, make_game: Callable[..., Path]) -> Path:
+def bidding(cli: Cli, make_game: Callable[..., Path], once: Once, tmp_path: Path) -> Path:
     """A game in the family bidding; c (lowest bid) is to act."""
-    game = make_game(roll=True)
-    for seat, bid in (("a", "5"), ("b", "4"), ("c", "3")):
-        assert cli("play", str(game), "bid", bid, "--as", seat, home=seat).exit_code == 0
-    for seat in ("a", "b", "c"):
-        assert cli("reveal", str(game), "--as", seat, home=seat).exit_code == 0
-    return game
+
+    def build() -> None:
+        game = make_game(roll=True, name="bidding.toml")
+        for seat, bid in (("a", "5"), ("b", "4"), ("c", "3")):
+            assert cli("play", str(game), "bid", bid, "--as", seat, home=seat).exit_code == 0
+        for seat in ("a", "b", "c"):
+            assert cli("reveal", str(game), "--as", seat, home=seat).exit_code == 0
+
+    return once("undo: bidding", tmp_path / "bidding.toml", build)
 
 
 def waiting(cli: Cli, game: Path) -> list[tuple[str, str]]:

@@ -53,19 +53,22 @@ MULTI_WINDOW = 4
 
 
 # --- optional gmpy2 -----------------------------------------------------------------------------
-def _load_gmpy2() -> Callable[[int], int] | None:
+def _load_gmpy2() -> tuple[Callable[[int], int], Callable[[int, int], int]] | None:
     try:
         module = importlib.import_module("gmpy2")
     except ImportError:
         return None
     lift: Callable[[int], int] = module.mpz
-    return lift
+    symbol: Callable[[int, int], int] = module.legendre
+    return lift, symbol
 
 
 _GMPY2 = _load_gmpy2()
 # With gmpy2, numbers are lifted to its integers before any arithmetic: products and powers of
 # them then run in GMP, and the same table and window code serves both backends.
-_lift: Callable[[int], int] | None = _GMPY2
+_lift: Callable[[int], int] | None = _GMPY2[0] if _GMPY2 else None
+# Every element read from a file is checked for membership; GMP's symbol is ~100x faster.
+_symbol: Callable[[int, int], int] | None = _GMPY2[1] if _GMPY2 else None
 
 
 def gmpy2_available() -> bool:
@@ -74,8 +77,8 @@ def gmpy2_available() -> bool:
 
 def use_gmpy2(enabled: bool) -> bool:
     """Switch the gmpy2 speed-up on or off (benchmarks compare both); True if it is now in use."""
-    global _lift  # noqa: PLW0603 - one process-wide backend, chosen once or by a benchmark
-    _lift = _GMPY2 if enabled else None
+    global _lift, _symbol
+    _lift, _symbol = _GMPY2 if enabled and _GMPY2 else (None, None)
     return _lift is not None
 
 
@@ -184,6 +187,8 @@ def legendre(value: int) -> int:
     Computed by quadratic reciprocity (the Jacobi symbol algorithm), about forty times faster in
     Python than the power ``value^q``, which matters when a whole deck is read from a file.
     """
+    if _symbol is not None:
+        return int(_symbol(value % P, P))
     a, n = value % P, P
     result = 1
     while a:

@@ -40,9 +40,17 @@ def seed_for(sign_seed: bytes, game_id: str, seat: str) -> bytes:
 
 def chain(seed: bytes, game_id: str, seat: str, length: int = CHAIN_LENGTH) -> list[bytes]:
     """``[w0, w1, ..., w_length]``: the tip first, the seed last."""
+    if len(seed) != LINK_SIZE:
+        raise ValueError(f"a chain seed is {LINK_SIZE} bytes, not {len(seed)}")
+    # Every step hashes the same encoded prefix (domain, game, seat, link length), so it is hashed
+    # once and copied: signing an entry walks the whole chain, and this makes that walk ~3x cheaper.
+    prefix = hashlib.sha256(pae(CHAIN_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8")))
+    prefix.update(b" %d " % LINK_SIZE)
     links = [seed]
     for _ in range(length):
-        links.append(step_back(game_id, seat, links[-1]))
+        step = prefix.copy()
+        step.update(links[-1])
+        links.append(step.digest())
     links.reverse()
     return links
 
