@@ -42,6 +42,7 @@ from pbem.engine import ledger as ledger_mod
 from pbem.engine import play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
+from pbem.engine.ruleset import DECK_DEMANDS
 from pbem.engine.templates import values
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.keys import KeyStore
@@ -119,7 +120,7 @@ def signed_game(directory: Path, seed: int, components: dict[str, Any]) -> tuple
         assert demand is not None
         if demand.kind == "reveal":
             game, _ = play.reveal(game, seat, keys[seat], AT)
-        elif demand.kind in ("shuffle", "share"):
+        elif demand.kind in DECK_DEMANDS:
             game, _ = play.sync(game, seat, keys[seat], AT)
         else:
             moves = play.playable(game, seat, moves, play.hidden_hand(game, seat, keys[seat]))

@@ -45,6 +45,7 @@ from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger, play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
+from pbem.engine.ruleset import DECK_DEMANDS
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance import deck as hidden_deck
 from pbem.games.princes_of_the_renaissance import scoring
@@ -1713,7 +1714,7 @@ def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
         assert demand is not None
         kind = "shuffle" if shuffles else demand.kind
         kinds[kind] += 1
-        if kind in ("shuffle", "share"):
+        if kind in DECK_DEMANDS:
             game, _ = play.sync(game, seat, keys[seat], AT)
             assert game.table is not None and game.table.decks is not None
             if books.deck is None and game.table.decks.ready(game.table.decks.decks[hidden_deck.DECK]):

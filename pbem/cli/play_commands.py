@@ -43,6 +43,7 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
 def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
+    from pbem.engine.ruleset import DECK_DEMANDS
 
     if ledger.waiting_to_join:
         joining = [
@@ -69,7 +70,7 @@ def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
             )
         elif demand.kind == "consent":
             prompt, command = demand.prompt, f"pbem consent FILE --as {demand.seat} [--decline]"
-        elif demand.kind in ("shuffle", "share"):
+        elif demand.kind in DECK_DEMANDS:
             prompt, command = (
                 demand.prompt,
                 f"(rides in its next entry) or on its own: pbem sync FILE --as {demand.seat}",
@@ -107,6 +108,7 @@ def moves(
     """Every move a seat may make now, in the exact text 'pbem play' accepts."""
     with reported():
         from pbem.engine import play as play_mod
+        from pbem.engine.ruleset import DECK_DEMANDS
 
         _, ledger = read_game(file)
         demand, texts = play_mod.legal(ledger, seat)
@@ -118,7 +120,7 @@ def moves(
             info(f"{seat} has nothing to do now")
         elif demand.kind == "reveal":
             info(f"{seat} must reveal the sealed {demand.step}: pbem reveal {file} --as {seat}")
-        elif demand.kind in ("shuffle", "share"):
+        elif demand.kind in DECK_DEMANDS:
             info(f"{seat} must {demand.prompt}: pbem sync {file} --as {seat}")
         for text in _ranges(texts):
             typer.echo(text)
