@@ -22,11 +22,28 @@ SEATS = ("a", "b", "c", "d", "e", "f")
 CREATED = "2026-01-01T00:00:00Z"
 
 
+def make_key_homes(root: Path, seats: Sequence[str]) -> None:
+    """One PBEM_HOME per seat under ``root``, each holding that seat's key without a passphrase."""
+    for seat in seats:
+        KeyStore(root / seat).create(seat, None, CREATED)
+
+
+def run_cli(home: Path, *args: str, env: dict[str, str] | None = None, input: str | None = None) -> Result:
+    """``pbem ARGS`` with ``home`` as PBEM_HOME, the real clock, no passphrase and no colour."""
+    environment: dict[str, str | None] = {
+        "PBEM_HOME": str(home),
+        "PBEM_NOW": "",
+        "PBEM_PASSPHRASE": None,
+        "NO_COLOR": "1",
+    }
+    environment.update(env or {})
+    return CliRunner().invoke(app, list(args), env=environment, input=input)
+
+
 @pytest.fixture(scope="session")
 def _key_homes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("homes")
-    for seat in SEATS:
-        KeyStore(root / seat).create(seat, None, CREATED)
+    make_key_homes(root, SEATS)
     return root
 
 
@@ -46,11 +63,7 @@ class Cli:
     def __call__(
         self, *args: str, home: str | None = None, env: dict[str, str] | None = None, input: str | None = None
     ) -> Result:
-        environment = {"PBEM_NOW": "", "PBEM_PASSPHRASE": None, "NO_COLOR": "1"}
-        environment["PBEM_HOME"] = str(self.homes[home]) if home else str(self.cwd / "nohome")
-        environment.update(env or {})
-        runner = CliRunner()
-        return runner.invoke(app, list(args), env=environment, input=input)
+        return run_cli(self.homes[home] if home else self.cwd / "nohome", *args, env=env, input=input)
 
 
 @pytest.fixture

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from pbem.cli import app
 from pbem.cli.proof_cache import ProofCache
 from pbem.crypto import group
 from pbem.crypto import hidden_deck as hd
@@ -31,6 +30,7 @@ from pbem.engine.ruleset import DeckSpec
 from pbem.errors import GameFileError
 from pbem.keys import KeyStore
 from tests import hidden_deck_game
+from tests.conftest import make_key_homes, run_cli
 from tests.hidden_deck_game import CARDS, DECK
 
 SEATS = ("a", "b", "c")
@@ -66,8 +66,7 @@ class Played:
 
 
 def invoke(root: Path, seat: str, *args: str) -> Result:
-    env = {"PBEM_HOME": str(root / seat), "PBEM_NOW": "", "PBEM_PASSPHRASE": None, "NO_COLOR": "1"}
-    return CliRunner().invoke(app, list(args), env=env)
+    return run_cli(root / seat, *args)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -79,8 +78,7 @@ def _test_game() -> Iterator[None]:
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     root = tmp_path_factory.mktemp("hidden")
-    for seat in SEATS:
-        KeyStore(root / seat).create(seat, None, "2026-01-01T00:00:00Z")
+    make_key_homes(root, SEATS)
     game = root / "game.toml"
     stages: dict[str, str] = {}
 

@@ -18,14 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from pbem.cli import app
 from pbem.crypto import group
 from pbem.crypto import hidden_deck as hd
 from pbem.engine import ledger
 from pbem.keys import KeyStore
-from tests.conftest import potr_components
+from tests.conftest import make_key_homes, potr_components, run_cli
 
 SEATS = ("a", "b", "c")
 FAMILIES = {"a": "bentivoglio", "b": "gonzaga", "c": "montefeltro"}
@@ -35,8 +34,7 @@ NAMES = {card["id"]: card["name"] for card in CARDS}
 
 
 def invoke(root: Path, seat: str, *args: str) -> Result:
-    env = {"PBEM_HOME": str(root / seat), "PBEM_NOW": "", "PBEM_PASSPHRASE": None, "NO_COLOR": "1"}
-    return CliRunner().invoke(app, list(args), env=env)
+    return run_cli(root / seat, *args)
 
 
 @dataclass
@@ -115,8 +113,7 @@ def step(played: Played) -> None:
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     root = tmp_path_factory.mktemp("potr-hidden")
-    for seat in SEATS:
-        KeyStore(root / seat).create(seat, None, "2026-01-01T00:00:00Z")
+    make_key_homes(root, SEATS)
     game = root / "game.toml"
     result = Played(root, game)
     result.ok("a", "new", str(game), "--game", "potr", "--players", ",".join(SEATS), "--as", "a")
