@@ -67,12 +67,15 @@ class KeyStore:
     # --- private keys -------------------------------------------------------------------
     def create(self, name: str, passphrase: str | None, created: str) -> PublicIdentity:
         """Make and store a new key; never replaces an existing file."""
+        return self.store(name, SecretKeys.generate(), passphrase, created)
+
+    def store(self, name: str, secret: SecretKeys, passphrase: str | None, created: str) -> PublicIdentity:
+        """Store a key under ``name``, sealed with ``passphrase``; never replaces an existing file."""
         import tomlkit
 
         path = self.key_path(name)
         if path.exists():
             raise IdentityError(f"key {name!r} already exists at {path}; pbem never overwrites a key")
-        secret = SecretKeys.generate()
         data = seal(secret, name, passphrase, created)
         doc = tomlkit.document()
         doc.add(tomlkit.comment(f"pbem private key {name!r}: keep this file secret."))

@@ -2,30 +2,73 @@
 
 Keys are made without a passphrase here so most tests skip scrypt; the tests of passphrase
 handling make their own protected keys.
+
+Every game a test plays is the same on every run: a seat's key is derived from its name
+(``seeded_keys``) and ``pbem new`` takes its game id from the test's name (``game_ids``), and
+since every draw, shuffle and card dealt follows from the keys and the game id, a test that
+needs a position reaches it on every run or on none. Hypothesis runs derandomized for the same
+reason.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import secrets
 import shutil
 from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner, Result
 
 from pbem.cli import app
+from pbem.crypto.identity import SecretKeys
 from pbem.keys import KeyStore
 
 SEATS = ("a", "b", "c", "d", "e", "f")
 CREATED = "2026-01-01T00:00:00Z"
 
+settings.register_profile("pbem", derandomize=True, database=None, print_blob=True)
+settings.load_profile("pbem")
+
+
+def seeded_keys(name: str) -> SecretKeys:
+    """The test key of ``name``: the same on every run, unlike a key made by ``pbem key new``."""
+    digest = hashlib.sha512(f"pbem test key {name}".encode()).digest()
+    return SecretKeys(digest[:32], digest[32:])
+
 
 def make_key_homes(root: Path, seats: Sequence[str]) -> None:
-    """One PBEM_HOME per seat under ``root``, each holding that seat's key without a passphrase."""
+    """One PBEM_HOME per seat under ``root``, each holding that seat's seeded key without a
+    passphrase."""
     for seat in seats:
-        KeyStore(root / seat).create(seat, None, CREATED)
+        KeyStore(root / seat).store(seat, seeded_keys(seat), None, CREATED)
+
+
+@contextmanager
+def game_ids(label: str) -> Iterator[None]:
+    """Inside this block ``pbem new`` (run in this process) takes its game ids from ``label`` and a
+    count, not from chance."""
+    count = itertools.count()
+
+    def token_hex(size: int | None = None) -> str:
+        text = f"{label} {next(count)}".encode()
+        return hashlib.sha256(text).hexdigest()[: 2 * (size or 32)]
+
+    with mock.patch.object(secrets, "token_hex", token_hex):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _test_game_ids(request: pytest.FixtureRequest) -> Iterator[None]:
+    with game_ids(request.node.nodeid):
+        yield
 
 
 def run_cli(home: Path, *args: str, env: dict[str, str] | None = None, input: str | None = None) -> Result:
@@ -91,7 +134,8 @@ def once(_made_files: tuple[Path, dict[Hashable, Path]]) -> Once:
         if key in made:
             shutil.copyfile(made[key], path)
             return path
-        build()
+        with game_ids(repr(key)):
+            build()
         made[key] = store / f"{len(made)}.toml"
         shutil.copyfile(path, made[key])
         return path

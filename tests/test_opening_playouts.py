@@ -16,10 +16,8 @@ import copy
 import hashlib
 import random
 import re
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +25,6 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from pbem.crypto.canonical import canonical_bytes
-from pbem.crypto.identity import SecretKeys
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger, play
@@ -37,8 +34,7 @@ from pbem.engine.ruleset import DECK_DEMANDS, Demand, Ruleset
 from pbem.engine.table import Table
 from pbem.errors import GameFileError, IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.state import Game as Opening
-from pbem.keys import KeyStore
-from tests.conftest import potr_components
+from tests.conftest import potr_components, seeded_keys
 
 AT = "2026-01-01T00:00:00Z"
 GAME = "princes-of-the-renaissance"
@@ -60,15 +56,7 @@ DECK_FIELDS = {"shuffles", "shares"}  # what a seat owes the hidden Treachery de
 STEP_LIMIT = 400  # far more entries than any opening of six players needs
 
 
-def _make_keys() -> dict[str, SecretKeys]:
-    """One key per seat name, made once for the module, without a passphrase."""
-    with tempfile.TemporaryDirectory(prefix="pbem-opening-keys-") as home:
-        for seat in NAMES:
-            KeyStore(Path(home)).create(seat, None, AT)
-        return {seat: KeyStore(Path(home)).secret(seat, lambda prompt: None) for seat in NAMES}
-
-
-KEYS = _make_keys()
+KEYS = {seat: seeded_keys(seat) for seat in NAMES}
 
 
 def one_of_each_card(edition: str) -> dict[str, Any]:
