@@ -116,14 +116,13 @@ def signed_game(directory: Path, seed: int, components: dict[str, Any]) -> tuple
     assert game.table is not None
     while game.table.state.phase != "game over":
         seat = rnd.choice(sorted({demand.seat for demand in tables.demands(RULES, game.table)}))
-        demand, moves = play.legal(game, seat)
+        demand, moves = play.legal(game, seat, play.hidden_hand(game, seat, keys[seat]))
         assert demand is not None
         if demand.kind == "reveal":
             game, _ = play.reveal(game, seat, keys[seat], AT)
         elif demand.kind in DECK_DEMANDS:
             game, _ = play.sync(game, seat, keys[seat], AT)
         else:
-            moves = play.playable(game, seat, moves, play.hidden_hand(game, seat, keys[seat]))
             text = "roll" if demand.kind == "contribute" else choose(rnd, moves, "auction" in demand.step)
             game, _ = play.play(game, seat, text, keys[seat], AT)
         assert game.table is not None

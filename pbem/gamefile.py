@@ -21,6 +21,9 @@ from pbem.errors import FileAccessError, GameFileError
 STATUS_PREFIX = "# pbem:"
 
 
+BOM = "\ufeff"
+
+
 @dataclass(frozen=True)
 class LoadedFile:
     path: Path
@@ -30,6 +33,25 @@ class LoadedFile:
     @property
     def digest(self) -> str:
         return hashlib.sha256(self.raw).hexdigest()
+
+    @property
+    def text(self) -> str:
+        """The file as text with ``\\n`` line ends and no byte-order mark, as pbem writes it."""
+        text = self.raw.decode("utf-8").removeprefix(BOM)
+        return text.replace("\r\n", "\n") if self.crlf else text
+
+    @property
+    def crlf(self) -> bool:
+        """Whether every line ends in CR LF, as some mail programs and editors save text."""
+        return b"\r\n" in self.raw and self.raw.count(b"\n") == self.raw.count(b"\r\n")
+
+    def like_the_file(self, text: str) -> bytes:
+        """``text`` with the file's own line ends and byte-order mark, so a write keeps them."""
+        if self.crlf:
+            text = text.replace("\n", "\r\n")
+        if self.raw.startswith(BOM.encode("utf-8")):
+            text = BOM + text
+        return text.encode("utf-8")
 
 
 def read_bytes(path: Path) -> bytes:
@@ -44,15 +66,27 @@ def read_bytes(path: Path) -> bytes:
 
 
 def parse(raw: bytes, source: str) -> dict[str, Any]:
-    """Parse game file bytes; any failure is an integrity error naming the place."""
+    """Parse game file bytes; any failure is an integrity error naming the place. A byte-order
+    mark (which some editors put first) is skipped; CR LF line ends read as they are."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix(BOM)
     except UnicodeDecodeError as exc:
         raise GameFileError(f"{source}: not a pbem game file (not UTF-8 text at byte {exc.start})") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        if _quoted(text):
+            raise GameFileError(
+                f"{source}: its lines start with '> ', as a quoted reply in an email does: save the "
+                "attachment itself, or remove the quote marks"
+            ) from None
         raise GameFileError(f"{source}: not a valid TOML file ({exc})") from None
+
+
+def _quoted(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    quoted = [line for line in lines if line.lstrip().startswith(">")]
+    return bool(lines) and len(quoted) * 2 > len(lines)
 
 
 def load(path: Path) -> LoadedFile:
@@ -136,7 +170,7 @@ def append_text(
     that (say, a player moved a table below the entries), the whole file is edited instead. Either
     way the result is read back and compared before it is returned.
     """
-    text = _strip_status(loaded.raw.decode("utf-8"))
+    text = _strip_status(loaded.text)
     cut = text.find(ENTRY_MARK)
     if cut >= 0:
         quick = _edit_head(text[: cut + 1], header, roster) + text[cut + 1 :]
@@ -227,7 +261,7 @@ def rewrite_entries(
     """
     import tomlkit
 
-    doc = tomlkit.parse(_edit_head(_strip_status(loaded.raw.decode("utf-8")), header, roster))
+    doc = tomlkit.parse(_edit_head(_strip_status(loaded.text), header, roster))
     tables = doc["entry"]
     present = [(int(table["seq"]), str(table["by"])) for table in tables]
     kept = 0
@@ -256,11 +290,18 @@ def write_new(path: Path, text: str) -> None:
 
 
 def replace(loaded: LoadedFile, text: str) -> None:
-    """Replace a file read earlier, refusing if it changed on disk since it was read."""
-    _atomic_write(loaded.path, text.encode("utf-8"), expect_digest=loaded.digest)
+    """Replace a file read earlier, refusing if it changed on disk since it was read; the file
+    keeps its line ends and byte-order mark."""
+    _atomic_write(loaded.path, loaded.like_the_file(text), expect_digest=loaded.digest)
 
 
 def _atomic_write(path: Path, data: bytes, expect_digest: str | None) -> None:
+    if path.is_symlink():
+        # A game file kept elsewhere and linked to: the new version replaces the file the link
+        # points to, and the link stays.
+        path = path.resolve()
+    if expect_digest is not None and _read_only(path):
+        raise FileAccessError(f"{path}: is read-only; pbem leaves it as it is (make it writable first)")
     directory = path.parent if str(path.parent) else Path(".")
     tmp = directory / f".{path.name}.{os.getpid()}.tmp"
     try:
@@ -284,6 +325,15 @@ def _atomic_write(path: Path, data: bytes, expect_digest: str | None) -> None:
         raise FileAccessError(f"{path}: cannot write ({exc.strerror})") from None
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _read_only(path: Path) -> bool:
+    """A file nobody may write to (checked on the mode, since the superuser may write anyway)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not mode & 0o222 or not os.access(path, os.W_OK)
 
 
 def _sync_directory(directory: Path) -> None:

@@ -11,6 +11,7 @@ import os
 import stat
 import sys
 import tomllib
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,20 +129,34 @@ class KeyStore:
         broken: list[IdentityError] = []
         for path in sorted(self.keys_dir.glob("*.key")) if self.keys_dir.is_dir() else []:
             try:
-                sealed, _ = self._sealed(path.stem)
+                sealed, _ = self._sealed(_name(path))
             except (IdentityError, UsageError) as exc:
                 broken.append(IdentityError(f"{path}: {exc}") if isinstance(exc, UsageError) else exc)
                 continue
             found.append(self._own(sealed, path))
-        own = {path.stem for path in self.keys_dir.glob("*.key")} if self.keys_dir.is_dir() else set()
+        own = {_name(path) for path in self.keys_dir.glob("*.key")} if self.keys_dir.is_dir() else set()
         for path in sorted(self.identities_dir.glob("*.pub")) if self.identities_dir.is_dir() else []:
-            if path.stem in own:
+            if _name(path) in own:
                 continue
             try:
                 found.append(self._imported(path))
             except (IdentityError, UsageError) as exc:
                 broken.append(IdentityError(f"{path}: {exc}") if isinstance(exc, UsageError) else exc)
         return found, broken
+
+    def imported(self) -> dict[str, PublicIdentity]:
+        """The identities imported from other players, by local name (unreadable ones left out:
+        ``pbem key list`` reports them)."""
+        found: dict[str, PublicIdentity] = {}
+        if not self.identities_dir.is_dir():
+            return found
+        for path in sorted(self.identities_dir.glob("*.pub")):
+            try:
+                entry = self._imported(path)
+            except (IdentityError, UsageError):
+                continue
+            found[entry.name] = entry.identity
+        return found
 
     def public(self, name: str) -> KeyEntry:
         """A key of one's own, or else an imported identity, by local name."""
@@ -178,21 +193,27 @@ class KeyStore:
         # Stored with plain single spaces: mail programs turn spaces into no-break spaces.
         body = next(line for line in text.splitlines() if line.strip() and not line.startswith("#"))
         line = " ".join(body.split())
-        _create_exclusive(path, (line + "\n").encode("ascii"), 0o644)
+        _create_exclusive(path, (line + "\n").encode("utf-8"), 0o644)
         return KeyEntry(name, stored, False, False, path, line)
 
     @staticmethod
     def _own(sealed: SealedKey, path: Path) -> KeyEntry:
-        return KeyEntry(path.stem, sealed.identity, True, sealed.encrypted, path, sealed.line)
+        return KeyEntry(_name(path), sealed.identity, True, sealed.encrypted, path, sealed.line)
 
     def _imported(self, path: Path) -> KeyEntry:
         try:
-            text = path.read_text(encoding="ascii")
+            text = path.read_text(encoding="utf-8")
             identity = parse_identity_line(text, str(path))
         except (OSError, UnicodeDecodeError) as exc:
             raise IdentityError(f"cannot read identity file {path}: {exc}") from None
-        local = PublicIdentity(path.stem, identity.sign_public, identity.box_public)
-        return KeyEntry(path.stem, local, False, False, path, text.strip())
+        local = PublicIdentity(_name(path), identity.sign_public, identity.box_public)
+        return KeyEntry(_name(path), local, False, False, path, text.strip())
+
+
+def _name(path: Path) -> str:
+    """The key or identity name a file holds: its stem, composed (NFC) again where the file
+    system decomposed it, as macOS does."""
+    return unicodedata.normalize("NFC", path.stem)
 
 
 def _private_dir(path: Path) -> None:

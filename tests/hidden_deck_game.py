@@ -2,6 +2,7 @@
 groundwork exercised without any real game's rules.
 
 Seats move in turn. A move is ``pass``, ``draw`` (the top card into your hand, face down),
+``dice`` (a die every seat adds randomness to, before anyone moves again),
 ``play CARD`` (show a card of that name from your hand), ``show TOKEN`` (show that card),
 ``bottom TOKEN`` (put it under the deck, unseen), ``discard TOKEN`` (face down, out of the game)
 or ``discard-up TOKEN`` (shown, then out of the game). The state keeps tokens, never cards, until
@@ -36,6 +37,7 @@ class State:
     known: Mapping[str, str] = field(default_factory=dict)  # token -> card, once shown
     wanted: tuple[DrawRequest, ...] = ()
     events: tuple[str, ...] = ()
+    rolling: tuple[str, ...] = ()  # dice waiting for every seat's randomness
 
 
 class Rules:
@@ -54,17 +56,24 @@ class Rules:
         return "play"
 
     def demands(self, state: State) -> list[Demand]:
+        if state.rolling:
+            return []
         return [Demand(state.seats[state.turn], "move", "turn", "draw, play a card or pass")]
 
     def legal_moves(self, state: State, seat: str) -> list[str]:
         if seat != state.seats[state.turn]:
             return []
         tokens = state.hands[seat]
-        return ["pass", "draw", *(f"{verb} {token}" for token in tokens for verb in VERBS if verb != "play")]
+        return [
+            "pass",
+            "draw",
+            "dice",
+            *(f"{verb} {token}" for token in tokens for verb in VERBS if verb != "play"),
+        ]
 
     def parse(self, text: str) -> tuple[str, str]:
         verb, _, rest = text.strip().partition(" ")
-        if verb in ("pass", "draw") and not rest:
+        if verb in ("pass", "draw", "dice") and not rest:
             return verb, ""
         if verb in VERBS and rest:
             return verb, rest.strip()
@@ -88,8 +97,11 @@ class Rules:
         hands = dict(state.hands)
         events = list(state.events)
         wanted = state.wanted
+        rolling = state.rolling
         if verb == "draw":
             wanted = (*wanted, DrawRequest(DECK, seat))
+        elif verb == "dice":
+            rolling = (*rolling, f"die {len(events)}")
         elif verb == "play":
             token = next(token for token in hands[seat] if state.known.get(token) == what)
             hands[seat] = tuple(t for t in hands[seat] if t != token)
@@ -99,16 +111,17 @@ class Rules:
             shown = state.known.get(what)
             events.append(f"{seat} {verb}s {what}" + (f" ({shown})" if shown else ""))
         turn = (state.turn + 1) % len(state.seats)
-        return replace(state, turn=turn, hands=hands, wanted=wanted, events=tuple(events))
+        return replace(state, turn=turn, hands=hands, wanted=wanted, events=tuple(events), rolling=rolling)
 
     def default_move(self, state: State, seat: str, step: str) -> tuple[str, str] | None:
         return ("pass", "")
 
     def random_requests(self, state: State) -> list[RandomRequest]:
-        return []
+        return [RandomRequest(context) for context in state.rolling]
 
     def resolve(self, state: State, context: str, draws: Draws) -> State:
-        return state
+        rolled = f"{context}: {draws.die()}"
+        return replace(state, rolling=state.rolling[1:], events=(*state.events, rolled))
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return {

@@ -105,7 +105,8 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
         (["--game", "potr", "--players", "a,b,A"], "seat names must differ: a, b, A"),
         (
             ["--game", "potr", "--players", "a,b,c d"],
-            "invalid seat name 'c d': use 1-32 letters, digits, '-' or '_', starting with a letter or digit",
+            "invalid seat name 'c d': use 1 to 32 letters of any alphabet, digits, '-' or '_', starting "
+            "with a letter or digit (no spaces)",
         ),
     ],
 )
@@ -218,7 +219,7 @@ def test_comments_added_by_players_survive_a_write(cli: Cli, make_game: Callable
     assert "# b joined on the train\n" in after
     assert "seq = 1  # the second entry" in after
     assert "# over to c" in after
-    assert "# pbem: every seat has joined" in after
+    assert "# pbem: setup draw: waiting for a, b, c to add randomness; a to shuffle\n" in after
     assert cli("verify", str(path)).exit_code == 0
 
 

@@ -30,7 +30,7 @@ from pbem.engine.ruleset import DeckSpec
 from pbem.errors import GameFileError
 from pbem.keys import KeyStore
 from tests import hidden_deck_game
-from tests.conftest import make_key_homes, run_cli
+from tests.conftest import game_ids, make_key_homes, run_cli
 from tests.hidden_deck_game import CARDS, DECK
 
 SEATS = ("a", "b", "c")
@@ -87,7 +87,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
         assert result.exit_code == 0, result.stderr
         return result
 
-    step("a", "new", str(game), "--game", hidden_deck_game.NAME, "--players", ",".join(SEATS), "--as", "a")
+    with game_ids("hidden deck engine"):
+        step(
+            "a", "new", str(game), "--game", hidden_deck_game.NAME, "--players", ",".join(SEATS), "--as", "a"
+        )
     step("b", "join", str(game), "--as", "b")
     step("c", "join", str(game), "--as", "c")
     stages["joined"] = game.read_text(encoding="utf-8")
@@ -136,7 +139,7 @@ def test_status_says_who_owes_a_shuffle_and_whose_draw_waits_on_shares(played: P
     joined = played.file("joined", "joined")
     waiting = json.loads(played.run("a", "status", str(joined), "--json").stdout)["waiting"]
     assert [(w["seat"], w["kind"]) for w in waiting] == [("a", "move"), ("a", "shuffle")]
-    assert "pbem sync FILE --as a" in waiting[1]["command"]
+    assert f"pbem sync {joined} --as a" in waiting[1]["command"]
     drawn = played.file("drawn", "drawn")
     waiting = json.loads(played.run("a", "status", str(drawn), "--json").stdout)["waiting"]
     shares = [(w["seat"], w["step"]) for w in waiting if w["kind"] == "share"]
@@ -144,6 +147,32 @@ def test_status_says_who_owes_a_shuffle_and_whose_draw_waits_on_shares(played: P
     assert "a's draw deck:0" in waiting[1]["prompt"]
     shown = played.run("a", "show", str(drawn), "--as", "a")
     assert "deck:0: not readable yet: waiting for the shares of b, c" in shown.stdout
+
+
+def test_moves_at_a_roll_while_holding_cards_lists_the_roll(played: Played) -> None:
+    """A seat whose key opens its hand, asked only for randomness, is offered ``roll`` (the
+    hand filters card plays, never the engine's own answers)."""
+    path = played.file("readable", "rolling")
+    assert played.run("a", "play", str(path), "dice", "--as", "a").exit_code == 0
+    for seat in ("a", "c"):  # a holds a readable card, c one that waits for a's share
+        result = played.run(seat, "moves", str(path), "--as", seat)
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.split() == ["roll"]
+        listed = json.loads(played.run(seat, "moves", str(path), "--as", seat, "--json").stdout)
+        assert (listed["kind"], listed["moves"]) == ("contribute", ["roll"])
+
+
+def test_moves_says_which_cards_wait_for_whose_shares(played: Played) -> None:
+    """c holds deck:1, whose shares from a and b are not in yet: moves says why its plays are not
+    listed."""
+    path = played.file("readable", "waits")
+    result = played.run("c", "moves", str(path), "--as", "c")
+    assert result.exit_code == 0, result.stderr
+    assert "deck:1 cannot be read yet, so its plays are not listed" in result.stderr
+    assert "waiting for the shares of a, b" in result.stderr
+    listed = json.loads(played.run("c", "moves", str(path), "--as", "c", "--json").stdout)
+    assert listed["waiting_for_shares"] == {"deck:1": ["a", "b"]}
+    assert not listed["moves"]
 
 
 def test_sync_with_nothing_owed_is_refused(played: Played) -> None:

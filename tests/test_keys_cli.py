@@ -28,8 +28,10 @@ from tests.conftest import CREATED, Cli
 FINGERPRINT = re.compile(r"^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$")
 PASSPHRASE = "plover harbour 93 quietly"
 GAME = "princes-of-the-renaissance"
-NAME_RULE = "use 1-32 letters, digits, '-' or '_', starting with a letter or digit"
-BAD_NAMES = ["../x", "a b", "", "x" * 33, "_x", "a.b", "é"]
+NAME_RULE = (
+    "use 1 to 32 letters of any alphabet, digits, '-' or '_', starting with a letter or digit (no spaces)"
+)
+BAD_NAMES = ["../x", "a b", "", "x" * 33, "_x", "a.b", "a/b", "☃", "é\u200b"]
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
 

@@ -33,8 +33,11 @@ def test_parallel_joins_merge_into_one_step(cli: Cli, make_game: Callable[..., P
     assert result.exit_code == 0, result.stderr
     assert result.stderr.splitlines() == [
         f"merged 1 new entry into {copy_c} (3 entries in all)",
-        "every seat has joined",
+        "setup draw: waiting for a, b, c to add randomness; a to shuffle",
     ]
+    assert "# pbem: setup draw: waiting for a, b, c to add randomness; a to shuffle\n" in (
+        copy_c.read_text(encoding="utf-8")
+    )
     merged = entries(copy_c)
     assert [(e["seq"], e["by"]) for e in merged] == [(0, "a"), (1, "b"), (1, "c")]
     assert (

@@ -96,8 +96,8 @@ def test_the_opening_from_new_to_decade_one(cli: Cli, make_game: Callable[..., P
     assert wanted["seat"] == "c"
     assert (
         refused(cli, game, order[0], "pass")
-        == f"error: it is not {order[0]}'s turn: c must make a move in the family bidding: "
-        "raise the bid above 7, or pass"
+        == f"error: it is not {order[0]}'s turn: c must move in the family bidding "
+        "(raise the bid above 7, or pass)"
     )
     assert (
         refused(cli, game, "c", "bid", "7")
@@ -110,8 +110,14 @@ def test_the_opening_from_new_to_decade_one(cli: Cli, make_game: Callable[..., P
     assert cli("play", str(game), "pass", "--as", order[0], home=order[0]).exit_code == 0
 
     # family choice: c (highest bid) first, then the reverse of the pass order
-    moves = cli("moves", str(game), "--as", "c", home="c").stdout.split("\n")
-    assert "family montefeltro" in moves
+    # each family offered says what it does (seed 000, "Тайлы Семей": Montefeltro's A side,
+    # «скидку в 2 Влияния» on auctions in influence), beside the text to play
+    listed = json.loads(cli("moves", str(game), "--as", "c", "--json", home="c").stdout)
+    assert "family montefeltro" in listed["moves"]
+    assert "2 influence off" in listed["notes"]["family montefeltro"]
+    lines = cli("moves", str(game), "--as", "c", home="c").stdout.splitlines()
+    shown = next(line for line in lines if line.startswith("family montefeltro "))
+    assert "(2 influence off the price of every auction in influence you win" in shown
     assert cli("play", str(game), "family", "montefeltro", "--as", "c", home="c").exit_code == 0
     assert refused(cli, game, order[0], "family", "montefeltro").startswith("error: ")
     assert cli("play", str(game), "family", "este", "--as", order[0], home=order[0]).exit_code == 0
@@ -135,10 +141,18 @@ def test_reveal_happens_with_the_seats_next_play(cli: Cli, make_game: Callable[.
         assert cli("play", str(game), "bid", bid, "--as", seat, home=seat).exit_code == 0
     for seat in ("a", "b"):
         assert cli("reveal", str(game), "--as", seat, home=seat).exit_code == 0
-    # c's reveal is due; c plays its family-bidding move and the reveal goes first
+    # c's reveal is due: a move the rules refuse writes neither, and says nothing was revealed
+    before = game.read_bytes()
+    refused = cli("play", str(game), "family", "este", "--as", "c", home="c")
+    assert refused.exit_code == 1
+    assert refused.stderr.splitlines() == [
+        "error: families are chosen after the bidding, not in the family bidding"
+    ]
+    assert game.read_bytes() == before
+    # c plays its family-bidding move and the reveal goes first
     result = cli("play", str(game), "pass", "--as", "c", home="c")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.splitlines()[0] == "c revealed the sealed turn-order bid: bid 1"
+    assert result.stderr.splitlines()[0].startswith("c revealed the sealed turn-order bid: bid 1 (entry ")
     kinds = [entry["kind"] for entry in tomllib.loads(game.read_text())["entry"]]
     assert kinds[-2:] == ["reveal", "move"]
     assert cli("verify", str(game)).exit_code == 0
@@ -181,7 +195,7 @@ def test_play_before_everyone_joined(cli: Cli, make_game: Callable[..., Path]) -
                 "kind": "join",
                 "step": "joining",
                 "prompt": "join the game",
-                "command": "pbem join FILE --as c",
+                "command": f"pbem join {game} --as c",
             }
         ],
         "send_to": ["c"],

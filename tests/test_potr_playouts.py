@@ -26,11 +26,9 @@ from __future__ import annotations
 
 import copy
 import random
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
@@ -52,8 +50,7 @@ from pbem.games.princes_of_the_renaissance import scoring
 from pbem.games.princes_of_the_renaissance.decade import city_tile_refusal
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from pbem.keys import KeyStore
-from tests.conftest import potr_components
+from tests.conftest import potr_components, seeded_keys
 from tests.potr_support import DEALER
 
 AT = "2026-01-01T00:00:00Z"
@@ -1635,10 +1632,7 @@ def test_garbage_is_a_syntax_error_in_one_line() -> None:
 
 # --- 3. one game through the signed ledger -----------------------------------------------------------------
 def _make_keys(seats: Sequence[str]) -> dict[str, SecretKeys]:
-    with tempfile.TemporaryDirectory(prefix="pbem-potr-keys-") as home:
-        for seat in seats:
-            KeyStore(Path(home)).create(seat, None, AT)
-        return {seat: KeyStore(Path(home)).secret(seat, lambda prompt: None) for seat in seats}
+    return {seat: seeded_keys(seat) for seat in seats}
 
 
 def state_of(game: Ledger) -> Game:
@@ -1737,7 +1731,7 @@ def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
         else:
             assert demand.kind == "move"
             assert moves == RULES.legal_moves(before, seat)
-            held = play.playable(game, seat, moves, play.hidden_hand(game, seat, keys[seat]))
+            _, held = play.legal(game, seat, play.hidden_hand(game, seat, keys[seat]))
             text = choose(rnd, before, held)
             game, entry = play.play(game, seat, text, keys[seat], AT)
             assert entry["move"] == text

@@ -618,18 +618,20 @@ def test_the_banker_cannot_exchange_more_than_is_held() -> None:
     act(state, "a", "bank 2 influence")
 
 
-def test_the_banker_whenever_its_holder_is_asked_to_move_and_only_then() -> None:
-    """Banker: "Вы можете использовать Банкира в любое время" - over email, whenever its holder is
-    asked to move: on its turn to bid in an auction, not on another player's turn."""
+def test_the_banker_at_any_time_asked_to_move_or_not() -> None:
+    """Banker: "Вы можете использовать Банкира в любое время" (at any time): a free move, made on
+    another player's turn too, which does not change whose turn it is."""
     state = decade_one()
     grant(state, "c", BANKER)
-    refused(state, "c", "bank 1 gold", "c may use the Banker when asked to move, and is not asked now")
+    assert "bank 1 gold" in RULES.free_moves(state, "c")
+    assert "bank 1 gold" not in RULES.legal_moves(state, "c"), "c is not asked to move"
     auction = in_auction(state, "a")
-    refused(auction, "c", "bank 1 gold", "not asked now")
-    auction = act(auction, "b", "pass")
-    assert to_act(auction) == "c"
-    banked = act(auction, "c", "bank 2 influence")
-    assert to_act(banked) == "c", "c still bids or passes"
+    assert to_act(auction) == "b"
+    move = RULES.parse("bank 2 influence")
+    assert RULES.is_free(move)
+    RULES.check(auction, "c", move)
+    banked = RULES.apply(auction, "c", move)
+    assert to_act(banked) == "b", "still b's turn to bid"
     assert banked.players["c"].gold == state.players["c"].gold + 2
     refused(state, "a", "bank 1 gold", "a holds no Banker")
 

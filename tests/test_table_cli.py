@@ -277,14 +277,25 @@ def test_a_table_plays_with_the_values_printed_on_its_own_copy(cli: Cli, tmp_pat
     assert not (tmp_path / "u.toml").exists()
 
 
-def test_a_sheet_too_wide_for_the_terminal_is_turned_on_its_side() -> None:
-    from pbem.companion.tracker import Report
-    from pbem.render.sheet import _fitted
+def printed(header: tuple[str, ...], rows: list[list[str]], width: int, *, turn: bool = False) -> list[str]:
+    import io
 
-    wide = Report(
-        "Score", ("player", *(f"category {n}" for n in range(9))), (("ann", *range(9)), ("ben", *range(9)))
-    )
-    turned = _fitted(wide, 80)
-    assert turned[0] == ["player", "ann", "ben"] and turned[1] == ["category 0", "0", "0"]
-    narrow = Report("Cities", ("city", "status"), (("Venice", 7),))
-    assert _fitted(narrow, 80) == [["city", "status"], ["Venice", "7"]]
+    from rich.console import Console
+
+    from pbem.render.grid import print_grid
+
+    out = io.StringIO()
+    print_grid(Console(file=out, width=width, color_system=None), header, rows, turn=turn)
+    return out.getvalue().splitlines()
+
+
+def test_a_sheet_too_wide_for_the_terminal_is_turned_on_its_side() -> None:
+    header = ("player", *(f"category {n}" for n in range(9)))
+    lines = printed(header, [["ann", *map(str, range(9))], ["ben", *map(str, range(9))]], 80, turn=True)
+    assert max(map(len, lines)) <= 80
+    assert [line.split() for line in lines if "player" in line] == [
+        ["┃", "player", "┃", "ann", "┃", "ben", "┃"]
+    ]
+    assert any(line.split()[:4] == ["│", "category", "0", "│"] for line in lines)
+    narrow = printed(("city", "status"), [["Venice", "7"]], 80, turn=True)
+    assert any("city" in line and "status" in line for line in narrow)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
 
 from pbem import __version__
@@ -42,7 +45,8 @@ app.command("new")(game_commands.new)
 app.command("join")(game_commands.join)
 app.command("status")(play_commands.status)
 app.command("moves")(play_commands.moves)
-app.command("play")(play_commands.play)
+# A move's words may be negative numbers ("bid -5", refused by the rules): words, not options.
+app.command("play", context_settings={"ignore_unknown_options": True})(play_commands.play)
 app.command("reveal")(play_commands.reveal)
 app.command("sync")(play_commands.sync)
 app.command("timeout")(play_commands.timeout)
@@ -57,4 +61,25 @@ app.command("games")(game_commands.games)
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except SystemExit:
+        if _pipe_closed():
+            # The reader of our output went away (``pbem log | head``): not a failure of pbem, so
+            # not exit 1 (which means a refused move); 141 is what a shell reports for SIGPIPE.
+            _silence_stdout()
+            raise SystemExit(141) from None
+        raise
+
+
+def _pipe_closed() -> bool:
+    """Whether stdout's reader closed the pipe: Typer's Click then wraps stdout in its
+    ``PacifyFlushWrapper`` so that the flush at exit stays quiet."""
+    return type(sys.stdout).__name__ == "PacifyFlushWrapper"
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the flush at exit cannot fail a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

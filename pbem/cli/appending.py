@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.common import ask_passphrase, now
+from pbem.cli.common import ask_passphrase, now, warn
 
 if TYPE_CHECKING:
     from pbem.crypto.identity import SecretKeys
@@ -36,11 +36,33 @@ def read_game(file: Path) -> tuple[LoadedFile, Ledger]:
     try:
         ledger = ledger_mod.read(loaded.data, cache)
         cache.save()
-        return loaded, ledger
     except EquivocationError as exc:
         raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
     except GameFileError as exc:
         raise GameFileError(f"{file}: {exc}") from None
+    for line in roster_mismatches(ledger):
+        warn(f"{file}: {line}")
+    return loaded, ledger
+
+
+def roster_mismatches(ledger: Ledger) -> list[str]:
+    """A line for each seat that joined with a key other than the one imported under its name
+    (``pbem key import``): someone else may have taken that player's seat."""
+    from pbem.keys import KeyStore
+
+    imported = KeyStore().imported()
+    lines = []
+    for seat, identity in ledger.roster.items():
+        known = imported.get(seat)
+        if known is not None and (known.sign_public, known.box_public) != (
+            identity.sign_public,
+            identity.box_public,
+        ):
+            lines.append(
+                f"seat {seat} joined with key {identity.fingerprint}, not the key you imported as "
+                f"{seat} ({known.fingerprint}): check the fingerprint with {seat} before playing on"
+            )
+    return lines
 
 
 def signing_key(ledger: Ledger, seat: str, key: str | None) -> SecretKeys:

@@ -72,6 +72,42 @@ def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def output_width() -> int | None:
+    """The width to wrap plain text at: $COLUMNS if set, else the terminal's, else None (output
+    that goes to a file or a pipe keeps one line per item, for scripts)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if sys.stdout.isatty():
+        import shutil
+
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def echo_wrapped(text: str, *, first: str | None = None, indent: int = 0) -> None:
+    """Print ``text`` wrapped to the output's width at spaces only, so no word a player may type
+    (a tile id, a command) is ever split; continuation lines are indented by ``indent``."""
+    import textwrap
+
+    import typer
+
+    lead = " " * indent if first is None else first
+    width = output_width()
+    if width is None:
+        typer.echo(lead + text)
+        return
+    lines = textwrap.wrap(
+        text,
+        width=max(width, len(lead) + 20),
+        initial_indent=lead,
+        subsequent_indent=" " * indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    typer.echo("\n".join(lines or [lead.rstrip()]))
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 

@@ -8,8 +8,18 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.appending import KEY, SEAT, append_entry
-from pbem.cli.common import ask_passphrase, fail, info, now, option_texts, print_json, reported
+from pbem.cli.appending import KEY, SEAT, append_entry, roster_mismatches
+from pbem.cli.common import (
+    ask_passphrase,
+    echo_wrapped,
+    fail,
+    info,
+    now,
+    option_texts,
+    print_json,
+    reported,
+    warn,
+)
 
 if TYPE_CHECKING:
     pass
@@ -51,6 +61,11 @@ def new(
         )
         gamefile.write_new(file, text)
         info(f"created {file}: {setup.info.title} ({setup.edition}), game {ledger.game_id}")
+        if setup.info.rules is None:
+            warn(
+                f"{setup.info.title} cannot be played by email yet: players can join and write notes, "
+                "not play moves (pbem table keeps the score of a game at the table)"
+            )
         info(f"send it to {', '.join(ledger.waiting_to_join)} to join: pbem join {file} --as SEAT")
 
 
@@ -127,7 +142,7 @@ def verify(
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
     from pbem.engine.ledger import Audit, Problem, audit
-    from pbem.errors import EquivocationError, GameFileError, PbemError
+    from pbem.errors import EquivocationError, GameFileError, IdentityError, PbemError
 
     # Every proof is checked, whatever the cache holds: verify's answer rests on the file alone.
     # The passes are recorded, so the commands that follow need not check them again.
@@ -144,8 +159,9 @@ def verify(
     equivocation = next((p for p in result.problems if p.kind == "equivocation"), None)
     if equivocation is not None and equivocation not in problems:
         problems = (*problems, equivocation)  # the proof is always shown
+    mismatches = roster_mismatches(result.ledger) if result.ledger is not None else []
     if as_json:
-        print_json({"file": str(file), **result.as_dict(problems)})
+        print_json({"file": str(file), **result.as_dict(problems), "key_mismatches": mismatches})
     if not result.ok:
         if not as_json:
             for problem in problems:
@@ -154,6 +170,11 @@ def verify(
                 _print_evidence(equivocation.evidence)
         code = EquivocationError.exit_code if equivocation else GameFileError.exit_code
         raise typer.Exit(code)
+    if mismatches:
+        if not as_json:
+            for line in mismatches:
+                typer.echo(f"error: {file}: {line}", err=True)
+        raise typer.Exit(IdentityError.exit_code)
     if not as_json:
         ledger = result.ledger
         assert ledger is not None
@@ -184,6 +205,7 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) 
                     "aliases": list(g.aliases),
                     "players": [g.min_players, g.max_players],
                     "editions": list(g.editions),
+                    "by_email": g.rules is not None,
                     "options": {
                         o.name: {"default": o.default, "allowed": o.describe(), "help": o.help}
                         for o in g.options
@@ -194,12 +216,15 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) 
         )
         return
     for g in known:
-        typer.echo(
+        echo_wrapped(
             f"{g.name}  ({g.title}; {g.min_players}-{g.max_players} players; "
-            f"editions: {', '.join(g.editions)})"
+            f"editions: {', '.join(g.editions)})",
+            first="",
+            indent=4,
         )
+        echo_wrapped(_by_email(g), first="    ", indent=6)
         for o in g.options:
-            typer.echo(f"    --option {o.describe()}: {o.help}")
+            echo_wrapped(f"--option {o.describe()}: {o.help}", first="    ", indent=6)
 
 
 def merge(
@@ -242,6 +267,15 @@ def merge(
     else:
         info(f"{target} already has every entry of {', '.join(map(str, others))}")
     info(merged.status_lines()[-1])
+
+
+def _by_email(info: Any) -> str:
+    if info.rules is not None:
+        return "played by email, every move checked by the rules; at the table too (pbem table)"
+    return (
+        "by email: players can join and write notes, not play moves yet; "
+        "at the table: pbem table keeps the score"
+    )
 
 
 def _has_decks(ledger: Any) -> bool:

@@ -119,7 +119,7 @@ def export(
         from pbem.errors import FileAccessError
 
         try:
-            with output.open("x", encoding="ascii") as handle:
+            with output.open("x", encoding="utf-8") as handle:
                 handle.write(text)
         except FileExistsError:
             raise FileAccessError(f"{output}: already exists") from None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from pbem.cli.appending import FILE, JSON, KEY, SEAT, append_entry, read_game, signing_key, write_entries
-from pbem.cli.common import info, now, print_json, reported
+from pbem.cli.common import echo_wrapped, info, now, print_json, reported
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
@@ -18,29 +18,39 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
     """Where the game stands: who must act, what each must provide, deadlines and who is late."""
     with reported():
         _, ledger = read_game(file)
-        report = _status(ledger, now())
+        report = _status(ledger, now(), file)
         if as_json:
             print_json(report)
             return
-        typer.echo(
-            f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}, {len(ledger.entries)} entries"
+        count = len(ledger.entries)
+        echo_wrapped(
+            f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}, "
+            f"{count} entr{'y' if count == 1 else 'ies'}"
         )
-        typer.echo(f"phase: {report['phase']}")
+        echo_wrapped(f"phase: {report['phase']}")
         if not report["waiting"]:
-            typer.echo("nobody needs to act")
+            echo_wrapped("nobody needs to act")
         for wanted in report["waiting"]:
-            typer.echo(f"  {wanted['seat']:<12} {wanted['prompt']}")
-            typer.echo(f"  {'':<12} {wanted['command']}")
+            echo_wrapped(wanted["prompt"], first=f"  {wanted['seat']:<12} ", indent=15)
+            echo_wrapped(wanted["command"], indent=15)
+            if wanted.get("waiting_for_shares"):
+                waits = "; ".join(
+                    f"{token} waits for the shares of {', '.join(seats)}"
+                    for token, seats in wanted["waiting_for_shares"].items()
+                )
+                echo_wrapped(f"(cannot act on it yet: {waits})", indent=15)
             if wanted.get("deadline"):
                 late = "  OVERDUE: any other player may claim a timeout" if wanted["overdue"] else ""
-                typer.echo(f"  {'':<12} deadline {wanted['deadline']}{late}")
+                echo_wrapped(f"deadline {wanted['deadline']}{late}", indent=15)
         if report["send_to"]:
-            typer.echo(f"send the file to: {', '.join(report['send_to'])}")
+            echo_wrapped(f"send the file to: {', '.join(report['send_to'])}")
             if len(report["send_to"]) > 1:
-                typer.echo("  (each may work on a copy at the same time; combine the copies with pbem merge)")
+                echo_wrapped(
+                    "(each may work on a copy at the same time; combine the copies with pbem merge)", indent=2
+                )
 
 
-def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
+def _status(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
     from pbem.engine.ruleset import DECK_DEMANDS
@@ -52,7 +62,7 @@ def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
                 "kind": "join",
                 "step": "joining",
                 "prompt": "join the game",
-                "command": f"pbem join FILE --as {seat}",
+                "command": f"pbem join {file} --as {seat}",
             }
             for seat in ledger.waiting_to_join
         ]
@@ -61,39 +71,36 @@ def _status(ledger: Ledger, clock: str) -> dict[str, Any]:
     due = play_mod.deadlines(ledger)
     waiting: list[dict[str, Any]] = []
     for demand in tables.demands(game.rules, game.table):
+        seat = demand.seat
+        waits: dict[str, list[str]] = {}
         if demand.kind == "reveal":
-            prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal FILE --as {demand.seat}"
+            prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal {file} --as {seat}"
         elif demand.kind == "contribute":
-            prompt, command = (
-                f"add randomness to the {demand.step}",
-                f"pbem play FILE --as {demand.seat} roll",
-            )
+            prompt, command = (f"add randomness to the {demand.step}", f"pbem play {file} --as {seat} roll")
         elif demand.kind == "consent":
-            prompt, command = demand.prompt, f"pbem consent FILE --as {demand.seat} [--decline]"
+            prompt, command = demand.prompt, f"pbem consent {file} --as {seat} [--decline]"
         elif demand.kind in DECK_DEMANDS:
             prompt, command = (
                 demand.prompt,
-                f"(rides in its next entry) or on its own: pbem sync FILE --as {demand.seat}",
+                f"(rides in its next entry) or on its own: pbem sync {file} --as {seat}",
             )
         elif demand.kind == "commit":
-            prompt, command = (
-                f"seal a {demand.step}: {demand.prompt}",
-                f"pbem play FILE --as {demand.seat} MOVE",
-            )
+            prompt, command = (f"seal a {demand.step}: {demand.prompt}", f"pbem play {file} --as {seat} MOVE")
         else:
             prompt = demand.prompt
-            seat = demand.seat
-            command = f"pbem play FILE --as {seat} MOVE  (pbem moves FILE --as {seat} lists them)"
+            command = f"pbem play {file} --as {seat} MOVE  (pbem moves {file} --as {seat} lists them)"
+            waits = play_mod.share_waits(ledger, seat)
         deadline = due.get(tables.demand_key(demand))
         waiting.append(
             {
-                "seat": demand.seat,
+                "seat": seat,
                 "kind": demand.kind,
                 "step": demand.step,
                 "prompt": prompt,
                 "command": command,
                 "deadline": deadline,
                 "overdue": deadline is not None and clock >= deadline,
+                "waiting_for_shares": waits,
             }
         )
     send_to = list(dict.fromkeys(item["seat"] for item in waiting))
@@ -111,63 +118,89 @@ def moves(
         from pbem.engine.ruleset import DECK_DEMANDS
 
         _, ledger = read_game(file)
-        demand, texts = play_mod.legal(ledger, seat)
-        texts = _held_only(ledger, seat, texts)
+        play_mod.seated(ledger)
+        hand = _hand(ledger, seat)
+        demand, texts = play_mod.legal(ledger, seat, hand)
+        free = [text for text in play_mod.free_moves(ledger, seat) if text not in texts]
+        notes = play_mod.move_notes(ledger, texts, hand or {})
+        waits = play_mod.share_waits(ledger, seat)
         if as_json:
-            print_json({"seat": seat, "kind": demand.kind if demand else None, "moves": texts})
+            print_json(
+                {
+                    "seat": seat,
+                    "kind": demand.kind if demand else None,
+                    "moves": texts,
+                    "free": free,
+                    "notes": notes,
+                    "waiting_for_shares": waits,
+                }
+            )
             return
         if demand is None:
-            info(f"{seat} has nothing to do now")
+            info(f"{seat} has nothing to do now" + (" but the moves open at any time" if free else ""))
         elif demand.kind == "reveal":
             info(f"{seat} must reveal the sealed {demand.step}: pbem reveal {file} --as {seat}")
         elif demand.kind in DECK_DEMANDS:
             info(f"{seat} must {demand.prompt}: pbem sync {file} --as {seat}")
+        for token, seats in waits.items():
+            info(
+                f"{token} cannot be read yet, so its plays are not listed: waiting for the shares of "
+                f"{', '.join(seats)}"
+            )
+        width = max((len(text) for text in notes), default=0)
         for text in _ranges(texts):
-            typer.echo(text)
+            note = notes.get(text)
+            typer.echo(f"{text:<{width}}  ({note})" if note else text)
+        if free:
+            typer.echo("at any time:")
+            for text in _ranges(free):
+                typer.echo(f"  {text}")
 
 
-def _held_only(ledger: Ledger, seat: str, texts: list[str]) -> list[str]:
-    """The rules offer a card play for every card a seat might hold; with the seat's key at hand,
-    keep only the cards it holds and can show now (without it, every move the rules allow)."""
+def _hand(ledger: Ledger, seat: str) -> dict[str, str | None] | None:
+    """The hidden cards ``seat`` holds, read with its key; {} if it holds none (no key needed),
+    None if its key cannot be opened here (the rules' moves are then listed unfiltered)."""
     from pbem.engine import play as play_mod
     from pbem.errors import PbemError
 
-    game = play_mod.seated(ledger)
-    if game.table.decks is None or not texts or seat not in ledger.roster:
-        return texts
+    if not play_mod.held(ledger, seat) or seat not in ledger.roster:
+        return {}
     try:
         secret = signing_key(ledger, seat, None)
     except PbemError as exc:
         info(f"(card plays not filtered by your hand: {exc})")
-        return texts
-    return play_mod.playable(ledger, seat, texts, play_mod.hidden_hand(ledger, seat, secret))
+        return None
+    return play_mod.hidden_hand(ledger, seat, secret)
 
 
 def _ranges(texts: list[str]) -> list[str]:
-    """Moves that differ only in a final number, shown once as ``prefix LOW..HIGH``: a player
-    may bid any amount in the range (``--json`` lists every move)."""
-    shown: list[str] = []
-    runs: dict[str, list[int]] = {}
+    """Moves that differ only in one number, shown once as ``LOW..HIGH`` in its place: a player
+    may bid (or give) any amount in the range (``--json`` lists every move)."""
+    shown: list[tuple[str, ...] | str] = []
+    runs: dict[tuple[str, ...], list[int]] = {}
     for text in texts:
-        prefix, _, last = text.rpartition(" ")
-        if prefix and last.isdigit():
-            if prefix not in runs:
-                runs[prefix] = []
-                shown.append(prefix)
-            runs[prefix].append(int(last))
-        else:
+        words = text.split(" ")
+        numbers = [index for index, word in enumerate(words) if word.isdigit()]
+        if len(numbers) != 1:
             shown.append(text)
+            continue
+        at = numbers[0]
+        shape = (*words[:at], "\0", *words[at + 1 :])
+        if shape not in runs:
+            runs[shape] = []
+            shown.append(shape)
+        runs[shape].append(int(words[at]))
     lines = []
     for item in shown:
-        numbers = runs.get(item)
-        if numbers is None:
+        if isinstance(item, str):
             lines.append(item)
-        elif len(numbers) == 1:
-            lines.append(f"{item} {numbers[0]}")
-        elif numbers == list(range(numbers[0], numbers[-1] + 1)):
-            lines.append(f"{item} {numbers[0]}..{numbers[-1]}")
+            continue
+        numbers = runs[item]
+        if len(numbers) > 1 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+            values = [f"{numbers[0]}..{numbers[-1]}"]
         else:
-            lines.extend(f"{item} {number}" for number in numbers)
+            values = [str(number) for number in numbers]
+        lines.extend(" ".join(value if word == "\0" else word for word in item) for value in values)
     return lines
 
 
@@ -189,14 +222,15 @@ def play(
         secret = signing_key(ledger, seat, key)
         made: list[dict[str, Any]] = []
         current = ledger
-        step = play_mod.owed_reveal(current, seat)
-        if step is not None:  # a reveal that is due goes first, automatically
+        if play_mod.owed_reveal(current, seat) is not None:  # a reveal that is due goes first
             current, entry = play_mod.reveal(current, seat, secret, now())
             made.append(entry)
-            info(f"{seat} revealed the sealed {step}: {entry['value']}")
         current, entry = play_mod.play(current, seat, text, secret, now())
         made.append(entry)
         write_entries(loaded, made, current)
+        # Said only now that both are written: a refused move leaves no reveal behind either.
+        for one in made[:-1]:
+            info(f"{seat} revealed the sealed {one['step']}: {one['value']} (entry {one['seq']})")
         if any(_carried(one) for one in made):
             info(f"{seat} also {'; '.join(_carried(one) for one in made if _carried(one))}")
         if entry["kind"] == "commit":
@@ -208,7 +242,7 @@ def play(
             info(f"{seat} added randomness to the {entry['event']} (entry {entry['seq']})")
         else:
             info(f"{seat} played {entry['move']!r} (entry {entry['seq']})")
-        _next(current)
+        _next(current, file)
 
 
 def sync(
@@ -228,7 +262,7 @@ def sync(
             lambda ledger, secret, at: play_mod.sync(ledger, seat, secret, at),
         )
         info(f"{seat} {_carried(entry) or 'synced'} (entry {entry['seq']})")
-        _next(current)
+        _next(current, file)
 
 
 def _carried(entry: dict[str, Any]) -> str:
@@ -259,7 +293,7 @@ def reveal(
             lambda ledger, secret, at: play_mod.reveal(ledger, seat, secret, at),
         )
         info(f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})")
-        _next(current)
+        _next(current, file)
 
 
 def timeout(
@@ -283,7 +317,7 @@ def timeout(
         info(
             f"{seat} claimed that {late} let the deadline of the {entry['step']} pass (entry {entry['seq']})"
         )
-        _next(current)
+        _next(current, file)
 
 
 def undo(
@@ -303,7 +337,7 @@ def undo(
             lambda ledger, secret, at: play_mod.ask_undo(ledger, seat, secret, at),
         )
         info(f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent")
-        _next(current)
+        _next(current, file)
 
 
 def consent(
@@ -330,11 +364,11 @@ def consent(
             info(f"entry {target} is undone (it stays in the file, marked void)")
         else:
             info(f"{seat} agreed to undo entry {target}")
-        _next(current)
+        _next(current, file)
 
 
-def _next(ledger: Ledger) -> None:
-    report = _status(ledger, now())
+def _next(ledger: Ledger, file: Path) -> None:
+    report = _status(ledger, now(), file)
     if report["send_to"]:
         info(f"{report['phase']}: send the file to {', '.join(report['send_to'])}")
 

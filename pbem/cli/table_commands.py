@@ -26,6 +26,8 @@ app = typer.Typer(
 )
 
 FILE = typer.Argument(..., help="The table log.")
+# An action's words may be negative numbers ("alice gold -3"): read them as words, not options.
+WORDS_MAY_BE_NEGATIVE = {"ignore_unknown_options": True}
 JSON = typer.Option(False, "--json", help="Print as JSON.")
 BY = typer.Option(None, "--by", help="Who is entering this (default: --as, $PBEM_TABLE_BY or your login).")
 SIGN_AS = typer.Option(None, "--as", help="Sign the action with this player's key.")
@@ -158,7 +160,7 @@ def new(
         )
 
 
-@app.command("add")
+@app.command("add", context_settings=WORDS_MAY_BE_NEGATIVE)
 def add(
     file: Path = FILE,
     action: list[str] = ACTION,
@@ -259,7 +261,7 @@ def score(file: Path = FILE, as_json: bool = JSON) -> None:
         _print(table.tracker.score(table.state), as_json, {"totals": table.tracker.totals(table.state)})
 
 
-@app.command("calc")
+@app.command("calc", context_settings=WORDS_MAY_BE_NEGATIVE)
 def calc(
     file: Path = FILE,
     query: list[str] = typer.Argument(..., help="The calculation, e.g. 'income' (see 'pbem table events')."),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from dataclasses import dataclass
 
 from pbem.crypto.encoding import b64, unb64
@@ -17,16 +17,33 @@ from pbem.crypto.signing import (
 )
 from pbem.errors import IdentityError, UsageError
 
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 IDENTITY_LINE_TAG = "pbem-identity/1"
+NAME_LIMIT = 32
+NAME_RULE = (
+    f"use 1 to {NAME_LIMIT} letters of any alphabet, digits, '-' or '_', starting with a letter "
+    "or digit (no spaces)"
+)
+
+
+def valid_name(name: object) -> bool:
+    """A name of a key or a seat: short, one word, of letters in any script (José, 李雷), digits
+    (a letter's accents and vowel signs count with it), '-' and '_', written in the one Unicode
+    form (NFC) so that the same name is always the same bytes, in a signature and a file name."""
+    if not isinstance(name, str) or not 1 <= len(name) <= NAME_LIMIT:
+        return False
+    if unicodedata.normalize("NFC", name) != name:
+        return False
+    first = unicodedata.category(name[0])
+    if not (first.startswith("L") or first == "Nd"):
+        return False
+    return all(char in "-_" or unicodedata.category(char)[0] in "LMN" for char in name)
 
 
 def check_name(name: str, what: str = "name") -> str:
-    """Names of keys and seats are bare TOML keys: letters, digits, '-' and '_', up to 32."""
-    if not NAME_PATTERN.fullmatch(name):
-        raise UsageError(
-            f"invalid {what} {name!r}: use 1-32 letters, digits, '-' or '_', starting with a letter or digit"
-        )
+    if not valid_name(name):
+        if isinstance(name, str) and valid_name(unicodedata.normalize("NFC", name)):
+            raise UsageError(f"invalid {what} {name!r}: write its accents composed (Unicode NFC)")
+        raise UsageError(f"invalid {what} {name!r}: {NAME_RULE}")
     return name
 
 
@@ -99,7 +116,7 @@ def parse_identity_line(text: str, source: str) -> PublicIdentity:
             f"{source}: not a pbem identity line (expected '{IDENTITY_LINE_TAG} NAME SIGNKEY BOXKEY SIG')"
         )
     _, name, sign_text, box_text, sig_text = fields
-    if not NAME_PATTERN.fullmatch(name):
+    if not valid_name(name):
         raise IdentityError(f"{source}: invalid identity name {name!r}")
     try:
         identity = PublicIdentity(name, unb64(sign_text, KEY_SIZE), unb64(box_text, KEY_SIZE))

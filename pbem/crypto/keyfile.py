@@ -17,11 +17,11 @@ from typing import Any
 
 from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import (
-    NAME_PATTERN,
     PublicIdentity,
     SecretKeys,
     identity_line,
     parse_identity_line,
+    valid_name,
 )
 from pbem.crypto.signing import KEY_SIZE, pae
 from pbem.errors import IdentityError
@@ -139,7 +139,7 @@ def read_sealed(data: dict[str, Any]) -> SealedKey:
         raise KeyFileDamaged(f"missing field {exc.args[0]!r}") from exc
     except (ValueError, TypeError) as exc:
         raise KeyFileDamaged(f"bad public key ({exc})") from exc
-    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+    if not valid_name(name):
         raise KeyFileDamaged(f"invalid name {name!r}")
     if not isinstance(secret, dict) or secret.get("kdf") not in ("scrypt", "none"):
         raise KeyFileDamaged("the [secret] table is missing or has an unknown kdf")

@@ -207,7 +207,7 @@ def demands(decks: Decks) -> list[Demand]:
                         seat,
                         "share",
                         f"share of {name}",
-                        f"publish your decryption share of {deck.held[item.slot]}'s draw {name}",
+                        f"give a decryption share of {deck.held[item.slot]}'s draw {name}",
                     )
                 )
     return found

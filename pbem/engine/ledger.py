@@ -18,7 +18,7 @@ from typing import Any
 from pbem.crypto import randomness, sealing
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.encoding import b64, unb64
-from pbem.crypto.identity import NAME_PATTERN, PublicIdentity, SecretKeys
+from pbem.crypto.identity import PublicIdentity, SecretKeys, check_name
 from pbem.crypto.signing import (
     KEY_SIZE,
     SIGNATURE_SIZE,
@@ -194,14 +194,18 @@ class Ledger:
         }
 
     def status_lines(self) -> list[str]:
+        """Where the game stands, for the comment at the top of the file and after a merge."""
         lines = [
             f"{self.info.title} ({self.edition}), seats {', '.join(self.seats)}; "
             f"check it with: pbem verify FILE"
         ]
+        rules = self.rules
         if self.waiting_to_join:
             lines.append(f"waiting for {', '.join(self.waiting_to_join)} to join (pbem join FILE --as SEAT)")
-        else:
+        elif self.table is None or rules is None:
             lines.append("every seat has joined")
+        else:
+            lines.append(f"{rules.phase(self.table.state)}: {tables.waiting_summary(rules, self.table)}")
         return lines
 
     def next_entry(self, by: str, at: str, kind: str) -> dict[str, Any]:
@@ -477,12 +481,8 @@ def _genesis_seats(entries: Sequence[Any]) -> list[str]:
 
 def _check_seats(info: GameInfo, seats: Sequence[str], options: Mapping[str, OptionValue]) -> None:
     for seat in seats:
-        if not NAME_PATTERN.fullmatch(seat):
-            raise UsageError(
-                f"invalid seat name {seat!r}: use 1-32 letters, digits, '-' or '_', "
-                "starting with a letter or digit"
-            )
-    folded = [seat.lower() for seat in seats]
+        check_name(seat, "seat name")
+    folded = [seat.casefold() for seat in seats]
     if len(set(folded)) != len(folded):
         raise UsageError(f"seat names must differ: {', '.join(seats)}")
     info.check_seats(len(seats), options)

@@ -9,6 +9,7 @@ on the way, as its randomness link is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,11 +19,21 @@ from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger, admit, contribution, sign_entry
-from pbem.engine.ruleset import DECK_DEMANDS, CardUse, Demand, Ruleset, require_ruleset
+from pbem.engine.ruleset import (
+    DECK_DEMANDS,
+    CardUse,
+    Demand,
+    Ruleset,
+    explanation,
+    free_move_rules,
+    is_free,
+    require_ruleset,
+)
 from pbem.engine.table import Table
-from pbem.errors import IllegalMoveError, UsageError
+from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 
 ROLL = "roll"
+FREE_STEP = "any time"  # the step of a free move's demand
 
 
 @dataclass(frozen=True)
@@ -63,22 +74,63 @@ def owed_reveal(ledger: Ledger, seat: str) -> str | None:
     return demand.step if demand is not None and demand.kind == "reveal" else None
 
 
-def legal(ledger: Ledger, seat: str) -> tuple[Demand | None, list[str]]:
-    """What ``seat`` is asked for now and every text ``play`` accepts for it."""
+def legal(
+    ledger: Ledger, seat: str, hand: Mapping[str, str | None] | None = None
+) -> tuple[Demand | None, list[str]]:
+    """What ``seat`` is asked for now and every text ``play`` accepts for it.
+
+    The rules offer a card play for every card a seat might hold, since they cannot know which
+    it holds; given ``hand`` (the seat's hidden cards as read with its key), only the plays of
+    cards it holds and can show now are kept."""
     game = seated(ledger)
     demand = demand_for(ledger, seat)
     if demand is None or demand.kind in ("reveal", *DECK_DEMANDS):
         return demand, []
     if demand.kind == "contribute":
         return demand, [ROLL]
-    return demand, game.rules.legal_moves(game.table.state, seat)
+    texts = game.rules.legal_moves(game.table.state, seat)
+    if hand is not None:
+        texts = _playable(game, seat, texts, hand)
+    return demand, texts
+
+
+def uses_cards(ledger: Ledger, seat: str, texts: Sequence[str]) -> bool:
+    """Whether any of ``texts``, moves the rules list for ``seat``, plays a hidden card."""
+    game = seated(ledger)
+    return any(tables.card_uses(game.rules, game.table, seat, game.rules.parse(text)) for text in texts)
+
+
+def free_move(ledger: Ledger, text: str) -> Any | None:
+    """``text`` read as a free move (one a seat may make whenever the game is on, asked or not),
+    or None if it is not one."""
+    rules = seated(ledger).rules
+    if free_move_rules(rules) is None:
+        return None
+    try:
+        move = rules.parse(text)
+    except MoveSyntaxError:
+        return None
+    return move if is_free(rules, move) else None
+
+
+def free_moves(ledger: Ledger, seat: str) -> list[str]:
+    """Every free move ``seat`` may make now (none while an undo waits for consent)."""
+    game = seated(ledger)
+    free = free_move_rules(game.rules)
+    if free is None or seat not in game.table.seats or game.table.undo is not None:
+        return []
+    return free.free_moves(game.table.state, seat)
 
 
 def precheck(ledger: Ledger, seat: str, text: str) -> tuple[Demand, Any]:
     """What ``text`` would be for ``seat`` now (its demand and the checked move), or the reason
-    the rules refuse it; needs no key, so nothing is asked before a move is known to be legal."""
+    the rules refuse it; needs no key, so nothing is asked before a move is known to be legal.
+    A free move is answered with a demand of its own: it waits for no turn."""
     game = seated(ledger)
-    demand = tables.demand_of(game.rules, game.table, seat, ("move", "commit", "contribute", "reveal"))
+    if free_move(ledger, text) is not None:
+        demand = Demand(seat, "move", FREE_STEP, "a move open at any time")
+    else:
+        demand = tables.demand_of(game.rules, game.table, seat, ("move", "commit", "contribute", "reveal"))
     if demand.kind == "reveal":
         raise IllegalMoveError(f"{seat} must first reveal the sealed {demand.step} (pbem reveal)")
     if demand.kind == "contribute":
@@ -91,7 +143,6 @@ def precheck(ledger: Ledger, seat: str, text: str) -> tuple[Demand, Any]:
         move = game.rules.parse(text)
         if tables.card_uses(game.rules, game.table, seat, move):
             # Which hidden card the move shows needs the seat's key: checked in full by ``play``.
-            tables.demand_of(game.rules, game.table, seat, ("move",))
             return demand, move
         return demand, tables.check_move(game.rules, game.table, seat, text).move
     move = game.rules.parse(text)
@@ -237,11 +288,7 @@ def hidden_hand(ledger: Ledger, seat: str, secret: SecretKeys) -> dict[str, str 
     return hidden_decks.hand(table.decks, seat, secret.sign_seed, ledger.game_id)
 
 
-def playable(ledger: Ledger, seat: str, texts: list[str], hand: dict[str, str | None]) -> list[str]:
-    """The moves of ``texts`` whose hidden cards ``seat`` can use now, given its hand as read with
-    its key: the rules list a card play for every card a seat might hold, since they cannot know
-    which it holds; the seat itself can."""
-    game = seated(ledger)
+def _playable(game: Seated, seat: str, texts: list[str], hand: Mapping[str, str | None]) -> list[str]:
     kept: list[str] = []
     for text in texts:
         uses = tables.card_uses(game.rules, game.table, seat, game.rules.parse(text))
@@ -263,6 +310,48 @@ def _can_use(use: CardUse, free: dict[str, str | None]) -> bool:
             del free[token]
             return True
     return False
+
+
+def held(ledger: Ledger, seat: str) -> list[str]:
+    """The tokens of the hidden cards ``seat`` holds: public, though the cards are not."""
+    table = seated(ledger).table
+    if table.decks is None:
+        return []
+    return [
+        hidden_decks.token(deck.deck_id, slot)
+        for deck in table.decks.decks.values()
+        for slot, holder in sorted(deck.held.items())
+        if holder == seat
+    ]
+
+
+def share_waits(ledger: Ledger, seat: str) -> dict[str, list[str]]:
+    """For each hidden card ``seat`` holds that nobody can read yet, the seats whose decryption
+    shares it waits for (public: who has given a share is in the file)."""
+    table = seated(ledger).table
+    waits: dict[str, list[str]] = {}
+    for token in held(ledger, seat):
+        assert table.decks is not None
+        deck, slot = hidden_decks.parse_token(table.decks, token)
+        missing = hidden_decks.waiting_for(table.decks, deck.deck_id, slot)
+        if missing:
+            waits[token] = missing
+    return waits
+
+
+def move_notes(ledger: Ledger, texts: Sequence[str], hand: Mapping[str, str | None]) -> dict[str, str]:
+    """A few words beside each move that needs them: the card behind each token the move names,
+    as the seat's ``hand`` reads it, and what the rules say the move does (``explain``)."""
+    game = seated(ledger)
+    notes: dict[str, str] = {}
+    for text in texts:
+        parts = [hand[word] or "" for word in text.split() if word in hand]
+        if text != ROLL:
+            parts.append(explanation(game.rules, game.table.state, game.rules.parse(text)))
+        note = "; ".join(part for part in parts if part)
+        if note:
+            notes[text] = note
+    return notes
 
 
 def share_wait(ledger: Ledger, token: str) -> str:

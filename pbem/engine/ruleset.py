@@ -118,6 +118,37 @@ def hidden_deck_rules(rules: object) -> HiddenDeckRules | None:
     return None
 
 
+class FreeMoveRules(Protocol):
+    """The optional methods of a ruleset with free moves (both, or neither): moves a seat may make
+    whenever the game is on, asked to move or not, as a note can be written. The rules still
+    check each one; the engine only lets it through without a demand."""
+
+    def is_free(self, move: Any) -> bool:
+        """Whether ``move`` is a free move."""
+
+    def free_moves(self, state: Any, seat: str) -> list[str]:
+        """Every free move ``seat`` may make now, in the text ``parse`` reads."""
+
+
+def free_move_rules(rules: object) -> FreeMoveRules | None:
+    """The ruleset's free-move methods, or None for a ruleset without free moves."""
+    if callable(getattr(rules, "is_free", None)) and callable(getattr(rules, "free_moves", None)):
+        return rules  # type: ignore[return-value]
+    return None
+
+
+def is_free(rules: object, move: Any) -> bool:
+    free = free_move_rules(rules)
+    return free is not None and free.is_free(move)
+
+
+def explanation(rules: object, state: Any, move: Any) -> str:
+    """What a move does, in a few words, where the ruleset says (its optional ``explain``):
+    shown beside the move in ``pbem moves``, e.g. what each family a player may choose does."""
+    explain = getattr(rules, "explain", None)
+    return str(explain(state, move)) if callable(explain) else ""
+
+
 class Ruleset(Protocol):
     info: GameInfo
 

@@ -20,7 +20,7 @@ from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
 from pbem.engine.registry import OptionValue
-from pbem.engine.ruleset import DECK_DEMANDS, CardUse, Demand, Ruleset, hidden_deck_rules
+from pbem.engine.ruleset import DECK_DEMANDS, CardUse, Demand, Ruleset, hidden_deck_rules, is_free
 from pbem.errors import GameFileError, IllegalMoveError
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -147,6 +147,31 @@ def demands(rules: Ruleset, table: Table) -> list[Demand]:
     return found
 
 
+SUMMARY = {
+    "move": "to move",
+    "commit": "to seal a choice",
+    "reveal": "to reveal",
+    "contribute": "to add randomness",
+    "consent": "to answer an undo",
+    "shuffle": "to shuffle",
+    "share": "to give a decryption share",
+}
+
+
+def waiting_summary(rules: Ruleset, table: Table) -> str:
+    """Who must act now, in one line: ``waiting for b to move; a, c to give a decryption share``."""
+    by_kind: dict[str, list[str]] = {}
+    for demand in demands(rules, table):
+        seats = by_kind.setdefault(demand.kind, [])
+        if demand.seat not in seats:
+            seats.append(demand.seat)
+    if not by_kind:
+        return "nobody needs to act"
+    return "waiting for " + "; ".join(
+        f"{', '.join(seats)} {SUMMARY[kind]}" for kind, seats in by_kind.items()
+    )
+
+
 def demand_of(rules: Ruleset, table: Table, seat: str, kinds: tuple[str, ...]) -> Demand:
     """The seat's demand of one of ``kinds``, or IllegalMoveError saying what is wanted instead."""
     current = demands(rules, table)
@@ -174,7 +199,7 @@ def _describe(demand: Demand) -> str:
         return f"{demand.prompt} (pbem consent)"
     if demand.kind in DECK_DEMANDS:
         return f"{demand.prompt} (any entry carries it; pbem sync if there is nothing else to send)"
-    return f"make a move in the {demand.step}: {demand.prompt}"
+    return f"move in the {demand.step} ({demand.prompt})"
 
 
 @dataclass(frozen=True)
@@ -203,9 +228,13 @@ def check_move(
     cards: Mapping[str, Any] | None = None,
     check: ProofCheck = check_now,
 ) -> CheckedMove:
-    """Check a move; ``cards`` holds the entry's fields for the hidden cards it uses."""
-    demand_of(rules, table, seat, ("move",))
+    """Check a move; ``cards`` holds the entry's fields for the hidden cards it uses. A free move
+    needs no demand: any seat may make it while the game is on."""
     move = rules.parse(text)
+    if is_free(rules, move):
+        check_no_undo_pending(table)
+    else:
+        demand_of(rules, table, seat, ("move",))
     given = {name: value for name, value in (cards or {}).items() if name in hidden_decks.CARD_FIELDS}
     uses = card_uses(rules, table, seat, move)
     hidden = hidden_deck_rules(rules)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.render.grid import print_grid
+
 
 def render(title: str, view: dict[str, Any], private: dict[str, str]) -> None:
-    from rich.console import Console
+    from pbem.render import console as new_console
 
-    console = Console()
+    console = new_console()
     console.print(f"[bold]{title}[/bold] ({view.get('edition', '')}) — {view['phase']}")
     _players(console, view)
     for step, seats in view.get("sealed", {}).items():
@@ -28,13 +30,11 @@ def render(title: str, view: dict[str, Any], private: dict[str, str]) -> None:
 
 
 def _players(console: Any, view: dict[str, Any]) -> None:
-    from rich.table import Table
-
     order = view.get("turn_order", [])
     decades = "decade" in view and "city_tiles" in next(iter(view["players"].values()), {})
     columns = ["seat", "family", "gold", "influence"]
     columns += ["City tiles", "troops", "events", "cards", "wins"] if decades else ["bid", "turn"]
-    players = Table(*columns)
+    rows: list[list[str]] = []
     for seat, player in view["players"].items():
         row = [
             seat,
@@ -58,29 +58,28 @@ def _players(console: Any, view: dict[str, Any]) -> None:
                 "-" if bid is None else str(bid) + (" (passed)" if player.get("passed") else ""),
                 str(order.index(seat) + 1) if seat in order else "-",
             ]
-        players.add_row(*row)
-    console.print(players)
+        rows.append(row)
+    print_grid(console, columns, rows)
     if decades and order:
         console.print(f"turn order: {', '.join(order)}; to act: {view.get('active') or '-'}")
 
 
 def _board(console: Any, view: dict[str, Any]) -> None:
-    from rich.table import Table
-
-    cities = Table("city", "status", "artists", "VP per tile", title="cities")
-    for city in view["cities"].values():
-        cities.add_row(city["name"], str(city["status"]), str(city["artists"]), str(city["vp"]))
-    console.print(cities)
-    offer = Table("tile", "what", "income / effect", "bid in", title="on offer")
+    cities = [
+        [city["name"], str(city["status"]), str(city["artists"]), str(city["vp"])]
+        for city in view["cities"].values()
+    ]
+    print_grid(console, ("city", "status", "artists", "VP per tile"), cities, title="cities")
+    offer: list[list[str]] = []
     for tile in view["city_tiles_on_offer"]:
         income = f"{tile['gold']} gold, {tile['influence']} influence"
         power = f"; {tile['ability']}" if tile["ability"] else ""
-        offer.add_row(tile["id"], f"{tile['name']} ({tile['city']})", income + power, "gold")
+        offer.append([tile["id"], f"{tile['name']} ({tile['city']})", income + power, "gold"])
     for event in view["event_tiles_on_offer"]:
-        offer.add_row(event["id"], event["name"], f"{event['kind']} {event['value']:+d}", event["currency"])
+        offer.append([event["id"], event["name"], f"{event['kind']} {event['value']:+d}", event["currency"]])
     if view["pope"]["on_offer"]:
-        offer.add_row("pope", "the Pope", "+3 gold a decade; 3 VP at the end", "influence")
-    console.print(offer)
+        offer.append(["pope", "the Pope", "+3 gold a decade; 3 VP at the end", "influence"])
+    print_grid(console, ("tile", "what", "income / effect", "bid in"), offer, title="on offer")
     pope = view["pope"]["holder"]
     console.print(
         f"Pope: {pope or 'on offer'}; Treachery deck: {view['treachery_deck']} cards; "
@@ -115,16 +114,15 @@ def _board(console: Any, view: dict[str, Any]) -> None:
 
 
 def _score(console: Any, view: dict[str, Any]) -> None:
-    from rich.table import Table
-
     scores: dict[str, dict[str, int]] = view["score"]
     if not scores:
         return
     categories = [name for name in next(iter(scores.values())) if name != "gold + influence"]
     title = "final score" if view.get("score_final") else "score if the game ended now"
-    table = Table("seat", *categories, "gold + influence", title=title)
-    for seat, row in scores.items():
-        table.add_row(seat, *(str(row[name]) for name in categories), str(row["gold + influence"]))
-    console.print(table)
+    rows = [
+        [seat, *(str(row[name]) for name in categories), str(row["gold + influence"])]
+        for seat, row in scores.items()
+    ]
+    print_grid(console, ("seat", *categories, "gold + influence"), rows, title=title, turn=True)
     if view.get("winners"):
         console.print(f"[bold]winner:[/bold] {', '.join(view['winners'])}")

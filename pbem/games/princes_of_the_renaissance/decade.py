@@ -484,21 +484,30 @@ def _has_a_say(game: Game, seat: str, refusal: str) -> bool:
     )
 
 
+def price(game: Game, auction: Auction) -> int:
+    """What the auction's leader pays if it wins at its bid: the bid less its discounts."""
+    return max(0, auction.bid - discount(game, auction.bidder, auction.currency, auction.kind))
+
+
 def _pay(game: Game, auction: Auction) -> str:
     """The winner pays the bid less discounts; Bribe Cardinal cards pay what influence cannot."""
     seat = auction.bidder
     player = game.players[seat]
-    price = max(0, auction.bid - discount(game, seat, auction.currency, auction.kind))
+    price_left = price(game, auction)
     cards = 0
-    while auction.kind == POPE and price > player.influence and deck.face_up(game, seat, "bribe-cardinal"):
+    while (
+        auction.kind == POPE and price_left > player.influence and deck.face_up(game, seat, "bribe-cardinal")
+    ):
         deck.play(game, seat, "bribe-cardinal", deck.face_up(game, seat, "bribe-cardinal")[0])
-        price = max(0, price - 3)
+        price_left = max(0, price_left - 3)
         cards += 1
     if auction.currency == "gold":
-        player.gold -= price
+        player.gold -= price_left
     else:
-        player.influence -= price
-    paid = f"pays {price} {auction.currency}" + (f" (bid {auction.bid})" if price != auction.bid else "")
+        player.influence -= price_left
+    paid = f"pays {price_left} {auction.currency}" + (
+        f" (bid {auction.bid})" if price_left != auction.bid else ""
+    )
     if cards:
         paid += f" and {cards} Bribe Cardinal card{'s' if cards > 1 else ''}"
     if auction.kind in (war.ATTACKER, war.DEFENDER):

@@ -50,6 +50,31 @@ FAMILY_NAMES = {
 }
 
 
+# What each Family tile does, in short (seed 000, "Описание Тайлов: Тайлы Семей"), shown beside
+# each family a player may choose.
+FAMILY_POWERS = {
+    "baglioni-a": "1 off the price of every auction you win, in gold or influence",
+    "baglioni-b": "1 off the price of every auction you win in the currency you declare each decade",
+    "bentivoglio-a": "buying a Treachery card, draw 2 and keep 1 (the other goes under the deck); "
+    "at the end, you may say which city wins a tie on Artist tiles",
+    "bentivoglio-b": "buying a Treachery card, draw 2 and keep 1 (the other goes under the deck)",
+    "este-a": "+1 defence in every war you fight as a condottiere; Artillery may be bought in decade I",
+    "este-b": "+1 defence in every war you fight as a condottiere",
+    "gonzaga-a": "2 gold off the price of every auction in gold you win",
+    "gonzaga-b": "1 gold off the price of every auction in gold you win",
+    "malatesta-a": "a hand of 3 Treachery cards; one free Treachery card a decade, on your turn",
+    "malatesta-b": "a hand of 3 Treachery cards",
+    "montefeltro-a": "2 influence off the price of every auction in influence you win",
+    "montefeltro-b": "1 influence off the price of every auction in influence you win",
+}
+
+
+def family_power(state: Game, family: str) -> str:
+    """What the family's tile does on the side this game plays, with the income it prints."""
+    tile = state.components.family(family, state.side)
+    return f"{FAMILY_POWERS[tile.ability]}; income {tile.gold} gold, {tile.influence} influence"
+
+
 def setup(
     seats: Sequence[str], edition: str, options: Mapping[str, OptionValue], components: Components
 ) -> Game:
@@ -208,7 +233,8 @@ def apply_family(state: Game, seat: str, family: str) -> Game:
     return state
 
 
-def _fee(state: Game, player: Player) -> int:
+def fee(state: Game, player: Player) -> int:
+    """The gold ``player`` pays once every family is taken."""
     if state.turn_order == "bid":
         return player.bid or 0
     return state.components.rule("dice_fee")
@@ -216,8 +242,8 @@ def _fee(state: Game, player: Player) -> int:
 
 def _pay_and_start(state: Game) -> None:
     for seat, player in state.players.items():
-        fee = _fee(state, player)
-        player.gold -= fee
-        if fee:
-            state.events.append(f"{seat} pays {fee} gold")
+        due = fee(state, player)
+        player.gold -= due
+        if due:
+            state.events.append(f"{seat} pays {due} gold")
     decade.begin(state, 1, state.order[0])

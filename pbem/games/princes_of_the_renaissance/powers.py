@@ -10,7 +10,7 @@ Once-per-decade powers are marked in the player's ``used`` list until the decade
 from __future__ import annotations
 
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_the_renaissance import decade, deck
+from pbem.games.princes_of_the_renaissance import decade, deck, exchange
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
     AUCTION,
@@ -119,16 +119,15 @@ def use(game: Game, seat: str, source: str, target: str) -> None:
 # --- the Banker ----------------------------------------------------------------------------------------
 
 
-def check_bank(game: Game, seat: str, amount: int, currency: str, asked: bool) -> None:
-    """Once a decade, up to 3 gold for as much influence or the reverse, "в любое время" but never
-    after the decade's last Event tile is sold and never at final scoring."""
+def check_bank(game: Game, seat: str, amount: int, currency: str) -> None:
+    """Once a decade, up to 3 gold for as much influence or the reverse, "в любое время" (at any
+    time, one's turn or not) but never after the decade's last Event tile is sold and never at
+    final scoring; never what a bid the player leads will cost (``exchange.promised``)."""
     tiles = decade.unused_tiles(game, seat, "banker")
     if not decade.tiles_with(game, seat, "banker"):
         raise IllegalMoveError(f"{seat} holds no Banker")
     if not tiles:
         raise IllegalMoveError("the Banker has already been used this decade")
-    if not asked:
-        raise IllegalMoveError(f"{seat} may use the Banker when asked to move, and is not asked now")
     if game.decade_over or game.ended or game.phase == GAME_OVER:
         raise IllegalMoveError("the Banker cannot be used once the decade's last Event tile is sold")
     if not 1 <= amount <= 3:
@@ -137,6 +136,9 @@ def check_bank(game: Game, seat: str, amount: int, currency: str, asked: bool) -
     have = player.gold if currency == "gold" else player.influence
     if amount > have:
         raise IllegalMoveError(f"{seat} has {have} {currency}")
+    kept = exchange.promised(game, seat, currency)
+    if amount > have - kept:
+        raise IllegalMoveError(f"{seat} must keep {kept} {currency} for the bid it leads")
 
 
 def bank(game: Game, seat: str, amount: int, currency: str) -> None:

@@ -25,7 +25,12 @@ Moves (text form):
     declare gold|influence   Baglioni (B side): the decade's discount
     keep TOKEN            Bentivogli: the card kept of the two drawn (the other goes under the deck)
     rank CITY CITY...     Bentivogli (A side): the order of cities tied on status and Artist tiles
+    give N gold|influence to SEAT
+                          a gift to another player, at any time, on one's turn or not
 Cities: venice, milan, florence, rome, naples.
+
+``give`` and ``bank`` are free moves: a player may make them whenever the game is on, whoever
+is asked to move (the engine lets a free move through without a demand; the rules still check it).
 """
 
 from __future__ import annotations
@@ -36,12 +41,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.crypto.identity import valid_name
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance import components as parts
-from pbem.games.princes_of_the_renaissance import decade, deck, opening, powers, scoring, war
+from pbem.games.princes_of_the_renaissance import decade, deck, exchange, opening, powers, scoring, war
 from pbem.games.princes_of_the_renaissance.meta import INFO
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
@@ -158,12 +164,23 @@ class Rank:
     cities: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Give:
+    amount: int
+    currency: str
+    to: str
+
+
 Move = (
     (Bid | Pass | Family | Buy | Discard | Nominate | Place | StartWar | Play | Use | Bank | League | Reroll)
     | Declare
     | Keep
     | Rank
+    | Give
 )
+GIFT_WORDS = [[currency, "to"] for currency in exchange.CURRENCIES]
+# Moves a player may make at any time the game is on, asked or not.
+FREE = (Give, Bank)
 CARD_ARGS = {
     "veto": 0,
     "bad-weather": 1,
@@ -177,7 +194,8 @@ CARD_ARGS = {
 FORMS = (
     "'bid N', 'pass', 'family NAME', 'buy TROOP', 'buy card', 'discard TROOP', 'discard TOKEN', "
     "'auction TILE N', 'war CITY CITY', 'place CITY', 'play CARD ...', 'use TILE', 'bank N gold', "
-    "'league SIDE', 'reroll', 'declare gold', 'keep TOKEN' or 'rank CITY CITY...'"
+    "'league SIDE', 'reroll', 'declare gold', 'keep TOKEN', 'rank CITY CITY...' or "
+    "'give N gold to SEAT'"
 )
 VERB_FORMS = {
     "bid": "'bid N' (N a whole number)",
@@ -198,6 +216,7 @@ VERB_FORMS = {
     "declare": "'declare gold' or 'declare influence'",
     "keep": "'keep TOKEN' (one of the two cards drawn, treachery:N: pbem show --as SEAT)",
     "rank": "'rank CITY CITY ...' (best first)",
+    "give": "'give N gold to SEAT' or 'give N influence to SEAT'",
 }
 
 
@@ -239,6 +258,34 @@ class Rules:
     def legal_moves(self, state: Game, seat: str) -> list[str]:
         return [self.format(move) for move in _legal(state, seat)]
 
+    def explain(self, state: Game, move: Move) -> str:
+        """What a family does, beside each family a player may choose."""
+        if isinstance(move, Family):
+            return opening.family_power(state, move.name)
+        return ""
+
+    def is_free(self, move: Move) -> bool:
+        return isinstance(move, FREE)
+
+    def free_moves(self, state: Game, seat: str) -> list[str]:
+        """The gifts ``seat`` may make now, and the Banker's exchanges if it holds one unused."""
+        if seat not in state.players or state.phase == GAME_OVER or state.ended:
+            return []
+        found: list[Move] = [
+            Give(amount, currency, other)
+            for currency in exchange.CURRENCIES
+            for other in state.seats
+            if other != seat
+            for amount in range(1, exchange.spare(state, seat, currency) + 1)
+        ]
+        found += [
+            Bank(amount, currency)
+            for currency in parts.CURRENCIES
+            for amount in range(1, 4)
+            if _allowed(state, seat, Bank(amount, currency))
+        ]
+        return [self.format(move) for move in found]
+
     def parse(self, text: str) -> Move:
         words = text.strip().lower().split()
         verb, rest = (words[0], words[1:]) if words else ("", [])
@@ -254,6 +301,10 @@ class Rules:
         _checker(state, seat, move)(state, seat)
 
     def apply(self, state: Game, seat: str, move: Move) -> Game:
+        if isinstance(move, Give):
+            state = state.copy()
+            exchange.give(state, seat, move.amount, move.currency, _seat_of(state, move.to))
+            return state
         if state.phase in OPENING_PHASES:
             if isinstance(move, Bid):
                 return opening.apply_bid(state, seat, move.amount)
@@ -380,10 +431,10 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
         return Place(one) if one in parts.CITIES else None
     if verb == "play" and rest and rest[0] in CARD_ARGS:
         args = tuple(rest[1:])
-        if len(args) == CARD_ARGS[rest[0]] and all(NAME.fullmatch(arg) for arg in args):
+        if len(args) == CARD_ARGS[rest[0]] and all(_word(arg) for arg in args):
             return Play(rest[0], args)
         return None
-    if verb == "use" and 1 <= len(rest) <= 2 and all(NAME.fullmatch(word) for word in rest):
+    if verb == "use" and 1 <= len(rest) <= 2 and all(_word(word) for word in rest):
         return Use(rest[0], rest[1] if len(rest) == 2 else "")
     if verb == "bank" and len(rest) == 2 and NUMBER.fullmatch(rest[0]) and rest[1] in parts.CURRENCIES:
         return Bank(int(rest[0]), rest[1])
@@ -397,7 +448,14 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
         return Keep(one)
     if verb == "rank" and len(rest) >= 2 and all(city in parts.CITIES for city in rest):
         return Rank(tuple(rest))
+    if verb == "give" and len(rest) == 4 and NUMBER.fullmatch(rest[0]) and rest[1:3] in GIFT_WORDS:
+        return Give(int(rest[0]), rest[1], rest[3]) if _word(rest[3]) else None
     return None
+
+
+def _word(text: str) -> bool:
+    """A tile, city or card id, or a seat's name (which may be in any alphabet: José, 李雷)."""
+    return bool(NAME.fullmatch(text)) or valid_name(text)
 
 
 def _format(move: Move) -> str:
@@ -431,6 +489,8 @@ def _format(move: Move) -> str:
         return f"declare {move.currency}"
     if isinstance(move, Keep):
         return f"keep {move.card}"
+    if isinstance(move, Give):
+        return f"give {move.amount} {move.currency} to {move.to}"
     return "rank " + " ".join(move.cities)
 
 
@@ -521,6 +581,10 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
     """The rule that judges ``move`` in the current phase (raising IllegalMoveError when it
     does not belong there)."""
     phase = state.phase
+    if isinstance(move, Give):
+        return lambda game, who: exchange.check_give(
+            game, who, move.amount, move.currency, _seat_of(game, move.to)
+        )
     if phase in OPENING_PHASES:
         if isinstance(move, Bid):
             return lambda game, who: opening.check_bid(game, who, move.amount)
@@ -531,13 +595,12 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
         return _refuse(f"the opening comes first: it is the {phase}; the decades' actions follow it")
     if phase == GAME_OVER:
         return _refuse("the game is over")
+    if isinstance(move, Bank):  # "в любое время": at any time, asked to move or not
+        return lambda game, who: powers.check_bank(game, who, move.amount, move.currency)
     if state.drawing:
         return _refuse("a Treachery card is being dealt: the deck waits for every seat's shuffle")
     if phase == WAR and state.war is not None and state.war.stage == DICE:
         return _refuse("the war waits for every player's randomness (pbem play FILE --as SEAT roll)")
-    if isinstance(move, Bank):
-        asked = _actor(state) == seat
-        return lambda game, who: powers.check_bank(game, who, move.amount, move.currency, asked)
     if isinstance(move, Use):
         return lambda game, who: powers.check_use(game, who, move.source, _seat_or_blank(game, move.target))
     if isinstance(move, Play) and move.card in powers.STEALS:
@@ -661,6 +724,14 @@ def _check_start_war_card(game: Game, seat: str, cities: tuple[str, ...]) -> Non
     if not deck.showing(game, seat, "start-war"):
         raise IllegalMoveError(f"{seat} holds no Start War")
     war.check_cities(game, cities[0], cities[1])
+
+
+def _allowed(state: Game, seat: str, move: Move) -> bool:
+    try:
+        _checker(state, seat, move)(state, seat)
+    except IllegalMoveError:
+        return False
+    return True
 
 
 def _refuse(message: str) -> Check:
