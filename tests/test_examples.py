@@ -168,6 +168,8 @@ def test_table_example_of_princes_of_florence_scores_as_worked_by_hand(cli: Cli)
     assert score["totals"] == {"alice": 44, "bob": 47, "carla": 44}
     report = score["reports"][0]
     assert report["data"]["winners"] == ["bob"]
+    # Both cards bought face down are revealed after round 7, so the score is final.
+    assert (report["title"], report["data"]["complete"]) == ("Score (final)", True)
     rows = {row[0]: row[1:] for row in report["rows"]}
     assert rows["works"] == [8, 20, 10]
     assert rows["best work"] == [3, 15, 6]

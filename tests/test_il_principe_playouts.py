@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe import scoring
-from pbem.games.il_principe.actions import next_group
+from pbem.games.il_principe.actions import last_draw_counts, next_group
 from pbem.games.il_principe.components import COLOURS, SHIELDS_PER_FAMILY
 from pbem.games.il_principe.state import Table
 from pbem.games.il_principe.table import TRACKER
@@ -65,13 +65,16 @@ def progress(state: Table, rnd: random.Random) -> str | None:
         return "round income"
     if state.steps or state.roles_started:
         return None if state.steps else "round ends"
-    short = [seat for seat in state.seats.values() if seat.reserved < rules.reserve and seat.hand_size]
-    if not state.last_round and not state.auctions_begun and short:
+    # Phase 1's reserve, exactly as many cards each, unless phase 3 was recorded first (a table that
+    # skips recording phases 1 and 2): then the reserve is closed.
+    short = [seat for seat in state.seats.values() if not seat.reserved]
+    phase_3 = any(seat.builds or seat.places for seat in state.seats.values())
+    if not state.last_round and not state.auctions_begun and short and not phase_3:
         seat = rnd.choice(short)
-        return f"{seat.name} reserves {' '.join(rnd.choices(COLOURS, k=rules.reserve - seat.reserved))}"
-    if state.last_round and not state.auctions_begun and not state.drawn_for_last_round and state.deck:
-        count = min(rules.last_draw or state.deck, state.deck)
-        return f"round reserves {' '.join(rnd.choices(COLOURS, k=count))}"
+        return f"{seat.name} reserves {' '.join(rnd.choices(COLOURS, k=rules.reserve))}"
+    counts = last_draw_counts(state)
+    if state.last_round and not state.auctions_begun and not state.drawn_for_last_round and counts:
+        return f"round reserves {' '.join(rnd.choices(COLOURS, k=rnd.choice(counts)))}"
     group = next_group(state.reserve)
     if group:
         bidder = rnd.choice([*state.players, "nobody"])

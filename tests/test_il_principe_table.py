@@ -165,10 +165,15 @@ def test_city_without_icons_in_the_texts_takes_them_from_the_action() -> None:
 
 def test_one_phase_3_action_plus_a_city_per_group_won() -> None:
     # « chaque joueur fait une seule action : construire une cité ou jouer des cartes de sa main »,
-    # and the auction winner « Peut construire 1 cité ».
+    # and the auction winner « Peut construire 1 cité » (text B: « immédiatement »).
     state = play(empty_round(start()), "round income", "ann hand +8", "ann ducats +10")
-    state = play(state, "ann reserves red red", "ann wins red for 0")
-    state = play(state, "ann builds milano shields blue blue")
+    state = play(state, "ann reserves red red", "ben reserves blue blue", "cat reserves yellow yellow")
+    state = play(state, "ann wins red for 0")  # three groups of 2: red, blue, yellow in colour order
+    state = play(state, "ann builds milano shields blue blue")  # the city her win gives, at once
+    # A second city is ann's phase 3 action, which waits for the blue and yellow auctions.
+    with pytest.raises(IllegalMoveError, match=r"phase 2 is not over: the blue \(2\), yellow \(2\)"):
+        TRACKER.apply(state, "ann builds lucca shields red red")
+    state = play(state, "nobody wins blue", "nobody wins yellow")
     state = play(state, "ann builds lucca shields red red")
     with pytest.raises(IllegalMoveError, match="phase 3 action"):
         TRACKER.apply(state, "ann places 1 red")
@@ -266,6 +271,77 @@ def test_phase_4_must_be_finished_and_blocks_the_other_phases() -> None:
     assert state.round == 2
 
 
+def test_phase_3_waits_until_every_group_is_auctioned() -> None:
+    # « Les enchères continuent jusqu'à ce que tous les groupes de cartes édifices aient été
+    # achetés », then « Phase 3 ». Only an auction's winner builds during phase 2, the city its
+    # win gives (« Peut construire 1 cité »).
+    state = play(
+        empty_round(start()),
+        "round income",
+        "ann reserves red red",
+        "ben reserves blue blue",
+        "cat reserves red yellow",
+    )
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalMoveError) as raised:
+        TRACKER.apply(state, "ben places 1 green")
+    message = str(raised.value)
+    assert "'ben places 1 green': phase 2 is not over" in message
+    assert "the yellow (1), blue (2), red (3) groups (cards in brackets) still to be auctioned" in message
+    assert "nobody wins <colour>" in message
+    assert state == before
+    with pytest.raises(IllegalMoveError, match="only a family that has won a group builds") as raised:
+        TRACKER.apply(state, "cat builds siena with red red blue shields red")
+    assert "the yellow (1), blue (2), red (3) groups" in str(raised.value)
+    state = play(state, "ben wins yellow for 0")
+    with pytest.raises(IllegalMoveError, match=r"the blue \(2\), red \(3\) groups"):
+        TRACKER.apply(state, "ann places 1 green")
+    state = play(state, "ben builds siena with red red yellow shields red")  # ben's win gives a city
+    with pytest.raises(IllegalMoveError, match=r"the blue \(2\), red \(3\) groups"):
+        TRACKER.apply(state, "ben builds verona with red red blue shields blue")
+    state = play(state, "nobody wins blue")
+    with pytest.raises(IllegalMoveError, match=r"the red \(3\) group \(cards in brackets\) still"):
+        TRACKER.apply(state, "cat places 1 green")
+    state = play(state, "nobody wins red", "cat places 1 green", "ann places 1 blue")
+    assert (state.seats["cat"].up["green"], state.seats["ann"].up["blue"]) == (1, 1)
+
+
+def test_each_family_reserves_exactly_two_cards_in_one_action() -> None:
+    # « Choisit 2 cartes édifices de sa main et les pose face cachée »: two, no more and no fewer.
+    state = play(start(), "round income")
+    with pytest.raises(IllegalMoveError, match=r"puts 2 cards in the reserve .*: name 2, not 1"):
+        TRACKER.apply(state, "ann reserves red")
+    with pytest.raises(IllegalMoveError, match="name 2, not 3"):
+        TRACKER.apply(state, "ann reserves red red blue")
+    state = play(state, "ann reserves red blue")
+    with pytest.raises(IllegalMoveError, match="ann has already put its 2 cards in the reserve"):
+        TRACKER.apply(state, "ann reserves green green")
+    # The reserve holds 2 cards a family before the first auction: its order depends on all.
+    with pytest.raises(IllegalMoveError) as raised:
+        TRACKER.apply(state, "ben wins red for 0")
+    assert "the reserve is not complete: ben, cat have not put 2 cards in it" in str(raised.value)
+    assert "the reserve holds 6 cards, 2 so far" in str(raised.value)
+    state = play(state, "ben reserves green green")
+    with pytest.raises(IllegalMoveError, match="cat has not put 2 cards in it"):
+        TRACKER.apply(state, "ben wins red for 0")
+    state = play(state, "cat reserves green white", "nobody wins white", "ben wins red for 0")
+    assert state.seats["ben"].hand["red"] == 1
+    # 2 players: « pose 3 cartes pour les enchères ».
+    two = play(start(("ann", "ben")), "round income")
+    with pytest.raises(
+        IllegalMoveError, match=r"puts 3 cards in the reserve .*pose 3 cartes.*: name 3, not 2"
+    ):
+        TRACKER.apply(two, "ann reserves green green")
+
+
+def test_a_reserve_after_phase_3_is_refused() -> None:
+    # Phase 1 comes before phase 3: once a city or cards are recorded, the reserve is closed (a
+    # table may skip recording phases 1 and 2, but not record them after phase 3).
+    state = play(start(), "round income", "ann places 1 red")
+    with pytest.raises(IllegalMoveError, match="phase 3 has begun this round"):
+        TRACKER.apply(state, "ben reserves red red")
+
+
 def test_roles_wait_for_every_group_to_be_auctioned() -> None:
     state = play(start(), "round income", "ann reserves red red")
     with pytest.raises(IllegalMoveError, match="red still to auction"):
@@ -285,6 +361,15 @@ def test_last_round_when_the_pile_runs_low() -> None:
         TRACKER.apply(state, "ann reserves red")
     with pytest.raises(IllegalMoveError, match="auctions 6 cards"):
         TRACKER.apply(state, "round reserves red red red blue blue blue green")
+    # Exactly 6: « 6 cartes pour 3 joueurs », all in one action.
+    with pytest.raises(
+        IllegalMoveError, match=r"auctions 6 cards .*« 6 cartes pour 3 joueurs ».*name 6, not 5"
+    ):
+        TRACKER.apply(state, "round reserves red red red blue blue")
+    with pytest.raises(IllegalMoveError, match=r"phase 2 is not over: the red \(3\), blue \(3\)"):
+        TRACKER.apply(play(state, "round reserves red red red blue blue blue"), "ann places 1 red")
+    with pytest.raises(IllegalMoveError, match="already drawn"):
+        TRACKER.apply(play(state, "round reserves red red red blue blue blue"), "round reserves green")
     state = play(
         state, "round reserves red red red blue blue blue", "ben wins red for 1", "cat wins blue for 1"
     )
@@ -295,6 +380,47 @@ def test_last_round_when_the_pile_runs_low() -> None:
         TRACKER.apply(state, "round income")
     (report, _) = TRACKER.score(state)
     assert report.title == "Final score"
+
+
+def test_last_round_with_a_short_pile_draws_what_the_pile_and_discards_hold() -> None:
+    # « S'il n'y a pas assez de cartes dans la pioche, réutiliser des cartes déjà défaussées »:
+    # 3 in the pile and the 2 red cards nobody bid on make 5, fewer than « 6 cartes ».
+    state = play(
+        start(),
+        "round income",
+        "ann reserves red red",
+        "ben reserves blue blue",
+        "cat reserves yellow yellow",
+        "nobody wins red",
+        "ann wins blue for 0",
+        "ann wins yellow for 0",
+        "round roles",
+        "round ends",
+        "ann draws 85",
+        "round income",
+    )
+    assert (state.last_round, state.deck, state.discards) == (True, 3, 2)
+    with pytest.raises(IllegalMoveError) as raised:
+        TRACKER.apply(state, "round reserves red red red blue blue blue")
+    assert "hold only 5, all drawn" in str(raised.value)
+    assert "name 5, not 6" in str(raised.value)
+    state = play(state, "round reserves red red red blue blue")
+    assert (state.deck, state.discards, sum(state.reserve.values())) == (0, 0, 5)
+
+
+def test_two_players_last_round_draws_six_or_all_that_remain() -> None:
+    # Text A: « tirer 6 cartes Bâtiment de la pioche (ou toutes celles restantes) »; text B: « lors
+    # de la phase 2, toutes les cartes restantes seront mises aux enchères ». 8 are left: 6 or 8.
+    state = play(start(("ann", "ben")), "round income", "round roles", "round ends", "ann draws 47")
+    state = play(state, "round income")
+    assert (state.last_round, state.deck) == (True, 8)
+    with pytest.raises(IllegalMoveError) as raised:
+        TRACKER.apply(state, "round reserves red red red blue blue blue green")
+    message = str(raised.value)
+    assert "auctions 6 cards (text A" in message and "or all 8 left in the pile (text B" in message
+    assert "name 6 or 8, not 7" in message
+    assert play(state, "round reserves red red red blue blue blue").deck == 2
+    assert play(state, "round reserves red red red blue blue blue green green").deck == 0
 
 
 def test_game_ends_when_fewer_than_four_cities_are_face_up() -> None:
@@ -399,8 +525,10 @@ def test_every_event_example_applies_in_a_game() -> None:
         "round income",
         "alice draws 2",
         "alice reserves green red",
-        "bob wins green for 3",  # green 1, red 1: green first in colour order
-        "nobody wins red",
+        "bob reserves green green",
+        "carol reserves green green",
+        "nobody wins red",  # red 1, green 5: the fewest first
+        "bob wins green for 3",
         "alice hand +1",
         "alice builds firenze shields brown green",  # rich_start: a city in round 1
         "carol places 2 white",

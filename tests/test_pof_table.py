@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,8 @@ from pbem.games.princes_of_florence.components import (
     LANDSCAPES,
     PRESTIGE_CARDS,
     PROFESSIONS,
+    SUPPLY,
+    UNLISTED_BONUS_CARDS,
 )
 from pbem.games.princes_of_florence.state import Table
 from pbem.games.princes_of_florence.table import TRACKER
@@ -159,6 +162,23 @@ def test_bonus_cards_add_what_they_count_and_the_palace_is_not_a_building() -> N
     assert rows["bonus card sizes"] == 4
     assert rows["bonus card forests"] == 4
     assert rows["total"] == 24
+
+
+def test_the_same_bonus_card_twice_in_one_work_is_refused_by_the_action_and_the_calculation() -> None:
+    # "Каждой картой бонуса игрок может играть лишь раз": one card, one play. Alice holds two bonus
+    # cards and two jesters; "bonus jesters" twice would add 4 + 4.
+    state = table()
+    state.estates["alice"].bonus = 2
+    state.estates["alice"].jesters = 2
+    text = "alice creates work jurist bonus jesters bonus jesters"
+    message = refused(state, text, "the bonus card jesters is played twice", "лишь раз")
+    assert message.count("jesters") == 1 + text.count("jesters")  # the card named once, and the action
+    with pytest.raises(IllegalMoveError, match="the bonus card jesters is played twice"):
+        TRACKER.query(state, "work alice jurist bonus jesters bonus jesters")
+    # Two different cards, or two cards no source lists given by the same value, are two plays.
+    assert work_rows(state, "work alice jurist bonus jesters bonus 4 bonus 4")["total"] == 3 + 4 + 4 + 4 + 4
+    done, _ = TRACKER.apply(state, "alice creates work jurist bonus jesters bonus builders")
+    assert done.estates["alice"].bonus == 0
 
 
 def test_a_work_pays_100_florins_per_wp_and_prestige_takes_200_of_them_each() -> None:
@@ -350,6 +370,41 @@ def test_unofficial_rules_offer_professions_only_from_round_three() -> None:
     refused(state, "bob takes profession", "1 taken")
 
 
+def test_unofficial_three_players_take_at_most_the_five_cards_turned_up() -> None:
+    # "За всю игру только 6 карт профессий могут приобрести игроки ... Каждый раунд, начиная с
+    # третьего, одна верхняя карта профессии ... переворачивается и кладется на стол. Любая карта
+    # профессии из числа карт, перевернутых рубашкой, может быть взята игроком." Rounds 3 to 7
+    # turn up 5 cards: the fifth is taken in round 7 and nothing is left for a sixth; the limit of
+    # 6 is never what refuses it.
+    state = table("round ends", "round ends", unofficial=True)
+    takers = ["alice", "bob", "carla", "alice", "bob"]
+    for round_, player in zip(range(3, 8), takers, strict=True):
+        assert state.round == round_
+        state, _ = TRACKER.apply(state, f"{player} takes profession")
+        message = refused(state, "carla takes profession" if player != "carla" else "bob takes profession")
+        assert f"{round_ - 2} turned up by round {round_}" in message
+        if round_ < 7:
+            state, _ = TRACKER.apply(state, "round ends")
+    assert state.professions_taken == 5
+    message = refused(state, "carla takes profession", "5 turned up by round 7", "5 taken")
+    assert "only 5 cards are ever turned up" in message
+    assert "limit of 6 is never reached" in message
+
+
+def test_unofficial_two_players_stop_at_four_professions_with_cards_still_face_up() -> None:
+    # "За всю игру только 4 карты профессий могут приобрести игроки в общей сумме (на двоих). ...
+    # В раунды 6 и 7 еще одна дополнительная карта открывается": by round 6 five cards are face
+    # up, but the fifth profession is refused.
+    state = table("round ends", "round ends", players=("alice", "bob"), unofficial=True)
+    for _ in range(3):  # rounds 3, 4 and 5: one card turned up each round, alice takes it
+        state, _ = TRACKER.apply(state, "alice takes profession")
+        refused(state, "bob takes profession", "no face-up profession card is left")
+        state, _ = TRACKER.apply(state, "round ends")
+    state, _ = TRACKER.apply(state, "bob takes profession")  # round 6: 5 turned up, the 4th taken
+    message = refused(state, "alice takes profession", "the 4 profession cards a game of 2 allows are taken")
+    assert "только 4 карты" in message
+
+
 def test_recruiting_needs_a_recruitment_card_and_an_opponents_laid_out_card() -> None:
     state = table("alice takes bonus", "alice creates work jurist bonus 6")
     refused(state, "bob recruits jurist from alice", "no recruitment card")
@@ -455,6 +510,43 @@ def test_a_prestige_card_held_face_down_scores_once_revealed() -> None:
     refused(state, "alice reveals prestige-card most-lakes", "no unrevealed")
 
 
+def test_the_final_score_waits_for_every_prestige_card_to_be_revealed() -> None:
+    # "Игра заканчивается в конце 7 раунда. Игроки открывают свои карты престижа": at the end a
+    # card still face down is turned up, not counted as nothing. Alice holds the most-forests card
+    # face down and the only forest; bob has 1 prestige more from a correction.
+    state = table(
+        "alice buys prestige-card for 200", "round ends", "alice buys landscape forest for 200", "round ends"
+    )
+    state, _ = TRACKER.apply(state, "bob prestige +1")
+    for _ in range(4):
+        state, _ = TRACKER.apply(state, "round ends")
+    state, sheet = TRACKER.apply(state, "round ends")  # the end of round 7: the game is over
+    said = " ".join(str(row[0]) for report in sheet for row in report.rows if report.title == "Note")
+    assert "alice 1 card" in said and "'alice reveals prestige-card CARD'" in said
+    report = TRACKER.score(state)[0]
+    assert report.title == "Score (incomplete: prestige cards face down)"
+    assert report.data["complete"] is False
+    assert report.data["face_down"] == {"alice": 1}
+    assert report.data["winners"] == []  # not bob, whom the face-down card would overtake
+    notes = " ".join(report.notes)
+    assert "not final" in notes and "alice 1 card" in notes
+    assert "'alice reveals prestige-card CARD'" in notes
+    assert "no winner until every prestige card is revealed" in notes
+    assert not any(note.startswith("winner") for note in report.notes)
+    state, _ = TRACKER.apply(state, "alice reveals prestige-card most-forests")
+    report = TRACKER.score(state)[0]
+    assert (report.title, report.data["complete"]) == ("Score (final)", True)
+    assert report.data["winners"] == ["alice"]
+    assert report.notes[-1] == "winner (final): alice"
+
+
+def test_a_prestige_card_face_down_before_the_end_is_named_as_not_counted_yet() -> None:
+    state = table("bob buys prestige-card for 200")
+    report = TRACKER.score(state)[0]
+    assert report.title == "Score (if the game ended now)"
+    assert "prestige cards held face down (bob 1) are not counted until revealed" in " ".join(report.notes)
+
+
 def test_a_tie_on_prestige_goes_to_the_most_florins_then_is_shared() -> None:
     # "Если несколько игроков обладают наивысшим количеством очков престижа, то игрок, имеющий
     # наибольшую сумму денег, становится победителем."
@@ -472,6 +564,17 @@ def test_selling_prestige_pays_100_florins_each() -> None:
     assert (state.estates["alice"].points, state.estates["alice"].florins) == (1, 3700)
     refused(state, "alice sells prestige 2", "1 prestige points")
     refused(state, "alice florins -3800", "cannot go below 0")
+
+
+def test_the_bonus_card_count_in_the_docs_is_the_box_less_the_notes_cards() -> None:
+    # seed 001, "Содержимое коробки": "20 бонусных карт"; the notes list 13 and say "six more not
+    # found" (19): 7 of the box's 20 are in no source, and the docs must say so.
+    assert SUPPLY["bonus"] == 20
+    assert len(BONUS_CARDS) == 13
+    assert UNLISTED_BONUS_CARDS == 7
+    docs = (Path(__file__).parent.parent / "docs" / "rules" / "princes-of-florence.md").read_text()
+    assert "**7 of the 20** are in no source" in docs
+    assert "six of the twenty" not in docs.lower()
 
 
 # --- the grammar ----------------------------------------------------------------------------------------

@@ -246,6 +246,33 @@ def test_score_names_the_edition_tie_rules(cli: Cli, tmp_path: Path, edition: st
     assert gold[1:] == ([5, 5, 0] if edition == "2016" else [6, 6, 3])
 
 
+def test_princes_of_florence_score_waits_for_face_down_prestige_cards(cli: Cli, tmp_path: Path) -> None:
+    # Seed 001, "Конец игры": "Игроки открывают свои карты престижа". After round 7 a card still
+    # face down makes `pbem table score` incomplete, naming who holds it and the action to record.
+    path = tmp_path / "pof.toml"
+    result = cli("table", "new", str(path), "--game", "princes-of-florence", "--players", "alice,bob,carla")
+    assert result.exit_code == 0, result.stderr
+    add(cli, path, "alice buys prestige-card for 200")
+    for _ in range(7):
+        add(cli, path, "round ends")
+    shown = cli("table", "score", str(path))
+    assert shown.exit_code == 0, shown.stderr
+    text = " ".join(shown.stdout.split())
+    assert "incomplete" in text and "alice 1 card" in text
+    assert "alice reveals prestige-card CARD" in text
+    assert "no winner until every prestige card is revealed" in text
+    report = json.loads(cli("table", "score", str(path), "--json").stdout)["reports"][0]
+    assert (report["data"]["complete"], report["data"]["face_down"]) == (False, {"alice": 1})
+    add(cli, path, "alice reveals prestige-card most-jesters")
+    report = json.loads(cli("table", "score", str(path), "--json").stdout)["reports"][0]
+    assert report["data"]["complete"] is True
+    assert report["title"] == "Score (final)"
+    # The calculator refuses a bonus card played twice, as the recorded action would.
+    twice = cli("table", "calc", str(path), "work", "alice", "poet", "bonus", "lakes", "bonus", "lakes")
+    assert twice.exit_code == 1
+    assert "the bonus card lakes is played twice" in twice.stderr
+
+
 def test_a_table_plays_with_the_values_printed_on_its_own_copy(cli: Cli, tmp_path: Path) -> None:
     ours = tmp_path / "ours.toml"
     text = cli("templates", "show", "princes-of-the-renaissance-2016").stdout

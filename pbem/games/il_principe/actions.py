@@ -95,6 +95,39 @@ def next_group(reserve: Mapping[str, int]) -> str | None:
     return min(left, key=lambda card: (reserve[card], COLOURS.index(card)), default=None)
 
 
+def auction_order(reserve: Mapping[str, int]) -> list[tuple[str, int]]:
+    """The groups still to be auctioned, in the order they go, with their cards."""
+    left = dict(reserve)
+    order = []
+    while (card := next_group(left)) is not None:
+        order.append((card, left[card]))
+        left[card] = 0
+    return order
+
+
+def pending(table: Table) -> str:
+    """The groups still to be auctioned, as a phrase (empty when phase 2 is settled)."""
+    groups = [f"{card} ({count})" for card, count in auction_order(table.reserve)]
+    if not groups:
+        return ""
+    return f"the {', '.join(groups)} group{'s' if len(groups) > 1 else ''} (cards in brackets)"
+
+
+def last_draw_counts(table: Table) -> tuple[int, ...]:
+    """How many cards the last round's `round reserves` draws for auction, by the texts.
+
+    3 to 5 players: « 6 cartes pour 3 joueurs, 8 cartes pour 4 joueurs et 10 cartes pour 5
+    joueurs »; a short pile takes from the cards removed from play, text A's « réutiliser des
+    cartes déjà défaussées », and with fewer than that in both, all there is. 2 players: text A
+    « tirer 6 cartes Bâtiment de la pioche (ou toutes celles restantes) », text B « toutes les
+    cartes restantes »: either count is accepted. An empty tuple: nothing left to draw."""
+    if table.rules.last_draw:
+        counts = {min(table.rules.last_draw, table.deck + table.discards)}
+    else:
+        counts = {min(6, table.deck), table.deck}
+    return tuple(sorted(count for count in counts if count))
+
+
 # --- round actions ---------------------------------------------------------------------------------
 def round_income(table: Table, text: str, log: Log) -> None:
     """Phase 1: « Reçoit 5 pièces de monnaie ... Pioche 4 cartes » (2 players and the variant: 6
@@ -122,7 +155,9 @@ def round_income(table: Table, text: str, log: Log) -> None:
 def round_reserves(table: Table, text: str, cards: Sequence[str], log: Log) -> None:
     """The last round: « les cartes sont tirées de la pioche pour la mise aux enchères (6 cartes
     pour 3 joueurs, 8 ... 4 joueurs et 10 ... 5 joueurs). S'il n'y a pas assez de cartes dans la
-    pioche, réutiliser des cartes déjà défaussées ». With 2 players, « toutes les cartes restantes »."""
+    pioche, réutiliser des cartes déjà défaussées ». With 2 players, « 6 cartes ... (ou toutes
+    celles restantes) » (text A) or « toutes les cartes restantes » (text B). One action records
+    the whole draw, of exactly that many cards (``last_draw_counts``)."""
     before_roles(table, text)
     if not table.last_round:
         raise IllegalMoveError(
@@ -131,13 +166,14 @@ def round_reserves(table: Table, text: str, cards: Sequence[str], log: Log) -> N
         )
     if table.auctions_begun:
         raise IllegalMoveError(f"{text!r}: the auctions have begun; the reserve is closed")
-    limit = table.rules.last_draw or table.deck + table.drawn_for_last_round
-    if table.drawn_for_last_round + len(cards) > limit:
-        raise IllegalMoveError(f"{text!r}: the last round auctions {limit} cards drawn from the pile")
-    if len(cards) > table.deck + table.discards:
+    if table.drawn_for_last_round:
         raise IllegalMoveError(
-            f"{text!r}: the pile and the discards hold {table.deck + table.discards} cards"
+            f"{text!r}: the last round's {table.drawn_for_last_round} cards are already drawn for auction"
         )
+    counts = last_draw_counts(table)
+    if len(cards) not in counts:
+        required = f"; name {_either(counts)}, not {len(cards)}" if counts else ""
+        raise IllegalMoveError(f"{text!r}: {_last_draw_rule(table, counts)}{required}")
     from_pile = min(len(cards), table.deck)
     table.deck -= from_pile
     table.discards -= len(cards) - from_pile
@@ -145,6 +181,41 @@ def round_reserves(table: Table, text: str, cards: Sequence[str], log: Log) -> N
     for card in cards:
         table.reserve[card] += 1
     log.append(f"reserve: {len(cards)} cards drawn for auction")
+
+
+def _either(counts: Sequence[int]) -> str:
+    return " or ".join(str(count) for count in counts)
+
+
+def _last_draw_rule(table: Table, counts: Sequence[int]) -> str:
+    """The last round's draw as the texts fix it, with the numbers of this table."""
+    if not counts:
+        empty = "the pile and the cards removed from play are" if table.rules.last_draw else "the pile is"
+        return f"{empty} empty: nothing is drawn for the last round's auctions; record `round roles`"
+    if not table.rules.last_draw:
+        if len(counts) == 1:
+            return (
+                f"with 2 players the last round auctions all {counts[0]} cards left in the pile "
+                "(« toutes celles restantes »)"
+            )
+        return (
+            f"with 2 players the last round auctions {counts[0]} cards (text A: « tirer 6 cartes "
+            "Bâtiment de la pioche (ou toutes celles restantes) ») or all "
+            f"{counts[1]} left in the pile (text B: « toutes les cartes restantes »)"
+        )
+    wanted = table.rules.last_draw
+    players = len(table.players)
+    if counts[0] == wanted:
+        return (
+            f"the last round auctions {wanted} cards drawn from the pile "
+            f"(« {wanted} cartes pour {players} joueurs »)"
+        )
+    return (
+        f"the last round auctions {wanted} cards (« {wanted} cartes pour {players} joueurs »), but the "
+        f"pile ({table.deck}) and the cards removed from play ({table.discards}) hold only "
+        f"{counts[0]}, all drawn (« réutiliser des cartes déjà défaussées »; text B ends the game "
+        "instead: `game ends`)"
+    )
 
 
 def round_roles(table: Table, text: str, log: Log) -> None:
@@ -194,8 +265,15 @@ def game_ends(table: Table, text: str, log: Log) -> None:
 
 
 # --- player actions --------------------------------------------------------------------------------
+_RESERVE_RULE = {
+    2: "« Choisit 2 cartes édifices de sa main et les pose face cachée »",
+    3: "2 players: « pose 3 cartes pour les enchères »",
+}
+
+
 def reserves(table: Table, text: str, seat: Seat, cards: Sequence[str], log: Log) -> None:
-    """Phase 1: « Choisit 2 cartes édifices de sa main et les pose face cachée » (3 with 2 players)."""
+    """Phase 1: « Choisit 2 cartes édifices de sa main et les pose face cachée » (3 with 2
+    players), exactly that many, all in one action."""
     before_roles(table, text)
     if table.last_round:
         raise IllegalMoveError(
@@ -203,10 +281,21 @@ def reserves(table: Table, text: str, seat: Seat, cards: Sequence[str], log: Log
         )
     if table.auctions_begun:
         raise IllegalMoveError(f"{text!r}: the auctions have begun; the reserve is closed")
-    if seat.reserved + len(cards) > table.rules.reserve:
+    wanted = table.rules.reserve
+    if len(cards) != wanted:
         raise IllegalMoveError(
-            f"{text!r}: each family puts {table.rules.reserve} cards in the reserve each round; "
-            f"{seat.name} has put {seat.reserved}"
+            f"{text!r}: each family puts {wanted} cards in the reserve each round, no more and no fewer "
+            f"({_RESERVE_RULE[wanted]}): name {wanted}, not {len(cards)}"
+        )
+    if seat.reserved:
+        raise IllegalMoveError(
+            f"{text!r}: {seat.name} has already put its {seat.reserved} cards in the reserve this round "
+            f"(each family puts {wanted} cards in the reserve each round)"
+        )
+    if any(other.builds or other.places for other in table.seats.values()):
+        raise IllegalMoveError(
+            f"{text!r}: phase 3 has begun this round (a city or cards are recorded), so the reserve "
+            "is closed: phase 1 comes first"
         )
     take_from_hand(table, text, seat, cards)
     seat.reserved += len(cards)
@@ -221,6 +310,15 @@ def wins(table: Table, text: str, seat: Seat | None, card: str, bid: int, *, log
     before_roles(table, text)
     if table.reserve[card] == 0:
         raise IllegalMoveError(f"{text!r}: no {card} cards in the reserve to auction")
+    short = [name for name, other in table.seats.items() if other.reserved != table.rules.reserve]
+    if not table.auctions_begun and not table.last_round and short:
+        raise IllegalMoveError(
+            f"{text!r}: the reserve is not complete: {', '.join(short)} "
+            f"{'has' if len(short) == 1 else 'have'} not put {table.rules.reserve} cards in it "
+            f"({_RESERVE_RULE[table.rules.reserve]}; the reserve holds "
+            f"{table.rules.reserve * len(table.players)} cards, {sum(table.reserve.values())} so far), "
+            "and the auction order depends on every card: record `<player> reserves <colour> ...` first"
+        )
     first = next_group(table.reserve)
     if card != first:
         raise IllegalMoveError(
@@ -243,7 +341,21 @@ def wins(table: Table, text: str, seat: Seat | None, card: str, bid: int, *, log
 
 def _phase3_turn(table: Table, text: str, seat: Seat, building: bool) -> None:
     """« chaque joueur fait une seule action : construire une cité ou jouer des cartes de sa
-    main », plus a city for each group won (« Peut construire 1 cité »)."""
+    main », plus a city for each group won (« Peut construire 1 cité »). Phase 3 follows the
+    auctions: while a group is still to be auctioned, only the city a won group gives is built."""
+    groups = pending(table)
+    if groups and not (building and seat.builds < seat.wins):
+        won = (
+            "; while they go on, only a family that has won a group builds, the city its win gives "
+            "(« Peut construire 1 cité »)"
+            if building
+            else ""
+        )
+        raise IllegalMoveError(
+            f"{text!r}: phase 2 is not over: {groups} still to be auctioned (« Les enchères continuent "
+            "jusqu'à ce que tous les groupes de cartes édifices aient été achetés »); phase 3 comes "
+            f"after: record `<player> wins <colour> for <ducats>` or `nobody wins <colour>` for each{won}"
+        )
     # One phase 3 action (a city or cards) plus one city per group won: cities + placings <= 1 + wins.
     turns = seat.builds + seat.places + 1
     if turns > 1 + seat.wins or (not building and seat.places):

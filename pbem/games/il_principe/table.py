@@ -37,12 +37,12 @@ EVENTS = (
     EventForm(
         "<player> reserves <colour> ...",
         "alice reserves green red",
-        "phase 1: cards from the hand put face down for auction (2 each, 3 with 2 players)",
+        "phase 1: cards from the hand put face down for auction (exactly 2 each, 3 with 2 players)",
     ),
     EventForm(
         "round reserves <colour> ...",
         "round reserves green green red blue yellow white",
-        "last round: the groups to auction are drawn from the pile",
+        "last round: the groups to auction are drawn from the pile (6, 8, 10; 2 players: 6 or all)",
     ),
     EventForm(
         "<player> wins <colour> for <ducats>",

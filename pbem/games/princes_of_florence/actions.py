@@ -110,12 +110,52 @@ def take_freedom(table: Table, text: str, player: str, freedom: str) -> None:
 
 
 def revealed_professions(table: Table) -> int:
-    """Unofficial rules: from round 3 one profession card a round is turned face up, and for two
-    players one more in rounds 6 and 7; players may take only those."""
+    """Unofficial rules: "Каждый раунд, начиная с третьего, одна верхняя карта профессии берется
+    из колоды, переворачивается и кладется на стол", for two players "В раунды 6 и 7 еще одна
+    дополнительная карта"; a card not taken stays face up. So 5 cards are turned up in a game of
+    three (rounds 3 to 7) and 7 in a game of two, by the end of round 7."""
     count = max(0, table.round - 2)
     if len(table.players) == 2:
         count += (table.round >= 6) + (table.round >= 7)
     return count
+
+
+def _profession_refusal(table: Table, text: str) -> IllegalMoveError | None:
+    """Why no profession card may be taken now under the unofficial rules, or None.
+
+    "Любая карта профессии из числа карт, перевернутых рубашкой ..., может быть взята игроком":
+    a profession is taken only from the cards turned face up, and "За всю игру только 6 (4) карт
+    профессий могут приобрести игроки в общей сумме". With three players only 5 cards are ever
+    turned up, so the text's limit of 6 is never what stops a player; with two, 7 are turned up
+    and the limit of 4 does."""
+    count = len(table.players)
+    limit = UNOFFICIAL_PROFESSION_LIMIT[count]
+    turned = revealed_professions(table)
+    taken = table.professions_taken
+    if taken >= limit:
+        return IllegalMoveError(
+            f"{text!r}: the {limit} profession cards a game of {count} allows are taken (unofficial "
+            f"rules: 'За всю игру только {limit} карт{'ы' if limit < 5 else ''} профессий могут "
+            "приобрести игроки в общей сумме')"
+        )
+    if taken < turned:
+        return None
+    schedule = "one a round from round 3" + (", one more in rounds 6 and 7" if count == 2 else "")
+    when = (
+        "none is turned up before round 3"
+        if turned == 0
+        else f"{turned} turned up by round {table.round} ({schedule}), {taken} taken"
+    )
+    ceiling = ""
+    if count == 3 and turned >= 5:
+        ceiling = (
+            "; with 3 players only 5 cards are ever turned up (rounds 3 to 7), so at most 5 are "
+            f"taken and the text's limit of {limit} is never reached"
+        )
+    return IllegalMoveError(
+        f"{text!r}: no face-up profession card is left to take: {when} (unofficial rules: 'Любая "
+        f"карта профессии из числа карт, перевернутых рубашкой ..., может быть взята игроком'){ceiling}"
+    )
 
 
 def take_profession(table: Table, text: str, player: str, name: str | None) -> None:
@@ -127,12 +167,9 @@ def take_profession(table: Table, text: str, player: str, name: str | None) -> N
             "не могут приобретать соответствующие карты')"
         )
     if table.unofficial:
-        limit = UNOFFICIAL_PROFESSION_LIMIT[len(table.players)]
-        if table.professions_taken >= min(limit, revealed_professions(table)):
-            raise IllegalMoveError(
-                f"{text!r}: no face-up profession card is left to take ({table.professions_taken} taken; "
-                f"unofficial rules: at most {limit} in the game, turned up one a round from round 3)"
-            )
+        refusal = _profession_refusal(table, text)
+        if refusal is not None:
+            raise refusal
     if name is not None:
         _check_unseen(table, text, name)
     _pay(table, text, player, ACTION_PRICE, "a profession card")

@@ -106,7 +106,10 @@ BUILDING_COPIES = 3
 # "только по одному зданию каждого типа" (2 players).
 UNOFFICIAL_RECRUITMENT = {2: 3, 3: 4}
 UNOFFICIAL_BUILDING_COPIES = {2: 1}
-UNOFFICIAL_PROFESSION_LIMIT = {2: 4, 3: 6}  # "За всю игру только 6 (4) карт профессий"
+# "За всю игру только 6 (4) карт профессий могут приобрести игроки"; players take only the cards
+# turned up one a round from round 3 (two more in rounds 6 and 7 with 2 players): 5 in a game of
+# three, so the limit of 6 is never reached; 7 in a game of two, so the limit of 4 is.
+UNOFFICIAL_PROFESSION_LIMIT = {2: 4, 3: 6}
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,9 @@ PRESTIGE_CARDS: dict[str, PrestigeCard] = {
     ),
 }
 
-# Bonus cards (notes): what each adds to a work. Six of the twenty are in no source; their value is
+# Bonus cards (notes): what each adds to a work. The box holds 20 (seed 001, SUPPLY above); the
+# notes list these 13 and say "six more not found", which makes 19, one short of the box. So 7 of
+# the 20 cards are in no source (6 if a card comes twice, which no source says); their value is
 # read off the card and given as a number (``bonus 4``).
 BONUS_CARDS: dict[str, str] = {
     "buildings": "+1 per building",
@@ -158,6 +163,7 @@ BONUS_CARDS: dict[str, str] = {
     "builders-and-lakes": "+1 per builder and per lake",
     "landscape-types": "+2 per landscape type",
 }
+UNLISTED_BONUS_CARDS = SUPPLY["bonus"] - len(BONUS_CARDS)  # 7: the box's 20 less the notes' 13
 
 # notes: "round 5 is 15 and round 7 is 17"; seed 001 says only that the minimum is printed on the
 # round track and "возрастает с каждым раундом".

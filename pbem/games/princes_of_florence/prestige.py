@@ -79,6 +79,23 @@ def breakdown(table: Table) -> dict[str, dict[str, int]]:
     return scores
 
 
+def face_down(table: Table) -> dict[str, int]:
+    """Each player who still holds prestige cards face down, with how many: "Игроки открывают
+    свои карты престижа" at the end, so the final score waits for them."""
+    held = {player: table.estates[player].prestige_cards.count(None) for player in table.players}
+    return {player: count for player, count in held.items() if count}
+
+
+def reveal_hint(hidden: Mapping[str, int]) -> str:
+    """Who holds prestige cards face down and the action that turns each up."""
+    who = ", ".join(f"{player} {count} card{'s' if count > 1 else ''}" for player, count in hidden.items())
+    first = next(iter(hidden))
+    action = f"'{first} reveals prestige-card CARD'"
+    if len(hidden) > 1:
+        action = f"'PLAYER reveals prestige-card CARD' (e.g. {action})"
+    return f"prestige cards still face down: {who}; record {action} for each card as it is turned up"
+
+
 def winners(scores: Mapping[str, Mapping[str, int]]) -> list[str]:
     """Seed 001: most prestige wins; "Если несколько игроков обладают наивысшим количеством очков
     престижа, то игрок, имеющий наибольшую сумму денег, становится победителем." Players still

@@ -33,7 +33,7 @@ from pbem.games.princes_of_florence.components import (
     UNOFFICIAL_RECRUITMENT,
     overrides,
 )
-from pbem.games.princes_of_florence.prestige import breakdown
+from pbem.games.princes_of_florence.prestige import breakdown, face_down, reveal_hint
 from pbem.games.princes_of_florence.state import OVER, Estate, Table
 from pbem.games.princes_of_florence.view import (
     best_work_report,
@@ -195,7 +195,7 @@ class PrincesOfFlorence:
             read.expect(text, words, 2, "round ends")
             read.one_of(text, words[1], "word", ["ends"])
             actions.end_round(table, text)
-            notes = ("game over: 'pbem table score' gives the final score",) if table.phase == OVER else ()
+            notes = _game_over_notes(table) if table.phase == OVER else ()
             return table, (best_work_report(state, ended=True), *_notes(notes))
         if head == "minimum":
             read.expect(text, words, 2, "minimum N")
@@ -246,6 +246,16 @@ class PrincesOfFlorence:
 
 def _notes(lines: Sequence[str]) -> Sheet:
     return (Report(title="Note", columns=("note",), rows=tuple((line,) for line in lines)),) if lines else ()
+
+
+def _game_over_notes(table: Table) -> tuple[str, ...]:
+    hidden = face_down(table)
+    if not hidden:
+        return ("game over: 'pbem table score' gives the final score",)
+    return (
+        "game over: the prestige cards are turned up before the final score ('Игроки открывают свои "
+        f"карты престижа'): {reveal_hint(hidden)}",
+    )
 
 
 def _playing(table: Table, text: str) -> None:
@@ -313,7 +323,8 @@ def _takes(table: Table, text: str, player: str, rest: Sequence[str]) -> Sheet:
 def _work_tail(
     text: str, rest: Sequence[str], *, allow_prestige: bool
 ) -> tuple[list[Bonus], int | None, int]:
-    """Read ``bonus CARD|N``..., ``min N`` and ``prestige K`` after a work's profession."""
+    """Read ``bonus CARD|N``..., ``min N`` and ``prestige K`` after a work's profession: the one
+    place both ``creates work`` and the ``work`` calculation read them, so both refuse alike."""
     keywords = ["bonus", "min", "prestige"] if allow_prestige else ["bonus", "min"]
     bonuses: list[Bonus] = []
     stated: int | None = None
@@ -325,11 +336,18 @@ def _work_tail(
     for keyword, value in zip(rest[::2], rest[1::2], strict=True):
         read.one_of(text, keyword, "word", keywords)
         if keyword == "bonus":
-            bonuses.append(
-                read.number(text, value, "bonus value")
-                if value.isdigit()
-                else read.one_of(text, value, "bonus card", BONUS_CARDS)
-            )
+            if value.isdigit():
+                bonuses.append(read.number(text, value, "bonus value"))
+                continue
+            card = read.one_of(text, value, "bonus card", BONUS_CARDS)
+            if card in bonuses:
+                # A card given by its value (``bonus 4``) may repeat: two cards no source lists
+                # can be worth the same.
+                raise IllegalMoveError(
+                    f"{text!r}: the bonus card {card} is played twice in one work; each card is "
+                    "played once ('Каждой картой бонуса игрок может играть лишь раз')"
+                )
+            bonuses.append(card)
         elif keyword == "min":
             stated = read.number(text, value, "minimum")
         else:

@@ -12,7 +12,13 @@ from pbem.games.princes_of_florence.components import (
     LANDSCAPES,
     ROUNDS,
 )
-from pbem.games.princes_of_florence.prestige import all_card_points, breakdown, winners
+from pbem.games.princes_of_florence.prestige import (
+    all_card_points,
+    breakdown,
+    face_down,
+    reveal_hint,
+    winners,
+)
 from pbem.games.princes_of_florence.state import OVER, PRESTIGE_SOURCES, Estate, Table
 from pbem.games.princes_of_florence.works import WorkValue, best_work, minimum, minimum_bounds
 
@@ -211,8 +217,13 @@ def prestige_report(table: Table) -> Report:
 
 
 def score_sheet(table: Table) -> Sheet:
+    """The score; once the game is over it is final only when every prestige card is revealed
+    ("Игроки открывают свои карты престижа"): until then it is marked incomplete, names whose
+    cards are still face down and the action that reveals them, and names no winner."""
     scores = breakdown(table)
-    won = winners(scores)
+    hidden = face_down(table)
+    incomplete = table.phase == OVER and bool(hidden)
+    won = [] if incomplete else winners(scores)
     columns = (*PRESTIGE_SOURCES, "prestige cards", "total")
     rows: list[tuple[Cell, ...]] = [
         (category, *(scores[player][category] for player in table.players)) for category in columns
@@ -221,7 +232,7 @@ def score_sheet(table: Table) -> Sheet:
     top = max(row["total"] for row in scores.values())
     tied = [player for player, row in scores.items() if row["total"] == top]
     notes = []
-    if len(tied) > 1:
+    if len(tied) > 1 and not incomplete:
         notes.append(
             f"{', '.join(tied)} tie on {top} prestige: the most florins wins ('наибольшую сумму денег')"
         )
@@ -229,17 +240,28 @@ def score_sheet(table: Table) -> Sheet:
         notes.append(
             "still tied on florins: the rules text names no further tie-break, so they share the win"
         )
-    hidden = [player for player in table.players if None in table.estates[player].prestige_cards]
-    if hidden:
-        notes.append(f"unrevealed prestige cards score nothing until revealed: {', '.join(hidden)}")
-    state = "final" if table.phase == OVER else "if the game ended now"
-    notes.append(f"{'winner' if len(won) == 1 else 'winners'} ({state}): {', '.join(won)}")
+    if incomplete:
+        state = "incomplete: prestige cards face down"
+        notes.append(
+            f"not final: {reveal_hint(hidden)}; at the end 'Игроки открывают свои карты престижа', "
+            "and a card still face down is not counted above"
+        )
+        notes.append("no winner until every prestige card is revealed")
+    else:
+        if hidden:
+            held = ", ".join(f"{player} {count}" for player, count in hidden.items())
+            notes.append(
+                f"prestige cards held face down ({held}) are not counted until revealed; the final "
+                "score waits for them"
+            )
+        state = "final" if table.phase == OVER else "if the game ended now"
+        notes.append(f"{'winner' if len(won) == 1 else 'winners'} ({state}): {', '.join(won)}")
     return (
         Report(
             title=f"Score ({state})",
             columns=("category", *table.players),
             rows=tuple(rows),
             notes=tuple(notes),
-            data={"scores": scores, "winners": won},
+            data={"scores": scores, "winners": won, "complete": not incomplete, "face_down": hidden},
         ),
     )
