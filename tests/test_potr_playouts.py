@@ -383,7 +383,7 @@ class Books:
         elif verb == "bank":
             self.bank(seat, int(words[1]), words[2])
         elif verb == "play" and words[1] == "bribe-cardinal":
-            # shown to count toward the Pope; it stays in the hand, face up
+            # played to pay for the Pope; it stays in the hand, face up, until it pays
             me = self.players[seat]
             assert me.cards.count("bribe-cardinal") > me.shown, "shown only if held face down"
             me.shown += 1
@@ -618,7 +618,8 @@ class Books:
 
     def settle(self) -> None:
         """The last bidder left pays the bid less their discounts, never below 0, and takes the tile;
-        on the Pope, Bribe Cardinal cards pay 3 influence each where the influence held falls short."""
+        on the Pope, the Bribe Cardinal cards the winner played pay first, 3 influence each, while
+        any of the price is left ("если используется для оплаты": played, it is used)."""
         auction = self.auction
         assert auction is not None
         self.auction = None
@@ -631,7 +632,7 @@ class Books:
         if auction.kind == "pope":
             if self.data.count(winner.city_tiles, POPE_DISCOUNT):
                 self.seen["a Pope-discount tile used"] += 1
-            while price > winner.influence and winner.shown:
+            while price > 0 and winner.shown:
                 winner.shown -= 1
                 self.play_card(auction.bidder, "bribe-cardinal")
                 price = max(0, price - CARDINAL)

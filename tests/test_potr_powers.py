@@ -259,16 +259,37 @@ def test_bribe_cardinal_counts_as_three_influence_toward_the_pope() -> None:
     assert DEALER.hand(state, "a") == [] and state.discards == ["bribe-cardinal"]
 
 
-def test_bribe_cardinal_is_spent_only_when_the_influence_is_not_enough() -> None:
-    """Seed 000, Bribe Cardinal: "расценивается как 3 Влияния, если используется для оплаты" - a card used
-    only when the influence held does not pay the price."""
+def test_a_bribe_cardinal_played_pays_for_the_pope_even_when_the_influence_could() -> None:
+    """Seed 000, Bribe Cardinal: "Эта карта расценивается как 3 Влияния, если используется для оплаты
+    стоимости тайла Папы Римского" - whether it is used to pay is the holder's choice, made by
+    playing it. a holds 4 influence, plays the card and wins the Pope at 4: the card pays 3 of it."""
     state = decade_one()
     state.players["a"].influence = 4
     DEALER.give(state, "a", "bribe-cardinal")
     state = act(state, "a", "play bribe-cardinal")
     state = everyone_passes(act(state, "a", "auction pope 4"))
+    assert state.pope == "a" and state.players["a"].influence == 4 - (4 - 3)
+    assert DEALER.hand(state, "a") == [] and state.discards == ["bribe-cardinal"]
+
+
+def test_a_bribe_cardinal_not_played_leaves_the_price_to_influence() -> None:
+    """The card pays only "если используется для оплаты": held face down, it is not used."""
+    state = decade_one()
+    state.players["a"].influence = 4
+    DEALER.give(state, "a", "bribe-cardinal")
+    state = everyone_passes(act(state, "a", "auction pope 4"))
     assert state.pope == "a" and state.players["a"].influence == 0
-    assert DEALER.hand(state, "a") == ["bribe-cardinal"]
+    assert DEALER.hand(state, "a") == ["bribe-cardinal"] and state.discards == []
+
+
+def test_a_bribe_cardinal_played_is_not_spent_on_a_pope_that_costs_nothing() -> None:
+    """Nothing to pay, nothing "используется для оплаты": the card stays face up for a later Pope."""
+    state = decade_one()
+    DEALER.give(state, "a", "bribe-cardinal")
+    state = act(state, "a", "play bribe-cardinal")
+    state = everyone_passes(act(state, "a", "auction pope 0"))
+    assert state.pope == "a" and state.players["a"].influence == 12
+    assert RULES.view(state, None)["players"]["a"]["treachery_face_up"] == ["Bribe Cardinal"]
 
 
 def test_bribe_cardinal_does_not_pay_for_anything_but_the_pope() -> None:

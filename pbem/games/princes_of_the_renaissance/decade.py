@@ -142,7 +142,8 @@ def discount(game: Game, seat: str, currency: str, kind: str) -> int:
 
 def cardinals(game: Game, seat: str, kind: str) -> int:
     """Bribe Cardinal "расценивается как 3 Влияния" toward the Pope: influence the cards can pay.
-    Only cards shown count: the rules know no card still face down (``play bribe-cardinal``)."""
+    Only the cards played count (``play bribe-cardinal``): they are the ones chosen to pay, and the
+    rules know no card still face down."""
     return 3 * len(deck.face_up(game, seat, "bribe-cardinal")) if kind == POPE else 0
 
 
@@ -152,7 +153,7 @@ def holding(player: Player, currency: str) -> int:
 
 def highest_allowed(game: Game, seat: str, currency: str, kind: str) -> int:
     """A player may bid more than they hold when their discounts cover the difference (and, on
-    the Pope, the Bribe Cardinal cards they hold)."""
+    the Pope, the Bribe Cardinal cards they have played and still hold)."""
     own = holding(game.players[seat], currency) + discount(game, seat, currency, kind)
     return own + cardinals(game, seat, kind)
 
@@ -485,12 +486,15 @@ def _has_a_say(game: Game, seat: str, refusal: str) -> bool:
 
 
 def _pay(game: Game, auction: Auction) -> str:
-    """The winner pays the bid less discounts; Bribe Cardinal cards pay what influence cannot."""
+    """The winner pays the bid less discounts. On the Pope, the Bribe Cardinal cards the winner
+    has played pay first, 3 each, whether or not its influence could pay: playing the card is the
+    choice to pay with it ("если используется для оплаты"). A card is spent only while some of
+    the price is left to pay; a card kept face down never pays."""
     seat = auction.bidder
     player = game.players[seat]
     price = max(0, auction.bid - discount(game, seat, auction.currency, auction.kind))
     cards = 0
-    while auction.kind == POPE and price > player.influence and deck.face_up(game, seat, "bribe-cardinal"):
+    while auction.kind == POPE and price > 0 and deck.face_up(game, seat, "bribe-cardinal"):
         deck.play(game, seat, "bribe-cardinal", deck.face_up(game, seat, "bribe-cardinal")[0])
         price = max(0, price - 3)
         cards += 1

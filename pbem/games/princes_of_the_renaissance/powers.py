@@ -173,9 +173,10 @@ def check_freeze(game: Game, seat: str, target: str) -> None:
 
 
 def check_cardinal(game: Game, seat: str) -> None:
-    """Bribe Cardinal shown in a Pope auction on one's turn to bid, or on one's turn before putting
-    the Pope up: from then on it counts as 3 influence toward the Pope for its holder, and it is
-    spent only if it pays."""
+    """Bribe Cardinal played in a Pope auction on one's turn to bid, or on one's turn before putting
+    the Pope up (to open with a bid it backs): its holder chooses to pay for the Pope with it. It
+    lies face up in the hand, counts as 3 influence toward the Pope, and pays as soon as its holder
+    wins the Pope (``decade._pay``)."""
     auction = game.auction
     if game.phase == ACTION and game.pope is None and game.active == seat:
         if not deck.showing(game, seat, "bribe-cardinal"):
@@ -199,7 +200,9 @@ def check_cardinal(game: Game, seat: str) -> None:
 def show_cardinal(game: Game, seat: str) -> None:
     game.showing = ""  # the card stays in the hand, face up
     count = len(deck.face_up(game, seat, "bribe-cardinal"))
-    game.events.append(f"{seat} shows Bribe Cardinal: {3 * count} influence toward the Pope from cards shown")
+    game.events.append(
+        f"{seat} plays Bribe Cardinal to pay for the Pope: {3 * count} influence from cards played"
+    )
 
 
 def freeze(game: Game, seat: str, target: str) -> None:

@@ -15,8 +15,8 @@ Moves (text form):
     place CITY            place a won Artist or French Invade tile
     play CARD [ARGS]      a Treachery card: veto; bad-weather CITY; freeze-bid SEAT;
                           steal-influence SEAT; steal-gold-shipment SEAT; start-war CITY CITY;
-                          bribe-troops SEAT TROOP; bribe-cardinal (shown in a Pope auction: it
-                          counts as 3 influence toward the Pope, and pays only if needed)
+                          bribe-troops SEAT TROOP; bribe-cardinal (in a Pope auction: the card
+                          pays 3 influence of the Pope's price if its holder wins)
     use TILE [SEAT]       a tile's power on one's turn: Lucrezia Borgia (SEAT), a free card
                           (Alfonso of Aragon, Pallavicino, or ``use malatesta``)
     bank N gold|influence the Banker: N (1-3) gold for as much influence, or the reverse
