@@ -913,7 +913,7 @@ def candidates(state: Game) -> list[str]:
     texts += ["play veto", "play bad-weather venice", "play freeze-bid b", "play freeze-bid a"]
     texts += ["play steal-influence b", "play steal-gold-shipment c", "play bribe-troops b infantry"]
     texts += ["use malatesta", f"use {state.city_supply[0]}", "bank 1 gold", "bank 3 influence"]
-    texts += ["keep treachery:0", "declare gold", "rank venice milan", "league attacker", "reroll"]
+    texts += ["keep treachery:0", "declare gold", "rank venice", "league attacker", "reroll"]
     return texts
 
 

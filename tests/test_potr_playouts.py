@@ -162,10 +162,11 @@ def city_points(
 ) -> dict[str, int]:
     """10, 7, 5, 3, 2 by status, ties by Artist tiles; cities still tied take the lowest contested
     place (seed 000: "все вовлеченные ... помещаются на наименьшую, из оспариваемых, позицию"),
-    unless Bentivogli (A side) "может объявить, какой из них выигрывает спор" (``ranking``: the
-    tied cities, best first)."""
-    ranked = {city: -place for group in ranking for place, city in enumerate(group)}
-    key = {city: (status[city], artists[city], ranked.get(city, 0)) for city in status}
+    but Bentivogli (A side) "может объявить, какой из них выигрывает спор" (``ranking``: a tied
+    group, the city declared the winner first): that city is placed above the rest of its group,
+    which stays tied."""
+    winners = {group[0] for group in ranking}
+    key = {city: (status[city], artists[city], int(city in winners)) for city in status}
     points = {}
     for city in status:
         at_least = sum(1 for other in status if key[other] >= key[city])
@@ -335,7 +336,7 @@ class Books:
     follow_ups: list[tuple[str, str]] = field(default_factory=list)  # (seat, kind)
     to_place: list[str] = field(default_factory=list)  # Artist / French Invade tiles won
     drawn: list[str] = field(default_factory=list)  # Bentivogli's two cards, one to keep
-    ties: list[list[str]] = field(default_factory=list)  # tied cities Bentivogli must rank
+    ties: list[list[str]] = field(default_factory=list)  # tied cities Bentivogli is asked about
     ranking: list[list[str]] = field(default_factory=list)
     won_this_turn: list[str] = field(default_factory=list)  # City tiles won in the current turn
     end_offered: bool = False  # the end-of-turn window was offered in the current turn
@@ -513,16 +514,19 @@ class Books:
         elif words[0] == "rank":
             assert due == "rank"
             self.follow_ups.pop(0)
-            assert sorted(words[1:]) == sorted(self.ties.pop(0)), text
-            self.ranking.append(words[1:])
+            tied = self.ties.pop(0)
+            assert len(words) == 2 and words[1] in tied, text
+            self.ranking.append([words[1], *(city for city in tied if city != words[1])])
             self.seen["rank"] += 1
             return
         else:
-            assert text == "pass" and due in ("place", "compensation", END_TURN), (text, due)
+            assert text == "pass" and due in ("place", "compensation", "rank", END_TURN), (text, due)
             self.follow_ups.pop(0)
             if due == "place":
                 self.to_place.pop(0)
                 self.declined += 1
+            if due == "rank":  # "Вы можете объявить": Bentivogli may let the tie stand
+                self.ties.pop(0)
         self.carry_on()
 
     # --- cards and powers ---
@@ -887,8 +891,8 @@ class Books:
         """Seed 000, "В конце каждого Десятилетия": income (a), the Pope back "(только не после
         заключительного Десятилетия)" (b), the war marker to 0 (d), the next decade's Event tiles
         (e); "В следующее Десятилетие ... начнется оно с игрока, идущего следующим, после того, кто
-        закончил предыдущее Десятилетие". After decade III, Bentivogli (A side) ranks the cities tied
-        on status and Artist tiles."""
+        закончил предыдущее Десятилетие". After decade III, Bentivogli (A side) is asked about each
+        group of cities tied on status and Artist tiles."""
         for seat in self.order:
             me = self.players[seat]
             gold, influence = self.income(seat)
@@ -1423,7 +1427,8 @@ GARBAGE = (
     "reroll now",
     "declare silver",
     "keep joker",
-    "rank venice",
+    "rank",
+    "rank venice milan",
     "rank venice atlantis",
     "pass now",
     "roll",
@@ -1479,7 +1484,7 @@ def attempts(state: Game, books: Books, seat: str, rnd: random.Random) -> list[s
         "reroll",
         "declare gold",
         f"keep {rnd.choice([*player.cards, 'treachery:98'])}",
-        "rank venice milan",
+        f"rank {cities[0]}",
     ]
     for holder in state.players.values():
         texts += [f"auction {tile} 30" for tile in holder.city_tiles[:1]]

@@ -155,15 +155,22 @@ def test_income_pays_a_wine_merchant_per_merchant_tile() -> None:
     assert {"what": "Wine Merchant: 1 x 2 Merchant tiles", "gold": 2, "influence": 0} in lines
 
 
-def test_bentivogli_ranks_only_cities_truly_tied() -> None:
+def test_bentivogli_declares_the_winner_of_a_tie_only() -> None:
+    # seed 000, Bentivogli (A side): "Вы можете объявить, какой из них выигрывает спор"; the others
+    # stay tied: "все вовлеченные в него Города, помещаются на наименьшую, из оспариваемых, позицию"
     with pytest.raises(IllegalMoveError, match="only Bentivogli"):
-        table("rank milan florence")
-    state = table("a takes family bentivoglio", "rank milan florence")
-    assert (
-        TRACKER.show(state)[0].data["milan"]["vp"] == 7 and TRACKER.show(state)[0].data["florence"]["vp"] == 5
-    )
-    with pytest.raises(IllegalMoveError, match="not a group of cities tied"):
-        TRACKER.apply(state, "rank venice milan")
+        table("rank milan")
+    state = table("a takes family bentivoglio", "status rome 6", "rank rome")
+    cities = TRACKER.show(state)[0].data
+    order = ("venice", "rome", "milan", "florence", "naples")
+    assert [cities[city]["vp"] for city in order] == [10, 7, 3, 3, 2]
+    with pytest.raises(IllegalMoveError, match="venice is not tied with another city"):
+        TRACKER.apply(state, "rank venice")
+    with pytest.raises(MoveSyntaxError, match="expected 'rank CITY'"):
+        TRACKER.apply(state, "rank milan florence")
+    again, _ = TRACKER.apply(state, "rank florence")  # a new declaration for the same tie replaces it
+    cities = TRACKER.show(again)[0].data
+    assert (cities["florence"]["vp"], cities["rome"]["vp"], cities["milan"]["vp"]) == (7, 3, 3)
 
 
 def test_the_2016_tie_on_points_goes_to_gold_and_influence() -> None:

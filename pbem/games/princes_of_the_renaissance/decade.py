@@ -586,6 +586,9 @@ def decline(game: Game, seat: str) -> None:
     due = game.follow_ups.pop(0)
     if due.kind == PLACE:
         game.events.append(f"{seat} discards {tile_name(game, due.tile)} without placing it")
+    elif due.kind == RANK:
+        tied = ", ".join(due.tile.split())
+        game.events.append(f"{seat} (Bentivogli) lets the tie stand: {tied} take the lowest place left")
     else:
         game.events.append(f"{seat} buys no compensation card")
     carry_on(game)
@@ -748,7 +751,8 @@ def tied_groups(game: Game) -> list[list[str]]:
 
 
 def _bentivogli_ranks(game: Game) -> None:
-    """Bentivogli (A side) "можете объявить, какой из них выигрывает спор" in an Artist tie."""
+    """Bentivogli (A side) "можете объявить, какой из них выигрывает спор" in an Artist tie: it is
+    asked once for each tied group, and may name the winner or pass ("можете": it may)."""
     holder = next((seat for seat in game.order if ability(game, seat) == "bentivoglio-a"), None)
     if holder is None:
         return

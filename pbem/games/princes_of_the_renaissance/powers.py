@@ -261,15 +261,18 @@ def keep(game: Game, seat: str, token: str) -> None:
     decade.carry_on(game)
 
 
-def check_rank(game: Game, seat: str, cities: list[str]) -> None:
+def check_rank(game: Game, seat: str, city: str) -> None:
     tied = due(game, seat, RANK, "rank").split()
-    if sorted(cities) != sorted(tied):
-        raise IllegalMoveError(f"rank exactly the tied cities, best first: {' '.join(tied)}")
+    if city not in tied:
+        raise IllegalMoveError(
+            f"Bentivogli names one of the tied cities as the winner of the tie ({', '.join(tied)}), or passes"
+        )
 
 
-def rank(game: Game, seat: str, cities: list[str]) -> None:
-    game.follow_ups.pop(0)
-    game.ranking.append(list(cities))
-    game.events.append(f"{seat} (Bentivogli) breaks the Artist tie: {', '.join(cities)}")
-    if not game.follow_ups:
-        game.phase = GAME_OVER
+def rank(game: Game, seat: str, city: str) -> None:
+    """Bentivogli (A side) "можете объявить, какой из них выигрывает спор": ``city`` wins the tie;
+    the rest of the group stays tied and takes the lowest place left, as any tie does."""
+    tied = game.follow_ups.pop(0).tile.split()
+    game.ranking.append([city, *(other for other in tied if other != city)])
+    game.events.append(f"{seat} (Bentivogli) declares that {city} wins the tie between {', '.join(tied)}")
+    decade.carry_on(game)

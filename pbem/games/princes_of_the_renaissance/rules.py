@@ -24,13 +24,13 @@ Moves (text form):
     reroll                Ludovico Sforza: the war's dice rolled again
     declare gold|influence   Baglioni (B side): the decade's discount
     keep TOKEN            Bentivogli: the card kept of the two drawn (the other goes under the deck)
-    rank CITY CITY...     Bentivogli (A side): the order of cities tied on status and Artist tiles
+    rank CITY             Bentivogli (A side): the city that wins a tie on status and Artist tiles
+                          (``pass`` lets the tie stand)
 Cities: venice, milan, florence, rome, naples.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -155,7 +155,7 @@ class Keep:
 
 @dataclass(frozen=True)
 class Rank:
-    cities: tuple[str, ...]
+    city: str  # the tied city Bentivogli declares the winner
 
 
 Move = (
@@ -177,7 +177,7 @@ CARD_ARGS = {
 FORMS = (
     "'bid N', 'pass', 'family NAME', 'buy TROOP', 'buy card', 'discard TROOP', 'discard TOKEN', "
     "'auction TILE N', 'war CITY CITY', 'place CITY', 'play CARD ...', 'use TILE', 'bank N gold', "
-    "'league SIDE', 'reroll', 'declare gold', 'keep TOKEN' or 'rank CITY CITY...'"
+    "'league SIDE', 'reroll', 'declare gold', 'keep TOKEN' or 'rank CITY'"
 )
 VERB_FORMS = {
     "bid": "'bid N' (N a whole number)",
@@ -197,7 +197,7 @@ VERB_FORMS = {
     "reroll": "'reroll'",
     "declare": "'declare gold' or 'declare influence'",
     "keep": "'keep TOKEN' (one of the two cards drawn, treachery:N: pbem show --as SEAT)",
-    "rank": "'rank CITY CITY ...' (best first)",
+    "rank": "'rank CITY' (the one tied city that wins the tie; 'pass' lets the tie stand)",
 }
 
 
@@ -273,8 +273,8 @@ class Rules:
         order. An Artist tile (or a 2016 French Invade) must be placed: a late player's goes on
         the first city in the board's order (Venice, Milan, Florence, Rome, Naples); a late
         player over the hand limit discards the card drawn last; Bentivogli keeps the first card
-        drawn and leaves a tie in board order; Baglioni's B side takes its discount in gold; an
-        optional compensation card or French Invade is declined."""
+        drawn; Baglioni's B side takes its discount in gold; an optional compensation card or
+        French Invade, and Bentivogli's declaration of a tie's winner, are declined."""
         if state.phase == BID_STEP:
             return Bid(0)
         if state.phase in (FAMILY_BIDDING, ACTION, AUCTION, WAR):
@@ -291,8 +291,6 @@ class Rules:
                 return Keep(due.tile.split()[0])  # the first card drawn
             if due.kind == DECLARE:
                 return Declare("gold")
-            if due.kind == RANK:
-                return Rank(tuple(due.tile.split()))
             return Pass()
         return None
 
@@ -395,8 +393,13 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
         raise MoveSyntaxError(_BY_TOKEN.format(verb="keep"))
     if verb == "keep" and one and deck.TOKEN.fullmatch(one):
         return Keep(one)
-    if verb == "rank" and len(rest) >= 2 and all(city in parts.CITIES for city in rest):
-        return Rank(tuple(rest))
+    if verb == "rank" and len(rest) > 1 and all(city in parts.CITIES for city in rest):
+        raise MoveSyntaxError(
+            "Bentivogli names only the city that wins the tie, as in 'rank milan'; the other tied "
+            "cities stay tied"
+        )
+    if verb == "rank" and one in parts.CITIES:
+        return Rank(one)
     return None
 
 
@@ -431,7 +434,7 @@ def _format(move: Move) -> str:
         return f"declare {move.currency}"
     if isinstance(move, Keep):
         return f"keep {move.card}"
-    return "rank " + " ".join(move.cities)
+    return f"rank {move.city}"
 
 
 # --- who acts, and what they are asked --------------------------------------------------------------------
@@ -495,7 +498,11 @@ def _prompt(state: Game) -> str:
     if due.kind == END_TURN:
         return "the end of your turn: play start-war CITY CITY, use TILE, or pass"
     if due.kind == RANK:
-        return f"Bentivogli: rank the tied cities, best first: rank {due.tile}"
+        tied = due.tile.split()
+        return (
+            f"Bentivogli: {', '.join(tied)} are tied on status and Artist tiles; name the one that "
+            f"wins the tie (rank {tied[0]}), or pass to let them all take the lowest place they contest"
+        )
     return "you lost the City tile you put up: buy card (1 gold + 1 influence), or pass"
 
 
@@ -593,7 +600,7 @@ def _action_checker(move: Move) -> Check:
         Reroll: "Ludovico Sforza's reroll comes in a war, once the dice are rolled",
         Keep: "Bentivogli keeps a card when buying one",
         Declare: "Baglioni declares its discount at the start of a decade",
-        Rank: "Bentivogli ranks tied cities at the end of the game",
+        Rank: "Bentivogli names the winner of a tie between cities at the end of the game",
     }.get(type(move), "it is not an action: buy, auction, war or pass")
     return _refuse(f"'{_format(move)}' cannot be made now: {timing}")
 
@@ -637,10 +644,10 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
     if due.kind == DECLARE and isinstance(move, Declare):
         return lambda game, seat: powers.check_declare(game, seat, move.currency)
     if due.kind == RANK and isinstance(move, Rank):
-        return lambda game, seat: powers.check_rank(game, seat, list(move.cities))
+        return lambda game, seat: powers.check_rank(game, seat, move.city)
     if due.kind == END_TURN and isinstance(move, Play) and move.card == "start-war":
         return lambda game, seat: _check_start_war_card(game, seat, move.args)
-    if isinstance(move, Pass) and due.kind not in (KEEP, DECLARE, RANK):
+    if isinstance(move, Pass) and due.kind not in (KEEP, DECLARE):
         if due.kind == END_TURN:
             return decade.check_end_turn
         return decade.check_decline
@@ -651,7 +658,7 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
         KEEP: "keep TOKEN",
         DECLARE: "declare gold or declare influence",
         END_TURN: "play start-war CITY CITY, use TILE, or pass",
-        RANK: "rank CITY CITY ...",
+        RANK: "rank CITY or pass",
     }[due.kind]
     return _refuse(f"{due.seat} must first finish the last action: {wanted}")
 
@@ -721,7 +728,7 @@ def _applier(state: Game, seat: str, move: Move) -> Check:
     if isinstance(move, Keep):
         return lambda game, who: powers.keep(game, who, move.card)
     if isinstance(move, Rank):
-        return lambda game, who: powers.rank(game, who, list(move.cities))
+        return lambda game, who: powers.rank(game, who, move.city)
     assert isinstance(move, Play)
     return _card_applier(move)
 
@@ -876,7 +883,7 @@ def _follow_up_moves(state: Game, seat: str) -> list[Move]:
     if due.kind == DECLARE:
         return [Declare("gold"), Declare("influence")]
     if due.kind == RANK:
-        return [Rank(order) for order in itertools.permutations(due.tile.split())]
+        return [*(Rank(city) for city in due.tile.split()), Pass()]
     if due.kind == END_TURN:
         wars: list[Move] = []
         if deck.face_down(state, seat):

@@ -49,12 +49,21 @@ def city_values(
     status: Mapping[str, int], artists: Mapping[str, int], ranking: Sequence[Sequence[str]] = ()
 ) -> dict[str, int]:
     """VP per city tile: 10, 7, 5, 3, 2 by status; a tie goes to the city with more Artist tiles
-    (the French Invade counts as one); cities still tied all take the lowest contested value,
-    unless Bentivogli (A side) ranked them (``ranking``: tied cities, best first)."""
-    order = {city: index for group in ranking for index, city in enumerate(group)}
+    (the French Invade counts as one where it stays on the city); cities still tied all take the
+    lowest contested value. Bentivogli (A side) may declare which city wins such a tie
+    (``ranking``: each declaration is the tied group, its winner first): the winner takes the best
+    place, and the others, still tied, the lowest place left. A declaration counts only while its
+    group is still exactly the tie (at a table the statuses can change after it is recorded)."""
+
+    def tie(city: str) -> tuple[int, int]:
+        return (-status[city], -artists[city])
+
+    winners = {
+        group[0] for group in ranking if {city for city in CITIES if tie(city) == tie(group[0])} == set(group)
+    }
 
     def key(city: str) -> tuple[int, int, int]:
-        return (-status[city], -artists[city], order.get(city, 0))
+        return (*tie(city), 0 if city in winners else 1)
 
     ranked = sorted(CITIES, key=key)
     values: dict[str, int] = {}
