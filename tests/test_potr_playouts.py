@@ -902,6 +902,7 @@ class Books:
             me.used = []
             me.declared = ""
         self.incomes += 1
+        self.wars = 0  # d), after every decade: only b) says "только не после заключительного"
         if self.decade == 3:
             self.ended, self.decade_over, self.active = True, False, ""
             holder = [

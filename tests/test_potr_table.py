@@ -145,6 +145,37 @@ def test_powers_spent_this_decade_are_shown_and_refreshed_by_income() -> None:
     assert after.game.players["a"].used == []
 
 
+def test_a_second_pope_sale_in_one_decade_is_refused() -> None:
+    # seed 000, "Аукцион тайла Города, тайла Событий или тайла Папы Римского": the Pope is put up
+    # "если он все еще доступен" (if still available); its holder keeps it to the decade's end
+    state = table("c wins pope for 0")
+    with pytest.raises(IllegalMoveError, match="held by c until the decade's end"):
+        TRACKER.apply(state, "a wins pope for 1")
+    assert state.game.players["a"].influence == 12
+
+
+def test_the_pope_returns_at_a_decades_end() -> None:
+    # seed 000, "Тайл Папы Римского": "его тайл всегда возвращается в Запас в конце Десятилетия";
+    # "В конце каждого Десятилетия" b): "Верните тайл Папы Римского в область тайлов Событий
+    # (только не после заключительного Десятилетия)"
+    state = table("c wins pope for 0")
+    pope = "Pope"  # the template's name for the tile, as the income lines show it
+    paid = TRACKER.apply(state, "income")[1][0].data["c"]["lines"]
+    assert {"what": pope, "gold": 3, "influence": 0} in paid, "its holder earns 3 gold first"
+    after, _ = TRACKER.apply(state, "income")
+    assert after.game.pope is None
+    assert all(line["what"] != pope for line in TRACKER.query(after, "income")[0].data["c"]["lines"])
+    assert score(after)["c"]["pope"] == 0
+    again, _ = TRACKER.apply(after, "a wins pope for 1")
+    assert again.game.pope == "a"
+
+
+def test_the_holder_of_the_pope_after_decade_three_keeps_it_for_the_score() -> None:
+    state = table("income", "income", "c wins pope for 0", "income")
+    assert state.game.ended and state.game.pope == "c"
+    assert score(state)["c"]["pope"] == 3  # "присуждает 3 ПО игроку, который имеет его в конце"
+
+
 def test_income_pays_a_wine_merchant_per_merchant_tile() -> None:
     state = table(
         "a wins city venice/merchant-1 for 14",

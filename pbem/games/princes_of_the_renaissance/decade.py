@@ -336,8 +336,9 @@ def opening_minimum(game: Game, tile: str) -> int:
 def check_nominate(game: Game, seat: str, tile: str, bid: int) -> None:
     _check_action_turn(game, seat)
     if tile == POPE:
-        if game.pope is not None:
-            raise IllegalMoveError(f"the Pope is held by {game.pope} until the decade's end")
+        refusal = pope_refusal(game)
+        if refusal:
+            raise IllegalMoveError(refusal)
     elif tile in _event_ids(game):
         if tile not in game.event_row:
             raise IllegalMoveError(
@@ -359,6 +360,15 @@ def check_nominate(game: Game, seat: str, tile: str, bid: int) -> None:
             f"the opening bid for a City tile is at least twice the city's status ({status}): {low} gold"
         )
     _check_affordable(game, seat, bid, currency, kind)
+
+
+def pope_refusal(game: Game) -> str | None:
+    """Why the Pope cannot be sold now, or None. It is sold "если он все еще доступен" (if still
+    available): its holder keeps it until the decade's end returns it (``close_decade``), so it is
+    sold at most once a decade."""
+    if game.pope is not None:
+        return f"the Pope is held by {game.pope} until the decade's end"
+    return None
 
 
 def _check_affordable(game: Game, seat: str, bid: int, currency: str, kind: str) -> None:
@@ -712,9 +722,14 @@ def wine_merchants(game: Game, seat: str) -> int:
     return sum(1 for event in game.players[seat].events if parts.event(event).kind == "wine-merchant")
 
 
-def end_decade(game: Game) -> None:
-    """Income; the Pope back on offer (not after decade III); war marker to 0; next decade's
-    Event tiles; the player after the one who ended the decade acts first."""
+def close_decade(game: Game, how: str) -> None:
+    """What ends every decade, the same whether the game is played by email or at a table (where
+    the players record ``income``): "В конце каждого Десятилетия выполняется следующее" (2016
+    "Игровой Процесс"; the 2003 summary, "Fine di una Decade"): a) income, the condottiere pay
+    included; b) the Pope returned, "только не после заключительного Десятилетия"; c) the
+    once-a-decade powers ready again (and Baglioni's B side's declaration lapses); d) the wars
+    marker back to 0. After decade III the game is over (``ended``). ``how`` says in the events
+    what ended the decade."""
     earned = []
     for seat in game.order:
         gold, influence = income(game, seat)
@@ -725,20 +740,27 @@ def end_decade(game: Game) -> None:
         player.used = []
         player.declared = ""
         earned.append(f"{seat} +{gold} gold +{influence} influence")
-    game.events.append(
-        f"{game.decade_name} ends ({game.ender} sold its last Event tile); income: {'; '.join(earned)}"
-    )
+    game.events.append(f"{game.decade_name} ends ({how}); income: {'; '.join(earned)}")
+    game.wars = 0
     if game.decade == len(ROMAN):
-        game.ended = True
+        game.ended = True  # its holder keeps the Pope for the final scoring
+        return
+    if game.pope is not None:
+        game.events.append(f"{game.pope} returns the Pope")
+        game.pope = None
+
+
+def end_decade(game: Game) -> None:
+    """The decade's end (``close_decade``); then the next decade's Event tiles, and the player after
+    the one who ended the decade acts first; or, after decade III, the final scoring."""
+    close_decade(game, f"{game.ender} sold its last Event tile")
+    if game.ended:
         game.decade_over = False
         game.active = ""
         game.events.append("the game is over: final scoring")
         _bentivogli_ranks(game)
         game.phase = FOLLOW_UP if game.follow_ups else GAME_OVER
         return
-    if game.pope is not None:
-        game.events.append(f"{game.pope} returns the Pope")
-        game.pope = None
     begin(game, game.decade + 1, seat_after(game.order, game.ender))
 
 

@@ -274,6 +274,9 @@ def _seat_action(table: TableGame, text: str, seat: str, verb: str, rest: list[s
     elif verb == "wins" and rest[:1] == ["event"]:
         _win_event(game, text, seat, rest[1:])
     elif verb == "wins" and rest[:1] == ["pope"] and len(rest) == 3:
+        refusal = decade.pope_refusal(game)
+        if refusal:
+            raise IllegalMoveError(f"{text!r}: {refusal}")
         pope = game.components.pope
         _pay(game, text, seat, _for(text, rest[1:]), pope.currency, kind=decade.POPE)
         game.pope = seat
@@ -524,17 +527,9 @@ def _end_decade(table: TableGame) -> Sheet:
     if table.hires:
         raise IllegalMoveError("'income': a war is still being fought (condottieri hired, no result)")
     report = _income_report(game, paid=True)
-    for seat in game.seats:
-        gold, influence = decade.income(game, seat)
-        player = game.players[seat]
-        player.gold += gold
-        player.influence += influence
-        player.pay, player.used, player.declared = 0, [], ""
-    if game.decade == len(ROMAN):
-        game.ended = True
-    else:
+    decade.close_decade(game, "income recorded at the table")
+    if not game.ended:
         game.decade += 1
-    game.wars = 0
     table.wars = []
     return (report,)
 
