@@ -344,6 +344,7 @@ class Books:
     decade_over: bool = False
     ended: bool = False
     declined: int = 0  # French Invade tiles not placed (2003)
+    scrapped: int = 0  # French Invade tiles placed, then discarded (2003)
     ender: str = ""  # who put the decade's last Event tile up
     payments: int = 0
     incomes: int = 0
@@ -678,10 +679,14 @@ class Books:
 
     def place(self, tile: str, city: str) -> None:
         """The city moves by the tile's value, never beyond status_min..status_max; the tile counts
-        as an Artist tile there (seed 000: the French Invade counts as one)."""
+        as an Artist tile there (seed 000: the French Invade "как тайл Искусства"), except a 2003
+        French Invade (seed 003: "La carta viene scartata")."""
         low, high = self.data.rules["status_min"], self.data.rules["status_max"]
         self.status[city] = min(high, max(low, self.status[city] + self.data.events[tile]["value"]))
-        self.artists[city] += 1
+        if self.edition == "2003" and self.data.events[tile]["kind"] == "french":
+            self.scrapped += 1
+        else:
+            self.artists[city] += 1
 
     # --- wars ---
     def follow_war(self, state: Game) -> None:
@@ -921,7 +926,8 @@ class Books:
     def income(self, seat: str) -> tuple[int, int]:
         """Seed 000, "В конце каждого Десятилетия" a): every gold and influence figure on the player's
         tiles, the Family tile included; the Pope's 3 gold; +1 gold per Merchant City tile for each
-        Wine Merchant held; "Доход от Военных Столкновений" (the condottiere pay)."""
+        Wine Merchant held (2003: +1 gold for each); "Доход от Военных Столкновений" (the
+        condottiere pay)."""
         me = self.players[seat]
         assert me.family is not None
         family = self.data.families[(me.family, self.side)]
@@ -929,8 +935,10 @@ class Books:
         wine = sum(1 for tile in me.events if self.data.events[tile]["kind"] == "wine-merchant")
         gold = family["gold"] + sum(tile["gold"] for tile in tiles) + me.pay
         gold += self.data.pope["income_gold"] if self.pope == seat else 0
-        gold += wine * sum(1 for tile in tiles if tile["merchant"])
-        if wine * sum(1 for tile in tiles if tile["merchant"]):
+        # seed 003, "Mercante": "Guadagna 1 Moneta Oro per ogni Decade" (flat)
+        bonus = wine if self.edition == "2003" else wine * sum(1 for tile in tiles if tile["merchant"])
+        gold += bonus
+        if bonus:
             self.seen["Wine Merchant income"] += 1
         if me.pay:
             self.seen["condottiere pay collected"] += 1
@@ -1066,7 +1074,8 @@ def check_final_score(state: Game, books: Books) -> dict[str, dict[str, int]]:
         expected = {
             "city tiles": sum(values[books.data.city_tiles[tile]["city"]] for tile in me.city_tiles),
             "event tiles": sum(tile["value"] for tile in events if tile["kind"] == "vp"),
-            "wine merchants": wine * merchants,  # seed 000: each Merchant tile "стоить 1 ПО"
+            # seed 000: each Merchant tile "стоить 1 ПО"; seed 003: "Guadagna 1 Punto Vittoria"
+            "wine merchants": wine if books.edition == "2003" else wine * merchants,
             "pope": books.data.pope["vp"] if books.pope == seat else 0,
             "gold": gold[seat],
             "influence": influence[seat],
@@ -1288,14 +1297,15 @@ def check_game_over(out: Playout, edition: str) -> None:
     assert state.phase == GAME_OVER and state.decade == 3
     assert books.incomes == 3, "income is paid at the end of each of the three decades"
     assert not state.event_row and state.auction is None and not state.follow_ups and state.war is None
-    # every Event tile was sold: the kept ones are held, the others placed (or, 2003, declined)
+    # every Event tile was sold: the kept ones are held, the others placed (or, 2003, declined, or
+    # played and discarded)
     events = DATA[edition].events
     kept = sorted(tile for me in books.players.values() for tile in me.events)
     assert kept == sorted(
         tile for tile, record in events.items() if record["kind"] in ("vp", "wine-merchant")
     )
     placed = sum(1 for record in events.values() if record["kind"] in ("artist", "french"))
-    assert sum(state.artists.values()) + books.declined == placed
+    assert sum(state.artists.values()) + books.declined + books.scrapped == placed
     check_final_score(state, books)
 
 

@@ -209,6 +209,19 @@ def test_a_wine_merchant_without_merchant_tiles_scores_nothing() -> None:
     assert breakdown(state)["b"]["wine merchants"] == 0
 
 
+@pytest.mark.parametrize("merchants", [0, 2])
+def test_a_2003_wine_merchant_scores_one_vp_whatever_merchant_tiles_are_held(merchants: int) -> None:
+    """Seed 003, "Mercante": "il giocatore tiene il mercante fino alla fine della partita. ...
+    Guadagna 1 Punto Vittoria alla fine della partita" - 1 VP for the tile, flat."""
+    state = plain_table("2003")
+    wine = [event.id for event in state.components.events if event.kind == "wine-merchant"]
+    state.players["a"].city_tiles = tiles_of(state, "venice", merchants, merchant=True)
+    state.players["a"].events = [wine[0]]
+    assert breakdown(state)["a"]["wine merchants"] == 1
+    state.players["a"].events = list(wine)
+    assert breakdown(state)["a"]["wine merchants"] == 2
+
+
 def test_the_pope_scores_three_for_its_holder() -> None:
     """Seed 000: "Игрок ..., владеющий в конце финального Десятилетия тайлом Папы Римского получает 3
     ПО"; seed 003: "Se possiede il Papa guadagna 3 Punti Vittoria"."""

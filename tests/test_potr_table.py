@@ -186,6 +186,28 @@ def test_income_pays_a_wine_merchant_per_merchant_tile() -> None:
     assert {"what": "Wine Merchant: 1 x 2 Merchant tiles", "gold": 2, "influence": 0} in lines
 
 
+def test_a_2003_wine_merchant_pays_one_gold_whatever_merchant_tiles_are_held() -> None:
+    # seed 003, "Mercante": "Guadagna 1 Moneta Oro per ogni Decade. Guadagna 1 Punto Vittoria alla
+    # fine della partita"
+    state = table(
+        "a wins city venice/merchant-1 for 14",
+        "a wins city venice/merchant-2 for 14",
+        "a wins event i-wine-merchant for 1",
+        edition="2003",
+    )
+    lines = TRACKER.query(state, "income")[0].data["a"]["lines"]
+    assert [line["gold"] for line in lines if line["what"].startswith("Wine Merchant")] == [1]
+    assert score(state)["a"]["wine merchants"] == 1
+
+
+def test_a_2003_french_invade_is_discarded_and_counts_as_no_artist_tile() -> None:
+    # seed 003, "Invasione francese": "può ... essere giocata su una Città che perde 2 del suo Stato.
+    # La carta viene scartata"
+    state = table("income", "a wins event ii-french-invade on venice for 1", edition="2003")
+    assert state.game.status["venice"] == 7 - 2
+    assert state.game.artists["venice"] == 0
+
+
 def test_bentivogli_declares_the_winner_of_a_tie_only() -> None:
     # seed 000, Bentivogli (A side): "Вы можете объявить, какой из них выигрывает спор"; the others
     # stay tied: "все вовлеченные в него Города, помещаются на наименьшую, из оспариваемых, позицию"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pbem.crypto.randomness import Draws
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_the_renaissance import deck, war
+from pbem.games.princes_of_the_renaissance import deck, scoring, war
 from pbem.games.princes_of_the_renaissance.components import CITIES
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
@@ -573,13 +573,34 @@ def check_place(game: Game, seat: str, city: str) -> None:
 def place(game: Game, seat: str, city: str) -> None:
     due = game.follow_ups.pop(0)
     event = game.components.event(due.tile)
+    before = place_event(game, due.tile, city)
+    name = game.components.city(city).name
+    what = f"{seat} places {event.name} on {name}: status {before} -> {game.status[city]}"
+    if not stays_on_city(game, due.tile):
+        what += "; the tile is discarded"
+    game.events.append(what)
+    carry_on(game)
+
+
+def place_event(game: Game, tile: str, city: str) -> int:
+    """An Artist or French Invade tile played on ``city``, by email or at a table: the city's
+    status moves by the tile's number, within status_min..status_max, and the tile stays there as
+    an Artist tile for the ranking's tie-break unless ``stays_on_city`` says otherwise. Returns
+    the status before."""
     low, high = game.components.rule("status_min"), game.components.rule("status_max")
     before = game.status[city]
-    game.status[city] = min(high, max(low, before + event.value))
-    game.artists[city] += 1
-    name = game.components.city(city).name
-    game.events.append(f"{seat} places {event.name} on {name}: status {before} -> {game.status[city]}")
-    carry_on(game)
+    game.status[city] = min(high, max(low, before + game.components.event(tile).value))
+    if stays_on_city(game, tile):
+        game.artists[city] += 1
+    return before
+
+
+def stays_on_city(game: Game, tile: str) -> bool:
+    """2016: the French Invade "помещается на игровое поле в ячейку Города ..., как тайл
+    Искусства", so it counts in the tie-break like an Artist tile. 2003: "La carta viene
+    scartata" (the 2003 summary, "Invasione francese"): the tile is discarded once the city has
+    lost its 2, and does not count."""
+    return not (game.edition == "2003" and game.components.event(tile).kind == "french")
 
 
 def check_decline(game: Game, seat: str) -> None:
@@ -691,7 +712,7 @@ def income(game: Game, seat: str) -> tuple[int, int]:
 def income_lines(game: Game, seat: str) -> list[tuple[str, int, int]]:
     """What ``seat`` earns at a decade's end, source by source, as (what, gold, influence)
     (2016 "В конце каждого Десятилетия" a): every tile's printed income, the Family tile's
-    included; 3 gold for the Pope; +1 gold per Merchant City tile for each Wine Merchant;
+    included; 3 gold for the Pope; the Wine Merchants' gold (``scoring.wine_merchant``);
     condottiere pay held on the Family tile."""
     parts = game.components
     player = game.players[seat]
@@ -708,18 +729,12 @@ def income_lines(game: Game, seat: str) -> list[tuple[str, int, int]]:
             lines.append((f"Troop tile: {troop.name}", 0, troop.influence))
     if game.pope == seat:
         lines.append((parts.pope.name, parts.pope.income_gold, 0))
-    merchants = sum(1 for tile_id in player.city_tiles if parts.city_tile(tile_id).merchant)
-    wine = wine_merchants(game, seat)
-    if wine and merchants:
-        lines.append((f"Wine Merchant: {wine} x {merchants} Merchant tiles", wine * merchants, 0))
+    wine, counted = scoring.wine_merchant(game, seat)
+    if wine:
+        lines.append((f"Wine Merchant: {counted}", wine, 0))
     if player.pay:
         lines.append(("condottiere pay", player.pay, 0))
     return lines
-
-
-def wine_merchants(game: Game, seat: str) -> int:
-    parts = game.components
-    return sum(1 for event in game.players[seat].events if parts.event(event).kind == "wine-merchant")
 
 
 def close_decade(game: Game, how: str) -> None:

@@ -395,9 +395,7 @@ def _win_event(game: Game, text: str, seat: str, rest: list[str]) -> None:
     _pay(game, text, seat, _for(text, rest[1:]), event.currency, kind="event")
     game.players[seat].events.append(event.id)
     if city:
-        low, high = game.components.rule("status_min"), game.components.rule("status_max")
-        game.status[city] = min(high, max(low, game.status[city] + event.value))
-        game.artists[city] += 1
+        decade.place_event(game, event.id, city)
 
 
 def _card(table: TableGame, text: str, seat: str, verb: str) -> None:
