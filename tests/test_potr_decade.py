@@ -787,7 +787,8 @@ def test_a_2003_wine_merchant_earns_one_gold_a_decade_whatever_merchants_are_hel
     last = event_of(state, kind="vp")
     state.event_row = [last]
     plain = copy.deepcopy(state)
-    state.players["a"].events = [event_of(decade_one(edition="2003"), kind="wine-merchant")]
+    parts = state.components
+    state.players["a"].events = [next(e.id for e in parts.events if e.kind == "wine-merchant")]
     ended = everyone_passes(act(state, "b", f"auction {last} 0"))
     ended_plain = everyone_passes(act(plain, "b", f"auction {last} 0"))
     assert ended.decade == 2
