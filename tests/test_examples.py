@@ -100,7 +100,9 @@ def test_table_example_of_princes_of_the_renaissance_scores_as_worked_by_hand(cl
     - alice: 3 Venice tiles 21, Victory 2, most influence (12) 4, one war victory 1 = 28
     - bob: 3 Milan tiles 9, Victory 4 + Victory 2 = 6, 2 Wine Merchants x 1 Merchant tile 2,
       most gold (44) 6, second influence (11) 2, two war victories 1 + 2 = 3 = 28
-    - carla: 2 Florence tiles 20, Victory 3 + 3 + 4 = 10, the Pope 3, second gold (30) 3 = 36
+    - carla: 2 Florence tiles 20, Victory 3 + 3 + 4 = 10, the Pope (won again in decade III) 3,
+      second gold (27) 3 = 36
+    The Pope carla won in decade I went back at its end, so decade II's income paid her no Pope gold.
     """
     import json
 

@@ -629,6 +629,18 @@ def test_the_french_invade_must_be_placed_in_2016() -> None:
     refused(won, "c", "pass", "must be placed on a city")
 
 
+def test_a_2003_french_invade_is_discarded_once_placed_and_is_no_artist_tile() -> None:
+    """Seed 003, "Invasione francese": "può (non obbligatorio) essere giocata su una Città che perde 2
+    del suo Stato. La carta viene scartata" - the city loses 2 and the tile is discarded, so it is
+    not on the city to count as an Artist tile ("la Città con più Artisti", "Fine della partita")."""
+    state = decade_two(decade_one(edition="2003"))
+    french = event_of(state, kind="french")
+    placed = act(win_event(state, french, "c"), "c", "place milan")
+    assert placed.status["milan"] == state.status["milan"] - 2
+    assert placed.artists == state.artists
+    assert all(french not in player.events for player in placed.players.values())
+
+
 def test_the_french_invade_may_be_declined_in_2003() -> None:
     """Seed 003: "Invasione francese: può (non obbligatorio) essere giocata su una Città"; seed 004:
     "Must be played immediately ... or discarded"."""
@@ -763,6 +775,24 @@ def test_wine_merchants_add_up() -> None:
     end_two = everyone_passes(act(state, "b", f"auction {state.event_row[0]} 0"))
     end_one = everyone_passes(act(one, "b", f"auction {one.event_row[0]} 0"))
     assert end_two.players["a"].gold - end_one.players["a"].gold == merchants
+
+
+@pytest.mark.parametrize("merchants", [0, 2])
+def test_a_2003_wine_merchant_earns_one_gold_a_decade_whatever_merchants_are_held(merchants: int) -> None:
+    """Seed 003, "Mercante": "il giocatore tiene il mercante fino alla fine della partita. Guadagna 1
+    Moneta Oro per ogni Decade" - 1 gold a decade for the tile, flat."""
+    state = with_active(decade_one(edition="2003"), "b")
+    tiles = [tile for tile in state.city_supply if state.components.city_tile(tile).merchant][:merchants]
+    give_city_tiles(state, "a", tiles)
+    last = event_of(state, kind="vp")
+    state.event_row = [last]
+    plain = copy.deepcopy(state)
+    parts = state.components
+    state.players["a"].events = [next(e.id for e in parts.events if e.kind == "wine-merchant")]
+    ended = everyone_passes(act(state, "b", f"auction {last} 0"))
+    ended_plain = everyone_passes(act(plain, "b", f"auction {last} 0"))
+    assert ended.decade == 2
+    assert ended.players["a"].gold - ended_plain.players["a"].gold == 1
 
 
 def test_after_decade_three_the_game_is_over_the_pope_stays_and_score_gives_the_breakdown() -> None:
@@ -913,7 +943,7 @@ def candidates(state: Game) -> list[str]:
     texts += ["play veto", "play bad-weather venice", "play freeze-bid b", "play freeze-bid a"]
     texts += ["play steal-influence b", "play steal-gold-shipment c", "play bribe-troops b infantry"]
     texts += ["use malatesta", f"use {state.city_supply[0]}", "bank 1 gold", "bank 3 influence"]
-    texts += ["keep treachery:0", "declare gold", "rank venice milan", "league attacker", "reroll"]
+    texts += ["keep treachery:0", "declare gold", "rank venice", "league attacker", "reroll"]
     return texts
 
 

@@ -159,10 +159,11 @@ def city_points(
 ) -> dict[str, int]:
     """10, 7, 5, 3, 2 by status, ties by Artist tiles; cities still tied take the lowest contested
     place (seed 000: "все вовлеченные ... помещаются на наименьшую, из оспариваемых, позицию"),
-    unless Bentivogli (A side) "может объявить, какой из них выигрывает спор" (``ranking``: the
-    tied cities, best first)."""
-    ranked = {city: -place for group in ranking for place, city in enumerate(group)}
-    key = {city: (status[city], artists[city], ranked.get(city, 0)) for city in status}
+    but Bentivogli (A side) "может объявить, какой из них выигрывает спор" (``ranking``: a tied
+    group, the city declared the winner first): that city is placed above the rest of its group,
+    which stays tied."""
+    winners = {group[0] for group in ranking}
+    key = {city: (status[city], artists[city], int(city in winners)) for city in status}
     points = {}
     for city in status:
         at_least = sum(1 for other in status if key[other] >= key[city])
@@ -332,7 +333,7 @@ class Books:
     follow_ups: list[tuple[str, str]] = field(default_factory=list)  # (seat, kind)
     to_place: list[str] = field(default_factory=list)  # Artist / French Invade tiles won
     drawn: list[str] = field(default_factory=list)  # Bentivogli's two cards, one to keep
-    ties: list[list[str]] = field(default_factory=list)  # tied cities Bentivogli must rank
+    ties: list[list[str]] = field(default_factory=list)  # tied cities Bentivogli is asked about
     ranking: list[list[str]] = field(default_factory=list)
     won_this_turn: list[str] = field(default_factory=list)  # City tiles won in the current turn
     end_offered: bool = False  # the end-of-turn window was offered in the current turn
@@ -340,6 +341,7 @@ class Books:
     decade_over: bool = False
     ended: bool = False
     declined: int = 0  # French Invade tiles not placed (2003)
+    scrapped: int = 0  # French Invade tiles placed, then discarded (2003)
     ender: str = ""  # who put the decade's last Event tile up
     payments: int = 0
     incomes: int = 0
@@ -380,7 +382,7 @@ class Books:
         elif verb == "bank":
             self.bank(seat, int(words[1]), words[2])
         elif verb == "play" and words[1] == "bribe-cardinal":
-            # shown to count toward the Pope; it stays in the hand, face up
+            # played to pay for the Pope; it stays in the hand, face up, until it pays
             me = self.players[seat]
             assert me.cards.count("bribe-cardinal") > me.shown, "shown only if held face down"
             me.shown += 1
@@ -510,16 +512,19 @@ class Books:
         elif words[0] == "rank":
             assert due == "rank"
             self.follow_ups.pop(0)
-            assert sorted(words[1:]) == sorted(self.ties.pop(0)), text
-            self.ranking.append(words[1:])
+            tied = self.ties.pop(0)
+            assert len(words) == 2 and words[1] in tied, text
+            self.ranking.append([words[1], *(city for city in tied if city != words[1])])
             self.seen["rank"] += 1
             return
         else:
-            assert text == "pass" and due in ("place", "compensation", END_TURN), (text, due)
+            assert text == "pass" and due in ("place", "compensation", "rank", END_TURN), (text, due)
             self.follow_ups.pop(0)
             if due == "place":
                 self.to_place.pop(0)
                 self.declined += 1
+            if due == "rank":  # "Вы можете объявить": Bentivogli may let the tie stand
+                self.ties.pop(0)
         self.carry_on()
 
     # --- cards and powers ---
@@ -615,7 +620,8 @@ class Books:
 
     def settle(self) -> None:
         """The last bidder left pays the bid less their discounts, never below 0, and takes the tile;
-        on the Pope, Bribe Cardinal cards pay 3 influence each where the influence held falls short."""
+        on the Pope, the Bribe Cardinal cards the winner played pay first, 3 influence each, while
+        any of the price is left ("если используется для оплаты": played, it is used)."""
         auction = self.auction
         assert auction is not None
         self.auction = None
@@ -628,7 +634,7 @@ class Books:
         if auction.kind == "pope":
             if self.data.count(winner.city_tiles, POPE_DISCOUNT):
                 self.seen["a Pope-discount tile used"] += 1
-            while price > winner.influence and winner.shown:
+            while price > 0 and winner.shown:
                 winner.shown -= 1
                 self.play_card(auction.bidder, "bribe-cardinal")
                 price = max(0, price - CARDINAL)
@@ -670,10 +676,14 @@ class Books:
 
     def place(self, tile: str, city: str) -> None:
         """The city moves by the tile's value, never beyond status_min..status_max; the tile counts
-        as an Artist tile there (seed 000: the French Invade counts as one)."""
+        as an Artist tile there (seed 000: the French Invade "как тайл Искусства"), except a 2003
+        French Invade (seed 003: "La carta viene scartata")."""
         low, high = self.data.rules["status_min"], self.data.rules["status_max"]
         self.status[city] = min(high, max(low, self.status[city] + self.data.events[tile]["value"]))
-        self.artists[city] += 1
+        if self.edition == "2003" and self.data.events[tile]["kind"] == "french":
+            self.scrapped += 1
+        else:
+            self.artists[city] += 1
 
     # --- wars ---
     def follow_war(self, state: Game) -> None:
@@ -883,8 +893,8 @@ class Books:
         """Seed 000, "В конце каждого Десятилетия": income (a), the Pope back "(только не после
         заключительного Десятилетия)" (b), the war marker to 0 (d), the next decade's Event tiles
         (e); "В следующее Десятилетие ... начнется оно с игрока, идущего следующим, после того, кто
-        закончил предыдущее Десятилетие". After decade III, Bentivogli (A side) ranks the cities tied
-        on status and Artist tiles."""
+        закончил предыдущее Десятилетие". After decade III, Bentivogli (A side) is asked about each
+        group of cities tied on status and Artist tiles."""
         for seat in self.order:
             me = self.players[seat]
             gold, influence = self.income(seat)
@@ -894,6 +904,7 @@ class Books:
             me.used = []
             me.declared = ""
         self.incomes += 1
+        self.wars = 0  # d), after every decade: only b) says "только не после заключительного"
         if self.decade == 3:
             self.ended, self.decade_over, self.active = True, False, ""
             holder = [
@@ -912,7 +923,8 @@ class Books:
     def income(self, seat: str) -> tuple[int, int]:
         """Seed 000, "В конце каждого Десятилетия" a): every gold and influence figure on the player's
         tiles, the Family tile included; the Pope's 3 gold; +1 gold per Merchant City tile for each
-        Wine Merchant held; "Доход от Военных Столкновений" (the condottiere pay)."""
+        Wine Merchant held (2003: +1 gold for each); "Доход от Военных Столкновений" (the
+        condottiere pay)."""
         me = self.players[seat]
         assert me.family is not None
         family = self.data.families[(me.family, self.side)]
@@ -920,8 +932,10 @@ class Books:
         wine = sum(1 for tile in me.events if self.data.events[tile]["kind"] == "wine-merchant")
         gold = family["gold"] + sum(tile["gold"] for tile in tiles) + me.pay
         gold += self.data.pope["income_gold"] if self.pope == seat else 0
-        gold += wine * sum(1 for tile in tiles if tile["merchant"])
-        if wine * sum(1 for tile in tiles if tile["merchant"]):
+        # seed 003, "Mercante": "Guadagna 1 Moneta Oro per ogni Decade" (flat)
+        bonus = wine if self.edition == "2003" else wine * sum(1 for tile in tiles if tile["merchant"])
+        gold += bonus
+        if bonus:
             self.seen["Wine Merchant income"] += 1
         if me.pay:
             self.seen["condottiere pay collected"] += 1
@@ -1057,7 +1071,8 @@ def check_final_score(state: Game, books: Books) -> dict[str, dict[str, int]]:
         expected = {
             "city tiles": sum(values[books.data.city_tiles[tile]["city"]] for tile in me.city_tiles),
             "event tiles": sum(tile["value"] for tile in events if tile["kind"] == "vp"),
-            "wine merchants": wine * merchants,  # seed 000: each Merchant tile "стоить 1 ПО"
+            # seed 000: each Merchant tile "стоить 1 ПО"; seed 003: "Guadagna 1 Punto Vittoria"
+            "wine merchants": wine if books.edition == "2003" else wine * merchants,
             "pope": books.data.pope["vp"] if books.pope == seat else 0,
             "gold": gold[seat],
             "influence": influence[seat],
@@ -1279,14 +1294,15 @@ def check_game_over(out: Playout, edition: str) -> None:
     assert state.phase == GAME_OVER and state.decade == 3
     assert books.incomes == 3, "income is paid at the end of each of the three decades"
     assert not state.event_row and state.auction is None and not state.follow_ups and state.war is None
-    # every Event tile was sold: the kept ones are held, the others placed (or, 2003, declined)
+    # every Event tile was sold: the kept ones are held, the others placed (or, 2003, declined, or
+    # played and discarded)
     events = DATA[edition].events
     kept = sorted(tile for me in books.players.values() for tile in me.events)
     assert kept == sorted(
         tile for tile, record in events.items() if record["kind"] in ("vp", "wine-merchant")
     )
     placed = sum(1 for record in events.values() if record["kind"] in ("artist", "french"))
-    assert sum(state.artists.values()) + books.declined == placed
+    assert sum(state.artists.values()) + books.declined + books.scrapped == placed
     check_final_score(state, books)
 
 
@@ -1419,7 +1435,8 @@ GARBAGE = (
     "reroll now",
     "declare silver",
     "keep joker",
-    "rank venice",
+    "rank",
+    "rank venice milan",
     "rank venice atlantis",
     "pass now",
     "roll",
@@ -1475,7 +1492,7 @@ def attempts(state: Game, books: Books, seat: str, rnd: random.Random) -> list[s
         "reroll",
         "declare gold",
         f"keep {rnd.choice([*player.cards, 'treachery:98'])}",
-        "rank venice milan",
+        f"rank {cities[0]}",
     ]
     for holder in state.players.values():
         texts += [f"auction {tile} 30" for tile in holder.city_tiles[:1]]

@@ -17,6 +17,7 @@ from functools import partial
 
 import pytest
 
+from pbem.errors import MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
 from tests import potr_support
@@ -259,16 +260,37 @@ def test_bribe_cardinal_counts_as_three_influence_toward_the_pope() -> None:
     assert DEALER.hand(state, "a") == [] and state.discards == ["bribe-cardinal"]
 
 
-def test_bribe_cardinal_is_spent_only_when_the_influence_is_not_enough() -> None:
-    """Seed 000, Bribe Cardinal: "расценивается как 3 Влияния, если используется для оплаты" - a card used
-    only when the influence held does not pay the price."""
+def test_a_bribe_cardinal_played_pays_for_the_pope_even_when_the_influence_could() -> None:
+    """Seed 000, Bribe Cardinal: "Эта карта расценивается как 3 Влияния, если используется для оплаты
+    стоимости тайла Папы Римского" - whether it is used to pay is the holder's choice, made by
+    playing it. a holds 4 influence, plays the card and wins the Pope at 4: the card pays 3 of it."""
     state = decade_one()
     state.players["a"].influence = 4
     DEALER.give(state, "a", "bribe-cardinal")
     state = act(state, "a", "play bribe-cardinal")
     state = everyone_passes(act(state, "a", "auction pope 4"))
+    assert state.pope == "a" and state.players["a"].influence == 4 - (4 - 3)
+    assert DEALER.hand(state, "a") == [] and state.discards == ["bribe-cardinal"]
+
+
+def test_a_bribe_cardinal_not_played_leaves_the_price_to_influence() -> None:
+    """The card pays only "если используется для оплаты": held face down, it is not used."""
+    state = decade_one()
+    state.players["a"].influence = 4
+    DEALER.give(state, "a", "bribe-cardinal")
+    state = everyone_passes(act(state, "a", "auction pope 4"))
     assert state.pope == "a" and state.players["a"].influence == 0
-    assert DEALER.hand(state, "a") == ["bribe-cardinal"]
+    assert DEALER.hand(state, "a") == ["bribe-cardinal"] and state.discards == []
+
+
+def test_a_bribe_cardinal_played_is_not_spent_on_a_pope_that_costs_nothing() -> None:
+    """Nothing to pay, nothing "используется для оплаты": the card stays face up for a later Pope."""
+    state = decade_one()
+    DEALER.give(state, "a", "bribe-cardinal")
+    state = act(state, "a", "play bribe-cardinal")
+    state = everyone_passes(act(state, "a", "auction pope 0"))
+    assert state.pope == "a" and state.players["a"].influence == 12
+    assert RULES.view(state, None)["players"]["a"]["treachery_face_up"] == ["Bribe Cardinal"]
 
 
 def test_bribe_cardinal_does_not_pay_for_anything_but_the_pope() -> None:
@@ -465,34 +487,55 @@ def final_decade(side: str) -> Game:
     return state
 
 
-def test_bentivogli_a_side_ranks_the_tied_cities_at_the_end_and_the_score_follows() -> None:
+def test_bentivogli_a_side_may_name_the_winner_of_each_tie_at_the_end_and_the_score_follows() -> None:
     """Seed 000, Bentivogli (A side): "Вы способны самостоятельно принимать решение в случаях ничейных
     ситуаций по тайлам Искусства в Конце Игры, т. е. если будет равенство в позициях на ТГС Городов с
     большинством по Искусству (или его отсутствию), Вы можете объявить, какой из них выигрывает
-    спор"; city VP 10, 7, 5, 3, 2 ("Конец Игры")."""
+    спор"; city VP 10, 7, 5, 3, 2, and cities still tied "помещаются на наименьшую, из оспариваемых,
+    позицию" ("Конец Игры"). "Можете" (may): the player names one winner, or lets the tie stand."""
     state = final_decade("a")
     state = everyone_passes(act(state, "a", f"auction {state.event_row[0]} 0"))
     assert state.phase == "follow-up" and to_act(state) == "c"
-    assert sorted(RULES.legal_moves(state, "c")) == ["rank florence milan", "rank milan florence"]
-    refused(state, "c", "rank rome naples", "rank exactly the tied cities, best first: milan florence")
-    refused(state, "a", "rank milan florence", "")
-    refused(state, "c", "pass", "")
+    assert sorted(RULES.legal_moves(state, "c")) == ["pass", "rank florence", "rank milan"]
+    refused(state, "c", "rank rome", "one of the tied cities as the winner of the tie (milan, florence)")
+    refused(state, "a", "rank milan", "")
     refused(state, "c", "bank 1 gold", "cannot be used")  # "Вы не можете использовать Банкира в Конце Игры"
-    state = act(state, "c", "rank florence milan")
+    state = act(state, "c", "rank florence")
     assert to_act(state) == "c"
-    state = act(state, "c", "rank naples rome")
+    assert sorted(RULES.legal_moves(state, "c")) == ["pass", "rank naples", "rank rome"]
+    state = act(state, "c", "pass")
     assert state.phase == "game over"
     scores = RULES.score(state)
-    assert scores["c"]["city tiles"] == 7 + 7 + 2  # two Florence tiles (second), one Rome (fifth)
-    assert scores["a"]["city tiles"] == 5 + 3  # Milan third, Naples fourth
+    assert scores["c"]["city tiles"] == 7 + 7 + 2  # two Florence tiles (second), Rome tied fourth-fifth
+    assert scores["a"]["city tiles"] == 5 + 2  # Milan third, Naples tied with Rome: both the fifth place
     cities = RULES.view(state, "a")["cities"]
     assert [cities[city]["vp"] for city in ("venice", "florence", "milan", "naples", "rome")] == [
         10,
         7,
         5,
-        3,
+        2,
         2,
     ]
+
+
+def test_bentivogli_names_only_the_winner_of_a_tie() -> None:
+    """ "Вы можете объявить, какой из них выигрывает спор": one city, the winner; the order of the
+    others is not Bentivogli's to declare."""
+    with pytest.raises(MoveSyntaxError, match="names only the city that wins the tie"):
+        RULES.parse("rank florence milan")
+
+
+def test_a_late_bentivogli_lets_the_tie_stand() -> None:
+    """The declaration is optional ("Вы можете"), so the default for a missed deadline declines it."""
+    state = final_decade("a")
+    state = everyone_passes(act(state, "a", f"auction {state.event_row[0]} 0"))
+    (demand,) = RULES.demands(state)
+    move = RULES.default_move(state, demand.seat, demand.step)
+    assert move is not None and RULES.format(move) == "pass"
+    RULES.check(state, demand.seat, move)
+    state = RULES.apply(RULES.apply(state, "c", move), "c", move)
+    assert state.phase == "game over" and state.ranking == []
+    assert RULES.score(state)["c"]["city tiles"] == 5 + 5 + 2  # Milan and Florence both third
 
 
 def test_bentivogli_b_side_does_not_rank_the_tied_cities() -> None:
@@ -501,7 +544,7 @@ def test_bentivogli_b_side_does_not_rank_the_tied_cities() -> None:
     state = final_decade("b")
     state = everyone_passes(act(state, "a", f"auction {state.event_row[0]} 0"))
     assert state.phase == "game over"
-    refused(state, "c", "rank florence milan", "the game is over")
+    refused(state, "c", "rank florence", "the game is over")
     scores = RULES.score(state)
     assert scores["c"]["city tiles"] == 5 + 5 + 2
     assert scores["a"]["city tiles"] == 5 + 2
@@ -511,7 +554,7 @@ def test_ranking_is_refused_before_the_end() -> None:
     """Seed 000, Bentivogli: "в случаях ничейных ситуаций по тайлам Искусства в Конце Игры" - only at the
     end of the game."""
     state = decade_one(families=families_with(a="bentivoglio"))
-    refused(state, "a", "rank milan florence", "")
+    refused(state, "a", "rank milan", "")
 
 
 # --- Malatesta --------------------------------------------------------------------------------------------

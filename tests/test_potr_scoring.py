@@ -105,6 +105,24 @@ def test_all_five_cities_tied_each_score_two() -> None:
     assert city_values(dict.fromkeys(CITIES, 6), dict.fromkeys(CITIES, 1)) == dict.fromkeys(CITIES, 2)
 
 
+def test_bentivoglis_winner_of_a_three_way_tie_ranks_first_and_the_other_two_stay_tied() -> None:
+    """Seed 000, Bentivogli (A side): "Вы можете объявить, какой из них выигрывает спор" - the city
+    declared wins the tie; the others are still tied, so "все вовлеченные в него Города, помещаются
+    на наименьшую, из оспариваемых, позицию": Milan and Florence contest the third and fourth places
+    and both take the fourth, 3 VP."""
+    status = statuses(venice=10, milan=7, florence=7, rome=7, naples=4)
+    values = city_values(status, NO_ARTISTS, [["rome", "milan", "florence"]])
+    assert values == {"venice": 10, "rome": 7, "milan": 3, "florence": 3, "naples": 2}
+
+
+def test_bentivoglis_declaration_counts_only_while_its_tie_stands() -> None:
+    """A declaration decides the tie it was made for: once Milan leaves it (a table can record a new
+    status after the declaration), Florence and Rome are tied on their own and share the place."""
+    status = statuses(venice=10, milan=8, florence=7, rome=7, naples=4)
+    values = city_values(status, NO_ARTISTS, [["rome", "milan", "florence"]])
+    assert values == {"venice": 10, "milan": 7, "florence": 3, "rome": 3, "naples": 2}
+
+
 def test_the_french_invade_counts_as_an_artist_tile_in_the_tie_break() -> None:
     """Seed 000, French Invade: "этот тайл помещается на игровое поле в ячейку Города по Вашему
     выбору, как тайл Искусства"; seed 004 FAQ: the French Invade "should be counted when resolving
@@ -189,6 +207,19 @@ def test_a_wine_merchant_without_merchant_tiles_scores_nothing() -> None:
     state.players["b"].city_tiles = tiles_of(state, "rome", 2)
     state.players["b"].events = [next(e.id for e in state.components.events if e.kind == "wine-merchant")]
     assert breakdown(state)["b"]["wine merchants"] == 0
+
+
+@pytest.mark.parametrize("merchants", [0, 2])
+def test_a_2003_wine_merchant_scores_one_vp_whatever_merchant_tiles_are_held(merchants: int) -> None:
+    """Seed 003, "Mercante": "il giocatore tiene il mercante fino alla fine della partita. ...
+    Guadagna 1 Punto Vittoria alla fine della partita" - 1 VP for the tile, flat."""
+    state = plain_table("2003")
+    wine = [event.id for event in state.components.events if event.kind == "wine-merchant"]
+    state.players["a"].city_tiles = tiles_of(state, "venice", merchants, merchant=True)
+    state.players["a"].events = [wine[0]]
+    assert breakdown(state)["a"]["wine merchants"] == 1
+    state.players["a"].events = list(wine)
+    assert breakdown(state)["a"]["wine merchants"] == 2
 
 
 def test_the_pope_scores_three_for_its_holder() -> None:

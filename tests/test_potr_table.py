@@ -145,6 +145,37 @@ def test_powers_spent_this_decade_are_shown_and_refreshed_by_income() -> None:
     assert after.game.players["a"].used == []
 
 
+def test_a_second_pope_sale_in_one_decade_is_refused() -> None:
+    # seed 000, "Аукцион тайла Города, тайла Событий или тайла Папы Римского": the Pope is put up
+    # "если он все еще доступен" (if still available); its holder keeps it to the decade's end
+    state = table("c wins pope for 0")
+    with pytest.raises(IllegalMoveError, match="held by c until the decade's end"):
+        TRACKER.apply(state, "a wins pope for 1")
+    assert state.game.players["a"].influence == 12
+
+
+def test_the_pope_returns_at_a_decades_end() -> None:
+    # seed 000, "Тайл Папы Римского": "его тайл всегда возвращается в Запас в конце Десятилетия";
+    # "В конце каждого Десятилетия" b): "Верните тайл Папы Римского в область тайлов Событий
+    # (только не после заключительного Десятилетия)"
+    state = table("c wins pope for 0")
+    pope = "Pope"  # the template's name for the tile, as the income lines show it
+    paid = TRACKER.apply(state, "income")[1][0].data["c"]["lines"]
+    assert {"what": pope, "gold": 3, "influence": 0} in paid, "its holder earns 3 gold first"
+    after, _ = TRACKER.apply(state, "income")
+    assert after.game.pope is None
+    assert all(line["what"] != pope for line in TRACKER.query(after, "income")[0].data["c"]["lines"])
+    assert score(after)["c"]["pope"] == 0
+    again, _ = TRACKER.apply(after, "a wins pope for 1")
+    assert again.game.pope == "a"
+
+
+def test_the_holder_of_the_pope_after_decade_three_keeps_it_for_the_score() -> None:
+    state = table("income", "income", "c wins pope for 0", "income")
+    assert state.game.ended and state.game.pope == "c"
+    assert score(state)["c"]["pope"] == 3  # "присуждает 3 ПО игроку, который имеет его в конце"
+
+
 def test_income_pays_a_wine_merchant_per_merchant_tile() -> None:
     state = table(
         "a wins city venice/merchant-1 for 14",
@@ -155,15 +186,44 @@ def test_income_pays_a_wine_merchant_per_merchant_tile() -> None:
     assert {"what": "Wine Merchant: 1 x 2 Merchant tiles", "gold": 2, "influence": 0} in lines
 
 
-def test_bentivogli_ranks_only_cities_truly_tied() -> None:
-    with pytest.raises(IllegalMoveError, match="only Bentivogli"):
-        table("rank milan florence")
-    state = table("a takes family bentivoglio", "rank milan florence")
-    assert (
-        TRACKER.show(state)[0].data["milan"]["vp"] == 7 and TRACKER.show(state)[0].data["florence"]["vp"] == 5
+def test_a_2003_wine_merchant_pays_one_gold_whatever_merchant_tiles_are_held() -> None:
+    # seed 003, "Mercante": "Guadagna 1 Moneta Oro per ogni Decade. Guadagna 1 Punto Vittoria alla
+    # fine della partita"
+    state = table(
+        "a wins city venice/merchant-1 for 14",
+        "a wins city venice/merchant-2 for 14",
+        "a wins event i-wine-merchant for 1",
+        edition="2003",
     )
-    with pytest.raises(IllegalMoveError, match="not a group of cities tied"):
-        TRACKER.apply(state, "rank venice milan")
+    lines = TRACKER.query(state, "income")[0].data["a"]["lines"]
+    assert [line["gold"] for line in lines if line["what"].startswith("Wine Merchant")] == [1]
+    assert score(state)["a"]["wine merchants"] == 1
+
+
+def test_a_2003_french_invade_is_discarded_and_counts_as_no_artist_tile() -> None:
+    # seed 003, "Invasione francese": "può ... essere giocata su una Città che perde 2 del suo Stato.
+    # La carta viene scartata"
+    state = table("income", "a wins event ii-french-invade on venice for 1", edition="2003")
+    assert state.game.status["venice"] == 7 - 2
+    assert state.game.artists["venice"] == 0
+
+
+def test_bentivogli_declares_the_winner_of_a_tie_only() -> None:
+    # seed 000, Bentivogli (A side): "Вы можете объявить, какой из них выигрывает спор"; the others
+    # stay tied: "все вовлеченные в него Города, помещаются на наименьшую, из оспариваемых, позицию"
+    with pytest.raises(IllegalMoveError, match="only Bentivogli"):
+        table("rank milan")
+    state = table("a takes family bentivoglio", "status rome 6", "rank rome")
+    cities = TRACKER.show(state)[0].data
+    order = ("venice", "rome", "milan", "florence", "naples")
+    assert [cities[city]["vp"] for city in order] == [10, 7, 3, 3, 2]
+    with pytest.raises(IllegalMoveError, match="venice is not tied with another city"):
+        TRACKER.apply(state, "rank venice")
+    with pytest.raises(MoveSyntaxError, match="expected 'rank CITY'"):
+        TRACKER.apply(state, "rank milan florence")
+    again, _ = TRACKER.apply(state, "rank florence")  # a new declaration for the same tie replaces it
+    cities = TRACKER.show(again)[0].data
+    assert (cities["florence"]["vp"], cities["rome"]["vp"], cities["milan"]["vp"]) == (7, 3, 3)
 
 
 def test_the_2016_tie_on_points_goes_to_gold_and_influence() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pbem.crypto.randomness import Draws
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_the_renaissance import deck, war
+from pbem.games.princes_of_the_renaissance import deck, scoring, war
 from pbem.games.princes_of_the_renaissance.components import CITIES
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
@@ -142,7 +142,8 @@ def discount(game: Game, seat: str, currency: str, kind: str) -> int:
 
 def cardinals(game: Game, seat: str, kind: str) -> int:
     """Bribe Cardinal "расценивается как 3 Влияния" toward the Pope: influence the cards can pay.
-    Only cards shown count: the rules know no card still face down (``play bribe-cardinal``)."""
+    Only the cards played count (``play bribe-cardinal``): they are the ones chosen to pay, and the
+    rules know no card still face down."""
     return 3 * len(deck.face_up(game, seat, "bribe-cardinal")) if kind == POPE else 0
 
 
@@ -152,7 +153,7 @@ def holding(player: Player, currency: str) -> int:
 
 def highest_allowed(game: Game, seat: str, currency: str, kind: str) -> int:
     """A player may bid more than they hold when their discounts cover the difference (and, on
-    the Pope, the Bribe Cardinal cards they hold)."""
+    the Pope, the Bribe Cardinal cards they have played and still hold)."""
     own = holding(game.players[seat], currency) + discount(game, seat, currency, kind)
     return own + cardinals(game, seat, kind)
 
@@ -335,8 +336,9 @@ def opening_minimum(game: Game, tile: str) -> int:
 def check_nominate(game: Game, seat: str, tile: str, bid: int) -> None:
     _check_action_turn(game, seat)
     if tile == POPE:
-        if game.pope is not None:
-            raise IllegalMoveError(f"the Pope is held by {game.pope} until the decade's end")
+        refusal = pope_refusal(game)
+        if refusal:
+            raise IllegalMoveError(refusal)
     elif tile in _event_ids(game):
         if tile not in game.event_row:
             raise IllegalMoveError(
@@ -358,6 +360,15 @@ def check_nominate(game: Game, seat: str, tile: str, bid: int) -> None:
             f"the opening bid for a City tile is at least twice the city's status ({status}): {low} gold"
         )
     _check_affordable(game, seat, bid, currency, kind)
+
+
+def pope_refusal(game: Game) -> str | None:
+    """Why the Pope cannot be sold now, or None. It is sold "если он все еще доступен" (if still
+    available): its holder keeps it until the decade's end returns it (``close_decade``), so it is
+    sold at most once a decade."""
+    if game.pope is not None:
+        return f"the Pope is held by {game.pope} until the decade's end"
+    return None
 
 
 def _check_affordable(game: Game, seat: str, bid: int, currency: str, kind: str) -> None:
@@ -490,14 +501,15 @@ def price(game: Game, auction: Auction) -> int:
 
 
 def _pay(game: Game, auction: Auction) -> str:
-    """The winner pays the bid less discounts; Bribe Cardinal cards pay what influence cannot."""
+    """The winner pays the bid less discounts. On the Pope, the Bribe Cardinal cards the winner
+    has played pay first, 3 each, whether or not its influence could pay: playing the card is the
+    choice to pay with it ("если используется для оплаты"). A card is spent only while some of
+    the price is left to pay; a card kept face down never pays."""
     seat = auction.bidder
     player = game.players[seat]
     price_left = price(game, auction)
     cards = 0
-    while (
-        auction.kind == POPE and price_left > player.influence and deck.face_up(game, seat, "bribe-cardinal")
-    ):
+    while auction.kind == POPE and price_left > 0 and deck.face_up(game, seat, "bribe-cardinal"):
         deck.play(game, seat, "bribe-cardinal", deck.face_up(game, seat, "bribe-cardinal")[0])
         price_left = max(0, price_left - 3)
         cards += 1
@@ -568,13 +580,34 @@ def check_place(game: Game, seat: str, city: str) -> None:
 def place(game: Game, seat: str, city: str) -> None:
     due = game.follow_ups.pop(0)
     event = game.components.event(due.tile)
+    before = place_event(game, due.tile, city)
+    name = game.components.city(city).name
+    what = f"{seat} places {event.name} on {name}: status {before} -> {game.status[city]}"
+    if not stays_on_city(game, due.tile):
+        what += "; the tile is discarded"
+    game.events.append(what)
+    carry_on(game)
+
+
+def place_event(game: Game, tile: str, city: str) -> int:
+    """An Artist or French Invade tile played on ``city``, by email or at a table: the city's
+    status moves by the tile's number, within status_min..status_max, and the tile stays there as
+    an Artist tile for the ranking's tie-break unless ``stays_on_city`` says otherwise. Returns
+    the status before."""
     low, high = game.components.rule("status_min"), game.components.rule("status_max")
     before = game.status[city]
-    game.status[city] = min(high, max(low, before + event.value))
-    game.artists[city] += 1
-    name = game.components.city(city).name
-    game.events.append(f"{seat} places {event.name} on {name}: status {before} -> {game.status[city]}")
-    carry_on(game)
+    game.status[city] = min(high, max(low, before + game.components.event(tile).value))
+    if stays_on_city(game, tile):
+        game.artists[city] += 1
+    return before
+
+
+def stays_on_city(game: Game, tile: str) -> bool:
+    """2016: the French Invade "помещается на игровое поле в ячейку Города ..., как тайл
+    Искусства", so it counts in the tie-break like an Artist tile. 2003: "La carta viene
+    scartata" (the 2003 summary, "Invasione francese"): the tile is discarded once the city has
+    lost its 2, and does not count."""
+    return not (game.edition == "2003" and game.components.event(tile).kind == "french")
 
 
 def check_decline(game: Game, seat: str) -> None:
@@ -591,6 +624,9 @@ def decline(game: Game, seat: str) -> None:
     due = game.follow_ups.pop(0)
     if due.kind == PLACE:
         game.events.append(f"{seat} discards {tile_name(game, due.tile)} without placing it")
+    elif due.kind == RANK:
+        tied = ", ".join(due.tile.split())
+        game.events.append(f"{seat} (Bentivogli) lets the tie stand: {tied} take the lowest place left")
     else:
         game.events.append(f"{seat} buys no compensation card")
     carry_on(game)
@@ -683,7 +719,7 @@ def income(game: Game, seat: str) -> tuple[int, int]:
 def income_lines(game: Game, seat: str) -> list[tuple[str, int, int]]:
     """What ``seat`` earns at a decade's end, source by source, as (what, gold, influence)
     (2016 "В конце каждого Десятилетия" a): every tile's printed income, the Family tile's
-    included; 3 gold for the Pope; +1 gold per Merchant City tile for each Wine Merchant;
+    included; 3 gold for the Pope; the Wine Merchants' gold (``scoring.wine_merchant``);
     condottiere pay held on the Family tile."""
     parts = game.components
     player = game.players[seat]
@@ -700,23 +736,22 @@ def income_lines(game: Game, seat: str) -> list[tuple[str, int, int]]:
             lines.append((f"Troop tile: {troop.name}", 0, troop.influence))
     if game.pope == seat:
         lines.append((parts.pope.name, parts.pope.income_gold, 0))
-    merchants = sum(1 for tile_id in player.city_tiles if parts.city_tile(tile_id).merchant)
-    wine = wine_merchants(game, seat)
-    if wine and merchants:
-        lines.append((f"Wine Merchant: {wine} x {merchants} Merchant tiles", wine * merchants, 0))
+    wine, counted = scoring.wine_merchant(game, seat)
+    if wine:
+        lines.append((f"Wine Merchant: {counted}", wine, 0))
     if player.pay:
         lines.append(("condottiere pay", player.pay, 0))
     return lines
 
 
-def wine_merchants(game: Game, seat: str) -> int:
-    parts = game.components
-    return sum(1 for event in game.players[seat].events if parts.event(event).kind == "wine-merchant")
-
-
-def end_decade(game: Game) -> None:
-    """Income; the Pope back on offer (not after decade III); war marker to 0; next decade's
-    Event tiles; the player after the one who ended the decade acts first."""
+def close_decade(game: Game, how: str) -> None:
+    """What ends every decade, the same whether the game is played by email or at a table (where
+    the players record ``income``): "В конце каждого Десятилетия выполняется следующее" (2016
+    "Игровой Процесс"; the 2003 summary, "Fine di una Decade"): a) income, the condottiere pay
+    included; b) the Pope returned, "только не после заключительного Десятилетия"; c) the
+    once-a-decade powers ready again (and Baglioni's B side's declaration lapses); d) the wars
+    marker back to 0. After decade III the game is over (``ended``). ``how`` says in the events
+    what ended the decade."""
     earned = []
     for seat in game.order:
         gold, influence = income(game, seat)
@@ -727,20 +762,27 @@ def end_decade(game: Game) -> None:
         player.used = []
         player.declared = ""
         earned.append(f"{seat} +{gold} gold +{influence} influence")
-    game.events.append(
-        f"{game.decade_name} ends ({game.ender} sold its last Event tile); income: {'; '.join(earned)}"
-    )
+    game.events.append(f"{game.decade_name} ends ({how}); income: {'; '.join(earned)}")
+    game.wars = 0
     if game.decade == len(ROMAN):
-        game.ended = True
+        game.ended = True  # its holder keeps the Pope for the final scoring
+        return
+    if game.pope is not None:
+        game.events.append(f"{game.pope} returns the Pope")
+        game.pope = None
+
+
+def end_decade(game: Game) -> None:
+    """The decade's end (``close_decade``); then the next decade's Event tiles, and the player after
+    the one who ended the decade acts first; or, after decade III, the final scoring."""
+    close_decade(game, f"{game.ender} sold its last Event tile")
+    if game.ended:
         game.decade_over = False
         game.active = ""
         game.events.append("the game is over: final scoring")
         _bentivogli_ranks(game)
         game.phase = FOLLOW_UP if game.follow_ups else GAME_OVER
         return
-    if game.pope is not None:
-        game.events.append(f"{game.pope} returns the Pope")
-        game.pope = None
     begin(game, game.decade + 1, seat_after(game.order, game.ender))
 
 
@@ -753,7 +795,8 @@ def tied_groups(game: Game) -> list[list[str]]:
 
 
 def _bentivogli_ranks(game: Game) -> None:
-    """Bentivogli (A side) "можете объявить, какой из них выигрывает спор" in an Artist tie."""
+    """Bentivogli (A side) "можете объявить, какой из них выигрывает спор" in an Artist tie: it is
+    asked once for each tied group, and may name the winner or pass ("можете": it may)."""
     holder = next((seat for seat in game.order if ability(game, seat) == "bentivoglio-a"), None)
     if holder is None:
         return

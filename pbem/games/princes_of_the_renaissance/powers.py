@@ -175,9 +175,10 @@ def check_freeze(game: Game, seat: str, target: str) -> None:
 
 
 def check_cardinal(game: Game, seat: str) -> None:
-    """Bribe Cardinal shown in a Pope auction on one's turn to bid, or on one's turn before putting
-    the Pope up: from then on it counts as 3 influence toward the Pope for its holder, and it is
-    spent only if it pays."""
+    """Bribe Cardinal played in a Pope auction on one's turn to bid, or on one's turn before putting
+    the Pope up (to open with a bid it backs): its holder chooses to pay for the Pope with it. It
+    lies face up in the hand, counts as 3 influence toward the Pope, and pays as soon as its holder
+    wins the Pope (``decade._pay``)."""
     auction = game.auction
     if game.phase == ACTION and game.pope is None and game.active == seat:
         if not deck.showing(game, seat, "bribe-cardinal"):
@@ -201,7 +202,9 @@ def check_cardinal(game: Game, seat: str) -> None:
 def show_cardinal(game: Game, seat: str) -> None:
     game.showing = ""  # the card stays in the hand, face up
     count = len(deck.face_up(game, seat, "bribe-cardinal"))
-    game.events.append(f"{seat} shows Bribe Cardinal: {3 * count} influence toward the Pope from cards shown")
+    game.events.append(
+        f"{seat} plays Bribe Cardinal to pay for the Pope: {3 * count} influence from cards played"
+    )
 
 
 def freeze(game: Game, seat: str, target: str) -> None:
@@ -260,15 +263,18 @@ def keep(game: Game, seat: str, token: str) -> None:
     decade.carry_on(game)
 
 
-def check_rank(game: Game, seat: str, cities: list[str]) -> None:
+def check_rank(game: Game, seat: str, city: str) -> None:
     tied = due(game, seat, RANK, "rank").split()
-    if sorted(cities) != sorted(tied):
-        raise IllegalMoveError(f"rank exactly the tied cities, best first: {' '.join(tied)}")
+    if city not in tied:
+        raise IllegalMoveError(
+            f"Bentivogli names one of the tied cities as the winner of the tie ({', '.join(tied)}), or passes"
+        )
 
 
-def rank(game: Game, seat: str, cities: list[str]) -> None:
-    game.follow_ups.pop(0)
-    game.ranking.append(list(cities))
-    game.events.append(f"{seat} (Bentivogli) breaks the Artist tie: {', '.join(cities)}")
-    if not game.follow_ups:
-        game.phase = GAME_OVER
+def rank(game: Game, seat: str, city: str) -> None:
+    """Bentivogli (A side) "можете объявить, какой из них выигрывает спор": ``city`` wins the tie;
+    the rest of the group stays tied and takes the lowest place left, as any tie does."""
+    tied = game.follow_ups.pop(0).tile.split()
+    game.ranking.append([city, *(other for other in tied if other != city)])
+    game.events.append(f"{seat} (Bentivogli) declares that {city} wins the tie between {', '.join(tied)}")
+    decade.carry_on(game)

@@ -15,8 +15,8 @@ Moves (text form):
     place CITY            place a won Artist or French Invade tile
     play CARD [ARGS]      a Treachery card: veto; bad-weather CITY; freeze-bid SEAT;
                           steal-influence SEAT; steal-gold-shipment SEAT; start-war CITY CITY;
-                          bribe-troops SEAT TROOP; bribe-cardinal (shown in a Pope auction: it
-                          counts as 3 influence toward the Pope, and pays only if needed)
+                          bribe-troops SEAT TROOP; bribe-cardinal (in a Pope auction: the card
+                          pays 3 influence of the Pope's price if its holder wins)
     use TILE [SEAT]       a tile's power on one's turn: Lucrezia Borgia (SEAT), a free card
                           (Alfonso of Aragon, Pallavicino, or ``use malatesta``)
     bank N gold|influence the Banker: N (1-3) gold for as much influence, or the reverse
@@ -24,7 +24,8 @@ Moves (text form):
     reroll                Ludovico Sforza: the war's dice rolled again
     declare gold|influence   Baglioni (B side): the decade's discount
     keep TOKEN            Bentivogli: the card kept of the two drawn (the other goes under the deck)
-    rank CITY CITY...     Bentivogli (A side): the order of cities tied on status and Artist tiles
+    rank CITY             Bentivogli (A side): the city that wins a tie on status and Artist tiles
+                          (``pass`` lets the tie stand)
     give N gold|influence to SEAT
                           a gift to another player, at any time, on one's turn or not
 Cities: venice, milan, florence, rome, naples.
@@ -35,7 +36,6 @@ is asked to move (the engine lets a free move through without a demand; the rule
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -161,7 +161,7 @@ class Keep:
 
 @dataclass(frozen=True)
 class Rank:
-    cities: tuple[str, ...]
+    city: str  # the tied city Bentivogli declares the winner
 
 
 @dataclass(frozen=True)
@@ -194,8 +194,7 @@ CARD_ARGS = {
 FORMS = (
     "'bid N', 'pass', 'family NAME', 'buy TROOP', 'buy card', 'discard TROOP', 'discard TOKEN', "
     "'auction TILE N', 'war CITY CITY', 'place CITY', 'play CARD ...', 'use TILE', 'bank N gold', "
-    "'league SIDE', 'reroll', 'declare gold', 'keep TOKEN', 'rank CITY CITY...' or "
-    "'give N gold to SEAT'"
+    "'league SIDE', 'reroll', 'declare gold', 'keep TOKEN', 'rank CITY' or 'give N gold to SEAT'"
 )
 VERB_FORMS = {
     "bid": "'bid N' (N a whole number)",
@@ -215,7 +214,7 @@ VERB_FORMS = {
     "reroll": "'reroll'",
     "declare": "'declare gold' or 'declare influence'",
     "keep": "'keep TOKEN' (one of the two cards drawn, treachery:N: pbem show --as SEAT)",
-    "rank": "'rank CITY CITY ...' (best first)",
+    "rank": "'rank CITY' (the one tied city that wins the tie; 'pass' lets the tie stand)",
     "give": "'give N gold to SEAT' or 'give N influence to SEAT'",
 }
 
@@ -324,8 +323,8 @@ class Rules:
         order. An Artist tile (or a 2016 French Invade) must be placed: a late player's goes on
         the first city in the board's order (Venice, Milan, Florence, Rome, Naples); a late
         player over the hand limit discards the card drawn last; Bentivogli keeps the first card
-        drawn and leaves a tie in board order; Baglioni's B side takes its discount in gold; an
-        optional compensation card or French Invade is declined."""
+        drawn; Baglioni's B side takes its discount in gold; an optional compensation card or
+        French Invade, and Bentivogli's declaration of a tie's winner, are declined."""
         if state.phase == BID_STEP:
             return Bid(0)
         if state.phase in (FAMILY_BIDDING, ACTION, AUCTION, WAR):
@@ -342,8 +341,6 @@ class Rules:
                 return Keep(due.tile.split()[0])  # the first card drawn
             if due.kind == DECLARE:
                 return Declare("gold")
-            if due.kind == RANK:
-                return Rank(tuple(due.tile.split()))
             return Pass()
         return None
 
@@ -446,8 +443,13 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
         raise MoveSyntaxError(_BY_TOKEN.format(verb="keep"))
     if verb == "keep" and one and deck.TOKEN.fullmatch(one):
         return Keep(one)
-    if verb == "rank" and len(rest) >= 2 and all(city in parts.CITIES for city in rest):
-        return Rank(tuple(rest))
+    if verb == "rank" and len(rest) > 1 and all(city in parts.CITIES for city in rest):
+        raise MoveSyntaxError(
+            "Bentivogli names only the city that wins the tie, as in 'rank milan'; the other tied "
+            "cities stay tied"
+        )
+    if verb == "rank" and one in parts.CITIES:
+        return Rank(one)
     if verb == "give" and len(rest) == 4 and NUMBER.fullmatch(rest[0]) and rest[1:3] in GIFT_WORDS:
         return Give(int(rest[0]), rest[1], rest[3]) if _word(rest[3]) else None
     return None
@@ -491,7 +493,7 @@ def _format(move: Move) -> str:
         return f"keep {move.card}"
     if isinstance(move, Give):
         return f"give {move.amount} {move.currency} to {move.to}"
-    return "rank " + " ".join(move.cities)
+    return f"rank {move.city}"
 
 
 # --- who acts, and what they are asked --------------------------------------------------------------------
@@ -555,7 +557,11 @@ def _prompt(state: Game) -> str:
     if due.kind == END_TURN:
         return "the end of your turn: play start-war CITY CITY, use TILE, or pass"
     if due.kind == RANK:
-        return f"Bentivogli: rank the tied cities, best first: rank {due.tile}"
+        tied = due.tile.split()
+        return (
+            f"Bentivogli: {', '.join(tied)} are tied on status and Artist tiles; name the one that "
+            f"wins the tie (rank {tied[0]}), or pass to let them all take the lowest place they contest"
+        )
     return "you lost the City tile you put up: buy card (1 gold + 1 influence), or pass"
 
 
@@ -656,7 +662,7 @@ def _action_checker(move: Move) -> Check:
         Reroll: "Ludovico Sforza's reroll comes in a war, once the dice are rolled",
         Keep: "Bentivogli keeps a card when buying one",
         Declare: "Baglioni declares its discount at the start of a decade",
-        Rank: "Bentivogli ranks tied cities at the end of the game",
+        Rank: "Bentivogli names the winner of a tie between cities at the end of the game",
     }.get(type(move), "it is not an action: buy, auction, war or pass")
     return _refuse(f"'{_format(move)}' cannot be made now: {timing}")
 
@@ -700,10 +706,10 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
     if due.kind == DECLARE and isinstance(move, Declare):
         return lambda game, seat: powers.check_declare(game, seat, move.currency)
     if due.kind == RANK and isinstance(move, Rank):
-        return lambda game, seat: powers.check_rank(game, seat, list(move.cities))
+        return lambda game, seat: powers.check_rank(game, seat, move.city)
     if due.kind == END_TURN and isinstance(move, Play) and move.card == "start-war":
         return lambda game, seat: _check_start_war_card(game, seat, move.args)
-    if isinstance(move, Pass) and due.kind not in (KEEP, DECLARE, RANK):
+    if isinstance(move, Pass) and due.kind not in (KEEP, DECLARE):
         if due.kind == END_TURN:
             return decade.check_end_turn
         return decade.check_decline
@@ -714,7 +720,7 @@ def _follow_up_checker(state: Game, move: Move) -> Check:
         KEEP: "keep TOKEN",
         DECLARE: "declare gold or declare influence",
         END_TURN: "play start-war CITY CITY, use TILE, or pass",
-        RANK: "rank CITY CITY ...",
+        RANK: "rank CITY or pass",
     }[due.kind]
     return _refuse(f"{due.seat} must first finish the last action: {wanted}")
 
@@ -792,7 +798,7 @@ def _applier(state: Game, seat: str, move: Move) -> Check:
     if isinstance(move, Keep):
         return lambda game, who: powers.keep(game, who, move.card)
     if isinstance(move, Rank):
-        return lambda game, who: powers.rank(game, who, list(move.cities))
+        return lambda game, who: powers.rank(game, who, move.city)
     assert isinstance(move, Play)
     return _card_applier(move)
 
@@ -947,7 +953,7 @@ def _follow_up_moves(state: Game, seat: str) -> list[Move]:
     if due.kind == DECLARE:
         return [Declare("gold"), Declare("influence")]
     if due.kind == RANK:
-        return [Rank(order) for order in itertools.permutations(due.tile.split())]
+        return [*(Rank(city) for city in due.tile.split()), Pass()]
     if due.kind == END_TURN:
         wars: list[Move] = []
         if deck.face_down(state, seat):

@@ -49,12 +49,21 @@ def city_values(
     status: Mapping[str, int], artists: Mapping[str, int], ranking: Sequence[Sequence[str]] = ()
 ) -> dict[str, int]:
     """VP per city tile: 10, 7, 5, 3, 2 by status; a tie goes to the city with more Artist tiles
-    (the French Invade counts as one); cities still tied all take the lowest contested value,
-    unless Bentivogli (A side) ranked them (``ranking``: tied cities, best first)."""
-    order = {city: index for group in ranking for index, city in enumerate(group)}
+    (the French Invade counts as one where it stays on the city); cities still tied all take the
+    lowest contested value. Bentivogli (A side) may declare which city wins such a tie
+    (``ranking``: each declaration is the tied group, its winner first): the winner takes the best
+    place, and the others, still tied, the lowest place left. A declaration counts only while its
+    group is still exactly the tie (at a table the statuses can change after it is recorded)."""
+
+    def tie(city: str) -> tuple[int, int]:
+        return (-status[city], -artists[city])
+
+    winners = {
+        group[0] for group in ranking if {city for city in CITIES if tie(city) == tie(group[0])} == set(group)
+    }
 
     def key(city: str) -> tuple[int, int, int]:
-        return (-status[city], -artists[city], order.get(city, 0))
+        return (*tie(city), 0 if city in winners else 1)
 
     ranked = sorted(CITIES, key=key)
     values: dict[str, int] = {}
@@ -84,6 +93,22 @@ def majority(amounts: Mapping[str, int], rule: Majority) -> dict[str, int]:
     return points
 
 
+def wine_merchant(game: Game, seat: str) -> tuple[int, str]:
+    """What ``seat``'s Wine Merchant tiles earn, the same in gold at each decade's end and in VP at
+    the end, and how it is counted. 2016: "Каждый Городской тайл, который Вы имеете со словом
+    «Торговец» ... в титуле, будет зарабатывать 1 дополнительное Золото, каждое Десятилетие, и
+    стоить 1 ПО в Конце Игры. Эффект этих тайлов совокупный" (1 per Merchant City tile, for each
+    Wine Merchant). 2003 (the summary, "Mercante"): "Guadagna 1 Moneta Oro per ogni Decade.
+    Guadagna 1 Punto Vittoria alla fine della partita" (1 for each Wine Merchant, flat)."""
+    parts = game.components
+    player = game.players[seat]
+    wine = sum(1 for event in player.events if parts.event(event).kind == "wine-merchant")
+    if game.edition == "2003":
+        return wine, f"{wine} tile{'s' if wine > 1 else ''}, 1 each"
+    merchants = sum(1 for tile in player.city_tiles if parts.city_tile(tile).merchant)
+    return wine * merchants, f"{wine} x {merchants} Merchant tiles"
+
+
 def victory_points(counters: int) -> int:
     """1, 3, 6, 10, 15...: n counters score n(n+1)/2."""
     return counters * (counters + 1) // 2
@@ -101,11 +126,10 @@ def breakdown(game: Game) -> dict[str, dict[str, int]]:
     for seat, player in game.players.items():
         tiles = [parts.city_tile(tile) for tile in player.city_tiles]
         events = [parts.event(event) for event in player.events]
-        merchants = sum(1 for tile in tiles if tile.merchant)
         row = {
             "city tiles": sum(values[tile.city] for tile in tiles),
             "event tiles": sum(event.value for event in events if event.kind == "vp"),
-            "wine merchants": merchants * sum(1 for event in events if event.kind == "wine-merchant"),
+            "wine merchants": wine_merchant(game, seat)[0],
             "pope": parts.pope.vp if game.pope == seat else 0,
             "gold": gold[seat],
             "influence": influence[seat],

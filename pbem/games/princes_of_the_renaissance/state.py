@@ -158,10 +158,11 @@ class Game:
     ender: str = ""  # who sold the decade's last Event tile
     war: War | None = None
     wars_started: int = 0
-    ranking: list[list[str]] = field(default_factory=list)  # Bentivogli's order of tied cities
+    # Bentivogli's declarations: each a group of tied cities, the one declared the winner first
+    ranking: list[list[str]] = field(default_factory=list)
     won_this_turn: list[str] = field(default_factory=list)  # City tiles won in the current turn
     end_offered: bool = False  # the active player was offered the end-of-turn window
-    ended: bool = False  # decade III's income is paid: only Bentivogli's ranking may remain
+    ended: bool = False  # decade III's income is paid: only Bentivogli's declarations may remain
     resume: bool = False  # a discard interrupted the active player's turn before its action
 
     def copy(self) -> Game:

@@ -80,9 +80,9 @@ EVENTS = (
         "Baglioni (B side): the currency of this decade's discount",
     ),
     EventForm(
-        "rank CITY CITY [CITY...]",
-        "rank milan florence",
-        "Bentivogli (A side): the order of cities tied on status and Artist tiles, best first",
+        "rank CITY",
+        "rank milan",
+        "Bentivogli (A side): CITY wins its tie on status and Artist tiles; the others stay tied",
     ),
     EventForm("income", "income", "the decade ends: every player's income is paid (pbem table income)"),
 )
@@ -227,7 +227,8 @@ def _act(table: TableGame, text: str, said: list[str]) -> Sheet:
         game.artists[words.one_of(text, said[1], "city", CITIES)] += 1
         return ()
     if first == "rank":
-        _rank(game, text, said[1:])
+        words.expect(text, said, 2, "rank CITY")
+        _rank(game, text, words.one_of(text, said[1], "city", CITIES))
         return ()
     if first not in game.seats:
         forms = ", ".join(sorted({form.form.split()[0] for form in EVENTS}))
@@ -273,6 +274,9 @@ def _seat_action(table: TableGame, text: str, seat: str, verb: str, rest: list[s
     elif verb == "wins" and rest[:1] == ["event"]:
         _win_event(game, text, seat, rest[1:])
     elif verb == "wins" and rest[:1] == ["pope"] and len(rest) == 3:
+        refusal = decade.pope_refusal(game)
+        if refusal:
+            raise IllegalMoveError(f"{text!r}: {refusal}")
         pope = game.components.pope
         _pay(game, text, seat, _for(text, rest[1:]), pope.currency, kind=decade.POPE)
         game.pope = seat
@@ -391,9 +395,7 @@ def _win_event(game: Game, text: str, seat: str, rest: list[str]) -> None:
     _pay(game, text, seat, _for(text, rest[1:]), event.currency, kind="event")
     game.players[seat].events.append(event.id)
     if city:
-        low, high = game.components.rule("status_min"), game.components.rule("status_max")
-        game.status[city] = min(high, max(low, game.status[city] + event.value))
-        game.artists[city] += 1
+        decade.place_event(game, event.id, city)
 
 
 def _card(table: TableGame, text: str, seat: str, verb: str) -> None:
@@ -503,18 +505,19 @@ def _outcome(
     return winner, loser, 2 if rest[2:] == ["double"] else 1, condottiere
 
 
-def _rank(game: Game, text: str, cities: list[str]) -> None:
+def _rank(game: Game, text: str, city: str) -> None:
+    """Bentivogli (A side) declares the winner of a tie; declaring again for the same tie replaces
+    the declaration, and leaving it out lets the tie stand."""
     if not any(decade.ability(game, seat) == "bentivoglio-a" for seat in game.seats):
-        raise IllegalMoveError(f"{text!r}: only Bentivogli (A side) ranks tied cities")
-    for city in cities:
-        words.one_of(text, city, "city", CITIES)
-    groups = decade.tied_groups(game)
-    if sorted(cities) not in [sorted(group) for group in groups]:
-        shown = "; ".join(" ".join(group) for group in groups) or "none"
+        raise IllegalMoveError(f"{text!r}: only Bentivogli (A side) declares the winner of a tie")
+    group = next((group for group in decade.tied_groups(game) if city in group), None)
+    if group is None:
+        shown = "; ".join(" ".join(group) for group in decade.tied_groups(game)) or "none"
         raise IllegalMoveError(
-            f"{text!r}: not a group of cities tied on status and Artist tiles (tied now: {shown})"
+            f"{text!r}: {city} is not tied with another city on status and Artist tiles (tied now: {shown})"
         )
-    game.ranking = [group for group in game.ranking if sorted(group) != sorted(cities)] + [cities]
+    others = [other for other in group if other != city]
+    game.ranking = [held for held in game.ranking if sorted(held) != sorted(group)] + [[city, *others]]
 
 
 def _end_decade(table: TableGame) -> Sheet:
@@ -522,17 +525,9 @@ def _end_decade(table: TableGame) -> Sheet:
     if table.hires:
         raise IllegalMoveError("'income': a war is still being fought (condottieri hired, no result)")
     report = _income_report(game, paid=True)
-    for seat in game.seats:
-        gold, influence = decade.income(game, seat)
-        player = game.players[seat]
-        player.gold += gold
-        player.influence += influence
-        player.pay, player.used, player.declared = 0, [], ""
-    if game.decade == len(ROMAN):
-        game.ended = True
-    else:
+    decade.close_decade(game, "income recorded at the table")
+    if not game.ended:
         game.decade += 1
-    game.wars = 0
     table.wars = []
     return (report,)
 
@@ -564,7 +559,10 @@ def _cities_report(game: Game) -> Report:
         (game.components.city(city).name, game.status[city], game.artists[city], values[city])
         for city in CITIES
     )
-    notes = tuple(f"Bentivogli's ranking: {' > '.join(group)}" for group in game.ranking)
+    notes = tuple(
+        f"Bentivogli declares {group[0]} the winner of its tie with {', '.join(group[1:])}"
+        for group in game.ranking
+    )
     data = {
         city: {"status": game.status[city], "artists": game.artists[city], "vp": values[city]}
         for city in CITIES
