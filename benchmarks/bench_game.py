@@ -150,10 +150,19 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a check that every part still runs (2 games, 1 run, a deck of one card of each kind), "
+        "not a measurement",
+    )
     args = parser.parse_args()
     template = bundled(GAME, "2016")
     assert template is not None
     components = values(template)
+    if args.quick:
+        args.games, args.repeat = 2, 1
+        components["treachery"] = [{**card, "copies": 1} for card in components["treachery"]]
 
     start = time.perf_counter()
     moves = [len(rules_game(args.seed + index, components)) for index in range(args.games)]

@@ -190,7 +190,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs of the small measurements (default 5)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--seed", type=int, default=2026, help="seed for keys and shuffles (default 2026)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a check that it still runs (3 players, 6 cards, 1 run)"
+    )
     args = parser.parse_args(argv)
+    if args.quick:
+        args.cards, args.players, args.repeat = 6, "3", 1
     sizes = [int(part) for part in args.players.split(",")]
     if args.cards < 2 or args.repeat < 1 or any(n < 2 or n > 26 for n in sizes):
         parser.error("need at least 2 cards, 1 run, and 2 to 26 players")

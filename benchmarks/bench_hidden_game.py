@@ -120,7 +120,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pure", action="store_true", help="pure Python even if gmpy2 is installed")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--quick", action="store_true", help="a check that it still runs (3 players, 6 cards, 2 draws, 1 run)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.players, args.cards, args.draws, args.repeat = "3", 6, 2, 1
     backend = "gmpy2" if group.use_gmpy2(not args.pure) else "pure Python"
     BenchRules.cards = tuple(f"card-{index}" for index in range(args.cards))
     registry.games()

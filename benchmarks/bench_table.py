@@ -85,7 +85,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="a check that it still runs (1 run of each)")
     args = parser.parse_args()
+    if args.quick:
+        args.repeat = 1
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in EXAMPLES:
@@ -101,7 +104,9 @@ def main() -> None:
                 "replay": timed(partial(replay, path), args.repeat),
                 "floor": timed(partial(floor, path), args.repeat),
                 "record one": timed(partial(record_one, shorter, last, scratch), args.repeat),
-                "pbem table score": timed(partial(score_cli, path), max(3, args.repeat // 2)),
+                "pbem table score": timed(
+                    partial(score_cli, path), max(1 if args.quick else 3, args.repeat // 2)
+                ),
             }
             rows.append(row)
     if args.json:

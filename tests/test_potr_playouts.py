@@ -58,6 +58,7 @@ GAME = "princes-of-the-renaissance"
 NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio")
 EDITIONS = ("2016", "2003")
 COMPONENTS = {edition: potr_components(edition) for edition in EDITIONS}
+FREE_MOVE_CHANCE = 0.03  # a player gives gold or influence, or uses the Banker, now and then
 STEP_LIMIT = 5000  # moves and draws; the random players below finish a game in 100 to 400
 SLOW = [HealthCheck.too_slow]
 
@@ -374,7 +375,9 @@ class Books:
             self.face_up = text.split()[1] in before.shown
         text = " ".join(words)
         verb = words[0]
-        if before.phase in OPENING:
+        if verb == "give":
+            self.give(seat, int(words[1]), words[2], words[4])
+        elif before.phase in OPENING:
             if verb == "bid":
                 self.players[seat].bid = int(words[1])
             elif verb == "family":
@@ -608,6 +611,16 @@ class Books:
         else:
             me.gold, me.influence = me.gold + amount, me.influence - amount
         self.seen["banker"] += 1
+
+    def give(self, seat: str, amount: int, currency: str, to: str) -> None:
+        """Seed 000: players exchange gold and influence «В любой момент»: it only moves money."""
+        giver, taker = self.players[seat], self.players[to]
+        assert to != seat and 1 <= amount <= (giver.gold if currency == "gold" else giver.influence)
+        if currency == "gold":
+            giver.gold, taker.gold = giver.gold - amount, taker.gold + amount
+        else:
+            giver.influence, taker.influence = giver.influence - amount, taker.influence + amount
+        self.seen["gift"] += 1
 
     # --- auctions ---
     def sync(self, after: Game) -> None:
@@ -1270,6 +1283,21 @@ def play_game(
             out.checked += 1
         if probe is not None:
             probe(state, books, rnd)
+        giver = rnd.choice(seats)
+        gifts = RULES.free_moves(state, giver) if rnd.random() < FREE_MOVE_CHANCE else []
+        if gifts:  # a gift or the Banker, out of turn as often as not: the demanded move waits
+            text = rnd.choice(gifts)
+            move = RULES.parse(text)
+            assert RULES.is_free(move)
+            RULES.check(state, giver, move)
+            after = RULES.apply(state, giver, move)
+            assert RULES.demands(after) == demands or text.startswith("bank "), "a gift is no turn"
+            books.move(state, giver, text, after)
+            books.agree(after)
+            invariants(after, data)
+            state = after
+            out.moves += 1
+            continue
         text = choose(rnd, state, moves)
         move = RULES.parse(text)
         assert RULES.format(move) == text
@@ -1367,6 +1395,7 @@ FEATURES = (
     "free card",
     "malatesta free card",
     "banker",
+    "gift",
     "bribe cardinal paid",
     "bentivogli keep",
     "baglioni declaration",
@@ -1535,7 +1564,7 @@ def refused_in_one_line(state: Game, seat: str, text: str, tally: Tally) -> None
         assert message.strip() and "\n" not in message, (text, message)
         tally.syntax += 1
         return
-    listed = DEALER.playable(state, seat)
+    listed = DEALER.playable(state, seat) + RULES.free_moves(state, seat)  # as pbem moves lists them
     if RULES.format(move) in listed:
         tally.legal += 1
         return

@@ -256,3 +256,21 @@ def test_tab_completion_offers_the_next_word() -> None:
         "rome/curia",
     ]
     assert TRACKER.complete(state, ["war", "venice"], "m") == ["milan"]
+
+
+def test_gold_and_influence_handed_to_another_player_move_between_them() -> None:
+    """Seed 000: «Между собой игроки могут обмениваться ТОЛЬКО Золотом и Влиянием»; the same
+    checks as the email game's ``give`` (exchange.check_give)."""
+    state = table("b gives 5 gold to c", "c gives 2 influence to a")
+    players = state.game.players
+    assert (players["b"].gold, players["c"].gold) == (40, 50)
+    assert (players["c"].influence, players["a"].influence) == (10, 14)
+    for text, phrase in (
+        ("a gives 46 gold to b", "a has 45 gold"),
+        ("a gives 1 gold to a", "cannot give to themselves"),
+        ("a gives 0 gold to b", "give at least 1"),
+    ):
+        with pytest.raises(IllegalMoveError, match=phrase):
+            TRACKER.apply(state, text)
+    with pytest.raises(MoveSyntaxError, match="unknown player 'zed'"):
+        TRACKER.apply(state, "a gives 1 gold to zed")

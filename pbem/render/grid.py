@@ -29,7 +29,9 @@ def print_grid(
         if natural(turned) < natural(grid):
             grid = turned
     if least(grid) <= width:
-        table = Table(*grid[0], title=title or None, title_justify="left")
+        table = Table(title=title or None, title_justify="left")
+        for name, column_width in zip(grid[0], _column_widths(grid, width), strict=True):
+            table.add_column(name, width=column_width)
         for row in grid[1:]:
             table.add_row(*row)
         console.print(table)
@@ -61,7 +63,29 @@ def natural(grid: Grid) -> int:
 
 def least(grid: Grid) -> int:
     """The narrowest the grid can be printed with cells wrapped at spaces and no word cut."""
-    return _width(grid, lambda cell: max((len(word) for word in cell.split()), default=0))
+    return _width(grid, _longest_word)
+
+
+def _longest_word(cell: str) -> int:
+    return max((len(word) for word in cell.split()), default=0)
+
+
+def _column_widths(grid: Grid, width: int) -> list[int]:
+    """Each column's width: its widest cell where the grid fits, else the widest columns narrowed
+    first, none below its longest word, so cells wrap at spaces and no word is cut. (Left to
+    itself, rich narrows every column alike and shortens words with an ellipsis.)"""
+    columns = range(len(grid[0]))
+    widths = [max(len(row[index]) for row in grid) for index in columns]
+    floors = [max(_longest_word(row[index]) for row in grid) for index in columns]
+    excess = sum(widths) + 3 * len(widths) + 1 - width
+    while excess > 0:
+        narrowable = [index for index in columns if widths[index] > floors[index]]
+        if not narrowable:
+            break
+        widest = max(narrowable, key=lambda index: widths[index])
+        widths[widest] -= 1
+        excess -= 1
+    return widths
 
 
 def _width(grid: Grid, measure: Callable[[str], int]) -> int:

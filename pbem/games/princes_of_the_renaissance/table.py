@@ -20,7 +20,7 @@ from pbem.companion.tracker import Cell, EventForm, Report, Sheet
 from pbem.engine.registry import OptionValue
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_the_renaissance import components as parts_mod
-from pbem.games.princes_of_the_renaissance import decade, opening, scoring, war
+from pbem.games.princes_of_the_renaissance import decade, exchange, opening, scoring, war
 from pbem.games.princes_of_the_renaissance.components import CITIES, FAMILIES, TROOPS
 from pbem.games.princes_of_the_renaissance.state import ROMAN, Game
 
@@ -70,6 +70,11 @@ EVENTS = (
     ),
     EventForm("status CITY +N|-N|N", "status venice +1", "move a city's status marker (3..10)"),
     EventForm("artist CITY", "artist venice", "correct a city's Artist tile count by one more"),
+    EventForm(
+        "SEAT gives N gold|influence to SEAT",
+        "bob gives 3 gold to carla",
+        "gold or influence handed to another player: a deal struck, a Holy League bought",
+    ),
     EventForm("SEAT pays N gold|influence", "bob pays 3 influence", "a payment to the bank"),
     EventForm("SEAT gets N gold|influence", "alice gets 2 gold", "a payment from the bank"),
     EventForm("SEAT gold|influence|victories +N|-N", "alice victories +1", "a correction"),
@@ -177,6 +182,7 @@ class Tracker:
                 "buys",
                 "discards",
                 "gets",
+                "gives",
                 "plays",
                 "condottiere",
                 "pays",
@@ -298,6 +304,15 @@ def _seat_action(table: TableGame, text: str, seat: str, verb: str, rest: list[s
         _card(table, text, seat, verb)
     elif verb == "condottiere" and len(rest) == 3:
         _hire(table, text, seat, words.one_of(text, rest[0], "city", CITIES), _for(text, rest[1:]))
+    elif verb == "gives" and len(rest) == 4 and rest[2] == "to":
+        amount = words.number(text, rest[0], "amount")
+        currency = words.one_of(text, rest[1], "currency", CURRENCIES)
+        other = words.one_of(text, rest[3], "player", game.seats)
+        try:
+            exchange.check_give(game, seat, amount, currency, other)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"{text!r}: {exc}") from None
+        exchange.give(game, seat, amount, currency, other)
     elif verb in ("pays", "gets") and len(rest) == 2:
         amount = words.number(text, rest[0], "amount")
         currency = words.one_of(text, rest[1], "currency", CURRENCIES)
