@@ -29,7 +29,7 @@ def words_kept(text: str, lines: list[str], width: int) -> None:
     assert " ".join(" ".join(lines).split()) == " ".join(text.split())
 
 
-# --- what is printed -----------------------------------------------------------------------------------
+# --- what is printed ------------------------------------------------------------------------------
 def test_status_names_the_file_and_counts_one_entry(cli: Cli, make_game: Callable[..., Path]) -> None:
     game = make_game(joined=())
     out = cli("status", str(game)).stdout
@@ -74,7 +74,7 @@ def test_a_share_owed_is_said_of_the_seat_in_the_third_person(
     assert all("your" not in item["prompt"] for item in waiting if item["kind"] in ("shuffle", "share"))
 
 
-# --- the file --------------------------------------------------------------------------------------------
+# --- the file -------------------------------------------------------------------------------------
 def test_a_move_through_a_symbolic_link_updates_its_target(
     cli: Cli, make_game: Callable[..., Path], tmp_path: Path
 ) -> None:
@@ -127,7 +127,7 @@ def test_a_file_quoted_in_a_reply_says_so(cli: Cli, tmp_path: Path) -> None:
     assert "its lines start with '> ', as a quoted reply in an email does" in result.stderr
 
 
-# --- output to a pipe --------------------------------------------------------------------------------------
+# --- output to a pipe -----------------------------------------------------------------------------
 @pytest.mark.parametrize("command", [["show"], ["log"], ["moves", "--as", "alice", "--json"]])
 def test_a_reader_that_stops_early_is_no_failure(command: list[str]) -> None:
     """``pbem show | head``: the pipe closes before pbem has written; the exit is 141 (what a shell
@@ -141,7 +141,7 @@ def test_a_reader_that_stops_early_is_no_failure(command: list[str]) -> None:
     assert b"Traceback" not in error and b"error" not in error
 
 
-# --- negative numbers ----------------------------------------------------------------------------------------
+# --- negative numbers -----------------------------------------------------------------------------
 def test_a_negative_number_is_a_word_of_the_move_or_action(
     cli: Cli, make_game: Callable[..., Path], tmp_path: Path
 ) -> None:
@@ -159,7 +159,7 @@ def test_a_negative_number_is_a_word_of_the_move_or_action(
     assert log["action"][-1]["text"] == "alice gold -3"
 
 
-# --- names ------------------------------------------------------------------------------------------------
+# --- names ----------------------------------------------------------------------------------------
 def test_seats_may_be_named_in_any_alphabet(tmp_path: Path) -> None:
     seats = ("José", "李雷", "Zoë")
     make_key_homes(tmp_path, seats)
@@ -193,7 +193,7 @@ def test_a_name_that_is_not_one_word_of_letters_is_refused_saying_what_is(
     assert result.exit_code == 2 and message in result.stderr, result.stderr
 
 
-# --- keys imported --------------------------------------------------------------------------------------------
+# --- keys imported --------------------------------------------------------------------------------
 def test_a_seat_whose_key_is_not_the_one_imported_under_its_name_is_reported(
     cli: Cli, make_game: Callable[..., Path], homes: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -218,7 +218,7 @@ def test_a_seat_whose_key_is_not_the_one_imported_under_its_name_is_reported(
     assert clean.exit_code == 0 and not clean.stderr
 
 
-# --- which games play by email ----------------------------------------------------------------------------
+# --- which games play by email --------------------------------------------------------------------
 def test_games_and_new_say_which_games_are_played_by_email(cli: Cli, tmp_path: Path) -> None:
     listed = {game["name"]: game["by_email"] for game in json.loads(cli("games", "--json").stdout)}
     assert listed == {"il-principe": False, "princes-of-florence": False, "princes-of-the-renaissance": True}
