@@ -44,6 +44,8 @@ class Played:
     stages: dict[str, str] = field(default_factory=dict)
     kept: str = ""  # Bentivogli's card kept, and the one under the deck
     bottomed: str = ""
+    keep_notes: dict[str, str] = field(default_factory=dict)  # pbem moves --json's notes then
+    keep_hand: dict[str, str | None] = field(default_factory=dict)  # Bentivogli's hand then
     shown: str = ""  # the card played face up
 
     def run(self, seat: str, *args: str) -> Result:
@@ -95,7 +97,15 @@ def choose(played: Played, seat: str, phase: str, moves: list[str]) -> str:
 def step(played: Played) -> None:
     """One entry by whoever the status names first: what it owes the deck rides with its move."""
     status = played.json("a", "status", str(played.game))
-    seat = status["waiting"][0]["seat"]
+    first = status["waiting"][0]
+    # A seat whose cards wait for shares cannot choose among them yet (status says whose): the
+    # seats that owe those shares send them first, as players would.
+    waits = (
+        {seat for seats in first["waiting_for_shares"].values() for seat in seats}
+        if first["kind"] == "move"
+        else set()
+    )
+    seat = min(waits) if waits else first["seat"]
     asked = [item for item in status["waiting"] if item["seat"] == seat]
     wanted = next((item for item in asked if item["kind"] not in ("shuffle", "share")), asked[0])
     path = str(played.game)
@@ -106,7 +116,10 @@ def step(played: Played) -> None:
     elif wanted["kind"] == "reveal":
         played.ok(seat, "reveal", path, "--as", seat)
     else:
-        moves = played.json(seat, "moves", path, "--as", seat)["moves"]
+        listed = played.json(seat, "moves", path, "--as", seat)
+        moves = listed["moves"]
+        if any(move.startswith("keep ") for move in moves) and not played.keep_notes:
+            played.keep_notes, played.keep_hand = listed["notes"], played.hand(seat)
         text = choose(played, seat, status["phase"], moves)
         before = played.game.read_text(encoding="utf-8")
         played.ok(seat, "play", path, text, "--as", seat)
@@ -206,6 +219,16 @@ def test_bentivogli_keeps_one_card_and_the_other_goes_under_the_deck_re_masked(p
     assert f"treachery:{remask['slot']}" == played.bottomed
     assert played.kept in played.hand("a") or played.shown
     assert played.bottomed not in played.hand("a")
+
+
+def test_moves_names_the_card_behind_each_token_for_its_holder(played: Played) -> None:
+    """Bentivogli's ``keep TOKEN`` choices, as ``pbem moves --as`` lists them to their holder, say
+    which card each token is; nobody else's moves name a card."""
+    keeps = {move: note for move, note in played.keep_notes.items() if move.startswith("keep ")}
+    assert len(keeps) == 2
+    for move, note in keeps.items():
+        token = move.split()[1]
+        assert note == played.keep_hand[token] and note in NAMES
 
 
 def test_a_card_played_face_up_is_proven_and_one_not_held_is_refused(played: Played) -> None:
