@@ -78,6 +78,7 @@ def run_cli(home: Path, *args: str, env: dict[str, str] | None = None, input: st
         "PBEM_NOW": "",
         "PBEM_PASSPHRASE": None,
         "NO_COLOR": "1",
+        "COLUMNS": None,  # output as to a pipe: one line per item (a test sets a width to wrap)
     }
     environment.update(env or {})
     return CliRunner().invoke(app, list(args), env=environment, input=input)

@@ -66,14 +66,6 @@ def test_show_cuts_no_id_a_player_must_type(cli: Cli, width: int) -> None:
     assert boxed and all(line[-1] in "┓┃┩│┘" for line in boxed), "a table was cropped at the edge"
 
 
-def test_a_share_owed_is_said_of_the_seat_in_the_third_person(
-    cli: Cli, make_game: Callable[..., Path]
-) -> None:
-    game = make_game(roll=True)
-    waiting = json.loads(cli("status", str(game), "--json").stdout)["waiting"]
-    assert all("your" not in item["prompt"] for item in waiting if item["kind"] in ("shuffle", "share"))
-
-
 # --- the file -------------------------------------------------------------------------------------
 def test_a_move_through_a_symbolic_link_updates_its_target(
     cli: Cli, make_game: Callable[..., Path], tmp_path: Path

@@ -175,6 +175,16 @@ def test_moves_says_which_cards_wait_for_whose_shares(played: Played) -> None:
     assert not listed["moves"]
 
 
+def test_a_share_owed_reads_right_after_the_seats_name(played: Played) -> None:
+    """"b must publish your decryption share" read wrong: the prompt names no person."""
+    drawn = played.file("drawn", "owed")
+    waiting = json.loads(played.run("a", "status", str(drawn), "--json").stdout)["waiting"]
+    prompts = [item["prompt"] for item in waiting if item["kind"] == "share"]
+    assert prompts == ["give a decryption share of a's draw deck:0"] * 2
+    said = played.run("c", "moves", str(drawn), "--as", "c").stderr  # c has nothing else to do
+    assert "c must give a decryption share of a's draw deck:0: pbem sync" in said
+
+
 def test_sync_with_nothing_owed_is_refused(played: Played) -> None:
     result = played.run("c", "sync", str(played.file("readable", "nothing")), "--as", "c")
     assert result.exit_code == 1
