@@ -38,7 +38,10 @@ def test_a_gift_out_of_turn_is_signed_and_merges_with_the_turns_move(
     entries = tomllib.loads(game.read_text(encoding="utf-8"))["entry"]
     step = [(entry["by"], entry["kind"]) for entry in entries if entry["seq"] == entries[-1]["seq"]]
     assert step == [("a", "commit"), ("c", "move")], "one step: neither saw the other"
-    assert cli("verify", str(game)).exit_code == 0
+    verified = cli("verify", str(game))
+    assert verified.exit_code == 0
+    # the step's two entries share a number, which is how every message names an entry
+    assert f", {len(entries)} entries in {len(entries) - 1} steps, " in verified.stdout
     after = purses(cli, game)
     assert after["c"] == (before["c"][0], before["c"][1] - 2)
     assert after["b"] == (before["b"][0], before["b"][1] + 2)

@@ -180,7 +180,7 @@ def verify(
         assert ledger is not None
         typer.echo(
             f"ok: {file}: {ledger.info.title} ({ledger.edition}), game {ledger.game_id}, "
-            f"{_count(len(ledger.entries), 'entry', 'entries')}, every signature and link checked"
+            f"{ledger.size()}, every signature and link checked"
             + (", every hidden-deck proof checked" if _has_decks(ledger) else "")
         )
         for seat in ledger.seats:
@@ -280,10 +280,6 @@ def _by_email(info: Any) -> str:
 
 def _has_decks(ledger: Any) -> bool:
     return ledger.table is not None and ledger.table.decks is not None
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
 
 
 def _print_evidence(entries: tuple[dict[str, Any], ...]) -> None:

@@ -22,11 +22,7 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
         if as_json:
             print_json(report)
             return
-        count = len(ledger.entries)
-        echo_wrapped(
-            f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}, "
-            f"{count} entr{'y' if count == 1 else 'ies'}"
-        )
+        echo_wrapped(f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}, {ledger.size()}")
         echo_wrapped(f"phase: {report['phase']}")
         if not report["waiting"]:
             echo_wrapped("nobody needs to act")

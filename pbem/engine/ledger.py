@@ -159,6 +159,13 @@ class Ledger:
     def head(self) -> str:
         return self.step_hash(len(self.steps) - 1)
 
+    def size(self) -> str:
+        """``12 entries``, or ``12 entries in 10 steps`` where entries made at the same time on
+        copies share a step (and so a ``seq``: the number every message gives an entry)."""
+        count, steps = len(self.entries), len(self.steps)
+        text = f"{count} entr{'y' if count == 1 else 'ies'}"
+        return text if steps == count else f"{text} in {steps} steps"
+
     @property
     def waiting_to_join(self) -> list[str]:
         return [seat for seat in self.seats if seat not in self.roster]
