@@ -19,6 +19,11 @@ from typing import Any
 from pbem.errors import FileAccessError, GameFileError
 
 STATUS_PREFIX = "# pbem:"
+# Bounds no real game reaches, so a hostile file costs little to refuse: a four-player game with
+# its hidden deck is about 0.4 MiB and nests five tables deep (an entry's shuffle's proof).
+MAX_BYTES = 64 * 2**20
+MAX_DEPTH = 16
+MAX_VALUES = 2**21
 
 
 BOM = "\ufeff"
@@ -72,8 +77,12 @@ def parse(raw: bytes, source: str) -> dict[str, Any]:
         text = raw.decode("utf-8").removeprefix(BOM)
     except UnicodeDecodeError as exc:
         raise GameFileError(f"{source}: not a pbem game file (not UTF-8 text at byte {exc.start})") from None
+    if len(raw) > MAX_BYTES:
+        raise GameFileError(f"{source}: {len(raw)} bytes, more than a pbem file ever holds ({MAX_BYTES})")
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise GameFileError(f"{source}: values nested too deeply for a pbem file") from None
     except tomllib.TOMLDecodeError as exc:
         if _quoted(text):
             raise GameFileError(
@@ -81,6 +90,29 @@ def parse(raw: bytes, source: str) -> dict[str, Any]:
                 "attachment itself, or remove the quote marks"
             ) from None
         raise GameFileError(f"{source}: not a valid TOML file ({exc})") from None
+    problem = shape_problem(data)
+    if problem:
+        raise GameFileError(f"{source}: {problem}")
+    return data
+
+
+def shape_problem(data: Any) -> str | None:
+    """Why parsed TOML is beyond what any pbem file holds (nesting, number of values), or None.
+    Walked without recursion, so that a hostile file cannot exhaust the stack of what reads it
+    next."""
+    count = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            return f"more than {MAX_VALUES} values, more than a pbem file ever holds"
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                return f"values nested more than {MAX_DEPTH} deep, deeper than a pbem file ever is"
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+    return None
 
 
 def _quoted(text: str) -> bool:
@@ -90,6 +122,12 @@ def _quoted(text: str) -> bool:
 
 
 def load(path: Path) -> LoadedFile:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # read_bytes says what is wrong
+    if size > MAX_BYTES:
+        raise GameFileError(f"{path}: {size} bytes, more than a pbem file ever holds ({MAX_BYTES})")
     raw = read_bytes(path)
     return LoadedFile(path, raw, parse(raw, str(path)))
 

@@ -176,7 +176,7 @@ def test_moves_says_which_cards_wait_for_whose_shares(played: Played) -> None:
 
 
 def test_a_share_owed_reads_right_after_the_seats_name(played: Played) -> None:
-    """"b must publish your decryption share" read wrong: the prompt names no person."""
+    """ "b must publish your decryption share" read wrong: the prompt names no person."""
     drawn = played.file("drawn", "owed")
     waiting = json.loads(played.run("a", "status", str(drawn), "--json").stdout)["waiting"]
     prompts = [item["prompt"] for item in waiting if item["kind"] == "share"]

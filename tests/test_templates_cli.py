@@ -71,6 +71,18 @@ def test_a_broken_template_is_refused_before_any_game_file_is_written(cli: Cli, 
             "edition is '2003' but the game is the 2016 edition",
         ),
         "toml.toml": (text + "\n[[city\n", "not a valid TOML template"),
+        # a start of 2**63 gold would make every list of bids endless
+        "huge.toml": (
+            text.replace("start_gold = { value = 45,", "start_gold = { value = 9223372036854775807,", 1),
+            "[rules] start_gold must be a whole number from 0 to 999",
+        ),
+        "copies.toml": (
+            text.replace(
+                'id = "veto"\nname = "Veto"\ncopies = 3', 'id = "veto"\nname = "Veto"\ncopies = 500', 1
+            ),
+            "[[treachery]] 'veto': copies is 500; it must be from 0 to 20",
+        ),
+        "deep.toml": (text + "\nx = " + "[" * 600 + "]" * 600 + "\n", "nested too deeply"),
     }
     for name, (content, message) in cases.items():
         path = tmp_path / name

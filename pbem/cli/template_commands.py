@@ -6,7 +6,6 @@ installed package, or at the top of a source checkout).
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -33,15 +32,14 @@ def names() -> list[str]:
 
 def read_template(path: Path) -> dict[str, Any]:
     """A template file's data; a file that cannot be read or parsed is a usage error naming it."""
-    from pbem.errors import UsageError
-    from pbem.gamefile import read_bytes
+    from pbem.errors import GameFileError, UsageError
+    from pbem.gamefile import parse, read_bytes
 
     raw = read_bytes(path)
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"{path}: not a valid TOML template ({exc})") from None
-    return data
+        return parse(raw, str(path))
+    except GameFileError as exc:
+        raise UsageError(str(exc).replace("not a valid TOML file", "not a valid TOML template")) from None
 
 
 def bundled(game: str, edition: str) -> dict[str, Any] | None:

@@ -184,6 +184,12 @@ class Components:
         return next(card for card in self.cards if card.id == card_id)
 
 
+# No printed component comes near these; they keep a group's own values (``--components``) from
+# making the rules enumerate without end (a start of 2**63 gold lists that many bids).
+VALUE_LIMIT = 999
+COPIES_LIMIT = 20  # of one Treachery card or Troop tile: the hidden deck's proofs grow with it
+
+
 class ComponentError(GameFileError):
     """Component data that does not describe a playable set; the message names the record."""
 
@@ -260,8 +266,8 @@ def _rules(table: Mapping[str, Any], require_sources: bool) -> dict[str, int]:
             item = item.get("value")
         elif require_sources:
             raise ComponentError(f'[rules] {name} must be {{ value = N, source = "..." }}')
-        if type(item) is not int or item < 0:
-            raise ComponentError(f"[rules] {name} must be a whole number of 0 or more")
+        if type(item) is not int or not 0 <= item <= VALUE_LIMIT:
+            raise ComponentError(f"[rules] {name} must be a whole number from 0 to {VALUE_LIMIT}")
         rules[name] = item
     extra = sorted(set(table) - set(RULE_VALUES))
     if extra:
@@ -309,8 +315,13 @@ def _record(
         if type(value) is not expected:
             kind = {int: "a whole number", str: "text", bool: "true or false"}[expected]
             raise ComponentError(f"{label}: {name} must be {kind}")
-        if isinstance(value, int) and expected is int and name != "value" and value < 0:
-            raise ComponentError(f"{label}: {name} must not be negative")
+        if isinstance(value, int) and expected is int:
+            low = -VALUE_LIMIT if name == "value" else 0
+            high = COPIES_LIMIT if name == "copies" else VALUE_LIMIT
+            if value < 0 and low == 0:
+                raise ComponentError(f"{label}: {name} must not be negative")
+            if not low <= value <= high:
+                raise ComponentError(f"{label}: {name} is {value}; it must be from {low} to {high}")
         _check_source(sources.get(name), f"{label} {name}", require_sources)
         built[name] = value
     allowed = {*fields, "id", "source"} if keyed else {*fields, "source"}
