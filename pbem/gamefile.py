@@ -341,10 +341,10 @@ def _atomic_write(path: Path, data: bytes, expect_digest: str | None) -> None:
     if expect_digest is not None and _read_only(path):
         raise FileAccessError(f"{path}: is read-only; pbem leaves it as it is (make it writable first)")
     directory = path.parent if str(path.parent) else Path(".")
-    tmp = directory / f".{path.name}.{os.getpid()}.tmp"
+    tmp: Path | None = None
     try:
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        fd, tmp = temporary_beside(path, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -362,7 +362,35 @@ def _atomic_write(path: Path, data: bytes, expect_digest: str | None) -> None:
     except OSError as exc:
         raise FileAccessError(f"{path}: cannot write ({exc.strerror})") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+
+
+STALE_SECONDS = 600  # a write takes moments: a temporary file this old was left by a killed one
+
+
+def temporary_beside(path: Path, mode: int) -> tuple[int, Path]:
+    """A new temporary file in ``path``'s folder (open for writing, ``mode``), named after it,
+    once the temporary files a killed write left there are removed: so none is ever in the way,
+    and none lingers to puzzle a player listing the folder."""
+    import tempfile
+    import time
+
+    directory = path.parent if str(path.parent) else Path(".")
+    prefix = f".{path.name}."
+    for old in directory.glob(f"{glob_escape(prefix)}*.tmp"):
+        try:
+            if time.time() - old.stat().st_mtime > STALE_SECONDS:
+                old.unlink()
+        except OSError:
+            continue  # another pbem's, or already gone
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
+    os.chmod(name, mode)
+    return fd, Path(name)
+
+
+def glob_escape(text: str) -> str:
+    return "".join(f"[{char}]" if char in "*?[" else char for char in text)
 
 
 def _read_only(path: Path) -> bool:

@@ -66,6 +66,15 @@ class KeyStore:
         return self.identities_dir / f"{check_name(name, 'identity name')}.pub"
 
     # --- private keys -------------------------------------------------------------------
+    def free_path(self, name: str) -> Path:
+        """Where a new key ``name`` goes, or why it cannot go there."""
+        path = self.key_path(name)
+        if path.is_dir():
+            raise IdentityError(f"{path} is a folder, where the key file of {name!r} would go; move it away")
+        if path.exists():
+            raise IdentityError(f"key {name!r} already exists at {path}; pbem never overwrites a key")
+        return path
+
     def create(self, name: str, passphrase: str | None, created: str) -> PublicIdentity:
         """Make and store a new key; never replaces an existing file."""
         return self.store(name, SecretKeys.generate(), passphrase, created)
@@ -74,9 +83,7 @@ class KeyStore:
         """Store a key under ``name``, sealed with ``passphrase``; never replaces an existing file."""
         import tomlkit
 
-        path = self.key_path(name)
-        if path.exists():
-            raise IdentityError(f"key {name!r} already exists at {path}; pbem never overwrites a key")
+        path = self.free_path(name)
         data = seal(secret, name, passphrase, created)
         doc = tomlkit.document()
         doc.add(tomlkit.comment(f"pbem private key {name!r}: keep this file secret."))
@@ -89,6 +96,8 @@ class KeyStore:
 
     def _sealed(self, name: str) -> tuple[SealedKey, Path]:
         path = self.key_path(name)
+        if path.is_dir():
+            raise IdentityError(f"{path} is a folder, not the key file of {name!r}")
         try:
             info = path.stat()
         except FileNotFoundError:
@@ -227,9 +236,11 @@ def _private_dir(path: Path) -> None:
 
 def _create_exclusive(path: Path, data: bytes, mode: int) -> None:
     """Write a whole file that did not exist, atomically: a reader sees all of it or none."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    from pbem.gamefile import temporary_beside
+
+    tmp: Path | None = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        fd, tmp = temporary_beside(path, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -241,4 +252,5 @@ def _create_exclusive(path: Path, data: bytes, mode: int) -> None:
     except OSError as exc:
         raise FileAccessError(f"cannot write {path}: {exc.strerror}") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)

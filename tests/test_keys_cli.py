@@ -35,7 +35,7 @@ BAD_NAMES = ["../x", "a b", "", "x" * 33, "_x", "a.b", "a/b", "☃", "é\u200b"]
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
 
-CHECKSUM_MISMATCH = "checksum does not match the sealed keys and public fields"
+SEAL_BROKEN = "its sealed fields or scrypt parameters were edited (the seal does not verify)"
 
 
 # --- helpers --------------------------------------------------------------------------------------
@@ -376,7 +376,7 @@ def test_key_file_that_is_not_utf8(cli: Cli, protected: Path, tmp_path: Path) ->
         ("salt", "missing field secret.salt"),
         ("nonce", "missing field secret.nonce"),
         ("ciphertext", "missing field secret.ciphertext"),
-        ("checksum", "missing field secret.checksum"),
+        ("seal", "missing field secret.seal"),
         ("cipher", "missing field secret.cipher"),
         ("log_n", "missing field secret.log_n"),
     ],
@@ -406,7 +406,7 @@ def test_altered_ciphertext_is_damage_not_a_wrong_passphrase(
         path, lambda text: replace_field(text, "ciphertext", flip_char(field(text, "ciphertext"), 10))
     )
     result = start_game(cli, protected, tmp_path, "p", PASSPHRASE)
-    assert error(result, 4) == f"error: key file {path} is damaged: {CHECKSUM_MISMATCH}"
+    assert error(result, 4) == f"error: key file {path} is damaged: {SEAL_BROKEN}"
     assert not (tmp_path / "game.toml").exists()
 
 
@@ -414,7 +414,58 @@ def test_altered_salt_is_damage_not_a_wrong_passphrase(cli: Cli, protected: Path
     path = protected / "keys" / "p.key"
     edit_key_file(path, lambda text: replace_field(text, "salt", flip_char(field(text, "salt"), 3)))
     result = start_game(cli, protected, tmp_path, "p", PASSPHRASE)
-    assert error(result, 4) == f"error: key file {path} is damaged: {CHECKSUM_MISMATCH}"
+    assert error(result, 4) == f"error: key file {path} is damaged: {SEAL_BROKEN}"
+
+
+def test_edited_scrypt_parameters_are_refused_before_scrypt_runs(
+    cli: Cli, protected: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """log_n = 20 would make scrypt take a GiB and then fail, calling the right passphrase wrong.
+    The seal is a signature by the key itself: nobody without the passphrase can make it again,
+    and it is checked first."""
+    from pbem.crypto import keyfile
+
+    def no_scrypt(*args: object) -> bytes:
+        raise AssertionError("scrypt ran on parameters nobody signed")
+
+    path = protected / "keys" / "p.key"
+    edit_key_file(path, lambda text: text.replace("log_n = 17", "log_n = 20"))
+    monkeypatch.setattr(keyfile, "_derive", no_scrypt)
+    result = start_game(cli, protected, tmp_path, "p", PASSPHRASE)
+    assert error(result, 4) == f"error: key file {path} is damaged: {SEAL_BROKEN}"
+
+
+def test_a_key_file_made_before_the_seal_still_opens_but_only_with_pbems_parameters(
+    cli: Cli, protected: Path, tmp_path: Path
+) -> None:
+    """An older key file carries an unkeyed checksum instead of the seal: it opens with its
+    passphrase, and since anyone can recompute that checksum, only the scrypt parameters pbem
+    wrote are accepted in it."""
+    from pbem.crypto import keyfile
+
+    path = protected / "keys" / "p.key"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+
+    def older(text: str, log_n: int) -> str:
+        secret = data["secret"]
+        checksum = keyfile._checksum(
+            f"scrypt:{log_n}:8:1", secret["salt"], secret["nonce"], secret["ciphertext"],
+            data["name"], data["sign_public"], data["box_public"],
+        )  # fmt: skip
+        text = re.sub(r"^seal = .*$", f'checksum = "{checksum}"', text, count=1, flags=re.MULTILINE)
+        return text.replace("log_n = 17", f"log_n = {log_n}")
+
+    original = path.read_text(encoding="utf-8")
+    edit_key_file(path, lambda text: older(text, 17))
+    opened = start_game(cli, protected, tmp_path, "p", PASSPHRASE)
+    assert opened.exit_code == 0, opened.stderr
+    path.write_text(original, encoding="utf-8")
+    edit_key_file(path, lambda text: older(text, 18))
+    refused = start_game(cli, protected, tmp_path / "again", "p", PASSPHRASE)
+    assert error(refused, 4) == (
+        f"error: key file {path} is damaged: "
+        "scrypt parameters differ from those pbem wrote: the file was edited"
+    )
 
 
 def test_swapped_public_key_is_damage(

@@ -38,9 +38,7 @@ def new(
     """Make a new identity: a signing key and an encryption key, passphrase-protected."""
     with reported():
         store = _store()
-        path = store.key_path(name)
-        if path.exists():
-            raise IdentityError(f"key {name!r} already exists at {path}; pbem never overwrites a key")
+        path = store.free_path(name)
         passphrase = None if no_passphrase else new_passphrase(name)
         identity = store.create(name, passphrase, now())
         if passphrase is None:

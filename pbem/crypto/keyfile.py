@@ -2,9 +2,13 @@
 
 scrypt derives a 32-byte key from the passphrase; ChaCha20-Poly1305 encrypts the two private keys
 with the file's public fields as associated data, so editing a public field breaks decryption.
-A separate unkeyed checksum over the sealed and public fields tells a damaged or edited file from a
-wrong passphrase: without it, both would only show as a failed decryption.
-Every parameter is stored in the file, so stronger settings later still open old files.
+The sealed fields and the scrypt parameters are signed with the key's own signing key (``seal``),
+and the signature is checked before scrypt runs: whoever edits the parameters (to make pbem spend
+a gigabyte and then call the right passphrase wrong) cannot sign them again without the
+passphrase, so an edited file is reported as edited, and a failed decryption of an intact one
+means a wrong passphrase. Files made before the seal carry an unkeyed checksum instead; for them
+only the parameters pbem has always written are accepted. Every parameter is stored in the file,
+so stronger settings later still open old files.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pbem.crypto.identity import (
     parse_identity_line,
     valid_name,
 )
-from pbem.crypto.signing import KEY_SIZE, pae
+from pbem.crypto.signing import KEY_SIZE, SIGNATURE_SIZE, pae, signature_valid
 from pbem.errors import IdentityError
 
 KEYFILE_FORMAT = "pbem-key/1"
@@ -31,9 +35,10 @@ KEYFILE_DOMAIN = "pbem/keyfile/v1"
 SCRYPT_LOG_N = 17  # 128 MiB and a few tenths of a second: the cost age and OWASP suggest
 SCRYPT_R = 8
 SCRYPT_P = 1
-LOG_N_RANGE = range(10, 21)  # refuse files that would demand absurd time or memory
-SCRYPT_MEMORY_LIMIT = 2**30  # bytes: scrypt needs 128 * r * n
-SCRYPT_FIELDS = ("log_n", "r", "p", "salt", "cipher", "nonce", "ciphertext", "checksum")
+LOG_N_RANGE = range(15, 19)  # 32 to 256 MiB: refuse files that would demand absurd time or memory
+SCRYPT_MEMORY_LIMIT = 2**28  # bytes: scrypt needs 128 * r * n
+SCRYPT_FIELDS = ("log_n", "r", "p", "salt", "cipher", "nonce", "ciphertext")
+SEAL_DOMAIN = "pbem/keyfile-seal/v1"
 NONCE_SIZE = 12
 SALT_SIZE = 16
 
@@ -66,6 +71,15 @@ def _aad(identity: PublicIdentity, params: str) -> bytes:
         identity.box_public,
         params.encode("ascii"),
     )
+
+
+def _seal_message(params: str, secret: Mapping[str, Any], public: Mapping[str, Any]) -> bytes:
+    fields = (secret.get("salt"), secret.get("nonce"), secret.get("ciphertext"), *public.values())
+    return pae(SEAL_DOMAIN, params.encode("ascii"), *(str(field).encode("utf-8") for field in fields))
+
+
+def _public(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: data.get(name) for name in ("name", "sign_public", "box_public")}
 
 
 def _checksum(*parts: str) -> str:
@@ -104,9 +118,7 @@ def seal(secret: SecretKeys, name: str, passphrase: str | None, created: str) ->
         }
     public = {"name": name, "sign_public": b64(identity.sign_public), "box_public": b64(identity.box_public)}
     if passphrase is not None:
-        sealed["checksum"] = _checksum(
-            params, sealed["salt"], sealed["nonce"], sealed["ciphertext"], *public.values()
-        )
+        sealed["seal"] = b64(secret.sign(_seal_message(params, sealed, public)))
     return {
         "format": KEYFILE_FORMAT,
         **public,
@@ -156,10 +168,30 @@ def read_sealed(data: dict[str, Any]) -> SealedKey:
         if field not in secret:
             raise KeyFileDamaged(f"missing field secret.{field}")
     if secret["kdf"] == "scrypt":
-        params = f"scrypt:{secret.get('log_n')}:{secret.get('r')}:{secret.get('p')}"
-        if not _check_sum(data, secret, params):
-            raise KeyFileDamaged("checksum does not match the sealed keys and public fields")
+        _check_seal(data, secret, identity)
     return SealedKey(identity, line, str(data.get("created", "")), secret)
+
+
+def _check_seal(data: Mapping[str, Any], secret: Mapping[str, Any], identity: PublicIdentity) -> None:
+    """The sealed fields and scrypt parameters are as the key's owner wrote them (see above)."""
+    params = f"scrypt:{secret.get('log_n')}:{secret.get('r')}:{secret.get('p')}"
+    if "seal" in secret:
+        try:
+            signature = unb64(secret["seal"], SIGNATURE_SIZE)
+        except (ValueError, TypeError):
+            raise KeyFileDamaged("secret.seal is not a signature") from None
+        if not signature_valid(identity.sign_public, _seal_message(params, secret, _public(data)), signature):
+            raise KeyFileDamaged(
+                "its sealed fields or scrypt parameters were edited (the seal does not verify)"
+            )
+        return
+    if "checksum" not in secret:
+        raise KeyFileDamaged("missing field secret.seal")
+    if not _check_sum(data, secret, params):
+        raise KeyFileDamaged("checksum does not match the sealed keys and public fields")
+    if (secret.get("log_n"), secret.get("r"), secret.get("p")) != (SCRYPT_LOG_N, SCRYPT_R, SCRYPT_P):
+        # an unsealed file's checksum anyone can recompute: only the parameters pbem wrote
+        raise KeyFileDamaged("scrypt parameters differ from those pbem wrote: the file was edited")
 
 
 def unseal(sealed: SealedKey, passphrase: str | None) -> SecretKeys:
