@@ -30,7 +30,7 @@ from pbem.engine.ruleset import DeckSpec
 from pbem.errors import GameFileError
 from pbem.keys import KeyStore
 from tests import hidden_deck_game
-from tests.conftest import game_ids, make_key_homes, run_cli
+from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
 from tests.hidden_deck_game import CARDS, DECK
 
 SEATS = ("a", "b", "c")
@@ -60,8 +60,12 @@ class Played:
         return KeyStore(self.root / seat).secret(seat, lambda prompt: None)
 
     def file(self, stage: str, name: str) -> Path:
+        """A copy of the game as it stood at ``stage``. The tests go back in time, which players
+        never do: every home forgets the later copies it saw, or it would (rightly) call this
+        one behind."""
         path = self.root / f"{name}.toml"
         path.write_text(self.stages[stage], encoding="utf-8")
+        forget_seen_games(self.root)
         return path
 
 

@@ -100,7 +100,7 @@ def test_merge_keeps_comments_of_the_first_copy(cli: Cli, make_game: Callable[..
 def test_equivocation_is_refused_with_both_entries_as_proof(cli: Cli, game_file: Path) -> None:
     first, second = copies(game_file, "first.toml", "second.toml")
     assert cli("note", str(first), "I bid high", "--as", "b", home="b").exit_code == 0
-    assert cli("note", str(second), "I bid low", "--as", "b", home="b").exit_code == 0
+    assert cli("note", str(second), "I bid low", "--as", "b", home="b@2").exit_code == 0
     before = first.read_bytes()
     result = cli("merge", str(first), str(second))
     assert result.exit_code == 6
@@ -115,7 +115,7 @@ def test_equivocation_is_refused_with_both_entries_as_proof(cli: Cli, game_file:
 def test_verify_reports_equivocation_in_one_file(cli: Cli, game_file: Path) -> None:
     first, second = copies(game_file, "first.toml", "second.toml")
     cli("note", str(first), "I bid high", "--as", "b", home="b")
-    cli("note", str(second), "I bid low", "--as", "b", home="b")
+    cli("note", str(second), "I bid low", "--as", "b", home="b@2")
     text = second.read_text()
     first.write_text(first.read_text() + text[text.rindex("[[entry]]") :])
     result = cli("verify", str(first))
@@ -196,7 +196,7 @@ def test_reordered_entries_by_one_seat_are_not_called_equivocation(cli: Cli, gam
 def test_merging_a_copy_that_already_holds_an_equivocation(cli: Cli, game_file: Path) -> None:
     first, second = copies(game_file, "first.toml", "second.toml")
     cli("note", str(first), "I bid high", "--as", "b", home="b")
-    cli("note", str(second), "I bid low", "--as", "b", home="b")
+    cli("note", str(second), "I bid low", "--as", "b", home="b@2")
     text = second.read_text()
     first.write_text(first.read_text() + text[text.rindex("[[entry]]") :])
     result = cli("merge", str(game_file), str(first))

@@ -246,7 +246,7 @@ def test_playing_on_a_file_with_an_equivocation_names_the_file(cli: Cli, game_fi
     shutil.copy(game_file, first)
     shutil.copy(game_file, second)
     cli("note", str(first), "high", "--as", "b", home="b")
-    cli("note", str(second), "low", "--as", "b", home="b")
+    cli("note", str(second), "low", "--as", "b", home="b@2")
     text = second.read_text()
     first.write_text(first.read_text() + text[text.rindex("[[entry]]") :])
     result = cli("play", str(first), "bid", "1", "--as", "a", home="a")

@@ -24,7 +24,7 @@ from pbem.crypto import group
 from pbem.crypto import hidden_deck as hd
 from pbem.engine import ledger
 from pbem.keys import KeyStore
-from tests.conftest import game_ids, make_key_homes, potr_components, run_cli
+from tests.conftest import forget_seen_games, game_ids, make_key_homes, potr_components, run_cli
 
 SEATS = ("a", "b", "c")
 FAMILIES = {"a": "bentivoglio", "b": "gonzaga", "c": "montefeltro"}
@@ -245,6 +245,7 @@ def test_a_card_played_face_up_is_proven_and_one_not_held_is_refused(played: Pla
         "bribe-troops": "play bribe-troops b infantry",
     }
     missing = next(card for card in texts if card not in played.hand(seat).values())
+    forget_seen_games(played.root)  # an earlier copy, which the homes would (rightly) call behind
     refused = played.run(seat, "play", str(before), texts[missing], "--as", seat)
     assert refused.exit_code != 0 and f"holds no {missing}" in refused.stderr, refused.stderr
     # A forged claim: the same slot shown as another card, signed again by its seat. Replay opens

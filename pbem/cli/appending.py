@@ -11,6 +11,7 @@ import typer
 from pbem.cli.common import ask_passphrase, now, warn
 
 if TYPE_CHECKING:
+    from pbem.cli.seen_heads import Comparison
     from pbem.crypto.identity import SecretKeys
     from pbem.engine.ledger import Ledger
     from pbem.gamefile import LoadedFile
@@ -21,10 +22,13 @@ KEY = typer.Option(None, "--key", help="Key to sign with (default: the seat name
 JSON = typer.Option(False, "--json", help="Print as JSON.")
 
 
-def read_game(file: Path) -> tuple[LoadedFile, Ledger]:
+def read_game(file: Path, *, writing: bool = False) -> tuple[LoadedFile, Ledger]:
     """The file and its verified ledger; any problem is reported naming the file.
 
     Hidden-deck proofs already checked on this machine are not checked again (see proof_cache).
+    The copy is compared with the furthest one this home has verified (see seen_heads): a copy
+    behind it, apart from it or forking from it is said in one line, and refused if ``writing``,
+    since a move on it would build on a stale or contradicted history.
     """
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
@@ -42,7 +46,37 @@ def read_game(file: Path) -> tuple[LoadedFile, Ledger]:
         raise GameFileError(f"{file}: {exc}") from None
     for line in roster_mismatches(ledger):
         warn(f"{file}: {line}")
+    comparison = compare_with_seen(ledger)
+    if comparison.line():
+        if writing and comparison.refuses_writes:
+            raise GameFileError(f"{file}: {comparison.line()}; nothing was written")
+        warn(f"{file}: {comparison.line()}")
     return loaded, ledger
+
+
+def compare_with_seen(ledger: Ledger) -> Comparison:
+    """How this copy stands against the furthest this home has verified; recorded if newer."""
+    from pbem.cli.seen_heads import SeenGames
+    from pbem.keys import default_home
+
+    return SeenGames(default_home()).check(ledger, lambda: own_seats(ledger))
+
+
+def own_seats(ledger: Ledger) -> frozenset[str]:
+    """The seats whose private keys this home holds (the keys they joined with)."""
+    from pbem.errors import PbemError
+    from pbem.keys import KeyStore
+
+    store = KeyStore()
+    own: set[str] = set()
+    for seat, identity in ledger.roster.items():
+        try:
+            entry = store.public(seat)
+        except PbemError:
+            continue
+        if entry.private and entry.identity.sign_public == identity.sign_public:
+            own.add(seat)
+    return frozenset(own)
 
 
 def roster_mismatches(ledger: Ledger) -> list[str]:
@@ -89,6 +123,7 @@ def write_entries(loaded: LoadedFile, entries: list[dict[str, Any]], after: Ledg
             loaded, everything, after.header(), after.roster_table(), after.status_lines()
         )
     gamefile.replace(loaded, text)
+    compare_with_seen(after)
 
 
 def append_entry(
@@ -99,7 +134,7 @@ def append_entry(
     build: Callable[[Ledger, SecretKeys, str], tuple[Ledger, dict[str, Any]]],
 ) -> tuple[Ledger, dict[str, Any]]:
     """Read and verify the file, check the request before any key is opened, sign, append."""
-    loaded, ledger = read_game(file)
+    loaded, ledger = read_game(file, writing=True)
     precheck(ledger)
     secret = signing_key(ledger, seat, key)
     current, entry = build(ledger, secret, now())

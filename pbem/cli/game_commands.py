@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.appending import KEY, SEAT, append_entry, roster_mismatches
+from pbem.cli.appending import KEY, SEAT, append_entry, compare_with_seen, roster_mismatches
 from pbem.cli.common import (
     ask_passphrase,
     echo_wrapped,
@@ -141,6 +141,7 @@ def verify(
     """Check a game file's signatures, hash chain, genesis and every proof (exit 3 if unsound)."""
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
+    from pbem.cli.seen_heads import short
     from pbem.engine.ledger import Audit, Problem, audit
     from pbem.errors import EquivocationError, GameFileError, IdentityError, PbemError
 
@@ -160,8 +161,12 @@ def verify(
     if equivocation is not None and equivocation not in problems:
         problems = (*problems, equivocation)  # the proof is always shown
     mismatches = roster_mismatches(result.ledger) if result.ledger is not None else []
+    seen = compare_with_seen(result.ledger) if result.ok and result.ledger is not None else None
     if as_json:
-        print_json({"file": str(file), **result.as_dict(problems), "key_mismatches": mismatches})
+        report = {"file": str(file), **result.as_dict(problems), "key_mismatches": mismatches}
+        if seen is not None:
+            report["seen"] = {"verdict": seen.verdict, "line": seen.line(), "seen_head": seen.seen_head}
+        print_json(report)
     if not result.ok:
         if not as_json:
             for problem in problems:
@@ -175,6 +180,13 @@ def verify(
             for line in mismatches:
                 typer.echo(f"error: {file}: {line}", err=True)
         raise typer.Exit(IdentityError.exit_code)
+    assert seen is not None
+    if seen.verdict == "fork":
+        if not as_json:
+            typer.echo(f"error: {file}: {seen.line()}", err=True)
+        raise typer.Exit(GameFileError.exit_code)
+    if seen.line() and not as_json:
+        warn(f"{file}: {seen.line()}")
     if not as_json:
         ledger = result.ledger
         assert ledger is not None
@@ -183,6 +195,7 @@ def verify(
             f"{ledger.size()}, every signature and link checked"
             + (", every hidden-deck proof checked" if _has_decks(ledger) else "")
         )
+        typer.echo(f"  head {short(ledger.head)} (step {len(ledger.steps) - 1}): compare it with the others'")
         for seat in ledger.seats:
             identity = ledger.roster.get(seat)
             if identity is None:
@@ -258,7 +271,10 @@ def merge(
             gamefile.replace(base, text)
         else:
             gamefile.write_new(output, text)
+        seen = compare_with_seen(merged)
     target = output or file
+    if seen.line():
+        warn(f"{target}: {seen.line()}")
     if result.added:
         info(
             f"merged {result.added} new entr{'y' if result.added == 1 else 'ies'} into {target} "

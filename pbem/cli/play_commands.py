@@ -210,7 +210,7 @@ def play(
     with reported():
         from pbem.engine import play as play_mod
 
-        loaded, ledger = read_game(file)
+        loaded, ledger = read_game(file, writing=True)
         text = " ".join(move)
         play_mod.seated(ledger)
         if play_mod.owed_reveal(ledger, seat) is None:
