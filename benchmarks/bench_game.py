@@ -110,7 +110,7 @@ def signed_game(directory: Path, seed: int, components: dict[str, Any]) -> tuple
         store.create(seat, None, AT)
         keys[seat] = store.secret(seat, lambda prompt: None)
     setup = ledger_mod.plan(game=GAME, edition="2016", options={}, seats=list(SEATS), creator="a")
-    game = ledger_mod.new_game(setup, keys["a"], at=AT, game_id=secrets.token_hex(16), components=components)
+    game = ledger_mod.new_game(setup, keys["a"], at=AT, nonce=secrets.token_hex(16), components=components)
     for seat in SEATS[1:]:
         game, _ = ledger_mod.join(game, seat, keys[seat], AT)
     assert game.table is not None

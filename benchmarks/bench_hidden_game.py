@@ -70,7 +70,7 @@ def make_game(directory: Path, players: int, draws: int) -> tuple[Path, int]:
     seats = [f"s{index}" for index in range(players)]
     keys = {seat: SecretKeys.generate() for seat in seats}
     setup = ledger_mod.plan(game=NAME, edition=None, options={}, seats=seats, creator=seats[0])
-    current = ledger_mod.new_game(setup, keys[seats[0]], at=AT, game_id=secrets.token_hex(16), components={})
+    current = ledger_mod.new_game(setup, keys[seats[0]], at=AT, nonce=secrets.token_hex(16), components={})
     for seat in seats[1:]:
         current, _ = ledger_mod.join(current, seat, keys[seat], AT)
     turn, drawn, shown = 0, 0, 0

@@ -142,7 +142,7 @@ def build_game(directory: Path, entries: int, seed: int) -> tuple[Path, KeyStore
     assert template is not None
     components = values(template)
     ledger = ledger_mod.new_game(
-        setup, keys["a"], at=clock.tick(), game_id=secrets.token_hex(16), components=components
+        setup, keys["a"], at=clock.tick(), nonce=secrets.token_hex(16), components=components
     )
     for seat in SEATS[1:]:
         ledger, _ = ledger_mod.join(ledger, seat, keys[seat], clock.tick())

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 SEATS = ("alice", "bruno", "chiara", "dario")
+GIFT_CHANCE = 0.02  # now and then a player hands another gold or influence (or uses the Banker)
 
 
 def main() -> int:
@@ -68,7 +69,10 @@ def main() -> int:
             elif wanted["kind"] == "contribute":
                 run(seat, "play", str(mail[seat]), "roll", "--as", seat)
             else:
-                moves = json.loads(run(seat, "moves", str(mail[seat]), "--as", seat, "--json"))["moves"]
+                listed = json.loads(run(seat, "moves", str(mail[seat]), "--as", seat, "--json"))
+                if listed["free"] and rnd.random() < GIFT_CHANCE:  # a deal struck: a gift on the way
+                    run(seat, "play", str(mail[seat]), rnd.choice(listed["free"]), "--as", seat)
+                moves = listed["moves"]
                 run(seat, "play", str(mail[seat]), choose(rnd, moves, status["phase"]), "--as", seat)
             entries += 1
         run(holder, "verify", str(mail[holder]))

@@ -209,7 +209,8 @@ def test_only_the_drawer_reads_its_card(played: Played) -> None:
     assert table is not None and table.decks is not None
     deck = table.decks.decks[DECK]
     others = [share.value for share in deck.shares[0].values()]
-    secret_b = hidden_decks.secret_for(played.secret("b").sign_seed, table.game_id, "b")
+    game = ledger.read(played.data("readable"), memo)
+    secret_b = hidden_decks.secret_for(game.secret_seed("b", played.secret("b")), table.game_id, "b")
     with pytest.raises(GameFileError, match="not one of the deck's 6 cards"):
         hd.read_card(secret_b, deck.slots[0], others, len(CARDS))
 
@@ -249,7 +250,7 @@ def test_a_share_from_another_game_is_refused(played: Played) -> None:
     assert rebuilt is not None
     table = rebuilt.table
     assert table is not None and table.decks is not None
-    secret_b = hidden_decks.secret_for(played.secret("b").sign_seed, table.game_id, "b")
+    secret_b = hidden_decks.secret_for(rebuilt.secret_seed("b", played.secret("b")), table.game_id, "b")
     # b's true share of the same ciphertext, but made (and proven) for another game
     other = hd.share(
         secret_b, table.decks.decks[DECK].slots[0], game_id="f" * 32, deck_id=DECK, position=0, seat="b"

@@ -44,7 +44,7 @@ def test_a_signed_entry_with_any_other_contribution_is_refused(
     secret = KeyStore(homes["b"]).secret("b", lambda prompt: None)
     honest = ledger.contribution(current, "b", secret)
     links = randomness.chain(
-        randomness.seed_for(secret.sign_seed, current.game_id, "b"), current.game_id, "b"
+        randomness.seed_for(current.secret_seed("b", secret), current.game_id, "b"), current.game_id, "b"
     )
     for chosen in (links[2].hex(), links[0].hex(), "00" * 32, links[1].hex()):
         entry = current.next_entry("b", "2026-01-01T00:00:00Z", "note")

@@ -101,11 +101,11 @@ STYLES = st.builds(
 
 
 # --- helpers -----------------------------------------------------------------------------------
-def new_game(edition: str, turn_order: str, seats: Sequence[str], game_id: str) -> Ledger:
+def new_game(edition: str, turn_order: str, seats: Sequence[str], nonce: str) -> Ledger:
     setup = ledger.plan(
         game=GAME, edition=edition, options={"turn_order": turn_order}, seats=seats, creator=seats[0]
     )
-    game = ledger.new_game(setup, KEYS[seats[0]], at=AT, game_id=game_id, components=COMPONENTS[edition])
+    game = ledger.new_game(setup, KEYS[seats[0]], at=AT, nonce=nonce, components=COMPONENTS[edition])
     for seat in seats[1:]:
         game, _ = ledger.join(game, seat, KEYS[seat], AT)
     if state_of(game).phase == "setup draw":  # 2016: the City tiles are drawn before the bidding
@@ -192,7 +192,7 @@ def owed_now(game: Ledger, seat: str) -> dict[str, Any]:
     if game.table is None or game.table.decks is None:
         return {}
     return hidden_decks.owed_fields(
-        game.table.decks, seat, game_id=game.game_id, key_material=KEYS[seat].sign_seed
+        game.table.decks, seat, game_id=game.game_id, key_material=game.secret_seed(seat, KEYS[seat])
     )
 
 
@@ -630,23 +630,23 @@ def test_the_tie_break_is_drawn_from_every_seats_reveal() -> None:
     rnd = random.Random(2026)
     orders: set[tuple[str, ...]] = set()
     for run in range(4):  # four games: all alike by chance once in 24^3
-        game_id = hashlib.sha256(f"tie-break {run}".encode()).hexdigest()[:32]
+        nonce = hashlib.sha256(f"tie-break {run}".encode()).hexdigest()[:32]
         same = dict.fromkeys(seats, 7)
-        game = seal_all(new_game("2016", "bid", seats, game_id), same, seats)
+        game = seal_all(new_game("2016", "bid", seats, nonce), same, seats)
         assert state_of(game).tie_break is None, "nothing is drawn until the bids are revealed"
         game = reveal_all(game)
         state = state_of(game)
         tie_break = state.tie_break
         assert tie_break is not None and sorted(tie_break) == sorted(seats)
         # drawn from the randomness each seat published with its reveal, nothing else
-        assert Draws(game_id, TIE_BREAK, reveal_links(game)).shuffle(seats) == tie_break
+        assert Draws(game.game_id, TIE_BREAK, reveal_links(game)).shuffle(seats) == tie_break
         assert state.order == tie_break, "with equal bids the tie-break is the turn order"
         orders.add(tuple(tie_break))
         if run < 1:
             # other bids, sealed in another order: the same tie-break, since no bid can steer it
             other = {seat: rnd.randint(0, 45) for seat in seats}
             replay = reveal_all(
-                seal_all(new_game("2016", "bid", seats, game_id), other, list(reversed(seats)))
+                seal_all(new_game("2016", "bid", seats, nonce), other, list(reversed(seats)))
             )
             assert state_of(replay).tie_break == tie_break
     assert len(orders) >= 2, "four games with the same bids all broke ties the same way"

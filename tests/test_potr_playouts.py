@@ -1699,7 +1699,9 @@ def open_slot(game: Ledger, keys: Mapping[str, SecretKeys], slot: int) -> str:
     seen = (game.game_id, ciphertext.c1, ciphertext.c2)
     if seen not in _OPENED:
         shares = [
-            group.power(ciphertext.c1, hidden_decks.secret_for(keys[seat].sign_seed, game.game_id, seat))
+            group.power(
+                ciphertext.c1, hidden_decks.secret_for(game.secret_seed(seat, keys[seat]), game.game_id, seat)
+            )
             for seat in game.table.decks.seats
         ]
         _OPENED[seen] = deck.cards[hd.open_card(ciphertext, shares, len(deck.cards))]
@@ -1722,7 +1724,7 @@ def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
         seats=seats,
         creator=seats[0],
     )
-    game = ledger.new_game(setup, keys[seats[0]], at=AT, game_id="9a" * 16, components=COMPONENTS["2016"])
+    game = ledger.new_game(setup, keys[seats[0]], at=AT, nonce="9a" * 16, components=COMPONENTS["2016"])
     for seat in seats[1:]:
         game, _ = ledger.join(game, seat, keys[seat], AT)
     rules = game.rules

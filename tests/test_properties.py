@@ -273,7 +273,7 @@ def mutate(data: st.DataObject, doc: dict[str, Any], scope: TomlPath, *, whole: 
 def start_game(keys: Keys, components: Mapping[str, Any]) -> Ledger:
     """A genesis entry by a, then b and c join."""
     setup = ledger.plan(game=GAME, edition=None, options={"deadline_days": "7"}, seats=SEATS, creator="a")
-    current = ledger.new_game(setup, keys["a"], at=AT, game_id=GAME_ID, components=components)
+    current = ledger.new_game(setup, keys["a"], at=AT, nonce=GAME_ID, components=components)
     for seat in SEATS[1:]:
         current, _ = ledger.join(current, seat, keys[seat], AT)
     return current

@@ -55,7 +55,7 @@ def new(
             raise FileAccessError(f"{file}: already exists; choose another name")
         data = _components(setup, components)
         secret = KeyStore().secret(key or seat, ask_passphrase)
-        ledger = ledger_mod.new_game(setup, secret, at=now(), game_id=secrets.token_hex(16), components=data)
+        ledger = ledger_mod.new_game(setup, secret, at=now(), nonce=secrets.token_hex(16), components=data)
         text = gamefile.render_new(
             ledger.header(), ledger.roster_table(), data, ledger.entries, ledger.status_lines()
         )

@@ -18,6 +18,7 @@ from pbem.crypto.signing import (
 from pbem.errors import IdentityError, UsageError
 
 IDENTITY_LINE_TAG = "pbem-identity/1"
+GAME_SECRET_DOMAIN = "pbem/game-secret/v1"
 NAME_LIMIT = 32
 NAME_RULE = (
     f"use 1 to {NAME_LIMIT} letters of any alphabet, digits, '-' or '_', starting with a letter "
@@ -86,6 +87,18 @@ class SecretKeys:
 
     def sign(self, message: bytes) -> bytes:
         return sign(self.sign_seed, message)
+
+    def for_game(self, bound: str) -> bytes:
+        """The seed of every secret this identity has in one game (its randomness chain, its
+        hidden-deck key, its shuffles): HMAC-SHA256 of ``bound`` under the signing seed. The
+        ledger binds it to the game's genesis entry, so no two games, even with one id, share
+        a secret."""
+        import hashlib
+        import hmac
+
+        return hmac.new(
+            self.sign_seed, pae(GAME_SECRET_DOMAIN, bound.encode("utf-8")), hashlib.sha256
+        ).digest()
 
     def __repr__(self) -> str:  # never let a secret reach a log or traceback
         return "SecretKeys(<hidden>)"

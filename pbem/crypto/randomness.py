@@ -31,11 +31,10 @@ def step_back(game_id: str, seat: str, link: bytes) -> bytes:
     return hashlib.sha256(pae(CHAIN_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8"), link)).digest()
 
 
-def seed_for(sign_seed: bytes, game_id: str, seat: str) -> bytes:
-    """The secret end of a seat's chain, derived from its signing key."""
-    return hmac.new(
-        sign_seed, pae(SEED_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8")), "sha256"
-    ).digest()
+def seed_for(key: bytes, game_id: str, seat: str) -> bytes:
+    """The secret end of a seat's chain, derived from its secret for the game (see
+    ``SecretKeys.for_game``)."""
+    return hmac.new(key, pae(SEED_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8")), "sha256").digest()
 
 
 def chain(seed: bytes, game_id: str, seat: str, length: int = CHAIN_LENGTH) -> list[bytes]:

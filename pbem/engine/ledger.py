@@ -38,6 +38,10 @@ from pbem.errors import EquivocationError, GameFileError, IdentityError, PbemErr
 
 FORMAT = 1
 COMPONENTS_DOMAIN = "pbem/components/v1"
+GAME_ID_DOMAIN = "pbem/game-id/v1"
+# The genesis fields the game id does not cover: the id itself, and what the creator derives
+# from it (its randomness chain and hidden-deck key) or signs over it.
+DERIVED_GENESIS_FIELDS = ("game_id", "rand_tip", "deck_key", "deck_key_proof", "sig")
 STEP_DOMAIN = "pbem/step/v1"
 GAME_ID_PATTERN = re.compile(r"[0-9a-f]{32}")
 HASH_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
@@ -46,6 +50,7 @@ COMMON_FIELDS = ("seq", "prev", "by", "at", "kind", "sig")
 KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "genesis": (
         "game_id",
+        "nonce",
         "ruleset",
         "edition",
         "options",
@@ -215,6 +220,16 @@ class Ledger:
             lines.append(f"{rules.phase(self.table.state)}: {tables.waiting_summary(rules, self.table)}")
         return lines
 
+    def secret_seed(self, seat: str, secret: SecretKeys) -> bytes:
+        """The seed of every secret ``seat`` has in this game (its randomness chain, its
+        hidden-deck key and shuffles), bound to this game's genesis entry: for the creator, to
+        the game id, itself a hash of the genesis; for the others, to the whole signed genesis
+        entry, so that a second genesis with the same id (only its creator could sign one)
+        shares no secret of theirs. (Secrets bound to a creator-chosen id alone would repeat in
+        a "rematch" made with the same id: one game's cards and dice would show the other's.)"""
+        creator = self.entries[0]["by"]
+        return secret.for_game(self.game_id if seat == creator else f"genesis {self.hashes[0]}")
+
     def next_entry(self, by: str, at: str, kind: str) -> dict[str, Any]:
         """The common fields of the entry that would come next."""
         return {"seq": len(self.steps), "prev": self.head, "by": by, "at": at, "kind": kind}
@@ -280,10 +295,19 @@ def plan(
     return Setup(info, chosen_edition, resolved, tuple(seats), creator)
 
 
+def game_id_of(genesis: Mapping[str, Any]) -> str:
+    """The game id a genesis entry must carry: a hash of everything in it but what the creator
+    derives from the id, so nobody chooses an id, and two games share one only if they are one
+    game (the same creator, settings, time and ``nonce``)."""
+    core = {name: value for name, value in genesis.items() if name not in DERIVED_GENESIS_FIELDS}
+    return hashlib.sha256(pae(GAME_ID_DOMAIN, canonical_bytes(core))).hexdigest()[:32]
+
+
 def new_game(
-    setup: Setup, secret: SecretKeys, *, at: str, game_id: str, components: Mapping[str, Any]
+    setup: Setup, secret: SecretKeys, *, at: str, nonce: str, components: Mapping[str, Any]
 ) -> Ledger:
-    """A ledger holding just the creator's signed genesis entry."""
+    """A ledger holding just the creator's signed genesis entry; ``nonce`` is 32 random hex
+    digits, which make the game's id its own."""
     identity = secret.public(setup.creator)
     genesis: dict[str, Any] = {
         "seq": 0,
@@ -291,7 +315,7 @@ def new_game(
         "by": setup.creator,
         "at": at,
         "kind": "genesis",
-        "game_id": game_id,
+        "nonce": nonce,
         "ruleset": setup.info.name,
         "edition": setup.edition,
         "options": dict(setup.options),
@@ -299,9 +323,11 @@ def new_game(
         "components": components_hash(components),
         "sign": b64(identity.sign_public),
         "box": b64(identity.box_public),
-        "rand_tip": _chain(game_id, setup.creator, secret)[0].hex(),
-        **hidden_decks.key_fields(secret.sign_seed, game_id, setup.creator),
     }
+    game_id = genesis["game_id"] = game_id_of(genesis)
+    bound = secret.for_game(game_id)  # the creator's secrets follow from the id, which follows from all else
+    genesis["rand_tip"] = _chain(game_id, setup.creator, bound)[0].hex()
+    genesis.update(hidden_decks.key_fields(bound, game_id, setup.creator))
     return admit(None, sign_entry(game_id, genesis, secret), components=components)
 
 
@@ -319,8 +345,9 @@ def join(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger
     entry = ledger.next_entry(seat, at, "join")
     entry["sign"] = b64(identity.sign_public)
     entry["box"] = b64(identity.box_public)
-    entry["rand_tip"] = _chain(ledger.game_id, seat, secret)[0].hex()
-    entry.update(hidden_decks.key_fields(secret.sign_seed, ledger.game_id, seat))
+    bound = ledger.secret_seed(seat, secret)
+    entry["rand_tip"] = _chain(ledger.game_id, seat, bound)[0].hex()
+    entry.update(hidden_decks.key_fields(bound, ledger.game_id, seat))
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed
 
@@ -354,14 +381,14 @@ def check_can_note(ledger: Ledger, seat: str, text: str) -> None:
     _check_note(text)
 
 
-def _chain(game_id: str, seat: str, secret: SecretKeys) -> list[bytes]:
-    return randomness.chain(randomness.seed_for(secret.sign_seed, game_id, seat), game_id, seat)
+def _chain(game_id: str, seat: str, bound: bytes) -> list[bytes]:
+    return randomness.chain(randomness.seed_for(bound, game_id, seat), game_id, seat)
 
 
 def contribution(ledger: Ledger, seat: str, secret: SecretKeys) -> str:
     """The next link of ``seat``'s randomness chain, which its next entry must reveal."""
     count, _ = ledger.revealed[seat]
-    links = _chain(ledger.game_id, seat, secret)
+    links = _chain(ledger.game_id, seat, ledger.secret_seed(seat, secret))
     if count + 1 >= len(links):
         raise UsageError(f"{seat} has used up its {len(links) - 1} randomness contributions for this game")
     return links[count + 1].hex()
@@ -623,6 +650,9 @@ class _Replay:
         if not isinstance(game_id, str) or not GAME_ID_PATTERN.fullmatch(game_id):
             found.append("game_id must be 32 lower-case hex digits")
             return
+        if not isinstance(entry["nonce"], str) or not GAME_ID_PATTERN.fullmatch(entry["nonce"]):
+            found.append("nonce must be 32 lower-case hex digits")
+            return
         seats = entry["seats"]
         options = entry["options"]
         if not isinstance(seats, list) or not all(isinstance(seat, str) for seat in seats):
@@ -671,6 +701,12 @@ class _Replay:
             found.append("component data does not match the hash in the genesis entry")
         self.ledger = ledger
         self._admit(index, entry, PublicIdentity(entry["by"], *identity), found)
+        expected = game_id_of(entry)
+        if game_id != expected:
+            found.append(
+                f"game_id {game_id} is not the hash of the genesis entry ({expected}): an id is never "
+                "chosen, and this one was changed or made up"
+            )
         self._take_tip(entry, found)
         self._take_deck_key(entry, found)
 

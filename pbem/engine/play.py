@@ -165,7 +165,11 @@ def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
             assert game.table.decks is not None
             entry.update(
                 hidden_decks.card_fields(
-                    game.table.decks, seat, uses, game_id=ledger.game_id, key_material=secret.sign_seed
+                    game.table.decks,
+                    seat,
+                    uses,
+                    game_id=ledger.game_id,
+                    key_material=ledger.secret_seed(seat, secret),
                 )
             )
             # The full check, now that the entry says which cards it shows: refused before signing.
@@ -285,7 +289,7 @@ def hidden_hand(ledger: Ledger, seat: str, secret: SecretKeys) -> dict[str, str 
     table = seated(ledger).table
     if table.decks is None:
         return {}
-    return hidden_decks.hand(table.decks, seat, secret.sign_seed, ledger.game_id)
+    return hidden_decks.hand(table.decks, seat, ledger.secret_seed(seat, secret), ledger.game_id)
 
 
 def _playable(game: Seated, seat: str, texts: list[str], hand: Mapping[str, str | None]) -> list[str]:
@@ -388,7 +392,10 @@ def _sign(
     ):
         entry.update(
             hidden_decks.owed_fields(
-                ledger.table.decks, seat, game_id=ledger.game_id, key_material=secret.sign_seed
+                ledger.table.decks,
+                seat,
+                game_id=ledger.game_id,
+                key_material=ledger.secret_seed(seat, secret),
             )
         )
     entry["rand"] = contribution(ledger, seat, secret)
