@@ -212,3 +212,26 @@ def test_a_merged_file_reads_like_a_written_one(cli: Cli, make_game: Callable[..
     cli("join", str(copy_c), "--as", "c", home="c")
     cli("merge", str(copy_b), str(copy_c))
     assert "\n\n\n" not in copy_b.read_text()
+
+
+def test_two_entries_revealing_one_link_are_equivocation_whatever_their_steps(
+    cli: Cli, game_file: Path
+) -> None:
+    """b's note at step 5 on one copy, and another at step 6 on a copy where a wrote step 5
+    (b on another machine): they cannot both be in the game, and both reveal the same link of b's
+    randomness chain, which proves b signed two histories."""
+    first, second = copies(game_file, "first.toml", "second.toml")
+    assert cli("note", str(first), "I back Venice", "--as", "b", home="b").exit_code == 0
+    assert cli("note", str(second), "hello", "--as", "a", home="a").exit_code == 0
+    assert cli("note", str(second), "I back Milan", "--as", "b", home="b@2").exit_code == 0
+    before = first.read_bytes()
+    result = cli("merge", str(first), str(second))
+    assert result.exit_code == 6, result.stderr
+    assert result.stderr == (
+        f"error: b signed two different entries, for steps 5 and 6 (one in {second}), that reveal the "
+        "same link of its randomness chain: two histories of the game, equivocation\n"
+    )
+    proof = tomllib.loads(result.stdout)["entry"]
+    assert [(entry["seq"], entry["text"]) for entry in proof] == [(5, "I back Venice"), (6, "I back Milan")]
+    assert proof[0]["rand"] == proof[1]["rand"]
+    assert first.read_bytes() == before

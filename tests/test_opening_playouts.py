@@ -645,9 +645,7 @@ def test_the_tie_break_is_drawn_from_every_seats_reveal() -> None:
         if run < 1:
             # other bids, sealed in another order: the same tie-break, since no bid can steer it
             other = {seat: rnd.randint(0, 45) for seat in seats}
-            replay = reveal_all(
-                seal_all(new_game("2016", "bid", seats, nonce), other, list(reversed(seats)))
-            )
+            replay = reveal_all(seal_all(new_game("2016", "bid", seats, nonce), other, list(reversed(seats))))
             assert state_of(replay).tie_break == tie_break
     assert len(orders) >= 2, "four games with the same bids all broke ties the same way"
 

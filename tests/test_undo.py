@@ -94,3 +94,22 @@ def test_a_sealed_bid_cannot_be_undone(cli: Cli, make_game: Callable[..., Path])
     result = cli("undo", str(game), "--as", "a", home="a")
     assert result.exit_code == 1
     assert "can only undo its own move" in result.stderr
+
+
+def test_copies_of_a_game_with_an_undone_move_merge(cli: Cli, bidding: Path, tmp_path: Path) -> None:
+    """merge replays the union with the undone moves known, as read does (it once replayed the
+    void move and failed, even for two identical copies)."""
+    cli("play", str(bidding), "pass", "--as", "c", home="c")
+    cli("undo", str(bidding), "--as", "c", home="c")
+    cli("consent", str(bidding), "--as", "a", home="a")
+    cli("consent", str(bidding), "--as", "b", home="b")
+    twin = tmp_path / "twin.toml"
+    twin.write_bytes(bidding.read_bytes())
+    same = cli("merge", str(bidding), str(twin))
+    assert same.exit_code == 0, same.stderr
+    assert f"{bidding} already has every entry of {twin}" in same.stderr
+    assert cli("play", str(twin), "bid", "6", "--as", "c", home="c").exit_code == 0
+    grown = cli("merge", str(bidding), str(twin))
+    assert grown.exit_code == 0, grown.stderr
+    assert "merged 1 new entry" in grown.stderr
+    assert cli("verify", str(bidding)).exit_code == 0

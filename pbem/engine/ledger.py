@@ -424,6 +424,11 @@ def merge(
     places: dict[tuple[int, str], dict[str, Any]] = {
         (entry["seq"], entry["by"]): entry for entry in mine.entries
     }
+    # A seat's entries reveal its randomness chain one link each, in order: two different
+    # entries with one link are two continuations of one history, whatever their steps.
+    links: dict[tuple[str, str], dict[str, Any]] = {
+        (entry["by"], entry["rand"]): entry for entry in mine.entries if "rand" in entry
+    }
     added = 0
     for name, data in others:
         theirs = _read_named(name, data, check)
@@ -441,9 +446,17 @@ def merge(
                     f"(one in {name}): equivocation",
                     (dict(known), dict(entry)),
                 )
+            same_link = links.setdefault((entry["by"], entry["rand"]), entry) if "rand" in entry else entry
+            if not _same(same_link, entry):
+                raise EquivocationError(
+                    f"{entry['by']} signed two different entries, for steps {same_link['seq']} and "
+                    f"{entry['seq']} (one in {name}), that reveal the same link of its randomness "
+                    "chain: two histories of the game, equivocation",
+                    (dict(same_link), dict(entry)),
+                )
     order = {seat: index for index, seat in enumerate(mine.seats)}
     entries = sorted(places.values(), key=lambda entry: (entry["seq"], order[entry["by"]]))
-    replay = _Replay(components=mine.components, check=check)
+    replay = _Replay(void=_undone(entries), components=mine.components, check=check)
     for index, entry in enumerate(entries):
         replay.feed(index, entry)
     if replay.problems:
