@@ -45,7 +45,9 @@ class Table:
     revealed: dict[str, set[str]] = field(default_factory=dict)  # step -> seats
     pending: list[Pending] = field(default_factory=list)
     resolved: list[str] = field(default_factory=list)
-    links: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)  # seat -> (seq, link)
+    # seat -> (seq, link) of every link it revealed: a tuple, replaced when a link is added, so a
+    # snapshot shares it instead of copying a history as long as the game
+    links: dict[str, tuple[tuple[int, bytes], ...]] = field(default_factory=dict)
     # when each current demand began, by demand key: the time written in the entry that made it
     waiting_since: dict[str, str] = field(default_factory=dict)
     last_play: tuple[int, str, str] | None = None  # (seq, seat, kind) of the latest play entry
@@ -57,9 +59,9 @@ class Table:
     def snapshot(self) -> Table:
         """A copy that later changes to this table do not reach.
 
-        Rules return new states rather than changing them, so the state is shared; only the
-        engine's own containers are copied. (A deep copy here made replay quadratic, since the
-        randomness history grows with the game.)
+        Rules return new states rather than changing them, so the state is shared, as are the
+        seats' link histories (tuples); only the engine's own containers are copied. (Replay takes
+        one per step, so copying anything that grows with the game here makes replay quadratic.)
         """
         return Table(
             self.game_id,
@@ -71,7 +73,7 @@ class Table:
             revealed={step: set(seats) for step, seats in self.revealed.items()},
             pending=[Pending(p.context, p.since, set(p.excused)) for p in self.pending],
             resolved=list(self.resolved),
-            links={seat: list(links) for seat, links in self.links.items()},
+            links=dict(self.links),
             waiting_since=dict(self.waiting_since),
             last_play=self.last_play,
             undo=None if self.undo is None else {**self.undo, "agreed": set(self.undo["agreed"])},
@@ -294,7 +296,7 @@ def check_contribution(rules: Ruleset, table: Table, seat: str, event: str) -> N
 
 
 def record_link(table: Table, seat: str, seq: int, link: bytes) -> None:
-    table.links.setdefault(seat, []).append((seq, link))
+    table.links[seat] = (*table.links.get(seat, ()), (seq, link))
 
 
 def settle(rules: Ruleset, table: Table, seq: int) -> None:
@@ -456,7 +458,7 @@ def _all_sealed(rules: Ruleset, table: Table, step: str) -> bool:
 
 
 def _first_link_after(table: Table, seat: str, since: int) -> bytes | None:
-    for seq, link in table.links.get(seat, []):
+    for seq, link in table.links.get(seat, ()):
         if seq > since:
             return link
     return None
