@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_verify.py [--entries N] [--repeat R] [--json]
+    python benchmarks/bench_verify.py [--entries N] [--repeat R] [--json] [--quick]
 
 The script builds a realistic game file (six seats of Princes of the Renaissance, one genesis entry,
 five joins, then signed notes round-robin until there are N entries) in a temporary directory,
@@ -19,6 +19,11 @@ one process run and on that one file:
 * cold start: ``pbem --help`` against an empty ``python -c pass``.
 
 Each figure is the median (and minimum) of R runs; the subprocess ones follow one untimed run.
+
+``--quick`` is a check that the benchmark works, not a measurement: a file of QUICK_ENTRIES
+entries and one run of everything, in a few seconds, every step as in a full run (the file built
+and verified, every row timed, the appended file checked, each command's exit code); it exits
+non-zero if anything fails.
 """
 
 from __future__ import annotations
@@ -60,6 +65,9 @@ SEATS = ("a", "b", "c", "d", "e", "f")
 START = datetime(2026, 1, 1, tzinfo=UTC)
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 NOTE_MIN, NOTE_MAX = 20, 200
+ENTRIES, REPEAT = 1000, 5
+# --quick: the six seats join, then each writes nine notes
+QUICK_ENTRIES, QUICK_REPEAT = 60, 1
 
 # Table talk of a Princes of the Renaissance game by email: offers, deals, reminders, recaps.
 CITIES = ("Florence", "Venice", "Milan", "Rome", "Naples", "Urbino", "Mantua", "Ferrara")
@@ -321,6 +329,8 @@ def print_table(meta: dict[str, Any], rows: Sequence[Result], ratios: dict[str, 
         f"({meta['repeat'] * 2} for start-up); Python {meta['python']}, {meta['platform']}, "
         f"{meta['cpus']} CPUs"
     )
+    if meta["quick"]:
+        print("--quick: a check that the benchmark works; these figures measure nothing")
     width = max(len(row.label) for row in rows)
     print()
     print(f"{'measurement':<{width}}  {'median ms':>10}  {'min ms':>10}")
@@ -337,11 +347,26 @@ def print_table(meta: dict[str, Any], rows: Sequence[Result], ratios: dict[str, 
 # --- main -----------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--entries", type=int, default=1000, help="entries in the game file (default 1000)")
-    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (default 5)")
+    parser.add_argument(
+        "--entries",
+        type=int,
+        help=f"entries in the game file (default {ENTRIES}, {QUICK_ENTRIES} with --quick)",
+    )
+    parser.add_argument(
+        "--repeat", type=int, help=f"runs per measurement (default {REPEAT}, {QUICK_REPEAT} with --quick)"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--seed", type=int, default=2026, help="seed for the notes' text (default 2026)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="check that the benchmark works: a small file, one run of everything, a few seconds",
+    )
     args = parser.parse_args(argv)
+    if args.entries is None:
+        args.entries = QUICK_ENTRIES if args.quick else ENTRIES
+    if args.repeat is None:
+        args.repeat = QUICK_REPEAT if args.quick else REPEAT
     if args.entries < len(SEATS):
         parser.error(f"--entries must be at least {len(SEATS)} (a genesis and {len(SEATS) - 1} joins)")
     if args.repeat < 1:
@@ -423,6 +448,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help_runs,
         python_runs,
     ]
+    for row in rows:  # every step ran, and ran the number of times asked
+        expected = runs * 2 if row in (help_runs, python_runs) else runs
+        if len(row.samples) != expected or min(row.samples) <= 0:
+            raise SystemExit(f"{row.label.strip()}: {len(row.samples)} runs, expected {expected}")
     ratios = {
         "verify / floor": ratio(verify, floor_total),
         "pbem --help / python startup": ratio(help_runs, python_runs),
@@ -436,6 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "platform": f"{platform.system()} {platform.machine()}",
         "cpus": os.cpu_count(),
         "cryptography": cryptography.__version__,
+        "quick": args.quick,
     }
     if args.json:
         report = {

@@ -67,9 +67,9 @@ class Played:
 def choose(played: Played, seat: str, phase: str, moves: list[str]) -> str:
     """Reaches every stage by construction, whatever the shuffles dealt: distinct bids, the chosen
     families, then every player buys a card at every turn (a card over the hand limit is
-    discarded face down, never a stealing card) until somebody can play a stealing card, which
-    it plays. Six of the 25 cards steal, and the deck runs out before the players' influence
-    does, so one is always drawn."""
+    discarded face down, never a stealing card) until everyone holds one and somebody can play a
+    stealing card, which it plays. Six of the 25 cards steal, and the deck runs out before the
+    players' influence does, so one is always drawn."""
     if phase == "turn-order bid":
         return f"bid {BIDS[seat]}"
     if phase == "family bidding":
@@ -87,7 +87,7 @@ def choose(played: Played, seat: str, phase: str, moves: list[str]) -> str:
         plain = [move for move in discards if not str(hand.get(move.split()[1])).startswith("steal-")]
         return (plain or discards)[0]
     steals = [move for move in moves if move.startswith("play steal-")]
-    if steals and not played.shown and played.kept:
+    if steals and not played.shown and "bought" in played.stages:  # once everyone holds a card
         return steals[0]
     if "buy card" in moves and not played.shown:
         return "buy card"

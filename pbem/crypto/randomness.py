@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pbem.crypto.signing import pae
 
@@ -26,9 +27,23 @@ CHAIN_LENGTH = 4096  # reveals per seat per game; a long game uses a few hundred
 LINK_SIZE = 32
 
 
+@lru_cache(maxsize=64)
+def _prefix(game_id: str, seat: str) -> hashlib._Hash:
+    """SHA-256 fed with what every step of the seat's chain hashes before the link itself (the
+    domain, game, seat and link length): callers copy it, so it is hashed once per seat, not once
+    per step. Never update it in place."""
+    prefix = hashlib.sha256(pae(CHAIN_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8")))
+    prefix.update(b" %d " % LINK_SIZE)
+    return prefix
+
+
 def step_back(game_id: str, seat: str, link: bytes) -> bytes:
     """``H(link)``: the chain element before ``link``."""
-    return hashlib.sha256(pae(CHAIN_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8"), link)).digest()
+    if len(link) != LINK_SIZE:
+        return hashlib.sha256(pae(CHAIN_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8"), link)).digest()
+    step = _prefix(game_id, seat).copy()
+    step.update(link)
+    return step.digest()
 
 
 def seed_for(key: bytes, game_id: str, seat: str) -> bytes:
@@ -41,10 +56,9 @@ def chain(seed: bytes, game_id: str, seat: str, length: int = CHAIN_LENGTH) -> l
     """``[w0, w1, ..., w_length]``: the tip first, the seed last."""
     if len(seed) != LINK_SIZE:
         raise ValueError(f"a chain seed is {LINK_SIZE} bytes, not {len(seed)}")
-    # Every step hashes the same encoded prefix (domain, game, seat, link length), so it is hashed
-    # once and copied: signing an entry walks the whole chain, and this makes that walk ~4x cheaper.
-    prefix = hashlib.sha256(pae(CHAIN_DOMAIN, game_id.encode("utf-8"), seat.encode("utf-8")))
-    prefix.update(b" %d " % LINK_SIZE)
+    # Every step hashes the same encoded prefix, so it is hashed once and copied: signing an entry
+    # walks the whole chain, and this makes that walk ~4x cheaper.
+    prefix = _prefix(game_id, seat)
     links = [seed]
     for _ in range(length):
         step = prefix.copy()

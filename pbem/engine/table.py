@@ -45,19 +45,23 @@ class Table:
     revealed: dict[str, set[str]] = field(default_factory=dict)  # step -> seats
     pending: list[Pending] = field(default_factory=list)
     resolved: list[str] = field(default_factory=list)
-    links: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)  # seat -> (seq, link)
+    # seat -> (seq, link) of every link it revealed: a tuple, replaced when a link is added, so a
+    # snapshot shares it instead of copying a history as long as the game
+    links: dict[str, tuple[tuple[int, bytes], ...]] = field(default_factory=dict)
     # when each current demand began, by demand key: the time written in the entry that made it
     waiting_since: dict[str, str] = field(default_factory=dict)
     last_play: tuple[int, str, str] | None = None  # (seq, seat, kind) of the latest play entry
     undo: dict[str, Any] | None = None  # a pending undo: by, target, agreed
     decks: Decks | None = None  # the hidden decks, for rulesets that declare any
+    # The rules' demands of ``state`` and the rules and state they answer for (see ``_wanted``).
+    asked: tuple[Ruleset, Any, tuple[Demand, ...]] | None = field(default=None, compare=False, repr=False)
 
     def snapshot(self) -> Table:
         """A copy that later changes to this table do not reach.
 
-        Rules return new states rather than changing them, so the state is shared; only the
-        engine's own containers are copied. (A deep copy here made replay quadratic, since the
-        randomness history grows with the game.)
+        Rules return new states rather than changing them, so the state is shared, as are the
+        seats' link histories (tuples); only the engine's own containers are copied. (Replay takes
+        one per step, so copying anything that grows with the game here makes replay quadratic.)
         """
         return Table(
             self.game_id,
@@ -69,11 +73,12 @@ class Table:
             revealed={step: set(seats) for step, seats in self.revealed.items()},
             pending=[Pending(p.context, p.since, set(p.excused)) for p in self.pending],
             resolved=list(self.resolved),
-            links={seat: list(links) for seat, links in self.links.items()},
+            links=dict(self.links),
             waiting_since=dict(self.waiting_since),
             last_play=self.last_play,
             undo=None if self.undo is None else {**self.undo, "agreed": set(self.undo["agreed"])},
             decks=None if self.decks is None else self.decks.copy(),
+            asked=self.asked,  # an answer about the state, which the copy shares
         )
 
 
@@ -115,18 +120,23 @@ def demands(rules: Ruleset, table: Table) -> list[Demand]:
             if seat != undo["by"] and seat not in undo["agreed"]
         ]
     found: list[Demand] = []
-    wanted = rules.demands(table.state)
+    wanted = _wanted(rules, table)
+    sealing: dict[str, list[str]] = {}  # step -> the seats asked to seal a choice in it
+    for demand in wanted:
+        if demand.kind == "sealed":
+            sealing.setdefault(demand.step, []).append(demand.seat)
+    # A step's choices are revealed once every seat asked has sealed its own.
+    everyone_in = {
+        step: all(seat in table.commitments.get(step, {}) for seat in seats)
+        for step, seats in sealing.items()
+    }
     for demand in wanted:
         if demand.kind != "sealed":
             found.append(demand)
             continue
-        commits = table.commitments.get(demand.step, {})
-        everyone_in = all(
-            other.seat in commits for other in wanted if other.kind == "sealed" and other.step == demand.step
-        )
-        if demand.seat not in commits:
+        if demand.seat not in table.commitments.get(demand.step, {}):
             found.append(Demand(demand.seat, "commit", demand.step, demand.prompt))
-        elif everyone_in and demand.seat not in table.revealed.get(demand.step, set()):
+        elif everyone_in[demand.step] and demand.seat not in table.revealed.get(demand.step, set()):
             found.append(Demand(demand.seat, "reveal", demand.step, f"reveal your sealed {demand.step}"))
     busy = {demand.seat for demand in found}
     for pending in table.pending:
@@ -170,6 +180,19 @@ def waiting_summary(rules: Ruleset, table: Table) -> str:
     return "waiting for " + "; ".join(
         f"{', '.join(seats)} {SUMMARY[kind]}" for kind, seats in by_kind.items()
     )
+
+
+def _wanted(rules: Ruleset, table: Table) -> tuple[Demand, ...]:
+    """``rules.demands(table.state)``, asked once per state.
+
+    Rules are pure and never change a state in place, so the answer stands until the table holds
+    another state; replay asks after every entry, and most entries (notes, randomness, what a
+    seat owes the hidden decks) leave the state as it was.
+    """
+    asked = table.asked
+    if asked is None or asked[0] is not rules or asked[1] is not table.state:
+        asked = table.asked = (rules, table.state, tuple(rules.demands(table.state)))
+    return asked[2]
 
 
 def demand_of(rules: Ruleset, table: Table, seat: str, kinds: tuple[str, ...]) -> Demand:
@@ -302,12 +325,13 @@ def check_contribution(rules: Ruleset, table: Table, seat: str, event: str) -> N
 
 
 def record_link(table: Table, seat: str, seq: int, link: bytes) -> None:
-    table.links.setdefault(seat, []).append((seq, link))
+    table.links[seat] = (*table.links.get(seat, ()), (seq, link))
 
 
 def settle(rules: Ruleset, table: Table, seq: int) -> None:
     """Decide every pending event whose contributions are all in; note events newly requested."""
     _note_requests(rules, table, seq)
+    hidden = hidden_deck_rules(rules) if table.decks is not None else None
     progress = True
     while progress:
         progress = False
@@ -326,7 +350,6 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
             table.resolved.append(pending.context)
             _note_requests(rules, table, seq)
             progress = True
-        hidden = hidden_deck_rules(rules)
         if hidden is not None and table.decks is not None:
             dealt = hidden_decks.deal(hidden, table.decks, table.state)
             if dealt is not table.state:
@@ -378,8 +401,15 @@ def demand_key(demand: Demand) -> str:
     return f"{demand.seat}|{demand.kind}|{demand.step}"
 
 
-def track(rules: Ruleset, table: Table, at: str) -> None:
-    """Start the clock of every demand that is new since the last entry; forget finished ones."""
+def track(rules: Ruleset, table: Table, at: str, days: int) -> None:
+    """Start the clock of every demand that is new since the last entry; forget finished ones.
+
+    The clocks are read only for deadlines (``deadline``, ``check_timeout``), so a game without
+    them (``days`` 0, the default) keeps none: replay tracks after every entry, and working out
+    every demand each time was a tenth of the work of verifying a game of notes.
+    """
+    if days <= 0:
+        return
     current = {demand_key(demand) for demand in demands(rules, table)}
     table.waiting_since = {key: since for key, since in table.waiting_since.items() if key in current}
     for key in current:
@@ -450,16 +480,14 @@ def _note_requests(rules: Ruleset, table: Table, seq: int) -> None:
 def _all_sealed(rules: Ruleset, table: Table, step: str) -> bool:
     """True once every seat asked for a sealed choice in ``step`` has committed to it."""
     wanted = [
-        demand.seat
-        for demand in rules.demands(table.state)
-        if demand.kind == "sealed" and demand.step == step
+        demand.seat for demand in _wanted(rules, table) if demand.kind == "sealed" and demand.step == step
     ]
     commits = table.commitments.get(step, {})
     return bool(commits) and all(seat in commits for seat in wanted)
 
 
 def _first_link_after(table: Table, seat: str, since: int) -> bytes | None:
-    for seq, link in table.links.get(seat, []):
+    for seq, link in table.links.get(seat, ()):
         if seq > since:
             return link
     return None
