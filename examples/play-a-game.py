@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 SEATS = ("alice", "bruno", "chiara", "dario")
+FAMILIES = ("baglioni", "bentivoglio", "malatesta", "este", "gonzaga", "montefeltro")
 GIFT_CHANCE = 0.02  # now and then a player hands another gold or influence (or uses the Banker)
 
 
@@ -87,6 +88,8 @@ def choose(rnd: random.Random, moves: list[str], phase: str) -> str:
     cards, powers and wars the players hold often enough to show them."""
     if phase == "family bidding":
         return "pass" if rnd.random() < 0.6 else moves[0]
+    if phase == "family choice":  # the families whose powers show most in a game, first
+        return next(f"family {name}" for name in FAMILIES if f"family {name}" in moves)
     if phase.startswith(("turn-order", "family")):
         return rnd.choice(moves[:12])
     by_verb: dict[str, list[str]] = {}
@@ -103,6 +106,8 @@ def choose(rnd: random.Random, moves: list[str], phase: str) -> str:
     }  # fmt: skip
     verbs = [verb for verb in by_verb if weights.get(verb, 1) > 0]
     verb = rnd.choices(verbs, [weights.get(verb, 1) for verb in verbs])[0]
+    if verb == "buy" and "buy card" in by_verb["buy"] and rnd.random() < 0.5:
+        return "buy card"  # cards make the windows, wars and auctions more eventful
     if verb == "auction":
         tile = rnd.choice(sorted({move.split()[1] for move in by_verb["auction"]}))
         return min((m for m in by_verb["auction"] if m.split()[1] == tile), key=lambda m: int(m.split()[2]))
