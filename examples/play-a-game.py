@@ -73,6 +73,7 @@ def main() -> int:
                 listed = json.loads(run(seat, "moves", str(mail[seat]), "--as", seat, "--json"))
                 if listed["free"] and rnd.random() < GIFT_CHANCE:  # a deal struck: a gift on the way
                     run(seat, "play", str(mail[seat]), rnd.choice(listed["free"]), "--as", seat)
+                    listed = json.loads(run(seat, "moves", str(mail[seat]), "--as", seat, "--json"))
                 moves = listed["moves"]
                 run(seat, "play", str(mail[seat]), choose(rnd, moves, status["phase"]), "--as", seat)
             entries += 1
