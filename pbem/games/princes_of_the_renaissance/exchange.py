@@ -74,11 +74,16 @@ def check_give(game: Game, seat: str, amount: int, currency: str, to: str) -> No
 
 
 def give(game: Game, seat: str, amount: int, currency: str, to: str) -> None:
-    giver, taker = game.players[seat], game.players[to]
+    transfer(game, seat, to, currency, amount)
+    game.events.append(f"{seat} gives {amount} {currency} to {to}")
+
+
+def transfer(game: Game, source: str, to: str, currency: str, amount: int) -> None:
+    """``amount`` of ``currency`` from one player to another: a gift, or a steal."""
+    giver, taker = game.players[source], game.players[to]
     if currency == "gold":
         giver.gold -= amount
         taker.gold += amount
     else:
         giver.influence -= amount
         taker.influence += amount
-    game.events.append(f"{seat} gives {amount} {currency} to {to}")

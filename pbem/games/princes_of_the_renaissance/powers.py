@@ -66,15 +66,8 @@ def steal(game: Game, seat: str, card: str, target: str) -> None:
 
 
 def _take(game: Game, seat: str, target: str, currency: str, amount: int, *, source: str) -> None:
-    victim, thief = game.players[target], game.players[seat]
-    have = victim.gold if currency == "gold" else victim.influence
-    taken = min(amount, have)  # one cannot take more than the other player has
-    if currency == "gold":
-        victim.gold -= taken
-        thief.gold += taken
-    else:
-        victim.influence -= taken
-        thief.influence += taken
+    taken = min(amount, decade.holding(game.players[target], currency))  # no more than the other has
+    exchange.transfer(game, target, seat, currency, taken)
     game.events.append(f"{seat} plays {source}: takes {taken} {currency} from {target}")
 
 
