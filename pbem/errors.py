@@ -53,3 +53,13 @@ class EquivocationError(PbemError):
     def __init__(self, message: str, evidence: tuple[dict[str, Any], ...]) -> None:
         super().__init__(message)
         self.evidence = evidence
+
+
+class MailContentError(GameFileError):
+    """A message that cannot carry a game's entries: truncated, altered, or not what it says."""
+
+
+class MailTransportError(PbemError):
+    """The mail server could not be reached, refused the login, or refused or dropped a message."""
+
+    exit_code = 7

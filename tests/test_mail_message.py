@@ -1,0 +1,122 @@
+"""Messages that carry a game: what a sender builds is read back; what a client or an attacker
+does to a message is refused with its reason."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from pbem.errors import MailContentError
+from pbem.mail.armor import armor
+from pbem.mail.message import Outgoing, build, read
+
+GAME = (Path(__file__).parent.parent / "examples" / "three-players.toml").read_text(encoding="utf-8")
+
+
+def outgoing(entries: str = GAME) -> Outgoing:
+    return Outgoing(
+        sender="alice@example.org",
+        recipients=("bruno@example.org", "chiara@example.org"),
+        subject="[pbem] Princes of the Renaissance 14c6: alice bid; bruno to move",
+        body="bruno: your turn.\nJosé's note: «à vous»",
+        entries=entries,
+        game_id="14c6761ee2c018d43972947db37e876a",
+        filename="princes-14c6.toml",
+    )
+
+
+def test_a_message_built_is_read_back_with_its_entries() -> None:
+    raw = build(outgoing()).as_bytes()
+    carried = read(raw)
+    assert carried is not None
+    assert carried.entries == GAME
+    assert carried.game_id == "14c6761ee2c018d43972947db37e876a"
+    assert carried.sender == "alice@example.org" and carried.subject.startswith("[pbem]")
+
+
+def test_the_entries_in_the_body_stand_in_for_a_dropped_attachment() -> None:
+    message = build(outgoing())
+    message.set_payload([part for part in message.iter_parts() if not part.is_attachment()])
+    carried = read(message.as_bytes())
+    assert carried is not None and carried.entries == GAME
+
+
+def test_the_attachment_stands_in_for_a_body_a_client_rewrote() -> None:
+    message = build(outgoing())
+    body = next(part for part in message.iter_parts() if not part.is_attachment())
+    assert isinstance(body, EmailMessage)
+    body.set_content("bruno: your turn.\n")
+    carried = read(message.as_bytes())
+    assert carried is not None and carried.entries == GAME
+
+
+def test_a_message_of_no_game_is_none() -> None:
+    plain = EmailMessage()
+    plain["Subject"] = "lunch?"
+    plain.set_content("Shall we?")
+    assert read(plain.as_bytes()) is None
+
+
+def replace_body(message: EmailMessage, text: str) -> EmailMessage:
+    body = next(part for part in message.iter_parts() if not part.is_attachment())
+    assert isinstance(body, EmailMessage)
+    body.set_content(text)
+    return message
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (
+            lambda: replace_body(build(outgoing()), armor(GAME.replace("Agreed", "Refused", 1))),
+            "the entries in the body differ from the attached ones",
+        ),
+        (
+            lambda: replace_body(build(outgoing()), armor(GAME) + armor(GAME)),
+            "the body holds 2 armored blocks",
+        ),
+        (lambda: build(outgoing("this is [not toml")), "not a valid TOML file"),
+    ],
+)
+def test_a_message_that_contradicts_itself_is_refused(make: object, reason: str) -> None:
+    assert callable(make)
+    with pytest.raises(MailContentError, match=reason.replace("[", r"\[")):
+        read(make().as_bytes())
+
+
+def test_a_truncated_message_is_refused() -> None:
+    raw = build(outgoing()).as_bytes()
+    message = build(outgoing())
+    message.set_payload([part for part in message.iter_parts() if not part.is_attachment()])
+    cut = message.as_bytes()
+    with pytest.raises(MailContentError, match="cut short"):
+        read(cut[: len(cut) * 2 // 3])
+    with pytest.raises(MailContentError):
+        read(raw[: len(raw) - 400])
+
+
+def test_a_huge_message_is_refused_before_it_is_parsed() -> None:
+    with pytest.raises(MailContentError, match="more than a game's message ever has"):
+        read(b"Subject: x\r\n\r\n" + b"A" * (50 * 2**20))
+
+
+def test_a_mime_bomb_of_nested_parts_is_refused() -> None:
+    inner = EmailMessage()
+    inner.set_content("x")
+    for _ in range(40):
+        outer = EmailMessage()
+        outer.make_mixed()
+        outer.attach(inner)
+        inner = outer
+    with pytest.raises(MailContentError, match="nests parts more than"):
+        read(inner.as_bytes())
+    wide = EmailMessage()
+    wide.make_mixed()
+    for index in range(300):
+        part = EmailMessage()
+        part.set_content(f"part {index}")
+        wide.attach(part)
+    with pytest.raises(MailContentError, match="more than 200 parts"):
+        read(wide.as_bytes())
