@@ -8,7 +8,14 @@ import sys
 import typer
 
 from pbem import __version__
-from pbem.cli import game_commands, key_commands, play_commands, table_commands, template_commands
+from pbem.cli import (
+    game_commands,
+    key_commands,
+    mail_commands,
+    play_commands,
+    table_commands,
+    template_commands,
+)
 
 app = typer.Typer(
     name="pbem",
@@ -41,6 +48,7 @@ def _root(
 app.add_typer(key_commands.app, name="key")
 app.add_typer(template_commands.app, name="templates")
 app.add_typer(table_commands.app, name="table")
+app.add_typer(mail_commands.app, name="mail")
 app.command("new")(game_commands.new)
 app.command("join")(game_commands.join)
 app.command("status")(play_commands.status)

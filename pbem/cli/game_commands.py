@@ -24,6 +24,10 @@ from pbem.cli.common import (
 if TYPE_CHECKING:
     pass
 
+EMAIL = typer.Option(
+    None, "--email", help="The address your moves are mailed to, signed in the file so nobody can change it."
+)
+
 
 def new(
     file: Path = typer.Argument(..., help="The game file to create."),
@@ -38,6 +42,7 @@ def new(
         "--components",
         help="A component template to play with instead of pbem's (see 'pbem templates show').",
     ),
+    email: str | None = EMAIL,
 ) -> None:
     """Create a game file with its signed genesis entry and the game's component data."""
     with reported():
@@ -55,7 +60,11 @@ def new(
             raise FileAccessError(f"{file}: already exists; choose another name")
         data = _components(setup, components)
         secret = KeyStore().secret(key or seat, ask_passphrase)
-        ledger = ledger_mod.new_game(setup, secret, at=now(), nonce=secrets.token_hex(16), components=data)
+        if email is not None:
+            ledger_mod.check_email(email)
+        ledger = ledger_mod.new_game(
+            setup, secret, at=now(), nonce=secrets.token_hex(16), components=data, email=email
+        )
         text = gamefile.render_new(
             ledger.header(), ledger.roster_table(), data, ledger.entries, ledger.status_lines()
         )
@@ -94,17 +103,23 @@ def join(
     file: Path = typer.Argument(..., help="The game file."),
     seat: str = SEAT,
     key: str | None = KEY,
+    email: str | None = EMAIL,
 ) -> None:
-    """Join a game: add your self-signed public keys to the file."""
+    """Join a game: add your self-signed public keys (and your address) to the file."""
     from pbem.engine import ledger as ledger_mod
+
+    def check(current: Any) -> None:
+        ledger_mod.check_can_join(current, seat)
+        if email is not None:
+            ledger_mod.check_email(email)
 
     with reported():
         updated, entry = append_entry(
             file,
             seat,
             key,
-            lambda current: ledger_mod.check_can_join(current, seat),
-            lambda current, secret, at: ledger_mod.join(current, seat, secret, at),
+            check,
+            lambda current, secret, at: ledger_mod.join(current, seat, secret, at, email),
         )
         info(f"{seat} joined {file} (entry {entry['seq']}, fingerprint {updated.roster[seat].fingerprint})")
         if updated.waiting_to_join:

@@ -400,9 +400,11 @@ def _describe(entry: dict[str, Any]) -> str:
     if kind == "genesis":
         return f"created the game: {entry['ruleset']} ({entry['edition']}), seats {', '.join(entry['seats'])}"
     if kind == "join":
-        return "joined"
+        return "joined" + (f", mail to {entry['email']}" if "email" in entry else "")
     if kind == "note":
         return repr(entry["text"])
+    if kind == "address":
+        return f"mail now goes to {entry['email']}"
     if kind == "move":
         return str(entry["move"])
     if kind == "commit":

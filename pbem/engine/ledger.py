@@ -65,6 +65,7 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     ),
     "join": ("sign", "box", "rand_tip", "deck_key", "deck_key_proof"),
     "note": ("text", "rand"),
+    "address": ("email", "rand"),
     "move": ("move", "rand"),
     "commit": ("step", "commitment", "sealed", "rand"),
     "reveal": ("step", "value", "nonce", "rand"),
@@ -81,6 +82,11 @@ OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
     kind: hidden_decks.OWED_FIELDS + (hidden_decks.CARD_FIELDS if kind == "move" else ())
     for kind in hidden_decks.RIDING_KINDS
 }
+# A seat may give, in the entry that brings it in, the address its mail goes to (signed, so that
+# nobody redirects it); an ``address`` entry changes it later.
+OPTIONAL_FIELDS["genesis"] = OPTIONAL_FIELDS["join"] = ("email",)
+EMAIL_PATTERN = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+")
+EMAIL_LIMIT = 254
 NOTE_LIMIT = 4000
 HEADER_FIELDS = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
 TOP_LEVEL = ("game", "roster", "components", "entry")
@@ -146,6 +152,8 @@ class Ledger:
     step_start: Table | None = None
     # per seat: its hidden-deck key, its proof checked
     deck_keys: dict[str, int] = field(default_factory=dict)
+    # per seat: the address its mail goes to, as it last signed it (none for a seat that gave none)
+    addresses: dict[str, str] = field(default_factory=dict)
     # how proofs are checked: every time, or skipping those a cache saw pass (never I/O here)
     check: ProofCheck = field(default=check_now, compare=False, repr=False)
 
@@ -311,8 +319,22 @@ def game_id_of(genesis: Mapping[str, Any]) -> str:
     return hashlib.sha256(pae(GAME_ID_DOMAIN, canonical_bytes(core))).hexdigest()[:32]
 
 
+def check_email(address: str) -> str:
+    """An address a seat's mail can go to: one ``@``, no spaces, nothing that would make it two
+    addresses or a name, at most 254 characters."""
+    if len(address) > EMAIL_LIMIT or not EMAIL_PATTERN.fullmatch(address):
+        raise UsageError(f"{address!r} is not an email address like ann@example.org")
+    return address
+
+
 def new_game(
-    setup: Setup, secret: SecretKeys, *, at: str, nonce: str, components: Mapping[str, Any]
+    setup: Setup,
+    secret: SecretKeys,
+    *,
+    at: str,
+    nonce: str,
+    components: Mapping[str, Any],
+    email: str | None = None,
 ) -> Ledger:
     """A ledger holding just the creator's signed genesis entry; ``nonce`` is 32 random hex
     digits, which make the game's id its own."""
@@ -332,6 +354,8 @@ def new_game(
         "sign": b64(identity.sign_public),
         "box": b64(identity.box_public),
     }
+    if email is not None:
+        genesis["email"] = check_email(email)
     game_id = genesis["game_id"] = game_id_of(genesis)
     bound = secret.for_game(game_id)  # the creator's secrets follow from the id, which follows from all else
     genesis["rand_tip"] = _chain(game_id, setup.creator, bound)[0].hex()
@@ -346,13 +370,18 @@ def check_can_join(ledger: Ledger, seat: str) -> None:
         raise UsageError(f"{seat!r} has already joined (entry {ledger.joined_at[seat]})")
 
 
-def join(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
-    """Add ``seat``'s self-signed public keys; returns the new ledger and the entry."""
+def join(
+    ledger: Ledger, seat: str, secret: SecretKeys, at: str, email: str | None = None
+) -> tuple[Ledger, dict[str, Any]]:
+    """Add ``seat``'s self-signed public keys (and the address its mail goes to); returns the new
+    ledger and the entry."""
     check_can_join(ledger, seat)
     identity = secret.public(seat)
     entry = ledger.next_entry(seat, at, "join")
     entry["sign"] = b64(identity.sign_public)
     entry["box"] = b64(identity.box_public)
+    if email is not None:
+        entry["email"] = check_email(email)
     bound = ledger.secret_seed(seat, secret)
     entry["rand_tip"] = _chain(ledger.game_id, seat, bound)[0].hex()
     entry.update(hidden_decks.key_fields(bound, ledger.game_id, seat))
@@ -368,6 +397,26 @@ def note(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
     entry["rand"] = contribution(ledger, seat, secret)
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed
+
+
+def address(
+    ledger: Ledger, seat: str, email: str, secret: SecretKeys, at: str
+) -> tuple[Ledger, dict[str, Any]]:
+    """A seat's new address for its mail, signed: nobody else can redirect it."""
+    check_can_address(ledger, seat, email)
+    entry = ledger.next_entry(seat, at, "address")
+    entry["email"] = email
+    entry["rand"] = contribution(ledger, seat, secret)
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return admit(ledger, signed), signed
+
+
+def check_can_address(ledger: Ledger, seat: str, email: str) -> None:
+    if seat not in ledger.roster:
+        raise UsageError(f"{seat!r} has not joined this game; seats that have: {', '.join(ledger.roster)}")
+    check_email(email)
+    if ledger.addresses.get(seat) == email:
+        raise UsageError(f"{seat}'s mail goes to {email} already")
 
 
 def check_signer(ledger: Ledger, seat: str, secret: SecretKeys, key_name: str) -> None:
@@ -730,6 +779,7 @@ class _Replay:
             )
         self._take_tip(entry, found)
         self._take_deck_key(entry, found)
+        self._take_email(entry, found)
 
     def _later(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
         if self.ledger is None:
@@ -753,6 +803,7 @@ class _Replay:
             self._admit(index, entry, PublicIdentity(by, *keys), found)
             self._take_tip(entry, found)
             self._take_deck_key(entry, found)
+            self._take_email(entry, found)
             self._start_if_seated(entry["seq"], entry["at"])
             return
         if entry["kind"] == "note":
@@ -773,6 +824,8 @@ class _Replay:
             return
         if self._admit(index, entry, identity, found):
             self._take_link(entry, found)
+            if entry["kind"] == "address" and not found:
+                self._take_email(entry, found)
             if entry["kind"] in PLAY_KINDS and not found:
                 self._play(entry, found)
         self._settle(entry)
@@ -823,6 +876,15 @@ class _Replay:
                 deck_keys=ledger.deck_keys,
             )
             tables.track(rules, ledger.table, at, ledger.deadline_days)
+
+    def _take_email(self, entry: dict[str, Any], found: list[str]) -> None:
+        assert self.ledger is not None
+        if "email" not in entry:
+            return
+        try:
+            self.ledger.addresses[entry["by"]] = check_email(_text(entry["email"], "email"))
+        except UsageError as exc:
+            found.append(str(exc))
 
     def _take_tip(self, entry: dict[str, Any], found: list[str]) -> None:
         assert self.ledger is not None
