@@ -22,6 +22,30 @@ KEY = typer.Option(None, "--key", help="Key to sign with (default: the seat name
 JSON = typer.Option(False, "--json", help="Print as JSON.")
 
 
+def resolve(file: Path) -> Path:
+    """The game file ``file`` names: the file itself, or else the file the game library keeps for
+    the game whose id starts with it (``pbem status 7e26``)."""
+    if file.exists():
+        return file
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    kept = Library(default_home()).find(str(file))
+    return kept.path if kept is not None else file
+
+
+def register(ledger: Ledger, file: Path) -> None:
+    """Remember where the player keeps this game (a library that cannot be written is skipped)."""
+    import contextlib
+
+    from pbem.errors import PbemError
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    with contextlib.suppress(OSError, PbemError):
+        Library(default_home()).register(ledger.game_id, file)
+
+
 def read_game(file: Path, *, writing: bool = False) -> tuple[LoadedFile, Ledger]:
     """The file and its verified ledger; any problem is reported naming the file.
 
@@ -35,7 +59,7 @@ def read_game(file: Path, *, writing: bool = False) -> tuple[LoadedFile, Ledger]
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import EquivocationError, GameFileError
 
-    loaded = gamefile.load(file)
+    loaded = gamefile.load(resolve(file))
     cache = for_home()
     try:
         ledger = ledger_mod.read(loaded.data, cache)
@@ -124,6 +148,7 @@ def write_entries(loaded: LoadedFile, entries: list[dict[str, Any]], after: Ledg
         )
     gamefile.replace(loaded, text)
     compare_with_seen(after)
+    register(after, loaded.path)
 
 
 def append_entry(

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.appending import KEY, SEAT, append_entry, compare_with_seen, roster_mismatches
+from pbem.cli.appending import (
+    KEY,
+    SEAT,
+    append_entry,
+    compare_with_seen,
+    register,
+    resolve,
+    roster_mismatches,
+)
 from pbem.cli.common import (
     ask_passphrase,
     echo_wrapped,
@@ -69,6 +77,7 @@ def new(
             ledger.header(), ledger.roster_table(), data, ledger.entries, ledger.status_lines()
         )
         gamefile.write_new(file, text)
+        register(ledger, file)
         info(f"created {file}: {setup.info.title} ({setup.edition}), game {ledger.game_id}")
         if setup.info.rules is None:
             warn(
@@ -164,7 +173,7 @@ def verify(
     # The passes are recorded, so the commands that follow need not check them again.
     cache = for_home(consult=False)
     try:
-        result = audit(gamefile.load(file).data, cache)
+        result = audit(gamefile.load(resolve(file)).data, cache)
         if result.ok:
             cache.save()
     except GameFileError as exc:
@@ -269,8 +278,8 @@ def merge(
     from pbem.errors import EquivocationError
 
     with reported():
-        base = gamefile.load(file)
-        copies = [(str(other), gamefile.load(other).data) for other in others]
+        base = gamefile.load(resolve(file))
+        copies = [(str(other), gamefile.load(resolve(other)).data) for other in others]
         cache = for_home()
         try:
             result = ledger_mod.merge((str(file), base.data), copies, cache)

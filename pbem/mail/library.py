@@ -1,0 +1,131 @@
+"""The games a player keeps: which file holds each, and what the other seats are known to hold.
+
+The library remembers where the player keeps each game (``games/index.toml`` under the pbem
+home), rather than keeping copies of its own: the player's file stays the one true copy, and a
+command given a game id finds it there. A game that first arrives by mail, before the player has
+a file for it, is written into ``games/`` and registered like any other.
+
+For each game it also records, per seat, how many of the game's first steps that seat is known
+to hold (from a message it sent): with the entries the seat signed itself, that tells a sender
+which entries a recipient lacks, so a message carries only those.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.errors import UsageError
+
+ID = re.compile(r"[0-9a-f]{32}")
+PREFIX = re.compile(r"[0-9a-f]{4,32}")
+
+
+@dataclass
+class Kept:
+    """One game of the library."""
+
+    game_id: str
+    path: Path
+    known: dict[str, int] = field(default_factory=dict)  # seat -> steps it is known to hold
+    applied: int = 0  # messages applied since the player last looked (pbem inbox)
+
+
+class Library:
+    """``games/index.toml`` under a pbem home."""
+
+    def __init__(self, home: Path) -> None:
+        self.folder = home / "games"
+        self.index = self.folder / "index.toml"
+
+    def games(self) -> dict[str, Kept]:
+        try:
+            data = tomllib.loads(self.index.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise UsageError(f"the game library {self.index} cannot be read ({exc}); move it away") from None
+        kept: dict[str, Kept] = {}
+        for game_id, item in data.get("games", {}).items():
+            if (
+                not ID.fullmatch(game_id)
+                or not isinstance(item, dict)
+                or not isinstance(item.get("path"), str)
+            ):
+                continue  # a damaged record: the game is found again when next read or received
+            known = item.get("known", {})
+            kept[game_id] = Kept(
+                game_id,
+                Path(item["path"]),
+                {seat: steps for seat, steps in known.items() if type(steps) is int}
+                if isinstance(known, dict)
+                else {},
+                item.get("applied", 0) if type(item.get("applied")) is int else 0,
+            )
+        return kept
+
+    def save(self, games: dict[str, Kept]) -> None:
+        import tomlkit
+
+        from pbem.gamefile import temporary_beside
+
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment("pbem's game library: where each game is kept (pbem inbox lists them)"))
+        table = tomlkit.table(is_super_table=True)
+        for game_id, kept in sorted(games.items()):
+            item = tomlkit.table()
+            item["path"] = str(kept.path)
+            item["applied"] = kept.applied
+            if kept.known:
+                item["known"] = dict(sorted(kept.known.items()))
+            table[game_id] = item
+        doc["games"] = table
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        descriptor, tmp = temporary_beside(self.index, 0o600)
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(tomlkit.dumps(doc))
+            os.replace(tmp, self.index)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    def register(self, game_id: str, path: Path) -> Kept:
+        """Remember that ``game_id`` is kept at ``path`` (the latest path given wins)."""
+        games = self.games()
+        kept = games.get(game_id) or Kept(game_id, path.resolve())
+        kept.path = path.resolve()
+        games[game_id] = kept
+        self.save(games)
+        return kept
+
+    def find(self, text: str) -> Kept | None:
+        """The game ``text`` names by id or unique prefix of it, or None if it names none;
+        UsageError if the prefix fits several."""
+        if not PREFIX.fullmatch(text):
+            return None
+        matches = [kept for game_id, kept in self.games().items() if game_id.startswith(text)]
+        if len(matches) > 1:
+            ids = ", ".join(kept.game_id[:12] for kept in matches)
+            raise UsageError(f"{text!r} is the start of more than one game's id ({ids}): give more of it")
+        return matches[0] if matches else None
+
+    def update(self, game_id: str, *, known: dict[str, int] | None = None, applied: int = 0) -> None:
+        """Record what a message taught: steps seats hold, and messages applied."""
+        games = self.games()
+        kept = games.get(game_id)
+        if kept is None:
+            return
+        for seat, steps in (known or {}).items():
+            kept.known[seat] = max(steps, kept.known.get(seat, 0))
+        kept.applied += applied
+        self.save(games)
+
+    def looked(self) -> None:
+        """The player has seen every game: the counts of messages applied start again."""
+        games = self.games()
+        for kept in games.values():
+            kept.applied = 0
+        self.save(games)

@@ -1,0 +1,54 @@
+"""The game library: pbem new and join (and every write) remember where each game is kept, so a
+command takes a game id, or the start of one, in place of the file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from pbem.mail.library import Kept, Library
+from tests.conftest import Cli
+
+
+def game_id(cli: Cli, path: Path) -> str:
+    verified = json.loads(cli("verify", str(path), "--json").stdout)
+    return str(verified["game"]["id"])
+
+
+def test_a_game_is_found_by_its_id_or_the_start_of_it(
+    cli: Cli, tmp_path: Path, homes: dict[str, Path]
+) -> None:
+    game = tmp_path / "game.toml"
+    assert cli("new", str(game), "--game", "potr", "--players", "a,b,c", "--as", "a", home="a").exit_code == 0
+    identifier = game_id(cli, game)
+    for name in (identifier, identifier[:6]):
+        status = cli("status", name, home="a")
+        assert status.exit_code == 0, status.stderr
+        assert identifier in status.stdout
+    assert cli("verify", identifier[:8], home="a").exit_code == 0
+    assert Library(homes["a"]).games()[identifier].path == game.resolve()
+    # b's home knows the game once b has joined it
+    assert cli("status", identifier[:6], home="b").exit_code == 5
+    assert cli("join", str(game), "--as", "b", home="b").exit_code == 0
+    assert cli("status", identifier[:6], home="b").exit_code == 0
+
+
+def test_a_prefix_that_fits_two_games_asks_for_more(cli: Cli, homes: dict[str, Path], tmp_path: Path) -> None:
+    library = Library(homes["a"])
+    library.save({"ab120" + "0" * 27: Kept("ab120" + "0" * 27, tmp_path / "one.toml"),
+                  "ab121" + "0" * 27: Kept("ab121" + "0" * 27, tmp_path / "two.toml")})  # fmt: skip
+    result = cli("status", "ab12", home="a")
+    assert result.exit_code == 2
+    assert "'ab12' is the start of more than one game's id (ab1200000000, ab1210000000)" in result.stderr
+
+
+def test_a_game_moved_is_found_where_it_was_last_written(
+    cli: Cli, make_game: Callable[..., Path], tmp_path: Path, homes: dict[str, Path]
+) -> None:
+    game = make_game()
+    moved = tmp_path / "elsewhere.toml"
+    shutil.copyfile(game, moved)
+    assert cli("note", str(moved), "hello", "--as", "a", home="a").exit_code == 0
+    assert Library(homes["a"]).games()[game_id(cli, moved)].path == moved.resolve()
