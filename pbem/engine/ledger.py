@@ -478,6 +478,21 @@ def merge(
     """
     base_name, base_data = base
     mine = _read_named(base_name, base_data, check)
+    batches: list[tuple[str, Sequence[dict[str, Any]]]] = []
+    for name, data in others:
+        theirs = _read_named(name, data, check)
+        if theirs.game_id != mine.game_id:
+            raise UsageError(f"{name} is another game (game {theirs.game_id}, not {mine.game_id})")
+        batches.append((name, theirs.entries))
+    return combine(mine, batches, check)
+
+
+def combine(
+    mine: Ledger, batches: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], check: ProofCheck = check_now
+) -> Merge:
+    """``mine`` with the entries of ``batches`` (each named for messages), replayed and checked as a
+    whole; the entries of a batch need not verify alone (a message carries only those the
+    recipient lacks), since the union is verified entry by entry."""
     places: dict[tuple[int, str], dict[str, Any]] = {
         (entry["seq"], entry["by"]): entry for entry in mine.entries
     }
@@ -487,11 +502,15 @@ def merge(
         (entry["by"], entry["rand"]): entry for entry in mine.entries if "rand" in entry
     }
     added = 0
-    for name, data in others:
-        theirs = _read_named(name, data, check)
-        if theirs.game_id != mine.game_id:
-            raise UsageError(f"{name} is another game (game {theirs.game_id}, not {mine.game_id})")
-        for entry in theirs.entries:
+    for name, batch in batches:
+        for position, given in enumerate(batch):
+            if (
+                not isinstance(given, dict)
+                or type(given.get("seq")) is not int
+                or given.get("by") not in mine.seats
+            ):
+                raise GameFileError(f"{name}: entry {position + 1} has no seq or seat of this game")
+            entry = dict(given)
             place = (entry["seq"], entry["by"])
             known = places.get(place)
             if known is None:
@@ -517,6 +536,9 @@ def merge(
     for index, entry in enumerate(entries):
         replay.feed(index, entry)
     if replay.problems:
+        for problem in replay.problems:
+            if problem.kind == "equivocation":
+                raise EquivocationError(str(problem), problem.evidence)
         first = replay.problems[0]
         hint = ""
         if "does not chain" in first.message:
