@@ -148,7 +148,7 @@ def _item(value: Any) -> Any:
     return value
 
 
-def _entry_table(entry: Mapping[str, Any]) -> Any:
+def entry_table(entry: Mapping[str, Any]) -> Any:
     import tomlkit
 
     table = tomlkit.table()
@@ -189,7 +189,7 @@ def render_new(
         doc["components"] = dict(components)
     entry_array = tomlkit.aot()
     for entry in entries:
-        entry_array.append(_entry_table(entry))
+        entry_array.append(entry_table(entry))
     doc["entry"] = entry_array
     return _status_block(status) + tomlkit.dumps(doc)
 
@@ -244,7 +244,7 @@ def _edit_head(
         if seat not in roster_table:
             roster_table[seat] = dict(keys)
     if entry is not None:
-        doc["entry"].append(_entry_table(entry))
+        doc["entry"].append(entry_table(entry))
     return tomlkit.dumps(doc)
 
 
@@ -253,7 +253,7 @@ def _entry_text(entry: Mapping[str, Any]) -> str:
 
     doc = tomlkit.document()
     entries = tomlkit.aot()
-    entries.append(_entry_table(entry))
+    entries.append(entry_table(entry))
     doc["entry"] = entries
     return tomlkit.dumps(doc)
 
@@ -308,9 +308,9 @@ def rewrite_entries(
             kept += 1
             continue
         if position < len(tables):
-            tables.insert(position, _entry_table(entry))
+            tables.insert(position, entry_table(entry))
         else:
-            tables.append(_entry_table(entry))
+            tables.append(entry_table(entry))
     text = tomlkit.dumps(doc)
     if not _reads_back(text, loaded.data, None, header, roster, entries=entries):
         components = loaded.data.get("components", {})
@@ -426,7 +426,7 @@ def render_table_log(log: Mapping[str, Any], status: Sequence[str]) -> str:
         if log[name]:
             tables = tomlkit.aot()
             for action in log[name]:
-                tables.append(_entry_table(action))
+                tables.append(entry_table(action))
             doc[name] = tables
     if log["components"]:
         doc["components"] = dict(log["components"])

@@ -1,0 +1,75 @@
+"""What a message carries: the entries its recipients lack, worked out from what each signed, and
+what a recipient's copy becomes with them (or why it cannot take them)."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from pbem.engine import ledger
+from pbem.errors import MailContentError
+from pbem.mail.delivery import apply, delta_text, first_lacked, held_steps
+from tests.conftest import potr_components, seeded_keys
+
+AT = "2026-01-01T00:00:00Z"
+SEATS = ("a", "b", "c")
+KEYS = {seat: seeded_keys(seat) for seat in SEATS}
+
+
+def game_with_notes(*notes: str) -> ledger.Ledger:
+    """a creates, b and c join, then each of ``notes`` is written by the seat it starts with."""
+    setup = ledger.plan(game="potr", edition=None, options={}, seats=SEATS, creator="a")
+    current = ledger.new_game(setup, KEYS["a"], at=AT, nonce="5a" * 16, components=potr_components("2016"))
+    for seat in SEATS[1:]:
+        current, _ = ledger.join(current, seat, KEYS[seat], AT)
+    for text in notes:
+        current, _ = ledger.note(current, text[0], text, KEYS[text[0]], AT)
+    return current
+
+
+def test_each_seat_holds_every_step_before_its_latest_entry() -> None:
+    game = game_with_notes("b: hello", "c: hi", "a: welcome")
+    assert [held_steps(game, seat) for seat in SEATS] == [6, 4, 5]
+    assert first_lacked(game, ["b", "c"], {}) == 4
+    assert first_lacked(game, ["b"], {"b": 5}) == 5, "a message b sent showed more"
+
+
+def test_a_delta_brings_a_copy_up_to_date() -> None:
+    game = game_with_notes("b: hello", "c: hi", "a: welcome")
+    older = game_with_notes("b: hello")
+    carried = tomllib.loads(delta_text(game, first_lacked(game, ["b"], {})))
+    assert [entry["seq"] for entry in carried["entry"]] == [4, 5]
+    applied = apply(older, carried, "the message")
+    assert applied.added == 2 and applied.ledger.head == game.head
+    again = apply(applied.ledger, carried, "the message")
+    assert again.added == 0
+
+
+def test_a_delta_that_does_not_connect_says_which_entries_are_missing() -> None:
+    game = game_with_notes("b: hello", "c: hi", "a: welcome")
+    older = game_with_notes()
+    with pytest.raises(MailContentError, match="entries 3 to 4 are missing"):
+        apply(older, tomllib.loads(delta_text(game, 5)), "the message")
+
+
+def test_a_whole_file_starts_a_game_and_a_delta_cannot() -> None:
+    game = game_with_notes("b: hello")
+    whole = apply(None, game.data(), "the message")
+    assert whole.ledger.head == game.head and whole.whole is not None
+    with pytest.raises(MailContentError, match="a game this home does not have"):
+        apply(None, tomllib.loads(delta_text(game, 3)), "the message")
+
+
+def test_entries_of_another_game_or_altered_are_refused() -> None:
+    game = game_with_notes("b: hello")
+    other = ledger.new_game(
+        ledger.plan(game="potr", edition=None, options={}, seats=SEATS, creator="a"),
+        KEYS["a"], at=AT, nonce="77" * 16, components=potr_components("2016"),
+    )  # fmt: skip
+    with pytest.raises(MailContentError, match="another game"):
+        apply(other, tomllib.loads(delta_text(game, 3)), "the message")
+    carried = tomllib.loads(delta_text(game, 3))
+    carried["entry"][0]["text"] = "b: goodbye"
+    with pytest.raises(MailContentError, match="signature does not verify"):
+        apply(game_with_notes(), carried, "the message")
