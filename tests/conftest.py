@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import secrets
 import shutil
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -60,15 +61,22 @@ def forget_seen_games(root: Path) -> None:
 
 @contextmanager
 def game_ids(label: str) -> Iterator[None]:
-    """Inside this block ``pbem new`` (run in this process) takes its game ids from ``label`` and a
-    count, not from chance."""
+    """Inside this block ``pbem new`` (run in this process) draws its nonce from ``label`` and a
+    count, not from chance, and dates the genesis entry ``CREATED``: a game's id is a hash of its
+    genesis entry, so with seeded keys the same game comes out on every run (whatever the clock
+    says for the entries after it)."""
+    from pbem.cli import game_commands
+
     count = itertools.count()
 
     def token_hex(size: int | None = None) -> str:
         text = f"{label} {next(count)}".encode()
         return hashlib.sha256(text).hexdigest()[: 2 * (size or 32)]
 
-    with mock.patch.object(secrets, "token_hex", token_hex):
+    with (
+        mock.patch.object(secrets, "token_hex", token_hex),
+        mock.patch.object(game_commands, "now", lambda: os.environ.get("PBEM_NOW") or CREATED),
+    ):
         yield
 
 

@@ -66,6 +66,7 @@ app.command("note")(game_commands.note)
 app.command("verify")(game_commands.verify)
 app.command("merge")(game_commands.merge)
 app.command("games")(game_commands.games)
+app.command("inbox")(mail_commands.inbox)
 
 
 def main() -> None:

@@ -1,13 +1,29 @@
-"""``pbem mail ...``: email as the way a game travels."""
+"""``pbem mail ...`` and ``pbem inbox``: email as the way a game travels.
+
+``send`` builds one message to the seats that must act (the others in copy), carrying only the
+entries they lack; ``import`` and ``fetch`` apply the messages that arrive, each verified with
+the whole game before anything is written; ``inbox`` shows where every game of the library
+stands.
+"""
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.appending import FILE, KEY, SEAT, append_entry
-from pbem.cli.common import info, reported
+from pbem.cli.appending import FILE, JSON, KEY, SEAT, append_entry, compare_with_seen, read_game, register
+from pbem.cli.common import echo_wrapped, info, now, print_json, reported, warn
+
+if TYPE_CHECKING:
+    from email.message import EmailMessage
+
+    from pbem.engine.ledger import Ledger
+    from pbem.gamefile import LoadedFile
+    from pbem.mail.account import Account
 
 app = typer.Typer(help="Send and receive a game's moves by email.", no_args_is_help=True)
 
@@ -31,3 +47,449 @@ def address(
             lambda current, secret, at: ledger_mod.address(current, seat, email, secret, at),
         )
         info(f"{seat}'s mail now goes to {email} (entry {entry['seq']})")
+
+
+# --- setting up -------------------------------------------------------------------------------
+@app.command("setup")
+def setup(
+    address: str = typer.Option(..., "--address", help="Your email address, as the others mail you."),
+    smtp: str | None = typer.Option(None, "--smtp", help="The server to send through: HOST or HOST:PORT."),
+    smtp_security: str = typer.Option(
+        "starttls", "--smtp-security", help="starttls (port 587) or tls (465)."
+    ),
+    imap: str | None = typer.Option(None, "--imap", help="The server to fetch from: HOST or HOST:PORT."),
+    imap_security: str = typer.Option("tls", "--imap-security", help="tls (port 993) or starttls (143)."),
+    user: str | None = typer.Option(None, "--user", help="The login name (default: the address)."),
+    password_env: str | None = typer.Option(
+        None, "--password-env", help="Read the password from this variable."
+    ),
+    password_command: str | None = typer.Option(
+        None, "--password-command", help="Run this command to print the password, e.g. 'pass show mail'."
+    ),
+    keyring: str | None = typer.Option(
+        None, "--keyring", help="Take the password from the system keyring under this service name."
+    ),
+    ca_file: Path | None = typer.Option(
+        None, "--ca-file", help="Also trust this certificate (a private server)."
+    ),
+    folder: str = typer.Option("INBOX", "--folder", help="The IMAP folder pbem mail fetch reads."),
+    after: str = typer.Option(
+        "seen", "--after", help="What fetch does with a message it applied: seen or move."
+    ),
+    archive: str = typer.Option("pbem", "--archive", help="Where --after move puts them."),
+) -> None:
+    """Set up the mail account once: servers, login, where the password comes from (never stored)."""
+    with reported():
+        from pbem.engine.ledger import check_email
+        from pbem.errors import UsageError
+        from pbem.keys import default_home
+        from pbem.mail import account
+
+        check_email(address)
+        sources = [
+            (name, value)
+            for name, value in (("env", password_env), ("command", password_command), ("keyring", keyring))
+            if value
+        ]
+        if (smtp or imap) and len(sources) != 1:
+            raise UsageError(
+                "name one place for the password: --password-env, --password-command or --keyring"
+            )
+        if after not in account.AFTER:
+            raise UsageError(f"--after must be one of {', '.join(account.AFTER)}")
+        password = account.Password(*sources[0]) if sources else None
+        servers: dict[str, account.Server | None] = {}
+        for kind, where, security in (("smtp", smtp, smtp_security), ("imap", imap, imap_security)):
+            if where is None:
+                servers[kind] = None
+                continue
+            if security not in account.SECURITY:
+                raise UsageError(f"--{kind}-security must be one of {', '.join(account.SECURITY)}")
+            host, _, port = where.partition(":")
+            if not host or (port and not port.isdigit()):
+                raise UsageError(f"--{kind} {where!r}: write HOST or HOST:PORT")
+            assert password is not None
+            servers[kind] = account.Server(
+                host,
+                int(port) if port else account.DEFAULT_PORTS[(kind, security)],
+                security,
+                user or address,
+                password,
+                str(ca_file.resolve()) if ca_file else "",
+            )
+        saved = account.save(
+            default_home(),
+            account.Account(address, servers["smtp"], servers["imap"], folder, after, archive),
+        )
+        info(f"wrote {saved} (readable by you only; no password in it)")
+
+
+def _account() -> Account | None:
+    from pbem.keys import default_home
+    from pbem.mail import account
+
+    return account.load(default_home())
+
+
+# --- sending ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Composed:
+    message: EmailMessage
+    to: list[str]  # seats the message is mailed to
+    unmailed: list[str]  # seats that gave no address
+    entries: int
+
+
+def compose(loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender: str) -> Composed:
+    """The message ``seat`` sends after its move: to the seats that must act (the others copied),
+    carrying the entries some of them lack (all of them with ``full``)."""
+    from pbem.cli.play_commands import log_line, status_report
+    from pbem.engine import table as tables
+    from pbem.errors import UsageError
+    from pbem.keys import default_home
+    from pbem.mail.delivery import delta_text, first_lacked
+    from pbem.mail.library import Library
+    from pbem.mail.message import Outgoing, build
+
+    if seat not in ledger.seats:
+        raise UsageError(f"{seat!r} is not a seat of this game; seats: {', '.join(ledger.seats)}")
+    report = status_report(ledger, now(), loaded.path)
+    asked = [other for other in report["send_to"] if other != seat]
+    others = [other for other in ledger.seats if other != seat and other not in asked]
+    recipients = asked + others
+    if not recipients:
+        raise UsageError("the game has no other seat to send to")
+    kept = Library(default_home()).games().get(ledger.game_id)
+    start = 0 if full else first_lacked(ledger, recipients, kept.known if kept else {})
+    carried = loaded.text if start == 0 else delta_text(ledger, start)
+    sent = [ledger.entries[position] for step in ledger.steps[start:] for position in step]
+    last = ledger.entries[-1]
+    happened = f"{last['by']}: {log_line(ledger, last)}"
+    summary = (
+        tables.waiting_summary(ledger.rules, ledger.table)
+        if ledger.table is not None and ledger.rules is not None
+        else "waiting for " + ", ".join(ledger.waiting_to_join) + " to join"
+    )
+    subject = (
+        f"[pbem] {ledger.info.title} {ledger.game_id[:8]}: {_short(happened, 60)}; {_short(summary, 60)}"
+    )
+    lines = [f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}", ""]
+    if start == 0:
+        lines.append(f"The whole game, {ledger.size()}, so far:")
+    else:
+        lines.append(f"Since step {start}, what this message brings you:")
+    lines += [f"  {entry['seq']:>4}  {entry['by']:<12} {log_line(ledger, entry)}" for entry in sent[-40:]]
+    if len(sent) > 40:
+        lines.insert(-40, f"  ({len(sent) - 40} entries before these)")
+    lines += ["", f"Where the game stands: {report['phase']}."]
+    for wanted in report["waiting"]:
+        deadline = f" (deadline {wanted['deadline']})" if wanted.get("deadline") else ""
+        lines.append(f"  {wanted['seat']}: {wanted['prompt']}{deadline}")
+    lines += [
+        "",
+        "To take these moves into your copy: pbem mail fetch (or save this message and run pbem mail import",
+        "on it). The entries are attached, and again below between marker lines; pbem verifies them",
+        "with the whole game before it writes anything.",
+    ]
+    mailed = [other for other in recipients if other in ledger.addresses]
+    outgoing = Outgoing(
+        sender=sender,
+        recipients=tuple(ledger.addresses[other] for other in mailed),
+        subject=subject,
+        body="\n".join(lines),
+        entries=carried,
+        game_id=ledger.game_id,
+        filename=f"{ledger.info.name}-{ledger.game_id[:8]}.toml",
+    )
+    message = build(outgoing)
+    if any(other in mailed for other in asked) and any(other in mailed for other in others):
+        message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
+        message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
+    return Composed(message, mailed, [other for other in recipients if other not in mailed], len(sent))
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def deliver(composed: Composed, *, to_file: Path | None, stdout: bool) -> str:
+    """Send the message (or write it), and say where it went."""
+    from pbem.errors import UsageError
+
+    raw = composed.message.as_bytes()
+    size = f"{composed.entries} entr{'y' if composed.entries == 1 else 'ies'}, {len(raw) // 1024 + 1} KiB"
+    if stdout:
+        sys.stdout.buffer.write(raw)
+        sys.stdout.flush()
+        return f"wrote the message to stdout ({size})"
+    if to_file is not None:
+        from pbem import gamefile
+
+        gamefile.write_new(to_file, raw.decode("utf-8"))
+        return f"wrote the message to {to_file} ({size}); send it with your own mail program"
+    if not composed.to:
+        raise UsageError(
+            "no seat to send to has an address in the game (pbem join --email, pbem mail address): "
+            "write the message with --to-file OUT.eml and send it yourself"
+        )
+    account = _account()
+    if account is None or account.smtp is None:
+        raise UsageError("no mail account is set up: pbem mail setup (or --to-file OUT.eml, or --stdout)")
+    from pbem.mail.transport import send as smtp_send
+
+    recipients = [
+        address.strip()
+        for field in ("To", "Cc")
+        for address in str(composed.message.get(field, "")).split(",")
+        if address.strip()
+    ]
+    smtp_send(account.smtp, composed.message, recipients)
+    return f"sent to {', '.join(composed.to)} ({size})"
+
+
+def send_file(file: Path, seat: str, *, full: bool, to_file: Path | None, stdout: bool) -> None:
+    loaded, ledger = read_game(file)
+    account = _account()
+    sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
+    composed = compose(loaded, ledger, seat, full=full, sender=sender)
+    if composed.unmailed:
+        warn(
+            f"{', '.join(composed.unmailed)} gave no address in the game: send them the file, or the "
+            "message written with --to-file"
+        )
+    info(deliver(composed, to_file=to_file, stdout=stdout))
+
+
+@app.command("send")
+def send(
+    file: Path = FILE,
+    seat: str = SEAT,
+    full: bool = typer.Option(False, "--full", help="Carry the whole game, not only what the others lack."),
+    to_file: Path | None = typer.Option(
+        None, "--to-file", help="Write the message to this .eml file instead."
+    ),
+    stdout: bool = typer.Option(False, "--stdout", help="Write the message to stdout (for sendmail)."),
+) -> None:
+    """Mail the latest moves to the seats that must act next (the others in copy)."""
+    with reported():
+        send_file(file, seat, full=full, to_file=to_file, stdout=stdout)
+
+
+# --- receiving --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Outcome:
+    verdict: str  # applied, had, refused, equivocation, skipped
+    line: str
+
+
+def receive(raw: bytes, name: str) -> Outcome:
+    """Apply one message to its game in the library: verified as a whole before anything is
+    written; a refused message changes nothing."""
+    from pbem import gamefile
+    from pbem.cli.play_commands import status_report
+    from pbem.cli.proof_cache import for_home
+    from pbem.engine import ledger as ledger_mod
+    from pbem.engine import table as tables
+    from pbem.errors import EquivocationError, GameFileError, PbemError
+    from pbem.keys import default_home
+    from pbem.mail import delivery, message
+    from pbem.mail.library import Library
+
+    try:
+        carried = message.read(raw)
+        if carried is None:
+            return Outcome("skipped", f"{name}: not a pbem message")
+        data = gamefile.parse(carried.entries.encode("utf-8"), name)
+        game = delivery.game_of(data)
+        library = Library(default_home())
+        kept = library.games().get(game)
+        loaded = gamefile.load(kept.path) if kept is not None and kept.path.exists() else None
+        cache = for_home()
+        local = ledger_mod.read(loaded.data, cache) if loaded is not None else None
+        applied = delivery.apply(local, data, name, cache)
+        cache.save()
+        merged = applied.ledger
+        short = f"{merged.info.title} {merged.game_id[:8]}"
+        if applied.added == 0 and loaded is not None:
+            return Outcome("had", f"{name}: already had: {short}, nothing new")
+        if loaded is not None:
+            text = gamefile.rewrite_entries(
+                loaded, applied.entries, merged.header(), merged.roster_table(), merged.status_lines()
+            )
+            gamefile.replace(loaded, text)
+            path = loaded.path
+        else:
+            path = library.folder / f"{merged.info.name}-{merged.game_id[:8]}.toml"
+            library.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            gamefile.write_new(path, carried.entries)
+            register(merged, path)
+        compare_with_seen(merged)
+        sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
+        delta = data.get(delivery.DELTA)
+        steps = delta.get("steps") if isinstance(delta, dict) else len(merged.steps)
+        library.update(
+            merged.game_id, known={sender: int(steps)} if sender and isinstance(steps, int) else {}, applied=1
+        )
+        phase = status_report(merged, now(), path)["phase"] if merged.table is not None else "joining"
+        waiting = (
+            tables.waiting_summary(merged.rules, merged.table)
+            if merged.table is not None and merged.rules is not None
+            else ""
+        )
+        new = (
+            "new game"
+            if loaded is None
+            else f"{applied.added} new entr{'y' if applied.added == 1 else 'ies'}"
+        )
+        return Outcome("applied", f"{name}: applied to {short} ({new}, in {path}); now {phase}: {waiting}")
+    except EquivocationError as exc:
+        _print_evidence(exc.evidence)
+        return Outcome("equivocation", f"{name}: refused: {exc}")
+    except GameFileError as exc:
+        return Outcome("refused", f"{name}: refused, nothing changed: {exc}")
+    except PbemError as exc:
+        return Outcome("refused", f"{name}: refused, nothing changed: {exc}")
+
+
+def _print_evidence(entries: tuple[dict[str, Any], ...]) -> None:
+    from pbem.cli.game_commands import _print_evidence as show
+
+    show(entries)
+
+
+def _messages(path: Path) -> list[tuple[str, bytes]]:
+    """The messages of an .eml file, an mbox file or a Maildir folder, each with its name."""
+    import mailbox
+
+    from pbem.errors import FileAccessError
+
+    if path.is_dir():
+        if not all((path / part).is_dir() for part in ("cur", "new", "tmp")):
+            raise FileAccessError(f"{path}: a folder, but not a Maildir (cur, new, tmp)")
+        box = mailbox.Maildir(path, create=False)
+        return [(f"{path}/{key}", box.get_bytes(key)) for key in sorted(box.keys())]
+    try:
+        head = path.read_bytes()[:5]
+    except OSError as exc:
+        raise FileAccessError(f"{path}: cannot read ({exc.strerror})") from None
+    if head == b"From ":
+        mbox = mailbox.mbox(path, create=False)
+        return [(f"{path}#{number}", mbox.get_bytes(key)) for number, key in enumerate(mbox.keys(), 1)]
+    return [(str(path), path.read_bytes())]
+
+
+def _report(outcomes: list[Outcome]) -> None:
+    from pbem.errors import EquivocationError, GameFileError
+
+    for outcome in outcomes:
+        echo_wrapped(outcome.line, indent=2)
+    if any(outcome.verdict == "equivocation" for outcome in outcomes):
+        raise typer.Exit(EquivocationError.exit_code)
+    if any(outcome.verdict == "refused" for outcome in outcomes):
+        raise typer.Exit(GameFileError.exit_code)
+
+
+@app.command("import")
+def import_(
+    paths: list[Path] = typer.Argument(..., help=".eml files, mbox files or Maildir folders."),
+) -> None:
+    """Apply the moves in saved messages to your games (each verified before anything is written)."""
+    with reported():
+        outcomes = [receive(raw, name) for path in paths for name, raw in _messages(path)]
+    _report(outcomes)
+
+
+@app.command("fetch")
+def fetch() -> None:
+    """Read the IMAP folder, apply every pbem message in it, and show where your games stand."""
+    with reported():
+        from pbem.errors import UsageError
+        from pbem.mail.transport import Mailbox
+
+        account = _account()
+        if account is None or account.imap is None:
+            raise UsageError("no IMAP account is set up: pbem mail setup --imap HOST ...")
+        outcomes: list[Outcome] = []
+        with Mailbox(account.imap, account.folder) as box:
+            for uid, raw in box.unseen():
+                outcome = receive(raw, f"message {uid}")
+                outcomes.append(outcome)
+                if outcome.verdict in ("applied", "had"):
+                    box.done(uid, account.after, account.archive)
+        shown = [outcome for outcome in outcomes if outcome.verdict != "skipped"]
+        if not shown:
+            info("no new pbem messages")
+        show_inbox(as_json=False)
+    _report(shown)
+
+
+# --- the inbox --------------------------------------------------------------------------------
+def inbox(as_json: bool = JSON) -> None:
+    """Every game of your library: where it stands, whose move it is (yours first), deadlines."""
+    with reported():
+        show_inbox(as_json=as_json)
+
+
+def show_inbox(*, as_json: bool) -> None:
+    from pbem import gamefile
+    from pbem.cli.appending import own_seats
+    from pbem.cli.play_commands import status_report
+    from pbem.cli.proof_cache import for_home
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import PbemError
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    library = Library(default_home())
+    rows: list[dict[str, Any]] = []
+    clock = now()
+    for game_id, kept in library.games().items():
+        row: dict[str, Any] = {"game": game_id, "file": str(kept.path), "new_messages": kept.applied}
+        try:
+            ledger = ledger_mod.read(gamefile.load(kept.path).data, for_home())
+        except PbemError as exc:
+            rows.append(row | {"title": "?", "phase": f"cannot be read: {exc}", "waiting": [], "yours": []})
+            continue
+        report = status_report(ledger, clock, kept.path)
+        mine = own_seats(ledger)
+        waiting = [
+            {
+                "seat": item["seat"],
+                "kind": item["kind"],
+                "deadline": item.get("deadline"),
+                "overdue": item.get("overdue", False),
+            }
+            for item in report["waiting"]
+        ]
+        rows.append(
+            row
+            | {
+                "title": ledger.info.title,
+                "phase": report["phase"],
+                "waiting": waiting,
+                "yours": sorted({item["seat"] for item in waiting if item["seat"] in mine}),
+                "overdue": sorted({item["seat"] for item in waiting if item["overdue"]}),
+            }
+        )
+    rows.sort(key=lambda row: (not row["yours"], row.get("title", ""), row["game"]))
+    library.looked()
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        info("no games yet: pbem new, pbem join, or a first message (pbem mail fetch) start one")
+        return
+    for row in rows:
+        mark = "*" if row["yours"] else " "
+        who = ", ".join(dict.fromkeys(item["seat"] for item in row["waiting"])) or "nobody"
+        news = (
+            f"; {row['new_messages']} new message{'s' if row['new_messages'] != 1 else ''}"
+            if row["new_messages"]
+            else ""
+        )
+        late = f"; overdue: {', '.join(row['overdue'])}" if row.get("overdue") else ""
+        yours = f" (your move: {', '.join(row['yours'])})" if row["yours"] else ""
+        echo_wrapped(
+            f"{mark} {row['title']} {row['game'][:8]}: {row['phase']}; to act: {who}{yours}{late}{news}",
+            indent=4,
+        )

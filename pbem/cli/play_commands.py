@@ -18,7 +18,7 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
     """Where the game stands: who must act, what each must provide, deadlines and who is late."""
     with reported():
         _, ledger = read_game(file)
-        report = _status(ledger, now(), file)
+        report = status_report(ledger, now(), file)
         if as_json:
             print_json(report)
             return
@@ -46,7 +46,7 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
                 )
 
 
-def _status(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
+def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
     from pbem.engine.ruleset import DECK_DEMANDS
@@ -205,6 +205,7 @@ def play(
     move: list[str] = typer.Argument(..., help="The move, e.g. bid 15 (quotes optional)."),
     seat: str = SEAT,
     key: str | None = KEY,
+    send: bool = typer.Option(False, "--send", help="Then mail it to the others (pbem mail send)."),
 ) -> None:
     """Make a move: checked against the rules, signed, appended. Secret choices are sealed."""
     with reported():
@@ -227,8 +228,8 @@ def play(
         # Said only now that both are written: a refused move leaves no reveal behind either.
         for one in made[:-1]:
             info(f"{seat} revealed the sealed {one['step']}: {one['value']} (entry {one['seq']})")
-        if any(_carried(one) for one in made):
-            info(f"{seat} also {'; '.join(_carried(one) for one in made if _carried(one))}")
+        if any(carried_text(one) for one in made):
+            info(f"{seat} also {'; '.join(carried_text(one) for one in made if carried_text(one))}")
         if entry["kind"] == "commit":
             info(
                 f"{seat} sealed a {entry['step']} (entry {entry['seq']}); "
@@ -239,6 +240,23 @@ def play(
         else:
             info(f"{seat} played {entry['move']!r} (entry {entry['seq']})")
         _next(current, file)
+    if send:
+        _send_after(file, seat)
+
+
+def _send_after(file: Path, seat: str) -> None:
+    """Mail the move just written; if that fails the move stays in the file, to send again."""
+    from pbem.cli.common import fail
+    from pbem.cli.mail_commands import send_file
+    from pbem.errors import PbemError
+
+    try:
+        send_file(file, seat, full=False, to_file=None, stdout=False)
+    except PbemError as exc:
+        raise fail(
+            f"the move is in {file} but was not sent: {exc}; send it with pbem mail send {file} --as {seat}",
+            exc.exit_code,
+        ) from None
 
 
 def sync(
@@ -257,11 +275,11 @@ def sync(
             lambda ledger: play_mod.check_sync(ledger, seat),
             lambda ledger, secret, at: play_mod.sync(ledger, seat, secret, at),
         )
-        info(f"{seat} {_carried(entry) or 'synced'} (entry {entry['seq']})")
+        info(f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})")
         _next(current, file)
 
 
-def _carried(entry: dict[str, Any]) -> str:
+def carried_text(entry: dict[str, Any]) -> str:
     """What an entry gave the hidden decks, in words (empty if nothing)."""
     parts = [f"shuffled the {item['deck']} deck" for item in entry.get("shuffles", [])]
     shares = [f"{item['deck']}:{item['slot']}" for item in entry.get("shares", [])]
@@ -364,7 +382,7 @@ def consent(
 
 
 def _next(ledger: Ledger, file: Path) -> None:
-    report = _status(ledger, now(), file)
+    report = status_report(ledger, now(), file)
     if report["send_to"]:
         info(f"{report['phase']}: send the file to {', '.join(report['send_to'])}")
 
@@ -374,15 +392,7 @@ def log(file: Path = FILE, as_json: bool = JSON) -> None:
     with reported():
         _, ledger = read_game(file)
         lines = [
-            (
-                entry["seq"],
-                entry["by"],
-                entry["kind"],
-                _describe(entry)
-                + (f" [{_carried(entry)}]" if entry["kind"] != "sync" and _carried(entry) else "")
-                + (" (undone)" if _void(ledger, entry) else ""),
-            )
-            for entry in ledger.entries
+            (entry["seq"], entry["by"], entry["kind"], log_line(ledger, entry)) for entry in ledger.entries
         ]
         if as_json:
             print_json([{"seq": seq, "by": by, "kind": kind, "what": what} for seq, by, kind, what in lines])
@@ -391,11 +401,21 @@ def log(file: Path = FILE, as_json: bool = JSON) -> None:
             typer.echo(f"{seq:>4}  {by:<12} {kind:<10} {what}")
 
 
+def log_line(ledger: Ledger, entry: dict[str, Any]) -> str:
+    """What an entry did, in words, as ``pbem log`` and the mail that carries it say it."""
+    carried = carried_text(entry)
+    return (
+        describe_entry(entry)
+        + (f" [{carried}]" if entry["kind"] != "sync" and carried else "")
+        + (" (undone)" if _void(ledger, entry) else "")
+    )
+
+
 def _void(ledger: Ledger, entry: dict[str, Any]) -> bool:
     return entry["kind"] == "move" and entry["seq"] in ledger.void
 
 
-def _describe(entry: dict[str, Any]) -> str:
+def describe_entry(entry: dict[str, Any]) -> str:
     kind = entry["kind"]
     if kind == "genesis":
         return f"created the game: {entry['ruleset']} ({entry['edition']}), seats {', '.join(entry['seats'])}"
@@ -418,7 +438,7 @@ def _describe(entry: dict[str, Any]) -> str:
     if kind == "timeout":
         return f"claimed that {entry['late']} let the deadline of the {entry['step']} pass"
     if kind == "sync":
-        return _carried(entry)
+        return carried_text(entry)
     return f"added randomness to the {entry['event']}"
 
 
