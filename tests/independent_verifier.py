@@ -569,7 +569,7 @@ class Verifier:
                 self.problem(where, f"{seat} has no commitment for the {entry['step']}")
             elif opened != committed:
                 self.problem(where, "value and nonce do not open the commitment")
-            self.report.count("reveals")
+            self.report.count("reveal")
         if kind in RIDING and not (kind == "move" and seq in self.void):
             self.hidden(entry, where, started=self.started is not None and seq > self.started)
 
@@ -585,7 +585,7 @@ class Verifier:
         if not key_proof_holds(h, short_proof(entry["deck_key_proof"], "deck_key_proof"), self.game_id, seat):
             raise Bad(f"the proof of {seat}'s deck key does not verify")
         self.deck_keys[seat] = h
-        self.report.count("deck keys")
+        self.report.count("deck key")
 
     # --- the chain ---
     def message(self, entry: Mapping[str, Any]) -> bytes:
@@ -599,7 +599,7 @@ class Verifier:
             )
         except InvalidSignature:
             self.problem(where, "the signature does not verify")
-        self.report.count("signatures")
+        self.report.count("signature")
 
     def step_hash(self, step: int) -> str:
         hashes = self.hashes[step]
@@ -703,7 +703,7 @@ class Verifier:
             if items and not started:
                 raise Bad(f"{name} before the game started")
             for index, item in enumerate(items):
-                take(seat, item, f"{where} {name}[{index}]")
+                take(seat, item, f"{name}[{index}]")
 
     def shuffle(self, seat: str, item: Mapping[str, Any], where: str) -> None:
         only(item, ("deck", "cards", *PROOF_FIELDS), where)
@@ -719,7 +719,7 @@ class Verifier:
             raise Bad(f"{where}: the proof of shuffle does not verify")
         deck.slots = after
         deck.shuffled += 1
-        self.report.count("shuffles")
+        self.report.count("shuffle")
 
     def check_share(self, seat: str, deck: Deck, slot: int, item: Mapping[str, Any], where: str) -> int:
         d = element(item.get("share"), f"{where} share")
@@ -738,7 +738,7 @@ class Verifier:
             raise Bad(f"{where}: a share of a deck not every seat has shuffled")
         slot = self.slot(deck, item, where)
         deck.shares.setdefault(slot, {})[seat] = self.check_share(seat, deck, slot, item, where)
-        self.report.count("shares")
+        self.report.count("share")
 
     def face_up(self, seat: str, item: Mapping[str, Any], where: str) -> None:
         only(item, ("deck", "slot", "card", "share", "proof"), where)
@@ -758,7 +758,7 @@ class Verifier:
         if deck.cards[index] != item.get("card"):
             raise Bad(f"{where}: the slot holds {deck.cards[index]}, not {item.get('card')!r}")
         deck.shares[slot] = shares
-        self.report.count("cards shown")
+        self.report.count("card shown face up")
 
     def remask(self, seat: str, item: Mapping[str, Any], where: str) -> None:
         only(item, ("deck", "slot", "cards", *PROOF_FIELDS), where)
@@ -773,7 +773,7 @@ class Verifier:
             raise Bad(f"{where}: the proof of the re-masked card does not verify")
         deck.slots[slot] = after[0]
         deck.shares.pop(slot, None)
-        self.report.count("cards put under the deck")
+        self.report.count("card put under the deck")
 
     # --- the unsigned copies ---
     def copies(self, header: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]) -> None:
@@ -851,19 +851,34 @@ def verify(path: Path, cards: Mapping[str, Sequence[str]] | None = None) -> Repo
         return Report([f"cannot be read as a game file: {exc!r}"])
 
 
+PLURAL = {
+    "signature": "signatures",
+    "deck key": "deck keys",
+    "shuffle": "shuffles",
+    "reveal": "reveals",
+    "share": "shares",
+    "card shown face up": "cards shown face up",
+    "card put under the deck": "cards put under the deck",
+}
+
+
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
     parser = argparse.ArgumentParser(description="Check a pbem game file without pbem.")
     parser.add_argument("file", type=Path)
     parser.add_argument("--cards", action="append", default=[], help="DECK=CARD,CARD,... (repeatable)")
+    parser.add_argument("--time", action="store_true", help="say how long the checks took")
     args = parser.parse_args(argv)
     cards = {deck: names.split(",") for deck, _, names in (given.partition("=") for given in args.cards)}
     started = time.perf_counter()
     report = verify(args.file, cards or None)
     for problem in report.problems:
         out(f"problem: {problem}")
-    checked = ", ".join(f"{count} {what}" for what, count in report.counts.items())
+    checked = ", ".join(
+        f"{count} {what if count == 1 else PLURAL[what]}" for what, count in report.counts.items()
+    )
     verdict = "ok" if report.ok else "REFUSED"
-    out(f"{verdict}: {args.file}: checked {checked} ({time.perf_counter() - started:.1f} s)")
+    took = f" in {time.perf_counter() - started:.1f} s" if args.time else ""
+    out(f"{verdict}: {args.file}: checked {checked}{took}")
     return 0 if report.ok else 1
 
 
