@@ -47,9 +47,10 @@ from typer.testing import CliRunner, Result
 from pbem import gamefile
 from pbem.cli import app
 from pbem.cli.template_commands import component_values
-from pbem.crypto import group, randomness, sealing
+from pbem.crypto import group, randomness
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle_proof as sp
+from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.signing import entry_hash, entry_message, pae
@@ -98,7 +99,7 @@ def fixed_draws(label: str) -> Iterator[None]:
         return X25519PrivateKey.from_private_bytes(draw(32))
 
     with (
-        mock.patch.object(sealing.os, "urandom", draw),
+        mock.patch("pbem.crypto.sealing.os.urandom", draw),
         mock.patch.object(X25519PrivateKey, "generate", staticmethod(ephemeral)),
     ):
         yield
@@ -485,6 +486,7 @@ def intro_blocks(games: Games) -> Blocks:
     entries = data["entry"]
     game_id = entries[0]["game_id"]
     blocks: Blocks = {
+        "check-script": fence("python", CHECKER.read_text(encoding="utf-8")),
         "intro-commands": table.commands(),
         "intro-printed": fence("text", printed(games.intro_printed)),
     }
@@ -495,6 +497,13 @@ def intro_blocks(games: Games) -> Blocks:
         + "\n\n".join(entry_blocks(rest))
     )
     blocks["intro-file"] = fence("toml", annotate(shown, INTRO_NOTES))
+    # As the document says: the file with these comments, and its component data, verifies.
+    components = "[components." + rest.partition("[[entry]]")[0]
+    whole = annotate(shown, INTRO_NOTES).replace(
+        "[components]\n# ... the 2016 template's values\n", components
+    )
+    table.path("annotated.toml").write_text(whole + "\n", encoding="utf-8")
+    table.pbem("@", "verify", "annotated.toml", record=False)
     verified = table.pbem("@", "verify", "game.toml", record=False)
     blocks["intro-verify"] = fence("text", printed(verified, "pbem verify game.toml"))
     as_json = table.pbem("@", "verify", "--json", "game.toml", record=False)
@@ -504,7 +513,7 @@ def intro_blocks(games: Games) -> Blocks:
 
     genesis = entries[0]
     core = {name: value for name, value in genesis.items() if name not in ledger.DERIVED_GENESIS_FIELDS}
-    hashed = pae(ledger.GAME_ID_DOMAIN, ledger.canonical_bytes(core))
+    hashed = pae(ledger.GAME_ID_DOMAIN, canonical_bytes(core))
     digest = hashlib.sha256(hashed).hexdigest()
     blocks["game-id"] = fence(
         "text",
@@ -771,13 +780,13 @@ def worked(entries: Sequence[Mapping[str, Any]], data: Mapping[str, Any], chosen
             given.setdefault(slot, {})[by] = d
             if entry is chosen.shares and item is entry["shares"][0]:
                 out += ["", f"{by}'s share of {item['deck']}:{slot} ({what(entry)}):"]
-                out += share_lines(item, deck[slot], keys[by], game_id, by, d)
+                out += share_lines(item, deck[slot], keys[by], game_id=game_id, seat=by, d=d)
         if entry is chosen.remasked:
             item = entry["remask"][0]
             slot = item["slot"]
             out += ["", f"{entry['by']}'s card put under the deck, {item['deck']}:{slot} ({what(entry)}):"]
             after = hd.parse_deck(item["cards"], "cards")
-            out += remask_lines(item, deck[slot], after[0], joint, game_id, entry["by"])
+            out += remask_lines(item, deck[slot], after[0], joint=joint, game_id=game_id, seat=entry["by"])
         for item in entry.get("remask", []):
             deck[item["slot"]] = hd.parse_deck(item["cards"], "cards")[0]
             given.pop(item["slot"], None)
@@ -803,7 +812,7 @@ def worked(entries: Sequence[Mapping[str, Any]], data: Mapping[str, Any], chosen
 
 
 def share_lines(
-    item: Mapping[str, Any], ct: hd.Ciphertext, h: int, game_id: str, seat: str, d: int
+    item: Mapping[str, Any], ct: hd.Ciphertext, h: int, *, game_id: str, seat: str, d: int
 ) -> list[str]:
     g, p = group.G, group.P
     proof = hd.parse_proof(item["proof"], "proof")
@@ -823,15 +832,21 @@ def share_lines(
         f"  d = share = {number(d)}",
         f"  c = {proof.challenge:064x}",
         f"  s = {number(proof.response)}",
-        f"  t1 = g^s · h_b^(-c) = {number(t1)}",
+        f"  t1 = g^s · h_{seat}^(-c) = {number(t1)}",
         f"  t2 = c1^s · d^(-c)  = {number(t2)}",
-        f'  H("pbem/hidden-deck/share-proof/v1", game_id, "treachery", "{item["slot"]}", "b", h_b, c1, c2, d, t1, t2)',
-        f"      = {again:064x}: c, so the share is b's",
+        f'  H("pbem/hidden-deck/share-proof/v1", game_id, "{item["deck"]}", "{item["slot"]}", "{seat}",',
+        f"    h_{seat}, c1, c2, d, t1, t2) = {again:064x}: c, so the share is {seat}'s",
     ]
 
 
 def remask_lines(
-    item: Mapping[str, Any], before: hd.Ciphertext, after: hd.Ciphertext, joint: int, game_id: str, seat: str
+    item: Mapping[str, Any],
+    before: hd.Ciphertext,
+    after: hd.Ciphertext,
+    *,
+    joint: int,
+    game_id: str,
+    seat: str,
 ) -> list[str]:
     """The check of a one-card proof of shuffle, every value shown."""
     g, p, q = group.G, group.P, group.Q
@@ -893,7 +908,7 @@ def remask_lines(
         f"  t4b = {number(t4b)}",
         f"  t4a = {number(t4a)}",
         f"  t̂_0 = {number(t_hat)}",
-        f'  H("pbem/hidden-deck/shuffle-proof/v1", S, c_0 || ĉ_0, t1 || t2 || t3 || t4b || t4a || t̂_0)',
+        '  H("pbem/hidden-deck/shuffle-proof/v1", S, c_0 || ĉ_0, t1 || t2 || t3 || t4b || t4a || t̂_0)',
         f"      = {again:064x}",
         f"  c   = {c:064x}: the same, so the proof holds",
     ]
@@ -951,10 +966,8 @@ class Tamper:
         self.table.write(name, data)
         self.rows.append(f"| {description} | {self.said(name)} |")
 
-    def row_text(self, description: str, source: str, edit: Callable[[str], str]) -> None:
-        self.count += 1
-        name = f"edit{self.count}.toml"
-        self.table.path(name).write_text(edit(self.table.text(source)), encoding="utf-8")
+    def row_as_is(self, description: str, name: str) -> None:
+        """A row for a file made elsewhere, as it is."""
         self.rows.append(f"| {description} | {self.said(name)} |")
 
     def said(self, name: str) -> str:
@@ -986,9 +999,6 @@ def tamper_blocks(games: Games) -> Blocks:
     rows = ["| Edit | What `pbem verify --all` reports |", "|---|---|"]
     t = Tamper(intro, rows)
     gid = intro.data("game.toml")["entry"][0]["game_id"]
-
-    def each(change: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], None]:
-        return lambda data: (change(data), None)[1]
 
     def entry(data: dict[str, Any], seq: int, by: str | None = None) -> dict[str, Any]:
         found: dict[str, Any] = next(
@@ -1187,10 +1197,10 @@ def tamper_blocks(games: Games) -> Blocks:
         "merged.toml",
         note_by_c,
     )
-    t.row_text(
-        "`both.toml` (see [`pbem verify` output](#pbem-verify-output)): b's notes from two copies, both in one file",
+    t.row_as_is(
+        "`both.toml` (see [`pbem verify` output](#pbem-verify-output)): b's notes from two copies, "
+        "both in one file",
         "both.toml",
-        lambda text: text,
     )
     played = together.data("played.toml")
     a_commit = next(e for e in played["entry"] if e["kind"] == "commit" and e["by"] == "a")["seq"]
@@ -1290,7 +1300,7 @@ def tamper_blocks(games: Games) -> Blocks:
     )
     deck = together.data("deck.toml")
     chosen = DeckEntries.of(deck["entry"])
-    giver, shown_by, returner = chosen.shares["by"], chosen.shown["by"], chosen.remasked["by"]
+    giver, shown_by = chosen.shares["by"], chosen.shown["by"]
     first_slot = chosen.shares["shares"][0]["slot"]
     other_giver = next(
         e["by"]
@@ -1311,7 +1321,8 @@ def tamper_blocks(games: Games) -> Blocks:
         return edit
 
     def cut_at(entry_: Mapping[str, Any], edit: str) -> str:
-        return f"`deck.toml` cut after {what(entry_)} (header updated), and {edit}, signed again by {entry_['by']}"
+        signed = f"signed again by {entry_['by']}"
+        return f"`deck.toml` cut after {what(entry_)} (header updated), and {edit}, {signed}"
 
     sharing = chosen.shares["seq"]
     t.row(
@@ -1363,7 +1374,6 @@ def tamper_blocks(games: Games) -> Blocks:
             chosen.shown["seq"], lambda e: e["face_up"][0].update(share=flip(e["face_up"][0]["share"]))
         ),
     )
-    assert returner
     return {"tamper-table": "\n".join(rows)}
 
 
@@ -1437,7 +1447,7 @@ def checker_blocks(games: Games) -> Blocks:
     edited copies, as a reader would run them."""
     intro, together = games.intro, games.deck
     assert games.copies  # both.toml
-    blocks: Blocks = {"check-script": fence("python", CHECKER.read_text(encoding="utf-8"))}
+    blocks: Blocks = {}
     shutil.copyfile(CHECKER, intro.root / "check_pbem.py")
     shutil.copyfile(CHECKER, together.root / "check_pbem.py")
     ok = [run(intro, "python3 check_pbem.py game.toml"), run(together, "python3 check_pbem.py played.toml")]
