@@ -1486,7 +1486,12 @@ def checker_blocks(games: Games) -> Blocks:
         run(together, f"python3 independent_verifier.py {name}", code=code)
         for name, code in (("intro.toml", 0), ("played.toml", 0), ("deck.toml", 0), ("flipped.toml", 1))
     ]
-    blocks["independent"] = fence("text", "\n".join(verified))
+    about = (
+        "# intro.toml is game.toml of the example; flipped.toml is played.toml cut after "
+        f"{what(shuffled)},\n# with one byte of the challenge of its proof of shuffle changed, "
+        f"and signed again by {shuffled['by']}"
+    )
+    blocks["independent"] = fence("text", "\n".join([about, *verified]))
     return blocks
 
 

@@ -29,3 +29,30 @@ def test_every_example_block_is_closed_and_named_once() -> None:
     ended = re.findall(r"<!-- end example ([a-z0-9-]+) -->", text)
     assert begun == ended
     assert len(set(begun)) == len(begun)
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces
+    to hyphens."""
+    found = set()
+    for heading in re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        found.add(slug)
+    return found
+
+
+def test_every_link_into_the_file_format_lands_on_a_heading() -> None:
+    """Sections were renamed when the format was specified in full; no link may point at an old
+    name."""
+    target = anchors(strip_code((DOCS / "game-file.md").read_text(encoding="utf-8")))
+    for path in DOCS.glob("**/*.md"):
+        text = path.read_text(encoding="utf-8")
+        own = path.name == "game-file.md"
+        links = re.findall(r"\]\(#([\w-]+)\)" if own else r"game-file\.md#([\w-]+)", text)
+        missing = sorted(set(links) - target)
+        assert not missing, f"{path.name} links to {missing}"
+
+
+def strip_code(text: str) -> str:
+    """The document without its code blocks, whose comment lines look like headings."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
