@@ -1,0 +1,1581 @@
+"""The worked examples of docs/game-file.md, made by playing real games with pbem.
+
+Every example block of the document (the commands, what they printed, the entries, the hashes,
+the worked values of each proof, what verify says of edited files) is written here, between
+marker lines in the document:
+
+    <!-- begin example NAME: made by docs/examples.py; edit that, not this -->
+    ...
+    <!-- end example NAME -->
+
+Usage:
+    python docs/examples.py                   write every block into docs/game-file.md
+    python docs/examples.py --check           exit 1, naming each block the document shows
+                                              otherwise than pbem gives it today
+    python docs/examples.py --check --only intro     the same for one group of blocks
+
+The games are the same on every run: keys are derived from the seat names, every command runs
+at a fixed time (``PBEM_NOW``), and the nonces pbem draws when it creates a game or seals a
+choice are fixed too. Everything else (randomness chains, deck keys, shuffles, proofs) follows
+from the keys and the game, so the same script gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import hashlib
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from typer.testing import CliRunner, Result
+
+from pbem import gamefile
+from pbem.cli import app
+from pbem.cli.template_commands import component_values
+from pbem.crypto import group, randomness
+from pbem.crypto import hidden_deck as hd
+from pbem.crypto import shuffle_proof as sp
+from pbem.crypto.canonical import canonical_bytes
+from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.identity import SecretKeys
+from pbem.crypto.signing import entry_hash, entry_message, pae
+from pbem.engine import ledger
+from pbem.keys import KeyStore
+
+HERE = Path(__file__).resolve().parent
+DOC = HERE / "game-file.md"
+CHECKER = HERE / "check_pbem.py"
+VERIFIER = HERE.parent / "tests" / "independent_verifier.py"
+BEGIN = re.compile(r"<!-- begin example ([a-z0-9-]+): made by docs/examples\.py; edit that, not this -->\n")
+END = "<!-- end example {name} -->"
+POTR = "princes-of-the-renaissance"
+
+
+# --- playing ---------------------------------------------------------------------------------
+def seeded_keys(name: str) -> SecretKeys:
+    """A seat's key, the same on every run (``pbem key new`` draws one at random)."""
+    digest = hashlib.sha512(f"pbem docs key {name}".encode()).digest()
+    return SecretKeys(digest[:32], digest[32:])
+
+
+class Clock:
+    """The time each command runs at: ``PBEM_NOW``, a second after the one before."""
+
+    def __init__(self, start: str) -> None:
+        self.time = datetime.strptime(start, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+
+    def tick(self) -> str:
+        self.time += timedelta(seconds=1)
+        return self.time.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@contextlib.contextmanager
+def fixed_draws(label: str) -> Iterator[None]:
+    """The nonce and the ephemeral key pbem draws when it seals a choice, taken from ``label``
+    and a count instead of the operating system, so a sealed bid is the same on every run."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+    count = iter(range(1_000_000))
+
+    def draw(size: int) -> bytes:
+        return hashlib.sha256(f"{label} {next(count)}".encode()).digest()[:size]
+
+    def ephemeral() -> X25519PrivateKey:
+        return X25519PrivateKey.from_private_bytes(draw(32))
+
+    with (
+        mock.patch("pbem.crypto.sealing.os.urandom", draw),
+        mock.patch.object(X25519PrivateKey, "generate", staticmethod(ephemeral)),
+    ):
+        yield
+
+
+class Table:
+    """Players with a key home each, in one folder, running pbem as they would at a shell.
+
+    Every command is kept as the line a player would type, for the document."""
+
+    def __init__(self, root: Path, seats: Sequence[str], start: str) -> None:
+        self.root = root
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.seats = tuple(seats)
+        self.clock = Clock(start)
+        self.lines: list[str] = []
+        self.cleans = 0
+
+    def home(self, name: str) -> Path:
+        """``ha`` for seat a; ``ha2`` is a's key in a second home, which has seen none of the
+        games the first has (a home never signs two entries for one step, so the document's
+        forks and equivocations are made in second homes)."""
+        home = self.root / f"h{name}"
+        seat = name.rstrip("0123456789")
+        if not (home / "keys" / f"{seat}.key").exists():
+            KeyStore(home).store(seat, seeded_keys(seat), None, "2026-01-01T00:00:00Z")
+        return home
+
+    def path(self, name: str) -> Path:
+        return self.root / name
+
+    def new(
+        self, name: str, *, creator: str = "a", game: str = POTR, options: Mapping[str, str] | None = None
+    ) -> None:
+        """``pbem new``, through the library so that the game's nonce is fixed."""
+        options = dict(options or {})
+        setup = ledger.plan(game=game, edition=None, options=options, seats=self.seats, creator=creator)
+        data = component_values(setup.info.name, setup.edition, None)
+        nonce = hashlib.sha256(f"pbem docs game {self.root.name} {name}".encode()).hexdigest()[:32]
+        made = ledger.new_game(
+            setup, seeded_keys(creator), at=self.clock.tick(), nonce=nonce, components=data
+        )
+        text = gamefile.render_new(
+            made.header(), made.roster_table(), data, made.entries, made.status_lines()
+        )
+        gamefile.write_new(self.path(name), text)
+        extra = "".join(f" --option {key}={value}" for key, value in options.items())
+        self.lines.append(
+            f"PBEM_HOME=$PWD/h{creator} pbem new {name} --game {game} "
+            f"--players {','.join(self.seats)} --as {creator}{extra}"
+        )
+
+    def pbem(
+        self, home: str | None, *args: str, code: int | None = 0, record: bool = True, comment: str = ""
+    ) -> Result:
+        """``pbem ARGS`` in a seat's home, at the next time. With no home, in a home with no key;
+        with ``@``, in a new one, which has verified nothing yet (so says nothing of other copies)."""
+        if home == "@":
+            self.cleans += 1
+            where = self.root / f"clean{self.cleans}"
+        else:
+            where = self.home(home) if home else self.root / "nobody"
+        env = {
+            "PBEM_HOME": str(where),
+            "PBEM_NOW": self.clock.tick(),
+            "PBEM_PASSPHRASE": None,
+            "NO_COLOR": "1",
+            "COLUMNS": None,
+        }
+        with contextlib.chdir(self.root), fixed_draws(f"{home} {' '.join(args)}"):
+            result = CliRunner().invoke(app, list(args), env=env)
+        if code is not None and result.exit_code != code:
+            raise SystemExit(
+                f"pbem {shlex.join(args)} (in h{home}) exited {result.exit_code}, not {code}:\n"
+                f"{result.stdout}{result.stderr}"
+            )
+        if record:
+            prefix = f"PBEM_HOME=$PWD/h{home} " if home and home != "@" else ""
+            self.lines.append(prefix + "pbem " + shlex.join(args) + (f"  # {comment}" if comment else ""))
+        return result
+
+    def copy(self, source: str, *targets: str, comment: str = "") -> None:
+        for target in targets:
+            shutil.copyfile(self.path(source), self.path(target))
+        line = "; ".join(f"cp {source} {target}" for target in targets)
+        self.lines.append(line + (f"  # {comment}" if comment else ""))
+
+    def data(self, name: str) -> dict[str, Any]:
+        return tomllib.loads(self.text(name))
+
+    def text(self, name: str) -> str:
+        return self.path(name).read_text(encoding="utf-8")
+
+    def write(self, name: str, data: Mapping[str, Any]) -> None:
+        """A file with these tables, written as pbem writes one (an edited copy, for instance)."""
+        status = ["an edited copy, for docs/game-file.md"]
+        text = gamefile.render_new(
+            data["game"], data.get("roster", {}), data.get("components", {}), data["entry"], status
+        )
+        self.path(name).write_text(text, encoding="utf-8")
+
+    def commands(self, start: int = 0) -> str:
+        """The lines recorded from ``start`` on, as a ``sh`` block."""
+        return fence("sh", "\n".join(self.lines[start:]))
+
+
+# --- showing ---------------------------------------------------------------------------------
+def fence(language: str, text: str) -> str:
+    return f"```{language}\n{text.rstrip()}\n```"
+
+
+def printed(result: Result, command: str | None = None, *, stderr_first: bool = False) -> str:
+    """What a command printed, as the reader's terminal shows it."""
+    lines = [f"$ {command}"] if command else []
+    parts = (result.stderr, result.stdout) if stderr_first else (result.stdout, result.stderr)
+    return "\n".join(lines + [part.rstrip("\n") for part in parts if part])
+
+
+def entry_blocks(text: str) -> list[str]:
+    """Each ``[[entry]]`` block of a game file, as pbem wrote it."""
+    return ["[[entry]]\n" + block.rstrip("\n") for block in text.split("[[entry]]\n")[1:]]
+
+
+def cut(value: str, keep: int = 16) -> str:
+    return f"{value[:keep]}…" if len(value) > keep + 8 else value
+
+
+def cut_long_values(text: str, longer_than: int = 100) -> str:
+    """Every quoted value longer than ``longer_than`` characters cut to its first characters."""
+    return re.sub(rf'"([A-Za-z0-9+/=]{{{longer_than},}})"', lambda m: f'"{cut(m.group(1))}"', text)
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key} = {toml_value(item)}" for key, item in value.items()) + "}"
+    raise TypeError(type(value))
+
+
+DECK_FIELDS = ("shuffles", "shares", "face_up", "remask")
+
+
+def readable(entry: Mapping[str, Any], *, short: bool) -> str:
+    """An entry one field a line, its hidden-deck tables as ``[[entry.shuffles]]`` and so on; with
+    ``short``, each long value cut to its first characters and each array to its first value."""
+    lines = ["[[entry]]"]
+    lines += [f"{key} = {toml_value(value)}" for key, value in entry.items() if key not in DECK_FIELDS]
+    for key in DECK_FIELDS:
+        for item in entry.get(key, []):
+            lines += ["", f"[[entry.{key}]]"]
+            for name, value in item.items():
+                if isinstance(value, list) and short:
+                    more = f", …{len(value) - 1} more" if len(value) > 1 else ""
+                    lines.append(f"{name} = [{toml_value(cut(value[0]))}{more}]")
+                elif isinstance(value, str) and short:
+                    lines.append(f"{name} = {toml_value(cut(value))}")
+                else:
+                    lines.append(f"{name} = {toml_value(value)}")
+    return "\n".join(lines)
+
+
+def annotate(text: str, notes: Sequence[tuple[str, str]]) -> str:
+    """``notes``: (a pattern a line starts with, a comment), taken in order: the first note whose
+    pattern fits a line is used for it. A comment that starts with ``^`` goes on lines of its own
+    before the line, any other after it."""
+    out: list[str] = []
+    pending = list(notes)
+    for line in text.splitlines():
+        match = next((note for note in pending if re.match(note[0], line)), None)
+        if match is None:
+            out.append(line)
+            continue
+        pending.remove(match)
+        comment = match[1]
+        if comment.startswith("^"):
+            out += [f"# {part}".rstrip() for part in comment[1:].split("\n")] + [line]
+        else:
+            out.append(f"{line}  # {comment}")
+    if pending:
+        raise SystemExit(f"no line starts with {pending[0][0]!r}")
+    return "\n".join(out)
+
+
+def number(value: int) -> str:
+    """A group value by the first 16 and last 8 hex digits of its 256 bytes."""
+    digits = value.to_bytes(group.ELEMENT_SIZE, "big").hex()
+    return f"{digits[:16]}…{digits[-8:]}"
+
+
+def message_text(message: bytes) -> str:
+    return message.decode("utf-8")
+
+
+def short_hex(text: str) -> str:
+    """Hex runs of 16 digits or more cut to 8, for a table a reader scans."""
+    return re.sub(r"[0-9a-f]{16,}", lambda m: f"{m.group(0)[:8]}…", text)
+
+
+# --- the games ---------------------------------------------------------------------------------
+class Games:
+    """The games the document shows, each played once, when a block first needs it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @cached_property
+    def intro(self) -> Table:
+        """Three players; a note; c adds randomness to the setup draw."""
+        table = Table(self.root / "intro", "abc", "2026-11-22T02:30:04Z")
+        table.new("game.toml")
+        table.pbem("b", "join", "game.toml", "--as", "b")
+        table.pbem("c", "join", "game.toml", "--as", "c")
+        table.pbem("b", "note", "game.toml", "hello", "--as", "b")
+        self.intro_printed = table.pbem("c", "play", "game.toml", "roll", "--as", "c")
+        return table
+
+    @cached_property
+    def together(self) -> Table:
+        """Joins at the same time, then sealed bids and reveals at the same time."""
+        table = Table(self.root / "together", "abc", "2026-11-22T02:30:19Z")
+        table.new("game.toml")
+        table.copy("game.toml", "b.toml", "c.toml", comment="a sends the file to b and to c")
+        table.pbem("b", "join", "b.toml", "--as", "b", comment="b joins on b's copy")
+        table.pbem("c", "join", "c.toml", "--as", "c", comment="c joins on c's copy")
+        self.merge_printed = table.pbem(
+            None,
+            "merge",
+            "b.toml",
+            "c.toml",
+            "-o",
+            "merged.toml",
+            comment="anyone can merge: no key is needed",
+        )
+        table.pbem("a", "note", "merged.toml", "hello", "--as", "a")
+        self.together_end = len(table.lines)
+        table.copy("merged.toml", "played.toml")
+        table.pbem("b", "play", "played.toml", "roll", "--as", "b")
+        table.pbem("c", "play", "played.toml", "roll", "--as", "c")
+        table.pbem("a", "play", "played.toml", "bid", "7", "--as", "a")
+        table.copy("played.toml", "pb.toml", "pc.toml")
+        table.pbem("b", "play", "pb.toml", "bid", "5", "--as", "b")
+        table.pbem("c", "play", "pc.toml", "bid", "7", "--as", "c")
+        table.pbem(None, "merge", "played.toml", "pb.toml", "pc.toml")
+        table.lines.append("for s in a b c; do cp played.toml r$s.toml; done")
+        for seat in "abc":
+            shutil.copyfile(table.path("played.toml"), table.path(f"r{seat}.toml"))
+        for seat in "abc":
+            table.pbem(seat, "reveal", f"r{seat}.toml", "--as", seat)
+        table.pbem(None, "merge", "played.toml", "ra.toml", "rb.toml", "rc.toml")
+        return table
+
+    @cached_property
+    def copies(self) -> Blocks:
+        return copies(self)
+
+    @cached_property
+    def deck(self) -> Table:
+        """``played.toml`` played on until a Treachery card is shown face up: ``deck.toml``."""
+        table = self.together
+        shutil.copyfile(table.path("played.toml"), table.path("deck.toml"))
+        Autoplay(table, "deck.toml").run()
+        return table
+
+
+FAMILIES = {"a": "bentivoglio", "b": "gonzaga", "c": "montefeltro"}
+
+
+@dataclass
+class Autoplay:
+    """A game played on, as players would, until a Treachery card has been drawn, one put under
+    the deck by Bentivoglio, and one played face up: every seat passes in the family bidding,
+    takes the family above, and buys a card whenever it can, until one can play a stealing card."""
+
+    table: Table
+    name: str
+    kept: bool = False
+    shown: bool = False
+
+    def json(self, seat: str | None, *args: str) -> Any:
+        return json.loads(self.table.pbem(seat, *args, "--json", record=False).stdout)
+
+    def run(self) -> None:
+        for _ in range(200):
+            if self.shown:
+                return
+            self.step()
+        raise SystemExit("the example game no longer reaches a card played face up")
+
+    def step(self) -> None:
+        status = self.json(None, "status", self.name)
+        first = status["waiting"][0]
+        waits = set()
+        if first["kind"] == "move":
+            waits = {seat for seats in first["waiting_for_shares"].values() for seat in seats}
+        seat = min(waits) if waits else first["seat"]
+        asked = [item for item in status["waiting"] if item["seat"] == seat]
+        wanted = next((item for item in asked if item["kind"] not in ("shuffle", "share")), asked[0])
+        play = self.table.pbem
+        if wanted["kind"] in ("shuffle", "share"):
+            play(seat, "sync", self.name, "--as", seat, record=False)
+        elif wanted["kind"] == "contribute":
+            play(seat, "play", self.name, "roll", "--as", seat, record=False)
+        elif wanted["kind"] == "reveal":
+            play(seat, "reveal", self.name, "--as", seat, record=False)
+        else:
+            moves = self.json(seat, "moves", self.name, "--as", seat)["moves"]
+            move = self.choose(seat, status["phase"], moves)
+            play(seat, "play", self.name, *move.split(), "--as", seat, record=False)
+
+    def choose(self, seat: str, phase: str, moves: list[str]) -> str:
+        if phase == "family bidding":
+            return "pass"
+        if phase == "family choice":
+            return f"family {FAMILIES[seat]}"
+        keeps = [move for move in moves if move.startswith("keep ")]
+        if keeps:
+            self.kept = True
+            return keeps[0]
+        discards = [move for move in moves if move.startswith("discard treachery:")]
+        if discards:
+            hand = self.json(seat, "show", self.name, "--as", seat)["hand"]
+            plain = [move for move in discards if not str(hand.get(move.split()[1])).startswith("steal-")]
+            return (plain or discards)[0]
+        steals = [move for move in moves if move.startswith("play steal-")]
+        if steals and self.kept:
+            self.shown = True
+            return steals[0]
+        if "buy card" in moves:
+            return "buy card"
+        return "pass"
+
+
+# --- the blocks ----------------------------------------------------------------------------------
+Blocks = dict[str, str]
+
+INTRO_NOTES = (
+    (
+        r"\[game\]",
+        "^^ status lines: not signed, rewritten by pbem on every write\n\n"
+        "Header: unsigned copies, each checked against the entries.",
+    ),
+    ("format = 1", "file format version"),
+    ("id = ", "= game_id of the genesis entry"),
+    ("ruleset = ", "= ruleset of the genesis entry"),
+    ("edition = ", "= edition of the genesis entry"),
+    ("seats = ", "= seats of the genesis entry"),
+    ("entries = ", "number of [[entry]] tables"),
+    ("head = ", "hash of the last step"),
+    (r"\[roster\.a\]", "^Roster: unsigned copies of the keys each seat signed in its genesis or join entry."),
+    (r"\[components\]", "^Component data: its hash is the genesis 'components'."),
+    (r"\[\[entry\]\]", "^Entry 0: the genesis, signed by the creator with the key it introduces."),
+    ("seq = 0", "step 0 holds the genesis entry alone"),
+    (r'prev = ""', "empty: nothing comes before the genesis"),
+    ("nonce = ", "16 random bytes drawn by pbem new"),
+    ("options = ", "every option, defaults too"),
+    ("seats = ", "seating order"),
+    ("components = ", "hash of the component data"),
+    ("sign = ", "a's Ed25519 public key"),
+    ("box = ", "a's X25519 public key"),
+    ("game_id = ", "a hash of the fields above"),
+    ("rand_tip = ", "tip of a's randomness chain"),
+    ("deck_key = ", "a's key for hidden decks: 256 bytes"),
+    ("deck_key_proof = ", "a Schnorr proof that a knows its secret"),
+    (r"\[\[entry\]\]", "^Entry 1: b joins, signing with the key the entry introduces."),
+    ('prev = "[0-9a-f]', "hash of step 0"),
+    (r"\[\[entry\]\]", "^Entry 2: c joins. c is the last seat to join, so the game starts at this step."),
+    (r"\[\[entry\]\]", "^Entry 3: a note from b, signed with the key b joined with."),
+    ("rand = ", "b's first link: hashes to b's rand_tip"),
+    (r"\[\[entry\]\]", "^Entry 4: c adds its randomness to the setup draw (the City tiles)."),
+    ("rand = ", "c's first link: c's contribution to the draw"),
+)
+
+
+def intro_blocks(games: Games) -> Blocks:
+    table = games.intro
+    data = table.data("game.toml")
+    entries = data["entry"]
+    game_id = entries[0]["game_id"]
+    blocks: Blocks = {
+        "check-script": fence("python", CHECKER.read_text(encoding="utf-8")),
+        "intro-commands": table.commands(),
+        "intro-printed": fence("text", printed(games.intro_printed)),
+    }
+    head, _, rest = table.text("game.toml").partition("[components.")
+    shown = (
+        head.rstrip("\n")
+        + "\n\n[components]\n# ... the 2016 template's values\n\n"
+        + "\n\n".join(entry_blocks(rest))
+    )
+    blocks["intro-file"] = fence("toml", annotate(shown, INTRO_NOTES))
+    # As the document says: the file with these comments, and its component data, verifies.
+    components = "[components." + rest.partition("[[entry]]")[0]
+    whole = annotate(shown, INTRO_NOTES).replace(
+        "[components]\n# ... the 2016 template's values\n", components
+    )
+    table.path("annotated.toml").write_text(whole + "\n", encoding="utf-8")
+    table.pbem("@", "verify", "annotated.toml", record=False)
+    verified = table.pbem("@", "verify", "game.toml", record=False)
+    blocks["intro-verify"] = fence("text", printed(verified, "pbem verify game.toml"))
+    as_json = table.pbem("@", "verify", "--json", "game.toml", record=False)
+    blocks["verify-json"] = fence("json", printed(as_json, "pbem verify --json game.toml"))
+    empty = ledger.components_hash({})
+    blocks["components-empty"] = fence("text", f'{empty}   # SHA-256 of "pbem/components/v1 2 {{}}"')
+
+    genesis = entries[0]
+    core = {name: value for name, value in genesis.items() if name not in ledger.DERIVED_GENESIS_FIELDS}
+    hashed = pae(ledger.GAME_ID_DOMAIN, canonical_bytes(core))
+    digest = hashlib.sha256(hashed).hexdigest()
+    blocks["game-id"] = fence(
+        "text",
+        f"the bytes hashed ({len(hashed)}):\n{message_text(hashed)}\n\n"
+        f"SHA-256:  {digest}\ngame_id:  {digest[:32]}",
+    )
+
+    note = entries[3]
+    message = entry_message(game_id, note)
+    blocks["signed-message"] = fence("text", message_text(message))
+
+    rows = ["| Entry | Its hash, and so the hash of its step | Appears as |", "|---|---|---|"]
+    names = ("genesis by a", "join by b", "join by c", "note by b", "contribute by c")
+    for index, entry in enumerate(entries):
+        digest = entry_hash(entry_message(game_id, entry), unb64(entry["sig"]))
+        where = f"`prev` of entry {index + 1}" if index + 1 < len(entries) else "`head` in `[game]`"
+        rows.append(f"| {index} ({names[index]}) | `{digest}` | {where} |")
+    blocks["chain-hashes"] = "\n".join(rows)
+
+    link = bytes.fromhex(note["rand"])
+    back = randomness.step_back(game_id, "b", link)
+    blocks["rand-link"] = fence(
+        "text",
+        f"rand of b's note (w1):   {note['rand']}\n"
+        f'SHA-256(pae("pbem/rand-chain/v1", "{game_id}", "b", w1))\n'
+        f"                       = {back.hex()}\n"
+        f"rand_tip of b's join:    {entries[1]['rand_tip']}",
+    )
+
+    cards = hd_cards(data.get("components", {}))
+    ranges: list[str] = []
+    for index, name in enumerate(cards):
+        if index and cards[index - 1] == name:
+            continue
+        last = max(i for i, other in enumerate(cards) if other == name)
+        ranges.append(f"cards {index} to {last}: {name}" if last > index else f"card {index}: {name}")
+    first = hd.encode_card(0)
+    blocks["treachery-cards"] = fence(
+        "text",
+        "\n".join(ranges) + f"\n\ncard(0) = {first.to_bytes(256, 'big').hex()[:64]}…\n"
+        f"          (256 bytes; their SHA-256: {hashlib.sha256(group.element_bytes(first)).hexdigest()})",
+    )
+    return blocks
+
+
+def hd_cards(components: Mapping[str, Any]) -> list[str]:
+    return [record["id"] for record in components.get("treachery", []) for _ in range(record["copies"])]
+
+
+TOGETHER_NOTES = (
+    (r"\[\[entry\]\]", "^Step 0: the genesis entry."),
+    (r"\[\[entry\]\]", "^Step 1, first entry: b's join, made on b.toml."),
+    ('prev = "[0-9a-f]', "hash of step 0"),
+    (
+        r"\[\[entry\]\]",
+        "^Step 1, second entry: c's join, made on c.toml. Same seq, same prev; c comes after b in seats.",
+    ),
+    ('prev = "[0-9a-f]', "hash of step 0"),
+    (r"\[\[entry\]\]", "^Step 2: a's note, made on merged.toml."),
+    ('prev = "[0-9a-f]', "hash of step 1"),
+)
+
+
+def together_blocks(games: Games) -> Blocks:
+    table = games.together
+    blocks: Blocks = {
+        "together-commands": fence("sh", "\n".join(table.lines[: games.together_end])),
+        "together-merge-printed": fence("text", printed(games.merge_printed)),
+    }
+    merged = table.text("merged.toml")
+    shown = "\n\n".join(cut_long_values(block) for block in entry_blocks(merged))
+    blocks["together-entries"] = fence("toml", annotate(shown, TOGETHER_NOTES))
+    data = table.data("merged.toml")
+    entries, game_id = data["entry"], data["entry"][0]["game_id"]
+    hashes = [entry_hash(entry_message(game_id, entry), unb64(entry["sig"])) for entry in entries]
+    step1 = hashlib.sha256(
+        pae("pbem/step/v1", bytes.fromhex(hashes[1]), bytes.fromhex(hashes[2]))
+    ).hexdigest()
+    rows = [
+        "| Entry or step | Hash | Appears as |",
+        "|---|---|---|",
+        f"| entry 0 (genesis by a), and step 0 | `{hashes[0]}` | `prev` of both entries of step 1 |",
+        f"| entry 1 (join by b) | `{hashes[1]}` | `h1` of step 1 |",
+        f"| entry 1 (join by c) | `{hashes[2]}` | `h2` of step 1 |",
+        f"| step 1: SHA-256 of `pbem/step/v1 32 ` h1 ` 32 ` h2 | `{step1}` | `prev` of entry 2 |",
+        f"| entry 2 (note by a), and step 2 | `{hashes[3]}` | `head` in `[game]` |",
+    ]
+    blocks["together-hashes"] = "\n".join(rows)
+    verified = table.pbem("@", "verify", "merged.toml", record=False)
+    blocks["together-verify"] = fence("text", printed(verified, "pbem verify merged.toml"))
+
+    blocks["bids-commands"] = fence("sh", "\n".join(table.lines[games.together_end :]))
+    blocks["bids-log"] = fence("text", printed(table.pbem(None, "log", "played.toml", record=False)))
+    played = table.data("played.toml")["entry"]
+    commit = next(e for e in played if e["kind"] == "commit" and e["by"] == "c")
+    reveal = next(e for e in played if e["kind"] == "reveal" and e["by"] == "a")
+    blocks["bids-entries"] = fence(
+        "toml", readable(commit, short=True) + "\n\n" + readable(reveal, short=True)
+    )
+    blocks["tie-break"] = fence("text", tie_break(table, played))
+    return blocks
+
+
+def tie_break(table: Table, entries: Sequence[Mapping[str, Any]]) -> str:
+    """The turn-order tie-break drawn again from the links of the three reveals, draw by draw."""
+    game_id = entries[0]["game_id"]
+    since = max(e["seq"] for e in entries if e["kind"] == "commit")
+    seats = entries[0]["seats"]
+    links = {}
+    for seat in seats:
+        links[seat] = next(e["rand"] for e in entries if e["by"] == seat and e["seq"] > since and "rand" in e)
+    context = "turn-order tie-break"
+    contributions = [(seat, bytes.fromhex(links[seat])) for seat in seats]
+    stream = randomness.stream(game_id, f"{context}#0", contributions, 255 * 32)
+    lines = [
+        f"context: {context}, asked for at step {since}; the contributions, in seat order:",
+        *(f"  {seat}: {links[seat]}" for seat in seats),
+        f"block(0) starts: {stream[:8].hex()} …",
+    ]
+    order, offset = list(seats), 0
+    for i in range(len(order) - 1, 0, -1):
+        bound = i + 1
+        width = (bound - 1).bit_length()
+        size = (width + 7) // 8
+        while True:
+            raw = stream[offset : offset + size]
+            offset += size
+            candidate = int.from_bytes(raw, "big") & ((1 << width) - 1)
+            verdict = "taken" if candidate < bound else "too big: the next byte"
+            bits = f"{width} bit{'s' if width > 1 else ''}"
+            lines.append(f"  below {bound}: byte {raw.hex()}, its low {bits}: {candidate}, {verdict}")
+            if candidate < bound:
+                break
+        order[i], order[candidate] = order[candidate], order[i]
+        lines.append(f"  swap items {i} and {candidate}: {', '.join(order)}")
+    check = randomness.Draws(game_id, context, contributions).shuffle(seats)
+    assert check == order, (check, order)
+    shown = json.loads(table.pbem(None, "show", "played.toml", "--json", record=False).stdout)
+    said = next(event for event in shown["events"] if event.startswith("turn order by bids"))
+    lines += [f"priority order: {', '.join(order)}", f"pbem show played.toml: {said}"]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class DeckEntries:
+    """The entries of the hidden-deck game the document shows: a shuffle, shares, a card put
+    under the deck, a card shown face up."""
+
+    shuffled: dict[str, Any]
+    shares: dict[str, Any]
+    remasked: dict[str, Any]
+    shown: dict[str, Any]
+
+    @classmethod
+    def of(cls, entries: Sequence[dict[str, Any]]) -> DeckEntries:
+        return cls(
+            next(e for e in entries if e.get("shuffles") and e["by"] == entries[0]["seats"][0]),
+            next(e for e in entries if e.get("shares")),
+            next(e for e in entries if e.get("remask")),
+            next(e for e in entries if e.get("face_up")),
+        )
+
+
+def what(entry: Mapping[str, Any]) -> str:
+    kind = entry["kind"]
+    said = {"move": f"move `{entry.get('move')}`", "commit": f"sealed {entry.get('step')}"}
+    return f"entry {entry['seq']}: {entry['by']}'s {said.get(kind, kind)}"
+
+
+def holders(entries: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """Who drew each slot given shares: the one seat that gave none for it (three seats)."""
+    seats = entries[0]["seats"]
+    givers: dict[int, set[str]] = {}
+    for entry in entries:
+        for item in entry.get("shares", []):
+            givers.setdefault(item["slot"], set()).add(entry["by"])
+    return {
+        slot: next(s for s in seats if s not in given) for slot, given in givers.items() if len(given) == 2
+    }
+
+
+def deck_blocks(games: Games) -> Blocks:
+    table = games.deck
+    data = table.data("deck.toml")
+    entries = data["entry"]
+    chosen = DeckEntries.of(entries)
+    drawn = holders(entries)
+    blocks: Blocks = {"deck-log": fence("text", printed(table.pbem(None, "log", "deck.toml", record=False)))}
+    shuffle = chosen.shuffled["shuffles"][0]
+    notes = {
+        "deck-shuffle-entry": (
+            chosen.shuffled,
+            f"{what(chosen.shuffled)}, carrying its shuffle of the {shuffle['deck']} deck",
+        ),
+        "deck-shares-entry": (
+            chosen.shares,
+            f"{what(chosen.shares)}: its shares of "
+            + ", ".join(
+                f"{i['deck']}:{i['slot']} (drawn by {drawn[i['slot']]})" for i in chosen.shares["shares"]
+            ),
+        ),
+        "deck-remask-entry": (
+            chosen.remasked,
+            f"{what(chosen.remasked)}, which puts "
+            + ", ".join(f"{i['deck']}:{i['slot']}" for i in chosen.remasked["remask"])
+            + " under the deck",
+        ),
+        "deck-face-up-entry": (
+            chosen.shown,
+            f"{what(chosen.shown)}, which shows "
+            + ", ".join(f"{i['deck']}:{i['slot']}" for i in chosen.shown["face_up"])
+            + " face up",
+        ),
+    }
+    for name, (entry, note) in notes.items():
+        body = readable(entry, short=name == "deck-shuffle-entry")
+        blocks[name] = fence("toml", f"# {note}\n{body}")
+    blocks["deck-worked"] = fence("text", worked(entries, data, chosen))
+    return blocks
+
+
+def worked(entries: Sequence[Mapping[str, Any]], data: Mapping[str, Any], chosen: DeckEntries) -> str:
+    """The checks of the example's hidden-deck entries, with their intermediate values."""
+    game_id = entries[0]["game_id"]
+    seats = entries[0]["seats"]
+    creator = seats[0]
+    cards = hd_cards(data.get("components", {}))
+    keys = {e["by"]: group.parse_element(e["deck_key"], "deck_key") for e in entries if "deck_key" in e}
+    joint = hd.joint_key(keys[seat] for seat in seats)
+    g, p = group.G, group.P
+    genesis = entries[0]
+    proof = hd.parse_proof(genesis["deck_key_proof"], "proof")
+    h = keys[genesis["by"]]
+    t = pow(g, proof.response, p) * pow(pow(h, proof.challenge, p), -1, p) % p
+    again = group.challenge(
+        hd.KEY_PROOF_DOMAIN,
+        game_id.encode(),
+        genesis["by"].encode(),
+        b"",
+        group.element_bytes(h),
+        group.element_bytes(t),
+    )
+    out = [
+        f"The deck key of {genesis['by']} (entry 0):",
+        f"  h = deck_key       = {number(h)}",
+        f"  c (first 32 bytes) = {proof.challenge:064x}",
+        f"  s (next 256 bytes) = {number(proof.response)}",
+        f"  t = g^s · h^(-c)   = {number(t)}",
+        f'  H("pbem/hidden-deck/key-proof/v1", "{game_id}", "{genesis["by"]}", "", h, t)',
+        f"                     = {again:064x}: c, so the proof holds",
+        "",
+        f"The joint key H = {' · '.join(f'h_{seat}' for seat in seats)} = {number(joint)}",
+        f"The open deck's slot 0: (g, card(0) · H) = (2, {number(hd.encode_card(0) * joint % p)})",
+    ]
+    assert creator == genesis["by"]
+    deck = hd.open_deck(len(cards), joint)
+    given: dict[int, dict[str, int]] = {}
+    for entry in entries:
+        for item in entry.get("shuffles", []):
+            deck = hd.parse_deck(item["cards"], "cards")
+        for item in entry.get("shares", []):
+            slot, by = item["slot"], entry["by"]
+            d = group.parse_element(item["share"], "share")
+            given.setdefault(slot, {})[by] = d
+            if entry is chosen.shares and item is entry["shares"][0]:
+                out += ["", f"{by}'s share of {item['deck']}:{slot} ({what(entry)}):"]
+                out += share_lines(item, deck[slot], keys[by], game_id=game_id, seat=by, d=d)
+        if entry is chosen.remasked:
+            item = entry["remask"][0]
+            slot = item["slot"]
+            out += ["", f"{entry['by']}'s card put under the deck, {item['deck']}:{slot} ({what(entry)}):"]
+            after = hd.parse_deck(item["cards"], "cards")
+            out += remask_lines(item, deck[slot], after[0], joint=joint, game_id=game_id, seat=entry["by"])
+        for item in entry.get("remask", []):
+            deck[item["slot"]] = hd.parse_deck(item["cards"], "cards")[0]
+            given.pop(item["slot"], None)
+        if entry is chosen.shown:
+            item = entry["face_up"][0]
+            slot, by = item["slot"], entry["by"]
+            shares = {**given.get(slot, {}), by: group.parse_element(item["share"], "share")}
+            product = 1
+            for value in shares.values():
+                product = product * value % p
+            opened = deck[slot].c2 * pow(product, -1, p) % p
+            index = next(i for i in range(len(cards)) if hd.encode_card(i) == opened)
+            names = " · ".join(f"d_{seat}" for seat in sorted(shares))
+            out += [
+                "",
+                f"{by}'s card shown face up, {item['deck']}:{slot} ({what(entry)}):",
+                f"  every seat's share, each checked as above ({by}'s own from face_up)",
+                f"  m = c2 / ({names}) = {number(opened)}",
+                f"  card({index})            = {number(hd.encode_card(index))}: card {index} of the deck,",
+                f"  {cards[index]}, the card named",
+            ]
+    return "\n".join(out)
+
+
+def share_lines(
+    item: Mapping[str, Any], ct: hd.Ciphertext, h: int, *, game_id: str, seat: str, d: int
+) -> list[str]:
+    g, p = group.G, group.P
+    proof = hd.parse_proof(item["proof"], "proof")
+    t1 = pow(g, proof.response, p) * pow(pow(h, proof.challenge, p), -1, p) % p
+    t2 = pow(ct.c1, proof.response, p) * pow(pow(d, proof.challenge, p), -1, p) % p
+    parts = [
+        game_id.encode(),
+        item["deck"].encode(),
+        str(item["slot"]).encode(),
+        seat.encode(),
+        *(group.element_bytes(v) for v in (h, ct.c1, ct.c2, d, t1, t2)),
+    ]
+    again = group.challenge(hd.SHARE_PROOF_DOMAIN, *parts)
+    return [
+        f"  the slot's ciphertext: c1 = {number(ct.c1)}",
+        f"                         c2 = {number(ct.c2)}",
+        f"  d = share = {number(d)}",
+        f"  c = {proof.challenge:064x}",
+        f"  s = {number(proof.response)}",
+        f"  t1 = g^s · h_{seat}^(-c) = {number(t1)}",
+        f"  t2 = c1^s · d^(-c)  = {number(t2)}",
+        f'  H("pbem/hidden-deck/share-proof/v1", game_id, "{item["deck"]}", "{item["slot"]}", "{seat}",',
+        f"    h_{seat}, c1, c2, d, t1, t2) = {again:064x}: c, so the share is {seat}'s",
+    ]
+
+
+def remask_lines(
+    item: Mapping[str, Any],
+    before: hd.Ciphertext,
+    after: hd.Ciphertext,
+    *,
+    joint: int,
+    game_id: str,
+    seat: str,
+) -> list[str]:
+    """The check of a one-card proof of shuffle, every value shown."""
+    g, p, q = group.G, group.P, group.Q
+    proof = sp.parse_proof(item, "remask")
+    deck = item["deck"]
+    statement = hashlib.sha256(
+        pae(
+            sp.STATEMENT_DOMAIN,
+            game_id.encode(),
+            deck.encode(),
+            seat.encode(),
+            group.element_bytes(joint),
+            group.element_bytes(before.c1) + group.element_bytes(before.c2),
+            group.element_bytes(after.c1) + group.element_bytes(after.c2),
+        )
+    ).digest()
+    commitment, chain = proof.commitments[0], proof.chain[0]
+    base = hashlib.sha256(group.element_bytes(commitment)).digest()
+    u = group.challenge(sp.U_DOMAIN, statement, base, b"0")
+    h0, h_1 = sp.generator(0), sp.generator(-1)
+    c = proof.challenge
+    s1, s2, s3, s4 = proof.responses
+    s_hat, s_prime = proof.chain_responses[0], proof.card_responses[0]
+
+    def over(value: int) -> int:
+        return pow(pow(value, c, p), -1, p)
+
+    c_bar = commitment * pow(h0, -1, p) % p
+    c_hat = chain * pow(pow(h_1, u % q, p), -1, p) % p
+    c_tilde = pow(commitment, u, p)
+    a1, a2 = pow(before.c1, u, p), pow(before.c2, u, p)
+    t1 = over(c_bar) * pow(g, s1, p) % p
+    t2 = over(c_hat) * pow(g, s2, p) % p
+    t3 = over(c_tilde) * pow(g, s3, p) * pow(h0, s_prime, p) % p
+    t4b = over(a2) * pow(joint, (q - s4) % q, p) * pow(after.c2, s_prime, p) % p
+    t4a = over(a1) * pow(g, (q - s4) % q, p) * pow(after.c1, s_prime, p) % p
+    t_hat = over(chain) * pow(g, s_hat, p) * pow(h_1, s_prime, p) % p
+    again = group.challenge(
+        sp.PROOF_DOMAIN,
+        statement,
+        group.element_bytes(commitment) + group.element_bytes(chain),
+        b"".join(group.element_bytes(v) for v in (t1, t2, t3, t4b, t4a, t_hat)),
+    )
+    return [
+        f"  before: c1 = {number(before.c1)}, c2 = {number(before.c2)}",
+        f"  after:  c1 = {number(after.c1)}, c2 = {number(after.c2)}",
+        f"  S    = {statement.hex()}",
+        f"  h_-1 = {number(h_1)}",
+        f"  h_0  = {number(h0)}",
+        f"  B    = {base.hex()}",
+        f"  u_0  = {u:064x}",
+        f"  c̄ = c_0 / h_0        = {number(c_bar)}",
+        f"  ĉ = ĉ_0 / h_-1^u_0   = {number(c_hat)}",
+        f"  c̃ = c_0^u_0          = {number(c_tilde)}",
+        f"  a1 = {number(a1)}, a2 = {number(a2)}",
+        f"  t1  = {number(t1)}",
+        f"  t2  = {number(t2)}",
+        f"  t3  = {number(t3)}",
+        f"  t4b = {number(t4b)}",
+        f"  t4a = {number(t4a)}",
+        f"  t̂_0 = {number(t_hat)}",
+        '  H("pbem/hidden-deck/shuffle-proof/v1", S, c_0 || ĉ_0, t1 || t2 || t3 || t4b || t4a || t̂_0)',
+        f"      = {again:064x}",
+        f"  c   = {c:064x}: the same, so the proof holds",
+    ]
+
+
+# --- edited files ------------------------------------------------------------------------------
+def resign(entry: dict[str, Any], game_id: str) -> None:
+    """The entry signed again by its author, as that player could."""
+    entry.pop("sig", None)
+    entry["sig"] = b64(seeded_keys(entry["by"]).sign(entry_message(game_id, entry)))
+
+
+def link(data: Mapping[str, Any], seat: str, count: int) -> str:
+    """The ``count``-th link of ``seat``'s randomness chain in this game, as its entries reveal it."""
+    entries = data["entry"]
+    game_id = entries[0]["game_id"]
+    if seat == entries[0]["by"]:
+        bound = game_id
+    else:
+        genesis = entries[0]
+        bound = f"genesis {entry_hash(entry_message(game_id, genesis), unb64(genesis['sig']))}"
+    seed = randomness.seed_for(seeded_keys(seat).for_game(bound), game_id, seat)
+    return randomness.chain(seed, game_id, seat)[count].hex()
+
+
+def refreshed(data: dict[str, Any]) -> dict[str, Any]:
+    """The header's ``entries`` and ``head`` as the entries say, so that only the edit shows."""
+    audit = ledger.audit(data)
+    assert audit.ledger is not None
+    data["game"]["entries"] = len(data["entry"])
+    data["game"]["head"] = audit.ledger.head
+    return data
+
+
+def flip(text: str, index: int = -1) -> str:
+    """A base64 value with one byte changed."""
+    raw = bytearray(unb64(text))
+    raw[index] ^= 1
+    return b64(bytes(raw))
+
+
+@dataclass
+class Tamper:
+    """One row of the table: what was done to which file, and what ``pbem verify --all`` said."""
+
+    table: Table
+    rows: list[str]
+    count: int = 0
+
+    def row(self, description: str, source: str, edit: Callable[[dict[str, Any]], Any]) -> None:
+        data = copy.deepcopy(self.table.data(source))
+        edit(data)
+        self.count += 1
+        name = f"edit{self.count}.toml"
+        self.table.write(name, data)
+        self.rows.append(f"| {description} | {self.said(name)} |")
+
+    def row_as_is(self, description: str, name: str) -> None:
+        """A row for a file made elsewhere, as it is."""
+        self.rows.append(f"| {description} | {self.said(name)} |")
+
+    def said(self, name: str) -> str:
+        result = self.table.pbem("@", "verify", "--all", name, code=None, record=False)
+        if result.exit_code == 0:
+            raise SystemExit(f"{name}: the edit went unnoticed")
+        messages = []
+        for line in result.stderr.splitlines():
+            text = line.removeprefix(f"error: {name}: ")
+            if re.fullmatch(r"header field 'head' is '[0-9a-f]+', but the entries say '[0-9a-f]+'", text):
+                messages.append("a `head` mismatch")
+                continue
+            text = re.sub(
+                r": its 'prev' is not that hash \(an entry was changed, inserted or reordered\)", ": …", text
+            )
+            text = re.sub(
+                r"('s key): the entry was altered, or was signed for another game or by another key",
+                r"\1: …",
+                text,
+            )
+            messages.append(f"`{short_hex(text)}`".replace("|", "\\|"))
+        exit_note = f" (exit {result.exit_code})" if result.exit_code != 3 else ""
+        return "<br>".join(messages) + exit_note
+
+
+def tamper_blocks(games: Games) -> Blocks:
+    intro, together = games.intro, games.deck
+    assert games.copies  # both.toml
+    rows = ["| Edit | What `pbem verify --all` reports |", "|---|---|"]
+    t = Tamper(intro, rows)
+    gid = intro.data("game.toml")["entry"][0]["game_id"]
+
+    def entry(data: dict[str, Any], seq: int, by: str | None = None) -> dict[str, Any]:
+        found: dict[str, Any] = next(
+            e for e in data["entry"] if e["seq"] == seq and (by is None or e["by"] == by)
+        )
+        return found
+
+    def set_and_sign(seq: int, **fields: Any) -> Callable[[dict[str, Any]], None]:
+        def change(data: dict[str, Any]) -> None:
+            target = entry(data, seq)
+            for key, value in fields.items():
+                if value is None:
+                    target.pop(key, None)
+                else:
+                    target[key] = value
+            resign(target, data["entry"][0]["game_id"])
+
+        return change
+
+    t.row('b\'s note: `text = "hullo"`', "game.toml", lambda d: entry(d, 3).update(text="hullo"))
+    t.row(
+        "a genesis option: `deadline_days = 7`",
+        "game.toml",
+        lambda d: d["entry"][0]["options"].update(deadline_days=7),
+    )
+    t.row(
+        "the genesis `nonce` changed, the genesis signed again by a",
+        "game.toml",
+        set_and_sign(0, nonce="0" * 32),
+    )
+    t.row(
+        "the genesis `game_id` and the header's `id` changed to another id",
+        "game.toml",
+        lambda d: (d["entry"][0].update(game_id="0" * 32), d["game"].update(id="0" * 32)),
+    )
+    t.row("an entry removed from the middle (b's join)", "game.toml", lambda d: d["entry"].pop(1))
+    t.row(
+        "an entry duplicated (b's note, twice in a row)",
+        "game.toml",
+        lambda d: d["entry"].insert(3, d["entry"][3]),
+    )
+    t.row(
+        "two entries by one seat swapped (b's join and b's note)",
+        "game.toml",
+        lambda d: d["entry"].__setitem__(slice(1, 4), [d["entry"][3], d["entry"][2], d["entry"][1]]),
+    )
+    t.row("`seq` of b's note edited to 5", "game.toml", lambda d: entry(d, 3).update(seq=5))
+    t.row("the last entry cut off, header left alone", "game.toml", lambda d: d["entry"].pop())
+    intro.new("other.toml")
+    intro.pbem("b", "join", "other.toml", "--as", "b", record=False)
+    other_join = intro.data("other.toml")["entry"][1]
+    t.row(
+        "an entry spliced in from another game (b's join in another game between the same players, same key)",
+        "game.toml",
+        lambda d: d["entry"].__setitem__(1, other_join),
+    )
+    t.row(
+        "a roster key replaced (b's `sign` by c's)",
+        "game.toml",
+        lambda d: d["roster"]["b"].update(sign=d["roster"]["c"]["sign"]),
+    )
+    t.row("a signature stripped (c's contribution)", "game.toml", lambda d: entry(d, 4).pop("sig"))
+    t.row(
+        "a signature copied from another entry (b's note's onto c's contribution)",
+        "game.toml",
+        lambda d: entry(d, 4).update(sig=entry(d, 3)["sig"]),
+    )
+    t.row(
+        "the `sig` text rewritten to other text for the same 64 bytes (the last character before `==`)",
+        "game.toml",
+        lambda d: entry(d, 4).update(sig=other_text(entry(d, 4)["sig"])),
+    )
+    t.row(
+        'a field added to an entry (`mood = "smug"` in c\'s contribution)',
+        "game.toml",
+        lambda d: entry(d, 4).update(mood="smug"),
+    )
+
+    def second_genesis(data: dict[str, Any]) -> None:
+        extra = dict(data["entry"][0], seq=5, prev=data["game"]["head"])
+        resign(extra, gid)
+        data["entry"].append(extra)
+
+    t.row(
+        "a second genesis entry appended (`seq = 5`, `prev` the old `head`, signed by a)",
+        "game.toml",
+        second_genesis,
+    )
+    t.row("a header field changed (`id`)", "game.toml", lambda d: d["game"].update(id="0" * 32))
+    t.row(
+        "a header value of the wrong type (`entries = 5.0`)",
+        "game.toml",
+        lambda d: d["game"].update(entries=5.0),
+    )
+    t.row(
+        "the component data changed (`start_gold = 46`)",
+        "game.toml",
+        lambda d: d["components"]["rules"].update(start_gold=46),
+    )
+    t.row(
+        "an invalid time (`2026-02-30T00:00:00Z` in c's contribution)",
+        "game.toml",
+        lambda d: entry(d, 4).update(at="2026-02-30T00:00:00Z"),
+    )
+    t.row(
+        "the genesis `ruleset` replaced by an alias (`potr`)",
+        "game.toml",
+        lambda d: d["entry"][0].update(ruleset="potr"),
+    )
+    t.row(
+        "one digit of a `rand` changed (b's note)",
+        "game.toml",
+        lambda d: entry(d, 3).update(
+            rand=("1" if entry(d, 3)["rand"][0] != "1" else "2") + entry(d, 3)["rand"][1:]
+        ),
+    )
+    data0 = intro.data("game.toml")
+    t.row(
+        "b's note signed again by b with b's second link, skipping the first",
+        "game.toml",
+        set_and_sign(3, rand=link(data0, "b", 2)),
+    )
+    t.row('b\'s note signed again by b with `rand = "XYZ"`', "game.toml", set_and_sign(3, rand="XYZ"))
+    t.row("b's note signed again by b without `rand`", "game.toml", set_and_sign(3, rand=None))
+    t.row('c\'s join signed again by c with `rand_tip = "xyz"`', "game.toml", set_and_sign(2, rand_tip="xyz"))
+    t.row(
+        "c's join signed again by c with b's `deck_key_proof`",
+        "game.toml",
+        set_and_sign(2, deck_key_proof=data0["entry"][1]["deck_key_proof"]),
+    )
+    t.row(
+        "c's join signed again by c with a `deck_key` outside the group (the number p - 1)",
+        "game.toml",
+        set_and_sign(2, deck_key=b64((group.P - 1).to_bytes(256, "big"))),
+    )
+    t.row(
+        'c\'s contribution signed again by c for another event (`event = "turn-order tie-break"`)',
+        "game.toml",
+        set_and_sign(4, event="turn-order tie-break"),
+    )
+
+    def early_move(data: dict[str, Any]) -> None:
+        del data["entry"][2:]
+        move = {"seq": 2, "prev": "", "by": "a", "at": "2026-11-22T02:31:00Z", "kind": "move", "move": "pass"}
+        data["game"]["entries"] = 2
+        move["prev"] = ledger.audit(data).ledger.head  # type: ignore[union-attr]
+        move["rand"] = link(data, "a", 1)
+        resign(move, gid)
+        data["entry"].append(move)
+        data["roster"].pop("c")
+        refreshed(data)
+
+    t.row(
+        'a move signed by a, made before c joined (`move = "pass"`; header and roster as for that file)',
+        "game.toml",
+        early_move,
+    )
+    pof = Table(intro.root / "florence", "abc", "2026-11-22T02:40:00Z")
+    pof.new("florence.toml", game="princes-of-florence")
+    pof.pbem("b", "join", "florence.toml", "--as", "b", record=False)
+    pof.pbem("c", "join", "florence.toml", "--as", "c", record=False)
+
+    def florence_move(data: dict[str, Any]) -> None:
+        move = {"seq": 3, "prev": data["game"]["head"], "by": "a", "at": "2026-11-22T02:41:00Z"}
+        move |= {"kind": "move", "move": "pass", "rand": link(data, "a", 1)}
+        resign(move, data["entry"][0]["game_id"])
+        data["entry"].append(move)
+        refreshed(data)
+
+    t.table = pof
+    t.row(
+        "a move signed by a in a Princes of Florence game every seat has joined (header updated)",
+        "florence.toml",
+        florence_move,
+    )
+
+    # merged.toml, played.toml and deck.toml
+    t.table = together
+    t.row(
+        "`merged.toml`: the two entries of step 1 swapped (c's join before b's)",
+        "merged.toml",
+        lambda d: d["entry"].__setitem__(slice(1, 3), [d["entry"][2], d["entry"][1]]),
+    )
+    t.row("`merged.toml`: c's join removed, header left alone", "merged.toml", lambda d: d["entry"].pop(2))
+    t.row("`merged.toml`: c's join duplicated", "merged.toml", lambda d: d["entry"].insert(2, d["entry"][2]))
+
+    def note_by_c(data: dict[str, Any]) -> None:
+        merged_id = data["entry"][0]["game_id"]
+        note = {"seq": 1, "prev": data["entry"][1]["prev"], "by": "c", "at": "2026-11-22T02:31:00Z"}
+        note |= {"kind": "note", "text": "hi", "rand": link(data, "c", 1)}
+        resign(note, merged_id)
+        data["entry"].insert(3, note)
+
+    t.row(
+        "`merged.toml`: a note by c added to step 1, after c's join (`prev` the hash of step 0, signed by c)",
+        "merged.toml",
+        note_by_c,
+    )
+    t.row_as_is(
+        "`both.toml` (see [`pbem verify` output](#pbem-verify-output)): b's notes from two copies, "
+        "both in one file",
+        "both.toml",
+    )
+    played = together.data("played.toml")
+    a_commit = next(e for e in played["entry"] if e["kind"] == "commit" and e["by"] == "a")["seq"]
+    a_reveal = next(e for e in played["entry"] if e["kind"] == "reveal" and e["by"] == "a")["seq"]
+
+    def reveal_of_a(**fields: Any) -> Callable[[dict[str, Any]], None]:
+        def change(data: dict[str, Any]) -> None:
+            target = entry(data, a_reveal, "a")
+            target.update(fields)
+            resign(target, data["entry"][0]["game_id"])
+            refreshed(data)
+
+        return change
+
+    t.row(
+        "`played.toml`: a's revealed bid changed to `bid 9`, signed again by a (header updated)",
+        "played.toml",
+        reveal_of_a(value="bid 9"),
+    )
+    t.row(
+        "`played.toml`: the nonce of a's reveal replaced by 32 zeros, signed again by a (header updated)",
+        "played.toml",
+        reveal_of_a(nonce="0" * 32),
+    )
+    t.row(
+        "`played.toml`: the nonce of a's reveal replaced by `abc`, signed again by a (header updated)",
+        "played.toml",
+        reveal_of_a(nonce="abc"),
+    )
+    t.row(
+        "`played.toml`: c's commit removed, header left alone",
+        "played.toml",
+        lambda d: d["entry"].remove(next(e for e in d["entry"] if e["kind"] == "commit" and e["by"] == "c")),
+    )
+
+    def commit_of_a(**fields: Any) -> Callable[[dict[str, Any]], None]:
+        def change(data: dict[str, Any]) -> None:
+            data["entry"] = [e for e in data["entry"] if e["seq"] <= a_commit]
+            target = entry(data, a_commit, "a")
+            for key, value in fields.items():
+                if value is None:
+                    target.pop(key, None)
+                else:
+                    target[key] = value
+            resign(target, data["entry"][0]["game_id"])
+            refreshed(data)
+
+        return change
+
+    commit = entry(played, a_commit, "a")
+    up_to = f"`played.toml` cut after a's commit (entry {a_commit}, header updated), and a's commit"
+    t.row(
+        f'{up_to} signed again for another sealed step (`step = "family bidding"`)',
+        "played.toml",
+        commit_of_a(step="family bidding"),
+    )
+    t.row(f"{up_to} signed again with `step = 1`, an integer", "played.toml", commit_of_a(step=1))
+    t.row(
+        f"{up_to} signed again with its `commitment` in upper-case hex",
+        "played.toml",
+        commit_of_a(commitment=commit["commitment"].upper()),
+    )
+    t.row(
+        f"{up_to} signed again with the last character of `sealed` removed",
+        "played.toml",
+        commit_of_a(sealed=commit["sealed"][:-1]),
+    )
+    t.row(
+        f'{up_to} made an open move instead (`kind = "move"`, `move = "bid 7"`), signed again',
+        "played.toml",
+        commit_of_a(kind="move", move="bid 7", step=None, commitment=None, sealed=None),
+    )
+    t.row(f"{up_to} signed again without its shuffle", "played.toml", commit_of_a(shuffles=None))
+
+    def shuffle_edit(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+        def edit(data: dict[str, Any]) -> None:
+            shuffle = copy.deepcopy(entry(data, a_commit, "a")["shuffles"][0])
+            change(shuffle)
+            commit_of_a(shuffles=[shuffle])(data)
+
+        return edit
+
+    t.row(
+        f"{up_to}'s proof of shuffle with one byte of its `challenge` changed, signed again",
+        "played.toml",
+        shuffle_edit(lambda s: s.update(challenge=flip(s["challenge"]))),
+    )
+    t.row(
+        f"{up_to}'s shuffle with two cards of the new deck swapped, signed again",
+        "played.toml",
+        shuffle_edit(lambda s: s["cards"].__setitem__(slice(0, 2), [s["cards"][1], s["cards"][0]])),
+    )
+    t.row(
+        f"{up_to}'s shuffle with its last card left out, signed again",
+        "played.toml",
+        shuffle_edit(lambda s: s["cards"].pop()),
+    )
+    deck = together.data("deck.toml")
+    chosen = DeckEntries.of(deck["entry"])
+    giver, shown_by = chosen.shares["by"], chosen.shown["by"]
+    first_slot = chosen.shares["shares"][0]["slot"]
+    other_giver = next(
+        e["by"]
+        for e in deck["entry"]
+        for i in e.get("shares", [])
+        if i["slot"] == first_slot and e["by"] != giver
+    )
+    unused = len(hd_cards(deck.get("components", {}))) - 1
+
+    def deck_edit(seq: int, change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+        def edit(data: dict[str, Any]) -> None:
+            data["entry"] = [e for e in data["entry"] if e["seq"] <= seq]
+            target = entry(data, seq)
+            change(target)
+            resign(target, data["entry"][0]["game_id"])
+            refreshed(data)
+
+        return edit
+
+    def cut_at(entry_: Mapping[str, Any], edit: str) -> str:
+        signed = f"signed again by {entry_['by']}"
+        return f"`deck.toml` cut after {what(entry_)} (header updated), and {edit}, {signed}"
+
+    sharing = chosen.shares["seq"]
+    t.row(
+        cut_at(chosen.shares, f"one byte of the `proof` of {giver}'s first share changed"),
+        "deck.toml",
+        deck_edit(sharing, lambda e: e["shares"][0].update(proof=flip(e["shares"][0]["proof"], 0))),
+    )
+    t.row(
+        cut_at(chosen.shares, f"{giver}'s first share replaced by {other_giver}'s share of the same slot"),
+        "deck.toml",
+        deck_edit(sharing, lambda e: e["shares"][0].update(share=share_of(deck, other_giver, first_slot))),
+    )
+    t.row(
+        cut_at(chosen.shares, f"a share of slot {unused}, which nobody drew, added to {giver}'s"),
+        "deck.toml",
+        deck_edit(sharing, lambda e: e["shares"].append(dict(e["shares"][0], slot=unused))),
+    )
+    t.row(
+        cut_at(chosen.shares, f"{giver}'s last share left out"),
+        "deck.toml",
+        deck_edit(sharing, lambda e: e["shares"].pop()),
+    )
+    t.row(
+        cut_at(
+            chosen.remasked, "one byte of the `challenge` of the proof of the card put under the deck changed"
+        ),
+        "deck.toml",
+        deck_edit(
+            chosen.remasked["seq"],
+            lambda e: e["remask"][0].update(challenge=flip(e["remask"][0]["challenge"])),
+        ),
+    )
+    t.row(
+        cut_at(chosen.remasked, "the card put under the deck replaced by the slot's old ciphertext"),
+        "deck.toml",
+        deck_edit(chosen.remasked["seq"], lambda e: e["remask"][0].update(cards=[slot_before(deck, e)])),
+    )
+    shown_card = chosen.shown["face_up"][0]["card"]
+    other_card = "veto" if shown_card != "veto" else "bad-weather"
+    t.row(
+        cut_at(chosen.shown, f"the card shown named `{other_card}`"),
+        "deck.toml",
+        deck_edit(chosen.shown["seq"], lambda e: e["face_up"][0].update(card=other_card)),
+    )
+    t.row(
+        cut_at(chosen.shown, f"one byte of {shown_by}'s `share` of the card shown changed"),
+        "deck.toml",
+        deck_edit(
+            chosen.shown["seq"], lambda e: e["face_up"][0].update(share=flip(e["face_up"][0]["share"]))
+        ),
+    )
+    return {"tamper-table": "\n".join(rows)}
+
+
+def other_text(sig: str) -> str:
+    """Another base64 text for the same 64 bytes: the last character before the padding with its
+    unused low bits set."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    last = alphabet.index(sig[-3])
+    return sig[:-3] + alphabet[last | 1 if last % 2 == 0 else last & ~1] + sig[-2:]
+
+
+def share_of(data: Mapping[str, Any], seat: str, slot: int) -> str:
+    """``seat``'s share of ``slot`` in the hidden-deck game."""
+    items = (item for e in data["entry"] if e["by"] == seat for item in e.get("shares", []))
+    return str(next(item["share"] for item in items if item["slot"] == slot))
+
+
+def slot_before(data: Mapping[str, Any], remasked: Mapping[str, Any]) -> str:
+    """The ciphertext the slot a move puts under the deck held before: the last shuffle's."""
+    slot = remasked["remask"][0]["slot"]
+    last = [e for e in data["entry"] if e.get("shuffles")][-1]
+    return str(last["shuffles"][0]["cards"][slot])
+
+
+def copies_blocks(games: Games) -> Blocks:
+    return dict(games.copies)
+
+
+def copies(games: Games) -> Blocks:
+    """Copies that cannot be merged, and a file that holds an equivocation (``both.toml``)."""
+    table = games.together
+    blocks: Blocks = {}
+    start = len(table.lines)
+    # ct.toml: c.toml with the time of c's join edited.
+    text = table.text("c.toml")
+    join_at = table.data("c.toml")["entry"][1]["at"]
+    table.path("ct.toml").write_text(
+        text.replace(f'at = "{join_at}"', 'at = "2026-11-22T09:00:00Z"'), encoding="utf-8"
+    )
+    lines = []
+    refused = table.pbem(None, "merge", "b.toml", "ct.toml", "-o", "m1.toml", code=3, record=False)
+    lines += [printed(refused, "pbem merge b.toml ct.toml -o m1.toml"), "# exit 3"]
+    table.new("other.toml")
+    refused = table.pbem(None, "merge", "merged.toml", "other.toml", "-o", "m2.toml", code=2, record=False)
+    lines += [printed(refused, "pbem merge merged.toml other.toml -o m2.toml"), "# exit 2"]
+    table.copy("merged.toml", "x1.toml", "x2.toml")
+    table.pbem("b2", "note", "x1.toml", "I bid high", "--as", "b", record=False)
+    table.pbem("b3", "note", "x2.toml", "I bid low", "--as", "b", record=False)
+    refused = table.pbem(None, "merge", "x1.toml", "x2.toml", "-o", "m3.toml", code=6, record=False)
+    lines += [printed(refused, "pbem merge x1.toml x2.toml -o m3.toml", stderr_first=True), "# exit 6"]
+    blocks["merge-refusals"] = fence("text", "\n".join(lines))
+    # both.toml: x1.toml with b's note from x2.toml added at the end.
+    data = table.data("x1.toml")
+    data["entry"].append(table.data("x2.toml")["entry"][-1])
+    table.write("both.toml", data)
+    shown = table.pbem("@", "verify", "both.toml", code=6, record=False)
+    blocks["verify-equivocation"] = fence("text", printed(shown, "pbem verify both.toml", stderr_first=True))
+    # one.toml and two.toml: b and then c on one copy, a on the other, from the same point.
+    table.copy("merged.toml", "one.toml", "two.toml")
+    table.pbem("b4", "note", "one.toml", "I back Venice", "--as", "b", record=False)
+    table.pbem("c2", "note", "one.toml", "So do I", "--as", "c", record=False)
+    table.pbem("a2", "note", "two.toml", "Milan, anyone?", "--as", "a", record=False)
+    refused = table.pbem(None, "merge", "one.toml", "two.toml", code=3, record=False)
+    blocks["merge-apart"] = fence("text", printed(refused, "pbem merge one.toml two.toml"))
+    del table.lines[start:]
+    return blocks
+
+
+def checker_blocks(games: Games) -> Blocks:
+    """docs/check_pbem.py and tests/independent_verifier.py, run on the example files and on
+    edited copies, as a reader would run them."""
+    intro, together = games.intro, games.deck
+    assert games.copies  # both.toml
+    blocks: Blocks = {}
+    shutil.copyfile(CHECKER, intro.root / "check_pbem.py")
+    shutil.copyfile(CHECKER, together.root / "check_pbem.py")
+    ok = [run(intro, "python3 check_pbem.py game.toml"), run(together, "python3 check_pbem.py played.toml")]
+    blocks["check-ok"] = fence("text", "\n".join(ok))
+    played = together.data("played.toml")["entry"]
+    c_join = next(e for e in played if e["kind"] == "join" and e["by"] == "c")["at"]
+    b_bid = next(e for e in played if e["kind"] == "reveal" and e["by"] == "b")["value"]
+    a_rand = next(e for e in played if e["kind"] == "commit" and e["by"] == "a")["rand"]
+    digit = "0" if a_rand[0] != "0" else "1"
+    game = intro.data("game.toml")["entry"]
+    sig = game[-1]["sig"]
+    edits = [
+        (together, f"sed '/^by = \"c\"/{{n;s/{c_join}/{c_join[:-3]}59Z/}}' played.toml > edited.toml"),
+        (together, f'sed \'s/value = "{b_bid}"/value = "bid 9"/\' played.toml > edited.toml'),
+        (together, f"sed 's/rand = \"{a_rand[:8]}/rand = \"{digit}{a_rand[1:8]}/' played.toml > edited.toml"),
+        (intro, 'sed \'s/text = "hello"/text = "hullo"/\' game.toml > edited.toml'),
+        (intro, f"sed 's/{sig[-10:]}/{other_text(sig)[-10:]}/' game.toml > edited.toml"),
+    ]
+    shown = []
+    for table, command in edits:
+        subprocess.run(["sh", "-c", command], cwd=table.root, check=True)
+        shown.append(f"$ {command}\n" + run(table, "python3 check_pbem.py edited.toml", code=1))
+    shutil.copyfile(together.path("both.toml"), intro.path("both.toml"))
+    shown.append(run(intro, "python3 check_pbem.py both.toml", code=1))
+    blocks["check-edits"] = fence("text", "\n\n".join(shown))
+    shutil.copyfile(VERIFIER, together.root / "independent_verifier.py")
+    for name in ("game.toml",):
+        shutil.copyfile(intro.path(name), together.path("intro.toml"))
+    data = together.data("played.toml")
+    shuffled = next(e for e in data["entry"] if e.get("shuffles"))
+    data["entry"] = [e for e in data["entry"] if e["seq"] <= shuffled["seq"]]
+    shuffled["shuffles"][0]["challenge"] = flip(shuffled["shuffles"][0]["challenge"])
+    resign(shuffled, data["entry"][0]["game_id"])
+    together.write("flipped.toml", refreshed(data))
+    verified = [
+        run(together, f"python3 independent_verifier.py {name}", code=code)
+        for name, code in (("intro.toml", 0), ("played.toml", 0), ("deck.toml", 0), ("flipped.toml", 1))
+    ]
+    about = (
+        "# intro.toml is game.toml of the example; flipped.toml is played.toml cut after "
+        f"{what(shuffled)},\n# with one byte of the challenge of its proof of shuffle changed, "
+        f"and signed again by {shuffled['by']}"
+    )
+    blocks["independent"] = fence("text", "\n".join([about, *verified]))
+    return blocks
+
+
+def run(table: Table, command: str, code: int = 0) -> str:
+    """A ``python3 SCRIPT ARGS`` command run with this Python, and what it printed."""
+    args = shlex.split(command)
+    result = subprocess.run(
+        [sys.executable, *args[1:]], cwd=table.root, capture_output=True, text=True, check=False
+    )
+    if result.returncode != code:
+        raise SystemExit(f"{command} exited {result.returncode}, not {code}:\n{result.stdout}{result.stderr}")
+    return f"$ {command}\n{result.stdout.rstrip()}"
+
+
+GROUPS: dict[str, Callable[[Games], Blocks]] = {
+    "intro": intro_blocks,
+    "together": together_blocks,
+    "deck": deck_blocks,
+    "copies": copies_blocks,
+    "tamper": tamper_blocks,
+    "checkers": checker_blocks,
+}
+
+
+# --- the document --------------------------------------------------------------------------------
+def blocks_in(text: str) -> dict[str, tuple[int, int]]:
+    """Each block's name and the span of its content (after the begin line, before the end)."""
+    found: dict[str, tuple[int, int]] = {}
+    for match in BEGIN.finditer(text):
+        name = match.group(1)
+        end = text.find(END.format(name=name), match.end())
+        if end < 0:
+            raise SystemExit(f"{DOC.name}: example {name} has no end line")
+        found[name] = (match.end(), end)
+    return found
+
+
+def make(only: Sequence[str], folder: Path) -> Blocks:
+    """The blocks of the groups named (every group if none), from games played in ``folder``."""
+    games = Games(folder)
+    made: Blocks = {}
+    for name in only or GROUPS:
+        made.update(GROUPS[name](games))
+    return made
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare the document, change nothing")
+    parser.add_argument("--only", action="append", choices=sorted(GROUPS), default=[], help="only this group")
+    parser.add_argument("--show", action="store_true", help="print the blocks, change nothing")
+    parser.add_argument("--keep", type=Path, help="play the games in this folder, and keep them")
+    args = parser.parse_args(argv)
+    with contextlib.ExitStack() as stack:
+        folder = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="pbem-docs-")))
+        made = make(args.only, folder)
+    if args.show:
+        for name, block in made.items():
+            print(f"=== {name}\n{block}\n")
+        return 0
+    text = DOC.read_text(encoding="utf-8")
+    spans = blocks_in(text)
+    missing = sorted(set(made) - set(spans))
+    unmade = sorted(set(spans) - set(made)) if not args.only else []
+    if missing or unmade:
+        print(f"{DOC.name}: no place for {missing}, or no example for {unmade}", file=sys.stderr)
+        return 1
+    stale = [name for name in made if text[slice(*spans[name])] != made[name] + "\n"]
+    if args.check:
+        for name in stale:
+            print(
+                f"{DOC.name}: example {name} is not what pbem gives now (run docs/examples.py)",
+                file=sys.stderr,
+            )
+        if not stale:
+            print(f"{DOC.name}: {len(made)} examples checked, each as pbem gives it now")
+        return 1 if stale else 0
+    for name in sorted(stale, key=lambda name: spans[name][0], reverse=True):
+        start, end = spans[name]
+        text = text[:start] + made[name] + "\n" + text[end:]
+    DOC.write_text(text, encoding="utf-8")
+    print(f"{DOC.name}: {len(stale)} of {len(made)} examples written anew")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,936 @@
+"""A second verifier of pbem game files, written from docs/game-file.md alone.
+
+It shares no code with pbem and imports none of it: only the standard library, ``tomllib`` and
+``cryptography`` (for Ed25519), and gmpy2 if it is installed, for speed. It checks what the
+document specifies: every signature, the steps and the hash chain, the game id, the header and
+roster copies, the component hash, every randomness link, every reveal against its commitment,
+and every hidden-deck proof (deck keys, shuffles, decryption shares, cards shown face up, cards
+put under the deck). It does not replay the game's rules: whose turn it was, what a move may be,
+which slot a draw took and which shares were owed are the rules' to say.
+
+Usage: python tests/independent_verifier.py GAME.toml [--cards DECK=CARD,CARD,...]
+
+A deck's cards come from the rules; for Princes of the Renaissance the document says how to read
+them from the file's own component data, and ``--cards`` gives them for any other game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import hashlib
+import importlib
+import json
+import re
+import sys
+import time
+import tomllib
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+# --- the group (game-file.md, "The group") ------------------------------------------------------
+P = int(
+    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
+    "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
+    "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F"
+    "83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804F1746C08CA18217C32905E462E36CE3B"
+    "E39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6955817183995497CEA956AE515D2261898FA0510"
+    "15728E5A8AACAA68FFFFFFFFFFFFFFFF",
+    16,
+)
+Q = (P - 1) // 2
+G = 2
+ELEMENT = 256  # bytes of an element, a scalar, and each half of a ciphertext
+CHALLENGE = 32
+WIDE = 272
+
+try:  # optional: the same numbers, in GMP
+    gmpy2 = importlib.import_module("gmpy2")
+
+    def lift(value: int) -> int:
+        return gmpy2.mpz(value)  # type: ignore[no-any-return]
+
+    def in_subgroup(value: int) -> bool:
+        return bool(gmpy2.legendre(value, P) == 1)
+except ImportError:
+
+    def lift(value: int) -> int:
+        return value
+
+    def in_subgroup(value: int) -> bool:
+        """The Legendre symbol (value | p) is 1: the same test as value^q = 1, by the Jacobi
+        symbol's reciprocity steps, many times faster than the power."""
+        a, n, sign = value % P, P, 1
+        while a:
+            while a % 2 == 0:
+                a //= 2
+                if n % 8 in (3, 5):
+                    sign = -sign
+            a, n = n, a
+            if a % 4 == 3 and n % 4 == 3:
+                sign = -sign
+            a %= n
+        return n == 1 and sign == 1
+
+
+def power(base: int, exponent: int) -> int:
+    return int(pow(lift(base), exponent, P))
+
+
+def product_of_powers(bases: Sequence[int], exponents: Sequence[int]) -> int:
+    """``b_0^e_0 · b_1^e_1 · …`` mod p, sharing one chain of squarings between the bases (Straus,
+    four bits at a time): the products of the proof of shuffle cost little more than one power."""
+    tables = []
+    for base in bases:
+        row = [1, lift(base)]
+        for _ in range(14):
+            row.append(row[-1] * row[1] % P)
+        tables.append(row)
+    width = max((exponent.bit_length() for exponent in exponents), default=0)
+    result = lift(1)
+    for shift in range((width + 3) // 4 * 4 - 4, -4, -4):
+        if result != 1:
+            result = pow(result, 16, P)
+        for row, exponent in zip(tables, exponents, strict=True):
+            digit = (exponent >> shift) & 15
+            if digit:
+                result = result * row[digit] % P
+    return int(result)
+
+
+def over(value: int, exponent: int) -> int:
+    """``value^-exponent`` mod p."""
+    return pow(power(value, exponent), -1, P)
+
+
+def is_element(value: int) -> bool:
+    return 1 < value < P and in_subgroup(value)
+
+
+def pae(domain: str, *parts: bytes) -> bytes:
+    out = [domain.encode("ascii")]
+    for part in parts:
+        out += [str(len(part)).encode("ascii"), part]
+    return b" ".join(out)
+
+
+def eb(value: int) -> bytes:
+    """An element as the 256 bytes, big-endian, that are hashed and written."""
+    return value.to_bytes(ELEMENT, "big")
+
+
+def text(value: str) -> bytes:
+    return value.encode("utf-8")
+
+
+def hash_to_element(domain: str, *parts: bytes) -> int:
+    counter = 0
+    while True:
+        material = pae(
+            "pbem/hidden-deck/hash-to-group/v1", domain.encode("ascii"), str(counter).encode(), *parts
+        )
+        wide = int.from_bytes(hashlib.shake_256(material).digest(WIDE), "big") % P
+        element = wide * wide % P
+        if element > 1:
+            return element
+        counter += 1
+
+
+def challenge(domain: str, *parts: bytes) -> int:
+    return int.from_bytes(hashlib.sha256(pae(domain, *parts)).digest(), "big")
+
+
+_CARDS: dict[int, int] = {}
+
+
+def card(index: int) -> int:
+    if index not in _CARDS:
+        _CARDS[index] = hash_to_element("pbem/hidden-deck/card/v1", str(index).encode())
+    return _CARDS[index]
+
+
+_GENERATORS: dict[int, int] = {}
+
+
+def generator(index: int) -> int:
+    if index not in _GENERATORS:
+        _GENERATORS[index] = hash_to_element("pbem/hidden-deck/shuffle-generators/v1", str(index).encode())
+    return _GENERATORS[index]
+
+
+# --- values in text ---------------------------------------------------------------------------
+class Bad(Exception):
+    """One problem with a file, in this verifier's words."""
+
+
+def unb64(value: object, size: int, what: str) -> bytes:
+    if not isinstance(value, str):
+        raise Bad(f"{what} is not text")
+    try:
+        raw = base64.b64decode(value.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise Bad(f"{what} is not base64") from None
+    if len(raw) != size or base64.b64encode(raw).decode("ascii") != value:
+        raise Bad(f"{what} is not the canonical base64 of {size} bytes")
+    return raw
+
+
+def unhex(value: object, size: int, what: str) -> bytes:
+    if not isinstance(value, str) or not re.fullmatch(f"[0-9a-f]{{{2 * size}}}", value):
+        raise Bad(f"{what} is not {2 * size} lower-case hex digits")
+    return bytes.fromhex(value)
+
+
+def element(value: object, what: str) -> int:
+    number = int.from_bytes(unb64(value, ELEMENT, what), "big")
+    if not is_element(number):
+        raise Bad(f"{what} is not an element of the group")
+    return number
+
+
+def scalar(value: object, what: str) -> int:
+    number = int.from_bytes(unb64(value, ELEMENT, what), "big")
+    if number >= Q:
+        raise Bad(f"{what} is not below q")
+    return number
+
+
+@dataclass(frozen=True)
+class Ciphertext:
+    c1: int
+    c2: int
+
+    def bytes(self) -> bytes:
+        return eb(self.c1) + eb(self.c2)
+
+
+def ciphertext(value: object, what: str) -> Ciphertext:
+    raw = unb64(value, 2 * ELEMENT, what)
+    c1, c2 = int.from_bytes(raw[:ELEMENT], "big"), int.from_bytes(raw[ELEMENT:], "big")
+    if not (is_element(c1) and is_element(c2)):
+        raise Bad(f"{what} is not two elements of the group")
+    return Ciphertext(c1, c2)
+
+
+def short_proof(value: object, what: str) -> tuple[int, int]:
+    """A Schnorr or Chaum-Pedersen proof: its challenge and its response."""
+    raw = unb64(value, CHALLENGE + ELEMENT, what)
+    response = int.from_bytes(raw[CHALLENGE:], "big")
+    if response >= Q:
+        raise Bad(f"{what}: the response is not below q")
+    return int.from_bytes(raw[:CHALLENGE], "big"), response
+
+
+# --- the proofs (game-file.md, "Hidden decks: the computations") ------------------------------
+def key_proof_holds(h: int, proof: tuple[int, int], game_id: str, seat: str) -> bool:
+    c, s = proof
+    t = power(G, s) * over(h, c) % P
+    statement = (text(game_id), text(seat), b"", eb(h), eb(t))
+    return challenge("pbem/hidden-deck/key-proof/v1", *statement) == c
+
+
+def share_proof_holds(
+    h: int, ct: Ciphertext, d: int, proof: tuple[int, int], game_id: str, deck: str, slot: int, seat: str
+) -> bool:
+    c, s = proof
+    t1 = power(G, s) * over(h, c) % P
+    t2 = power(ct.c1, s) * over(d, c) % P
+    parts = (text(game_id), text(deck), str(slot).encode(), text(seat), eb(h), eb(ct.c1), eb(ct.c2), eb(d))
+    return challenge("pbem/hidden-deck/share-proof/v1", *parts, eb(t1), eb(t2)) == c
+
+
+@dataclass(frozen=True)
+class ShuffleProof:
+    commitments: list[int]
+    chain: list[int]
+    c: int
+    s: list[int]  # s1..s4
+    chain_responses: list[int]
+    card_responses: list[int]
+
+
+def shuffle_proof(item: Mapping[str, Any], where: str) -> ShuffleProof:
+    def listed(name: str) -> list[object]:
+        value = item.get(name)
+        if not isinstance(value, list):
+            raise Bad(f"{where}: {name} is not an array")
+        return value
+
+    responses = [scalar(value, f"{where} responses[{i}]") for i, value in enumerate(listed("responses"))]
+    if len(responses) != 4:
+        raise Bad(f"{where}: responses holds {len(responses)} values, not 4")
+    c = int.from_bytes(unb64(item.get("challenge"), CHALLENGE, f"{where} challenge"), "big")
+    return ShuffleProof(
+        [element(value, f"{where} commitments[{i}]") for i, value in enumerate(listed("commitments"))],
+        [element(value, f"{where} chain[{i}]") for i, value in enumerate(listed("chain"))],
+        c,
+        responses,
+        [scalar(value, f"{where} chain_responses[{i}]") for i, value in enumerate(listed("chain_responses"))],
+        [scalar(value, f"{where} card_responses[{i}]") for i, value in enumerate(listed("card_responses"))],
+    )
+
+
+def shuffle_holds(
+    before: Sequence[Ciphertext],
+    after: Sequence[Ciphertext],
+    joint: int,
+    proof: ShuffleProof,
+    game_id: str,
+    deck: str,
+    seat: str,
+) -> bool:
+    n = len(before)
+    lengths = (len(after), len(proof.commitments), len(proof.chain))
+    if any(length != n for length in (*lengths, len(proof.chain_responses), len(proof.card_responses))):
+        return False
+    statement = hashlib.sha256(
+        pae(
+            "pbem/hidden-deck/shuffle-statement/v1",
+            text(game_id),
+            text(deck),
+            text(seat),
+            eb(joint),
+            b"".join(ct.bytes() for ct in before),
+            b"".join(ct.bytes() for ct in after),
+        )
+    ).digest()
+    commitments_hash = hashlib.sha256(b"".join(eb(value) for value in proof.commitments)).digest()
+    u = [
+        challenge("pbem/hidden-deck/shuffle-u/v1", statement, commitments_hash, str(i).encode())
+        for i in range(n)
+    ]
+    h = [generator(i) for i in range(n)]
+    c = proof.c
+    s1, s2, s3, s4 = proof.s
+    s_hat, s_prime = proof.chain_responses, proof.card_responses
+
+    product_c = product_h = 1
+    for commitment, hi in zip(proof.commitments, h, strict=True):
+        product_c = product_c * commitment % P
+        product_h = product_h * hi % P
+    product_u = 1
+    for value in u:
+        product_u = product_u * value % Q
+    c_bar = product_c * pow(product_h, -1, P) % P
+    c_hat = proof.chain[-1] * pow(power(generator(-1), product_u), -1, P) % P
+
+    weighted = product_of_powers
+    c_tilde = weighted(proof.commitments, u)
+    a1 = weighted([ct.c1 for ct in before], u)
+    a2 = weighted([ct.c2 for ct in before], u)
+    t1 = over(c_bar, c) * power(G, s1) % P
+    t2 = over(c_hat, c) * power(G, s2) % P
+    t3 = over(c_tilde, c) * weighted([G, *h], [s3, *s_prime]) % P
+    minus_s4 = (Q - s4) % Q
+    t4_second = over(a2, c) * weighted([joint, *(ct.c2 for ct in after)], [minus_s4, *s_prime]) % P
+    t4_first = over(a1, c) * weighted([G, *(ct.c1 for ct in after)], [minus_s4, *s_prime]) % P
+    t_chain = []
+    for i in range(n):
+        previous = generator(-1) if i == 0 else proof.chain[i - 1]
+        t_chain.append(over(proof.chain[i], c) * weighted([G, previous], [s_hat[i], s_prime[i]]) % P)
+    expected = challenge(
+        "pbem/hidden-deck/shuffle-proof/v1",
+        statement,
+        b"".join(eb(value) for value in (*proof.commitments, *proof.chain)),
+        b"".join(eb(value) for value in (t1, t2, t3, t4_second, t4_first, *t_chain)),
+    )
+    return expected == c
+
+
+# --- the file ---------------------------------------------------------------------------------
+COMMON = ("seq", "prev", "by", "at", "kind", "sig")
+KINDS: dict[str, tuple[str, ...]] = {
+    "genesis": (
+        "game_id",
+        "nonce",
+        "ruleset",
+        "edition",
+        "options",
+        "seats",
+        "components",
+        "sign",
+        "box",
+        "rand_tip",
+        "deck_key",
+        "deck_key_proof",
+    ),
+    "join": ("sign", "box", "rand_tip", "deck_key", "deck_key_proof"),
+    "note": ("text", "rand"),
+    "move": ("move", "rand"),
+    "commit": ("step", "commitment", "sealed", "rand"),
+    "reveal": ("step", "value", "nonce", "rand"),
+    "contribute": ("event", "rand"),
+    "timeout": ("late", "step", "rand"),
+    "undo": ("target", "rand"),
+    "consent": ("target", "agree", "rand"),
+    "sync": ("rand",),
+}
+RIDING = ("move", "commit", "reveal", "contribute", "timeout", "sync")
+PLAY = (*RIDING, "undo", "consent")
+PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
+HEADER = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
+
+
+def canonical(value: Any) -> bytes:
+    def check(item: Any) -> None:
+        if isinstance(item, (bool, str)):
+            return
+        if isinstance(item, int):
+            if not -(2**63) <= item < 2**63:
+                raise Bad("an integer outside the signed 64-bit range")
+            return
+        if isinstance(item, list):
+            for member in item:
+                check(member)
+            return
+        if isinstance(item, dict):
+            for key, member in item.items():
+                check(key)
+                check(member)
+            return
+        raise Bad(f"a {type(item).__name__} may not appear in signed data")
+
+    check(value)
+    return json.dumps(
+        value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    ).encode()
+
+
+def same(found: Any, expected: Any) -> bool:
+    """Equal, with TOML types: ``5.0`` is not ``5``, nor ``true`` ``1``."""
+    if type(found) is not type(expected):
+        return False
+    if isinstance(expected, dict):
+        return found.keys() == expected.keys() and all(same(found[k], expected[k]) for k in expected)
+    if isinstance(expected, list):
+        return len(found) == len(expected) and all(map(same, found, expected))
+    return bool(found == expected)
+
+
+def fingerprint(sign: bytes, box: bytes) -> str:
+    digest = hashlib.sha256(pae("pbem/fingerprint/v1", sign, box)).digest()
+    code = base64.b32encode(digest[:10]).decode("ascii")
+    return "-".join(code[i : i + 4] for i in range(0, 16, 4))
+
+
+def potr_cards(components: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Princes of the Renaissance's one hidden deck: each Treachery card of the component data,
+    in order, as many times as it has copies."""
+    records = components.get("treachery", [])
+    return {"treachery": [record["id"] for record in records for _ in range(record["copies"])]}
+
+
+@dataclass
+class Deck:
+    cards: list[str]
+    slots: list[Ciphertext]
+    shuffled: int = 0
+    shares: dict[int, dict[str, int]] = field(default_factory=dict)  # slot -> seat -> share
+
+
+@dataclass
+class Report:
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def count(self, what: str) -> None:
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+
+class Verifier:
+    def __init__(self, data: dict[str, Any], cards: Mapping[str, Sequence[str]] | None) -> None:
+        self.data = data
+        self.given_cards = dict(cards or {})
+        self.report = Report()
+        self.game_id = ""
+        self.seats: list[str] = []
+        self.keys: dict[str, tuple[bytes, bytes, int]] = {}  # seat -> sign, box, seq of its join
+        self.links: dict[str, bytes] = {}  # seat -> the last link it revealed (its tip first)
+        self.deck_keys: dict[str, int] = {}
+        self.commitments: dict[tuple[str, str], str] = {}  # (seat, sealed step) -> commitment
+        self.hashes: list[list[str]] = []  # the hashes of each step's entries, in file order
+        self.step_seats: list[list[str]] = []
+        self.step_seq: list[int] = []
+        self.started: int | None = None  # the seq of the step of the last join
+        self.decks: dict[str, Deck] | None = None
+        self.joint = 0
+        self.void: set[int] = set()
+
+    def problem(self, where: str, message: str) -> None:
+        self.report.problems.append(f"{where}: {message}" if where else message)
+
+    # --- the whole file ---
+    def run(self) -> Report:
+        data = self.data
+        header = data.get("game")
+        entries = data.get("entry")
+        if not isinstance(header, dict) or not same(header.get("format"), 1):
+            self.problem("", "no [game] table with format = 1")
+            return self.report
+        if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
+            self.problem("", "no [[entry]] tables")
+            return self.report
+        extra = sorted(set(data) - {"game", "roster", "components", "entry"})
+        if extra:
+            self.problem("", f"unexpected top-level tables {extra}")
+        self.void = void_moves(entries)
+        for index, entry in enumerate(entries):
+            where = f"entry {entry.get('seq')} (by {entry.get('by')}, position {index})"
+            try:
+                self.entry(index, entry, where)
+            except Bad as exc:
+                self.problem(where, str(exc))
+                self.keep_chain(index, entry)
+            except ValueError as exc:  # a time that is no date, a field of the wrong type
+                self.problem(where, f"cannot be read: {exc}")
+                self.keep_chain(index, entry)
+            if index == 0 and not self.game_id:
+                return self.report  # without a readable genesis entry nothing else can be checked
+        self.copies(header, entries)
+        return self.report
+
+    def entry(self, index: int, entry: dict[str, Any], where: str) -> None:
+        kind = entry.get("kind")
+        if kind not in KINDS:
+            raise Bad(f"unknown kind {kind!r}")
+        allowed = set(COMMON) | set(KINDS[kind])
+        if kind in RIDING:
+            allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
+        missing = sorted((set(COMMON) | set(KINDS[kind])) - set(entry))
+        if missing or set(entry) - allowed:
+            raise Bad(f"fields missing {missing} or unexpected {sorted(set(entry) - allowed)}")
+        if type(entry["seq"]) is not int or not all(
+            isinstance(entry[name], str) for name in ("prev", "by", "at", "kind", "sig")
+        ):
+            raise Bad("seq is not an integer, or a common field is not text")
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", entry["at"]):
+            raise Bad(f"at {entry['at']!r} is not a UTC time")
+        datetime.strptime(entry["at"], "%Y-%m-%dT%H:%M:%SZ")  # a real date: ValueError otherwise
+        if kind == "genesis":
+            if index != 0:
+                raise Bad("a genesis entry after the first")
+            self.genesis(entry, where)
+            return
+        if index == 0:
+            raise Bad("the first entry is not the genesis entry")
+        for name in KINDS[kind]:
+            wanted: type = {"target": int, "agree": bool}.get(name, str)
+            if kind in PLAY and (type(entry[name]) is not wanted):
+                raise Bad(f"field {name!r} is not of type {wanted.__name__}")
+        self.later(entry, where)
+
+    def genesis(self, entry: dict[str, Any], where: str) -> None:
+        if entry["seq"] != 0 or entry["prev"] != "":
+            self.problem(where, "the genesis entry has seq 0 and an empty prev")
+        game_id = unhex(entry["game_id"], 16, "game_id").hex()
+        unhex(entry["nonce"], 16, "nonce")
+        seats = entry["seats"]
+        if (
+            not isinstance(seats, list)
+            or not all(isinstance(s, str) for s in seats)
+            or entry["by"] not in seats
+        ):
+            raise Bad("seats is not a list of names with the creator among them")
+        bad = [seat for seat in seats if not valid_name(seat)]
+        if bad:
+            raise Bad(f"{bad[0]!r} is not a seat name")
+        if len({seat.casefold() for seat in seats}) != len(seats):
+            raise Bad("two seats have the same name, ignoring case")
+        self.game_id, self.seats = game_id, seats
+        core = {
+            k: v
+            for k, v in entry.items()
+            if k not in ("game_id", "rand_tip", "deck_key", "deck_key_proof", "sig")
+        }
+        expected = hashlib.sha256(pae("pbem/game-id/v1", canonical(core))).hexdigest()[:32]
+        if expected != game_id:
+            self.problem(where, f"game_id is not the hash of the genesis entry ({expected})")
+        components = self.data.get("components", {})
+        try:
+            digest = hashlib.sha256(pae("pbem/components/v1", canonical(components))).hexdigest()
+        except Bad:
+            digest = ""
+        if entry["components"] != f"sha256:{digest}":
+            self.problem(where, "the component data does not hash to the genesis 'components'")
+        self.signed_in(entry, where)
+
+    def later(self, entry: dict[str, Any], where: str) -> None:
+        seat, kind, seq = entry["by"], entry["kind"], entry["seq"]
+        if seat not in self.seats:
+            raise Bad(f"{seat!r} is not a seat")
+        if kind == "join" and seat in self.keys and self.keys[seat][2] < seq:
+            raise Bad(f"{seat} joined already")
+        if kind != "join" and (seat not in self.keys or self.keys[seat][2] >= seq):
+            raise Bad(f"{seat} has no key in this step")
+        if kind == "join" and seat not in self.keys:
+            self.signed_in(entry, where)
+            if self.started is None and all(s in self.keys for s in self.seats):
+                self.started = seq
+            return
+        text_ = entry.get("text")
+        if kind == "note" and (not isinstance(text_, str) or not text_.strip() or len(text_) > 4000):
+            self.problem(where, "a note holds some text other than whitespace, at most 4000 characters")
+        first = self.place(entry, where)
+        self.signature(entry, where, self.keys[seat][0])
+        if not first:
+            return
+        link = unhex(entry["rand"], 32, "rand")
+        if step_back(self.game_id, seat, link) != self.links[seat]:
+            self.problem(where, f"rand is not the next link of {seat}'s chain")
+        else:
+            self.links[seat] = link
+        if kind == "commit":
+            unhex(entry["commitment"], 32, "commitment")
+            sealed = unb64(entry["sealed"], len(base64.b64decode(entry["sealed"] + "==")), "sealed")
+            if len(sealed) < 64 or len(sealed) % 64:
+                raise Bad("sealed is not 64 bytes and a padded value")
+            self.commitments.setdefault((seat, entry["step"]), entry["commitment"])
+        if kind == "reveal":
+            nonce = unhex(entry["nonce"], 16, "nonce")
+            committed = self.commitments.get((seat, entry["step"]))
+            opened = hashlib.sha256(
+                pae("pbem/commit/v1", *map(text, (self.game_id, entry["step"], seat, entry["value"])), nonce)
+            ).hexdigest()
+            if committed is None:
+                self.problem(where, f"{seat} has no commitment for the {entry['step']}")
+            elif opened != committed:
+                self.problem(where, "value and nonce do not open the commitment")
+            self.report.count("reveal")
+        if kind in RIDING and not (kind == "move" and seq in self.void):
+            self.hidden(entry, where, started=self.started is not None and seq > self.started)
+
+    def signed_in(self, entry: dict[str, Any], where: str) -> None:
+        """A genesis or join entry: the keys it brings, signed by themselves."""
+        seat = entry["by"]
+        sign, box = unb64(entry["sign"], 32, "sign"), unb64(entry["box"], 32, "box")
+        self.place(entry, where)
+        self.signature(entry, where, sign)
+        self.keys[seat] = (sign, box, entry["seq"])
+        self.links[seat] = unhex(entry["rand_tip"], 32, "rand_tip")
+        h = element(entry["deck_key"], "deck_key")
+        if not key_proof_holds(h, short_proof(entry["deck_key_proof"], "deck_key_proof"), self.game_id, seat):
+            raise Bad(f"the proof of {seat}'s deck key does not verify")
+        self.deck_keys[seat] = h
+        self.report.count("deck key")
+
+    # --- the chain ---
+    def message(self, entry: Mapping[str, Any]) -> bytes:
+        body = {key: value for key, value in entry.items() if key != "sig"}
+        return pae("pbem/entry/v1", text(self.game_id), canonical(body))
+
+    def signature(self, entry: dict[str, Any], where: str, key: bytes) -> None:
+        try:
+            Ed25519PublicKey.from_public_bytes(key).verify(
+                unb64(entry["sig"], 64, "sig"), self.message(entry)
+            )
+        except InvalidSignature:
+            self.problem(where, "the signature does not verify")
+        self.report.count("signature")
+
+    def step_hash(self, step: int) -> str:
+        hashes = self.hashes[step]
+        if len(hashes) == 1:
+            return hashes[0]
+        return hashlib.sha256(pae("pbem/step/v1", *(bytes.fromhex(h) for h in hashes))).hexdigest()
+
+    def entry_hash(self, entry: Mapping[str, Any]) -> str:
+        try:
+            signature = unb64(entry.get("sig"), 64, "sig")
+        except Bad:
+            signature = b""
+        try:
+            message = self.message(entry)
+        except Bad:
+            message = b""
+        return hashlib.sha256(message + signature).hexdigest()
+
+    def place(self, entry: dict[str, Any], where: str) -> bool:
+        """Put the entry in its step; False if it repeats its seat's entry in that step."""
+        seq, seat = entry["seq"], entry["by"]
+        first = True
+        if not self.hashes:
+            expected = ""
+            self.new_step(seq)
+        elif seq == self.step_seq[-1] + 1:
+            expected = self.step_hash(len(self.hashes) - 1)
+            self.new_step(seq)
+        elif seq == self.step_seq[-1] and seq > 0:
+            expected = self.step_hash(len(self.hashes) - 2)
+            if seat in self.step_seats[-1]:
+                self.problem(where, f"{seat} has two entries in step {seq}: a duplicate or equivocation")
+                first = False
+            elif self.seats.index(seat) < self.seats.index(self.step_seats[-1][-1]):
+                self.problem(where, f"the entries of step {seq} are not in seat order")
+        else:
+            self.problem(where, f"seq {seq} neither starts the next step nor continues this one")
+            expected = entry["prev"]
+            self.new_step(seq)
+        if entry["prev"] != expected:
+            self.problem(where, "prev is not the hash of the step before")
+        self.hashes[-1].append(self.entry_hash(entry))
+        self.step_seats[-1].append(seat)
+        return first
+
+    def new_step(self, seq: int) -> None:
+        self.hashes.append([])
+        self.step_seats.append([])
+        self.step_seq.append(seq)
+
+    def keep_chain(self, index: int, entry: Mapping[str, Any]) -> None:
+        """An entry refused before its place was taken still gets a step, so the entries after it
+        are judged against the chain as written."""
+        if not self.game_id or sum(map(len, self.hashes)) > index:
+            return
+        seq = entry.get("seq")
+        self.new_step(seq if type(seq) is int else -1)
+        self.hashes[-1].append(self.entry_hash(entry))
+        self.step_seats[-1].append(str(entry.get("by")))
+
+    # --- the hidden decks ---
+    def setup_decks(self) -> dict[str, Deck]:
+        if self.decks is None:
+            known: Mapping[str, Sequence[str]] = self.given_cards
+            if not known and self.data["entry"][0]["ruleset"] == "princes-of-the-renaissance":
+                known = potr_cards(self.data.get("components", {}))
+            self.joint = 1
+            for seat in self.seats:
+                self.joint = self.joint * self.deck_keys[seat] % P
+            self.decks = {
+                deck: Deck(list(names), [Ciphertext(G, card(i) * self.joint % P) for i in range(len(names))])
+                for deck, names in known.items()
+            }
+        return self.decks
+
+    def deck(self, item: Mapping[str, Any], where: str) -> Deck:
+        deck = self.setup_decks().get(str(item.get("deck")))
+        if deck is None:
+            raise Bad(f"{where}: {item.get('deck')!r} is not a deck this verifier knows the cards of")
+        return deck
+
+    def slot(self, deck: Deck, item: Mapping[str, Any], where: str) -> int:
+        slot = item.get("slot")
+        if type(slot) is not int or not 0 <= slot < len(deck.slots):
+            raise Bad(f"{where}: slot is not a slot of the deck")
+        return slot
+
+    def hidden(self, entry: dict[str, Any], where: str, *, started: bool) -> None:
+        """The entry's hidden-deck fields, in the order the document gives."""
+        seat = entry["by"]
+        steps: dict[str, Callable[[str, Mapping[str, Any], str], None]] = {
+            "shuffles": self.shuffle,
+            "shares": self.share,
+            "face_up": self.face_up,
+            "remask": self.remask,
+        }
+        for name, take in steps.items():
+            items = entry.get(name, [])
+            if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+                raise Bad(f"{name} is not an array of tables")
+            if items and not started:
+                raise Bad(f"{name} before the game started")
+            for index, item in enumerate(items):
+                take(seat, item, f"{name}[{index}]")
+
+    def shuffle(self, seat: str, item: Mapping[str, Any], where: str) -> None:
+        only(item, ("deck", "cards", *PROOF_FIELDS), where)
+        deck = self.deck(item, where)
+        if deck.shuffled >= len(self.seats) or self.seats[deck.shuffled] != seat:
+            raise Bad(f"{where}: not {seat}'s turn to shuffle {item['deck']}")
+        cards = item.get("cards")
+        if not isinstance(cards, list):
+            raise Bad(f"{where}: cards is not an array")
+        after = [ciphertext(value, f"{where} cards[{i}]") for i, value in enumerate(cards)]
+        proof = shuffle_proof(item, where)
+        if not shuffle_holds(deck.slots, after, self.joint, proof, self.game_id, item["deck"], seat):
+            raise Bad(f"{where}: the proof of shuffle does not verify")
+        deck.slots = after
+        deck.shuffled += 1
+        self.report.count("shuffle")
+
+    def check_share(self, seat: str, deck: Deck, slot: int, item: Mapping[str, Any], where: str) -> int:
+        d = element(item.get("share"), f"{where} share")
+        proof = short_proof(item.get("proof"), f"{where} proof")
+        ct = deck.slots[slot]
+        if not share_proof_holds(
+            self.deck_keys[seat], ct, d, proof, self.game_id, str(item["deck"]), slot, seat
+        ):
+            raise Bad(f"{where}: the proof of {seat}'s decryption share does not verify")
+        return d
+
+    def share(self, seat: str, item: Mapping[str, Any], where: str) -> None:
+        only(item, ("deck", "slot", "share", "proof"), where)
+        deck = self.deck(item, where)
+        if deck.shuffled < len(self.seats):
+            raise Bad(f"{where}: a share of a deck not every seat has shuffled")
+        slot = self.slot(deck, item, where)
+        deck.shares.setdefault(slot, {})[seat] = self.check_share(seat, deck, slot, item, where)
+        self.report.count("share")
+
+    def face_up(self, seat: str, item: Mapping[str, Any], where: str) -> None:
+        only(item, ("deck", "slot", "card", "share", "proof"), where)
+        deck = self.deck(item, where)
+        slot = self.slot(deck, item, where)
+        shares = dict(deck.shares.get(slot, {}))
+        shares[seat] = self.check_share(seat, deck, slot, item, where)
+        if sorted(shares) != sorted(self.seats):
+            raise Bad(f"{where}: the slot has shares from {sorted(shares)}, not one from every seat")
+        product = 1
+        for value in shares.values():
+            product = product * value % P
+        opened = deck.slots[slot].c2 * pow(product, -1, P) % P
+        index = next((i for i in range(len(deck.cards)) if card(i) == opened), None)
+        if index is None:
+            raise Bad(f"{where}: the shares open the slot as no card of the deck")
+        if deck.cards[index] != item.get("card"):
+            raise Bad(f"{where}: the slot holds {deck.cards[index]}, not {item.get('card')!r}")
+        deck.shares[slot] = shares
+        self.report.count("card shown face up")
+
+    def remask(self, seat: str, item: Mapping[str, Any], where: str) -> None:
+        only(item, ("deck", "slot", "cards", *PROOF_FIELDS), where)
+        deck = self.deck(item, where)
+        slot = self.slot(deck, item, where)
+        cards = item.get("cards")
+        if not isinstance(cards, list) or len(cards) != 1:
+            raise Bad(f"{where}: cards is not an array of one ciphertext")
+        after = [ciphertext(cards[0], f"{where} cards[0]")]
+        proof = shuffle_proof(item, where)
+        if not shuffle_holds([deck.slots[slot]], after, self.joint, proof, self.game_id, item["deck"], seat):
+            raise Bad(f"{where}: the proof of the re-masked card does not verify")
+        deck.slots[slot] = after[0]
+        deck.shares.pop(slot, None)
+        self.report.count("card put under the deck")
+
+    # --- the unsigned copies ---
+    def copies(self, header: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]) -> None:
+        genesis = entries[0]
+        head = self.step_hash(len(self.hashes) - 1)
+        expected = {
+            "format": 1,
+            "id": self.game_id,
+            "ruleset": genesis["ruleset"],
+            "edition": genesis["edition"],
+            "seats": self.seats,
+            "entries": len(entries),
+            "head": head,
+        }
+        for name in sorted(set(header) | set(HEADER)):
+            if name not in expected or not same(header.get(name), expected[name]):
+                self.problem(
+                    "header", f"{name} is {header.get(name)!r}, the entries say {expected.get(name)!r}"
+                )
+        roster = self.data.get("roster", {})
+        tables = {
+            seat: {
+                "sign": base64.b64encode(sign).decode(),
+                "box": base64.b64encode(box).decode(),
+                "fingerprint": fingerprint(sign, box),
+            }
+            for seat, (sign, box, _) in self.keys.items()
+        }
+        if not same(roster, tables):
+            self.problem("roster", "the [roster] tables are not the keys the seats signed in")
+
+
+def valid_name(name: str) -> bool:
+    """1 to 32 letters, marks and digits of any script, '-' and '_', the first a letter or a
+    decimal digit, in Unicode NFC."""
+    if not 1 <= len(name) <= 32 or unicodedata.normalize("NFC", name) != name:
+        return False
+    first = unicodedata.category(name[0])
+    if not (first.startswith("L") or first == "Nd"):
+        return False
+    return all(char in "-_" or unicodedata.category(char)[0] in "LMN" for char in name)
+
+
+def only(item: Mapping[str, Any], names: Sequence[str], where: str) -> None:
+    extra = sorted(set(item) - set(names))
+    if extra:
+        raise Bad(f"{where}: unexpected fields {extra}")
+
+
+def step_back(game_id: str, seat: str, link: bytes) -> bytes:
+    return hashlib.sha256(pae("pbem/rand-chain/v1", text(game_id), text(seat), link)).digest()
+
+
+def void_moves(entries: Sequence[Mapping[str, Any]]) -> set[int]:
+    """The seqs of the moves undone with every other seat's consent, read from the entries in
+    file order: an undo opens a request, a consent with agree = false ends it, and the last of
+    the other seats' consents with agree = true makes its target void."""
+    seats = entries[0].get("seats", []) if entries else []
+    void: set[int] = set()
+    pending: dict[str, Any] | None = None
+    for entry in entries:
+        kind, target = entry.get("kind"), entry.get("target")
+        if kind == "undo":
+            pending = {"by": entry.get("by"), "target": target, "agreed": set()}
+        elif kind == "consent" and pending is not None and target == pending["target"]:
+            if entry.get("agree") is not True:
+                pending = None
+                continue
+            pending["agreed"].add(entry.get("by"))
+            if set(seats) - {pending["by"]} <= pending["agreed"] and type(target) is int:
+                void.add(target)
+                pending = None
+    return void
+
+
+def verify(path: Path, cards: Mapping[str, Sequence[str]] | None = None) -> Report:
+    """Check the game file at ``path``; ``cards`` names each hidden deck's cards, in order, for a
+    game other than Princes of the Renaissance."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return Report([f"not a TOML file: {exc}"])
+    try:
+        return Verifier(data, cards).run()
+    except (Bad, KeyError, TypeError, ValueError) as exc:
+        return Report([f"cannot be read as a game file: {exc!r}"])
+
+
+PLURAL = {
+    "signature": "signatures",
+    "deck key": "deck keys",
+    "shuffle": "shuffles",
+    "reveal": "reveals",
+    "share": "shares",
+    "card shown face up": "cards shown face up",
+    "card put under the deck": "cards put under the deck",
+}
+
+
+def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
+    parser = argparse.ArgumentParser(description="Check a pbem game file without pbem.")
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--cards", action="append", default=[], help="DECK=CARD,CARD,... (repeatable)")
+    parser.add_argument("--time", action="store_true", help="say how long the checks took")
+    args = parser.parse_args(argv)
+    cards = {deck: names.split(",") for deck, _, names in (given.partition("=") for given in args.cards)}
+    started = time.perf_counter()
+    report = verify(args.file, cards or None)
+    for problem in report.problems:
+        out(f"problem: {problem}")
+    checked = ", ".join(
+        f"{count} {what if count == 1 else PLURAL[what]}" for what, count in report.counts.items()
+    )
+    verdict = "ok" if report.ok else "REFUSED"
+    took = f" in {time.perf_counter() - started:.1f} s" if args.time else ""
+    out(f"{verdict}: {args.file}: checked {checked}{took}")
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

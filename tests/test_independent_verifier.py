@@ -1,0 +1,218 @@
+"""The verifier written from docs/game-file.md alone agrees with pbem: it accepts the example game
+and a game with a hidden deck (shuffles, shares, a card shown face up, one put under the deck),
+and it refuses copies with a flipped byte in a proof, a share, a signature or the game id, each
+for that reason, as pbem does."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import tomllib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import gamefile
+from pbem.crypto.encoding import b64, unb64
+from pbem.engine import ledger
+from tests import hidden_deck_game, independent_verifier
+from tests.conftest import game_ids, make_key_homes, run_cli, seeded_keys
+from tests.hidden_deck_game import CARDS
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SEATS = ("a", "b", "c")
+DECKS = {hidden_deck_game.DECK: list(CARDS)}
+
+
+def test_it_shares_no_code_with_pbem() -> None:
+    """Only the standard library, cryptography and (optionally) gmpy2: what the document names."""
+    tree = ast.parse(Path(independent_verifier.__file__).read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not {name for name in imported if name.split(".")[0] in ("pbem", "tests", "docs")}
+    assert "gmpy2" in Path(independent_verifier.__file__).read_text(encoding="utf-8")
+
+
+def test_it_accepts_the_three_player_example() -> None:
+    report = independent_verifier.verify(EXAMPLES / "three-players.toml")
+    assert report.ok, report.problems
+    assert report.counts == {"signature": 5, "deck key": 3}
+
+
+def test_it_refuses_the_tampered_example_for_its_signature() -> None:
+    report = independent_verifier.verify(EXAMPLES / "tampered" / "forged-note.toml")
+    assert report.problems[0].endswith("the signature does not verify")
+
+
+@pytest.fixture(scope="module")
+def hidden(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A game of the test ruleset's six-card hidden deck: every seat shuffles, a draws and shows
+    its card face up, c draws and puts its card back under the deck."""
+    root = tmp_path_factory.mktemp("independent")
+    make_key_homes(root, SEATS)
+    game = root / "game.toml"
+
+    def step(seat: str, *args: str) -> None:
+        result = run_cli(root / seat, *args)
+        assert result.exit_code == 0, result.stderr
+
+    with hidden_deck_game.registered():
+        with game_ids("independent verifier"):
+            step(
+                "a",
+                "new",
+                str(game),
+                "--game",
+                hidden_deck_game.NAME,
+                "--players",
+                ",".join(SEATS),
+                "--as",
+                "a",
+            )
+        step("b", "join", str(game), "--as", "b")
+        step("c", "join", str(game), "--as", "c")
+        step("a", "play", str(game), "--as", "a", "pass")  # a's shuffle rides along
+        step("b", "sync", str(game), "--as", "b")  # b's shuffle on its own
+        step("b", "play", str(game), "--as", "b", "pass")
+        step("c", "play", str(game), "--as", "c", "pass")  # c's shuffle
+        step("a", "play", str(game), "--as", "a", "draw")  # a draws deck:0
+        step("b", "play", str(game), "--as", "b", "pass")  # b's share of deck:0
+        step("c", "play", str(game), "--as", "c", "draw")  # c's share of deck:0; c draws deck:1
+        hand = json.loads(run_cli(root / "a", "show", str(game), "--as", "a", "--json").stdout)["hand"]
+        step("a", "play", str(game), "--as", "a", "play", hand["deck:0"])  # shown; a's share of deck:1
+        step("b", "play", str(game), "--as", "b", "pass")  # b's share of deck:1
+        step("c", "play", str(game), "--as", "c", "bottom", "deck:1")  # re-masked, under the deck
+        yield game
+
+
+def test_it_accepts_a_game_with_a_hidden_deck(hidden: Path) -> None:
+    report = independent_verifier.verify(hidden, DECKS)
+    assert report.ok, report.problems
+    assert report.counts == {
+        "signature": 13,
+        "deck key": 3,
+        "shuffle": 3,
+        "share": 4,
+        "card shown face up": 1,
+        "card put under the deck": 1,
+    }
+
+
+def test_its_command_line_names_what_it_checked(hidden: Path) -> None:
+    said: list[str] = []
+    code = independent_verifier.main([str(hidden), "--cards", f"deck={','.join(CARDS)}"], said.append)
+    assert code == 0
+    assert said == [
+        f"ok: {hidden}: checked 13 signatures, 3 deck keys, 3 shuffles, 4 shares, "
+        "1 card shown face up, 1 card put under the deck"
+    ]
+
+
+def forged(source: Path, target: Path, kind: str, change: Callable[[dict[str, Any]], None]) -> Path:
+    """The game up to the first entry carrying ``kind``, that entry changed and signed again by its
+    seat (as that player could), and the header made to match: only the change can be refused."""
+    data = tomllib.loads(source.read_text(encoding="utf-8"))
+    position = next(index for index, entry in enumerate(data["entry"]) if kind in entry)
+    entries = data["entry"][: position + 1]
+    entry = copy.deepcopy(entries[-1])
+    change(entry)
+    entry.pop("sig")
+    entries[-1] = ledger.sign_entry(data["game"]["id"], entry, seeded_keys(entry["by"]))
+    return written(target, data, entries)
+
+
+def written(target: Path, data: dict[str, Any], entries: list[dict[str, Any]]) -> Path:
+    with hidden_deck_game.registered():
+        audit = ledger.audit({**data, "entry": entries})
+    assert audit.ledger is not None
+    header = dict(data["game"], entries=len(entries), head=audit.ledger.head)
+    text = gamefile.render_new(header, data["roster"], data.get("components", {}), entries, ["forged"])
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def flipped(text: str, index: int = -1) -> str:
+    raw = bytearray(unb64(text))
+    raw[index] ^= 1
+    return b64(bytes(raw))
+
+
+def refusals(path: Path) -> tuple[list[str], list[str]]:
+    """What this verifier and pbem each say of the file."""
+    with hidden_deck_game.registered():
+        said = [
+            str(problem) for problem in ledger.audit(tomllib.loads(path.read_text(encoding="utf-8"))).problems
+        ]
+    return independent_verifier.verify(path, DECKS).problems, said
+
+
+@pytest.mark.parametrize(
+    ("kind", "change", "ours", "pbems"),
+    [
+        (
+            "shuffles",
+            lambda e: e["shuffles"][0].update(challenge=flipped(e["shuffles"][0]["challenge"])),
+            "shuffles[0]: the proof of shuffle does not verify",
+            "the proof of shuffle does not verify",
+        ),
+        (
+            "shuffles",
+            lambda e: e["shuffles"][0]["card_responses"].__setitem__(
+                2, flipped(e["shuffles"][0]["card_responses"][2])
+            ),
+            "shuffles[0]: the proof of shuffle does not verify",
+            "the proof of shuffle does not verify",
+        ),
+        (
+            "shares",
+            lambda e: e["shares"][0].update(proof=flipped(e["shares"][0]["proof"], 0)),
+            "shares[0]: the proof of b's decryption share does not verify",
+            "decryption share of seat b at deck position 0: the proof does not verify",
+        ),
+        (
+            "face_up",
+            lambda e: e["face_up"][0].update(card=next(c for c in CARDS if c != e["face_up"][0]["card"])),
+            "face_up[0]: the slot holds",
+            "face_up[0]: the move names",
+        ),
+        (
+            "remask",
+            lambda e: e["remask"][0].update(challenge=flipped(e["remask"][0]["challenge"])),
+            "remask[0]: the proof of the re-masked card does not verify",
+            "the proof of shuffle does not verify",
+        ),
+    ],
+)
+def test_a_flipped_byte_in_a_proof_is_refused_for_that_proof(
+    hidden: Path, tmp_path: Path, kind: str, change: Callable[[dict[str, Any]], None], ours: str, pbems: str
+) -> None:
+    forgery = forged(hidden, tmp_path / "forged.toml", kind, change)
+    mine, theirs = refusals(forgery)
+    assert len(mine) == 1 and ours in mine[0], mine
+    assert len(theirs) == 1 and pbems in theirs[0], theirs
+
+
+def test_a_flipped_byte_in_a_signature_is_refused(hidden: Path, tmp_path: Path) -> None:
+    data = tomllib.loads(hidden.read_text(encoding="utf-8"))
+    entries = data["entry"]
+    entries[-1]["sig"] = flipped(entries[-1]["sig"])
+    mine, theirs = refusals(written(tmp_path / "signed.toml", data, entries))
+    assert mine == [
+        f"entry {entries[-1]['seq']} (by c, position {len(entries) - 1}): the signature does not verify"
+    ]
+    assert len(theirs) == 1 and "signature does not verify against c's key" in theirs[0]
+
+
+def test_a_game_id_that_is_not_the_hash_of_the_genesis_is_refused(hidden: Path, tmp_path: Path) -> None:
+    """Signed again by its creator, with the header to match: only the id's own check fails."""
+    data = tomllib.loads(hidden.read_text(encoding="utf-8"))
+    genesis = dict(data["entry"][0], game_id="0" * 32)
+    genesis.pop("sig")
+    data["game"]["id"] = "0" * 32
+    entries = [ledger.sign_entry("0" * 32, genesis, seeded_keys("a"))]
+    mine, theirs = refusals(written(tmp_path / "renamed.toml", data, entries))
+    assert any("game_id is not the hash of the genesis entry" in problem for problem in mine), mine
+    assert any("is not the hash of the genesis entry" in problem for problem in theirs), theirs
