@@ -397,3 +397,16 @@ def test_the_proof_cache_skips_only_what_passed_before_and_verify_ignores_it(tmp
     full = ProofCache(tmp_path, consult=False)
     with pytest.raises(GameFileError):
         full(key, failing)  # verify's mode: everything is checked
+
+
+def test_a_move_that_showed_a_card_cannot_be_undone(played: Played) -> None:
+    """Undone, the card would go back into the hand while the file still shows it to all."""
+    path = played.file("played", "undo")
+    before = path.read_bytes()
+    result = played.run("a", "undo", str(path), "--as", "a")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: entry 10 showed a hidden card (or put one back under the deck): everyone has seen it, "
+        "so it cannot be undone\n"
+    )
+    assert path.read_bytes() == before

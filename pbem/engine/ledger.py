@@ -1111,7 +1111,10 @@ def _replay_play(
             tables.check_move(rules, step_start, seat, entry["move"], cards=entry, check=check)
         checked = tables.check_move(rules, table, seat, entry["move"], cards=entry, check=check)
         tables.apply_move(rules, table, seat, checked)
-        tables.note_play(table, entry["seq"], seat, kind)
+        # A card shown face up (or put back under the deck) cannot be hidden again: such a move
+        # is played for good, as what a seat gives the decks is.
+        shown = any(name in entry for name in hidden_decks.CARD_FIELDS)
+        tables.note_play(table, entry["seq"], seat, tables.SHOWN if shown else kind)
     elif kind == "commit":
         if shared:
             tables.check_commit(rules, step_start, seat, entry["step"], entry["commitment"])

@@ -25,6 +25,7 @@ from pbem.errors import GameFileError, IllegalMoveError
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 TIMED_OUT = "timed out"  # stands in for the commitment of a seat whose sealed choice defaulted
+SHOWN = "shown"  # the kind of play noted for a move that showed or returned a hidden card
 
 
 @dataclass
@@ -375,6 +376,11 @@ def request_undo(table: Table, seat: str, target: int) -> None:
     """A seat asks to take back its last move; every other seat must consent."""
     check_no_undo_pending(table)
     last = table.last_play
+    if last is not None and last[:3] == (target, seat, SHOWN):
+        raise IllegalMoveError(
+            f"entry {target} showed a hidden card (or put one back under the deck): everyone has seen "
+            "it, so it cannot be undone"
+        )
     if last is None or last[0] != target or last[1] != seat or last[2] != "move":
         raise IllegalMoveError(
             f"{seat} can only undo its own move when nothing has been played since (entry {target} is not)"
