@@ -187,16 +187,16 @@ def compose(loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender
         lines.append(f"  {wanted['seat']}: {wanted['prompt']}{deadline}")
     lines += [
         "",
-        "To take these moves into your copy: pbem mail fetch (or save this message and run pbem mail import",
-        "on it). The entries are attached, and again below between marker lines; pbem verifies them",
-        "with the whole game before it writes anything.",
+        "To take these moves into your copy: pbem mail fetch (or save this message and run",
+        "pbem mail import on it). The entries are attached, and again below between marker lines;",
+        "pbem verifies them with the whole game before it writes anything.",
     ]
     mailed = [other for other in recipients if other in ledger.addresses]
     outgoing = Outgoing(
         sender=sender,
         recipients=tuple(ledger.addresses[other] for other in mailed),
         subject=subject,
-        body="\n".join(lines),
+        body="\n".join(_wrapped(line) for line in lines),
         entries=carried,
         game_id=ledger.game_id,
         filename=f"{ledger.info.name}-{ledger.game_id[:8]}.toml",
@@ -206,6 +206,19 @@ def compose(loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender
         message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
         message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
     return Composed(message, mailed, [other for other in recipients if other not in mailed], len(sent))
+
+
+def _wrapped(line: str, width: int = 76) -> str:
+    """A body line wrapped at spaces, continued under its text: mail is read in narrow windows."""
+    import textwrap
+
+    indent = " " * (len(line) - len(line.lstrip()))
+    if len(line) <= width:
+        return line
+    lead = indent + " " * 6 if line.lstrip()[:1].isdigit() else indent + "  "
+    return "\n".join(
+        textwrap.wrap(line, width, subsequent_indent=lead, break_long_words=False, break_on_hyphens=False)
+    )
 
 
 def _short(text: str, limit: int) -> str:

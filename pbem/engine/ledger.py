@@ -517,13 +517,20 @@ def combine(
                 places[place] = entry
                 added += 1
             elif not _same(known, entry):
+                if not _signed_by_its_seat(mine, entry):
+                    # an edited copy of an entry proves nothing against its seat: only two
+                    # entries it really signed are equivocation
+                    raise GameFileError(
+                        f"{name}: entry {entry['seq']} (by {entry['by']}): signature does not verify "
+                        f"against {entry['by']}'s key: the entry was altered"
+                    )
                 raise EquivocationError(
                     f"{entry['by']} signed two different entries for step {entry['seq']} "
                     f"(one in {name}): equivocation",
                     (dict(known), dict(entry)),
                 )
             same_link = links.setdefault((entry["by"], entry["rand"]), entry) if "rand" in entry else entry
-            if not _same(same_link, entry):
+            if not _same(same_link, entry) and _signed_by_its_seat(mine, entry):
                 raise EquivocationError(
                     f"{entry['by']} signed two different entries, for steps {same_link['seq']} and "
                     f"{entry['seq']} (one in {name}), that reveal the same link of its randomness "
@@ -549,6 +556,19 @@ def combine(
         raise GameFileError(f"the copies cannot be combined: {first}{hint}")
     assert replay.ledger is not None
     return Merge(replay.ledger, entries, added)
+
+
+def _signed_by_its_seat(ledger: Ledger, entry: Mapping[str, Any]) -> bool:
+    identity = ledger.roster.get(entry.get("by", ""))
+    signature = entry.get("sig")
+    if identity is None or not isinstance(signature, str):
+        return False
+    try:
+        message = entry_message(ledger.game_id, entry)
+        raw = unb64(signature, SIGNATURE_SIZE)
+    except (PbemError, ValueError):
+        return False
+    return signature_valid(identity.sign_public, message, raw)
 
 
 def _read_named(name: str, data: Mapping[str, Any], check: ProofCheck) -> Ledger:

@@ -1,0 +1,190 @@
+"""pbem mail send and import through files (the servers are tested in test_mail_game): what a
+message says and carries, what a recipient's copy becomes, and what is refused, with nothing
+changed."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import shutil
+import tomllib
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from pbem.mail.armor import armor
+from tests.conftest import Cli
+
+
+@dataclass
+class Table:
+    """A game of a, b and c, each with its own copy, passed only as messages."""
+
+    cli: Cli
+    root: Path
+
+    def copy(self, seat: str) -> Path:
+        return self.root / seat / "game.toml"
+
+    def send(self, seat: str, name: str, *extra: str) -> Path:
+        out = self.root / f"{name}.eml"
+        result = self.cli(
+            "mail", "send", str(self.copy(seat)), "--as", seat, "--to-file", str(out), *extra, home=seat
+        )
+        assert result.exit_code == 0, result.stderr
+        return out
+
+    def receive(self, seat: str, *messages: Path) -> list[str]:
+        result = self.cli("mail", "import", *map(str, messages), home=seat)
+        assert result.exit_code == 0, result.stdout + result.stderr
+        return result.stdout.splitlines()
+
+
+@pytest.fixture
+def table(cli: Cli, tmp_path: Path) -> Table:
+    """a created the game and mailed it; b and c joined on their copies, each passed on by mail."""
+    made = Table(cli, tmp_path)
+    for seat in "abc":
+        (tmp_path / seat).mkdir()
+    game = made.copy("a")
+    result = cli(
+        "new",
+        str(game),
+        "--game",
+        "potr",
+        "--players",
+        "a,b,c",
+        "--as",
+        "a",
+        "--email",
+        "a@pbem.test",
+        home="a",
+    )
+    assert result.exit_code == 0, result.stderr
+    shutil.copyfile(game, made.copy("b"))  # the invitation: the one file players pass by hand
+    assert cli("join", str(made.copy("b")), "--as", "b", "--email", "b@pbem.test", home="b").exit_code == 0
+    shutil.copyfile(made.copy("b"), made.copy("c"))
+    assert cli("join", str(made.copy("c")), "--as", "c", "--email", "c@pbem.test", home="c").exit_code == 0
+    made.receive("a", made.send("c", "joined"))
+    made.receive("b", made.send("c", "joined-b"))
+    return made
+
+
+def parsed(path: Path) -> EmailMessage:
+    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+def attached(message: EmailMessage) -> dict[str, object]:
+    part = next(part for part in message.iter_attachments())
+    payload = part.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return tomllib.loads(payload.decode("utf-8"))
+
+
+def test_a_message_carries_what_the_others_lack_and_says_what_is_asked(table: Table) -> None:
+    roll = table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    assert roll.exit_code == 0, roll.stderr
+    sent = table.send("a", "roll")
+    message = parsed(sent)
+    assert message["To"] == "b@pbem.test, c@pbem.test"
+    assert message["Subject"].startswith("[pbem] Princes of the Renaissance ")
+    assert "a: added randomness to the setup draw" in message["Subject"]
+    carried = attached(message)
+    # b signed step 1, c step 2: a cannot know b has c's join, so that travels with a's roll
+    assert [entry["seq"] for entry in carried["entry"]] == [2, 3]  # type: ignore[index]
+    body = message.get_body(preferencelist=("plain",))
+    assert body is not None
+    text = body.get_content()
+    assert "b: add randomness to the setup draw" in text and "-----BEGIN PBEM ENTRIES-----" in text
+    lines = table.receive("b", sent)
+    assert (
+        len(lines) == 1 and "applied to Princes of the Renaissance" in lines[0] and "1 new entry" in lines[0]
+    )
+    assert table.receive("b", sent) == [
+        lines[0].split(":")[0]
+        + ": already had: "
+        + lines[0].split("applied to ")[1].split(" (")[0]
+        + ", nothing new"
+    ]
+    assert (
+        tomllib.loads(table.copy("b").read_text())["game"]["head"]
+        == tomllib.loads(table.copy("a").read_text())["game"]["head"]
+    )
+    full = attached(parsed(table.send("a", "full", "--full")))
+    assert "components" in full and len(full["entry"]) == 4  # type: ignore[arg-type]
+
+
+def test_a_first_message_of_a_game_starts_it_in_the_library(table: Table, tmp_path: Path) -> None:
+    stranger = table.cli("mail", "import", str(table.send("a", "whole", "--full")), home="d")
+    assert stranger.exit_code == 0, stranger.stderr
+    assert "new game" in stranger.stdout
+    listed = table.cli("inbox", "--json", home="d")
+    import json
+
+    (row,) = json.loads(listed.stdout)
+    assert row["phase"] == "setup draw" and Path(row["file"]).exists()
+    only_delta = table.cli("mail", "import", str(table.send("a", "part")), home="e")
+    assert only_delta.exit_code == 3 and "a game this home does not have" in only_delta.stdout
+
+
+def refused(table: Table, seat: str, message: bytes, reason: str) -> None:
+    path = table.root / "bad.eml"
+    path.write_bytes(message)
+    before = table.copy(seat).read_bytes()
+    result = table.cli("mail", "import", str(path), home=seat)
+    assert result.exit_code == 3, result.stdout + result.stderr
+    (line,) = result.stdout.splitlines()
+    assert "refused, nothing changed" in line and reason in line, line
+    assert table.copy(seat).read_bytes() == before
+
+
+def test_a_truncated_or_edited_message_changes_nothing(table: Table) -> None:
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    raw = table.send("a", "roll").read_bytes()
+    refused(table, "b", raw[: len(raw) // 2], "cut")
+    message = parsed(table.root / "roll.eml")
+    carried = attached(message)
+    carried["entry"][0]["at"] = "2030-01-01T00:00:00Z"  # type: ignore[index]
+    import tomlkit
+
+    edited = tomlkit.dumps(carried)
+    for part in message.iter_attachments():
+        part.set_content(edited.encode("utf-8"), "application", "toml", filename="x.toml")
+    body = message.get_body(preferencelist=("plain",))
+    assert isinstance(body, EmailMessage)
+    body.set_content("edited\n\n" + armor(edited))
+    refused(table, "b", message.as_bytes(), "signature does not verify")
+
+
+def test_a_message_whose_two_copies_differ_is_refused(table: Table) -> None:
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    message = parsed(table.send("a", "roll"))
+    body = message.get_body(preferencelist=("plain",))
+    assert isinstance(body, EmailMessage)
+    body.set_content("the same, I promise\n\n" + armor("[delta]\ngame = 'x'\n"))
+    refused(table, "b", message.as_bytes(), "the entries in the body differ from the attached ones")
+
+
+def test_a_message_of_another_game_is_refused(table: Table, cli: Cli, tmp_path: Path) -> None:
+    other = tmp_path / "other.toml"
+    cli("new", str(other), "--game", "potr", "--players", "a,b,c", "--as", "a", home="a")
+    shutil.copyfile(other, tmp_path / "a" / "other.toml")
+    result = cli("mail", "send", str(other), "--as", "a", "--to-file", str(tmp_path / "other.eml"), home="a")
+    assert result.exit_code == 0
+    # b's home has the first game only, and the message names the second: it starts it
+    assert "new game" in table.receive("b", tmp_path / "other.eml")[0]
+
+
+def test_a_move_whose_mail_fails_stays_in_the_file_to_send_again(table: Table) -> None:
+    result = table.cli("play", str(table.copy("a")), "roll", "--as", "a", "--send", home="a")
+    assert result.exit_code == 2
+    assert (
+        "the move is in" in result.stderr and "but was not sent: no mail account is set up" in result.stderr
+    )
+    entries = tomllib.loads(table.copy("a").read_text())["entry"]
+    assert entries[-1]["kind"] == "contribute" and entries[-1]["by"] == "a"
+    assert table.send("a", "again").exists()
