@@ -32,6 +32,9 @@ from pbem.cli import app
 from pbem.crypto.identity import SecretKeys
 from pbem.keys import KeyStore
 
+# The mail_servers fixture: real SMTP and IMAP servers on the loopback interface.
+pytest_plugins = ("tests.mail_servers",)
+
 SEATS = ("a", "b", "c", "d", "e", "f")
 CREATED = "2026-01-01T00:00:00Z"
 
