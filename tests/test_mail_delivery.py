@@ -32,7 +32,9 @@ def test_each_seat_holds_every_step_before_its_latest_entry() -> None:
     game = game_with_notes("b: hello", "c: hi", "a: welcome")
     assert [held_steps(game, seat) for seat in SEATS] == [6, 4, 5]
     assert first_lacked(game, ["b", "c"], {}) == 4
-    assert first_lacked(game, ["b"], {"b": 5}) == 5, "a message b sent showed more"
+    assert first_lacked(game, ["b"], {"b": (5, game.step_hash(4))}) == 5, "a message b sent showed more"
+    # a copy whose last step others' entries have joined since holds the steps before it only
+    assert first_lacked(game, ["b"], {"b": (5, "0" * 64)}) == 4
 
 
 def test_a_delta_brings_a_copy_up_to_date() -> None:

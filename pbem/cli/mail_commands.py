@@ -140,9 +140,12 @@ class Composed:
     entries: int
 
 
-def compose(loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender: str) -> Composed:
+def compose(
+    loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender: str, to: tuple[str, ...] = ()
+) -> Composed:
     """The message ``seat`` sends after its move: to the seats that must act (the others copied),
-    carrying the entries some of them lack (all of them with ``full``)."""
+    carrying the entries some of them lack (all of them with ``full``); or, with ``to``, to those
+    addresses (an invitation to players not in the game yet), carrying the whole game."""
     from pbem.cli.play_commands import log_line, status_report
     from pbem.engine import table as tables
     from pbem.errors import UsageError
@@ -160,7 +163,7 @@ def compose(loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender
     if not recipients:
         raise UsageError("the game has no other seat to send to")
     kept = Library(default_home()).games().get(ledger.game_id)
-    start = 0 if full else first_lacked(ledger, recipients, kept.known if kept else {})
+    start = 0 if full or to else first_lacked(ledger, recipients, kept.known if kept else {})
     carried = loaded.text if start == 0 else delta_text(ledger, start)
     sent = [ledger.entries[position] for step in ledger.steps[start:] for position in step]
     last = ledger.entries[-1]
@@ -192,9 +195,11 @@ def compose(loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender
         "pbem verifies them with the whole game before it writes anything.",
     ]
     mailed = [other for other in recipients if other in ledger.addresses]
+    if to:
+        mailed = [other for other in recipients if ledger.addresses.get(other) in to]
     outgoing = Outgoing(
         sender=sender,
-        recipients=tuple(ledger.addresses[other] for other in mailed),
+        recipients=to or tuple(ledger.addresses[other] for other in mailed),
         subject=subject,
         body="\n".join(_wrapped(line) for line in lines),
         entries=carried,
@@ -202,6 +207,8 @@ def compose(loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender
         filename=f"{ledger.info.name}-{ledger.game_id[:8]}.toml",
     )
     message = build(outgoing)
+    if to:
+        return Composed(message, list(to), [], len(sent))
     if any(other in mailed for other in asked) and any(other in mailed for other in others):
         message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
         message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
@@ -260,11 +267,17 @@ def deliver(composed: Composed, *, to_file: Path | None, stdout: bool) -> str:
     return f"sent to {', '.join(composed.to)} ({size})"
 
 
-def send_file(file: Path, seat: str, *, full: bool, to_file: Path | None, stdout: bool) -> None:
+def send_file(
+    file: Path, seat: str, *, full: bool, to_file: Path | None, stdout: bool, to: tuple[str, ...] = ()
+) -> None:
+    from pbem.engine.ledger import check_email
+
+    for address in to:
+        check_email(address)
     loaded, ledger = read_game(file)
     account = _account()
     sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
-    composed = compose(loaded, ledger, seat, full=full, sender=sender)
+    composed = compose(loaded, ledger, seat, full=full, sender=sender, to=to)
     if composed.unmailed:
         warn(
             f"{', '.join(composed.unmailed)} gave no address in the game: send them the file, or the "
@@ -282,10 +295,13 @@ def send(
         None, "--to-file", help="Write the message to this .eml file instead."
     ),
     stdout: bool = typer.Option(False, "--stdout", help="Write the message to stdout (for sendmail)."),
+    to: list[str] = typer.Option(
+        [], "--to", help="Mail the whole game to this address instead (an invitation); repeatable."
+    ),
 ) -> None:
     """Mail the latest moves to the seats that must act next (the others in copy)."""
     with reported():
-        send_file(file, seat, full=full, to_file=to_file, stdout=stdout)
+        send_file(file, seat, full=full, to_file=to_file, stdout=stdout, to=tuple(to))
 
 
 # --- receiving --------------------------------------------------------------------------------
@@ -339,10 +355,15 @@ def receive(raw: bytes, name: str) -> Outcome:
         compare_with_seen(merged)
         sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
         delta = data.get(delivery.DELTA)
-        steps = delta.get("steps") if isinstance(delta, dict) else len(merged.steps)
-        library.update(
-            merged.game_id, known={sender: int(steps)} if sender and isinstance(steps, int) else {}, applied=1
+        copy = (delta.get("steps"), delta.get("head")) if isinstance(delta, dict) else None
+        if copy is None and applied.whole is not None:  # verified as it was applied: its header holds
+            copy = (1 + max(entry["seq"] for entry in applied.whole["entry"]), applied.whole["game"]["head"])
+        known = (
+            {sender: (copy[0], copy[1])}
+            if sender and copy and type(copy[0]) is int and isinstance(copy[1], str)
+            else {}
         )
+        library.update(merged.game_id, known=known, applied=1)
         phase = status_report(merged, now(), path)["phase"] if merged.table is not None else "joining"
         waiting = (
             tables.waiting_summary(merged.rules, merged.table)

@@ -25,10 +25,16 @@ from pbem.errors import GameFileError, MailContentError, UsageError
 DELTA = "delta"
 
 
-def held_steps(ledger: Ledger, seat: str, known: int = 0) -> int:
+def held_steps(ledger: Ledger, seat: str, known: tuple[int, str] = (0, "")) -> int:
     """How many of ``ledger``'s first steps ``seat`` is known to hold: those before its latest
     entry that chains to this copy's history (and that entry's step too, if nobody else has an
-    entry in it), or ``known`` (from a message it sent) if that is more."""
+    entry in it), or as many as ``known`` says its copy had (from a message it sent: its steps
+    and last step's hash), if that is more."""
+    steps, head = known
+    from_message = 0
+    if 0 < steps <= len(ledger.steps):
+        # a step that others' entries joined after the seat's copy was made is not held whole
+        from_message = steps if ledger.step_hash(steps - 1) == head else steps - 1
     for position in range(len(ledger.entries) - 1, -1, -1):
         entry = ledger.entries[position]
         if entry.get("by") != seat:
@@ -37,13 +43,13 @@ def held_steps(ledger: Ledger, seat: str, known: int = 0) -> int:
         previous = ledger.step_hash(step - 1) if step > 0 else ""
         if entry.get("prev") == previous:
             whole = ledger.steps[step] == [position]
-            return max(known, step + 1 if whole else step)
-    return known
+            return max(from_message, step + 1 if whole else step)
+    return from_message
 
 
-def first_lacked(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, int]) -> int:
+def first_lacked(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, tuple[int, str]]) -> int:
     """The first step some recipient may lack (0: the whole game)."""
-    return min((held_steps(ledger, seat, known.get(seat, 0)) for seat in recipients), default=0)
+    return min((held_steps(ledger, seat, known.get(seat, (0, ""))) for seat in recipients), default=0)
 
 
 def delta_text(ledger: Ledger, start: int) -> str:

@@ -5,9 +5,10 @@ home), rather than keeping copies of its own: the player's file stays the one tr
 command given a game id finds it there. A game that first arrives by mail, before the player has
 a file for it, is written into ``games/`` and registered like any other.
 
-For each game it also records, per seat, how many of the game's first steps that seat is known
-to hold (from a message it sent): with the entries the seat signed itself, that tells a sender
-which entries a recipient lacks, so a message carries only those.
+For each game it also records, per seat, how far that seat's copy is known to go (from a message
+it sent: its number of steps and the hash of its last step, for a step that others' entries
+joined later differs): with the entries the seat signed itself, that tells a sender which entries
+a recipient lacks, so a message carries only those.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class Kept:
 
     game_id: str
     path: Path
-    known: dict[str, int] = field(default_factory=dict)  # seat -> steps it is known to hold
+    known: dict[str, tuple[int, str]] = field(default_factory=dict)  # seat -> (steps, head) of its copy
     applied: int = 0  # messages applied since the player last looked (pbem inbox)
 
 
@@ -60,7 +61,7 @@ class Library:
             kept[game_id] = Kept(
                 game_id,
                 Path(item["path"]),
-                {seat: steps for seat, steps in known.items() if type(steps) is int}
+                {seat: copy for seat, text in known.items() if (copy := _copy(text)) is not None}
                 if isinstance(known, dict)
                 else {},
                 item.get("applied", 0) if type(item.get("applied")) is int else 0,
@@ -80,7 +81,9 @@ class Library:
             item["path"] = str(kept.path)
             item["applied"] = kept.applied
             if kept.known:
-                item["known"] = dict(sorted(kept.known.items()))
+                item["known"] = {
+                    seat: f"{steps}:{head}" for seat, (steps, head) in sorted(kept.known.items())
+                }
             table[game_id] = item
         doc["games"] = table
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -112,14 +115,17 @@ class Library:
             raise UsageError(f"{text!r} is the start of more than one game's id ({ids}): give more of it")
         return matches[0] if matches else None
 
-    def update(self, game_id: str, *, known: dict[str, int] | None = None, applied: int = 0) -> None:
+    def update(
+        self, game_id: str, *, known: dict[str, tuple[int, str]] | None = None, applied: int = 0
+    ) -> None:
         """Record what a message taught: steps seats hold, and messages applied."""
         games = self.games()
         kept = games.get(game_id)
         if kept is None:
             return
-        for seat, steps in (known or {}).items():
-            kept.known[seat] = max(steps, kept.known.get(seat, 0))
+        for seat, copy in (known or {}).items():
+            if copy[0] >= kept.known.get(seat, (0, ""))[0]:
+                kept.known[seat] = copy
         kept.applied += applied
         self.save(games)
 
@@ -129,3 +135,11 @@ class Library:
         for kept in games.values():
             kept.applied = 0
         self.save(games)
+
+
+def _copy(text: object) -> tuple[int, str] | None:
+    """``STEPS:HEAD`` as written in the index, or None for anything else."""
+    if not isinstance(text, str):
+        return None
+    steps, _, head = text.partition(":")
+    return (int(steps), head) if steps.isdigit() and re.fullmatch(r"[0-9a-f]{64}", head) else None
