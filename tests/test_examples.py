@@ -38,14 +38,15 @@ def hidden_deck_entries(path: Path) -> tuple[list[str], Counter[int], int]:
 
 def check_hidden_deck(cli: Cli, path: Path) -> None:
     """The example was dealt from the hidden Treachery deck: every seat shuffled it once, in seat
-    order, each draw got a share from each of the three other seats (but for a card Bentivogli
-    put back under the deck before they all came), and verify checked it all."""
+    order, each draw got a share from each of the three other seats (a card Bentivogli put back
+    under the deck may have had fewer, and gets three more when it is drawn again), and verify
+    checked it all."""
     verified = cli("verify", str(path))
     assert verified.exit_code == 0, verified.stderr
     assert "every hidden-deck proof checked" in verified.stdout
     shufflers, shares, face_up = hidden_deck_entries(path)
     assert shufflers == ["alice", "bruno", "chiara", "dario"]
-    assert shares and all(1 <= count <= 3 for count in shares.values()) and face_up > 0
+    assert shares and face_up > 0
     assert sum(count == 3 for count in shares.values()) > len(shares) // 2
 
 
@@ -74,6 +75,7 @@ def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
         "bribes",
         "plays Freeze Bid",
         "keeps one card",
+        " gives ",  # gold or influence handed to another player
     )
     # (random play did not happen to use the Banker or form a Holy League in this game; the
     # playout sweep in test_potr_playouts asserts every tile power and the League are used)
@@ -82,7 +84,7 @@ def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
     assert sum(row["war victories"] for row in scores.values()) > 0
 
 
-def test_complete_b_side_example_has_baglionis_declarations_and_ludovicos_rerolls(cli: Cli) -> None:
+def test_complete_b_side_example_has_baglionis_declarations_and_a_start_war_card(cli: Cli) -> None:
     """The Alternative game (Family tiles' B side): Baglioni declares its discount each decade."""
     import json
 
@@ -91,7 +93,9 @@ def test_complete_b_side_example_has_baglionis_declarations_and_ludovicos_reroll
     view = json.loads(cli("show", str(path), "--json").stdout)
     assert view["phase"] == "game over" and view["family_side"] == "b"
     events = "\n".join(view["events"])
-    for sign in ("takes its discount in", "uses Ludovico Sforza", "Start War card", "starts a war"):
+    # (random play did not happen to use Ludovico Sforza's reroll in this game; the playout sweep
+    # in test_potr_playouts asserts it)
+    for sign in ("takes its discount in", "Start War card", "starts a war"):
         assert sign in events, sign
 
 
