@@ -86,8 +86,7 @@ def act(players: Players, seat: str, game: str) -> bool:
         players.run(seat, "sync", game, "--as", seat)
         players.run(seat, "mail", "send", game, "--as", seat)
     elif wanted["kind"] == "reveal":
-        players.run(seat, "reveal", game, "--as", seat)
-        players.run(seat, "mail", "send", game, "--as", seat)
+        players.run(seat, "reveal", game, "--as", seat, "--send")
     elif wanted["kind"] == "contribute":
         players.run(seat, "play", game, "roll", "--as", seat, "--send")
         players.seen.add("dice" if "war" in wanted["step"] else "roll")
@@ -128,8 +127,10 @@ def test_a_decade_by_email_over_real_servers(cli: Cli, mail_servers: MailServers
     # b and c each receive the invitation, which starts the game in their library, and join
     for seat in ("b", "c"):
         assert "new game" in players.fetch(seat)
-        players.run(seat, "join", short, "--as", seat, "--email", mail_servers.address(seat))
-        players.run(seat, "mail", "send", short, "--as", seat)
+        joined = players.run(
+            seat, "join", short, "--as", seat, "--email", mail_servers.address(seat), "--send"
+        )
+        assert "sent to" in joined.stderr + joined.stdout
     for _ in range(400):
         for seat in SEATS:
             players.fetch(seat)

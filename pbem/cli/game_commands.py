@@ -11,6 +11,7 @@ import typer
 from pbem.cli.appending import (
     KEY,
     SEAT,
+    SEND,
     append_entry,
     compare_with_seen,
     register,
@@ -28,6 +29,7 @@ from pbem.cli.common import (
     reported,
     warn,
 )
+from pbem.cli.mail_commands import send_after
 
 if TYPE_CHECKING:
     pass
@@ -113,6 +115,7 @@ def join(
     seat: str = SEAT,
     key: str | None = KEY,
     email: str | None = EMAIL,
+    send: bool = SEND,
 ) -> None:
     """Join a game: add your self-signed public keys (and your address) to the file."""
     from pbem.engine import ledger as ledger_mod
@@ -135,6 +138,8 @@ def join(
             info(f"send it to {', '.join(updated.waiting_to_join)} to join")
         else:
             info("every seat has joined")
+    if send:
+        send_after(file, seat)
 
 
 def note(
@@ -142,6 +147,7 @@ def note(
     text: str = typer.Argument(..., help="The message, quoted."),
     seat: str = SEAT,
     key: str | None = KEY,
+    send: bool = SEND,
 ) -> None:
     """Add a signed message to the game: a deal struck, a word to the table."""
     from pbem.engine import ledger as ledger_mod
@@ -155,6 +161,8 @@ def note(
             lambda current, secret, at: ledger_mod.note(current, seat, text, secret, at),
         )
         info(f"{seat}'s note is entry {entry['seq']} of {file}")
+    if send:
+        send_after(file, seat)
 
 
 def verify(

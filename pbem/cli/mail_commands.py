@@ -15,8 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.appending import FILE, JSON, KEY, SEAT, append_entry, compare_with_seen, read_game, register
-from pbem.cli.common import echo_wrapped, info, now, print_json, reported, warn
+from pbem.cli.appending import (
+    FILE,
+    JSON,
+    KEY,
+    SEAT,
+    SEND,
+    append_entry,
+    compare_with_seen,
+    read_game,
+    register,
+)
+from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -34,6 +44,7 @@ def address(
     email: str = typer.Argument(..., help="The new address your moves are mailed to."),
     seat: str = SEAT,
     key: str | None = KEY,
+    send: bool = SEND,
 ) -> None:
     """Change the address your moves are mailed to: a signed entry, so nobody else can."""
     from pbem.engine import ledger as ledger_mod
@@ -47,6 +58,8 @@ def address(
             lambda current, secret, at: ledger_mod.address(current, seat, email, secret, at),
         )
         info(f"{seat}'s mail now goes to {email} (entry {entry['seq']})")
+    if send:
+        send_after(file, seat)
 
 
 # --- setting up -------------------------------------------------------------------------------
@@ -284,6 +297,19 @@ def send_file(
             "message written with --to-file"
         )
     info(deliver(composed, to_file=to_file, stdout=stdout))
+
+
+def send_after(file: Path, seat: str) -> None:
+    """Mail an entry just written; if that fails the entry stays in the file, to send again."""
+    from pbem.errors import PbemError
+
+    try:
+        send_file(file, seat, full=False, to_file=None, stdout=False)
+    except PbemError as exc:
+        raise fail(
+            f"the move is in {file} but was not sent: {exc}; send it with pbem mail send {file} --as {seat}",
+            exc.exit_code,
+        ) from None
 
 
 @app.command("send")

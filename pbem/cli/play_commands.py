@@ -7,8 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.appending import FILE, JSON, KEY, SEAT, append_entry, read_game, signing_key, write_entries
+from pbem.cli.appending import (
+    FILE,
+    JSON,
+    KEY,
+    SEAT,
+    SEND,
+    append_entry,
+    read_game,
+    signing_key,
+    write_entries,
+)
 from pbem.cli.common import echo_wrapped, info, now, print_json, reported
+from pbem.cli.mail_commands import send_after
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
@@ -205,7 +216,7 @@ def play(
     move: list[str] = typer.Argument(..., help="The move, e.g. bid 15 (quotes optional)."),
     seat: str = SEAT,
     key: str | None = KEY,
-    send: bool = typer.Option(False, "--send", help="Then mail it to the others (pbem mail send)."),
+    send: bool = SEND,
 ) -> None:
     """Make a move: checked against the rules, signed, appended. Secret choices are sealed."""
     with reported():
@@ -241,28 +252,14 @@ def play(
             info(f"{seat} played {entry['move']!r} (entry {entry['seq']})")
         _next(current, file)
     if send:
-        _send_after(file, seat)
-
-
-def _send_after(file: Path, seat: str) -> None:
-    """Mail the move just written; if that fails the move stays in the file, to send again."""
-    from pbem.cli.common import fail
-    from pbem.cli.mail_commands import send_file
-    from pbem.errors import PbemError
-
-    try:
-        send_file(file, seat, full=False, to_file=None, stdout=False)
-    except PbemError as exc:
-        raise fail(
-            f"the move is in {file} but was not sent: {exc}; send it with pbem mail send {file} --as {seat}",
-            exc.exit_code,
-        ) from None
+        send_after(file, seat)
 
 
 def sync(
     file: Path = FILE,
     seat: str = SEAT,
     key: str | None = KEY,
+    send: bool = SEND,
 ) -> None:
     """Send what you owe the hidden decks (your shuffle, shares of others' draws) on its own."""
     with reported():
@@ -277,6 +274,8 @@ def sync(
         )
         info(f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})")
         _next(current, file)
+    if send:
+        send_after(file, seat)
 
 
 def carried_text(entry: dict[str, Any]) -> str:
@@ -294,6 +293,7 @@ def reveal(
     file: Path = FILE,
     seat: str = SEAT,
     key: str | None = KEY,
+    send: bool = SEND,
 ) -> None:
     """Reveal your sealed choice once every seat has sealed theirs."""
     with reported():
@@ -308,6 +308,8 @@ def reveal(
         )
         info(f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})")
         _next(current, file)
+    if send:
+        send_after(file, seat)
 
 
 def timeout(
@@ -315,6 +317,7 @@ def timeout(
     late: str = typer.Argument(..., help="The seat that let its deadline pass."),
     seat: str = typer.Option(..., "--as", help="Your seat (the claimant)."),
     key: str | None = KEY,
+    send: bool = SEND,
 ) -> None:
     """Claim that a seat let its deadline pass; the rules' default is applied for it."""
     with reported():
@@ -332,12 +335,15 @@ def timeout(
             f"{seat} claimed that {late} let the deadline of the {entry['step']} pass (entry {entry['seq']})"
         )
         _next(current, file)
+    if send:
+        send_after(file, seat)
 
 
 def undo(
     file: Path = FILE,
     seat: str = SEAT,
     key: str | None = KEY,
+    send: bool = SEND,
 ) -> None:
     """Ask to take back your last move; it is undone once every other player consents."""
     with reported():
@@ -352,6 +358,8 @@ def undo(
         )
         info(f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent")
         _next(current, file)
+    if send:
+        send_after(file, seat)
 
 
 def consent(
@@ -359,6 +367,7 @@ def consent(
     seat: str = SEAT,
     decline: bool = typer.Option(False, "--decline", help="Refuse the undo instead."),
     key: str | None = KEY,
+    send: bool = SEND,
 ) -> None:
     """Agree to (or decline) another player's request to undo their last move."""
     with reported():
@@ -379,6 +388,8 @@ def consent(
         else:
             info(f"{seat} agreed to undo entry {target}")
         _next(current, file)
+    if send:
+        send_after(file, seat)
 
 
 def _next(ledger: Ledger, file: Path) -> None:
