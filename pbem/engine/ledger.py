@@ -596,6 +596,8 @@ class _Replay:
         self.problems: list[Problem] = []
         self.void = void if void is not None else set()
         self.equivocations: list[Problem] = []
+        # positions of the entries whose signature does not verify (or cannot be read)
+        self.unsigned: set[int] = set()
 
     def feed(self, index: int, entry: Any) -> None:
         by = entry.get("by") if isinstance(entry, dict) and isinstance(entry.get("by"), str) else None
@@ -647,6 +649,7 @@ class _Replay:
             sig = unb64(entry["sig"], SIGNATURE_SIZE) if isinstance(entry.get("sig"), str) else b""
         except (PbemError, ValueError):
             message, sig = str(index).encode("ascii"), b""  # unsignable: a hash nothing can match
+        self.unsigned.add(index)  # its signature was never checked, so it proves nothing
         self.ledger.entries.append(entry)
         self.ledger.hashes.append(entry_hash(message, sig))
         self.ledger.steps.append([index])
@@ -867,14 +870,18 @@ class _Replay:
         ledger = self.ledger
         assert ledger is not None
         repeats = self._repeats(entry)
-        place = self._place(index, entry, found)
         message = entry_message(ledger.game_id, entry)
         try:
             signature = unb64(entry["sig"], SIGNATURE_SIZE)
         except ValueError:
-            found.append("its signature is not 64 bytes of base64")
             signature = b""
-        if signature and not signature_valid(signer.sign_public, message, signature):
+        signed = bool(signature) and signature_valid(signer.sign_public, message, signature)
+        if not signed:
+            self.unsigned.add(index)
+        place = self._place(index, entry, found)
+        if not signature:
+            found.append("its signature is not 64 bytes of base64")
+        elif not signed:
             found.append(
                 f"signature does not verify against {signer.name}'s key: the entry was altered, "
                 "or was signed for another game or by another key"
@@ -951,6 +958,16 @@ class _Replay:
         other = self.ledger.entries[position]
         if _same(other, entry):
             found.append("repeats an earlier entry by the same seat in this step: an entry was duplicated")
+            return
+        # Only two entries the seat really signed prove equivocation: an entry whose signature
+        # fails is someone's edit (a changed seq, say), reported as such, and must not frame the seat.
+        if len(self.ledger.entries) in self.unsigned:
+            return
+        if position in self.unsigned:
+            found.append(
+                f"{entry['by']} already has an entry in step {entry['seq']}: a step holds at most one "
+                "entry per seat"
+            )
             return
         self.equivocations.append(
             Problem(
