@@ -18,7 +18,7 @@ from typing import Any
 from pbem.crypto import randomness, sealing
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.encoding import b64, unb64
-from pbem.crypto.identity import PublicIdentity, SecretKeys, check_name
+from pbem.crypto.identity import PublicIdentity, SecretKeys, check_name, valid_name
 from pbem.crypto.signing import (
     KEY_SIZE,
     SIGNATURE_SIZE,
@@ -101,7 +101,10 @@ class Problem:
     def __str__(self) -> str:
         if self.seq is None:
             return self.message
-        author = f" (by {self.by})" if self.by else ""
+        # A seat's name is one printable word; anything else in ``by`` (a hostile file's line
+        # break or terminal escape) is quoted, so a problem stays one line that says what it is.
+        by = self.by if self.by is None or valid_name(self.by) else repr(self.by)
+        author = f" (by {by})" if by else ""
         return f"entry {self.seq}{author}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
