@@ -293,8 +293,13 @@ def not_utf8(rnd: random.Random, raw: bytes, seeds: Sequence[Seed]) -> bytes:
 
 def control_chars(rnd: random.Random, raw: bytes, seeds: Sequence[Seed]) -> bytes:
     found = list(STRING.finditer(raw))
+    # raw (most of which TOML refuses in a string) and as escapes TOML reads: a hostile file's way
+    # to put a line break or a terminal's escape into what a command prints
     char = rnd.choice(
-        ["\x00", "\x1b[31m", "\x08", "\x7f", "\u2028", "\ud7ff", "\\u0000", "\\u001b", "\\ud800"]
+        [
+            *("\x00", "\x1b[31m", "\x08", "\x7f", "\u2028", "\ud7ff"),
+            *("\\u0000", "\\u001b[2J", "\\ud800", "\\nerror: all is well", "\\r", "\\u0007", "\\t"),
+        ]
     )
     if not found:
         return raw + char.encode("utf-8", "surrogatepass")
@@ -607,9 +612,14 @@ def _anomaly(command: str, code: int, stderr: str, changed: bool, wrote: bool) -
         return "a traceback on stderr"
     if code == 0:
         return None
-    errors = [line for line in stderr.splitlines() if line.startswith("error: ")]
+    lines = stderr.splitlines()
+    errors = [line for line in lines if line.startswith("error: ")]
     if not errors:
         return f"exit {code} without an error line"
+    if any(not line.startswith(("error: ", "warning: ")) for line in lines):
+        return "a line on stderr that is neither an error nor a warning (a line break from the file?)"
+    if any(char in line for line in lines for char in "\r\x1b\x07\x00"):
+        return "a control character from the file on stderr"
     if len(errors) > (2 if command == "verify" else 1):  # verify adds the equivocation it found
         return f"{len(errors)} error lines"
     if changed and command in WRITERS:

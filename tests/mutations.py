@@ -788,6 +788,8 @@ def _altered(rnd: random.Random, context: Context, index: int, entry: dict[str, 
         options.append(lambda: _set(entry, "text", rnd.choice([" \n ", "x" * (ledger_mod.NOTE_LIMIT + 1)])))
     if kind == "move":
         options.append(lambda: _illegal_move(rnd, context, index, entry))
+        hostile = rnd.choice(["\nerror: all is well", "\r\x1b[2K", " \x07"])
+        options.append(lambda: _set(entry, "move", entry["move"] + hostile))
     if kind in ("commit", "contribute", "sync") and "rand" in entry:
 
         def as_move() -> str:
@@ -1133,10 +1135,17 @@ def cli_disagrees(mutation: Mutation, verdict: Verdict, path: Path, home: Path) 
     if verdict.outcome == NULL:
         return None if code == 0 else f"exit {code} for a file that reads as the sound one: {lines[:1]}"
     assert verdict.problem is not None
-    expected = 6 if "equivocation" in verdict.problem.message else 3
+    equivocation = "equivocation" in verdict.problem.message
+    expected = 6 if equivocation else 3
     first = f"error: {path}: {verdict.problem}"
     if code != expected or not lines or lines[0] != first:
         return f"exit {code}, {lines[:1]}; the audit says {first!r}, exit {expected}"
+    # one line (verify adds the equivocation it found), with nothing of the file's that a terminal
+    # would act on
+    if len(lines) > (2 if equivocation else 1) or any(not line.startswith("error: ") for line in lines):
+        return f"more than the problem on stderr: {lines}"
+    if any(char in line for line in lines for char in "\r\x1b\x07\x00"):
+        return f"a control character on stderr: {lines}"
     return None
 
 
