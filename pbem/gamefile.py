@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -205,20 +205,40 @@ def append_text(
 
     Only the part before the first entry is edited through tomlkit and the new entry is appended
     as text, so the cost does not grow with the length of the game. If the file's layout defeats
-    that (say, a player moved a table below the entries), the whole file is edited instead. Either
-    way the result is read back and compared before it is returned.
+    that (say, a player moved a table below the entries), the whole file is edited instead, and
+    if tomlkit cannot edit that layout either (the entries as one inline array, say), the file is
+    written anew, as ``rewrite_entries`` does. Each way the result is read back and compared
+    before it is returned.
     """
     text = _strip_status(loaded.text)
     cut = text.find(ENTRY_MARK)
     if cut >= 0:
-        quick = _edit_head(text[: cut + 1], header, roster) + text[cut + 1 :]
-        quick = quick + ("" if quick.endswith("\n") else "\n") + _entry_text(entry)
-        if _reads_back(quick, loaded.data, entry, header, roster):
-            return _status_block(status) + quick
-    whole = _edit_head(text, header, roster, entry)
-    if not _reads_back(whole, loaded.data, entry, header, roster):
+        head = _edited(lambda: _edit_head(text[: cut + 1], header, roster))
+        if head is not None:
+            quick = head + text[cut + 1 :]
+            quick = quick + ("" if quick.endswith("\n") else "\n") + _entry_text(entry)
+            if _reads_back(quick, loaded.data, entry, header, roster):
+                return _status_block(status) + quick
+    whole = _edited(lambda: _edit_head(text, header, roster, entry))
+    if whole is not None and _reads_back(whole, loaded.data, entry, header, roster):
+        return _status_block(status) + whole
+    entries = [*loaded.data["entry"], entry]
+    fresh = render_new(header, roster, loaded.data.get("components", {}), entries, ())
+    if not _reads_back(fresh, loaded.data, entry, header, roster):
         raise GameFileError(f"{loaded.path}: the updated file would not read back as written")
-    return _status_block(status) + whole
+    return _status_block(status) + fresh
+
+
+def _edited(edit: Callable[[], str]) -> str | None:
+    """The text ``edit`` makes with tomlkit, or None if tomlkit cannot edit the file's layout:
+    tomllib reads some layouts (the header below the entries, a table made of dotted keys) that
+    tomlkit's edits reject, and the caller then tries another way."""
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        return edit()
+    except (TOMLKitError, LookupError, TypeError, ValueError, AttributeError):
+        return None
 
 
 ENTRY_MARK = "\n[[entry]]\n"
@@ -297,6 +317,21 @@ def rewrite_entries(
 
     Entries already in the file keep their text and any comments a player put in them.
     """
+    text = _edited(lambda: _merged_text(loaded, entries, header, roster))
+    if text is None or not _reads_back(text, loaded.data, None, header, roster, entries=entries):
+        components = loaded.data.get("components", {})
+        text = render_new(header, roster, components, entries, ())
+        if not _reads_back(text, loaded.data, None, header, roster, entries=entries):
+            raise GameFileError(f"{loaded.path}: the merged file would not read back as written")
+    return _status_block(status) + text
+
+
+def _merged_text(
+    loaded: LoadedFile,
+    entries: Sequence[Mapping[str, Any]],
+    header: Mapping[str, Any],
+    roster: Mapping[str, Mapping[str, Any]],
+) -> str:
     import tomlkit
 
     doc = tomlkit.parse(_edit_head(_strip_status(loaded.text), header, roster))
@@ -311,13 +346,7 @@ def rewrite_entries(
             tables.insert(position, entry_table(entry))
         else:
             tables.append(entry_table(entry))
-    text = tomlkit.dumps(doc)
-    if not _reads_back(text, loaded.data, None, header, roster, entries=entries):
-        components = loaded.data.get("components", {})
-        text = render_new(header, roster, components, entries, ())
-        if not _reads_back(text, loaded.data, None, header, roster, entries=entries):
-            raise GameFileError(f"{loaded.path}: the merged file would not read back as written")
-    return _status_block(status) + text
+    return tomlkit.dumps(doc)
 
 
 def write_new(path: Path, text: str) -> None:

@@ -223,6 +223,44 @@ def test_comments_added_by_players_survive_a_write(cli: Cli, make_game: Callable
     assert cli("verify", str(path)).exit_code == 0
 
 
+def _entries_first(text: str) -> str:
+    """The same file with every entry before the header: tomllib reads it as the same tables."""
+    cut = text.index("[[entry]]")
+    return text[cut:] + "\n" + text[:cut]
+
+
+def _entries_inline(text: str) -> str:
+    """The same file with its entries as one inline array of inline tables."""
+    import tomlkit
+
+    doc = tomlkit.parse(text)
+    entries = tomlkit.array()
+    for entry in tomllib.loads(text)["entry"]:
+        table = tomlkit.inline_table()
+        table.update(entry)
+        entries.append(table)
+    del doc["entry"]
+    doc["entry"] = entries
+    return tomlkit.dumps(doc)
+
+
+@pytest.mark.parametrize("layout", [_entries_first, _entries_inline])
+def test_a_file_laid_out_another_way_takes_a_note(
+    cli: Cli, game_file: Path, layout: Callable[[str], str]
+) -> None:
+    """Layouts tomllib reads as the same tables but tomlkit cannot edit in place: the header
+    below the entries was a traceback, the entries as one inline array a refusal (exit 3 for a
+    sound file). The file is now edited whole, or else written anew."""
+    before = tomllib.loads(game_file.read_text(encoding="utf-8"))
+    game_file.write_text(layout(game_file.read_text(encoding="utf-8")), encoding="utf-8")
+    assert tomllib.loads(game_file.read_text(encoding="utf-8")) == before
+    result = cli("note", str(game_file), "still here", "--as", "b", home="b")
+    assert result.exit_code == 0, result.stderr
+    after = tomllib.loads(game_file.read_text(encoding="utf-8"))
+    assert after["entry"][:-1] == before["entry"] and after["entry"][-1]["text"] == "still here"
+    assert cli("verify", str(game_file)).exit_code == 0
+
+
 def test_note_is_signed_and_verifiable(cli: Cli, game_file: Path) -> None:
     text = 'Deal: I back Venice, "you" back Milan\\n — ok?'
     result = cli("note", str(game_file), text, "--as", "c", home="c")

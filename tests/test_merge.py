@@ -235,3 +235,39 @@ def test_two_entries_revealing_one_link_are_equivocation_whatever_their_steps(
     assert [(entry["seq"], entry["text"]) for entry in proof] == [(5, "I back Venice"), (6, "I back Milan")]
     assert proof[0]["rand"] == proof[1]["rand"]
     assert first.read_bytes() == before
+
+
+def test_an_edited_seq_does_not_frame_a_seat_for_equivocation(
+    cli: Cli, make_game: Callable[..., Path]
+) -> None:
+    """b's two notes in a row: moving the second into the first's step by editing its seq breaks
+    its signature, and an entry b did not sign proves nothing about b."""
+    game = make_game(notes=(("b", "one"), ("b", "two")))
+    edit(game, lambda doc: doc["entry"][4].__setitem__("seq", 3))
+    result = cli("verify", "--all", str(game))
+    assert result.exit_code == 3, result.stderr
+    assert "equivocation" not in result.stderr and result.stdout == ""
+    assert result.stderr.splitlines()[0] == (
+        f"error: {game}: entry 3 (by b): signature does not verify against b's key: the entry was "
+        "altered, or was signed for another game or by another key"
+    )
+
+
+def test_a_forged_entry_beside_a_real_one_is_not_equivocation(cli: Cli, game_file: Path) -> None:
+    """Two notes by b for one step, the first then edited: only one of them is b's, so the file
+    shows tampering (exit 3), and the real note is refused as a second entry in the step."""
+    first, second = copies(game_file, "first.toml", "second.toml")
+    cli("note", str(first), "I bid high", "--as", "b", home="b")
+    cli("note", str(second), "I bid low", "--as", "b", home="b@2")
+    text = second.read_text()
+    first.write_text(first.read_text() + text[text.rindex("[[entry]]") :])
+    edit(first, lambda doc: doc["entry"][5].__setitem__("text", "I bid nothing"))
+    result = cli("verify", "--all", str(first))
+    assert result.exit_code == 3, result.stderr
+    assert "equivocation" not in result.stderr and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"error: {first}: entry 5 (by b): signature does not verify")
+    assert lines[1] == (
+        f"error: {first}: entry 5 (by b): b already has an entry in step 5: a step holds at most one "
+        "entry per seat"
+    )

@@ -203,6 +203,35 @@ def test_a_tampered_log_is_refused_naming_the_action(cli: Cli, tmp_path: Path) -
     assert cut.exit_code == 3 and cut.stderr.startswith("error: ")
 
 
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("game", "[]"),
+        ("game", "{a = 1}"),
+        ("id", "5"),
+        ("edition", "[2016]"),
+        ("created", "1979-05-27T07:32:00Z"),
+    ],
+)
+def test_a_header_field_of_the_wrong_type_is_one_line_for_every_reader(
+    cli: Cli, tmp_path: Path, line: str, value: str
+) -> None:
+    """A list as the game's name was a traceback (unhashable in the registry), as an id of 5
+    would have been: each text field of the header is checked to be text."""
+    path = tmp_path / "t.toml"
+    new_table(cli, path)
+    add(cli, path, "a takes family este")
+    text = path.read_text()
+    start = text.index(f"\n{line} = ") + 1
+    path.write_text(text[:start] + f"{line} = {value}" + text[text.index("\n", start) :])
+    before = path.read_bytes()
+    for command in (["verify"], ["show"], ["add", "b gets 1 gold"]):
+        result = cli("table", command[0], str(path), *command[1:])
+        assert result.exit_code == 3, result.stderr
+        assert result.stderr == f"error: {path}: table header: {line} must be text\n"
+    assert path.read_bytes() == before
+
+
 def test_signed_actions_verify_and_a_changed_one_is_caught(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     new_table(cli, path)

@@ -61,6 +61,19 @@ def test_changed_entry_field_names_the_entry(
     assert line.startswith(f"error: {game_file}: entry {shown} (by "), line
 
 
+@pytest.mark.parametrize("by", ["b\nerror: nothing is wrong here", "\x1b[2Jb", "b\r", "b c"])
+def test_a_hostile_author_name_stays_quoted_inside_one_line(cli: Cli, game_file: Path, by: str) -> None:
+    """``by`` heads every problem with an entry: a line break in it forged a second error line, a
+    terminal escape reached the terminal. A name that is not a seat's is quoted."""
+    edit(game_file, lambda doc: doc["entry"][3].__setitem__("by", by))
+    for command in ("verify", "status", "log"):
+        result = cli(command, str(game_file))
+        assert result.exit_code == 3, result.stderr
+        assert result.stderr == (
+            f"error: {game_file}: entry 3 (by {by!r}): {by!r} is not a seat of this game (seats: a, b, c)\n"
+        )
+
+
 def test_changed_signature_is_refused(cli: Cli, game_file: Path) -> None:
     def change(doc: Any) -> None:
         sig = doc["entry"][3]["sig"]

@@ -251,6 +251,9 @@ def _shape(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     extra = sorted(set(header) - set(HEADER_FIELDS))
     if extra:
         raise GameFileError(f"{source}: table header: unknown field {extra[0]!r}")
+    for name in ("id", "game", "edition", "created", "components_sha256"):
+        if not isinstance(header[name], str):
+            raise GameFileError(f"{source}: table header: {name} must be text")
     players = header["players"]
     if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
         raise GameFileError(f"{source}: table header: players must be a list of names")

@@ -19,7 +19,7 @@ from typing import Any
 from pbem.crypto import randomness, sealing
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.encoding import b64, unb64
-from pbem.crypto.identity import PublicIdentity, SecretKeys, check_name
+from pbem.crypto.identity import PublicIdentity, SecretKeys, check_name, valid_name
 from pbem.crypto.signing import (
     KEY_SIZE,
     SIGNATURE_SIZE,
@@ -108,7 +108,10 @@ class Problem:
     def __str__(self) -> str:
         if self.seq is None:
             return self.message
-        author = f" (by {self.by})" if self.by else ""
+        # A seat's name is one printable word; anything else in ``by`` (a hostile file's line
+        # break or terminal escape) is quoted, so a problem stays one line that says what it is.
+        by = self.by if self.by is None or valid_name(self.by) else repr(self.by)
+        author = f" (by {by})" if by else ""
         return f"entry {self.seq}{author}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
@@ -695,6 +698,8 @@ class _Replay:
         self.problems: list[Problem] = []
         self.void = void if void is not None else set()
         self.equivocations: list[Problem] = []
+        # positions of the entries whose signature does not verify (or cannot be read)
+        self.unsigned: set[int] = set()
 
     def feed(self, index: int, entry: Any) -> None:
         by = entry.get("by") if isinstance(entry, dict) and isinstance(entry.get("by"), str) else None
@@ -746,6 +751,7 @@ class _Replay:
             sig = unb64(entry["sig"], SIGNATURE_SIZE) if isinstance(entry.get("sig"), str) else b""
         except (PbemError, ValueError):
             message, sig = str(index).encode("ascii"), b""  # unsignable: a hash nothing can match
+        self.unsigned.add(index)  # its signature was never checked, so it proves nothing
         self.ledger.entries.append(entry)
         self.ledger.hashes.append(entry_hash(message, sig))
         self.ledger.steps.append([index])
@@ -979,14 +985,18 @@ class _Replay:
         ledger = self.ledger
         assert ledger is not None
         repeats = self._repeats(entry)
-        place = self._place(index, entry, found)
         message = entry_message(ledger.game_id, entry)
         try:
             signature = unb64(entry["sig"], SIGNATURE_SIZE)
         except ValueError:
-            found.append("its signature is not 64 bytes of base64")
             signature = b""
-        if signature and not signature_valid(signer.sign_public, message, signature):
+        signed = bool(signature) and signature_valid(signer.sign_public, message, signature)
+        if not signed:
+            self.unsigned.add(index)
+        place = self._place(index, entry, found)
+        if not signature:
+            found.append("its signature is not 64 bytes of base64")
+        elif not signed:
             found.append(
                 f"signature does not verify against {signer.name}'s key: the entry was altered, "
                 "or was signed for another game or by another key"
@@ -1063,6 +1073,16 @@ class _Replay:
         other = self.ledger.entries[position]
         if _same(other, entry):
             found.append("repeats an earlier entry by the same seat in this step: an entry was duplicated")
+            return
+        # Only two entries the seat really signed prove equivocation: an entry whose signature
+        # fails is someone's edit (a changed seq, say), reported as such, and must not frame the seat.
+        if len(self.ledger.entries) in self.unsigned:
+            return
+        if position in self.unsigned:
+            found.append(
+                f"{entry['by']} already has an entry in step {entry['seq']}: a step holds at most one "
+                "entry per seat"
+            )
             return
         self.equivocations.append(
             Problem(
