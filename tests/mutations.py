@@ -141,7 +141,7 @@ def _merged(name: str, *copies: Ledger) -> Ledger:
 def played_game(entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small_deck: bool = True) -> Sound:
     """Princes of the Renaissance for ann, ben and cat, played through the signed ledger as pbem
     does, to at least ``entries`` entries and a hidden card shown: b and c join at once on copies
-    (one step), a note, the setup draw and every seat's shuffle, two sealed bids made at once on
+    (one step) giving their addresses, a note, a change of address, the setup draw and every seat's shuffle, two sealed bids made at once on
     copies, a timeout claimed against the third bidder, the reveals, a move undone with every
     other seat's consent, then random moves that favour the Treachery cards (draws, decryption
     shares, cards shown face up). The same arguments give the same file on every run."""
@@ -156,11 +156,16 @@ def played_game(entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small
         game = ledger_mod.new_game(setup, keys["ann"], at=clock.tick(), nonce=nonce, components=components)
         at = clock.tick()
         game = _merged(
-            "joins", *(ledger_mod.join(_copy(game), seat, keys[seat], at)[0] for seat in SEATS[1:])
+            "joins",
+            *(
+                ledger_mod.join(_copy(game), seat, keys[seat], at, f"{seat}@example.org")[0]
+                for seat in SEATS[1:]
+            ),
         )
         game, _ = ledger_mod.note(
             game, "ben", "I back Venice this decade; Milan is yours.", keys["ben"], clock.tick()
         )
+        game, _ = ledger_mod.address(game, "cat", "cat@example.net", keys["cat"], clock.tick())
         undone = timed_out = False
         shown = 0
         while len(game.entries) < entries or not shown:
