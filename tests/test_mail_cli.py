@@ -189,3 +189,25 @@ def test_a_move_whose_mail_fails_stays_in_the_file_to_send_again(table: Table) -
     entries = tomllib.loads(table.copy("a").read_text())["entry"]
     assert entries[-1]["kind"] == "contribute" and entries[-1]["by"] == "a"
     assert table.send("a", "again").exists()
+
+
+def test_a_seat_still_to_join_is_told_apart_from_one_without_an_address(cli: Cli, tmp_path: Path) -> None:
+    """A join mailed while another seat has still to join reaches the others; the seat still to
+    join gets it with the next message that carries it, which is no cause for a warning. A seat
+    that joined without an address is one: nobody can mail it."""
+    for seat in "abc":
+        (tmp_path / seat).mkdir()
+    game = tmp_path / "a" / "game.toml"
+    made = cli("new", str(game), "--game", "potr", "--players", "a,b,c", "--as", "a",
+               "--email", "a@pbem.test", home="a")  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    copy = tmp_path / "b" / "game.toml"
+    shutil.copyfile(game, copy)
+    assert cli("join", str(copy), "--as", "b", home="b").exit_code == 0  # no --email
+    sent = cli("mail", "send", str(copy), "--as", "b", "--to-file", str(tmp_path / "b.eml"), home="b")
+    assert sent.exit_code == 0, sent.stderr
+    assert "c has not joined yet" in sent.stderr and "warning" not in sent.stderr, sent.stderr
+    assert cli("mail", "import", str(tmp_path / "b.eml"), home="a").exit_code == 0
+    from_a = cli("mail", "send", str(game), "--as", "a", "--to-file", str(tmp_path / "a.eml"), home="a")
+    assert from_a.exit_code == 0, from_a.stderr
+    assert "warning: b gave no address in the game" in from_a.stderr, from_a.stderr

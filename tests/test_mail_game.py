@@ -126,7 +126,10 @@ def test_a_decade_by_email_over_real_servers(cli: Cli, mail_servers: MailServers
                 "--to", mail_servers.address("c"))  # fmt: skip
     # b and c each receive the invitation, which starts the game in their library, and join
     for seat in ("b", "c"):
-        assert "new game" in players.fetch(seat)
+        fetched = players.fetch(seat)
+        # one line per message, then the inbox: the game and who must still join
+        assert "(new game, in" in fetched and "now joining: to join: b, c" in fetched, fetched
+        assert fetched.index("applied to") < fetched.index(f"{short}: joining"), fetched
         joined = players.run(
             seat, "join", short, "--as", seat, "--email", mail_servers.address(seat), "--send"
         )

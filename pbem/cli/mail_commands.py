@@ -9,6 +9,7 @@ stands.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -291,9 +292,16 @@ def send_file(
     account = _account()
     sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
     composed = compose(loaded, ledger, seat, full=full, sender=sender, to=to)
-    if composed.unmailed:
+    joining = [seat for seat in composed.unmailed if seat in ledger.waiting_to_join]
+    silent = [seat for seat in composed.unmailed if seat not in joining]
+    if joining:
+        info(
+            f"{', '.join(joining)} {'has' if len(joining) == 1 else 'have'} not joined yet: the next "
+            "message to them from a seat that has these entries carries them"
+        )
+    if silent:
         warn(
-            f"{', '.join(composed.unmailed)} gave no address in the game: send them the file, or the "
+            f"{', '.join(silent)} gave no address in the game: send them the file, or the "
             "message written with --to-file"
         )
     info(deliver(composed, to_file=to_file, stdout=stdout))
@@ -394,7 +402,7 @@ def receive(raw: bytes, name: str) -> Outcome:
         waiting = (
             tables.waiting_summary(merged.rules, merged.table)
             if merged.table is not None and merged.rules is not None
-            else ""
+            else f"to join: {', '.join(merged.waiting_to_join)}"
         )
         new = (
             "new game"
@@ -438,11 +446,15 @@ def _messages(path: Path) -> list[tuple[str, bytes]]:
     return [(str(path), path.read_bytes())]
 
 
-def _report(outcomes: list[Outcome]) -> None:
+def _report(outcomes: list[Outcome], *, then: Callable[[], None] | None = None) -> None:
+    """One line per message, then ``then`` (the inbox, for fetch), then the exit code they call for."""
     from pbem.errors import EquivocationError, GameFileError
 
     for outcome in outcomes:
         echo_wrapped(outcome.line, indent=2)
+    if then is not None:
+        with reported():
+            then()
     if any(outcome.verdict == "equivocation" for outcome in outcomes):
         raise typer.Exit(EquivocationError.exit_code)
     if any(outcome.verdict == "refused" for outcome in outcomes):
@@ -479,8 +491,7 @@ def fetch() -> None:
         shown = [outcome for outcome in outcomes if outcome.verdict != "skipped"]
         if not shown:
             info("no new pbem messages")
-        show_inbox(as_json=False)
-    _report(shown)
+    _report(shown, then=lambda: show_inbox(as_json=False))
 
 
 # --- the inbox --------------------------------------------------------------------------------
