@@ -96,9 +96,12 @@ def main() -> int:
         others = [seat for seat in game.seats if seat != author]
         start = delivery.first_lacked(game, others, {})
         whole = text[: starts[index + 1]]
-        delta_sizes.append(
-            message_bytes(game, whole if start == 0 else delivery.delta_text(game, start), author)
+        carried = (
+            whole
+            if start == 0
+            else delivery.delta_text(game, start, delivery.lacked(game, others, {}) or game.steps[-1])
         )
+        delta_sizes.append(message_bytes(game, carried, author))
         full_sizes.append(message_bytes(game, whole, author))
     # one message, the last entry, applied to a copy that lacks it, against verifying the game
     shorter = ledger_mod.audit(dict(loaded.data, entry=entries[: count - 1]), check).ledger

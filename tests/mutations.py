@@ -141,10 +141,11 @@ def _merged(name: str, *copies: Ledger) -> Ledger:
 def played_game(entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small_deck: bool = True) -> Sound:
     """Princes of the Renaissance for ann, ben and cat, played through the signed ledger as pbem
     does, to at least ``entries`` entries and a hidden card shown: b and c join at once on copies
-    (one step) giving their addresses, a note, a change of address, the setup draw and every seat's shuffle, two sealed bids made at once on
-    copies, a timeout claimed against the third bidder, the reveals, a move undone with every
-    other seat's consent, then random moves that favour the Treachery cards (draws, decryption
-    shares, cards shown face up). The same arguments give the same file on every run."""
+    (one step) giving their addresses, a note, a change of address, the setup draw and every
+    seat's shuffle, two sealed bids made at once on copies, a timeout claimed against the third
+    bidder, the reveals, a move undone with every other seat's consent, then random moves that
+    favour the Treachery cards (draws, decryption shares, cards shown face up). The same
+    arguments give the same file on every run."""
     keys = {seat: seeded_keys(seat) for seat in SEATS}
     components = _components(small_deck)
     rnd = random.Random(seed)

@@ -9,7 +9,7 @@ import pytest
 
 from pbem.engine import ledger
 from pbem.errors import MailContentError
-from pbem.mail.delivery import apply, delta_text, first_lacked, held_steps
+from pbem.mail.delivery import apply, delta_text, first_lacked, held_steps, lacked
 from tests.conftest import potr_components, seeded_keys
 
 AT = "2026-01-01T00:00:00Z"
@@ -75,3 +75,23 @@ def test_entries_of_another_game_or_altered_are_refused() -> None:
     carried["entry"][0]["text"] = "b: goodbye"
     with pytest.raises(MailContentError, match="signature does not verify"):
         apply(game_with_notes(), carried, "the message")
+
+
+def test_a_seat_is_never_sent_back_what_it_signed() -> None:
+    """b and c write at once on copies (one step of two entries), then a writes: a message to b
+    carries c's entry of that step and a's, not b's own, and still brings b's copy up to date; a
+    message to both carries the whole step, since each may lack the other's entry."""
+    copy_b, _ = ledger.note(game_with_notes(), "b", "b: mine", KEYS["b"], AT)
+    copy_c, _ = ledger.note(game_with_notes(), "c", "c: mine", KEYS["c"], AT)
+    merged = ledger.combine(ledger.read(copy_b.data()), [("c's copy", copy_c.entries)]).ledger
+    game, _ = ledger.note(merged, "a", "a: both seen", KEYS["a"], AT)
+    assert [len(step) for step in game.steps[3:]] == [2, 1]
+
+    def carried_to(*recipients: str) -> list[str]:
+        return [game.entries[position]["text"] for position in lacked(game, recipients, {})]
+
+    assert carried_to("b") == ["c: mine", "a: both seen"]
+    assert sorted(carried_to("b", "c")) == ["a: both seen", "b: mine", "c: mine"]
+    delta = tomllib.loads(delta_text(game, first_lacked(game, ["b"], {}), lacked(game, ["b"], {})))
+    applied = apply(copy_b, delta, "the message")
+    assert applied.added == 2 and applied.ledger.head == game.head

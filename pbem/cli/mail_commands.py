@@ -164,7 +164,7 @@ def compose(
     from pbem.engine import table as tables
     from pbem.errors import UsageError
     from pbem.keys import default_home
-    from pbem.mail.delivery import delta_text, first_lacked
+    from pbem.mail.delivery import delta_text, first_lacked, lacked
     from pbem.mail.library import Library
     from pbem.mail.message import Outgoing, build
 
@@ -177,9 +177,15 @@ def compose(
     if not recipients:
         raise UsageError("the game has no other seat to send to")
     kept = Library(default_home()).games().get(ledger.game_id)
-    start = 0 if full or to else first_lacked(ledger, recipients, kept.known if kept else {})
-    carried = loaded.text if start == 0 else delta_text(ledger, start)
-    sent = [ledger.entries[position] for step in ledger.steps[start:] for position in step]
+    known = kept.known if kept else {}
+    start = 0 if full or to else first_lacked(ledger, recipients, known)
+    positions = (
+        [position for step in ledger.steps for position in step]
+        if start == 0
+        else lacked(ledger, recipients, known) or list(ledger.steps[-1])
+    )
+    carried = loaded.text if start == 0 else delta_text(ledger, start, positions)
+    sent = [ledger.entries[position] for position in positions]
     last = ledger.entries[-1]
     happened = f"{last['by']}: {log_line(ledger, last)}"
     summary = (

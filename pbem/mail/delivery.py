@@ -52,8 +52,23 @@ def first_lacked(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, 
     return min((held_steps(ledger, seat, known.get(seat, (0, ""))) for seat in recipients), default=0)
 
 
-def delta_text(ledger: Ledger, start: int) -> str:
-    """A TOML file of the entries of steps ``start`` and later, as a message carries them."""
+def lacked(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, tuple[int, str]]) -> list[int]:
+    """The positions of the entries some recipient may lack: those of a step it may not hold,
+    except its own (a seat holds every entry it signed). The recipient merges what arrives with
+    its copy, so a step may travel in part."""
+    held = {seat: held_steps(ledger, seat, known.get(seat, (0, ""))) for seat in recipients}
+    start = min(held.values(), default=0)
+    return [
+        position
+        for index, step in enumerate(ledger.steps[start:], start)
+        for position in step
+        if any(index >= held[seat] and ledger.entries[position].get("by") != seat for seat in recipients)
+    ]
+
+
+def delta_text(ledger: Ledger, start: int, positions: Sequence[int] | None = None) -> str:
+    """A TOML file of the entries of steps ``start`` and later (or of those at ``positions``), as a
+    message carries them."""
     import tomlkit
 
     from pbem.gamefile import entry_table
@@ -70,9 +85,9 @@ def delta_text(ledger: Ledger, start: int) -> str:
         "head": ledger.head,
     }
     entries = tomlkit.aot()
-    for step in ledger.steps[start:]:
-        for position in step:
-            entries.append(entry_table(ledger.entries[position]))
+    chosen = positions if positions is not None else [p for step in ledger.steps[start:] for p in step]
+    for position in chosen:
+        entries.append(entry_table(ledger.entries[position]))
     doc["entry"] = entries
     return tomlkit.dumps(doc)
 
