@@ -211,3 +211,81 @@ def test_a_seat_still_to_join_is_told_apart_from_one_without_an_address(cli: Cli
     from_a = cli("mail", "send", str(game), "--as", "a", "--to-file", str(tmp_path / "a.eml"), home="a")
     assert from_a.exit_code == 0, from_a.stderr
     assert "warning: b gave no address in the game" in from_a.stderr, from_a.stderr
+
+
+def test_mbox_files_and_maildir_folders_are_read_message_by_message(table: Table) -> None:
+    """Saved mail in the two common forms: each pbem message in it applied in turn, in one line
+    each; a message of no game is passed over in silence."""
+    import mailbox
+
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    from_a = table.send("a", "roll")
+    chatter = EmailMessage()
+    chatter["From"], chatter["To"], chatter["Subject"] = "x@pbem.test", "b@pbem.test", "lunch?"
+    chatter.set_content("Lunch on Friday?\n")
+    saved = mailbox.mbox(table.root / "saved.mbox")
+    saved.add(chatter)
+    saved.add(from_a.read_bytes())
+    saved.flush()
+    (line,) = table.receive("b", table.root / "saved.mbox")
+    assert line.strip().startswith(f"{table.root / 'saved.mbox'}#2: applied to") and "1 new entry" in line, (
+        line
+    )
+    table.cli("play", str(table.copy("b")), "roll", "--as", "b", home="b")
+    from_b = table.send("b", "roll-b")
+    folder = mailbox.Maildir(table.root / "Maildir", create=True)
+    folder.add(from_a.read_bytes())
+    folder.add(chatter)
+    folder.add(from_b.read_bytes())
+    lines = table.receive("c", table.root / "Maildir")
+    assert len(lines) == 2 and all("applied to Princes of the Renaissance" in line for line in lines), lines
+    assert (
+        tomllib.loads(table.copy("c").read_text())["game"]["head"]
+        == tomllib.loads(table.copy("b").read_text())["game"]["head"]
+    )
+
+
+def test_equivocation_found_on_import_is_reported_with_both_entries(table: Table, cli: Cli) -> None:
+    """a rolls on its copy and, from a second machine holding the copy from before, writes a note
+    at the same step instead: whoever receives both holds a's two signed entries for one step."""
+    before = table.copy("a").read_bytes()
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    table.receive("b", table.send("a", "roll"))
+    fork = table.root / "fork.toml"
+    fork.write_bytes(before)
+    assert cli("note", str(fork), "I never rolled", "--as", "a", home="a@2").exit_code == 0
+    forked = table.root / "fork.eml"
+    assert cli("mail", "send", str(fork), "--as", "a", "--to-file", str(forked), home="a@2").exit_code == 0
+    kept = table.copy("b").read_bytes()
+    result = cli("mail", "import", str(forked), home="b")
+    assert result.exit_code == 6, result.stdout + result.stderr
+    output = result.stdout + result.stderr
+    assert "equivocation" in output and "I never rolled" in output and "contribute" in output, output
+    assert table.copy("b").read_bytes() == kept
+
+
+def test_mail_that_arrives_out_of_order_is_applied_once_what_it_follows_is(table: Table) -> None:
+    """A move that only connects after another, read first: tried again once the other applied."""
+    import mailbox
+
+    from pbem import gamefile
+    from pbem.engine import ledger
+    from pbem.mail.delivery import delta_text
+    from pbem.mail.message import Outgoing, build
+
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    first = table.send("a", "roll")
+    assert table.cli("note", str(table.copy("a")), "over to you", "--as", "a", home="a").exit_code == 0
+    game = ledger.read(gamefile.load(table.copy("a")).data)
+    # what a sender that knew b holds the roll would send: the note alone
+    then = build(
+        Outgoing("a@pbem.test", ("b@pbem.test",), "the note", "over to you", delta_text(game, 4),
+                 game.game_id, "note.toml")
+    ).as_bytes()  # fmt: skip
+    saved = mailbox.mbox(table.root / "saved.mbox")
+    saved.add(then)
+    saved.add(first.read_bytes())
+    saved.flush()
+    lines = table.receive("b", table.root / "saved.mbox")
+    assert len(lines) == 2 and all("applied to" in line for line in lines), lines
+    assert tomllib.loads(table.copy("b").read_text())["game"]["head"] == game.head

@@ -9,7 +9,7 @@ stands.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -351,6 +351,20 @@ class Outcome:
     line: str
 
 
+def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[Outcome]:
+    """Each message applied in turn; those refused are tried again while others still apply, since
+    mail can arrive out of order (a move before the one it follows)."""
+    outcomes = [receive(raw, name) for name, raw in messages]
+    progress = any(outcome.verdict == "applied" for outcome in outcomes)
+    while progress:
+        progress = False
+        for index, (name, raw) in enumerate(messages):
+            if outcomes[index].verdict == "refused":
+                outcomes[index] = receive(raw, name)
+                progress = progress or outcomes[index].verdict == "applied"
+    return outcomes
+
+
 def receive(raw: bytes, name: str) -> Outcome:
     """Apply one message to its game in the library: verified as a whole before anything is
     written; a refused message changes nothing."""
@@ -441,7 +455,7 @@ def _messages(path: Path) -> list[tuple[str, bytes]]:
         if not all((path / part).is_dir() for part in ("cur", "new", "tmp")):
             raise FileAccessError(f"{path}: a folder, but not a Maildir (cur, new, tmp)")
         box = mailbox.Maildir(path, create=False)
-        return [(f"{path}/{key}", box.get_bytes(key)) for key in sorted(box.keys())]
+        return [(f"{path}/{key}", box.get_bytes(key)) for key in sorted(box.keys(), key=_delivered)]
     try:
         head = path.read_bytes()[:5]
     except OSError as exc:
@@ -450,6 +464,15 @@ def _messages(path: Path) -> list[tuple[str, bytes]]:
         mbox = mailbox.mbox(path, create=False)
         return [(f"{path}#{number}", mbox.get_bytes(key)) for number, key in enumerate(mbox.keys(), 1)]
     return [(str(path), path.read_bytes())]
+
+
+def _delivered(key: str) -> tuple[int, int, str]:
+    """A Maildir name's time of delivery (``SECONDS.MMICROSECONDS...``, as most servers write
+    it), so that messages are read in the order they came; other names after, by name."""
+    import re
+
+    found = re.match(r"(\d+)\.M(\d+)", key)
+    return (0, int(found[1]) * 1_000_000 + int(found[2]), key) if found else (1, 0, key)
 
 
 def _report(outcomes: list[Outcome], *, then: Callable[[], None] | None = None) -> None:
@@ -472,8 +495,18 @@ def import_(
     paths: list[Path] = typer.Argument(..., help=".eml files, mbox files or Maildir folders."),
 ) -> None:
     """Apply the moves in saved messages to your games (each verified before anything is written)."""
+    outcomes: list[Outcome] = []
     with reported():
-        outcomes = [receive(raw, name) for path in paths for name, raw in _messages(path)]
+        for path in paths:
+            messages = _messages(path)
+            found = receive_all(messages)
+            if len(messages) == 1:  # a file named on its own is answered, whatever it holds
+                outcomes += found
+                continue
+            # the rest of a mailbox (other mail) is passed over in silence
+            outcomes += [outcome for outcome in found if outcome.verdict != "skipped"]
+            if all(outcome.verdict == "skipped" for outcome in found):
+                outcomes.append(Outcome("skipped", f"{path}: no pbem message in its {len(messages)}"))
     _report(outcomes)
 
 
@@ -487,11 +520,10 @@ def fetch() -> None:
         account = _account()
         if account is None or account.imap is None:
             raise UsageError("no IMAP account is set up: pbem mail setup --imap HOST ...")
-        outcomes: list[Outcome] = []
         with Mailbox(account.imap, account.folder) as box:
-            for uid, raw in box.unseen():
-                outcome = receive(raw, f"message {uid}")
-                outcomes.append(outcome)
+            unseen = list(box.unseen())
+            outcomes = receive_all([(f"message {uid}", raw) for uid, raw in unseen])
+            for (uid, _), outcome in zip(unseen, outcomes, strict=True):
                 if outcome.verdict in ("applied", "had"):
                     box.done(uid, account.after, account.archive)
         shown = [outcome for outcome in outcomes if outcome.verdict != "skipped"]
