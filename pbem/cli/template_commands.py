@@ -17,13 +17,9 @@ app = typer.Typer(help="List and show the component templates games are set up w
 
 
 def template_dir() -> Path:
-    import pbem
+    from pbem.engine.templates import shipped_dir
 
-    package = Path(pbem.__file__).parent
-    for candidate in (package / "templates", package.parent / "templates"):
-        if candidate.is_dir():
-            return candidate
-    return package / "templates"
+    return shipped_dir()
 
 
 def names() -> list[str]:
