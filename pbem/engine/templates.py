@@ -96,11 +96,11 @@ def value_table(
     names: Collection[str],
     require_sources: bool,
     *,
-    low: int = 0,
-    high: int = VALUE_LIMIT,
+    bounds: Mapping[str, tuple[int, int]] | None = None,
 ) -> dict[str, int]:
     """A table of whole numbers, each ``{ value = N, source = "..." }`` in a template or a bare
-    number in embedded values; exactly ``names``, each within ``low..high``."""
+    number in embedded values; exactly ``names``, each within ``bounds`` (0..VALUE_LIMIT unless
+    named there)."""
     read: dict[str, int] = {}
     for name in names:
         if name not in found:
@@ -111,6 +111,7 @@ def value_table(
             item = item.get("value")
         elif require_sources:
             raise ComponentError(f'{label} {name} must be {{ value = N, source = "..." }}')
+        low, high = (bounds or {}).get(name, (0, VALUE_LIMIT))
         if type(item) is not int or not low <= item <= high:
             raise ComponentError(f"{label} {name} must be a whole number from {low} to {high}")
         read[name] = item
@@ -189,7 +190,7 @@ def record(
             raise ComponentError(f"{label}: {name} is missing")
         value = found[name]
         if type(value) is not expected or (
-            expected is list and not all(isinstance(item, str) for item in value)
+            isinstance(value, list) and not all(isinstance(item, str) for item in value)
         ):
             raise ComponentError(f"{label}: {name} must be {_KINDS[expected]}")
         if isinstance(value, int) and expected is int:
