@@ -1,7 +1,8 @@
 """``pbem templates``: the component templates a game can be set up with.
 
-A template file is ``GAME-EDITION.toml``; the ones pbem ships live in ``templates/`` (inside the
-installed package, or at the top of a source checkout).
+A template file is ``GAME-EDITION.toml`` (``GAME.toml`` for a game whose rules read it themselves,
+like Princes of Florence's); the ones pbem ships live in ``templates/`` (inside the installed
+package, or at the top of a source checkout).
 """
 
 from __future__ import annotations
