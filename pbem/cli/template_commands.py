@@ -1,7 +1,8 @@
 """``pbem templates``: the component templates a game can be set up with.
 
-A template file is ``GAME-EDITION.toml``; the ones pbem ships live in ``templates/`` (inside the
-installed package, or at the top of a source checkout).
+A template file is ``GAME-EDITION.toml`` (``GAME.toml`` for a game whose rules read it themselves,
+like Princes of Florence's); the ones pbem ships live in ``templates/`` (inside the installed
+package, or at the top of a source checkout).
 """
 
 from __future__ import annotations
@@ -17,13 +18,9 @@ app = typer.Typer(help="List and show the component templates games are set up w
 
 
 def template_dir() -> Path:
-    import pbem
+    from pbem.engine.templates import shipped_dir
 
-    package = Path(pbem.__file__).parent
-    for candidate in (package / "templates", package.parent / "templates"):
-        if candidate.is_dir():
-            return candidate
-    return package / "templates"
+    return shipped_dir()
 
 
 def names() -> list[str]:

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.buildings import cost, size_problem
 from pbem.games.princes_of_florence.components import (
-    ACTION_PRICE,
     ACTIONS_PER_ROUND,
     BEST_WORK_PRESTIGE,
+    BONUS_PRICE,
     BUILDING_PRESTIGE,
+    FREEDOM_PRICE,
+    PROFESSION_PRICE,
     ROUNDS,
     SELL_PRESTIGE,
     UNOFFICIAL_PROFESSION_LIMIT,
@@ -104,7 +106,7 @@ def take_freedom(table: Table, text: str, player: str, freedom: str) -> None:
             f"{text!r}: no {freedom} marker is left ({len(table.players) - 1} per type: 'количеству "
             "игроков минус 1')"
         )
-    _pay(table, text, player, ACTION_PRICE, "a freedom")
+    _pay(table, text, player, FREEDOM_PRICE, "a freedom")
     table.supply[key] -= 1
     estate.freedoms.append(freedom)
 
@@ -172,7 +174,7 @@ def take_profession(table: Table, text: str, player: str, name: str | None) -> N
             raise refusal
     if name is not None:
         _check_unseen(table, text, name)
-    _pay(table, text, player, ACTION_PRICE, "a profession card")
+    _pay(table, text, player, PROFESSION_PRICE, "a profession card")
     table.supply["profession"] -= 1
     table.professions_taken += 1
     estate = table.estates[player]
@@ -201,7 +203,7 @@ def take_bonus(table: Table, text: str, player: str) -> None:
     _act(table, text, player, "bonus")
     if table.supply["bonus"] <= 0:
         raise IllegalMoveError(f"{text!r}: the bonus deck is empty ('если колода бонусов опустела ...')")
-    _pay(table, text, player, ACTION_PRICE, "a bonus card")
+    _pay(table, text, player, BONUS_PRICE, "a bonus card")
     table.supply["bonus"] -= 1
     table.estates[player].bonus += 1
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.components import (
+    BUILDER_PRESTIGE,
+    COMPONENTS,
     LANDSCAPES,
     MAX_BUILDERS,
     OPENING_BID,
@@ -18,7 +20,10 @@ LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruit
 # Unofficial rules for 2 players: "стартовая цена за карту престижа, карту найма или маркер
 # строителя всегда 500 флоринов. Стартовая цена за шута в раунды с первого по четвертый всегда 700
 # флоринов, в раунды с пятого по седьмой 300 флоринов."
-TWO_PLAYER_OPENING = {"prestige-card": 500, "recruitment": 500, "builder": 500}
+_UNOFFICIAL = COMPONENTS.unofficial
+TWO_PLAYER_OPENING = dict.fromkeys(
+    ("prestige-card", "recruitment", "builder"), _UNOFFICIAL["two_players_opening_bid"]
+)
 
 
 def opening(table: Table, lot: str) -> int:
@@ -26,7 +31,8 @@ def opening(table: Table, lot: str) -> int:
     lot alone ("может просто заплатить в банк 200 флоринов")."""
     if table.unofficial and len(table.players) == 2:
         if lot == "jester":
-            return 700 if table.round <= 4 else 300
+            late = table.round >= _UNOFFICIAL["two_players_jester_late_from"]
+            return _UNOFFICIAL["two_players_jester_late" if late else "two_players_jester_early"]
         return TWO_PLAYER_OPENING.get(lot, OPENING_BID)
     return OPENING_BID
 
@@ -97,8 +103,8 @@ def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str
     elif lot == "builder":
         estate.builders += 1
         # "Если игрок приобрел второго строителя ... 3 очка престижа ... третьего ... так же"
-        if estate.builders >= 2:
-            estate.prestige["builders"] += REPEAT_PRESTIGE
+        if estate.builders >= COMPONENTS.builders.prestige_from:
+            estate.prestige["builders"] += BUILDER_PRESTIGE
     elif lot == "recruitment":
         estate.recruitment += 1
     else:

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pbem.games.princes_of_florence.components import BUILDINGS, SIZE_KINDS
+from pbem.games.princes_of_florence.components import BUILDINGS, COMPONENTS, SIZE_KINDS
 
-BASE_COST = 700
-BUILDER_COST = 300
+BASE_COST = COMPONENTS.rule("building_price")
+BUILDER_COST = COMPONENTS.builders.reduced_price
+FREE_FROM = COMPONENTS.builders.free_from
+TOUCHING_FROM = COMPONENTS.builders.touching_from
 
 
 def cost(builders: int) -> int:
     """Seed 001: "платит в банк 700 флоринов, в независимости от его размеров. Если игрок имеет в
     поместье одного или двух строителей, он платит за постройку всего 300 флоринов. Если игрок
     имеет 3 строителей в своем поместье, он строит здания бесплатно." """
-    if builders >= 3:
+    if builders >= FREE_FROM:
         return 0
     return BUILDER_COST if builders else BASE_COST
 
@@ -22,7 +24,7 @@ def cost(builders: int) -> int:
 def may_touch(builders: int) -> bool:
     """Seed 001: buildings may touch only at corners, a rule "отменяется для игрока, как только он
     приобрел для своего поместья второго строителя"."""
-    return builders >= 2
+    return builders >= TOUCHING_FROM
 
 
 def size_problem(sizes: Mapping[str, str], building: str, size: str) -> str | None:

@@ -1,42 +1,54 @@
-"""Princes of Florence's components as data, each with where it comes from.
+"""Princes of Florence's components as data, read from the template pbem ships
+(``templates/princes-of-florence.toml``), and the checks a set of components must pass.
 
-``seed 001`` is the Russian rules text (the authority); ``notes`` is the Princes of Florence section
-of the project's rules notes, which lists the cards from translated card lists. Values that no
-source gives are either read from the table (the user records them) or marked ``pbem default``
-and may be replaced through ``components`` when a table starts (see ``overrides``).
+Every value in the template names its source: ``seed 001`` is the Russian rules text (the
+authority), ``notes`` the Princes of Florence section of the project's rules notes (card lists from
+translated references), ``unverified`` a value of pbem's reference set where no public text gives
+one. The companion (``table.py``) takes from the template only what a source gives: a value that is
+unverified there is read from the table (the user records it) or marked ``pbem default`` and may be
+replaced through ``components`` when a table starts (see ``overrides``). The whole reference set is
+for games that need every value, and for ``pbem templates show princes-of-florence``.
+
+Tables and records of the template:
+
+- ``[rules]``, ``[minimum_work]`` (by round) and ``[unofficial]``: ``{ value = N, source = "..." }``.
+- ``[estate]``: columns, rows, palace (a shape), palace_at (the square under its lower-left corner).
+- ``[[profession]]``: id, name, building, landscape, freedom.
+- ``[[building]]``: id, name, size (large, medium, small), copies, shape, two_sided.
+- ``[[landscape]]``: id, name, copies, professions (how many profession cards like it), shape,
+  two_sided.
+- ``[[freedom]]``: id, name, copies.
+- ``[builder]``, ``[jester]``, ``[recruitment]``: copies and what each gives.
+- ``[[prestige]]``: id, condition, value, tied (only on the cards that compare players).
+- ``[[bonus]]``: id, text, wp, counts (what the card counts, ``wp`` for each).
+
+A shape is drawn row by row from the top, ``#`` for a square of the piece.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.errors import UsageError
+from pbem.engine import templates
+from pbem.engine.templates import ComponentError
+from pbem.errors import MoveSyntaxError, UsageError
+from pbem.games.princes_of_florence.estate import (
+    Cells,
+    cells_from_picture,
+    connected,
+    parse_square,
+    turned,
+)
 
-ROUNDS = 7  # seed 001: "Игра длится 7 раундов."
-START_FLORINS = 3500  # seed 001: "3500 флоринов."
-START_HAND = 3  # seed 001: "сдается по 4 карты ... выбирает из них три"
-DEALT = 4
-BUILDING_PRESTIGE = 3  # seed 001: "При строительстве здания игрок немедленно получает 3 очка престижа."
-REPEAT_PRESTIGE = 3  # seed 001: the second and each further forest (lake, park), builder: 3 PP
-BEST_WORK_PRESTIGE = 3  # seed 001: "самый ценный шедевр получает 3 очка престижа"
-FLORINS_PER_WP = 100  # seed 001: "Банк платит 100 флоринов за каждый WP."
-FLORINS_PER_PRESTIGE = 200  # seed 001: "1 очко престижа стоит 200 флоринов."
-SELL_PRESTIGE = 100  # seed 001: "За каждое потерянное очко престижа игрок получает 100 флоринов."
-ACTION_PRICE = 300  # seed 001: a profession card, a freedom, a bonus card each cost 300
-ACTIONS_PER_ROUND = 2  # seed 001: "Каждый игрок совершает по 2 действия."
-OPENING_BID = 200  # seed 001: "начинает аукцион со ставкой 200 флоринов"
-RAISE = 100  # seed 001: "Все повышения цены лота происходят ровно на 100 флоринов"
-MAX_BUILDERS = 3  # seed 001: "(их не может быть в поместье более трех)"
+GAME = "princes-of-florence"
+TEMPLATE = "princes-of-florence"
+MAX_PLAYERS = 5  # meta.py: the game is for 2 to 5
 
-WP_BUILDING = 4  # seed 001: "ценность шедевра возрастает на 4 WP"
-WP_LANDSCAPE = 3
-WP_FREEDOM = 3
-WP_JESTER = 2
-WP_CARD = 1
-
-BUILDINGS = (
+# The names the rules code knows: profession cards name these, and the scoring counts them.
+BUILDING_NAMES = (
     "atelier",
     "chapel",
     "hospital",
@@ -49,11 +61,116 @@ BUILDINGS = (
     "workshop",
 )
 SIZES = ("large", "medium", "small")
-# seed 001: "3 вида больших зданий, 5 видов средних зданий, 2 вида маленьких зданий"; which type
-# has which size is in no source, so the table says it when a type is first built.
-SIZE_KINDS = {"large": 3, "medium": 5, "small": 2}
 LANDSCAPES = ("forest", "lake", "park")
 FREEDOMS = ("opinion", "religion", "travel")
+# The cards that compare players, so a lead may be shared and the tied value applies.
+LEAD_CARDS = (
+    "most-works",
+    "most-buildings",
+    "most-jesters",
+    "most-builders",
+    "most-forests",
+    "most-lakes",
+    "most-parks",
+    "most-landscapes",
+    "fewest-empty",
+)
+PRESTIGE_NAMES = (
+    *LEAD_CARDS,
+    "all-landscapes",
+    "all-freedoms",
+    "builder-jester-landscapes",
+    "two-large",
+    "four-buildings-two-freedoms",
+)
+# What a bonus card may count in an estate.
+COUNTED = (
+    "building",
+    "small-building",
+    "medium-building",
+    "large-building",
+    "building-size",
+    "landscape",
+    "landscape-type",
+    "forest",
+    "lake",
+    "park",
+    "freedom",
+    "builder",
+    "jester",
+    "prestige-card",
+    "card-in-hand",
+)
+RULE_VALUES = (
+    "rounds",
+    "start_florins",
+    "dealt",
+    "start_hand",
+    "actions_per_round",
+    "opening_bid",
+    "raise",
+    "last_player_price",
+    "building_price",
+    "profession_price",
+    "freedom_price",
+    "bonus_price",
+    "cards_drawn",
+    "building_prestige",
+    "landscape_prestige",
+    "best_work_prestige",
+    "florins_per_wp",
+    "florins_per_prestige",
+    "sell_prestige",
+    "wp_building",
+    "wp_landscape",
+    "wp_freedom",
+    "wp_card",
+    "large_types",
+    "medium_types",
+    "small_types",
+    "profession_cards",
+    "prestige_cards",
+    "bonus_cards",
+    "freedom_markers",
+)
+UNOFFICIAL_VALUES = (
+    "three_players_recruitment_removed",
+    "three_players_profession_limit",
+    "two_players_recruitment_removed",
+    "two_players_building_copies",
+    "two_players_profession_limit",
+    "professions_turned_up_from",
+    "two_players_second_card_from",
+    "two_players_opening_bid",
+    "two_players_jester_early",
+    "two_players_jester_late",
+    "two_players_jester_late_from",
+)
+LETTER_LIMIT = 26  # squares are named by one letter a column
+# Prices and the start are in florins, far above the engine's usual bound; this is far above the
+# bank's 22,700 (seed 001, Содержимое коробки: 27 по 100, 12 по 500 и 14 по 1000 флоринов).
+FLORIN_LIMIT = 99_900
+_FLORINS = (0, FLORIN_LIMIT)
+_FLORIN_BOUNDS = dict.fromkeys(
+    (
+        "start_florins",
+        "opening_bid",
+        "raise",
+        "last_player_price",
+        "building_price",
+        "profession_price",
+        "freedom_price",
+        "bonus_price",
+        "florins_per_wp",
+        "florins_per_prestige",
+        "sell_prestige",
+        "reduced_price",
+        "two_players_opening_bid",
+        "two_players_jester_early",
+        "two_players_jester_late",
+    ),
+    _FLORINS,
+)
 
 
 @dataclass(frozen=True)
@@ -63,53 +180,68 @@ class Profession:
     building: str
     landscape: str
     freedom: str
+    name: str
 
 
-PROFESSIONS: dict[str, Profession] = {
-    "mathematician": Profession("university", "lake", "religion"),
-    "theologian": Profession("university", "park", "travel"),
-    "philosopher": Profession("university", "forest", "opinion"),
-    "botanist": Profession("laboratory", "park", "religion"),
-    "alchemist": Profession("laboratory", "lake", "opinion"),
-    "physicist": Profession("laboratory", "forest", "travel"),
-    "clockmaker": Profession("workshop", "lake", "travel"),
-    "goldsmith": Profession("workshop", "park", "opinion"),
-    "bell-founder": Profession("workshop", "forest", "religion"),
-    "cartographer": Profession("library", "lake", "religion"),
-    "jurist": Profession("library", "forest", "opinion"),
-    "choreographer": Profession("opera", "forest", "travel"),
-    "composer": Profession("opera", "lake", "opinion"),
-    "sculptor": Profession("atelier", "forest", "religion"),  # notes: probable
-    "painter": Profession("atelier", "lake", "travel"),
-    "pharmacist": Profession("hospital", "park", "opinion"),
-    "doctor": Profession("hospital", "forest", "travel"),
-    "playwright": Profession("theatre", "park", "religion"),
-    "poet": Profession("theatre", "lake", "travel"),
-    "astronomer": Profession("tower", "forest", "religion"),
-    "organ-builder": Profession("chapel", "forest", "opinion"),  # notes: probable
-}
+@dataclass(frozen=True)
+class Building:
+    id: str
+    name: str
+    size: str
+    copies: int
+    cells: Cells
+    two_sided: bool
 
-# seed 001, "Содержимое коробки": 6 builders, 7 jesters, 14 prestige, 20 bonus, 5 recruitment cards,
-# 3 of each building (30); notes: 6 of each landscape (18 in all).
-SUPPLY = {
-    "forest": 6,
-    "lake": 6,
-    "park": 6,
-    "jester": 7,
-    "builder": 6,
-    "prestige-card": 14,
-    "recruitment": 5,
-    "bonus": 20,
-}
-BUILDING_COPIES = 3
-# The unofficial rules: "удалите в коробку одну карту найма" (3 players), "две карты найма" and
-# "только по одному зданию каждого типа" (2 players).
-UNOFFICIAL_RECRUITMENT = {2: 3, 3: 4}
-UNOFFICIAL_BUILDING_COPIES = {2: 1}
-# "За всю игру только 6 (4) карт профессий могут приобрести игроки"; players take only the cards
-# turned up one a round from round 3 (two more in rounds 6 and 7 with 2 players): 5 in a game of
-# three, so the limit of 6 is never reached; 7 in a game of two, so the limit of 4 is.
-UNOFFICIAL_PROFESSION_LIMIT = {2: 4, 3: 6}
+    @property
+    def is_building(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Landscape:
+    id: str
+    name: str
+    copies: int
+    professions: int
+    cells: Cells
+    two_sided: bool
+
+    @property
+    def is_building(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class Freedom:
+    id: str
+    name: str
+    copies: int
+
+
+@dataclass(frozen=True)
+class EstateLayout:
+    columns: int
+    rows: int
+    palace: Cells  # the squares it covers
+
+
+@dataclass(frozen=True)
+class Builders:
+    copies: int
+    limit: int
+    reduced_price: int
+    free_from: int
+    touching_from: int
+    prestige: int
+    prestige_from: int
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Jesters and recruitment cards: how many there are, and the WP each adds to a work."""
+
+    copies: int
+    wp: int
 
 
 @dataclass(frozen=True)
@@ -122,52 +254,394 @@ class PrestigeCard:
     source: str = "notes"
 
 
+@dataclass(frozen=True)
+class BonusCard:
+    id: str
+    text: str
+    wp: int
+    counts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Components:
+    rules: Mapping[str, int]
+    minimum_work: Mapping[int, int]
+    unofficial: Mapping[str, int]
+    estate: EstateLayout
+    professions: Mapping[str, Profession]
+    buildings: Mapping[str, Building]
+    landscapes: Mapping[str, Landscape]
+    freedoms: Mapping[str, Freedom]
+    builders: Builders
+    jester: Counted
+    recruitment: Counted
+    prestige: Mapping[str, PrestigeCard]
+    bonus: Mapping[str, BonusCard]
+    unverified: frozenset[str]  # ``table [id] field`` paths, as ``templates.unverified`` gives
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Components:
+        return self  # immutable: every copy of a game shares one set of components
+
+    def rule(self, name: str) -> int:
+        return self.rules[name]
+
+    def sourced(self, path: str) -> bool:
+        """Whether a public text gives the value at ``path`` (``minimum_work 5``)."""
+        return path not in self.unverified
+
+
+_FIELDS: dict[str, dict[str, type]] = {
+    "profession": {"name": str, "building": str, "landscape": str, "freedom": str},
+    "building": {"name": str, "size": str, "copies": int, "shape": list, "two_sided": bool},
+    "landscape": {"name": str, "copies": int, "professions": int, "shape": list, "two_sided": bool},
+    "freedom": {"name": str, "copies": int},
+    "prestige": {"condition": str, "value": int, "tied": int},
+    "bonus": {"text": str, "wp": int, "counts": list},
+}
+_ESTATE_FIELDS: dict[str, type] = {"columns": int, "rows": int, "palace": list, "palace_at": str}
+_BUILDER_FIELDS: dict[str, type] = dict.fromkeys(Builders.__dataclass_fields__, int)
+_COUNTED_FIELDS: dict[str, type] = {"copies": int, "wp": int}
+
+
+def parse(data: Mapping[str, Any], *, require_sources: bool = False) -> Components:
+    """Check component data (a template, or the values a game embeds) and build the components.
+
+    Raises ComponentError naming the first table, record and field that is wrong, in one line.
+    """
+    if not isinstance(data, Mapping) or not data:
+        raise ComponentError("no component data: a Princes of Florence game needs its components")
+    header = templates.table(data, "template")
+    if header.get("game") != GAME:
+        raise ComponentError(f"[template] game must be {GAME!r}, not {header.get('game')!r}")
+    rules = templates.value_table(
+        templates.table(data, "rules"), "[rules]", RULE_VALUES, require_sources, bounds=_FLORIN_BOUNDS
+    )
+    if rules["rounds"] < 1:
+        raise ComponentError("[rules] rounds must be at least 1")
+    rounds = [str(round_) for round_ in range(1, rules["rounds"] + 1)]
+    minimums = templates.value_table(
+        templates.table(data, "minimum_work"), "[minimum_work]", rounds, require_sources
+    )
+    unofficial = templates.value_table(
+        templates.table(data, "unofficial"),
+        "[unofficial]",
+        UNOFFICIAL_VALUES,
+        require_sources,
+        bounds=_FLORIN_BOUNDS,
+    )
+    single = {
+        name: templates.record(
+            templates.table(data, name),
+            f"[{name}]",
+            fields,
+            require_sources,
+            keyed=False,
+            bounds=_FLORIN_BOUNDS,
+        )
+        for name, fields in (
+            ("estate", _ESTATE_FIELDS),
+            ("builder", _BUILDER_FIELDS),
+            ("jester", _COUNTED_FIELDS),
+            ("recruitment", _COUNTED_FIELDS),
+        )
+    }
+    kinds = {
+        kind: templates.records(data, kind, fields, require_sources, optional=("tied",))
+        for kind, fields in _FIELDS.items()
+    }
+    unverified = frozenset(templates.unverified(data))
+    components = Components(
+        rules=rules,
+        minimum_work={int(round_): value for round_, value in minimums.items()},
+        unofficial=unofficial,
+        estate=_estate(single["estate"]),
+        professions={
+            fields["id"]: Profession(
+                fields["building"], fields["landscape"], fields["freedom"], fields["name"]
+            )
+            for fields in kinds["profession"]
+        },
+        buildings={
+            fields["id"]: Building(
+                fields["id"],
+                fields["name"],
+                fields["size"],
+                fields["copies"],
+                _shape(fields["shape"], f"[[building]] {fields['id']!r}"),
+                fields["two_sided"],
+            )
+            for fields in kinds["building"]
+        },
+        landscapes={
+            fields["id"]: Landscape(
+                fields["id"],
+                fields["name"],
+                fields["copies"],
+                fields["professions"],
+                _shape(fields["shape"], f"[[landscape]] {fields['id']!r}"),
+                fields["two_sided"],
+            )
+            for fields in kinds["landscape"]
+        },
+        freedoms={fields["id"]: Freedom(**fields) for fields in kinds["freedom"]},
+        builders=Builders(**single["builder"]),
+        jester=Counted(**single["jester"]),
+        recruitment=Counted(**single["recruitment"]),
+        prestige={
+            fields["id"]: PrestigeCard(
+                fields["value"],
+                fields.get("tied"),
+                fields["condition"],
+                _prestige_source(unverified, fields["id"], require_sources),
+            )
+            for fields in kinds["prestige"]
+        },
+        bonus={
+            fields["id"]: BonusCard(fields["id"], fields["text"], fields["wp"], tuple(fields["counts"]))
+            for fields in kinds["bonus"]
+        },
+        unverified=unverified,
+    )
+    _check_whole(components)
+    return components
+
+
+def _prestige_source(unverified: frozenset[str], card: str, with_sources: bool) -> str:
+    """What the companion says of a card's value: a text's, pbem's default, or the group's own."""
+    if not with_sources:
+        return "components"
+    return "pbem default" if f"prestige {card} value" in unverified else "notes"
+
+
+def _shape(picture: list[str], label: str) -> Cells:
+    if not picture or any(set(line) - {"#", "."} for line in picture):
+        raise ComponentError(f'{label}: shape is drawn in rows of "#" (a square) and "." (none)')
+    cells = cells_from_picture(picture)
+    if not connected(cells):
+        raise ComponentError(f"{label}: shape must be one piece, its squares joined along their sides")
+    return turned(cells, 0)
+
+
+def _estate(fields: Mapping[str, Any]) -> EstateLayout:
+    columns, rows = fields["columns"], fields["rows"]
+    for name, value in (("columns", columns), ("rows", rows)):
+        if not 1 <= value <= LETTER_LIMIT:
+            raise ComponentError(f"[estate] {name} is {value}; it must be from 1 to {LETTER_LIMIT}")
+    shape = _shape(fields["palace"], "[estate] palace")
+    try:
+        left, bottom = parse_square(fields["palace_at"], columns, rows)
+    except MoveSyntaxError as exc:
+        raise ComponentError(f"[estate] palace_at: {exc}") from None
+    palace = frozenset((left + column, bottom + row) for column, row in shape)
+    if any(column >= columns or row >= rows for column, row in palace):
+        raise ComponentError("[estate] the palace reaches off the estate")
+    return EstateLayout(columns, rows, palace)
+
+
+def _exactly(label: str, found: Mapping[str, object], names: tuple[str, ...]) -> None:
+    if sorted(found) != sorted(names):
+        raise ComponentError(f"{label} must be exactly {', '.join(names)}")
+
+
+def _fits(cells: Cells, layout: EstateLayout) -> bool:
+    width = 1 + max(column for column, _ in cells)
+    height = 1 + max(row for _, row in cells)
+    return (width <= layout.columns and height <= layout.rows) or (
+        height <= layout.columns and width <= layout.rows
+    )
+
+
+def _check_whole(components: Components) -> None:
+    """Cross-record checks: names the rules know, references that resolve, counts the text gives."""
+    rule = components.rule
+    if rule("start_hand") > rule("dealt"):
+        raise ComponentError("[rules] start_hand is more than dealt: a player keeps some of the cards dealt")
+    for name in ("actions_per_round", "cards_drawn"):
+        if rule(name) < 1:
+            raise ComponentError(f"[rules] {name} must be at least 1")
+    rising = list(components.minimum_work.values())
+    # "Минимальная ценность шедевров возрастает с каждым раундом."
+    if any(later <= earlier for earlier, later in itertools.pairwise(rising)):
+        raise ComponentError("[minimum_work] must rise every round ('возрастает с каждым раундом')")
+    _exactly("[[building]]", components.buildings, BUILDING_NAMES)
+    _exactly("[[landscape]]", components.landscapes, LANDSCAPES)
+    _exactly("[[freedom]]", components.freedoms, FREEDOMS)
+    _exactly("[[prestige]]", components.prestige, PRESTIGE_NAMES)
+    for kind, found, total in (
+        ("profession", components.professions, "profession_cards"),
+        ("prestige", components.prestige, "prestige_cards"),
+        ("bonus", components.bonus, "bonus_cards"),
+    ):
+        if len(found) != rule(total):
+            raise ComponentError(f"[[{kind}]]: {len(found)} cards, but [rules] {total} is {rule(total)}")
+    if rule("dealt") * MAX_PLAYERS > len(components.professions):
+        raise ComponentError(
+            f"[[profession]]: too few cards to deal {rule('dealt')} to {MAX_PLAYERS} players"
+        )
+    for card, likes in components.professions.items():
+        label = f"[[profession]] {card!r}"
+        for what, name, known in (
+            ("building", likes.building, components.buildings),
+            ("landscape", likes.landscape, components.landscapes),
+            ("freedom", likes.freedom, components.freedoms),
+        ):
+            if name not in known:
+                raise ComponentError(f"{label}: unknown {what} {name!r}; known: {', '.join(sorted(known))}")
+    layout = components.estate
+    for building in components.buildings.values():
+        label = f"[[building]] {building.id!r}"
+        if building.size not in SIZES:
+            raise ComponentError(f"{label}: size must be large, medium or small")
+        if not _fits(building.cells, layout):
+            raise ComponentError(f"{label}: shape does not fit on the estate")
+    # "3 вида больших зданий, 5 видов средних зданий, 2 вида маленьких зданий."
+    for size in SIZES:
+        count = sum(1 for building in components.buildings.values() if building.size == size)
+        if count != rule(f"{size}_types"):
+            raise ComponentError(
+                f"[[building]]: {count} {size} types, but [rules] {size}_types is {rule(f'{size}_types')}"
+            )
+    squares = {
+        size: [len(b.cells) for b in components.buildings.values() if b.size == size] for size in SIZES
+    }
+    for larger, smaller in itertools.pairwise(SIZES):
+        if min(squares[larger]) <= max(squares[smaller]):
+            raise ComponentError(
+                f"[[building]]: every {larger} building must cover more squares than every {smaller} one"
+            )
+    for landscape in components.landscapes.values():
+        label = f"[[landscape]] {landscape.id!r}"
+        if not _fits(landscape.cells, layout):
+            raise ComponentError(f"{label}: shape does not fit on the estate")
+        liking = sum(1 for likes in components.professions.values() if likes.landscape == landscape.id)
+        if liking != landscape.professions:
+            raise ComponentError(
+                f"{label}: professions is {landscape.professions}, but {liking} profession cards like it"
+            )
+    # "озеро меньше по размерам", "парк меньше по размерам" (than the forest, than the lake)
+    sizes = [len(components.landscapes[name].cells) for name in LANDSCAPES]
+    if not sizes[0] > sizes[1] > sizes[2]:
+        raise ComponentError("[[landscape]]: a lake must be smaller than a forest, and a park than a lake")
+    markers = sum(freedom.copies for freedom in components.freedoms.values())
+    if markers != rule("freedom_markers"):
+        raise ComponentError(
+            f"[[freedom]]: {markers} markers, but [rules] freedom_markers is {rule('freedom_markers')}"
+        )
+    for freedom in components.freedoms.values():
+        # "Число маркеров свободы каждого типа, доступное в игре, равно количеству игроков минус 1."
+        if freedom.copies < MAX_PLAYERS - 1:
+            raise ComponentError(
+                f"[[freedom]] {freedom.id!r}: {MAX_PLAYERS} players need {MAX_PLAYERS - 1} markers"
+            )
+    builders = components.builders
+    if builders.limit > builders.copies:
+        raise ComponentError("[builder] limit is more than copies")
+    for name in ("free_from", "touching_from", "prestige_from"):
+        if not 1 <= getattr(builders, name) <= builders.limit:
+            raise ComponentError(f"[builder] {name} must be from 1 to limit ({builders.limit})")
+    if builders.reduced_price > rule("building_price"):
+        raise ComponentError("[builder] reduced_price is more than [rules] building_price")
+    for name in ("three_players_recruitment_removed", "two_players_recruitment_removed"):
+        if components.unofficial[name] > components.recruitment.copies:
+            raise ComponentError(f"[unofficial] {name} is more than the recruitment cards")
+    for card, prestige in components.prestige.items():
+        label = f"[[prestige]] {card!r}"
+        if card in LEAD_CARDS and prestige.tied is None:
+            raise ComponentError(
+                f"{label}: a card that compares players needs tied (its value for a shared lead)"
+            )
+        if card not in LEAD_CARDS and prestige.tied is not None:
+            raise ComponentError(f"{label}: the card compares no players, so it has no tied value")
+        if prestige.tied is not None and prestige.tied > prestige.value:
+            raise ComponentError(f"{label}: tied is more than value")
+    for bonus in components.bonus.values():
+        unknown = [name for name in bonus.counts if name not in COUNTED]
+        if not bonus.counts or unknown:
+            raise ComponentError(f"[[bonus]] {bonus.id!r}: counts must name things from {', '.join(COUNTED)}")
+
+
+def load() -> Components:
+    """The components of the template pbem ships, checked with their sources."""
+    return parse(templates.shipped(TEMPLATE), require_sources=True)
+
+
+COMPONENTS = load()
+_RULE = COMPONENTS.rules
+
+ROUNDS = _RULE["rounds"]
+START_FLORINS = _RULE["start_florins"]
+START_HAND = _RULE["start_hand"]
+DEALT = _RULE["dealt"]
+BUILDING_PRESTIGE = _RULE["building_prestige"]
+REPEAT_PRESTIGE = _RULE["landscape_prestige"]  # the second and each further landscape of a type
+BUILDER_PRESTIGE = COMPONENTS.builders.prestige
+BEST_WORK_PRESTIGE = _RULE["best_work_prestige"]
+FLORINS_PER_WP = _RULE["florins_per_wp"]
+FLORINS_PER_PRESTIGE = _RULE["florins_per_prestige"]
+SELL_PRESTIGE = _RULE["sell_prestige"]
+PROFESSION_PRICE = _RULE["profession_price"]
+FREEDOM_PRICE = _RULE["freedom_price"]
+BONUS_PRICE = _RULE["bonus_price"]
+ACTIONS_PER_ROUND = _RULE["actions_per_round"]
+OPENING_BID = _RULE["opening_bid"]
+RAISE = _RULE["raise"]
+MAX_BUILDERS = COMPONENTS.builders.limit
+
+WP_BUILDING = _RULE["wp_building"]
+WP_LANDSCAPE = _RULE["wp_landscape"]
+WP_FREEDOM = _RULE["wp_freedom"]
+WP_JESTER = COMPONENTS.jester.wp
+WP_CARD = _RULE["wp_card"]
+
+BUILDINGS = tuple(sorted(COMPONENTS.buildings))
+# The template's sizes are pbem's reference set, in no source: at a table the players say a type's
+# size when it is first built, and these only bound how many types each size has.
+SIZE_KINDS = {size: _RULE[f"{size}_types"] for size in SIZES}
+
+PROFESSIONS: dict[str, Profession] = dict(COMPONENTS.professions)
+
+SUPPLY = {
+    **{name: landscape.copies for name, landscape in COMPONENTS.landscapes.items()},
+    "jester": COMPONENTS.jester.copies,
+    "builder": COMPONENTS.builders.copies,
+    "prestige-card": _RULE["prestige_cards"],
+    "recruitment": COMPONENTS.recruitment.copies,
+    "bonus": _RULE["bonus_cards"],
+}
+BUILDING_COPIES = {name: building.copies for name, building in COMPONENTS.buildings.items()}
+_UNOFFICIAL = COMPONENTS.unofficial
+UNOFFICIAL_RECRUITMENT = {
+    2: COMPONENTS.recruitment.copies - _UNOFFICIAL["two_players_recruitment_removed"],
+    3: COMPONENTS.recruitment.copies - _UNOFFICIAL["three_players_recruitment_removed"],
+}
+UNOFFICIAL_BUILDING_COPIES = {2: _UNOFFICIAL["two_players_building_copies"]}
+# "За всю игру только 6 (4) карт профессий могут приобрести игроки"; players take only the cards
+# turned up one a round from round 3 (two more in rounds 6 and 7 with 2 players): 5 in a game of
+# three, so the limit of 6 is never reached; 7 in a game of two, so the limit of 4 is.
+UNOFFICIAL_PROFESSION_LIMIT = {
+    2: _UNOFFICIAL["two_players_profession_limit"],
+    3: _UNOFFICIAL["three_players_profession_limit"],
+}
+
 # seed 001: "Если ... игрок делит с другим участником игры первенство в требуемой области, то он
 # получает лишь половину очков престижа"; notes give the printed tied values (half, rounded up).
-PRESTIGE_CARDS: dict[str, PrestigeCard] = {
-    "most-works": PrestigeCard(7, 4, "most works"),
-    "most-buildings": PrestigeCard(6, 3, "most buildings"),
-    "most-jesters": PrestigeCard(6, 3, "most jesters"),
-    "most-builders": PrestigeCard(6, 3, "most builders"),
-    "most-forests": PrestigeCard(7, 4, "most forests"),
-    "most-lakes": PrestigeCard(6, 3, "most lakes"),
-    "most-parks": PrestigeCard(5, 3, "most parks"),
-    "most-landscapes": PrestigeCard(7, 4, "most landscapes"),
-    "all-landscapes": PrestigeCard(8, None, "all three landscape types"),
-    "all-freedoms": PrestigeCard(8, None, "all three freedoms"),
-    "fewest-empty": PrestigeCard(8, 4, "fewest empty squares"),
-    "builder-jester-landscapes": PrestigeCard(7, None, "at least 1 builder, 1 jester, 2 landscapes"),
-    "two-large": PrestigeCard(5, None, "at least 2 large buildings"),
-    # No source gives this card's value: pbem's default, to be replaced by the printed one.
-    "four-buildings-two-freedoms": PrestigeCard(
-        6, None, "at least 4 buildings and 2 freedoms", source="pbem default"
-    ),
-}
+# The one value no source gives is pbem's default, to be replaced by the printed one.
+PRESTIGE_CARDS: dict[str, PrestigeCard] = dict(COMPONENTS.prestige)
 
-# Bonus cards (notes): what each adds to a work. The box holds 20 (seed 001, SUPPLY above); the
-# notes list these 13 and say "six more not found", which makes 19, one short of the box. So 7 of
-# the 20 cards are in no source (6 if a card comes twice, which no source says); their value is
-# read off the card and given as a number (``bonus 4``).
+# Bonus cards (notes): what each adds to a work. At a table only the cards a source lists are named;
+# a card in no source (7 of the box's 20) is given by the value read off it (``bonus 4``).
 BONUS_CARDS: dict[str, str] = {
-    "buildings": "+1 per building",
-    "small-and-landscapes": "+1 per small building and per landscape",
-    "forests": "+2 per forest",
-    "freedoms": "+2 per freedom",
-    "builders": "+2 per builder",
-    "prestige-and-freedoms": "+1 per prestige card and per freedom",
-    "hand": "+1 per profession or recruitment card in hand",
-    "large": "+2 per large building",
-    "sizes": "+2 per building size owned",
-    "lakes": "+2 per lake",
-    "jesters": "+2 per jester",
-    "builders-and-lakes": "+1 per builder and per lake",
-    "landscape-types": "+2 per landscape type",
+    card.id: card.text for card in COMPONENTS.bonus.values() if COMPONENTS.sourced(f"bonus {card.id} wp")
 }
-UNLISTED_BONUS_CARDS = SUPPLY["bonus"] - len(BONUS_CARDS)  # 7: the box's 20 less the notes' 13
+UNLISTED_BONUS_CARDS = SUPPLY["bonus"] - len(BONUS_CARDS)
 
 # notes: "round 5 is 15 and round 7 is 17"; seed 001 says only that the minimum is printed on the
-# round track and "возрастает с каждым раундом".
-MINIMUM_WORK = {5: 15, 7: 17}
+# round track and "возрастает с каждым раундом". The others are read off the table.
+MINIMUM_WORK = {
+    round_: value
+    for round_, value in COMPONENTS.minimum_work.items()
+    if COMPONENTS.sourced(f"minimum_work {round_}")
+}
 
 
 @dataclass(frozen=True)

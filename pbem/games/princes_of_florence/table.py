@@ -172,8 +172,8 @@ class PrincesOfFlorence:
         # "сдается по 4 карты ... оставшуюся карту сбрасывает обратно в колоду"
         supply["profession"] = len(PROFESSIONS) - START_HAND * count
         assert DEALT * count <= len(PROFESSIONS)
-        copies = UNOFFICIAL_BUILDING_COPIES.get(count, BUILDING_COPIES) if unofficial else BUILDING_COPIES
-        supply.update(dict.fromkeys(BUILDINGS, copies))
+        limit = UNOFFICIAL_BUILDING_COPIES.get(count) if unofficial else None
+        supply.update({name: BUILDING_COPIES[name] if limit is None else limit for name in BUILDINGS})
         # "Число маркеров свободы каждого типа, доступное в игре, равно количеству игроков минус 1."
         supply.update({f"freedom-{kind}": count - 1 for kind in FREEDOMS})
         return Table(

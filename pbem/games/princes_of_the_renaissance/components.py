@@ -29,7 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.errors import GameFileError
+from pbem.engine import templates
+from pbem.engine.templates import VALUE_LIMIT, ComponentError
 
 GAME = "princes-of-the-renaissance"
 CITIES = ("venice", "milan", "florence", "rome", "naples")
@@ -184,15 +185,9 @@ class Components:
         return next(card for card in self.cards if card.id == card_id)
 
 
-# No printed component comes near these; they keep a group's own values (``--components``) from
-# making the rules enumerate without end (a start of 2**63 gold lists that many bids).
-VALUE_LIMIT = 999
 COPIES_LIMIT = 20  # of one Treachery card or Troop tile: the hidden deck's proofs grow with it
-
-
-class ComponentError(GameFileError):
-    """Component data that does not describe a playable set; the message names the record."""
-
+# An Event tile's value is a status change, which may be negative.
+_BOUNDS = {"value": (-VALUE_LIMIT, VALUE_LIMIT), "copies": (0, COPIES_LIMIT)}
 
 # field name -> expected type, per record kind
 _FIELDS: dict[str, dict[str, type]] = {
@@ -228,116 +223,32 @@ def parse(data: Mapping[str, Any], *, edition: str, require_sources: bool = Fals
     """
     if not isinstance(data, Mapping) or not data:
         raise ComponentError("no component data: a Princes of the Renaissance game needs its components")
-    header = _table(data, "template")
+    header = templates.table(data, "template")
     if header.get("game") != GAME:
         raise ComponentError(f"[template] game must be {GAME!r}, not {header.get('game')!r}")
     if header.get("edition") != edition:
         raise ComponentError(
             f"[template] edition is {header.get('edition')!r} but the game is the {edition} edition"
         )
-    rules = _rules(_table(data, "rules"), require_sources)
+    rules = templates.value_table(templates.table(data, "rules"), "[rules]", RULE_VALUES, require_sources)
     cities = tuple(City(**fields) for fields in _records(data, "city", require_sources))
     families = tuple(FamilyTile(**fields) for fields in _records(data, "family", require_sources))
     city_tiles = tuple(CityTile(**fields) for fields in _records(data, "city_tile", require_sources))
     troops = tuple(Troop(**fields) for fields in _records(data, "troop", require_sources))
     events = tuple(Event(**fields) for fields in _records(data, "event", require_sources))
     cards = tuple(Card(**fields) for fields in _records(data, "treachery", require_sources))
-    pope = Pope(**_record(_table(data, "pope"), "pope", _POPE_FIELDS, require_sources, keyed=False))
-    components = Components(edition, rules, cities, families, city_tiles, troops, events, pope, cards)
+    pope_fields = templates.record(
+        templates.table(data, "pope"), "pope", _POPE_FIELDS, require_sources, keyed=False, bounds=_BOUNDS
+    )
+    components = Components(
+        edition, rules, cities, families, city_tiles, troops, events, Pope(**pope_fields), cards
+    )
     _check_whole(components)
     return components
 
 
-def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    table = data.get(name)
-    if not isinstance(table, Mapping):
-        raise ComponentError(f"component data has no [{name}] table")
-    return table
-
-
-def _rules(table: Mapping[str, Any], require_sources: bool) -> dict[str, int]:
-    rules: dict[str, int] = {}
-    for name in RULE_VALUES:
-        if name not in table:
-            raise ComponentError(f"[rules] is missing {name}")
-        item = table[name]
-        if isinstance(item, Mapping):
-            _check_source(item.get("source"), f"[rules] {name}", require_sources)
-            item = item.get("value")
-        elif require_sources:
-            raise ComponentError(f'[rules] {name} must be {{ value = N, source = "..." }}')
-        if type(item) is not int or not 0 <= item <= VALUE_LIMIT:
-            raise ComponentError(f"[rules] {name} must be a whole number from 0 to {VALUE_LIMIT}")
-        rules[name] = item
-    extra = sorted(set(table) - set(RULE_VALUES))
-    if extra:
-        raise ComponentError(f"[rules] has unknown values: {', '.join(extra)}")
-    return rules
-
-
 def _records(data: Mapping[str, Any], kind: str, require_sources: bool) -> list[dict[str, Any]]:
-    records = data.get(kind)
-    if not isinstance(records, list) or not records:
-        raise ComponentError(f"component data has no [[{kind}]] records")
-    seen: set[tuple[str, str]] = set()
-    built: list[dict[str, Any]] = []
-    for number, item in enumerate(records, 1):
-        if not isinstance(item, Mapping):
-            raise ComponentError(f"[[{kind}]] record {number} is not a table")
-        fields = _record(item, f"[[{kind}]] record {number}", _FIELDS[kind], require_sources, keyed=True)
-        key = (fields["id"], str(fields.get("side", "")))
-        if key in seen:
-            raise ComponentError(f"[[{kind}]] {fields['id']!r} appears twice")
-        seen.add(key)
-        built.append(fields)
-    return built
-
-
-def _record(
-    record: Mapping[str, Any], label: str, fields: Mapping[str, type], require_sources: bool, *, keyed: bool
-) -> dict[str, Any]:
-    built: dict[str, Any] = {}
-    if keyed:
-        record_id = record.get("id")
-        if not isinstance(record_id, str) or not record_id or record_id != record_id.strip().lower():
-            raise ComponentError(f"{label}: id must be a lower-case name")
-        if " " in record_id:
-            raise ComponentError(f"{label}: id {record_id!r} must not contain spaces")
-        built["id"] = record_id
-        label = f"{label.split(' record', maxsplit=1)[0]} {record_id!r}"
-    sources = record.get("source", {})
-    if not isinstance(sources, Mapping):
-        raise ComponentError(f"{label}: source must be a table naming the source of each value")
-    for name, expected in fields.items():
-        if name not in record:
-            raise ComponentError(f"{label}: {name} is missing")
-        value = record[name]
-        if type(value) is not expected:
-            kind = {int: "a whole number", str: "text", bool: "true or false"}[expected]
-            raise ComponentError(f"{label}: {name} must be {kind}")
-        if isinstance(value, int) and expected is int:
-            low = -VALUE_LIMIT if name == "value" else 0
-            high = COPIES_LIMIT if name == "copies" else VALUE_LIMIT
-            if value < 0 and low == 0:
-                raise ComponentError(f"{label}: {name} must not be negative")
-            if not low <= value <= high:
-                raise ComponentError(f"{label}: {name} is {value}; it must be from {low} to {high}")
-        _check_source(sources.get(name), f"{label} {name}", require_sources)
-        built[name] = value
-    allowed = {*fields, "id", "source"} if keyed else {*fields, "source"}
-    extra = sorted(set(record) - allowed)
-    if extra:
-        raise ComponentError(f"{label}: unknown fields {', '.join(extra)}")
-    return built
-
-
-def _check_source(source: object, label: str, require_sources: bool) -> None:
-    if source is None:
-        if require_sources:
-            raise ComponentError(f"{label}: no source; give the rules text and section, or 'unverified'")
-        return
-    if not isinstance(source, str) or not source.strip():
-        raise ComponentError(f"{label}: source must be text")
+    return templates.records(data, kind, _FIELDS[kind], require_sources, bounds=_BOUNDS)
 
 
 def _check_whole(components: Components) -> None:

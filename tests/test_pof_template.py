@@ -1,0 +1,316 @@
+"""The Princes of Florence component template: its values read back, its sources, and the checks
+that refuse a corrupted set in one line.
+
+Rules text: /work/shared/seeds/001, "Содержимое коробки", "Подготовка к игре", "Описание
+объектов", "Создание шедевра", "Строительство зданий"; card lists from the Princes of Florence
+section of the rules notes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from pbem.engine import templates
+from pbem.engine.templates import ComponentError
+from pbem.games.princes_of_florence import components
+from pbem.games.princes_of_florence.components import COMPONENTS, parse
+from pbem.games.princes_of_florence.estate import format_squares
+from tests.conftest import Cli
+
+Data = dict[str, Any]
+
+
+def shipped() -> Data:
+    return templates.shipped("princes-of-florence")
+
+
+def test_the_rules_values_read_back_as_the_text_gives_them() -> None:
+    rules, builders, unofficial = COMPONENTS.rules, COMPONENTS.builders, COMPONENTS.unofficial
+    assert [rules[name] for name in ("rounds", "start_florins", "dealt", "start_hand")] == [7, 3500, 4, 3]
+    assert [rules[name] for name in ("opening_bid", "raise", "last_player_price")] == [200, 100, 200]
+    assert [rules[name] for name in ("profession_price", "freedom_price", "bonus_price")] == [300, 300, 300]
+    assert [rules[name] for name in ("wp_building", "wp_landscape", "wp_freedom", "wp_card")] == [4, 3, 3, 1]
+    assert [rules["building_price"], builders.reduced_price, builders.free_from] == [700, 300, 3]
+    assert [builders.copies, builders.limit, builders.touching_from, builders.prestige] == [6, 3, 2, 3]
+    assert [COMPONENTS.jester.copies, COMPONENTS.jester.wp] == [7, 2]
+    assert [COMPONENTS.recruitment.copies, COMPONENTS.recruitment.wp] == [5, 1]
+    jesters = [unofficial["two_players_jester_early"], unofficial["two_players_jester_late"]]
+    assert unofficial["two_players_opening_bid"] == 500 and jesters == [700, 300]
+
+
+def test_the_cards_and_tiles_read_back() -> None:
+    assert len(COMPONENTS.professions) == 21
+    mathematician = COMPONENTS.professions["mathematician"]
+    assert (mathematician.building, mathematician.landscape, mathematician.freedom) == (
+        "university",
+        "lake",
+        "religion",
+    )
+    assert mathematician.name == "Mathematician"
+    # "Из 21 артиста и ученого ... девять нуждаются в лесе"; the lake seven, the park five
+    assert {name: land.professions for name, land in COMPONENTS.landscapes.items()} == {
+        "forest": 9,
+        "lake": 7,
+        "park": 5,
+    }
+    sizes = [building.size for building in COMPONENTS.buildings.values()]
+    assert (sizes.count("large"), sizes.count("medium"), sizes.count("small")) == (3, 5, 2)
+    assert sum(building.copies for building in COMPONENTS.buildings.values()) == 30
+    assert {name: freedom.copies for name, freedom in COMPONENTS.freedoms.items()} == {
+        "opinion": 4,
+        "religion": 4,
+        "travel": 4,
+    }
+    assert len(COMPONENTS.prestige) == 14 and len(COMPONENTS.bonus) == 20
+    works = COMPONENTS.prestige["most-works"]
+    assert (works.value, works.tied) == (7, 4)
+    assert COMPONENTS.prestige["all-freedoms"].tied is None
+    lakes = COMPONENTS.bonus["builders-and-lakes"]
+    assert (lakes.wp, lakes.counts) == (1, ("builder", "lake"))
+    assert COMPONENTS.minimum_work == {1: 7, 2: 9, 3: 11, 4: 13, 5: 15, 6: 16, 7: 17}
+    assert format_squares(COMPONENTS.estate.palace) == "a1 b1 c1 a2 b2 c2"
+    assert (COMPONENTS.estate.columns, COMPONENTS.estate.rows) == (7, 7)
+
+
+def test_every_value_has_a_source_and_the_reference_set_is_marked_unverified() -> None:
+    found = set(templates.unverified(shipped()))
+    # no text gives these
+    given_by_none = (
+        "minimum_work 1",
+        "minimum_work 6",
+        "estate palace",
+        "building tower size",
+        "landscape forest shape",
+        "prestige four-buildings-two-freedoms value",
+        "bonus parks wp",
+    )
+    assert found >= set(given_by_none)
+    # the texts give these
+    given_by_a_text = (
+        "minimum_work 5",
+        "minimum_work 7",
+        "rules start_florins",
+        "bonus lakes wp",
+        "prestige most-works value",
+        "profession sculptor building",
+        "landscape lake two_sided",
+    )
+    assert not found & set(given_by_a_text)
+    assert sum(1 for path in found if path.startswith("bonus ") and path.endswith(" wp")) == 7
+
+
+def test_the_companion_takes_only_what_a_source_gives() -> None:
+    # A table records the rest (the minimum off the round track, a bonus card by its value).
+    assert components.MINIMUM_WORK == {5: 15, 7: 17}
+    assert len(components.BONUS_CARDS) == 13 and components.UNLISTED_BONUS_CARDS == 7
+    assert "parks" not in components.BONUS_CARDS
+    assert components.PRESTIGE_CARDS["four-buildings-two-freedoms"].source == "pbem default"
+    assert components.PRESTIGE_CARDS["most-works"].source == "notes"
+    assert components.SUPPLY == {
+        "forest": 6,
+        "lake": 6,
+        "park": 6,
+        "jester": 7,
+        "builder": 6,
+        "prestige-card": 14,
+        "recruitment": 5,
+        "bonus": 20,
+    }
+    assert components.UNOFFICIAL_RECRUITMENT == {2: 3, 3: 4}
+
+
+def test_the_values_a_game_embeds_parse_without_their_sources() -> None:
+    embedded = parse(templates.values(shipped()))
+    assert embedded.rules == COMPONENTS.rules
+    assert embedded.buildings == COMPONENTS.buildings
+    assert embedded.bonus == COMPONENTS.bonus
+    assert embedded.unverified == frozenset()
+    assert embedded.prestige["most-works"].source == "components"
+
+
+def record(data: Data, kind: str, record_id: str) -> Data:
+    found: Data = next(item for item in data[kind] if item["id"] == record_id)
+    return found
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Callable[[Data], None]:
+    def change(data: Data) -> None:
+        target = data
+        for key in path[:-1]:
+            target = record(target, key[0], key[1]) if isinstance(key, tuple) else target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+def _drop_source(data: Data) -> None:
+    del record(data, "profession", "poet")["source"]["landscape"]
+
+
+def _third_forest_liker(data: Data) -> None:
+    record(data, "profession", "poet")["landscape"] = "forest"
+
+
+def _tied_on_two_large(data: Data) -> None:
+    card = record(data, "prestige", "two-large")
+    card["tied"] = 3
+    card["source"]["tied"] = "unverified"
+
+
+CORRUPTIONS: dict[str, tuple[Callable[[Data], None], str]] = {
+    "florins as text": (
+        _set(("rules", "start_florins", "value"), "3500"),
+        "[rules] start_florins must be a whole number from 0 to 99900",
+    ),
+    "too many florins": (
+        _set(("rules", "start_florins", "value"), 10**9),
+        "[rules] start_florins must be a whole number from 0 to 99900",
+    ),
+    "unknown rule": (
+        _set(("rules", "tax"), {"value": 1, "source": "unverified"}),
+        "[rules] has unknown values: tax",
+    ),
+    "a minimum that falls": (
+        _set(("minimum_work", "3", "value"), 20),
+        "[minimum_work] must rise every round ('возрастает с каждым раундом')",
+    ),
+    "a round without a minimum": (
+        lambda data: data["minimum_work"].pop("4"),
+        "[minimum_work] is missing 4",
+    ),
+    "unknown building liked": (
+        _set((("profession", "mathematician"), "building"), "castle"),
+        "[[profession]] 'mathematician': unknown building 'castle'; known: atelier, chapel, hospital, "
+        "laboratory, library, opera, theatre, tower, university, workshop",
+    ),
+    "a landscape liked by a different count": (
+        _third_forest_liker,
+        "[[landscape]] 'forest': professions is 9, but 10 profession cards like it",
+    ),
+    "value without a source": (
+        _drop_source,
+        "[[profession]] 'poet' landscape: no source; give the rules text and section, or 'unverified'",
+    ),
+    "negative prestige": (
+        _set((("prestige", "most-works"), "value"), -1),
+        "[[prestige]] 'most-works': value must not be negative",
+    ),
+    "tied on a card without a lead": (
+        _tied_on_two_large,
+        "[[prestige]] 'two-large': the card compares no players, so it has no tied value",
+    ),
+    "a card with a lead without tied": (
+        lambda data: record(data, "prestige", "most-parks").pop("tied"),
+        "[[prestige]] 'most-parks': a card that compares players needs tied (its value for a shared lead)",
+    ),
+    "unknown prestige card": (
+        _set((("prestige", "two-large"), "id"), "three-large"),
+        "[[prestige]] must be exactly most-works, most-buildings, most-jesters, most-builders, most-forests, "
+        "most-lakes, most-parks, most-landscapes, fewest-empty, all-landscapes, all-freedoms, "
+        "builder-jester-landscapes, two-large, four-buildings-two-freedoms",
+    ),
+    "a bonus card counting the unknown": (
+        _set((("bonus", "lakes"), "counts"), ["dragon"]),
+        "[[bonus]] 'lakes': counts must name things from building, small-building, medium-building, "
+        "large-building, building-size, landscape, landscape-type, forest, lake, park, freedom, builder, "
+        "jester, prestige-card, card-in-hand",
+    ),
+    "a bonus card short": (
+        lambda data: data["bonus"].pop(),
+        "[[bonus]]: 19 cards, but [rules] bonus_cards is 20",
+    ),
+    "a shape in two pieces": (
+        _set((("building", "tower"), "shape"), ["#.#"]),
+        "[[building]] 'tower': shape must be one piece, its squares joined along their sides",
+    ),
+    "a shape drawn with other marks": (
+        _set((("building", "tower"), "shape"), ["#x#"]),
+        '[[building]] \'tower\': shape is drawn in rows of "#" (a square) and "." (none)',
+    ),
+    "a shape too long for the estate": (
+        _set((("building", "theatre"), "shape"), ["########"]),
+        "[[building]] 'theatre': shape does not fit on the estate",
+    ),
+    "four large types": (
+        _set((("building", "tower"), "size"), "large"),
+        "[[building]]: 4 large types, but [rules] large_types is 3",
+    ),
+    "an unknown size": (
+        _set((("building", "tower"), "size"), "huge"),
+        "[[building]] 'tower': size must be large, medium or small",
+    ),
+    "a small building as big as a medium one": (
+        _set((("building", "tower"), "shape"), ["####"]),
+        "[[building]]: every medium building must cover more squares than every small one",
+    ),
+    "a park as big as a lake": (
+        _set((("landscape", "park"), "shape"), ["###"]),
+        "[[landscape]]: a lake must be smaller than a forest, and a park than a lake",
+    ),
+    "a freedom marker missing": (
+        _set((("freedom", "travel"), "copies"), 3),
+        "[[freedom]]: 11 markers, but [rules] freedom_markers is 12",
+    ),
+    "two-sided as text": (
+        _set((("building", "opera"), "two_sided"), "yes"),
+        "[[building]] 'opera': two_sided must be true or false",
+    ),
+    "too many jesters": (
+        _set(("jester", "copies"), 5000),
+        "[jester]: copies is 5000; it must be from 0 to 999",
+    ),
+    "builders free before they are cheap": (
+        _set(("builder", "free_from"), 4),
+        "[builder] free_from must be from 1 to limit (3)",
+    ),
+    "a palace off the estate": (
+        _set(("estate", "palace_at"), "g7"),
+        "[estate] the palace reaches off the estate",
+    ),
+    "a palace at no square": (
+        _set(("estate", "palace_at"), "z9"),
+        "[estate] palace_at: 'z9' is off the estate: columns a-g, rows 1-7",
+    ),
+    "another game's template": (
+        _set(("template", "game"), "princes-of-the-renaissance"),
+        "[template] game must be 'princes-of-florence', not 'princes-of-the-renaissance'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CORRUPTIONS))
+def test_a_corrupted_template_is_refused_in_one_line_naming_the_value(case: str) -> None:
+    change, message = CORRUPTIONS[case]
+    data = copy.deepcopy(shipped())
+    change(data)
+    with pytest.raises(ComponentError) as caught:
+        parse(data, require_sources=True)
+    assert str(caught.value) == message
+    assert "\n" not in message
+
+
+def test_the_shipped_template_is_the_one_pbem_reads() -> None:
+    assert parse(shipped(), require_sources=True) == COMPONENTS
+
+
+def test_templates_list_and_show_princes_of_florence(cli: Cli) -> None:
+    rows = {row["name"]: row for row in json.loads(cli("templates", "list", "--json").stdout)}
+    assert rows["princes-of-florence"]["title"] == "Princes of Florence (Rio Grande Games)"
+    assert rows["princes-of-florence"]["unverified"] == len(templates.unverified(shipped()))
+    shown = cli("templates", "show", "princes-of-florence")
+    assert shown.exit_code == 0
+    data = tomllib.loads(shown.stdout)
+    assert data == shipped()
+    poet = record(data, "profession", "poet")
+    assert poet["building"] == "theatre" and poet["source"]["building"].startswith("notes")
+    assert data["rules"]["start_florins"]["source"].startswith("seed 001, Подготовка к игре")
+    listed = cli("templates", "show", "princes-of-florence", "--unverified").stdout.splitlines()
+    assert "not the publisher's" in listed[0]
+    assert "  minimum_work 1" in listed and "  bonus parks wp" in listed
+    assert "  minimum_work 5" not in listed and "  rules start_florins" not in listed
