@@ -460,3 +460,28 @@ def render_table_log(log: Mapping[str, Any], status: Sequence[str]) -> str:
     if log["components"]:
         doc["components"] = dict(log["components"])
     return _status_block(status) + tomlkit.dumps(doc)
+
+
+# --- the component templates pbem ships ----------------------------------------------------------
+def shipped_templates() -> Path:
+    """Where the templates pbem ships are: inside the installed package, or at the top of a source
+    checkout. They are part of the program, read like its code, never a user's file."""
+    import pbem
+
+    package = Path(pbem.__file__).parent
+    for candidate in (package / "templates", package.parent / "templates"):
+        if candidate.is_dir():
+            return candidate
+    return package / "templates"
+
+
+def shipped_template(name: str) -> dict[str, Any]:
+    """A template pbem ships, with its sources; one that is missing or unreadable is a broken
+    installation, said in one line."""
+    path = shipped_templates() / f"{name}.toml"
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise GameFileError(f"the template {name!r} pbem ships cannot be read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise GameFileError(f"the template {name!r} pbem ships is not valid TOML: {exc}") from None

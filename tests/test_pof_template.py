@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from pbem import gamefile
 from pbem.engine import templates
 from pbem.engine.templates import ComponentError
 from pbem.games.princes_of_florence import components
@@ -27,7 +28,7 @@ Data = dict[str, Any]
 
 
 def shipped() -> Data:
-    return templates.shipped("princes-of-florence")
+    return gamefile.shipped_template("princes-of-florence")
 
 
 def test_the_rules_values_read_back_as_the_text_gives_them() -> None:

@@ -18,9 +18,9 @@ app = typer.Typer(help="List and show the component templates games are set up w
 
 
 def template_dir() -> Path:
-    from pbem.engine.templates import shipped_dir
+    from pbem.gamefile import shipped_templates
 
-    return shipped_dir()
+    return shipped_templates()
 
 
 def names() -> list[str]:

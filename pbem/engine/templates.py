@@ -10,9 +10,7 @@ the game's rules check them, with the readers below so that every game's errors 
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Collection, Mapping
-from pathlib import Path
 from typing import Any
 
 from pbem.errors import GameFileError
@@ -55,33 +53,7 @@ def unverified(template: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def shipped_dir() -> Path:
-    """Where the templates pbem ships are: inside the installed package, or at the top of a source
-    checkout. They are part of the program, read like its code, never a user's file."""
-    import pbem
-
-    package = Path(pbem.__file__).parent
-    for candidate in (package / "templates", package.parent / "templates"):
-        if candidate.is_dir():
-            return candidate
-    return package / "templates"
-
-
-def shipped(name: str) -> dict[str, Any]:
-    """A template pbem ships, with its sources; one that is missing or unreadable is a broken
-    installation, said in one line."""
-    path = shipped_dir() / f"{name}.toml"
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ComponentError(f"the template {name!r} pbem ships cannot be read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentError(f"the template {name!r} pbem ships is not valid TOML: {exc}") from None
-
-
 # --- reading component data, a template's or a game's embedded values ------------------------------
-
-
 def table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     """The single table ``[name]``."""
     found = data.get(name)

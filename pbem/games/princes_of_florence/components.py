@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pbem import gamefile
 from pbem.engine import templates
 from pbem.engine.templates import ComponentError
 from pbem.errors import MoveSyntaxError, UsageError
@@ -562,7 +563,7 @@ def _check_whole(components: Components) -> None:
 
 def load() -> Components:
     """The components of the template pbem ships, checked with their sources."""
-    return parse(templates.shipped(TEMPLATE), require_sources=True)
+    return parse(gamefile.shipped_template(TEMPLATE), require_sources=True)
 
 
 COMPONENTS = load()
