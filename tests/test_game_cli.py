@@ -66,6 +66,7 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
     assert data["game"]["id"] == genesis["game_id"]
     assert list(data["roster"]) == ["b"]
     assert "send it to a, c, d to join" in result.stderr
+    assert f"or invite them by mail: pbem mail send {path} --as b --to ADDRESS" in result.stderr
     assert path.read_text(encoding="utf-8").startswith("# pbem: Princes of the Renaissance (2003)")
 
 

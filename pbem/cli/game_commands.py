@@ -87,6 +87,7 @@ def new(
                 "not play moves (pbem table keeps the score of a game at the table)"
             )
         info(f"send it to {', '.join(ledger.waiting_to_join)} to join: pbem join {file} --as SEAT")
+        info(f"or invite them by mail: pbem mail send {file} --as {seat} --to ADDRESS --to ADDRESS ...")
 
 
 def _components(setup: Any, path: Path | None) -> dict[str, Any]:
