@@ -212,15 +212,12 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
     for deck in decks.decks.values():
         if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked:
             found.setdefault(decks.seats[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
-        for slot, holder in sorted(deck.held.items()):
+        # A slot dealt face up is held by nobody: every seat owes its share, the one it is for too.
+        for slot in sorted([*deck.held, *deck.showing]):
+            holder = deck.held.get(slot)
             shares = deck.shares.get(slot, {})
             for seat in asked:
                 if seat != holder and seat not in shares:
-                    found.setdefault(seat, []).append(Owed("share", deck.deck_id, slot))
-        for slot in deck.showing:
-            shares = deck.shares.get(slot, {})
-            for seat in asked:
-                if seat not in shares:
                     found.setdefault(seat, []).append(Owed("share", deck.deck_id, slot))
     return found
 
