@@ -448,7 +448,7 @@ def _take_share(
     if wanted not in allowed:
         raise GameFileError(
             f"{where}: {seat} owes no share of {token(deck.deck_id, slot)} (a share is given only for "
-            "another seat's draw, once)"
+            "a card another seat drew, or one dealt face up, once)"
         )
     given = Share(
         seat,
