@@ -13,7 +13,7 @@ import copy
 import json
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,9 @@ from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger
+from pbem.engine.ruleset import DeckSpec, DrawRequest
 from pbem.engine.table import Table
+from pbem.errors import GameFileError
 from pbem.keys import KeyStore
 from tests import hidden_deck_game, independent_verifier
 from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
@@ -353,3 +355,53 @@ def test_the_independent_verifier_refuses_a_forged_reshuffle(played: Played, tmp
     assert independent_verifier.verify(path, DECKS).problems == [
         "entry 16 (by b, position 16): shuffles[0]: the proof of shuffle does not verify"
     ]
+
+
+# --- the engine's edges, without a ledger ------------------------------------------------------------
+def shuffled_decks() -> hidden_decks.Decks:
+    """The test deck as if every seat had shuffled it (the open deck stands in: nothing here reads
+    a card)."""
+    keys = {seat: hd.public_key(index + 2) for index, seat in enumerate(SEATS)}
+    decks = hidden_decks.setup([DeckSpec(DECK, CARDS)], SEATS, keys)
+    deck = decks.decks[DECK]
+    deck.shuffled, deck.pile = len(SEATS), list(range(len(CARDS)))
+    return decks
+
+
+def test_reshuffling_an_empty_deck_is_over_at_once() -> None:
+    decks = shuffled_decks()
+    decks.decks[DECK].pile = []
+    rules = hidden_deck_game.RULES
+    state = replace(rules.setup(SEATS, "1", {}, {}), reshuffling=(DECK,))
+    after = hidden_decks.advance(rules, rules, decks, state)
+    assert after.reshuffling == () and after.events == ("deck reshuffled",)
+    assert hidden_decks.owing(decks) == {}
+
+
+def test_a_draw_asked_with_a_reshuffle_waits_for_it() -> None:
+    decks = shuffled_decks()
+    decks.decks[DECK].pile = [4, 5]
+    rules = hidden_deck_game.RULES
+    state = replace(
+        rules.setup(SEATS, "1", {}, {}), reshuffling=(DECK,), wanted=(DrawRequest(DECK, "a", face_up=True),)
+    )
+    after = hidden_decks.advance(rules, rules, decks, state)
+    assert after is state  # nothing dealt
+    assert decks.decks[DECK].mixing == (4, 5) and decks.decks[DECK].rounds == 1
+    assert hidden_decks.owing(decks) == {"a": [hidden_decks.Owed("shuffle", DECK)]}
+
+
+class Stubborn(hidden_deck_game.Rules):
+    """Rules that still ask for the reshuffle they were told is over."""
+
+    def deck_reshuffled(self, state: State, deck_id: str) -> State:
+        return state
+
+
+def test_rules_that_keep_asking_for_a_reshuffle_are_refused() -> None:
+    decks = shuffled_decks()
+    decks.decks[DECK].pile = []
+    rules = Stubborn()
+    state = replace(rules.setup(SEATS, "1", {}, {}), reshuffling=(DECK,))
+    with pytest.raises(GameFileError, match="still ask to reshuffle the deck deck once it is reshuffled"):
+        hidden_decks.advance(rules, rules, decks, state)
