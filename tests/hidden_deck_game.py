@@ -2,11 +2,12 @@
 groundwork exercised without any real game's rules.
 
 Seats move in turn. A move is ``pass``, ``draw`` (the top card into your hand, face down),
-``dice`` (a die every seat adds randomness to, before anyone moves again),
-``play CARD`` (show a card of that name from your hand), ``show TOKEN`` (show that card),
-``bottom TOKEN`` (put it under the deck, unseen), ``discard TOKEN`` (face down, out of the game)
-or ``discard-up TOKEN`` (shown, then out of the game). The state keeps tokens, never cards, until
-the engine says what a shown card was.
+``deal`` (the top card face up onto the table, for everyone to see), ``reshuffle`` (every seat
+shuffles the cards left in the deck again), ``dice`` (a die every seat adds randomness to, before
+anyone moves again), ``play CARD`` (show a card of that name from your hand), ``show TOKEN`` (show
+that card), ``bottom TOKEN ...`` (put those cards under the deck, unseen, in the order given),
+``discard TOKEN`` (face down, out of the game) or ``discard-up TOKEN`` (shown, then out of the
+game). The state keeps tokens, never cards, until the engine says what a shown card was.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ DECK = "deck"
 # Hyphens never occur in base64 or hex, so a card name found in a file was written there as text.
 CARDS = ("ace-of-ashes", "king-of-keys", "queen-of-quills", "jack-of-jade", "ten-of-tides", "two-of-thorns")
 VERBS = ("play", "show", "bottom", "discard", "discard-up")
+SIMPLE = ("pass", "draw", "deal", "reshuffle", "dice")
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class State:
     wanted: tuple[DrawRequest, ...] = ()
     events: tuple[str, ...] = ()
     rolling: tuple[str, ...] = ()  # dice waiting for every seat's randomness
+    table: tuple[str, ...] = ()  # tokens dealt face up, in the order dealt
+    reshuffling: tuple[str, ...] = ()  # decks to shuffle again
 
 
 class Rules:
@@ -65,19 +69,17 @@ class Rules:
             return []
         tokens = state.hands[seat]
         return [
-            "pass",
-            "draw",
-            "dice",
+            *SIMPLE,
             *(f"{verb} {token}" for token in tokens for verb in VERBS if verb != "play"),
         ]
 
     def parse(self, text: str) -> tuple[str, str]:
         verb, _, rest = text.strip().partition(" ")
-        if verb in ("pass", "draw", "dice") and not rest:
+        if verb in SIMPLE and not rest:
             return verb, ""
         if verb in VERBS and rest:
-            return verb, rest.strip()
-        raise MoveSyntaxError(f"cannot read {text!r}: pass, draw, or {'|'.join(VERBS)} CARD")
+            return verb, " ".join(rest.split())
+        raise MoveSyntaxError(f"cannot read {text!r}: {', '.join(SIMPLE)}, or {'|'.join(VERBS)} CARD")
 
     def format(self, move: tuple[str, str]) -> str:
         return " ".join(part for part in move if part)
@@ -89,6 +91,10 @@ class Rules:
         if verb == "play":
             if not any(state.known.get(token) == what for token in state.hands[seat]):
                 raise IllegalMoveError(f"{seat} has no {what} in hand")
+        elif verb == "bottom":
+            tokens = what.split()
+            if len(set(tokens)) != len(tokens) or not set(tokens) <= set(state.hands[seat]):
+                raise IllegalMoveError(f"{seat} does not hold each of {what} once")
         elif verb in VERBS and what not in state.hands[seat]:
             raise IllegalMoveError(f"{seat} does not hold {what}")
 
@@ -98,8 +104,16 @@ class Rules:
         events = list(state.events)
         wanted = state.wanted
         rolling = state.rolling
+        reshuffling = state.reshuffling
         if verb == "draw":
             wanted = (*wanted, DrawRequest(DECK, seat))
+        elif verb == "deal":
+            wanted = (*wanted, DrawRequest(DECK, seat, face_up=True))
+        elif verb == "reshuffle":
+            reshuffling = (*reshuffling, DECK)
+        elif verb == "bottom":
+            hands[seat] = tuple(t for t in hands[seat] if t not in what.split())
+            events.append(f"{seat} puts {what} under the deck")
         elif verb == "dice":
             rolling = (*rolling, f"die {len(events)}")
         elif verb == "play":
@@ -111,7 +125,15 @@ class Rules:
             shown = state.known.get(what)
             events.append(f"{seat} {verb}s {what}" + (f" ({shown})" if shown else ""))
         turn = (state.turn + 1) % len(state.seats)
-        return replace(state, turn=turn, hands=hands, wanted=wanted, events=tuple(events), rolling=rolling)
+        return replace(
+            state,
+            turn=turn,
+            hands=hands,
+            wanted=wanted,
+            events=tuple(events),
+            rolling=rolling,
+            reshuffling=reshuffling,
+        )
 
     def default_move(self, state: State, seat: str, step: str) -> tuple[str, str] | None:
         return ("pass", "")
@@ -129,6 +151,7 @@ class Rules:
             "turn": state.seats[state.turn],
             "players": {name: {"cards": len(state.hands[name])} for name in state.seats},
             "events": list(state.events),
+            "table": [state.known.get(token, token) for token in state.table],
         }
 
     def score(self, state: State) -> dict[str, dict[str, int]]:
@@ -142,6 +165,8 @@ class Rules:
         return list(state.wanted)
 
     def card_drawn(self, state: State, request: DrawRequest, token: str) -> State:
+        if request.face_up:
+            return replace(state, table=(*state.table, token), wanted=state.wanted[1:])
         hands = dict(state.hands)
         hands[request.seat] = (*hands[request.seat], token)
         return replace(state, hands=hands, wanted=state.wanted[1:])
@@ -152,12 +177,26 @@ class Rules:
             return [CardUse("reveal", DECK, card=what)]
         if verb in ("show", "discard-up"):
             return [CardUse("reveal", DECK, token=what)]
-        if verb in ("bottom", "discard"):
-            return [CardUse(verb, DECK, token=what)]  # type: ignore[arg-type]
+        if verb == "bottom":
+            return [CardUse("bottom", DECK, token=token) for token in what.split()]
+        if verb == "discard":
+            return [CardUse("discard", DECK, token=what)]
         return []
 
     def card_revealed(self, state: State, token: str, card: str) -> State:
-        return replace(state, known={**state.known, token: card})
+        events = state.events
+        if token in state.table:
+            events = (*events, f"{token} dealt face up: {card}")
+        return replace(state, known={**state.known, token: card}, events=events)
+
+    # --- reshuffles ---
+    def reshuffle_requests(self, state: State) -> list[str]:
+        return list(state.reshuffling)
+
+    def deck_reshuffled(self, state: State, deck_id: str) -> State:
+        return replace(
+            state, reshuffling=state.reshuffling[1:], events=(*state.events, f"{deck_id} reshuffled")
+        )
 
 
 RULES = Rules()

@@ -4,9 +4,10 @@ It shares no code with pbem and imports none of it: only the standard library, `
 ``cryptography`` (for Ed25519), and gmpy2 if it is installed, for speed. It checks what the
 document specifies: every signature, the steps and the hash chain, the game id, the header and
 roster copies, the component hash, every randomness link, every reveal against its commitment,
-and every hidden-deck proof (deck keys, shuffles, decryption shares, cards shown face up, cards
-put under the deck). It does not replay the game's rules: whose turn it was, what a move may be,
-which slot a draw took and which shares were owed are the rules' to say.
+and every hidden-deck proof (deck keys, shuffles and reshuffles, decryption shares, cards shown
+face up, cards dealt face up, cards put under the deck). It does not replay the game's rules: whose
+turn it was, what a move may be, which slot a draw took, which shares were owed and when a deck
+was to be reshuffled are the rules' to say.
 
 Usage: python tests/independent_verifier.py GAME.toml [--cards DECK=CARD,CARD,...]
 
@@ -432,8 +433,10 @@ def potr_cards(components: Mapping[str, Any]) -> dict[str, list[str]]:
 class Deck:
     cards: list[str]
     slots: list[Ciphertext]
-    shuffled: int = 0
+    shuffled: int = 0  # seats that have shuffled it in the current round
     shares: dict[int, dict[str, int]] = field(default_factory=dict)  # slot -> seat -> share
+    mixing: list[int] | None = None  # the slots of the reshuffle under way or last made
+    opened: set[int] = field(default_factory=set)  # slots shown or dealt face up
 
 
 @dataclass
@@ -745,8 +748,28 @@ class Verifier:
                 take(seat, item, f"{name}[{index}]")
 
     def shuffle(self, seat: str, item: Mapping[str, Any], where: str) -> None:
-        only(item, ("deck", "cards", *PROOF_FIELDS), where)
+        only(item, ("deck", "slots", "cards", *PROOF_FIELDS), where)
         deck = self.deck(item, where)
+        slots = item.get("slots")
+        if slots is None:
+            if deck.mixing is not None:
+                raise Bad(f"{where}: a shuffle without slots after the first round")
+            taken = list(range(len(deck.slots)))
+        else:
+            if (
+                not isinstance(slots, list)
+                or not slots
+                or not all(type(slot) is int and 0 <= slot < len(deck.slots) for slot in slots)
+                or len(set(slots)) != len(slots)
+            ):
+                raise Bad(f"{where}: slots is not an array of different slots of the deck")
+            if deck.shuffled == len(self.seats):  # a reshuffle begins, with the first seat
+                if any(deck.shares.get(slot) for slot in slots):
+                    raise Bad(f"{where}: a slot with a decryption share is not in the deck to reshuffle")
+                deck.mixing, deck.shuffled = list(slots), 0
+            elif deck.mixing != slots:
+                raise Bad(f"{where}: the reshuffle under way takes the slots {deck.mixing}, not {slots}")
+            taken = slots
         if deck.shuffled >= len(self.seats) or self.seats[deck.shuffled] != seat:
             raise Bad(f"{where}: not {seat}'s turn to shuffle {item['deck']}")
         cards = item.get("cards")
@@ -754,9 +777,11 @@ class Verifier:
             raise Bad(f"{where}: cards is not an array")
         after = [ciphertext(value, f"{where} cards[{i}]") for i, value in enumerate(cards)]
         proof = shuffle_proof(item, where)
-        if not shuffle_holds(deck.slots, after, self.joint, proof, self.game_id, item["deck"], seat):
+        before = [deck.slots[slot] for slot in taken]
+        if not shuffle_holds(before, after, self.joint, proof, self.game_id, item["deck"], seat):
             raise Bad(f"{where}: the proof of shuffle does not verify")
-        deck.slots = after
+        for slot, value in zip(taken, after, strict=True):
+            deck.slots[slot] = value
         deck.shuffled += 1
         self.report.count("shuffle")
 
@@ -773,20 +798,22 @@ class Verifier:
     def share(self, seat: str, item: Mapping[str, Any], where: str) -> None:
         only(item, ("deck", "slot", "share", "proof"), where)
         deck = self.deck(item, where)
-        if deck.shuffled < len(self.seats):
-            raise Bad(f"{where}: a share of a deck not every seat has shuffled")
         slot = self.slot(deck, item, where)
+        if deck.shuffled < len(self.seats) and (deck.mixing is None or slot in deck.mixing):
+            raise Bad(f"{where}: a share of a slot not every seat has shuffled")
+        if slot in deck.opened or seat in deck.shares.get(slot, {}):
+            raise Bad(f"{where}: a second share of the slot, or a share of a slot already open")
         deck.shares.setdefault(slot, {})[seat] = self.check_share(seat, deck, slot, item, where)
         self.report.count("share")
+        if sorted(deck.shares[slot]) == sorted(self.seats):
+            # Only a card dealt face up has a share from every seat in shares tables: a drawer's
+            # own share comes in a face_up table.
+            self.open(deck, slot, deck.shares[slot], None, where)
+            self.report.count("card dealt face up")
 
-    def face_up(self, seat: str, item: Mapping[str, Any], where: str) -> None:
-        only(item, ("deck", "slot", "card", "share", "proof"), where)
-        deck = self.deck(item, where)
-        slot = self.slot(deck, item, where)
-        shares = dict(deck.shares.get(slot, {}))
-        shares[seat] = self.check_share(seat, deck, slot, item, where)
-        if sorted(shares) != sorted(self.seats):
-            raise Bad(f"{where}: the slot has shares from {sorted(shares)}, not one from every seat")
+    def open(self, deck: Deck, slot: int, shares: Mapping[str, int], claimed: object, where: str) -> None:
+        """Open the slot with every seat's share, checked already: it must be a card of the deck
+        (the one claimed, if any)."""
         product = 1
         for value in shares.values():
             product = product * value % P
@@ -794,8 +821,21 @@ class Verifier:
         index = next((i for i in range(len(deck.cards)) if card(i) == opened), None)
         if index is None:
             raise Bad(f"{where}: the shares open the slot as no card of the deck")
-        if deck.cards[index] != item.get("card"):
-            raise Bad(f"{where}: the slot holds {deck.cards[index]}, not {item.get('card')!r}")
+        if claimed is not None and deck.cards[index] != claimed:
+            raise Bad(f"{where}: the slot holds {deck.cards[index]}, not {claimed!r}")
+        deck.opened.add(slot)
+
+    def face_up(self, seat: str, item: Mapping[str, Any], where: str) -> None:
+        only(item, ("deck", "slot", "card", "share", "proof"), where)
+        deck = self.deck(item, where)
+        slot = self.slot(deck, item, where)
+        if slot in deck.opened:
+            raise Bad(f"{where}: the slot is open already")
+        shares = dict(deck.shares.get(slot, {}))
+        shares[seat] = self.check_share(seat, deck, slot, item, where)
+        if sorted(shares) != sorted(self.seats):
+            raise Bad(f"{where}: the slot has shares from {sorted(shares)}, not one from every seat")
+        self.open(deck, slot, shares, item.get("card"), where)
         deck.shares[slot] = shares
         self.report.count("card shown face up")
 
@@ -908,6 +948,7 @@ PLURAL = {
     "reveal": "reveals",
     "share": "shares",
     "card shown face up": "cards shown face up",
+    "card dealt face up": "cards dealt face up",
     "card put under the deck": "cards put under the deck",
 }
 

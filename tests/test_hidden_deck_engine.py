@@ -271,7 +271,7 @@ def test_a_share_nobody_owes_is_refused(played: Played) -> None:
 
     assert forge(played, "readable", 8, change) == [
         "entry 8 (by b): refused by the rules: shares[0]: b owes no share of deck:3 (a share is given "
-        "only for another seat's draw, once)"
+        "only for a card another seat drew, or one dealt face up, once)"
     ]
 
 

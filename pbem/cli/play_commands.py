@@ -280,7 +280,10 @@ def sync(
 
 def carried_text(entry: dict[str, Any]) -> str:
     """What an entry gave the hidden decks, in words (empty if nothing)."""
-    parts = [f"shuffled the {item['deck']} deck" for item in entry.get("shuffles", [])]
+    parts = [
+        f"{'reshuffled' if 'slots' in item else 'shuffled'} the {item['deck']} deck"
+        for item in entry.get("shuffles", [])
+    ]
     shares = [f"{item['deck']}:{item['slot']}" for item in entry.get("shares", [])]
     if shares:
         parts.append(f"gave its share{'s' if len(shares) > 1 else ''} of {', '.join(shares)}")

@@ -6,7 +6,11 @@ seat order: seat k's shuffle (the new deck and its proof) rides in the first ent
 after seat k-1's shuffle is in the file. A draw the rules request takes the next slot of the pile;
 every other seat then owes a decryption share of that slot, which rides in its next entry. With
 every other share in, the drawer alone can read the card, with its own secret. Playing the card
-face up carries the drawer's own share, which lets everyone check the card it names.
+face up carries the drawer's own share, which lets everyone check the card it names. A card dealt
+face up is owed a share by every seat, and is open to all once the last one is in.
+
+The rules may have a deck's remaining cards shuffled again during play: the seats then shuffle
+those slots in seat order, as at setup, and the deck deals nothing until the last shuffle is in.
 
 What a seat owes is part of the table, so replay refuses an entry that leaves out what its author
 owed when the step began, or carries something it does not owe: a seat can neither skip its turn
@@ -32,7 +36,7 @@ from pbem.crypto import shuffle_proof as sp
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.hidden_deck import Ciphertext, Share
 from pbem.crypto.signing import pae
-from pbem.engine.ruleset import CardUse, DeckSpec, Demand, HiddenDeckRules
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, HiddenDeckRules, ReshuffleRules
 from pbem.errors import GameFileError, IllegalMoveError
 
 CHECK_DOMAIN = "pbem/checked-proof/v1"
@@ -115,6 +119,13 @@ class Deck:
     shares: dict[int, dict[str, Share]] = field(default_factory=dict)  # of each slot's ciphertext
     face_up: dict[int, str] = field(default_factory=dict)  # slot -> the card shown
     gone: set[int] = field(default_factory=set)  # discarded face down
+    # slot -> the seat a face-up deal is for, while every seat's share of it comes in (in the
+    # order dealt, which is the order the rules learn the cards)
+    showing: dict[int, str] = field(default_factory=dict)
+    # The slots a reshuffle takes, top first (the pile when it began); None outside a reshuffle,
+    # and while the first shuffle of every slot runs.
+    mixing: tuple[int, ...] | None = None
+    rounds: int = 0  # reshuffles begun: each seat's shuffle seed differs from round to round
 
     def copy(self) -> Deck:
         return Deck(
@@ -127,7 +138,17 @@ class Deck:
             {slot: dict(shares) for slot, shares in self.shares.items()},
             dict(self.face_up),
             set(self.gone),
+            dict(self.showing),
+            self.mixing,
+            self.rounds,
         )
+
+    def mixed(self) -> list[Ciphertext]:
+        """The ciphertexts the next shuffle takes: every slot at first, the slots a reshuffle
+        takes (top first) later."""
+        if self.mixing is None:
+            return self.slots
+        return [self.slots[slot] for slot in self.mixing]
 
 
 @dataclass
@@ -191,7 +212,9 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
     for deck in decks.decks.values():
         if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked:
             found.setdefault(decks.seats[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
-        for slot, holder in sorted(deck.held.items()):
+        # A slot dealt face up is held by nobody: every seat owes its share, the one it is for too.
+        for slot in sorted([*deck.held, *deck.showing]):
+            holder = deck.held.get(slot)
             shares = deck.shares.get(slot, {})
             for seat in asked:
                 if seat != holder and seat not in shares:
@@ -207,24 +230,27 @@ def demands(decks: Decks) -> list[Demand]:
         for item in owes.get(seat, []):
             deck = decks.decks[item.deck_id]
             if item.kind == "shuffle":
-                found.append(
-                    Demand(seat, "shuffle", f"shuffle of {deck.deck_id}", f"shuffle the {deck.deck_id} deck")
-                )
-            else:
-                name = token(deck.deck_id, item.slot)
+                again = "re" if deck.mixing is not None else ""
                 found.append(
                     Demand(
                         seat,
-                        "share",
-                        f"share of {name}",
-                        f"give a decryption share of {deck.held[item.slot]}'s draw {name}",
+                        "shuffle",
+                        f"shuffle of {deck.deck_id}",
+                        f"{again}shuffle the {deck.deck_id} deck",
                     )
                 )
+            else:
+                name = token(deck.deck_id, item.slot)
+                if item.slot in deck.showing:
+                    what = f"{name}, dealt face up for {deck.showing[item.slot]}"
+                else:
+                    what = f"{deck.held[item.slot]}'s draw {name}"
+                found.append(Demand(seat, "share", f"share of {name}", f"give a decryption share of {what}"))
     return found
 
 
 def waiting_for(decks: Decks, deck_id: str, slot: int) -> list[str]:
-    """The seats whose share of a held slot is still missing."""
+    """The seats whose share of a held slot (or one being dealt face up) is still missing."""
     deck = decks.decks[deck_id]
     holder = deck.held.get(slot)
     return [seat for seat in decks.seats if seat != holder and seat not in deck.shares.get(slot, {})]
@@ -261,15 +287,19 @@ def owed_fields(
         deck = decks.decks[item.deck_id]
         if item.kind == "shuffle":
             chosen = (shuffle_seeds or {}).get(deck.deck_id) or hd.shuffle_seed(
-                seed, game_id=game_id, deck_id=deck.deck_id, seat=seat, round=0
+                seed, game_id=game_id, deck_id=deck.deck_id, seat=seat, round=deck.rounds
             )
+            before = deck.mixed()
             after, how = sh.shuffle(
-                deck.slots, decks.joint, chosen, game_id=game_id, deck_id=deck.deck_id, seat=seat
+                before, decks.joint, chosen, game_id=game_id, deck_id=deck.deck_id, seat=seat
             )
             proof = sp.prove_shuffle(
-                deck.slots, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat
+                before, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat
             )
-            shuffle = {"deck": deck.deck_id, "cards": hd.deck_text(after), **sp.proof_fields(proof)}
+            shuffle: dict[str, Any] = {"deck": deck.deck_id}
+            if deck.mixing is not None:
+                shuffle["slots"] = list(deck.mixing)
+            shuffle |= {"cards": hd.deck_text(after), **sp.proof_fields(proof)}
             fields.setdefault("shuffles", []).append(shuffle)
         else:
             made = hd.share(
@@ -351,7 +381,7 @@ def _only(item: Mapping[str, Any], names: Sequence[str], where: str) -> None:
 def _take_shuffle(
     decks: Decks, seat: str, item: Mapping[str, Any], *, where: str, game_id: str, check: ProofCheck
 ) -> Owed:
-    _only(item, ("deck", "cards", *PROOF_FIELDS), where)
+    _only(item, ("deck", "slots", "cards", *PROOF_FIELDS), where)
     deck = _deck_of(decks, item, where)
     turn = decks.seats.index(seat)
     if deck.shuffled != turn:
@@ -361,9 +391,20 @@ def _take_shuffle(
             else f"it is {decks.seats[deck.shuffled]}'s turn"
         )
         raise GameFileError(f"{where}: {seat} may not shuffle the {deck.deck_id} deck now ({whose})")
+    # The slots a reshuffle takes are the rules' to know (the pile), but the entry names them, so
+    # that its proof can be checked from the file alone.
+    if deck.mixing is None and "slots" in item:
+        raise GameFileError(
+            f"{where}: only a reshuffle names its slots; this is the first shuffle of every slot"
+        )
+    if deck.mixing is not None and item.get("slots") != list(deck.mixing):
+        raise GameFileError(
+            f"{where}: the reshuffle of the {deck.deck_id} deck takes slots {list(deck.mixing)} (the cards "
+            f"left, top first), not {item.get('slots')!r}"
+        )
     after = hd.parse_deck(item.get("cards"), f"{where} cards")
     proof = sp.parse_proof(item, where)
-    before = deck.slots
+    before = deck.mixed()
     key = proof_key(
         "shuffle",
         game_id,
@@ -379,9 +420,13 @@ def _take_shuffle(
             before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat
         ),
     )
-    deck.slots = after
+    if deck.mixing is None:
+        deck.slots = after
+    else:
+        for slot, ciphertext in zip(deck.mixing, after, strict=True):
+            deck.slots[slot] = ciphertext
     deck.shuffled += 1
-    if decks.ready(deck):
+    if decks.ready(deck) and deck.mixing is None:
         deck.pile = list(range(len(after)))
     return Owed("shuffle", deck.deck_id)
 
@@ -403,7 +448,7 @@ def _take_share(
     if wanted not in allowed:
         raise GameFileError(
             f"{where}: {seat} owes no share of {token(deck.deck_id, slot)} (a share is given only for "
-            "another seat's draw, once)"
+            "a card another seat drew, or one dealt face up, once)"
         )
     given = Share(
         seat,
@@ -445,6 +490,38 @@ def _check_share(
 
 
 # --- draws ---------------------------------------------------------------------------------------
+def advance(hidden: HiddenDeckRules, reshuffle: ReshuffleRules | None, decks: Decks, state: Any) -> Any:
+    """What the decks do between entries, in this order: begin the reshuffles the rules ask for
+    (so a draw asked at the same time waits for them), tell the rules of the reshuffles every
+    seat has finished, answer the draws, and show the cards dealt face up whose last share is in.
+    """
+    if reshuffle is not None:
+        state = _reshuffle(reshuffle, decks, state)
+    state = deal(hidden, decks, state)
+    return _open_dealt(hidden, decks, state)
+
+
+def _reshuffle(reshuffle: ReshuffleRules, decks: Decks, state: Any) -> Any:
+    for deck_id in reshuffle.reshuffle_requests(state):
+        deck = decks.decks.get(deck_id)
+        if deck is None:
+            raise GameFileError(f"the rules asked to reshuffle {deck_id!r}, not a hidden deck")
+        if deck.mixing is None and decks.ready(deck):
+            deck.mixing = tuple(deck.pile)
+            deck.rounds += 1
+            # An empty deck has nothing to shuffle: its reshuffle is over as it begins.
+            deck.shuffled = 0 if deck.pile else len(decks.seats)
+    for deck in decks.decks.values():
+        if deck.mixing is not None and decks.ready(deck):
+            deck.mixing = None
+            state = reshuffle.deck_reshuffled(state, deck.deck_id)
+            if deck.deck_id in reshuffle.reshuffle_requests(state):
+                raise GameFileError(
+                    f"the rules still ask to reshuffle the {deck.deck_id} deck once it is reshuffled"
+                )
+    return state
+
+
 def deal(hidden: HiddenDeckRules, decks: Decks, state: Any) -> Any:
     """Answer the draws the rules wait for, in order, from decks every seat has shuffled."""
     for _ in range(sum(len(deck.slots) for deck in decks.decks.values()) + 1):
@@ -456,16 +533,35 @@ def deal(hidden: HiddenDeckRules, decks: Decks, state: Any) -> Any:
         if deck is None:
             raise GameFileError(f"the rules asked for a draw from {request.deck_id!r}, not a hidden deck")
         if not decks.ready(deck):
-            return state  # the draw waits for the last shuffle
+            return state  # the draw waits for the last shuffle, or reshuffle
         if not deck.pile:
             raise GameFileError(f"the rules asked for a draw from the {deck.deck_id} deck, which is empty")
         if request.seat not in decks.seats:
             raise GameFileError(f"the rules asked for a draw for {request.seat!r}, not a seat")
         slot = deck.pile.pop(0)
-        deck.held[slot] = request.seat
+        if request.face_up:
+            deck.showing[slot] = request.seat
+        else:
+            deck.held[slot] = request.seat
         deck.shares.pop(slot, None)
         state = hidden.card_drawn(state, request, token(deck.deck_id, slot))
     raise GameFileError("the rules keep asking for draws after each was answered")
+
+
+def _open_dealt(hidden: HiddenDeckRules, decks: Decks, state: Any) -> Any:
+    """Show every card dealt face up whose shares are all in: each share was checked as it came,
+    so the card they open is the card, and anyone reading the file opens the same."""
+    for deck in decks.decks.values():
+        for slot in list(deck.showing):
+            shares = deck.shares.get(slot, {})
+            if any(seat not in shares for seat in decks.seats):
+                continue
+            values = [shares[seat].value for seat in decks.seats]
+            card = deck.cards[hd.open_card(deck.slots[slot], values, len(deck.cards))]
+            del deck.showing[slot]
+            deck.face_up[slot] = card
+            state = hidden.card_revealed(state, token(deck.deck_id, slot), card)
+    return state
 
 
 # --- reading -------------------------------------------------------------------------------------

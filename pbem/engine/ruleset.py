@@ -64,14 +64,22 @@ class DeckSpec:
 
 @dataclass(frozen=True)
 class DrawRequest:
-    """A private draw the state waits for: the top card of ``deck_id`` into ``seat``'s hand.
+    """A draw the state waits for: the top card of ``deck_id`` into ``seat``'s hand.
 
-    The engine answers it with ``card_drawn(state, request, token)`` once the deck is shuffled;
-    the state keeps the token (``deck:slot``) and never the card, which only the drawer can read.
+    The engine answers it with ``card_drawn(state, request, token)`` once the deck is shuffled
+    (and not being reshuffled); the state keeps the token (``deck:slot``) and never the card,
+    which only the drawer can read.
+
+    With ``face_up``, the card is dealt face up to everyone instead: it goes into no hand, every
+    seat (``seat`` included) owes its decryption share of it, and once the last share is in the
+    engine opens it and calls ``card_revealed(state, token, card)``. ``seat`` is then only the
+    seat the rules deal the card for (the one that asked, say): the engine hands it back in
+    ``card_drawn`` and gives it no other part.
     """
 
     deck_id: str
     seat: str
+    face_up: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,8 +89,10 @@ class CardUse:
     ``reveal``: the card is shown face up (named by ``card`` or by ``token``); the engine checks
     the claim and tells the rules with ``card_revealed`` before the move is checked. ``bottom``:
     the card (``token``) goes face down under the deck, re-masked so nobody can follow it.
-    ``discard``: the card (``token``) leaves the game face down. A face-up discard is a reveal
-    followed by whatever the rules do with the card.
+    Several ``bottom`` uses of one move go under one after another in the order listed, so the
+    first listed lies above the later ones and is drawn before them. ``discard``: the card
+    (``token``) leaves the game face down. A face-up discard is a reveal followed by whatever
+    the rules do with the card.
     """
 
     action: CardAction
@@ -114,6 +124,32 @@ def hidden_deck_rules(rules: object) -> HiddenDeckRules | None:
     """The ruleset's hidden-deck methods, or None for a ruleset without hidden decks."""
     names = ("hidden_decks", "draw_requests", "card_drawn", "card_uses", "card_revealed")
     if all(callable(getattr(rules, name, None)) for name in names):
+        return rules  # type: ignore[return-value]
+    return None
+
+
+class ReshuffleRules(Protocol):
+    """The optional methods of a ruleset that reshuffles a hidden deck during play (both, or
+    neither).
+
+    The engine shuffles the cards still in a deck listed by ``reshuffle_requests`` (those put
+    under it included) again: every seat in seat order, each with its proof, as at setup; no draw
+    from the deck is answered until the last seat's shuffle is in. Then it calls
+    ``deck_reshuffled``. A deck is listed until then: listing it while its reshuffle runs starts
+    no other.
+    """
+
+    def reshuffle_requests(self, state: Any) -> list[str]:
+        """The ids of the hidden decks whose remaining cards must be shuffled again now."""
+
+    def deck_reshuffled(self, state: Any, deck_id: str) -> Any:
+        """The state once every seat has reshuffled ``deck_id``; it must no longer list it."""
+
+
+def reshuffle_rules(rules: object) -> ReshuffleRules | None:
+    """The ruleset's reshuffle methods, or None for a ruleset that never reshuffles a deck."""
+    names = ("reshuffle_requests", "deck_reshuffled")
+    if hidden_deck_rules(rules) is not None and all(callable(getattr(rules, name, None)) for name in names):
         return rules  # type: ignore[return-value]
     return None
 

@@ -20,7 +20,15 @@ from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
 from pbem.engine.registry import OptionValue
-from pbem.engine.ruleset import DECK_DEMANDS, CardUse, Demand, Ruleset, hidden_deck_rules, is_free
+from pbem.engine.ruleset import (
+    DECK_DEMANDS,
+    CardUse,
+    Demand,
+    Ruleset,
+    hidden_deck_rules,
+    is_free,
+    reshuffle_rules,
+)
 from pbem.errors import GameFileError, IllegalMoveError
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -333,6 +341,7 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
     """Decide every pending event whose contributions are all in; note events newly requested."""
     _note_requests(rules, table, seq)
     hidden = hidden_deck_rules(rules) if table.decks is not None else None
+    reshuffle = reshuffle_rules(rules)
     progress = True
     while progress:
         progress = False
@@ -352,7 +361,7 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
             _note_requests(rules, table, seq)
             progress = True
         if hidden is not None and table.decks is not None:
-            dealt = hidden_decks.deal(hidden, table.decks, table.state)
+            dealt = hidden_decks.advance(hidden, reshuffle, table.decks, table.state)
             if dealt is not table.state:
                 table.state = dealt
                 _note_requests(rules, table, seq)
