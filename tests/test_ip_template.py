@@ -398,3 +398,18 @@ def test_a_table_passes_readings_through_its_components_file(cli: Cli, tmp_path:
                   "--players", "ann,ben,cy", "--components", str(bad))  # fmt: skip
     assert refused.exit_code == 2
     assert "expected paid or none" in refused.stderr and len(refused.stderr.splitlines()) == 1
+
+
+def test_a_city_whose_card_the_texts_give_may_name_its_icons_in_any_order() -> None:
+    # Milano's icons are listed as the text gives them (« deux bleus, un rouge et un jaune »);
+    # a table naming them in the colour order builds the same card.
+    table = _table(("ann", "ben", "cy"))
+    table.round = 2
+    table.seats["ann"].hand.update({"blue": 2, "red": 1, "yellow": 1})
+    built = _play(table, "ann builds milano with red blue yellow blue shields blue green")
+    assert built.built == {"milano": "ann"} and built.city_icons["milano"] == (
+        "blue",
+        "blue",
+        "red",
+        "yellow",
+    )
