@@ -15,7 +15,7 @@ TEMPLATE = "princes-of-the-renaissance-2016"
 def test_templates_are_listed_with_their_unverified_count(cli: Cli) -> None:
     rows = json.loads(cli("templates", "list", "--json").stdout)
     names = [row["name"] for row in rows]
-    assert names == ["princes-of-florence", "princes-of-the-renaissance-2003", TEMPLATE]
+    assert names == ["il-principe", "princes-of-florence", "princes-of-the-renaissance-2003", TEMPLATE]
     assert all(row["unverified"] > 0 for row in rows)
 
 

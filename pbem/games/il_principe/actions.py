@@ -16,6 +16,7 @@ from pbem.games.il_principe.components import (
     RANKS,
     ROLE_BY_NAME,
     ROLES,
+    RULES,
     SHIELDS_PER_FAMILY,
     check_icons,
 )
@@ -118,13 +119,21 @@ def last_draw_counts(table: Table) -> tuple[int, ...]:
 
     3 to 5 players: « 6 cartes pour 3 joueurs, 8 cartes pour 4 joueurs et 10 cartes pour 5
     joueurs »; a short pile takes from the cards removed from play, text A's « réutiliser des
-    cartes déjà défaussées », and with fewer than that in both, all there is. 2 players: text A
-    « tirer 6 cartes Bâtiment de la pioche (ou toutes celles restantes) », text B « toutes les
-    cartes restantes »: either count is accepted. An empty tuple: nothing left to draw."""
+    cartes déjà défaussées », and with fewer than that in both, all there is; with the reading
+    ``short-pile = game-ends`` (text B: « le jeu prend fin immédiatement »), nothing from a short
+    pile. 2 players: text A « tirer 6 cartes Bâtiment de la pioche (ou toutes celles restantes) »,
+    text B « toutes les cartes restantes »: either count is accepted unless the table picked a
+    reading (``two-players-last-round``). An empty tuple: nothing left to draw."""
     if table.rules.last_draw:
-        counts = {min(table.rules.last_draw, table.deck + table.discards)}
+        if table.parts.reading("short-pile") == "game-ends":
+            counts = {table.rules.last_draw if table.deck >= table.rules.last_draw else 0}
+        else:
+            counts = {min(table.rules.last_draw, table.deck + table.discards)}
     else:
-        counts = {min(6, table.deck), table.deck}
+        six = min(RULES["two_players_last_round_draw"], table.deck)
+        counts = {"six": {six}, "all": {table.deck}}.get(
+            table.parts.readings.get("two-players-last-round", ""), {six, table.deck}
+        )
     return tuple(sorted(count for count in counts if count))
 
 
@@ -142,13 +151,18 @@ def round_income(table: Table, text: str, log: Log) -> None:
             f"the pile holds {table.deck} cards, fewer than {table.rules.threshold}: this is the last "
             "round; no cards are drawn, the groups to auction come from the pile (`round reserves`)"
         )
+    # Text A drops the last round's phase 1 whole (« La phase 1 est supprimée »), ducats included,
+    # where text B keeps the ducats: the table's reading decides.
+    paid = (
+        0 if table.last_round and table.parts.reading("last-round-ducats") == "none" else table.rules.income
+    )
     for seat in table.seats.values():
-        seat.ducats += table.rules.income
+        seat.ducats += paid
         if not table.last_round:
             seat.hand[UNKNOWN] += table.rules.draw
             table.deck -= table.rules.draw
     drawn = "" if table.last_round else f" and draws {table.rules.draw} cards"
-    log.append(f"round {table.round}: each family takes {table.rules.income} ducats{drawn}")
+    log.append(f"round {table.round}: each family takes {paid} ducats{drawn}")
     table.income_paid = True
 
 
@@ -189,10 +203,20 @@ def _either(counts: Sequence[int]) -> str:
 
 def _last_draw_rule(table: Table, counts: Sequence[int]) -> str:
     """The last round's draw as the texts fix it, with the numbers of this table."""
+    if not counts and table.rules.last_draw and table.parts.reading("short-pile") == "game-ends":
+        return (
+            f"the pile holds {table.deck} cards, fewer than the last round's {table.rules.last_draw}: "
+            "« le jeu prend fin immédiatement » (the reading this table picked); record `game ends`"
+        )
     if not counts:
         empty = "the pile and the cards removed from play are" if table.rules.last_draw else "the pile is"
         return f"{empty} empty: nothing is drawn for the last round's auctions; record `round roles`"
     if not table.rules.last_draw:
+        if len(counts) == 1 and counts[0] < table.deck:
+            return (
+                f"with 2 players the last round auctions {counts[0]} cards (« tirer 6 cartes Bâtiment "
+                "de la pioche », the reading this table picked)"
+            )
         if len(counts) == 1:
             return (
                 f"with 2 players the last round auctions all {counts[0]} cards left in the pile "
@@ -398,7 +422,11 @@ def builds(
             f"{text!r}: the texts do not give {city_name}'s icons; state them: "
             f"`{seat.name} builds {city_name} with <colour> ... shields <region> ...`"
         )
-    if city.icons is not None and chosen is not None and chosen != city.icons:
+    if (
+        city.icons is not None
+        and chosen is not None
+        and chosen != tuple(sorted(city.icons, key=COLOURS.index))
+    ):
         raise IllegalMoveError(f"{text!r}: {city_name}'s card shows {' '.join(city.icons)}")
     cards = city.icons if city.icons is not None else chosen
     assert cards is not None
@@ -445,7 +473,7 @@ def role_points(table: Table, builder: str, cards: Sequence[str]) -> dict[str, i
         for rank in RANKS:
             holder = table.holder(f"{card} {rank}")
             if holder is not None and holder != builder:
-                points[holder] = points.get(holder, 0) + (2 if rank == "major" else 1)
+                points[holder] = points.get(holder, 0) + RULES[f"city_{rank}_vp"]
     return points
 
 

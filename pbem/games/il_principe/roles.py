@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.errors import IllegalMoveError
-from pbem.games.il_principe.components import COLOURS, ROLE_NAMES, SHIELDS_PER_FAMILY
+from pbem.games.il_principe.components import COLOURS, ROLE_EFFECTS, ROLE_NAMES, SHIELDS_PER_FAMILY
 from pbem.games.il_principe.state import UNKNOWN, Step, Table
 
 
@@ -78,10 +78,9 @@ def waiting(table: Table) -> str | None:
             f"{role_label(step.role)} is auctioned between {', '.join(step.players)}: record "
             f"`<player> takes {step.role} for <ducats>` or `nobody takes {step.role}`"
         )
-    if colour == "green":
-        return (
-            f"{step.players[0]} turns up a face-down card (not green): `{step.players[0]} turns up <colour>`"
-        )
+    if ROLE_EFFECTS[step.role][0] == "turn-up":
+        who = step.players[0]
+        return f"{who} turns up a face-down card (not {colour}): `{who} turns up <colour>`"
     return f"{step.players[0]} places a shield: `{step.players[0]} shield <region>`"
 
 
@@ -103,26 +102,29 @@ def give(table: Table, role: str, player: str, log: list[str]) -> None:
 
 
 def effect(table: Table, step: Step, log: list[str]) -> bool:
-    """Carry out an effect that needs no choice; False if the table must choose."""
+    """Carry out an effect that needs no choice; False if the table must choose. What each role
+    does is the template's (``effect``, ``amount``): the tiles' table in "Les tuiles de Rôle"."""
     colour = step.role.split()[0]
+    kind, amount = ROLE_EFFECTS[step.role]
     seat = table.seats[step.players[0]]
-    if colour == "white":
-        seat.vp += 1
-        log.append(f"  {seat.name} +1 VP")
-    elif colour == "red":
-        if table.deck > 0:
-            table.deck -= 1
-            seat.hand[UNKNOWN] += 1
-            log.append(f"  {seat.name} draws 1 card")
+    if kind == "vp":
+        seat.vp += amount
+        log.append(f"  {seat.name} +{amount} VP")
+    elif kind == "draw":
+        drawn = min(amount, table.deck)
+        if drawn:
+            table.deck -= drawn
+            seat.hand[UNKNOWN] += drawn
+            log.append(f"  {seat.name} draws {drawn} card{'s' if drawn > 1 else ''}")
         else:
             log.append(f"  {seat.name} draws nothing: the pile is empty")
-    elif colour == "yellow":
-        seat.ducats += 2
-        log.append(f"  {seat.name} +2 ducats")
-    elif colour == "green":
-        if any(seat.down[other] for other in COLOURS if other != "green"):
+    elif kind == "ducats":
+        seat.ducats += amount
+        log.append(f"  {seat.name} +{amount} ducats")
+    elif kind == "turn-up":
+        if any(seat.down[other] for other in COLOURS if other != colour):
             return False
-        log.append(f"  {seat.name} has no face-down card but green to turn up")
+        log.append(f"  {seat.name} has no face-down card but {colour} to turn up")
     elif seat.shields_placed < SHIELDS_PER_FAMILY:
         return False
     else:
@@ -152,12 +154,11 @@ def run(table: Table, log: list[str]) -> None:
             return
 
 
-def _head(table: Table, text: str, kind: str, role_colour: str | None = None) -> Step:
+def _head(table: Table, text: str, kind: str, role_effect: str | None = None) -> Step:
     if not table.steps:
         raise IllegalMoveError(f"{text!r}: phase 4 is not waiting for anything (« Distribution des rôles »)")
     step = table.steps[0]
-    colour = step.role.split()[0]
-    if step.kind != kind or (role_colour is not None and colour != role_colour):
+    if step.kind != kind or (role_effect is not None and ROLE_EFFECTS[step.role][0] != role_effect):
         raise IllegalMoveError(f"{text!r}: phase 4 waits for this first: {waiting(table)}")
     return step
 
@@ -195,13 +196,14 @@ def nobody_takes(table: Table, text: str, role: str, log: list[str]) -> None:
 
 def turn_up(table: Table, text: str, player: str, colour: str | None, log: list[str]) -> None:
     """Green: « Le joueur peut retourner l'une de ses cartes non-verte face visible » (may)."""
-    step = _head(table, text, "effect", "green")
+    step = _head(table, text, "effect", "turn-up")
     if step.players[0] != player:
         raise IllegalMoveError(f"{text!r}: phase 4 waits for this first: {waiting(table)}")
     seat = table.seats[player]
+    own = step.role.split()[0]
     if colour is not None:
-        if colour == "green":
-            raise IllegalMoveError(f"{text!r}: the green role turns up a card « sauf une verte »")
+        if colour == own:
+            raise IllegalMoveError(f"{text!r}: the {own} role turns up a card « sauf une verte »")
         if seat.down[colour] == 0:
             raise IllegalMoveError(f"{text!r}: {player} has no face-down {colour} card")
         seat.down[colour] -= 1
@@ -213,7 +215,7 @@ def turn_up(table: Table, text: str, player: str, colour: str | None, log: list[
 
 def shield(table: Table, text: str, player: str, region: str, log: list[str]) -> None:
     """Blue: « place l'un de ses blasons dans n'importe quelle région »."""
-    step = _head(table, text, "effect", "blue")
+    step = _head(table, text, "effect", "shield")
     if step.players[0] != player:
         raise IllegalMoveError(f"{text!r}: phase 4 waits for this first: {waiting(table)}")
     seat = table.seats[player]

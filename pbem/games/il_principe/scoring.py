@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pbem.games.il_principe.components import COLOURS
+from pbem.games.il_principe.components import COLOURS, RULES
 from pbem.games.il_principe.state import Table
 
 CATEGORIES = ("track", "regions", "roles", "sets", "most ducats", "most cards in hand")
-REGION_FIRST = 5
-REGION_SECOND = 2
-MAJOR_ROLE = 2
-MINOR_ROLE = 1
-PER_SET = 2
-MOST = 2
+REGION_FIRST = RULES["region_first_vp"]
+REGION_SECOND = RULES["region_second_vp"]
+MAJOR_ROLE = RULES["end_major_vp"]
+MINOR_ROLE = RULES["end_minor_vp"]
+PER_SET = RULES["set_vp"]
+MOST_DUCATS = RULES["most_ducats_vp"]
+MOST_CARDS = RULES["most_cards_vp"]
 
 
 def region_points(shields: Mapping[str, int]) -> dict[str, int]:
@@ -48,11 +49,11 @@ def regions(table: Table) -> dict[str, dict[str, int]]:
     }
 
 
-def most(amounts: Mapping[str, int]) -> dict[str, int]:
+def most(amounts: Mapping[str, int], points: int = MOST_DUCATS) -> dict[str, int]:
     """« 2 PVs pour le joueur qui possède le plus ... (en cas d'égalité, tous les joueurs concernés
     gagnent 2 PVs) ». Read as written, families tied with none at all also share the 2 points."""
     best = max(amounts.values(), default=0)
-    return {name: MOST if amount == best else 0 for name, amount in amounts.items()}
+    return {name: points if amount == best else 0 for name, amount in amounts.items()}
 
 
 def sets(table: Table, name: str) -> int:
@@ -75,8 +76,8 @@ def role_points(table: Table, name: str) -> int:
 def breakdown(table: Table) -> dict[str, dict[str, int]]:
     """Points per family and category, with ``total``."""
     by_region = regions(table)
-    ducats = most({name: seat.ducats for name, seat in table.seats.items()})
-    hands = most({name: seat.hand_size for name, seat in table.seats.items()})
+    ducats = most({name: seat.ducats for name, seat in table.seats.items()}, MOST_DUCATS)
+    hands = most({name: seat.hand_size for name, seat in table.seats.items()}, MOST_CARDS)
     scores: dict[str, dict[str, int]] = {}
     for name in table.players:
         row = {

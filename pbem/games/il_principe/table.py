@@ -16,10 +16,11 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.il_principe import actions as act
 from pbem.games.il_principe import roles, scoring, view
 from pbem.games.il_principe.components import (
-    CARDS_PER_COLOUR,
+    CARDS_BY_COLOUR,
     COLOURS,
     RANKS,
     ROLE_BY_NAME,
+    RULES,
     SHIELDS_PER_FAMILY,
     TWO_PLAYER_REMOVED_CITIES,
     TWO_PLAYER_REMOVED_PER_COLOUR,
@@ -141,14 +142,17 @@ def rules_for(players: int, rich_start: bool) -> Rules:
     """Setup, phase 1 and the end of the game, with « Règles spéciales pour 2 joueurs » and the
     « Variante » (10 ducats to start, 6 a round, a city may be built in the first round)."""
     two = players == 2
+    rule = RULES
+    income = rule["two_players_income"] if two else rule["income"]
     return Rules(
-        start_ducats=10 if rich_start else 5,
-        income=6 if two or rich_start else 5,
-        draw=5 if two else 4,
-        reserve=3 if two else 2,
-        threshold={2: 10, 3: 12, 4: 16, 5: 20}[players],
-        last_draw={2: 0, 3: 6, 4: 8, 5: 10}[players],
-        cities=15 - (TWO_PLAYER_REMOVED_CITIES if two else 0),
+        start_ducats=rule["variant_start_ducats"] if rich_start else rule["start_ducats"],
+        income=rule["variant_income"] if rich_start else income,
+        draw=rule["two_players_draw"] if two else rule["draw"],
+        reserve=rule["two_players_reserve"] if two else rule["reserve"],
+        threshold=rule["two_players_last_round_below"] if two else rule[f"last_round_below_{players}"],
+        # 0: the two-player draw, whose count the texts word two ways (``act.last_draw_counts``)
+        last_draw=0 if two else rule[f"last_round_draw_{players}"],
+        cities=rule["city_cards"] - (TWO_PLAYER_REMOVED_CITIES if two else 0),
         minor_roles=not two,
         build_first_round=rich_start,
     )
@@ -354,14 +358,14 @@ class IlPrincipeTracker:
                     f"player name {name!r} cannot be told from the words of an action; choose another"
                 )
         rules = rules_for(len(names), bool(options.get("rich_start", False)))
-        per_colour = CARDS_PER_COLOUR - (TWO_PLAYER_REMOVED_PER_COLOUR if len(names) == 2 else 0)
+        removed = TWO_PLAYER_REMOVED_PER_COLOUR if len(names) == 2 else 0
         return Table(
             players=names,
             parts=load(components),
             rules=rules,
             seats={name: Seat(name, rules.start_ducats) for name in names},
             principe=names[0],
-            deck=per_colour * len(COLOURS),
+            deck=sum(cards - removed for cards in CARDS_BY_COLOUR.values()),
         )
 
     def apply(self, state: Table, text: str) -> tuple[Table, Sheet]:
