@@ -524,11 +524,12 @@ class _Drawing:
         hand: Mapping[str, str | None] = view.get("hand", {})
         texts = []
         if hand:
-            cards = [
-                f"{names.get(card, card)} ({token})" if card else f"{token}: not readable yet"
+            texts.append("your hidden Treachery cards (only you see them):")
+            # one card a line, so no name is split between lines
+            texts.extend(
+                f"  {names.get(card, card)} ({token})" if card else f"  {token}: not readable yet"
                 for token, card in hand.items()
-            ]
-            texts.append(f"your hidden Treachery cards (only you see them): {', '.join(cards)}")
+            )
         for step, value in view.get("private", {}).items():
             texts.append(f"your sealed {step}: {value} (only you see it)")
         if texts:
