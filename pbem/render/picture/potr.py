@@ -270,7 +270,7 @@ class _Drawing:
             svg.text(
                 x + CARD_WIDTH - 8,
                 y + 36,
-                f"{data['vp']} VP per City tile",
+                f"{data['vp']} VP a City tile",
                 class_="small",
                 text_anchor="end",
             )
