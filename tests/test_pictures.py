@@ -11,6 +11,7 @@ import copy
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path
@@ -245,3 +246,18 @@ def test_a_companion_table_of_another_game_is_refused(cli: Cli, tmp_path: Path) 
     result = cli("table", "show", str(other), "--svg", str(tmp_path / "x.svg"))
     assert result.exit_code == 2
     assert "cannot draw a table of Il Principe yet" in result.stderr
+
+
+def test_a_game_before_its_first_decade_is_drawn_too(
+    cli: Cli, make_game: Callable[..., Path], tmp_path: Path
+) -> None:
+    game = make_game()
+    out = tmp_path / "start.svg"
+    result = cli("show", str(game), "--svg", str(out), home="a")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == f"wrote {out}\n"
+    found = texts(out.read_text(encoding="utf-8"))
+    assert {"a", "b", "c"} <= set(found)
+    assert found.count("City tiles not drawn yet") == 5
+    # made again each turn: a second picture replaces the first
+    assert cli("show", str(game), "--svg", str(out), home="a").exit_code == 0
