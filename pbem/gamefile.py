@@ -362,7 +362,13 @@ def replace(loaded: LoadedFile, text: str) -> None:
     _atomic_write(loaded.path, loaded.like_the_file(text), expect_digest=loaded.digest)
 
 
-def _atomic_write(path: Path, data: bytes, expect_digest: str | None) -> None:
+def write_over(path: Path, data: bytes) -> None:
+    """Write a file pbem makes from a game (a picture): made again each turn, so an older one is
+    replaced, whole or not at all."""
+    _atomic_write(path, data, expect_digest=None, overwrite=True)
+
+
+def _atomic_write(path: Path, data: bytes, expect_digest: str | None, *, overwrite: bool = False) -> None:
     if path.is_symlink():
         # A game file kept elsewhere and linked to: the new version replaces the file the link
         # points to, and the link stays.
@@ -384,7 +390,7 @@ def _atomic_write(path: Path, data: bytes, expect_digest: str | None) -> None:
                 raise FileAccessError(
                     f"{path}: changed on disk while pbem was working; run the command again"
                 )
-        elif path.exists():
+        elif path.exists() and not overwrite:
             raise FileAccessError(f"{path}: already exists; choose another name")
         os.replace(tmp, path)
         _sync_directory(directory)

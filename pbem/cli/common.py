@@ -14,6 +14,16 @@ import typer
 
 from pbem.errors import IdentityError, PbemError
 
+# Declared here, where both show commands find them; the picture code itself is imported only
+# when one of them is given (pbem.cli.pictures).
+SVG = typer.Option(
+    None, "--svg", help="Also write a picture of the table as SVG to this file.", dir_okay=False
+)
+HTML = typer.Option(
+    None, "--html", help="Also write a page with the picture, the score and the log.", dir_okay=False
+)
+PNG = typer.Option(None, "--png", help="Also write the picture as PNG (needs resvg-py).", dir_okay=False)
+
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 NOW_ENV = "PBEM_NOW"
 

@@ -18,7 +18,7 @@ from pbem.cli.appending import (
     signing_key,
     write_entries,
 )
-from pbem.cli.common import echo_wrapped, info, now, print_json, reported
+from pbem.cli.common import HTML, PNG, SVG, echo_wrapped, info, now, print_json, reported
 from pbem.cli.mail_commands import send_after
 
 if TYPE_CHECKING:
@@ -412,7 +412,11 @@ def log(file: Path = FILE, as_json: bool = JSON) -> None:
             print_json([{"seq": seq, "by": by, "kind": kind, "what": what} for seq, by, kind, what in lines])
             return
         for seq, by, kind, what in lines:
-            typer.echo(f"{seq:>4}  {by:<12} {kind:<10} {what}")
+            typer.echo(log_text(seq, by, kind, what))
+
+
+def log_text(seq: int, by: str, kind: str, what: str) -> str:
+    return f"{seq:>4}  {by:<12} {kind:<10} {what}"
 
 
 def log_line(ledger: Ledger, entry: dict[str, Any]) -> str:
@@ -461,8 +465,12 @@ def show(
     seat: str | None = typer.Option(None, "--as", help="Also show this seat's secrets (needs its key)."),
     key: str | None = typer.Option(None, "--key", help="Key to open secrets with (default: the seat name)."),
     as_json: bool = JSON,
+    svg: Path | None = SVG,
+    html: Path | None = HTML,
+    png: Path | None = PNG,
 ) -> None:
-    """The game state as tables; with --as, that seat's private information too."""
+    """The game state as tables; with --as, that seat's private information too. --svg, --html
+    and --png draw it instead (with --as, that seat's picture: its hidden cards included)."""
     with reported():
         from pbem.engine import play as play_mod
 
@@ -483,8 +491,27 @@ def show(
             )
             for step, sealed in game.table.sealed.items()
         }
+        secrets = {"private": private, "hand": hand} if seat is not None else {}
+        if svg or html or png:
+            from pbem.cli import pictures
+
+            log = [
+                log_text(entry["seq"], entry["by"], entry["kind"], log_line(ledger, entry))
+                for entry in ledger.entries
+            ]
+            pictures.write(
+                game=ledger.info.name,
+                title=ledger.info.title,
+                view=view | secrets,
+                seat=seat,
+                log=log,
+                svg_path=svg,
+                html_path=html,
+                png_path=png,
+            )
+            return
         if as_json:
-            print_json(view | ({"private": private, "hand": hand} if seat is not None else {}))
+            print_json(view | secrets)
             return
         from pbem.render.state import render
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.common import info, now, option_texts, print_json, reported
+from pbem.cli.common import HTML, PNG, SVG, info, now, option_texts, print_json, reported
 
 if TYPE_CHECKING:
     from pbem.companion.log import Signer, Table
@@ -237,19 +237,44 @@ def show_log(file: Path = FILE, as_json: bool = JSON) -> None:
             print_json({"table": table.header, "actions": table.actions, "undone": table.undone})
             return
         for action in table.actions:
-            signed = f" [signed by {action['signer']}]" if "sig" in action else ""
-            typer.echo(f"{action['seq']:>4}  {action['at']}  {action['by']:<10} {action['text']}{signed}")
+            typer.echo(_log_text(action))
         if table.undone:
             typer.echo("undone (newest last):")
             for action in table.undone:
                 typer.echo(f"      {action['at']}  {action['by']:<10} {action['text']}")
 
 
+def _log_text(action: dict[str, Any]) -> str:
+    signed = f" [signed by {action['signer']}]" if "sig" in action else ""
+    return f"{action['seq']:>4}  {action['at']}  {action['by']:<10} {action['text']}{signed}"
+
+
 @app.command("show")
-def show(file: Path = FILE, as_json: bool = JSON) -> None:
-    """The table as it stands."""
+def show(
+    file: Path = FILE,
+    as_json: bool = JSON,
+    svg: Path | None = SVG,
+    html: Path | None = HTML,
+    png: Path | None = PNG,
+) -> None:
+    """The table as it stands; --svg, --html and --png draw it instead."""
     with reported():
         _, table = _read(file)
+        if svg or html or png:
+            from pbem.cli import pictures
+            from pbem.render.picture import companion_view
+
+            pictures.write(
+                game=table.info.name,
+                title=table.info.title,
+                view=companion_view(table.info.name, table.info.title, table.state),
+                seat=None,
+                log=[_log_text(action) for action in table.actions],
+                svg_path=svg,
+                html_path=html,
+                png_path=png,
+            )
+            return
         _print(table.tracker.show(table.state), as_json)
 
 

@@ -585,6 +585,32 @@ def _cities_report(game: Game) -> Report:
     return Report("Cities", ("city", "status", "artists", "VP per City tile"), rows, notes, data)
 
 
+def picture_view(table: TableGame) -> dict[str, Any]:
+    """The email game's view of the same state, for a picture of the table: what the log does
+    not know (the cards in each hand, the Treachery deck) left out, and what only the table
+    knows (cards counted, condottieri hired ahead of a war, this decade's wars) put in."""
+    from pbem.games.princes_of_the_renaissance.view import view
+
+    game = table.game
+    shown = view(game, None)
+    shown["phase"] = "game over" if game.ended else f"{game.decade_name}, at the table"
+    hidden = ("treachery_deck", "treachery_discards", "treachery_discarded_face_down", "treachery_names")
+    for key in (*hidden, "city_tiles_on_offer", "event_tiles_on_offer"):
+        shown.pop(key, None)
+    shown["active"] = ""
+    for seat, player in shown["players"].items():
+        player["treachery_cards"] = table.cards[seat]
+        player["treachery_face_up"] = []
+    shown["condottieri_hired"] = {
+        city: {"seat": seat, "bid": bid} for city, (seat, bid) in table.hires.items()
+    }
+    shown["wars_this_decade"] = list(table.wars)
+    shown["score_final"] = game.ended
+    if game.ended:
+        shown["winners"] = scoring.winners(game, shown["score"])
+    return shown
+
+
 def _players_report(table: TableGame) -> Report:
     game = table.game
     parts = game.components

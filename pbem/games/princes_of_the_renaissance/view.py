@@ -40,6 +40,9 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
             "pope": {"holder": game.pope, "on_offer": game.pope is None},
             "troop_supply": dict(game.troop_supply),
             "treachery_deck": game.deck,
+            # every kind of card, public in the components: a seat's hand (read with its key) names
+            # cards by id, and a picture of that seat shows their names
+            "treachery_names": {card.id: card.name for card in parts.cards},
             "treachery_discards": [parts.card(card).name for card in game.discards],
             "treachery_discarded_face_down": game.buried,
             "wars_fought": game.wars,

@@ -1,0 +1,594 @@
+"""A picture of a Princes of the Renaissance table, drawn from the view the rules give a seat.
+
+Everything drawn comes from ``view(state, seat)`` (plus the hand and sealed values ``pbem show
+--as`` adds for that seat), so a picture shows exactly what its seat may see: the hidden cards
+of a hand appear only in the picture of the seat that holds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.render.picture import svg
+from pbem.render.picture.seats import patterns, seat_styles
+from pbem.render.picture.svg import Element
+
+WIDTH = 640
+MARGIN = 12
+INNER = WIDTH - 2 * MARGIN
+LINE = 16
+FONT = 12
+SMALL = 10
+STATUS_LOW, STATUS_HIGH = 3, 10
+
+
+def _points(text: str) -> tuple[tuple[int, int], ...]:
+    pairs = (pair.split(",") for pair in text.split())
+    return tuple((int(x), int(y)) for x, y in pairs)
+
+
+# A sketch of Italy in map units (north up) and where each city sits on it.
+ITALY = _points(
+    "30,70 80,45 150,40 210,35 255,50 250,75 232,95 245,120 270,150 300,195 335,240 372,262 368,282 "
+    "405,305 432,325 428,345 402,335 375,318 355,330 350,360 335,395 312,400 318,360 305,335 280,318 "
+    "252,300 225,280 198,255 172,228 150,195 130,165 105,135 75,120 45,125 28,100"
+)
+SICILY = _points("250,392 300,380 318,402 280,418 246,410")
+MAP_X, MAP_Y = 125, 6
+MAP_HEIGHT = 426
+CARD_WIDTH, CARD_HEIGHT = 170, 124
+CITY_SPOTS = {
+    "milan": (90, 92),
+    "venice": (222, 88),
+    "florence": (158, 162),
+    "rome": (198, 238),
+    "naples": (262, 298),
+}
+CARD_SPOTS = {
+    "milan": (8, 8),
+    "venice": (440, 8),
+    "florence": (8, 150),
+    "rome": (8, 292),
+    "naples": (440, 296),
+}
+
+STYLE = (
+    "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;font-size:12px;fill:#1a1a1a}"
+    ".bold{font-weight:bold}.small{font-size:10px}.big{font-size:16px;font-weight:bold}"
+    ".name{font-size:14px;font-weight:bold}.muted{fill:#555555}"
+    ".on{fill:#FFFFFF}.war{fill:#B00000}.secret{fill:#5A1A70}"
+    ".letter{font-weight:bold;font-size:12px;stroke:#FFFFFF;stroke-width:3px;paint-order:stroke}"
+)
+
+
+def draw(view: Mapping[str, Any], title: str, seat: str | None) -> str:
+    """The SVG document for ``view``, as ``seat`` sees it (None: the public picture)."""
+    seats = list(view["players"])
+    drawing = _Drawing(seats)
+    drawing.header(view, title, seat)
+    drawing.map(view)
+    drawing.table(view)
+    for name in seats:
+        drawing.player(view, name, own=name == seat)
+    if "score" in view:
+        drawing.score(view)
+    drawing.legend()
+    height = drawing.y + MARGIN
+    root = svg.svg(
+        WIDTH,
+        height,
+        svg.element("title", f"{title}: {view.get('phase', '')}"),
+        svg.element("style", STYLE),
+        _definitions(len(seats)),
+        svg.rect(0, 0, WIDTH, height, fill="#FFFFFF"),
+        role="img",
+    )
+    root.extend(drawing.parts)
+    return svg.document(root)
+
+
+def _definitions(count: int) -> Element:
+    definitions = svg.element("defs").extend(patterns(count))
+    definitions.add(
+        svg.element(
+            "marker",
+            id="arrow",
+            viewBox="0 0 10 10",
+            refX=9,
+            refY=5,
+            markerWidth=7,
+            markerHeight=7,
+            orient="auto",
+        ).add(svg.element("path", d="M0,0 L10,5 L0,10 z", fill="#B00000"))
+    )
+    return definitions
+
+
+def _wrap(text: str, width: float, size: float = FONT) -> list[str]:
+    """Lines of ``text`` that fit ``width`` at an average glyph width: SVG text does not wrap."""
+    fits = max(8, int(width / (size * 0.6)))
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        if current and len(current) + 1 + len(word) > fits:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    lines.append(current)
+    return lines
+
+
+def _roman(decade: int) -> str:
+    return {1: "I", 2: "II", 3: "III"}.get(decade, str(decade))
+
+
+def _names(items: Sequence[str]) -> str:
+    return ", ".join(items) if items else "none"
+
+
+class _Drawing:
+    def __init__(self, seats: Sequence[str]) -> None:
+        self.styles = seat_styles(seats)
+        self.index = {name: index for index, name in enumerate(seats)}
+        self.parts: list[Element] = []
+        self.y: float = MARGIN
+
+    # --- pieces -----------------------------------------------------------------------------
+
+    def marker(self, seat: str, x: float, y: float, size: float = 18) -> Element:
+        """A seat's token: its pattern in its colour, and its letter on top."""
+        if seat not in self.styles:
+            return svg.group()
+        _, _, letter = self.styles[seat]
+        return svg.group(
+            svg.title(seat),
+            svg.rect(x, y, size, size, rx=3, fill=f"url(#seat-{self.index[seat]})", stroke="#000000"),
+            svg.text(x + size / 2, y + size / 2 + 4.5, letter, class_="letter", text_anchor="middle"),
+        )
+
+    def lines(self, x: float, texts: Sequence[str], width: float, **attributes: svg.Value) -> None:
+        for text in texts:
+            for part in _wrap(text, width):
+                self.y += LINE
+                self.parts.append(svg.text(x, self.y, part, **attributes))
+
+    def heading(self, text: str) -> None:
+        self.y += 10
+        self.parts.append(svg.line(MARGIN, self.y, WIDTH - MARGIN, self.y, stroke="#999999"))
+        self.y += 20
+        self.parts.append(svg.text(MARGIN, self.y, text, class_="big"))
+
+    # --- sections ---------------------------------------------------------------------------
+
+    def header(self, view: Mapping[str, Any], title: str, seat: str | None) -> None:
+        self.y += 6
+        edition = f" ({view['edition']})" if view.get("edition") else ""
+        self.parts.append(svg.text(MARGIN, self.y + 10, title + edition, class_="big"))
+        self.y += 10
+        decade = view.get("decade")
+        where = [f"phase: {view.get('phase', '')}"]
+        if decade:
+            where.insert(0, f"decade {_roman(decade)}")
+        if view.get("active"):
+            where.append(f"to act: {view['active']}")
+        self.lines(MARGIN, [" · ".join(where)], INNER)
+        whose = (
+            f"as {seat} sees it: {seat}'s hidden cards and sealed values are shown"
+            if seat
+            else "the public view: no player's hidden cards"
+        )
+        self.lines(MARGIN, [whose], INNER, class_="small muted")
+        self.y += 8
+
+    def map(self, view: Mapping[str, Any]) -> None:
+        top = self.y
+        cities: Mapping[str, Any] = view.get("cities", {})
+        offer: dict[str, int] = {}
+        for tile in view.get("city_tiles_on_offer", []):
+            offer[tile["city"]] = offer.get(tile["city"], 0) + 1
+
+        def spot(point: tuple[float, float]) -> tuple[float, float]:
+            return MAP_X + point[0], top + MAP_Y + point[1]
+
+        group = svg.group(svg.title("the five cities on a sketch of Italy"))
+        group.add(svg.rect(MARGIN, top, INNER, MAP_HEIGHT, rx=6, fill="#EAF3FA", stroke="#9DB8CC"))
+        land: dict[str, svg.Value] = {"fill": "#F2E8D2", "stroke": "#8A7A5A", "stroke_width": 1.5}
+        group.add(svg.polygon([spot(point) for point in ITALY], **land))
+        group.add(svg.polygon([spot(point) for point in SICILY], **land))
+        war = view.get("war")
+        if war:
+            ax, ay = spot(CITY_SPOTS.get(war["attacker"], (0, 0)))
+            dx, dy = spot(CITY_SPOTS.get(war["defender"], (0, 0)))
+            group.add(
+                svg.line(
+                    ax,
+                    ay,
+                    dx,
+                    dy,
+                    stroke="#B00000",
+                    stroke_width=3,
+                    stroke_dasharray="8 4",
+                    marker_end="url(#arrow)",
+                )
+            )
+        for city, point in CITY_SPOTS.items():
+            cx, cy = spot(point)
+            card_x, card_y = CARD_SPOTS[city][0] + MARGIN, CARD_SPOTS[city][1] + top
+            edge_x = card_x + CARD_WIDTH if card_x < cx else card_x
+            group.add(
+                svg.line(edge_x, card_y + CARD_HEIGHT / 2, cx, cy, stroke="#8A7A5A", stroke_dasharray="3 3")
+            )
+            group.add(svg.circle(cx, cy, 7, fill="#7A1F1F", stroke="#FFFFFF", stroke_width=2))
+            group.add(
+                self._city_card(
+                    city,
+                    data=cities.get(city),
+                    on_offer=offer.get(city, 0) if "city_tiles_on_offer" in view else None,
+                    x=card_x,
+                    y=card_y,
+                    war=war,
+                )
+            )
+        self.parts.append(group)
+        self.y = top + MAP_HEIGHT
+
+    def _city_card(
+        self,
+        city: str,
+        *,
+        data: Mapping[str, Any] | None,
+        on_offer: int | None,
+        x: float,
+        y: float,
+        war: Mapping[str, Any] | None,
+    ) -> Element:
+        name = data["name"] if data else city.capitalize()
+        card = svg.group(svg.title(name))
+        at_war = bool(war) and city in (war["attacker"], war["defender"]) if war else False
+        card.add(
+            svg.rect(
+                x,
+                y,
+                CARD_WIDTH,
+                CARD_HEIGHT,
+                rx=5,
+                fill="#FFFFFF",
+                fill_opacity=0.94,
+                stroke="#B00000" if at_war else "#5A4A2A",
+                stroke_width=2.5 if at_war else 1,
+            )
+        )
+        card.add(svg.text(x + 8, y + 18, name, class_="name"))
+        if data is None:
+            card.add(svg.text(x + 8, y + 38, "City tiles not drawn yet", class_="small muted"))
+            return card
+        status = int(data["status"])
+        card.add(svg.text(x + 8, y + 36, f"status {status}", class_="bold"))
+        card.add(
+            svg.text(
+                x + CARD_WIDTH - 8,
+                y + 36,
+                f"{data['vp']} VP a City tile",
+                class_="small",
+                text_anchor="end",
+            )
+        )
+        cell = (CARD_WIDTH - 16) / (STATUS_HIGH - STATUS_LOW + 1)
+        track = svg.group(svg.title(f"status track {STATUS_LOW}..{STATUS_HIGH}: {name} at {status}"))
+        for step in range(STATUS_LOW, STATUS_HIGH + 1):
+            left = x + 8 + (step - STATUS_LOW) * cell
+            here = step == status
+            track.add(
+                svg.rect(left, y + 42, cell, 16, fill="#3A2A10" if here else "#F7F1E3", stroke="#5A4A2A")
+            )
+            track.add(
+                svg.text(
+                    left + cell / 2,
+                    y + 54,
+                    str(step),
+                    class_="small bold on" if here else "small",
+                    text_anchor="middle",
+                )
+            )
+        card.add(track)
+        artists = int(data["artists"])
+        card.add(svg.text(x + 8, y + 76, f"Artist / French Invade tiles: {artists}", class_="small"))
+        for index in range(min(artists, 10)):
+            left = x + 8 + index * 16
+            card.add(svg.rect(left, y + 82, 12, 12, fill="#C9A227", stroke="#5A4A2A"))
+            card.add(svg.text(left + 6, y + 91.5, "A", class_="small", text_anchor="middle"))
+        if on_offer is not None:
+            card.add(svg.text(x + 8, y + 112, f"City tiles on offer: {on_offer}", class_="small"))
+        if at_war and war is not None:
+            side = "attacks" if city == war["attacker"] else "defends"
+            card.add(
+                svg.text(
+                    x + CARD_WIDTH - 8,
+                    y + 18,
+                    f"at war: {side}",
+                    class_="small bold war",
+                    text_anchor="end",
+                )
+            )
+        return card
+
+    def table(self, view: Mapping[str, Any]) -> None:
+        self.heading("On the table")
+        pope = view.get("pope")
+        if pope is not None:
+            holder = pope.get("holder")
+            self.y += 4
+            top = self.y
+            if holder:
+                self.parts.append(self.marker(holder, MARGIN, top + 4))
+                self.parts.append(
+                    svg.text(MARGIN + 24, top + 17, f"the Pope: held by {holder}", class_="bold")
+                )
+            else:
+                self.parts.append(svg.text(MARGIN, top + 17, "the Pope: on offer", class_="bold"))
+            self.y = top + 20
+        texts: list[str] = []
+        decade = view.get("decade")
+        events = view.get("event_tiles_on_offer")
+        if events is not None:
+            named = [
+                f"{event['name']} ({event['kind']} {event['value']:+d}, {event['currency']})"
+                for event in events
+            ]
+            texts.append(f"Event tiles on offer in decade {_roman(decade or 0)}: {_names(named)}")
+        tiles = view.get("city_tiles_on_offer")
+        if tiles is not None:
+            texts.append(f"City tiles on offer: {len(tiles)}")
+        if "wars_fought" in view:
+            texts.append(f"wars this decade: {view['wars_fought']} of {view['war_limit']}")
+        order = view.get("turn_order") or []
+        if order:
+            texts.append(f"turn order: {', '.join(order)}")
+        if "treachery_deck" in view:
+            texts.append(
+                f"Treachery deck: {view['treachery_deck']} cards; "
+                f"played: {_names(view['treachery_discards'])}; "
+                f"discarded face down: {view['treachery_discarded_face_down']}"
+            )
+        supply = view.get("troop_supply")
+        if supply:
+            texts.append(
+                "Troop tiles left: " + ", ".join(f"{troop} {count}" for troop, count in supply.items())
+            )
+        self.lines(MARGIN, texts, INNER)
+        auction = view.get("auction")
+        if auction:
+            self.y += 4
+            high = (
+                f"high bid {auction['bid']} {auction['currency']} by {auction['high_bidder']}"
+                if auction.get("high_bidder")
+                else f"opening bid {auction['bid']} {auction['currency']}"
+            )
+            self.lines(
+                MARGIN,
+                [
+                    f"auction: {auction['name']}, put up by {auction['nominator']}; {high}; "
+                    f"to act: {auction['to_act']}; passed: {_names(auction['passed'])}"
+                ],
+                INNER,
+                class_="bold",
+            )
+        war = view.get("war")
+        if war:
+            self.war(view, war)
+        self.hired(view)
+        fought = view.get("wars_this_decade")
+        if fought:
+            self.lines(MARGIN, [f"wars fought this decade: {'; '.join(fought)}"], INNER)
+        for waiting in view.get("waiting_for", []):
+            what = f"{waiting['seat']} still to {waiting['what']}" + (
+                f" ({waiting['tile']})" if waiting["tile"] else ""
+            )
+            self.lines(MARGIN, [what], INNER)
+        for step, sealed in view.get("sealed", {}).items():
+            if sealed:
+                self.lines(
+                    MARGIN, [f"sealed {step}: {', '.join(sealed)} (values hidden until revealed)"], INNER
+                )
+
+    def war(self, view: Mapping[str, Any], war: Mapping[str, Any]) -> None:
+        cities = view.get("cities", {})
+
+        def city_name(city: str) -> str:
+            return str(cities.get(city, {}).get("name", city))
+
+        attacker, defender = city_name(war["attacker"]), city_name(war["defender"])
+        self.y += 8
+        top = self.y
+        box = svg.group(svg.title(f"war: {attacker} attacks {defender}"))
+        rows = 3 + bool(war.get("dice"))
+        box.add(svg.rect(MARGIN, top, INNER, 24 + rows * LINE, rx=5, fill="#FBEAEA", stroke="#B00000"))
+        box.add(
+            svg.text(MARGIN + 8, top + 18, f"war in progress: {attacker} attacks {defender}", class_="bold")
+        )
+        y = top + 18
+        for side, city in (("attacker", attacker), ("defender", defender)):
+            y += LINE
+            hired = war.get(f"{side}_condottiere") or ""
+            if hired:
+                box.add(self.marker(hired, MARGIN + 8, y - 13, 16))
+            text = f"{city}'s condottiere: {hired}" if hired else f"{city}'s condottiere: none yet"
+            box.add(svg.text(MARGIN + 30, y, text))
+        y += LINE
+        extra = [f"stage: {war['stage']}", f"started by {war['started_by']}"]
+        if war.get("holy_league"):
+            extra.append(f"the Holy League joins the {war['holy_league']}")
+        if war.get("bad_weather"):
+            extra.append("Bad Weather on " + ", ".join(city_name(city) for city in war["bad_weather"]))
+        if war.get("bribed"):
+            extra.append("bribed: " + ", ".join(war["bribed"]))
+        if war.get("waiting_for"):
+            extra.append("waiting for " + ", ".join(war["waiting_for"]))
+        box.add(svg.text(MARGIN + 8, y, "; ".join(extra), class_="small"))
+        if war.get("dice"):
+            y += LINE
+            box.add(
+                svg.text(MARGIN + 8, y, "dice: " + ", ".join(str(die) for die in war["dice"]), class_="small")
+            )
+        self.parts.append(box)
+        self.y = y + 10
+
+    def hired(self, view: Mapping[str, Any]) -> None:
+        """At a table, condottieri are hired ahead of the war they fight (pbem table's log)."""
+        cities = view.get("cities", {})
+        for city, hire in view.get("condottieri_hired", {}).items():
+            self.y += 4
+            top = self.y
+            name = cities.get(city, {}).get("name", city)
+            self.parts.append(self.marker(hire["seat"], MARGIN, top + 4, 16))
+            text = f"{name}'s condottiere for the next war: {hire['seat']} (bid {hire['bid']} influence)"
+            self.parts.append(svg.text(MARGIN + 22, top + 17, text))
+            self.y = top + 20
+
+    def player(self, view: Mapping[str, Any], seat: str, *, own: bool) -> None:
+        data: Mapping[str, Any] = view["players"][seat]
+        self.y += 14
+        top = self.y
+        colour = self.styles[seat][0]
+        self.parts.append(
+            svg.rect(MARGIN, top, INNER, 26, rx=4, fill=colour, fill_opacity=0.25, stroke=colour)
+        )
+        self.parts.append(self.marker(seat, MARGIN + 4, top + 4))
+        family = data.get("family")
+        heading = seat + (f" — {family}" if family else "")
+        badges = []
+        if view.get("active") == seat:
+            badges.append("to act")
+        if (view.get("pope") or {}).get("holder") == seat:
+            badges.append("holds the Pope")
+        if own:
+            badges.append("you")
+        self.parts.append(svg.text(MARGIN + 28, top + 18, heading, class_="name"))
+        if badges:
+            self.parts.append(
+                svg.text(WIDTH - MARGIN - 8, top + 18, " · ".join(badges), class_="bold", text_anchor="end")
+            )
+        self.y = top + 26
+        texts = []
+        money = f"gold {data.get('gold', 0)} · influence {data.get('influence', 0)}"
+        if "treachery_cards" in data:
+            money += f" · Treachery cards in hand: {data['treachery_cards']} of {data['hand_limit']}"
+        scores = view.get("score", {})
+        if seat in scores:
+            money += f" · score so far: {scores[seat]['total']}"
+        texts.append(money)
+        if "city_tiles" not in data:
+            bid = data.get("bid")
+            if bid is not None:
+                texts.append(f"bid {bid}" + (" (passed)" if data.get("passed") else ""))
+            self.lines(MARGIN + 6, texts, INNER - 12)
+        else:
+            self.lines(MARGIN + 6, texts, INNER - 12)
+            self._victories(int(data["war_victories"]))
+            tiles = [f"{tile['name']} ({tile['city'].capitalize()})" for tile in data["city_tiles"]]
+            more = [
+                f"City tiles: {_names(tiles)}",
+                f"Troop tiles: {_names(data['troops'])}",
+                f"Event tiles: {_names(data['event_tiles'])}",
+            ]
+            if data.get("treachery_face_up"):
+                more.append(f"Treachery cards face up: {', '.join(data['treachery_face_up'])}")
+            if data.get("condottiere_pay"):
+                more.append(f"condottiere pay due: {data['condottiere_pay']} gold")
+            if data.get("spent_this_decade"):
+                more.append(f"spent this decade: {', '.join(data['spent_this_decade'])}")
+            self.lines(MARGIN + 6, more, INNER - 12)
+        if own:
+            self._secrets(view)
+
+    def _victories(self, count: int) -> None:
+        self.y += 6
+        top = self.y
+        label = f"war victories: {count}"
+        self.parts.append(svg.text(MARGIN + 6, top + 12, label))
+        for index in range(min(count, 12)):
+            left = MARGIN + 116 + index * 18
+            self.parts.append(
+                svg.group(
+                    svg.title("a war victory counter"),
+                    svg.circle(left + 7, top + 8, 7, fill="#D9C27A", stroke="#5A4A2A"),
+                    svg.text(left + 7, top + 11.5, "V", class_="small bold", text_anchor="middle"),
+                )
+            )
+        self.y = top + 12
+
+    def _secrets(self, view: Mapping[str, Any]) -> None:
+        names: Mapping[str, str] = view.get("treachery_names", {})
+        hand: Mapping[str, str | None] = view.get("hand", {})
+        texts = []
+        if hand:
+            texts.append("your hidden Treachery cards (only you see them):")
+            # one card a line, so no name is split between lines
+            texts.extend(
+                f"  {names.get(card, card)} ({token})" if card else f"  {token}: not readable yet"
+                for token, card in hand.items()
+            )
+        for step, value in view.get("private", {}).items():
+            texts.append(f"your sealed {step}: {value} (only you see it)")
+        if texts:
+            self.lines(MARGIN + 6, texts, INNER - 12, class_="bold secret")
+
+    def score(self, view: Mapping[str, Any]) -> None:
+        scores: Mapping[str, Mapping[str, int]] = view["score"]
+        self.heading("Final score" if view.get("score_final") else "Score so far")
+        if view.get("winners"):
+            self.lines(MARGIN, [f"won by {', '.join(view['winners'])}"], INNER, class_="bold")
+        columns = list(next(iter(scores.values()), {}))
+        first = 96
+        width = (INNER - first) / max(1, len(columns))
+        self.y += 8
+        top = self.y
+        header_lines = [_wrap(column, width - 4, SMALL) for column in columns]
+        depth = max((len(lines) for lines in header_lines), default=1) * 12 + 6
+        table = svg.group(svg.title("the score, per player and category"))
+        table.add(svg.rect(MARGIN, top, INNER, depth, fill="#EEEEEE"))
+        table.add(svg.text(MARGIN + 4, top + 14, "player", class_="small bold"))
+        for index, lines in enumerate(header_lines):
+            for row, part in enumerate(lines):
+                table.add(
+                    svg.text(
+                        MARGIN + first + index * width + width / 2,
+                        top + 14 + row * 12,
+                        part,
+                        class_="small bold",
+                        text_anchor="middle",
+                    )
+                )
+        y = top + depth
+        for seat, marks in scores.items():
+            table.add(svg.line(MARGIN, y, WIDTH - MARGIN, y, stroke="#CCCCCC"))
+            table.add(self.marker(seat, MARGIN + 2, y + 3, 16))
+            table.add(svg.text(MARGIN + 22, y + 16, seat))
+            for index, column in enumerate(columns):
+                table.add(
+                    svg.text(
+                        MARGIN + first + index * width + width / 2,
+                        y + 16,
+                        str(marks[column]),
+                        text_anchor="middle",
+                        **({"class_": "bold"} if column == "total" else {}),
+                    )
+                )
+            y += 22
+        self.parts.append(table)
+        self.y = y
+
+    def legend(self) -> None:
+        self.y += 14
+        top = self.y
+        x: float = MARGIN
+        for seat in self.styles:
+            self.parts.append(self.marker(seat, x, top, 14))
+            self.parts.append(svg.text(x + 18, top + 11, seat, class_="small"))
+            x += 26 + len(seat) * 6.5
+            if x > WIDTH - 80:
+                x = MARGIN
+                top += 18
+        self.y = top + 14
