@@ -146,7 +146,9 @@ def refused(table: Table, seat: str, message: bytes, reason: str) -> None:
 def test_a_truncated_or_edited_message_changes_nothing(table: Table) -> None:
     table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
     raw = table.send("a", "roll").read_bytes()
-    refused(table, "b", raw[: len(raw) // 2], "cut")
+    # cut inside the armored entries: the attachment, after them, is gone too
+    begin, end = raw.index(b"-----BEGIN PBEM ENTRIES"), raw.index(b"-----END PBEM ENTRIES")
+    refused(table, "b", raw[: (begin + end) // 2], "cut")
     message = parsed(table.root / "roll.eml")
     carried = attached(message)
     carried["entry"][0]["at"] = "2030-01-01T00:00:00Z"
@@ -289,3 +291,30 @@ def test_mail_that_arrives_out_of_order_is_applied_once_what_it_follows_is(table
     lines = table.receive("b", table.root / "saved.mbox")
     assert len(lines) == 2 and all("applied to" in line for line in lines), lines
     assert tomllib.loads(table.copy("b").read_text())["game"]["head"] == game.head
+
+
+def test_a_message_shows_the_table_as_a_picture_beside_its_words(table: Table) -> None:
+    """With --picture (or pbem mail setup --pictures), an HTML part with a PNG of the table as
+    every player sees it, for mail clients that show pictures; the plain text and the entries are
+    as without it. Without, the message stays a few kilobytes: plain text only."""
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    message = parsed(table.send("a", "roll", "--picture"))
+    html = message.get_body(preferencelist=("html",))
+    plain = message.get_body(preferencelist=("plain",))
+    assert isinstance(html, EmailMessage) and isinstance(plain, EmailMessage)
+    (image,) = [part for part in message.walk() if part.get_content_type() == "image/png"]
+    assert image["Content-ID"] == "<table@pbem>" and 'src="cid:table@pbem"' in html.get_content()
+    png = image.get_payload(decode=True)
+    assert isinstance(png, bytes) and png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert "-----BEGIN PBEM ENTRIES-----" in plain.get_content()
+    assert "-----BEGIN PBEM ENTRIES-----" not in html.get_content(), "one armored block only"
+    assert table.receive("b", table.root / "roll.eml")[0].strip().startswith(str(table.root / "roll.eml"))
+    bare = parsed(table.send("a", "bare"))
+    assert not any(part.get_content_type() in ("image/png", "text/html") for part in bare.walk())
+    assert attached(bare) == attached(message)
+    setup = table.cli("mail", "setup", "--address", "a@pbem.test", "--pictures", home="a")
+    assert setup.exit_code == 0, setup.stderr
+    pictured = parsed(table.send("a", "pictured"))
+    assert any(part.get_content_type() == "image/png" for part in pictured.walk())
+    plain_again = parsed(table.send("a", "plain", "--no-picture"))
+    assert not any(part.get_content_type() == "image/png" for part in plain_again.walk())

@@ -91,6 +91,9 @@ def setup(
         "seen", "--after", help="What fetch does with a message it applied: seen or move."
     ),
     archive: str = typer.Option("pbem", "--archive", help="Where --after move puts them."),
+    pictures: bool = typer.Option(
+        False, "--pictures", help="Send a picture of the table with each message (about 100 KB more)."
+    ),
 ) -> None:
     """Set up the mail account once: servers, login, where the password comes from (never stored)."""
     with reported():
@@ -133,7 +136,7 @@ def setup(
             )
         saved = account.save(
             default_home(),
-            account.Account(address, servers["smtp"], servers["imap"], folder, after, archive),
+            account.Account(address, servers["smtp"], servers["imap"], folder, after, archive, pictures),
         )
         info(f"wrote {saved} (readable by you only; no password in it)")
 
@@ -155,7 +158,14 @@ class Composed:
 
 
 def compose(
-    loaded: LoadedFile, ledger: Ledger, seat: str, *, full: bool, sender: str, to: tuple[str, ...] = ()
+    loaded: LoadedFile,
+    ledger: Ledger,
+    seat: str,
+    *,
+    full: bool,
+    sender: str,
+    to: tuple[str, ...] = (),
+    picture: bool = True,
 ) -> Composed:
     """The message ``seat`` sends after its move: to the seats that must act (the others copied),
     carrying the entries some of them lack (all of them with ``full``); or, with ``to``, to those
@@ -225,6 +235,7 @@ def compose(
         entries=carried,
         game_id=ledger.game_id,
         filename=f"{ledger.info.name}-{ledger.game_id[:8]}.toml",
+        picture=_picture(ledger) if picture else None,
     )
     message = build(outgoing)
     if to:
@@ -233,6 +244,29 @@ def compose(
         message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
         message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
     return Composed(message, mailed, [other for other in recipients if other not in mailed], len(sent))
+
+
+def _picture(ledger: Ledger) -> bytes | None:
+    """A PNG of the table as every player may see it (never one seat's secrets, since several
+    read the message), or None where pbem draws no picture of the game or cannot render PNG: the
+    words and the entries are the message, the picture only a help to read it."""
+    from pbem.errors import UsageError
+    from pbem.render.picture import DRAWN
+
+    if ledger.info.name not in DRAWN or ledger.table is None or ledger.rules is None:
+        return None
+    try:
+        import resvg_py  # noqa: F401  (only to know whether PNG can be made)
+    except ImportError:
+        return None
+    from pbem.render.picture import game_svg
+    from pbem.render.picture.png import png
+
+    try:
+        view = ledger.rules.view(ledger.table.state, None)
+        return png(game_svg(ledger.info.name, ledger.info.title, view, None), zoom=1)
+    except UsageError:
+        return None
 
 
 def _wrapped(line: str, width: int = 76) -> str:
@@ -288,7 +322,14 @@ def deliver(composed: Composed, *, to_file: Path | None, stdout: bool) -> str:
 
 
 def send_file(
-    file: Path, seat: str, *, full: bool, to_file: Path | None, stdout: bool, to: tuple[str, ...] = ()
+    file: Path,
+    seat: str,
+    *,
+    full: bool,
+    to_file: Path | None,
+    stdout: bool,
+    to: tuple[str, ...] = (),
+    picture: bool | None = None,
 ) -> None:
     from pbem.engine.ledger import check_email
 
@@ -297,7 +338,9 @@ def send_file(
     loaded, ledger = read_game(file)
     account = _account()
     sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
-    composed = compose(loaded, ledger, seat, full=full, sender=sender, to=to)
+    if picture is None:  # as the account says: pictures cost each message about 100 KB
+        picture = account is not None and account.pictures
+    composed = compose(loaded, ledger, seat, full=full, sender=sender, to=to, picture=picture)
     joining = [seat for seat in composed.unmailed if seat in ledger.waiting_to_join]
     silent = [seat for seat in composed.unmailed if seat not in joining]
     if joining:
@@ -338,10 +381,15 @@ def send(
     to: list[str] = typer.Option(
         [], "--to", help="Mail the whole game to this address instead (an invitation); repeatable."
     ),
+    picture: bool | None = typer.Option(
+        None,
+        "--picture/--no-picture",
+        help="With a PNG of the table, or without (default: as pbem mail setup --pictures says).",
+    ),
 ) -> None:
     """Mail the latest moves to the seats that must act next (the others in copy)."""
     with reported():
-        send_file(file, seat, full=full, to_file=to_file, stdout=stdout, to=tuple(to))
+        send_file(file, seat, full=full, to_file=to_file, stdout=stdout, to=tuple(to), picture=picture)
 
 
 # --- receiving --------------------------------------------------------------------------------

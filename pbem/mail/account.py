@@ -104,6 +104,7 @@ class Account:
     folder: str = "INBOX"
     after: str = "seen"  # what fetch does with a message it applied: mark it seen, or move it
     archive: str = "pbem"  # the folder it moves to
+    pictures: bool = False  # whether messages carry a picture of the table (about 100 KB more)
 
 
 def path(home: Path) -> Path:
@@ -132,6 +133,7 @@ def load(home: Path) -> Account | None:
             folder=str(data.get("folder", "INBOX")),
             after=str(data.get("after", "seen")),
             archive=str(data.get("archive", "pbem")),
+            pictures=data.get("pictures", False) is True,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise UsageError(
@@ -173,6 +175,7 @@ def save(home: Path, account: Account) -> Path:
     doc["folder"] = account.folder
     doc["after"] = account.after
     doc["archive"] = account.archive
+    doc["pictures"] = account.pictures
     for kind, server in (("smtp", account.smtp), ("imap", account.imap)):
         if server is None:
             continue

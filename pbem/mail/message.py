@@ -36,6 +36,7 @@ class Outgoing:
     entries: str  # a TOML file of the entries (a whole game file with --full)
     game_id: str
     filename: str
+    picture: bytes | None = None  # a PNG of the table as every player may see it
 
 
 @dataclass(frozen=True)
@@ -58,10 +59,35 @@ def build(outgoing: Outgoing) -> EmailMessage:
     # The entries ride twice: inline, for a client that drops attachments or a player who pastes
     # the body, and attached, for one that mangles long bodies; the reader checks they agree.
     message.set_content(f"{outgoing.body.rstrip()}\n\n{armor(outgoing.entries)}", cte="quoted-printable")
+    if outgoing.picture is not None:
+        _add_picture(message, outgoing.body, outgoing.picture)
     message.add_attachment(
         outgoing.entries.encode("utf-8"), *MEDIA_TYPE, filename=outgoing.filename, cte="base64"
     )
     return message
+
+
+PICTURE_ID = "table@pbem"
+
+
+def _add_picture(message: EmailMessage, body: str, picture: bytes) -> None:
+    """An HTML alternative to the plain text: the picture of the table, then the same words. PNG,
+    because many mail clients show no SVG. The entries are not in it: the plain part and the
+    attachment carry them, and a second armored block would make the message contradict itself."""
+    import html
+
+    page = (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+        f'<p><img src="cid:{PICTURE_ID}" alt="the table" style="max-width:100%;height:auto"></p>'
+        f'<pre style="white-space:pre-wrap;font-family:monospace">{html.escape(body.rstrip())}</pre>'
+        "</body></html>"
+    )
+    message.add_alternative(page, subtype="html", cte="quoted-printable")
+    alternative = message.get_payload()
+    assert isinstance(alternative, list)
+    html_part = alternative[-1]
+    assert isinstance(html_part, EmailMessage)
+    html_part.add_related(picture, "image", "png", cid=f"<{PICTURE_ID}>", filename="table.png")
 
 
 def read(raw: bytes) -> Carried | None:

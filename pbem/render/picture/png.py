@@ -11,12 +11,12 @@ from pbem.errors import UsageError
 SCALE = 2  # twice the picture's size, sharp on a phone's screen
 
 
-def png(picture: str) -> bytes:
+def png(picture: str, zoom: int = SCALE) -> bytes:
     try:
         import resvg_py
     except ImportError:
         raise UsageError("--png needs the resvg-py package: pip install 'pbem[pictures]'") from None
     try:
-        return resvg_py.svg_to_bytes(svg_string=picture, background="#ffffff", zoom=SCALE)
+        return resvg_py.svg_to_bytes(svg_string=picture, background="#ffffff", zoom=zoom)
     except ValueError as exc:
         raise UsageError(f"the picture could not be rendered as PNG: {exc}") from None
