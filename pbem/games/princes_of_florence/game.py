@@ -188,7 +188,9 @@ def as_estate(game: Game, player: Player) -> Estate:
     view.recruited = player.recruited
     view.bonus = len(player.bonus)
     view.prestige_cards = [game.shown.get(token) for token in player.prestige_cards]
-    view.works = [TableWork(work.profession, work.round, work.value, work.prestige, 0) for work in player.works]
+    view.works = [
+        TableWork(work.profession, work.round, work.value, work.prestige, 0) for work in player.works
+    ]
     view.empty = player.estate.empty
     return view
 
@@ -217,7 +219,9 @@ def setup(components: Components, seats: Sequence[str], unofficial: bool) -> Gam
         "builder": components.builders.copies,
         "recruitment": recruitment,
         **{f"building:{name}": number for name, number in copies.items()},
-        **{f"freedom:{name}": min(freedom.copies, count - 1) for name, freedom in components.freedoms.items()},
+        **{
+            f"freedom:{name}": min(freedom.copies, count - 1) for name, freedom in components.freedoms.items()
+        },
     }
     dealt = rule("dealt")
     decks = {

@@ -280,14 +280,16 @@ def check_nominate(game: Game, seat: str, lot: str) -> None:
     автоматически начинает аукцион со ставкой 200 флоринов"."""
     _ensure_turn(game, seat)
     if game.phase != AUCTION or game.auction is not None:
-        raise IllegalMoveError("no lot can be put up now: the auction phase is over or a lot is being bid for")
+        raise IllegalMoveError(
+            "no lot can be put up now: the auction phase is over or a lot is being bid for"
+        )
     if last_player(game):
         raise IllegalMoveError(
             f"{seat} is the last player in this round's auctions: 'buy LOT' for its opening price, or pass"
         )
     if game.unofficial and lot in LANDSCAPES:
         raise IllegalMoveError(
-            f"with the unofficial rules a landscape is put up as 'auction landscape' ('не называя его "
+            "with the unofficial rules a landscape is put up as 'auction landscape' ('не называя его "
             "тип'); the winner chooses its kind"
         )
     if lot == LANDSCAPE and not game.unofficial:
@@ -313,7 +315,9 @@ def _next_bidder(game: Game) -> Game:
     bidding = [seat for seat in _bidders(game) if seat not in auction.passed]
     others = [seat for seat in bidding if seat != auction.leader]
     if not others:
-        return _win(replace(game, auction=None), auction.leader, auction.lot, auction.price, auction.nominator)
+        return _win(
+            replace(game, auction=None), auction.leader, auction.lot, auction.price, auction.nominator
+        )
     return replace(game, auction=replace(auction, turn=game.after(auction.turn, others)))
 
 
@@ -493,7 +497,7 @@ def check_place(game: Game, seat: str, placement: grid.Placement) -> None:
     _ensure_turn(game, seat)
     due = _due(game, seat, PLACE)
     kind = placement.piece
-    if kind not in LANDSCAPES or (due.what != LANDSCAPE and kind != due.what):
+    if kind not in LANDSCAPES or (due.what not in (LANDSCAPE, kind)):
         wanted = "forest, lake or park" if due.what == LANDSCAPE else due.what
         raise IllegalMoveError(f"{seat} places the {wanted} won, not a {kind}")
     if game.supply[kind] <= 0:
@@ -558,7 +562,9 @@ def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
     player = _check_action(game, seat, "build")
     name = placement.piece
     if name not in game.components.buildings:
-        raise IllegalMoveError(f"no building {name!r}; buildings: {', '.join(sorted(game.components.buildings))}")
+        raise IllegalMoveError(
+            f"no building {name!r}; buildings: {', '.join(sorted(game.components.buildings))}"
+        )
     if name in player.estate.buildings:
         raise IllegalMoveError(
             f"{seat} has a {name} already ('может построить в своем поместье только одно здание одного типа')"
@@ -587,7 +593,9 @@ def check_freedom(game: Game, seat: str, kind: str) -> None:
     поместье свободу каждого типа. Если маркеры свободы более недоступны, то игрок не может"."""
     player = _check_action(game, seat, "freedom")
     if kind not in game.components.freedoms:
-        raise IllegalMoveError(f"no freedom {kind!r}; freedoms: {', '.join(sorted(game.components.freedoms))}")
+        raise IllegalMoveError(
+            f"no freedom {kind!r}; freedoms: {', '.join(sorted(game.components.freedoms))}"
+        )
     if kind in player.freedoms:
         raise IllegalMoveError(
             f"{seat} has {kind} freedom already ('может лишь раз обеспечить в своем поместье свободу "
@@ -709,6 +717,9 @@ def check_work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -
     for token in bonuses:
         if token not in player.bonus:
             raise IllegalMoveError(f"{seat} holds no bonus card {game.name(token)}")
+    unseen = [token for token in (profession, *bonuses) if token not in game.shown]
+    if unseen:
+        raise IllegalMoveError(f"a work shows its cards face up: {', '.join(unseen)} not shown")
     twice = [token for token in set(bonuses) if list(bonuses).count(token) > 1]
     if twice:
         raise IllegalMoveError(
@@ -728,7 +739,9 @@ def work_points(game: Game, seat: str, profession: str, bonuses: Sequence[str]) 
     """The value with the card laid out first ("кладет ее рядом со своим игровым полем", then
     "подсчитывает ценность"), counted by the companion's ``work_value``."""
     player = game.player(seat)
-    laid = replace(player, hand=tuple(t for t in player.hand if t != profession), laid=(*player.laid, profession))
+    laid = replace(
+        player, hand=tuple(t for t in player.hand if t != profession), laid=(*player.laid, profession)
+    )
     estate = as_estate(game, laid)
     cards = [game.name(token) for token in bonuses]
     return work_value(estate, game.name(profession), cards, game.components).total
@@ -781,10 +794,7 @@ def payment(game: Game, seat: str, points: int) -> Game:
 def recruitable(game: Game, seat: str) -> list[tuple[str, str]]:
     """(profession, owner) pairs a recruitment card of ``seat`` could take now."""
     return [
-        (game.name(token), other.seat)
-        for other in game.players
-        if other.seat != seat
-        for token in other.laid
+        (game.name(token), other.seat) for other in game.players if other.seat != seat for token in other.laid
     ]
 
 
@@ -806,7 +816,9 @@ def check_recruit(game: Game, seat: str, profession: str, owner: str) -> None:
         raise IllegalMoveError("a recruitment card takes a card 'у поместья оппонента'")
     if (profession, owner) not in recruitable(game, seat):
         laid = ", ".join(game.name(t) for t in game.player(owner).laid) or "none"
-        raise IllegalMoveError(f"the {profession} does not lie face up by {owner}'s estate (laid out: {laid})")
+        raise IllegalMoveError(
+            f"the {profession} does not lie face up by {owner}'s estate (laid out: {laid})"
+        )
 
 
 def recruit(game: Game, seat: str, profession: str, owner: str) -> Game:
@@ -833,7 +845,9 @@ def end_turn(game: Game, seat: str) -> Game:
     """ "Каждый участник игры ... может совершить 2 действия": fewer is allowed; a pass ends the turn."""
     player = game.player(seat)
     limit = game.components.rule("actions_per_round")
-    game = game.with_player(replace(player, actions=(*player.actions, *["pass"] * (limit - len(player.actions)))))
+    game = game.with_player(
+        replace(player, actions=(*player.actions, *["pass"] * (limit - len(player.actions))))
+    )
     return _carry_on(game)
 
 
@@ -869,7 +883,9 @@ def end_round(game: Game) -> Game:
     }
     value, makers = best_of(best, game.seats)
     for seat in makers:
-        game = game.with_player(game.player(seat).gain("best work", game.components.rule("best_work_prestige")))
+        game = game.with_player(
+            game.player(seat).gain("best work", game.components.rule("best_work_prestige"))
+        )
     game = replace(game, best=(*game.best, (value, tuple(makers))))
     if game.round < game.components.rule("rounds"):
         return begin_round(replace(game, first=game.after(game.first)), game.round + 1)
@@ -879,7 +895,12 @@ def end_round(game: Game) -> Game:
 
 
 def check_reveal(game: Game, seat: str, token: str) -> None:
-    _ensure_turn(game, seat)
+    """The card is named (``revealed``) before this check, so the seat is asked by the phase, not by
+    the cards it still holds face down; the engine refuses a card shown twice."""
+    if game.phase != REVEAL or game.player(seat).out:
+        raise IllegalMoveError(
+            "prestige cards are turned up at the end of the game ('Игроки открывают свои карты престижа')"
+        )
     if token not in game.player(seat).prestige_cards:
         raise IllegalMoveError(f"{seat} holds no prestige card {token}")
 
@@ -910,5 +931,7 @@ def check_sell(game: Game, seat: str, points: int) -> None:
 
 def sell(game: Game, seat: str, points: int) -> Game:
     player = game.player(seat)
-    player = replace(player.gain("sold", -points), florins=player.florins + points * game.components.rule("sell_prestige"))
+    player = replace(
+        player.gain("sold", -points), florins=player.florins + points * game.components.rule("sell_prestige")
+    )
     return game.with_player(player)
