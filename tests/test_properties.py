@@ -29,7 +29,7 @@ from pbem.errors import GameFileError
 from pbem.keys import KeyStore
 
 SEATS = ("a", "b", "c")
-GAME = "princes-of-florence"  # a game without rules yet: these tests are about the file itself
+GAME = "il-principe"  # a game without rules yet: these tests are about the file itself
 GAME_ID = "0123456789abcdef0123456789abcdef"
 CREATED = "2026-01-01T00:00:00Z"
 AT = "2026-02-03T04:05:06Z"

@@ -99,6 +99,8 @@ def _components(setup: Any, path: Path | None) -> dict[str, Any]:
 
     game, edition = setup.info.name, setup.edition
     data = component_values(game, edition, path)
+    if not data and path is None:
+        data = _whole_game_template(game)
     if not data:
         return {}
     rules = ruleset_for(setup.info)
@@ -109,6 +111,20 @@ def _components(setup: Any, path: Path | None) -> dict[str, Any]:
     except GameFileError as exc:
         raise UsageError(f"{path or 'the ' + edition + ' template'}: {exc}") from None
     return data
+
+
+def _whole_game_template(game: str) -> dict[str, Any]:
+    """The values of a template for every edition of a game (``GAME.toml``, as Princes of
+    Florence's), for a game whose rules are played by email: the genesis signs them, so a later
+    change to the template never changes how a game replays."""
+    from pbem.cli.template_commands import read_template, template_dir
+    from pbem.engine import templates
+    from pbem.engine.registry import get
+
+    path = template_dir() / f"{game}.toml"
+    if get(game).rules is None or not path.is_file():
+        return {}
+    return templates.values(read_template(path))
 
 
 def join(

@@ -111,15 +111,19 @@ def take_freedom(table: Table, text: str, player: str, freedom: str) -> None:
     estate.freedoms.append(freedom)
 
 
-def revealed_professions(table: Table) -> int:
+def turned_up(players: int, round_: int) -> int:
     """Unofficial rules: "Каждый раунд, начиная с третьего, одна верхняя карта профессии берется
     из колоды, переворачивается и кладется на стол", for two players "В раунды 6 и 7 еще одна
     дополнительная карта"; a card not taken stays face up. So 5 cards are turned up in a game of
     three (rounds 3 to 7) and 7 in a game of two, by the end of round 7."""
-    count = max(0, table.round - 2)
-    if len(table.players) == 2:
-        count += (table.round >= 6) + (table.round >= 7)
+    count = max(0, round_ - 2)
+    if players == 2:
+        count += (round_ >= 6) + (round_ >= 7)
     return count
+
+
+def revealed_professions(table: Table) -> int:
+    return turned_up(len(table.players), table.round)
 
 
 def _profession_refusal(table: Table, text: str) -> IllegalMoveError | None:

@@ -26,21 +26,29 @@ TWO_PLAYER_OPENING = dict.fromkeys(
 )
 
 
-def opening(table: Table, lot: str) -> int:
+def opening_price(lot: str, *, players: int, unofficial: bool, round_: int) -> int:
     """The least a lot sells for: the opening bid, which is also what the last player pays to take a
     lot alone ("может просто заплатить в банк 200 флоринов")."""
-    if table.unofficial and len(table.players) == 2:
+    if unofficial and players == 2:
         if lot == "jester":
-            late = table.round >= _UNOFFICIAL["two_players_jester_late_from"]
+            late = round_ >= _UNOFFICIAL["two_players_jester_late_from"]
             return _UNOFFICIAL["two_players_jester_late" if late else "two_players_jester_early"]
         return TWO_PLAYER_OPENING.get(lot, OPENING_BID)
     return OPENING_BID
 
 
-def slot(table: Table, lot: str) -> str:
+def opening(table: Table, lot: str) -> int:
+    return opening_price(lot, players=len(table.players), unofficial=table.unofficial, round_=table.round)
+
+
+def lot_slot(lot: str, *, unofficial: bool) -> str:
     """The kind a lot counts as for "только один объект одного типа" per round; with the unofficial
     rules "только один тип ландшафта может быть выставлен на аукцион", so all landscapes are one."""
-    return "landscape" if table.unofficial and lot in LANDSCAPES else lot
+    return "landscape" if unofficial and lot in (*LANDSCAPES, "landscape") else lot
+
+
+def slot(table: Table, lot: str) -> str:
+    return lot_slot(lot, unofficial=table.unofficial)
 
 
 def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str | None) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pbem.games.princes_of_florence.components import BUILDINGS, COMPONENTS, SIZE_KINDS
+from pbem.games.princes_of_florence.components import BUILDINGS, COMPONENTS, SIZE_KINDS, Builders
 
 BASE_COST = COMPONENTS.rule("building_price")
 BUILDER_COST = COMPONENTS.builders.reduced_price
@@ -12,13 +12,13 @@ FREE_FROM = COMPONENTS.builders.free_from
 TOUCHING_FROM = COMPONENTS.builders.touching_from
 
 
-def cost(builders: int) -> int:
+def cost(builders: int, base: int = BASE_COST, rule: Builders = COMPONENTS.builders) -> int:
     """Seed 001: "платит в банк 700 флоринов, в независимости от его размеров. Если игрок имеет в
     поместье одного или двух строителей, он платит за постройку всего 300 флоринов. Если игрок
     имеет 3 строителей в своем поместье, он строит здания бесплатно." """
-    if builders >= FREE_FROM:
+    if builders >= rule.free_from:
         return 0
-    return BUILDER_COST if builders else BASE_COST
+    return rule.reduced_price if builders else base
 
 
 def may_touch(builders: int) -> bool:

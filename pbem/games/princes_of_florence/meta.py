@@ -25,6 +25,7 @@ INFO = register(
         min_players=2,
         max_players=5,
         editions=("standard",),
+        rules="pbem.games.princes_of_florence.rules",
         tracker="pbem.games.princes_of_florence.table",
         options=(
             OptionSpec(

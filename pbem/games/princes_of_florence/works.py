@@ -8,15 +8,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.games.princes_of_florence.components import (
+    COMPONENTS,
     FLORINS_PER_PRESTIGE,
     FLORINS_PER_WP,
     LANDSCAPES,
-    PROFESSIONS,
-    WP_BUILDING,
-    WP_CARD,
-    WP_FREEDOM,
-    WP_JESTER,
-    WP_LANDSCAPE,
+    BonusCard,
+    Components,
 )
 from pbem.games.princes_of_florence.state import Estate, Table
 
@@ -39,57 +36,75 @@ class WorkValue:
         return sum(part.points for part in self.parts)
 
 
-def bonus_value(estate: Estate, card: Bonus) -> int:
-    """What a bonus card adds (notes' card list); "Дворец не считается зданием в текстах бонусных
-    карт", so only built buildings count."""
+def counted(estate: Estate, thing: str) -> int:
+    """How many of ``thing`` (one of ``components.COUNTED``) the estate has, as a bonus card's text
+    counts them. "Дворец не считается зданием в текстах бонусных карт", so only built buildings
+    count, and "card-in-hand" is the profession and recruitment cards in hand."""
+    sizes = list(estate.buildings.values())
+    if thing == "building":
+        return len(sizes)
+    if thing.endswith("-building"):
+        return sizes.count(thing.removesuffix("-building"))
+    if thing == "building-size":
+        return len(set(sizes))
+    if thing == "landscape":
+        return estate.landscape_count
+    if thing == "landscape-type":
+        return sum(1 for kind in LANDSCAPES if estate.landscapes[kind])
+    if thing in LANDSCAPES:
+        return estate.landscapes[thing]
+    return {
+        "freedom": len(estate.freedoms),
+        "builder": estate.builders,
+        "jester": estate.jesters,
+        "prestige-card": len(estate.prestige_cards),
+        "card-in-hand": estate.in_hand,
+    }[thing]
+
+
+def bonus_points(estate: Estate, card: BonusCard) -> int:
+    """What a bonus card adds to a work: "количество WP, указанное на карте", its ``wp`` for each
+    thing it counts in the estate as it is when the work is created."""
+    return card.wp * sum(counted(estate, thing) for thing in card.counts)
+
+
+def bonus_value(estate: Estate, card: Bonus, components: Components = COMPONENTS) -> int:
+    """What a bonus card adds, given by name (a card of the template) or by the value read off it."""
     if isinstance(card, int):
         return card
-    sizes = list(estate.buildings.values())
-    lakes = estate.landscapes["lake"]
-    counts = {
-        "buildings": len(sizes),
-        "small-and-landscapes": sizes.count("small") + estate.landscape_count,
-        "forests": 2 * estate.landscapes["forest"],
-        "freedoms": 2 * len(estate.freedoms),
-        "builders": 2 * estate.builders,
-        "prestige-and-freedoms": len(estate.prestige_cards) + len(estate.freedoms),
-        "hand": estate.in_hand,
-        "large": 2 * sizes.count("large"),
-        "sizes": 2 * len(set(sizes)),
-        "lakes": 2 * lakes,
-        "jesters": 2 * estate.jesters,
-        "builders-and-lakes": estate.builders + lakes,
-        "landscape-types": 2 * sum(1 for kind in LANDSCAPES if estate.landscapes[kind]),
-    }
-    return counts[card]
+    return bonus_points(estate, components.bonus[card])
 
 
-def work_value(estate: Estate, profession: str, bonuses: Sequence[Bonus] = ()) -> WorkValue:
+def work_value(
+    estate: Estate, profession: str, bonuses: Sequence[Bonus] = (), components: Components = COMPONENTS
+) -> WorkValue:
     """Seed 001: "Начальная ценность шедевра 0 WP": +4 for the liked building, +3 for the liked
     landscape, +3 for the liked freedom, +2 per jester, +1 per profession and recruitment card "на
     руках игрока или выложена на стол", and each bonus card played. ``estate`` is taken with the
     profession card already laid out ("кладет ее рядом со своим игровым полем" comes first)."""
-    likes = PROFESSIONS[profession]
+    likes = components.professions[profession]
+    rule = components.rule
+    wp_building, wp_landscape, wp_freedom = rule("wp_building"), rule("wp_landscape"), rule("wp_freedom")
     parts = [
         Part(
             f"building {likes.building}" + ("" if likes.building in estate.buildings else " (none)"),
-            WP_BUILDING if likes.building in estate.buildings else 0,
+            wp_building if likes.building in estate.buildings else 0,
         ),
         Part(
             f"landscape {likes.landscape}" + ("" if estate.landscapes[likes.landscape] else " (none)"),
-            WP_LANDSCAPE if estate.landscapes[likes.landscape] else 0,
+            wp_landscape if estate.landscapes[likes.landscape] else 0,
         ),
         Part(
             f"freedom {likes.freedom}" + ("" if likes.freedom in estate.freedoms else " (none)"),
-            WP_FREEDOM if likes.freedom in estate.freedoms else 0,
+            wp_freedom if likes.freedom in estate.freedoms else 0,
         ),
-        Part(f"jesters x{estate.jesters}", WP_JESTER * estate.jesters),
-        Part(f"profession and recruitment cards x{estate.cards}", WP_CARD * estate.cards),
+        Part(f"jesters x{estate.jesters}", components.jester.wp * estate.jesters),
+        Part(f"profession and recruitment cards x{estate.cards}", rule("wp_card") * estate.cards),
     ]
     parts.extend(
         Part(
             f"bonus card {card}" if isinstance(card, str) else "bonus card (value read off it)",
-            bonus_value(estate, card),
+            bonus_value(estate, card, components),
         )
         for card in bonuses
     )
@@ -123,16 +138,22 @@ def minimum(minimums: Mapping[int, int], round_: int) -> int | None:
     return low if low is not None and low == high else None
 
 
+def best_of(best: Mapping[str, int], order: Sequence[str]) -> tuple[int, list[str]]:
+    """The best of each player's best work of the round (a player who made two counts the better:
+    "он помещает маркер на значение наиценнейшего произведения"), and everyone who made one that
+    good: "Если несколько игроков создали равные по ценности шедевры, они все получают по 3 очка
+    престижа"; (0, []) when no work was created."""
+    if not best:
+        return 0, []
+    top = max(best.values())
+    return top, [player for player in order if best.get(player) == top]
+
+
 def best_work(table: Table) -> tuple[int, list[str]]:
-    """The round's best work and every player who made one that good: "Если несколько игроков
-    создали равные по ценности шедевры, они все получают по 3 очка престижа"; (0, []) when no work
-    was created this round."""
+    """The round's best work at a table and who made it."""
     best = {
         player: max(work.value for work in estate.works if work.round == table.round)
         for player, estate in table.estates.items()
         if any(work.round == table.round for work in estate.works)
     }
-    if not best:
-        return 0, []
-    top = max(best.values())
-    return top, [player for player in table.players if best.get(player) == top]
+    return best_of(best, table.players)

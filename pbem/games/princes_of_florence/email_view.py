@@ -1,0 +1,63 @@
+"""What ``pbem show`` prints of a game by email, per seat: everything on the table, and of the
+cards in hands only what their holder knows (tokens; the engine lets the holder read its own)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.princes_of_florence import rounds
+from pbem.games.princes_of_florence.game import SOURCES, Game
+from pbem.games.princes_of_florence.scoring import breakdown
+
+
+def view(game: Game, seat: str | None) -> dict[str, Any]:
+    players = []
+    for player in game.players:
+        own = player.seat == seat
+        players.append(
+            {
+                "seat": player.seat,
+                "florins": player.florins,
+                "prestige": player.points,
+                "prestige by source": dict(zip(SOURCES, player.prestige, strict=True)),
+                "estate": player.estate.picture(),
+                "empty squares": player.estate.empty,
+                "buildings": list(player.estate.buildings),
+                "landscapes": list(player.estate.landscapes),
+                "freedoms": list(player.freedoms),
+                "jesters": player.jesters,
+                "builders": player.builders,
+                "profession cards": list(player.hand) if own else len(player.hand),
+                "laid out": [game.name(token) for token in player.laid],
+                "bonus cards": list(player.bonus) if own else len(player.bonus),
+                "bonus cards played": list(player.played_bonus),
+                "recruitment cards": player.recruitment,
+                "recruitment cards used": player.recruited,
+                "prestige cards": [
+                    game.name(t) if t in game.shown or own else "face down" for t in player.prestige_cards
+                ],
+                "works": [f"{work.profession} {work.value} WP (round {work.round})" for work in player.works],
+                "this round": {"won": player.bought, "actions": list(player.actions)},
+            }
+        )
+    auction = game.auction
+    return {
+        "round": game.round,
+        "phase": game.phase,
+        "first player": game.first,
+        "minimum work": game.minimum(),
+        "asked": rounds.actors(game),
+        "auction": None
+        if auction is None
+        else {"lot": auction.lot, "leader": auction.leader, "price": auction.price, "turn": auction.turn},
+        "lots sold this round": list(game.auctioned),
+        "professions face up": [game.name(token) for token in game.face_up],
+        "decks": dict(game.decks),
+        "supply": dict(game.supply),
+        "best works": [
+            f"round {i + 1}: {value} WP {', '.join(who) or 'none'}"
+            for i, (value, who) in enumerate(game.best)
+        ],
+        "players": players,
+        "score": breakdown(game),
+    }

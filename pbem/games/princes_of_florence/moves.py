@@ -1,0 +1,224 @@
+"""The move grammar of Princes of Florence by email: text to moves and back.
+
+Cards a player holds are named by their tokens (``profession:7``, ``bonus:3``, ``prestige:12``):
+nobody else knows what they are (``pbem show FILE --as SEAT`` lists a hand). Squares and placements
+are the estate's (``theatre at c3 rot 90``, ``estate.parse_placement``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbem.errors import MoveSyntaxError
+from pbem.games.princes_of_florence import estate as grid
+
+TOKEN = re.compile(r"(profession|bonus|prestige):[0-9]{1,4}")
+NUMBER = re.compile(r"[0-9]{1,6}")
+NAME = re.compile(r"[a-z][a-z-]{0,39}")
+LOT_NAMES = ("forest", "lake", "park", "landscape", "jester", "builder", "prestige-card", "recruitment")
+
+
+@dataclass(frozen=True)
+class Return:
+    token: str
+
+
+@dataclass(frozen=True)
+class Nominate:
+    lot: str
+
+
+@dataclass(frozen=True)
+class Bid:
+    amount: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True)
+class Buy:
+    lot: str
+
+
+@dataclass(frozen=True)
+class Place:
+    placement: grid.Placement
+
+
+@dataclass(frozen=True)
+class Build:
+    placement: grid.Placement
+
+
+@dataclass(frozen=True)
+class Freedom:
+    kind: str
+
+
+@dataclass(frozen=True)
+class Take:
+    deck: str  # profession or bonus
+    card: str = ""  # unofficial rules: the profession face up that is taken
+
+
+@dataclass(frozen=True)
+class Keep:
+    token: str
+    under: tuple[str, ...] = ()  # the others, in the order they go under the deck
+
+
+@dataclass(frozen=True)
+class CreateWork:
+    profession: str  # a token
+    bonuses: tuple[str, ...] = ()  # tokens
+
+
+@dataclass(frozen=True)
+class Payment:
+    prestige: int
+
+
+@dataclass(frozen=True)
+class Recruit:
+    profession: str
+    owner: str
+
+
+@dataclass(frozen=True)
+class Reveal:
+    token: str
+
+
+@dataclass(frozen=True)
+class Sell:
+    points: int
+
+
+Move = (
+    Return
+    | Nominate
+    | Bid
+    | Pass
+    | Buy
+    | Place
+    | Build
+    | Freedom
+    | Take
+    | Keep
+    | CreateWork
+    | Payment
+    | Recruit
+) | (Reveal | Sell)
+
+FORMS = {
+    "return": "'return TOKEN' (the profession card dealt and not kept, as profession:7)",
+    "auction": "'auction LOT' (forest, lake, park, jester, builder, prestige-card or recruitment; "
+    "'landscape' with the unofficial rules)",
+    "bid": "'bid N' (the last bid and 100 more)",
+    "pass": "'pass'",
+    "buy": "'buy LOT' (the last player in a round's auctions)",
+    "place": f"'place LANDSCAPE at SQUARE [rot 0|90|180|270]' ({grid.PLACEMENT_FORM})",
+    "build": f"'build BUILDING at SQUARE [rot 0|90|180|270] [mirrored]' ({grid.PLACEMENT_FORM})",
+    "freedom": "'freedom opinion|religion|travel'",
+    "take": "'take profession', 'take profession NAME' (unofficial rules) or 'take bonus'",
+    "keep": "'keep TOKEN [under TOKEN ...]' (the others drawn, in the order they go under the deck)",
+    "work": "'work TOKEN [TOKEN ...]' (a profession card, then the bonus cards played)",
+    "prestige": "'prestige K' (K prestige taken instead of 200 florins each; 'prestige 0' for florins)",
+    "recruit": "'recruit PROFESSION from SEAT'",
+    "reveal": "'reveal TOKEN' (a prestige card, at the end)",
+    "sell": "'sell prestige N'",
+}
+
+
+def parse(text: str) -> Move:
+    words = text.strip().lower().split()
+    verb, rest = (words[0], words[1:]) if words else ("", [])
+    move = _parse(verb, rest, text)
+    if move is None:
+        forms = FORMS.get(verb) or ", ".join(FORMS.values())
+        raise MoveSyntaxError(f"{text!r} is not a move: write {forms}")
+    return move
+
+
+def _token(word: str, deck: str) -> bool:
+    return bool(TOKEN.fullmatch(word)) and word.startswith(f"{deck}:")
+
+
+def _parse(verb: str, rest: list[str], text: str) -> Move | None:
+    one = rest[0] if len(rest) == 1 else ""
+    if verb == "pass" and not rest:
+        return Pass()
+    if verb == "return" and _token(one, "profession"):
+        return Return(one)
+    if verb == "auction" and one in LOT_NAMES:
+        return Nominate(one)
+    if verb == "buy" and one in LOT_NAMES:
+        return Buy(one)
+    if verb == "bid" and NUMBER.fullmatch(one):
+        return Bid(int(one))
+    if verb in ("place", "build") and rest:
+        placement = grid.parse_placement(" ".join(rest))
+        return Place(placement) if verb == "place" else Build(placement)
+    if verb == "freedom" and one and NAME.fullmatch(one):
+        return Freedom(one)
+    if verb == "take" and rest[:1] == ["bonus"] and len(rest) == 1:
+        return Take("bonus")
+    if verb == "take" and rest[:1] == ["profession"] and len(rest) <= 2:
+        card = rest[1] if len(rest) == 2 else ""
+        return Take("profession", card) if not card or NAME.fullmatch(card) else None
+    if verb == "keep" and rest and TOKEN.fullmatch(rest[0]):
+        under = rest[2:] if rest[1:2] == ["under"] else None
+        if len(rest) == 1:
+            return Keep(rest[0])
+        if under and all(TOKEN.fullmatch(word) for word in under):
+            return Keep(rest[0], tuple(under))
+        return None
+    if verb == "work" and rest and _token(rest[0], "profession"):
+        if all(_token(word, "bonus") for word in rest[1:]):
+            return CreateWork(rest[0], tuple(rest[1:]))
+        raise MoveSyntaxError(f"{text!r}: a work names its profession card, then only bonus cards (bonus:N)")
+    if verb == "prestige" and NUMBER.fullmatch(one):
+        return Payment(int(one))
+    if verb == "recruit" and len(rest) == 3 and rest[1] == "from" and NAME.fullmatch(rest[0]):
+        return Recruit(rest[0], rest[2])
+    if verb == "reveal" and _token(one, "prestige"):
+        return Reveal(one)
+    if verb == "sell" and len(rest) == 2 and rest[0] == "prestige" and NUMBER.fullmatch(rest[1]):
+        return Sell(int(rest[1]))
+    return None
+
+
+def format_move(move: Move) -> str:
+    if isinstance(move, Pass):
+        return "pass"
+    if isinstance(move, Return):
+        return f"return {move.token}"
+    if isinstance(move, Nominate):
+        return f"auction {move.lot}"
+    if isinstance(move, Buy):
+        return f"buy {move.lot}"
+    if isinstance(move, Bid):
+        return f"bid {move.amount}"
+    if isinstance(move, Place):
+        return f"place {grid.format_placement(move.placement)}"
+    if isinstance(move, Build):
+        return f"build {grid.format_placement(move.placement)}"
+    if isinstance(move, Freedom):
+        return f"freedom {move.kind}"
+    if isinstance(move, Take):
+        return f"take {move.deck} {move.card}".strip()
+    if isinstance(move, Keep):
+        return " ".join(("keep", move.token, *(("under", *move.under) if move.under else ())))
+    if isinstance(move, CreateWork):
+        return " ".join(("work", move.profession, *move.bonuses))
+    if isinstance(move, Payment):
+        return f"prestige {move.prestige}"
+    if isinstance(move, Recruit):
+        return f"recruit {move.profession} from {move.owner}"
+    if isinstance(move, Reveal):
+        return f"reveal {move.token}"
+    return f"sell prestige {move.points}"

@@ -1,0 +1,937 @@
+"""The rounds of a Princes of Florence game by email: the deal, the auction phase, the action phase,
+the end of a round and the end of the game (seed 001, "Ход игры" to "Конец игры").
+
+Every ``check_*`` only reads and raises IllegalMoveError in one line naming the rule; every other
+public function takes a game and returns a new one (the state is frozen). Hidden cards are tokens:
+a draw is a ``Draw`` the state waits for and ``drawn`` answers; a card shown face up is named by
+``revealed`` before the move that shows it is checked.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_florence import estate as grid
+from pbem.games.princes_of_florence.actions import turned_up
+from pbem.games.princes_of_florence.auction import lot_slot, opening_price
+from pbem.games.princes_of_florence.buildings import cost
+from pbem.games.princes_of_florence.components import LANDSCAPES, Building, Landscape
+from pbem.games.princes_of_florence.game import (
+    ACTIONS,
+    AUCTION,
+    BONUS,
+    DEAL,
+    KEEP,
+    OVER,
+    PAYMENT,
+    PLACE,
+    PRESTIGE,
+    PROFESSION,
+    RECRUIT,
+    RETURN,
+    REVEAL,
+    Auction,
+    Draw,
+    FollowUp,
+    Game,
+    Player,
+    Work,
+    as_estate,
+)
+from pbem.games.princes_of_florence.works import best_of, florins_left, most_prestige, work_value
+
+LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
+Piece = Building | Landscape
+
+# --- who acts ------------------------------------------------------------------------------------
+
+
+def actors(game: Game) -> list[str]:
+    """The seats asked to move now; none while a card is being dealt."""
+    if game.drawing or game.phase == OVER:
+        return []
+    if game.follow_ups:
+        due = game.follow_ups[0]
+        if due.kind == RETURN:
+            return [item.seat for item in game.follow_ups]
+        return [due.seat]
+    if game.phase == AUCTION:
+        return [game.auction.turn if game.auction else game.nominator]
+    if game.phase == ACTIONS:
+        return [game.turn]
+    if game.phase == REVEAL:
+        return [player.seat for player in game.players if hidden_prestige(game, player) and not player.out]
+    return []
+
+
+def hidden_prestige(game: Game, player: Player) -> list[str]:
+    return [token for token in player.prestige_cards if token not in game.shown]
+
+
+def step(game: Game) -> str:
+    """The current step's name, unique in the game (each step has its own deadline)."""
+    if game.phase == DEAL:
+        return "the deal"
+    if game.phase == REVEAL:
+        return "the end: prestige cards"
+    if game.follow_ups:
+        return f"round {game.round} {game.follow_ups[0].kind} move {game.moves}"
+    return f"round {game.round} {game.phase} move {game.moves}"
+
+
+def _ensure_turn(game: Game, seat: str) -> None:
+    asked = actors(game)
+    if seat not in asked:
+        who = ", ".join(asked) if asked else "nobody (a card is being dealt)"
+        raise IllegalMoveError(f"it is not {seat}'s turn: {who} to move")
+
+
+def _due(game: Game, seat: str, kind: str) -> FollowUp:
+    for due in game.follow_ups:
+        if due.seat == seat and due.kind == kind:
+            return due
+    raise IllegalMoveError(f"{seat} has no {kind} to make now")
+
+
+def _without(game: Game, due: FollowUp) -> Game:
+    follow_ups = list(game.follow_ups)
+    follow_ups.remove(due)
+    return replace(game, follow_ups=tuple(follow_ups))
+
+
+# --- cards ---------------------------------------------------------------------------------------
+
+
+def drawn(game: Game, draw: Draw, token: str) -> Game:
+    """The oldest draw answered with ``token``: into the hand at the deal, onto the table when
+    turned up, otherwise among the cards a player chooses from."""
+    assert game.drawing and game.drawing[0] == draw, (game.drawing, draw)
+    game = replace(game, drawing=game.drawing[1:])
+    if draw.face_up:
+        return replace(game, face_up=(*game.face_up, token))
+    player = game.player(draw.seat)
+    if game.phase == DEAL:
+        return game.with_player(replace(player, hand=(*player.hand, token)))
+    for index, due in enumerate(game.follow_ups):
+        if due.seat == draw.seat and due.kind == KEEP and due.what == draw.deck:
+            follow_ups = list(game.follow_ups)
+            follow_ups[index] = replace(due, tokens=(*due.tokens, token))
+            return replace(game, follow_ups=tuple(follow_ups))
+    raise AssertionError(f"no choice waits for {token}")
+
+
+def revealed(game: Game, token: str, card: str) -> Game:
+    return replace(game, shown={**game.shown, token: card})
+
+
+def reshuffled(game: Game, deck: str) -> Game:
+    return replace(game, reshuffle=tuple(name for name in game.reshuffle if name != deck))
+
+
+def _draw(game: Game, seat: str, deck: str) -> Game:
+    """Seed 001: "берет 5 верхних карт из соответствующей колоды (или все карты, если их в колоде
+    меньше пяти), выбирает одну"."""
+    count = min(game.components.rule("cards_drawn"), game.decks[deck])
+    return replace(
+        game,
+        decks={**game.decks, deck: game.decks[deck] - count},
+        drawing=(*game.drawing, *(Draw(deck, seat) for _ in range(count))),
+        follow_ups=(*game.follow_ups, FollowUp(seat, KEEP, deck)),
+    )
+
+
+# --- the deal --------------------------------------------------------------------------------------
+
+
+def check_return(game: Game, seat: str, token: str) -> None:
+    """Seed 001: "Каждый игрок смотрит сданные карты, выбирает из них три, которые оставляет себе,
+    а оставшуюся карту сбрасывает обратно в колоду"."""
+    _ensure_turn(game, seat)
+    _due(game, seat, RETURN)
+    if token not in game.player(seat).hand:
+        held = ", ".join(game.player(seat).hand)
+        raise IllegalMoveError(f"{seat} was not dealt {token}: return one of {held}")
+
+
+def return_card(game: Game, seat: str, token: str) -> Game:
+    player = game.player(seat)
+    game = game.with_player(replace(player, hand=tuple(t for t in player.hand if t != token)))
+    game = _without(game, _due(game, seat, RETURN))
+    game = replace(game, decks={**game.decks, PROFESSION: game.decks[PROFESSION] + 1})
+    if game.follow_ups:
+        return game
+    # "Колода вновь перемешивается и кладется рядом с общим игровым полем."
+    return begin_round(replace(game, reshuffle=(*game.reshuffle, PROFESSION)), 1)
+
+
+# --- rounds ----------------------------------------------------------------------------------------
+
+
+def begin_round(game: Game, round_: int) -> Game:
+    """A round starts with the auction phase; with the unofficial rules, from round 3, "одна верхняя
+    карта профессии берется из колоды, переворачивается и кладется на стол" (two more, one in each
+    of rounds 6 and 7, with two players)."""
+    players = tuple(replace(player, actions=(), bought="", out=False) for player in game.players)
+    game = replace(
+        game,
+        round=round_,
+        phase=AUCTION,
+        players=players,
+        auctioned=(),
+        auction=None,
+        nominator=game.first,
+        turn="",
+    )
+    if game.unofficial:
+        count = len(game.seats)
+        turn = turned_up(count, round_) - turned_up(count, round_ - 1)
+        turn = min(turn, game.decks[PROFESSION])
+        if turn:
+            game = replace(
+                game,
+                decks={**game.decks, PROFESSION: game.decks[PROFESSION] - turn},
+                drawing=(*game.drawing, *(Draw(PROFESSION, game.first, face_up=True) for _ in range(turn))),
+            )
+    return _settle_auctions(game)
+
+
+def _bidders(game: Game) -> list[str]:
+    """Players still in this round's auctions: "Игроки, которые уже приобрели объекты в данный раунд,
+    не могут принимать участия в торгах до конца раунда"."""
+    return [player.seat for player in game.players if not player.bought and not player.out]
+
+
+def _settle_auctions(game: Game) -> Game:
+    """Pick who puts up the next lot, or end the auction phase once nobody is left in it ("После
+    того, как все игроки приобрели объекты или решили вовсе не приобретать объекты")."""
+    left = _bidders(game)
+    if not left:
+        return replace(game, phase=ACTIONS, turn=game.first, nominator="")
+    if game.nominator not in left:
+        return replace(game, nominator=game.after(game.nominator, left))
+    return game
+
+
+def last_player(game: Game) -> bool:
+    """ "Торги длятся до тех пор, пока не останется один игрок, который не приобрел объект": that
+    player may take a lot alone for the opening price, or nothing."""
+    return game.phase == AUCTION and game.auction is None and len(_bidders(game)) == 1
+
+
+def lots(game: Game) -> list[str]:
+    """The lots that may be put up now, whoever puts them up."""
+    found = []
+    kinds = [LANDSCAPE] if game.unofficial else list(LANDSCAPES)
+    for lot in (*kinds, "jester", "builder", "prestige-card", "recruitment"):
+        if _lot_refusal(game, lot) is None:
+            found.append(lot)
+    return found
+
+
+def _supply(game: Game, lot: str) -> int:
+    if lot == LANDSCAPE:
+        return sum(game.supply[kind] for kind in LANDSCAPES)
+    if lot == "prestige-card":
+        return game.decks[PRESTIGE]
+    return game.supply[lot]
+
+
+def _lot_refusal(game: Game, lot: str) -> str | None:
+    if lot_slot(lot, unofficial=game.unofficial) in game.auctioned:
+        rule = (
+            "'за один раунд только один тип ландшафта может быть выставлен на аукцион'"
+            if game.unofficial and lot in (*LANDSCAPES, LANDSCAPE)
+            else "'в каждый раунд на аукцион может быть выставлен только один объект одного типа'"
+        )
+        return f"a {lot_slot(lot, unofficial=game.unofficial)} was sold this round ({rule})"
+    if _supply(game, lot) <= 0:
+        return (
+            f"no {lot} is left ('если более не осталось объектов определенного типа, то торги за "
+            "данные объекты более не могут объявляться')"
+        )
+    return None
+
+
+def price(game: Game, lot: str) -> int:
+    return opening_price(lot, players=len(game.seats), unofficial=game.unofficial, round_=game.round)
+
+
+def _wants_refusal(game: Game, seat: str, lot: str) -> str | None:
+    """Why ``seat`` may not win ``lot`` at all: a fourth builder, or a landscape with no room."""
+    player = game.player(seat)
+    limit = game.components.builders.limit
+    if lot == "builder" and player.builders >= limit:
+        return f"{seat} has {limit} builders ('их не может быть в поместье более трех')"
+    if lot in (*LANDSCAPES, LANDSCAPE):
+        kinds = [lot] if lot in LANDSCAPES else [kind for kind in LANDSCAPES if game.supply[kind] > 0]
+        if not any(placements(game, player, kind) for kind in kinds):
+            # Reading: a landscape won is placed at once ("немедленно располагает его в своем
+            # поместье"), so a player with no room for one does not take part.
+            return f"{seat}'s estate has no room for a {lot} (a landscape won is placed at once)"
+    return None
+
+
+def check_nominate(game: Game, seat: str, lot: str) -> None:
+    """Seed 001: "Первый игрок выбирает объект одного типа и выставляет его на торги. Он
+    автоматически начинает аукцион со ставкой 200 флоринов"."""
+    _ensure_turn(game, seat)
+    if game.phase != AUCTION or game.auction is not None:
+        raise IllegalMoveError(
+            "no lot can be put up now: the auction phase is over or a lot is being bid for"
+        )
+    if last_player(game):
+        raise IllegalMoveError(
+            f"{seat} is the last player in this round's auctions: 'buy LOT' for its opening price, or pass"
+        )
+    if game.unofficial and lot in LANDSCAPES:
+        raise IllegalMoveError(
+            "with the unofficial rules a landscape is put up as 'auction landscape' ('не называя его "
+            "тип'); the winner chooses its kind"
+        )
+    if lot == LANDSCAPE and not game.unofficial:
+        raise IllegalMoveError("name the landscape: 'auction forest', 'auction lake' or 'auction park'")
+    refusal = _lot_refusal(game, lot) or _wants_refusal(game, seat, lot)
+    if refusal:
+        raise IllegalMoveError(refusal)
+    opening = price(game, lot)
+    if game.player(seat).florins < opening:
+        raise IllegalMoveError(f"a {lot} opens at {opening} florins; {seat} has {game.player(seat).florins}")
+
+
+def nominate(game: Game, seat: str, lot: str) -> Game:
+    auction = Auction(lot, seat, seat, price(game, lot), "")
+    return _next_bidder(replace(game, auction=replace(auction, turn=seat)))
+
+
+def _next_bidder(game: Game) -> Game:
+    """Bidding goes clockwise among those still bidding; the lot is sold once "все игроки кроме
+    одного не спасуют"."""
+    auction = game.auction
+    assert auction is not None
+    bidding = [seat for seat in _bidders(game) if seat not in auction.passed]
+    others = [seat for seat in bidding if seat != auction.leader]
+    if not others:
+        return _win(
+            replace(game, auction=None), auction.leader, auction.lot, auction.price, auction.nominator
+        )
+    return replace(game, auction=replace(auction, turn=game.after(auction.turn, others)))
+
+
+def check_bid(game: Game, seat: str, amount: int) -> None:
+    """Seed 001: "каждый участник игры может принять участие в торгах, подняв ставку на 100
+    флоринов. Все повышения цены лота происходят ровно на 100 флоринов, ни больше, ни меньше"."""
+    auction = game.auction
+    if game.phase != AUCTION or auction is None:
+        raise IllegalMoveError("no lot is being bid for: the nominator puts one up with 'auction LOT'")
+    if seat in auction.passed:
+        raise IllegalMoveError(
+            f"{seat} passed on this {auction.lot} ('спасовавший игрок более не может принимать участие "
+            "в торгах за данный объект')"
+        )
+    if seat not in _bidders(game):
+        raise IllegalMoveError(
+            f"{seat} won a lot this round or left its auctions ('не могут принимать участия в торгах до "
+            "конца раунда')"
+        )
+    _ensure_turn(game, seat)
+    wanted = auction.price + game.components.rule("raise")
+    if amount != wanted:
+        raise IllegalMoveError(
+            f"the next bid for the {auction.lot} is {wanted}, not {amount} ('повышения цены лота "
+            "происходят ровно на 100 флоринов, ни больше, ни меньше')"
+        )
+    refusal = _wants_refusal(game, seat, auction.lot)
+    if refusal:
+        raise IllegalMoveError(refusal)
+    if amount > game.player(seat).florins:
+        raise IllegalMoveError(f"{seat} has {game.player(seat).florins} florins, not {amount}")
+
+
+def bid(game: Game, seat: str, amount: int) -> Game:
+    assert game.auction is not None
+    game = replace(game, auction=replace(game.auction, leader=seat, price=amount, turn=seat))
+    return _next_bidder(game)
+
+
+def check_pass(game: Game, seat: str) -> None:
+    _ensure_turn(game, seat)
+
+
+def pass_auction(game: Game, seat: str) -> Game:
+    """A pass in a lot's bidding is final for that lot ("более не может принимать участие в торгах
+    за данный объект в этом раунде"). A pass instead of putting a lot up leaves the round's
+    auctions: reading "решили вовсе не приобретать объекты в данный раунд", which the text allows
+    the last player in so many words."""
+    if game.auction is not None:
+        auction = game.auction
+        return _next_bidder(replace(game, auction=replace(auction, passed=(*auction.passed, seat))))
+    game = game.with_player(replace(game.player(seat), out=True))
+    if seat == game.nominator:
+        left = _bidders(game)
+        game = replace(game, nominator=game.after(seat, left) if left else seat)
+    return _settle_auctions(game)
+
+
+def check_buy(game: Game, seat: str, lot: str) -> None:
+    """Seed 001: the last player "может просто заплатить в банк 200 флоринов и взять один из
+    доступных объектов"."""
+    _ensure_turn(game, seat)
+    if not last_player(game):
+        raise IllegalMoveError(
+            "only the last player in a round's auctions takes a lot without bidding: put it up with "
+            "'auction LOT'"
+        )
+    if game.unofficial and lot in LANDSCAPES:
+        raise IllegalMoveError("with the unofficial rules a landscape is taken as 'buy landscape'")
+    refusal = _lot_refusal(game, lot) or _wants_refusal(game, seat, lot)
+    if refusal:
+        raise IllegalMoveError(refusal)
+    if game.player(seat).florins < price(game, lot):
+        raise IllegalMoveError(f"a {lot} costs {price(game, lot)}; {seat} has {game.player(seat).florins}")
+
+
+def buy(game: Game, seat: str, lot: str) -> Game:
+    return _win(game, seat, lot, price(game, lot), seat)
+
+
+def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
+    """The winner "платит деньги в банк, забирает объект себе"; a nominator who lost puts up the
+    next lot, one who won hands it to "первый из доступных игроков ..., сидящий по левую сторону"."""
+    player = replace(game.player(seat), florins=game.player(seat).florins - paid, bought=lot)
+    follow_ups = list(game.follow_ups)
+    supply = dict(game.supply)
+    if lot in (*LANDSCAPES, LANDSCAPE):
+        follow_ups.append(FollowUp(seat, PLACE, lot))
+    else:
+        if lot != "prestige-card":
+            supply[lot] -= 1
+        if lot == "jester":
+            player = replace(player, jesters=player.jesters + 1)
+        elif lot == "builder":
+            player = replace(player, builders=player.builders + 1)
+            # "Если игрок приобрел второго строителя, он немедленно получает 3 очка престижа. Если
+            # игрок приобрел третьего строителя, он так же немедленно получает 3 очка престижа."
+            if player.builders >= game.components.builders.prestige_from:
+                player = player.gain("builders", game.components.builders.prestige)
+        elif lot == "recruitment":
+            player = replace(player, recruitment=player.recruitment + 1)
+            # "он может использовать ее немедленно или отложить"
+            if recruitable(game, seat):
+                follow_ups.append(FollowUp(seat, RECRUIT))
+    game = replace(
+        game.with_player(player),
+        supply=supply,
+        follow_ups=tuple(follow_ups),
+        auctioned=(*game.auctioned, lot_slot(lot, unofficial=game.unofficial)),
+        nominator=nominator,
+    )
+    if lot == "prestige-card":
+        game = _draw(game, seat, PRESTIGE)
+    return _settle_auctions(game) if not game.follow_ups else game
+
+
+# --- placing buildings and landscapes ------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement, grid.Cells], ...]:
+    """Every placement of ``piece`` that lies on an empty grid, one per set of squares covered."""
+    found: dict[grid.Cells, grid.Placement] = {}
+    sides = (False, True) if piece.two_sided else (False,)
+    for row, column, rotation, mirrored in itertools.product(
+        range(rows), range(columns), grid.ROTATIONS, sides
+    ):
+        placement = grid.Placement(piece.id, (column, row), rotation, mirrored)
+        squares = grid.squares_of(piece, placement)
+        if all(0 <= x < columns and 0 <= y < rows for x, y in squares):
+            found.setdefault(squares, placement)
+    return tuple((placement, squares) for squares, placement in found.items())
+
+
+def piece(game: Game, name: str) -> Piece:
+    found = game.components.buildings.get(name) or game.components.landscapes.get(name)
+    if found is None:
+        raise IllegalMoveError(f"no building or landscape {name!r}")
+    return found
+
+
+def placements(game: Game, player: Player, name: str) -> list[grid.Placement]:
+    """Where ``name`` may lie on the player's estate now: the placements ``estate.place`` accepts,
+    found fast (one per set of squares covered)."""
+    tile = piece(game, name)
+    land = player.estate
+    taken = frozenset(square for item in land.placed for square in item.squares)
+    near: frozenset[grid.Square] = frozenset()
+    if tile.is_building and player.builders < game.components.builders.touching_from:
+        near = frozenset(
+            (x + dx, y + dy)
+            for item in land.placed
+            if item.building
+            for x, y in item.squares
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        )
+    return [
+        placement
+        for placement, squares in _on_grid(tile, land.columns, land.rows)
+        if not squares & taken and not squares & near
+    ]
+
+
+def _place(game: Game, player: Player, placement: grid.Placement) -> grid.Estate:
+    return grid.place(
+        player.estate,
+        piece(game, placement.piece),
+        placement,
+        builders=player.builders,
+        touching_from=game.components.builders.touching_from,
+    )
+
+
+def check_place(game: Game, seat: str, placement: grid.Placement) -> None:
+    """Seed 001: "Если игрок выиграл торги за лес, он немедленно располагает его в своем поместье";
+    the unofficial rules: "Победитель аукциона забирает себе тот тип ландшафта, который желает"."""
+    _ensure_turn(game, seat)
+    due = _due(game, seat, PLACE)
+    kind = placement.piece
+    if kind not in LANDSCAPES or (due.what not in (LANDSCAPE, kind)):
+        wanted = "forest, lake or park" if due.what == LANDSCAPE else due.what
+        raise IllegalMoveError(f"{seat} places the {wanted} won, not a {kind}")
+    if game.supply[kind] <= 0:
+        raise IllegalMoveError(f"no {kind} is left")
+    _place(game, game.player(seat), placement)
+
+
+def place(game: Game, seat: str, placement: grid.Placement) -> Game:
+    player = game.player(seat)
+    kind = placement.piece
+    player = replace(player, estate=_place(game, player, placement))
+    # "Если хозяин поместья размещает в нем второй лес ... он сразу же получает 3 очка престижа ...
+    # третий лес ... вновь получает 3 очка престижа и т. д."; lakes and parks "так же, как и лес".
+    if player.landscape_count(kind) >= 2:
+        player = player.gain("landscapes", game.components.rule("landscape_prestige"))
+    game = replace(
+        game.with_player(player),
+        supply={**game.supply, kind: game.supply[kind] - 1},
+    )
+    return _carry_on(_without(game, _due(game, seat, PLACE)))
+
+
+# --- the action phase ----------------------------------------------------------------------------
+
+ONCE = {
+    "profession": "'взятие карты профессии (только раз за раунд)'",
+    "freedom": "'обеспечение свободы (только раз за раунд)'",
+}
+
+
+def _check_action(game: Game, seat: str, action: str) -> Player:
+    _ensure_turn(game, seat)
+    if game.phase != ACTIONS or game.follow_ups:
+        raise IllegalMoveError(f"{action} is an action of the action phase; the round is in its {game.phase}")
+    player = game.player(seat)
+    limit = game.components.rule("actions_per_round")
+    if len(player.actions) >= limit:
+        raise IllegalMoveError(f"{seat} has taken {limit} actions this round ('совершает по 2 действия')")
+    if action in ONCE and action in player.actions:
+        raise IllegalMoveError(f"{seat} already took a {action} this round ({ONCE[action]})")
+    return player
+
+
+def _pay(player: Player, amount: int, what: str) -> Player:
+    if amount > player.florins:
+        raise IllegalMoveError(f"{what} costs {amount} florins; {player.seat} has {player.florins}")
+    return replace(player, florins=player.florins - amount)
+
+
+def _acted(game: Game, player: Player, action: str) -> Game:
+    return game.with_player(replace(player, actions=(*player.actions, action)))
+
+
+def building_cost(game: Game, player: Player) -> int:
+    return cost(player.builders, game.components.rule("building_price"), game.components.builders)
+
+
+def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
+    """Seed 001, "Строительство зданий": 700 florins, 300 with one or two builders, nothing with
+    three; "только одно здание одного типа"; "не может строить здание, если соответствующие маркеры
+    закончились"; the placement rules of ``estate.place``."""
+    player = _check_action(game, seat, "build")
+    name = placement.piece
+    if name not in game.components.buildings:
+        raise IllegalMoveError(
+            f"no building {name!r}; buildings: {', '.join(sorted(game.components.buildings))}"
+        )
+    if name in player.estate.buildings:
+        raise IllegalMoveError(
+            f"{seat} has a {name} already ('может построить в своем поместье только одно здание одного типа')"
+        )
+    if game.supply[f"building:{name}"] <= 0:
+        raise IllegalMoveError(
+            f"no {name} is left ('не может строить здание, если соответствующие маркеры закончились')"
+        )
+    _pay(player, building_cost(game, player), f"a building with {player.builders} builder(s)")
+    _place(game, player, placement)
+
+
+def build(game: Game, seat: str, placement: grid.Placement) -> Game:
+    player = game.player(seat)
+    player = _pay(player, building_cost(game, player), "a building")
+    player = replace(player, estate=_place(game, player, placement))
+    # "При строительстве здания игрок немедленно получает 3 очка престижа."
+    player = player.gain("buildings", game.components.rule("building_prestige"))
+    key = f"building:{placement.piece}"
+    game = replace(game, supply={**game.supply, key: game.supply[key] - 1})
+    return _carry_on(_acted(game, player, "build"))
+
+
+def check_freedom(game: Game, seat: str, kind: str) -> None:
+    """Seed 001, "Обеспечение свободы": 300 florins; "Игрок может лишь раз обеспечить в своем
+    поместье свободу каждого типа. Если маркеры свободы более недоступны, то игрок не может"."""
+    player = _check_action(game, seat, "freedom")
+    if kind not in game.components.freedoms:
+        raise IllegalMoveError(
+            f"no freedom {kind!r}; freedoms: {', '.join(sorted(game.components.freedoms))}"
+        )
+    if kind in player.freedoms:
+        raise IllegalMoveError(
+            f"{seat} has {kind} freedom already ('может лишь раз обеспечить в своем поместье свободу "
+            "каждого типа')"
+        )
+    if game.supply[f"freedom:{kind}"] <= 0:
+        raise IllegalMoveError(
+            f"no {kind} marker is left ({len(game.seats) - 1} of each: 'количеству игроков минус 1')"
+        )
+    _pay(player, game.components.rule("freedom_price"), "a freedom")
+
+
+def freedom(game: Game, seat: str, kind: str) -> Game:
+    player = _pay(game.player(seat), game.components.rule("freedom_price"), "a freedom")
+    player = replace(player, freedoms=(*player.freedoms, kind))
+    key = f"freedom:{kind}"
+    game = replace(game, supply={**game.supply, key: game.supply[key] - 1})
+    return _carry_on(_acted(game, player, "freedom"))
+
+
+def check_take(game: Game, seat: str, deck: str, card: str = "") -> None:
+    """Seed 001, "Взятие карты профессии" and "Взятие карты бонуса": 300 florins, one of the top
+    five cards; "Если колода ... опустела, игроки более не могут приобретать соответствующие
+    карты". With the unofficial rules a profession is taken from those turned face up."""
+    action = "profession" if deck == PROFESSION else "bonus"
+    player = _check_action(game, seat, action)
+    if deck == PROFESSION and game.unofficial:
+        _check_face_up(game, card)
+    elif card:
+        raise IllegalMoveError(f"a {action} card is drawn from the deck, not named ('take {action}')")
+    elif game.decks[deck] <= 0:
+        raise IllegalMoveError(
+            f"the {deck} deck is empty ('если колода {'профессии' if deck == PROFESSION else 'бонусов'} "
+            "опустела, игроки более не могут приобретать соответствующие карты')"
+        )
+    _pay(player, game.components.rule(f"{action}_price"), f"a {action} card")
+
+
+def _check_face_up(game: Game, card: str) -> None:
+    """Unofficial rules: "За всю игру только 6 (4) карт профессий могут приобрести игроки в общей
+    сумме"; "Любая карта профессии из числа карт, перевернутых рубашкой ..., может быть взята"."""
+    limit = game.components.unofficial[
+        "two_players_profession_limit" if len(game.seats) == 2 else "three_players_profession_limit"
+    ]
+    if game.professions_taken >= limit:
+        raise IllegalMoveError(
+            f"the {limit} profession cards a game of {len(game.seats)} allows are taken (unofficial rules: "
+            f"'за всю игру только {limit} карт профессий могут приобрести игроки в общей сумме')"
+        )
+    on_table = [game.name(token) for token in game.face_up]
+    if not on_table:
+        raise IllegalMoveError(
+            "no profession card lies face up (unofficial rules: cards are turned up one a round from "
+            "round 3, and only those may be taken)"
+        )
+    if card not in on_table:
+        raise IllegalMoveError(f"take one of the professions face up: {', '.join(on_table)}")
+
+
+def take(game: Game, seat: str, deck: str, card: str = "") -> Game:
+    action = "profession" if deck == PROFESSION else "bonus"
+    player = _pay(game.player(seat), game.components.rule(f"{action}_price"), f"a {action} card")
+    if deck == PROFESSION and game.unofficial:
+        token = next(token for token in game.face_up if game.name(token) == card)
+        player = replace(player, hand=(*player.hand, token))
+        game = replace(
+            game,
+            face_up=tuple(t for t in game.face_up if t != token),
+            professions_taken=game.professions_taken + 1,
+        )
+        return _carry_on(_acted(game, player, action))
+    return _draw(_acted(game, player, action), seat, deck)
+
+
+def check_keep(game: Game, seat: str, token: str, under: Sequence[str]) -> None:
+    """Seed 001: "выбирает одну ... Оставшиеся четыре карты игрок кладет обратно под низ колоды,
+    располагая их в желаемом порядке"."""
+    _ensure_turn(game, seat)
+    due = _due(game, seat, KEEP)
+    if token not in due.tokens:
+        raise IllegalMoveError(f"{token} is not one of the cards drawn: {', '.join(due.tokens)}")
+    rest = [t for t in due.tokens if t != token]
+    if under and sorted(under) != sorted(rest):
+        raise IllegalMoveError(f"'under' lists the other cards drawn, each once: {', '.join(rest)}")
+
+
+def kept_rest(game: Game, seat: str, token: str, under: Sequence[str]) -> list[str]:
+    """The cards that go under the deck, in the order they go: as listed, or as drawn."""
+    due = _due(game, seat, KEEP)
+    return list(under) if under else [t for t in due.tokens if t != token]
+
+
+def keep(game: Game, seat: str, token: str, under: Sequence[str]) -> Game:
+    due = _due(game, seat, KEEP)
+    rest = kept_rest(game, seat, token, under)
+    player = game.player(seat)
+    if due.what == PROFESSION:
+        player = replace(player, hand=(*player.hand, token))
+    elif due.what == BONUS:
+        player = replace(player, bonus=(*player.bonus, token))
+    else:
+        player = replace(player, prestige_cards=(*player.prestige_cards, token))
+    game = replace(game.with_player(player), decks={**game.decks, due.what: game.decks[due.what] + len(rest)})
+    return _carry_on(_without(game, due))
+
+
+# --- works ------------------------------------------------------------------------------------------
+
+
+def check_work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -> None:
+    """Seed 001, "Создание шедевра": a profession card from the hand; bonus cards held, "Каждой
+    картой бонуса игрок может играть лишь раз"; the value at least the round's minimum."""
+    player = _check_action(game, seat, "work")
+    if profession not in player.hand:
+        raise IllegalMoveError(
+            f"{seat} holds no {game.name(profession)} ('для создания шедевра, игрок должен сыграть с руки "
+            "картой профессии')"
+        )
+    for token in bonuses:
+        if token not in player.bonus:
+            raise IllegalMoveError(f"{seat} holds no bonus card {game.name(token)}")
+    unseen = [token for token in (profession, *bonuses) if token not in game.shown]
+    if unseen:
+        raise IllegalMoveError(f"a work shows its cards face up: {', '.join(unseen)} not shown")
+    twice = [token for token in set(bonuses) if list(bonuses).count(token) > 1]
+    if twice:
+        raise IllegalMoveError(
+            f"the bonus card {game.name(twice[0])} is played twice in one work ('каждой картой бонуса "
+            "игрок может играть лишь раз')"
+        )
+    value = work_points(game, seat, profession, bonuses)
+    least = game.minimum()
+    if value < least:
+        raise IllegalMoveError(
+            f"the work is worth {value} WP, below round {game.round}'s minimum {least} ('если игрок не "
+            "набирает минимальной ценности шедевра, он не может играть данной картой профессии')"
+        )
+
+
+def work_points(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -> int:
+    """The value with the card laid out first ("кладет ее рядом со своим игровым полем", then
+    "подсчитывает ценность"), counted by the companion's ``work_value``."""
+    player = game.player(seat)
+    laid = replace(
+        player, hand=tuple(t for t in player.hand if t != profession), laid=(*player.laid, profession)
+    )
+    estate = as_estate(game, laid)
+    cards = [game.name(token) for token in bonuses]
+    return work_value(estate, game.name(profession), cards, game.components).total
+
+
+def work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -> Game:
+    """The bank pays "100 флоринов за каждый WP"; the player then chooses how much to take as prestige
+    (a ``PAYMENT`` follow-up), "1 очко престижа стоит 200 флоринов"."""
+    value = work_points(game, seat, profession, bonuses)
+    player = game.player(seat)
+    player = replace(
+        player,
+        hand=tuple(t for t in player.hand if t != profession),
+        laid=(*player.laid, profession),
+        bonus=tuple(t for t in player.bonus if t not in bonuses),
+        played_bonus=(*player.played_bonus, *(game.name(t) for t in bonuses)),
+        works=(*player.works, Work(game.name(profession), game.round, value)),
+        florins=player.florins + value * game.components.rule("florins_per_wp"),
+    )
+    game = _acted(game, player, "work")
+    return replace(game, follow_ups=(*game.follow_ups, FollowUp(seat, PAYMENT, str(value))))
+
+
+def check_payment(game: Game, seat: str, points: int) -> None:
+    """Seed 001: "Игрок может немедленно взять полную стоимость шедевра (но не больше) или часть его
+    стоимости очками престижа"; "Игрок не может конвертировать в очки престижа деньги, которые он
+    не получил от создания данного шедевра"."""
+    _ensure_turn(game, seat)
+    due = _due(game, seat, PAYMENT)
+    most = most_prestige(int(due.what))
+    if points > most:
+        raise IllegalMoveError(
+            f"a {due.what} WP work pays {int(due.what) * 100} florins: at most {most} prestige at 200 each"
+        )
+
+
+def payment(game: Game, seat: str, points: int) -> Game:
+    due = _due(game, seat, PAYMENT)
+    value = int(due.what)
+    player = game.player(seat)
+    refund = value * game.components.rule("florins_per_wp") - florins_left(value, points)
+    works = (*player.works[:-1], replace(player.works[-1], prestige=points))
+    player = replace(player.gain("works", points), florins=player.florins - refund, works=works)
+    return _carry_on(_without(game.with_player(player), due))
+
+
+# --- recruitment ---------------------------------------------------------------------------------
+
+
+def recruitable(game: Game, seat: str) -> list[tuple[str, str]]:
+    """(profession, owner) pairs a recruitment card of ``seat`` could take now."""
+    return [
+        (game.name(token), other.seat) for other in game.players if other.seat != seat for token in other.laid
+    ]
+
+
+def check_recruit(game: Game, seat: str, profession: str, owner: str) -> None:
+    """Seed 001, "Карты найма": the player "выбирает одну карту профессии, лежащую в раскрытом виде
+    у поместья оппонента, берет ее в свою руку"; it may be used at once or "в любой момент фазы
+    действия, во время своего хода" (not one of the two actions)."""
+    _ensure_turn(game, seat)
+    offered = any(due.seat == seat and due.kind == RECRUIT for due in game.follow_ups[:1])
+    if not offered and (game.phase != ACTIONS or game.follow_ups):
+        raise IllegalMoveError(
+            "a recruitment card is played when won or on one's turn in the action phase ('в любой момент "
+            "фазы действия, во время своего хода')"
+        )
+    player = game.player(seat)
+    if player.recruitment <= 0:
+        raise IllegalMoveError(f"{seat} holds no recruitment card")
+    if owner not in game.seats or owner == seat:
+        raise IllegalMoveError("a recruitment card takes a card 'у поместья оппонента'")
+    if (profession, owner) not in recruitable(game, seat):
+        laid = ", ".join(game.name(t) for t in game.player(owner).laid) or "none"
+        raise IllegalMoveError(
+            f"the {profession} does not lie face up by {owner}'s estate (laid out: {laid})"
+        )
+
+
+def recruit(game: Game, seat: str, profession: str, owner: str) -> Game:
+    other = game.player(owner)
+    token = next(t for t in other.laid if game.name(t) == profession)
+    game = game.with_player(replace(other, laid=tuple(t for t in other.laid if t != token)))
+    player = game.player(seat)
+    player = replace(
+        player, hand=(*player.hand, token), recruitment=player.recruitment - 1, recruited=player.recruited + 1
+    )
+    game = game.with_player(player)
+    offered = [due for due in game.follow_ups[:1] if due.seat == seat and due.kind == RECRUIT]
+    if offered:
+        return _carry_on(_without(game, offered[0]))
+    return game
+
+
+def decline(game: Game, seat: str) -> Game:
+    """An offer left: a recruitment card kept for later."""
+    return _carry_on(_without(game, _due(game, seat, RECRUIT)))
+
+
+def end_turn(game: Game, seat: str) -> Game:
+    """ "Каждый участник игры ... может совершить 2 действия": fewer is allowed; a pass ends the turn."""
+    player = game.player(seat)
+    limit = game.components.rule("actions_per_round")
+    game = game.with_player(
+        replace(player, actions=(*player.actions, *["pass"] * (limit - len(player.actions))))
+    )
+    return _carry_on(game)
+
+
+# --- moving on -----------------------------------------------------------------------------------
+
+
+def _carry_on(game: Game) -> Game:
+    """After a move and its follow-ups: the auction goes on, or the turn passes, or the round ends."""
+    if game.follow_ups:
+        return game
+    if game.phase == AUCTION:
+        return _settle_auctions(game)
+    if game.phase != ACTIONS:
+        return game
+    player = game.player(game.turn)
+    if len(player.actions) < game.components.rule("actions_per_round"):
+        return game
+    following = game.after(game.turn)
+    if following != game.first:
+        return replace(game, turn=following)
+    return end_round(game)
+
+
+def end_round(game: Game) -> Game:
+    """Seed 001, "Определение лучшего шедевра": the round's best work gains 3 prestige, every tied
+    player too; "Если никто ... не создал шедевр в данный раунд, очки престижа ... не начисляются".
+    "Новый раунд": the black figure passes to the left. "Игра заканчивается в конце 7 раунда.
+    Игроки открывают свои карты престижа"."""
+    best = {
+        player.seat: max(work.value for work in player.works if work.round == game.round)
+        for player in game.players
+        if any(work.round == game.round for work in player.works)
+    }
+    value, makers = best_of(best, game.seats)
+    for seat in makers:
+        game = game.with_player(
+            game.player(seat).gain("best work", game.components.rule("best_work_prestige"))
+        )
+    game = replace(game, best=(*game.best, (value, tuple(makers))))
+    if game.round < game.components.rule("rounds"):
+        return begin_round(replace(game, first=game.after(game.first)), game.round + 1)
+    players = tuple(replace(player, out=False) for player in game.players)
+    game = replace(game, players=players, turn="", phase=REVEAL)
+    return game if actors(game) else replace(game, phase=OVER)
+
+
+def check_reveal(game: Game, seat: str, token: str) -> None:
+    """The card is named (``revealed``) before this check, so the seat is asked by the phase, not by
+    the cards it still holds face down; the engine refuses a card shown twice."""
+    if game.phase != REVEAL or game.player(seat).out:
+        raise IllegalMoveError(
+            "prestige cards are turned up at the end of the game ('Игроки открывают свои карты престижа')"
+        )
+    if token not in game.player(seat).prestige_cards:
+        raise IllegalMoveError(f"{seat} holds no prestige card {token}")
+
+
+def reveal(game: Game, seat: str, token: str) -> Game:
+    return replace(game, phase=REVEAL) if actors(game) else replace(game, phase=OVER)
+
+
+def keep_hidden(game: Game, seat: str) -> Game:
+    """A prestige card left face down at the end scores nothing: only a card turned up is checked
+    ("открывают свои карты престижа и если они выполнили условия")."""
+    game = game.with_player(replace(game.player(seat), out=True))
+    return game if actors(game) else replace(game, phase=OVER)
+
+
+# --- selling prestige ----------------------------------------------------------------------------
+
+
+def check_sell(game: Game, seat: str, points: int) -> None:
+    """Seed 001, "Получение денег": "Игрок может переместить свою фигурку назад по треку престижа.
+    За каждое потерянное очко престижа игрок получает 100 флоринов"."""
+    if game.phase in (DEAL, OVER):
+        raise IllegalMoveError("prestige is sold while the rounds are played")
+    player = game.player(seat)
+    if points < 1 or points > player.points:
+        raise IllegalMoveError(f"{seat} has {player.points} prestige on the track, not {points}")
+
+
+def sell(game: Game, seat: str, points: int) -> Game:
+    player = game.player(seat)
+    player = replace(
+        player.gain("sold", -points), florins=player.florins + points * game.components.rule("sell_prestige")
+    )
+    return game.with_player(player)

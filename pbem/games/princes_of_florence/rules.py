@@ -1,0 +1,424 @@
+"""The Princes of Florence ruleset as the engine sees it: a thin adapter over ``rounds`` (the rules)
+and ``moves`` (the grammar). docs/rules/princes-of-florence.md, "By email", gives every move with
+the text of seed 001 it rests on.
+
+Three hidden decks: the professions, the bonus cards and the prestige cards. A draw is a request the
+engine answers with a token; a card shown (a work's profession and bonus cards, prestige cards at
+the end) is checked by the engine and named to the rules before the move is checked; the cards a
+player does not keep go under their deck, in the order the move lists them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from pbem.crypto.randomness import Draws
+from pbem.engine.registry import OptionValue
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
+from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_florence import components as parts
+from pbem.games.princes_of_florence import rounds
+from pbem.games.princes_of_florence.components import LANDSCAPES
+from pbem.games.princes_of_florence.game import (
+    ACTIONS,
+    AUCTION,
+    BONUS,
+    DEAL,
+    KEEP,
+    PAYMENT,
+    PLACE,
+    PRESTIGE,
+    PROFESSION,
+    RECRUIT,
+    RETURN,
+    REVEAL,
+    Draw,
+    Game,
+    setup,
+)
+from pbem.games.princes_of_florence.meta import INFO
+from pbem.games.princes_of_florence.moves import (
+    Bid,
+    Build,
+    Buy,
+    CreateWork,
+    Freedom,
+    Keep,
+    Move,
+    Nominate,
+    Pass,
+    Payment,
+    Place,
+    Recruit,
+    Return,
+    Reveal,
+    Sell,
+    Take,
+    format_move,
+    parse,
+)
+from pbem.games.princes_of_florence.scoring import breakdown
+
+
+class Rules:
+    info = INFO
+
+    def setup(
+        self,
+        seats: Sequence[str],
+        edition: str,
+        options: Mapping[str, OptionValue],
+        components: Mapping[str, Any],
+    ) -> Game:
+        return setup(parts.parse(components), seats, options.get("unofficial_rules") is True)
+
+    def phase(self, state: Game) -> str:
+        if state.follow_ups and state.phase != DEAL:
+            return f"round {state.round} {state.phase}: {state.follow_ups[0].kind}"
+        if state.phase in (AUCTION, ACTIONS):
+            return f"round {state.round} {state.phase}"
+        return state.phase
+
+    def demands(self, state: Game) -> list[Demand]:
+        return [
+            Demand(seat, "move", rounds.step(state), _prompt(state, seat)) for seat in rounds.actors(state)
+        ]
+
+    def legal_moves(self, state: Game, seat: str) -> list[str]:
+        return [format_move(move) for move in legal(state, seat)]
+
+    def parse(self, text: str) -> Move:
+        return parse(text)
+
+    def format(self, move: Move) -> str:
+        return format_move(move)
+
+    def check(self, state: Game, seat: str, move: Move) -> None:
+        check(state, seat, move)
+
+    def apply(self, state: Game, seat: str, move: Move) -> Game:
+        return apply(state, seat, move)
+
+    def default_move(self, state: Game, seat: str, step: str) -> Move | None:
+        """A late player passes: in an auction (a pass on the lot, or no lot put up), in the action
+        phase (no action), on a recruitment offer and at the end (cards left face down score
+        nothing). What must be done is done the first way the lists give: the card dealt last goes
+        back, the first card drawn is kept (the rest under the deck as drawn), a landscape goes on
+        the first square it fits, and a work's florins are all taken as florins."""
+        if seat not in rounds.actors(state):
+            return None
+        due = next((item for item in state.follow_ups if item.seat == seat), None)
+        if due is not None and due.kind == RETURN:
+            return Return(state.player(seat).hand[-1])
+        if due is not None and due.kind == KEEP and due.tokens:
+            return Keep(due.tokens[0])
+        if due is not None and due.kind == PLACE:
+            return next(move for move in legal(state, seat) if isinstance(move, Place))
+        if due is not None and due.kind == PAYMENT:
+            return Payment(0)
+        return Pass()
+
+    def random_requests(self, state: Game) -> list[RandomRequest]:
+        return []
+
+    def resolve(self, state: Game, context: str, draws: Draws) -> Game:
+        raise AssertionError(f"princes-of-florence asks for no random event ({context})")
+
+    def view(self, state: Game, seat: str | None) -> dict[str, Any]:
+        from pbem.games.princes_of_florence.email_view import view
+
+        return view(state, seat)
+
+    def score(self, state: Game) -> dict[str, dict[str, int]]:
+        return breakdown(state)
+
+    def is_free(self, move: Move) -> bool:
+        return isinstance(move, Sell)
+
+    def free_moves(self, state: Game, seat: str) -> list[str]:
+        if seat not in state.seats or state.phase in (DEAL, "over"):
+            return []
+        return [format_move(Sell(points)) for points in range(1, state.player(seat).points + 1)]
+
+    # --- hidden decks ---
+    def hidden_decks(self, state: Game) -> list[DeckSpec]:
+        found = state.components
+        return [
+            DeckSpec(PROFESSION, tuple(found.professions)),
+            DeckSpec(BONUS, tuple(found.bonus)),
+            DeckSpec(PRESTIGE, tuple(found.prestige)),
+        ]
+
+    def draw_requests(self, state: Game) -> list[DrawRequest]:
+        # A card turned face up for everyone (the unofficial rules) needs the engine's face-up draw.
+        make = cast(Any, DrawRequest)
+        return [
+            make(draw.deck, draw.seat, face_up=True) if draw.face_up else DrawRequest(draw.deck, draw.seat)
+            for draw in state.drawing
+        ]
+
+    def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
+        draw = Draw(request.deck_id, request.seat, bool(getattr(request, "face_up", False)))
+        return rounds.drawn(state, draw, token)
+
+    def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
+        return card_uses(state, seat, move)
+
+    def card_revealed(self, state: Game, token: str, card: str) -> Game:
+        return rounds.revealed(state, token, card)
+
+    def reshuffle_requests(self, state: Game) -> list[str]:
+        return list(state.reshuffle)
+
+    def deck_reshuffled(self, state: Game, deck_id: str) -> Game:
+        return rounds.reshuffled(state, deck_id)
+
+
+def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
+    """A returned card and the cards not kept go under their deck (in the order listed); a work
+    shows its profession card (unless already face up, as a recruited one is) and its bonus cards;
+    a prestige card is shown at the end."""
+    if seat not in state.seats:
+        return []
+    if isinstance(move, Return):
+        return [CardUse("bottom", PROFESSION, token=move.token)]
+    if isinstance(move, Keep):
+        due = next((d for d in state.follow_ups if d.seat == seat and d.kind == KEEP), None)
+        if due is None or move.token not in due.tokens:
+            return []
+        rest = rounds.kept_rest(state, seat, move.token, move.under)
+        return [CardUse("bottom", due.what, token=token) for token in rest if token in due.tokens]
+    if isinstance(move, CreateWork):
+        tokens = [move.profession, *dict.fromkeys(move.bonuses)]
+        return [
+            CardUse("reveal", token.split(":")[0], token=token)
+            for token in tokens
+            if token not in state.shown
+        ]
+    if isinstance(move, Reveal):
+        return [CardUse("reveal", PRESTIGE, token=move.token)]
+    return []
+
+
+def _seat_of(state: Game, name: str) -> str:
+    for seat in state.seats:
+        if seat.lower() == name.lower():
+            return seat
+    raise IllegalMoveError(f"no player {name!r}: the players are {', '.join(state.seats)}")
+
+
+def check(state: Game, seat: str, move: Move) -> None:
+    """The rule that judges ``move`` now; IllegalMoveError in one line when it does not belong."""
+    if seat not in state.seats:
+        raise IllegalMoveError(f"{seat!r} has no seat in this game")
+    if isinstance(move, Sell):
+        return rounds.check_sell(state, seat, move.points)
+    if state.phase == "over":
+        raise IllegalMoveError("the game is over")
+    due = state.follow_ups[0] if state.follow_ups else None
+    if due is not None and due.kind != RETURN and not _answers(move, due.kind):
+        if seat == due.seat:
+            raise IllegalMoveError(f"{seat} must first finish: {_prompt(state, seat)}")
+        raise IllegalMoveError(f"it is not {seat}'s turn: {due.seat} must first finish a {due.kind}")
+    if isinstance(move, Return):
+        return rounds.check_return(state, seat, move.token)
+    if isinstance(move, Nominate):
+        return rounds.check_nominate(state, seat, move.lot)
+    if isinstance(move, Bid):
+        return rounds.check_bid(state, seat, move.amount)
+    if isinstance(move, Buy):
+        return rounds.check_buy(state, seat, move.lot)
+    if isinstance(move, Place):
+        return rounds.check_place(state, seat, move.placement)
+    if isinstance(move, Build):
+        return rounds.check_build(state, seat, move.placement)
+    if isinstance(move, Freedom):
+        return rounds.check_freedom(state, seat, move.kind)
+    if isinstance(move, Take):
+        return rounds.check_take(state, seat, move.deck, move.card)
+    if isinstance(move, Keep):
+        return rounds.check_keep(state, seat, move.token, move.under)
+    if isinstance(move, CreateWork):
+        return rounds.check_work(state, seat, move.profession, move.bonuses)
+    if isinstance(move, Payment):
+        return rounds.check_payment(state, seat, move.prestige)
+    if isinstance(move, Recruit):
+        return rounds.check_recruit(state, seat, move.profession, _seat_of(state, move.owner))
+    if isinstance(move, Reveal):
+        return rounds.check_reveal(state, seat, move.token)
+    rounds.check_pass(state, seat)
+    if state.phase == DEAL:
+        raise IllegalMoveError(f"{seat} returns one of the four cards dealt: 'return TOKEN'")
+    return None
+
+
+def _answers(move: Move, kind: str) -> bool:
+    wanted: dict[str, tuple[type, ...]] = {
+        KEEP: (Keep,),
+        PLACE: (Place,),
+        PAYMENT: (Payment,),
+        RECRUIT: (Recruit, Pass),
+    }
+    return isinstance(move, wanted[kind])
+
+
+def apply(state: Game, seat: str, move: Move) -> Game:
+    from dataclasses import replace
+
+    if isinstance(move, Sell):
+        return rounds.sell(state, seat, move.points)
+    state = replace(state, moves=state.moves + 1)
+    if isinstance(move, Return):
+        return rounds.return_card(state, seat, move.token)
+    if isinstance(move, Nominate):
+        return rounds.nominate(state, seat, move.lot)
+    if isinstance(move, Bid):
+        return rounds.bid(state, seat, move.amount)
+    if isinstance(move, Buy):
+        return rounds.buy(state, seat, move.lot)
+    if isinstance(move, Place):
+        return rounds.place(state, seat, move.placement)
+    if isinstance(move, Build):
+        return rounds.build(state, seat, move.placement)
+    if isinstance(move, Freedom):
+        return rounds.freedom(state, seat, move.kind)
+    if isinstance(move, Take):
+        return rounds.take(state, seat, move.deck, move.card)
+    if isinstance(move, Keep):
+        return rounds.keep(state, seat, move.token, move.under)
+    if isinstance(move, CreateWork):
+        return rounds.work(state, seat, move.profession, move.bonuses)
+    if isinstance(move, Payment):
+        return rounds.payment(state, seat, move.prestige)
+    if isinstance(move, Recruit):
+        return rounds.recruit(state, seat, move.profession, _seat_of(state, move.owner))
+    if isinstance(move, Reveal):
+        return rounds.reveal(state, seat, move.token)
+    if state.follow_ups and state.follow_ups[0].kind == RECRUIT:
+        return rounds.decline(state, seat)
+    if state.phase == AUCTION:
+        return rounds.pass_auction(state, seat)
+    if state.phase == REVEAL:
+        return rounds.keep_hidden(state, seat)
+    return rounds.end_turn(state, seat)
+
+
+# --- what a seat may do ----------------------------------------------------------------------------
+
+
+def _prompt(state: Game, seat: str) -> str:
+    due = next((item for item in state.follow_ups if item.seat == seat), None)
+    if due is not None:
+        return {
+            RETURN: "return one of the four profession cards dealt: return TOKEN",
+            KEEP: f"keep one of the {due.what} cards drawn: keep TOKEN [under TOKEN ...]",
+            PLACE: f"place the {due.what} won: place KIND at SQUARE rot R",
+            PAYMENT: f"the work is worth {due.what} WP: prestige K (K prestige for 200 florins each)",
+            RECRUIT: "use the recruitment card now (recruit PROFESSION from SEAT) or keep it: pass",
+        }[due.kind]
+    if state.phase == AUCTION and state.auction is not None:
+        auction = state.auction
+        following = auction.price + state.components.rule("raise")
+        return f"bid {following} for the {auction.lot} ({auction.leader} leads at {auction.price}), or pass"
+    if state.phase == AUCTION:
+        if rounds.last_player(state):
+            return "the last player: buy LOT for its opening price, or pass"
+        return "put a lot up: auction LOT, or pass to take no lot this round"
+    if state.phase == ACTIONS:
+        done = len(state.player(seat).actions)
+        return f"action {done + 1} of 2: build, freedom, take profession, take bonus, work; or pass"
+    return "reveal TOKEN for each prestige card, or pass to leave the rest face down"
+
+
+def legal(state: Game, seat: str) -> list[Move]:
+    """Every move ``seat`` may make now, built from the rules (a placement once per set of squares it
+    covers; a card shown is offered by token, and the engine refuses a claim the seat cannot show)."""
+    if seat not in rounds.actors(state):
+        return []
+    found = [move for move in _candidates(state, seat) if _allowed(state, seat, move)]
+    return found
+
+
+def _allowed(state: Game, seat: str, move: Move) -> bool:
+    if card_uses(state, seat, move) and isinstance(move, CreateWork):
+        return True  # checked once the cards are shown; see _works
+    try:
+        check(state, seat, move)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+def _candidates(state: Game, seat: str) -> list[Move]:
+    player = state.player(seat)
+    due = next((item for item in state.follow_ups if item.seat == seat), None)
+    if due is not None:
+        if due.kind == RETURN:
+            return [Return(token) for token in player.hand]
+        if due.kind == KEEP:
+            moves: list[Move] = []
+            for token in due.tokens:
+                rest = [t for t in due.tokens if t != token]
+                moves.append(Keep(token))
+                moves.extend(
+                    Keep(token, order) for order in itertools.permutations(rest) if list(order) != rest
+                )
+            return moves
+        if due.kind == PLACE:
+            kinds = LANDSCAPES if due.what == rounds.LANDSCAPE else (due.what,)
+            return [
+                Place(p)
+                for kind in kinds
+                if state.supply[kind]
+                for p in rounds.placements(state, player, kind)
+            ]
+        if due.kind == PAYMENT:
+            return [Payment(points) for points in range(int(due.what) // 2 + 1)]
+        return [*_recruits(state, seat), Pass()]
+    if state.phase == AUCTION and state.auction is not None:
+        step = state.components.rule("raise")
+        return [Bid(state.auction.price + step), Pass()]
+    if state.phase == AUCTION:
+        lots = rounds.lots(state)
+        if rounds.last_player(state):
+            return [*(Buy(lot) for lot in lots), Pass()]
+        return [*(Nominate(lot) for lot in lots), Pass()]
+    if state.phase == ACTIONS:
+        moves = [*_recruits(state, seat)]
+        for name in state.components.buildings:
+            if name not in player.estate.buildings:
+                moves.extend(Build(p) for p in rounds.placements(state, player, name))
+        moves.extend(Freedom(kind) for kind in state.components.freedoms)
+        if state.unofficial:
+            moves.extend(Take(PROFESSION, state.name(token)) for token in state.face_up)
+        else:
+            moves.append(Take(PROFESSION))
+        moves.append(Take(BONUS))
+        moves.extend(_works(state, seat))
+        return [*moves, Pass()]
+    if state.phase == REVEAL:
+        return [*(Reveal(token) for token in rounds.hidden_prestige(state, player)), Pass()]
+    return []
+
+
+def _recruits(state: Game, seat: str) -> list[Move]:
+    if not state.player(seat).recruitment:
+        return []
+    return [Recruit(name, owner) for name, owner in rounds.recruitable(state, seat)]
+
+
+def _works(state: Game, seat: str) -> list[Move]:
+    """Works with every profession card held and every set of bonus cards: their value is known only
+    once the cards are shown, so they are listed while the player has an action left."""
+    player = state.player(seat)
+    if len(player.actions) >= state.components.rule("actions_per_round"):
+        return []
+    sets = [
+        combo for size in range(len(player.bonus) + 1) for combo in itertools.combinations(player.bonus, size)
+    ]
+    return [CreateWork(token, combo) for token in player.hand for combo in sets]
+
+
+RULES = Rules()
