@@ -246,13 +246,12 @@ def apply(state: Game, seat: str, move: Move) -> Game:
 def prompt(state: Game, seat: str) -> str:
     due = state.follow_ups[0] if state.follow_ups else None
     if due is not None and due.seat == seat:
-        return {
-            BUILD: "you won a group and may build one city now: build CITY with CARD ... shields "
-            "REGION ..., or pass",
-            TURN_UP: f"the {due.role} turns one face-down card up (not {due.role.split()[0]}): "
-            "turn up COLOUR, or pass",
-            SHIELD: f"the {due.role} places a shield: shield REGION",
-        }[due.kind]
+        if due.kind == BUILD:
+            return "you won a group and may build one city now: build CITY with CARD ... shields REGION ..., or pass"
+        if due.kind == TURN_UP:
+            colour = due.role.split()[0]
+            return f"the {due.role} turns one face-down card up (not {colour}): turn up COLOUR, or pass"
+        return f"the {due.role} places a shield: shield REGION"
     if state.phase == RESERVE:
         wanted = state.settings.rules.reserve
         return f"put {wanted} cards from your hand in the reserve, face down: reserve CARD ..."
