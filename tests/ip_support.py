@@ -23,8 +23,10 @@ from pbem.games.il_principe.rules import RULES, card_uses
 COMPONENTS: dict[str, Any] = templates.values(gamefile.shipped_template("il-principe"))
 
 
-def new_game(seats: tuple[str, ...], **options: Any) -> Game:
-    return RULES.setup(seats, "standard", {"deadline_days": 0, **options}, COMPONENTS)
+def new_game(seats: tuple[str, ...], readings: dict[str, str] | None = None, **options: Any) -> Game:
+    """A game as ``pbem new`` sets it up; ``readings``: the ``readings`` table of its components."""
+    components = {**COMPONENTS, "readings": readings} if readings else COMPONENTS
+    return RULES.setup(seats, "standard", {"deadline_days": 0, **options}, components)
 
 
 @dataclass

@@ -171,7 +171,7 @@ def independent_score(game: Game) -> dict[str, int]:
 OPTIONS: list[dict[str, Any]] = [
     {},
     {"rich_start": True},
-    {"last_round_ducats": "none", "short_pile": "game-ends", "two_players_last_round": "all"},
+    {"readings": {"last-round-ducats": "none", "short-pile": "game-ends", "two-players-last-round": "all"}},
 ]
 
 
@@ -207,7 +207,8 @@ def test_playout(players: int, options: int, seed: int) -> None:
         role_books(game, after, money, vp)
         if after.round != game.round or (after.last_round and not game.last_round):
             rounds_seen += 1
-            paid = 0 if after.last_round and chosen.get("last_round_ducats") == "none" else income(game, chosen)
+            other = chosen.get("readings", {}).get("last-round-ducats") == "none"
+            paid = 0 if after.last_round and other else income(game, chosen)
             if after.phase != "over":
                 for s in game.seats:
                     money[s] += paid

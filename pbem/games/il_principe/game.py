@@ -38,12 +38,6 @@ SHIELD = "shield"  # blue role: a shield in a region of the holder's choice
 CITIES = "cities"
 REUSE = "reuse"
 
-READING_OPTIONS = {
-    "last-round-ducats": "last_round_ducats",
-    "short-pile": "short_pile",
-    "two-players-last-round": "two_players_last_round",
-}
-
 
 def counts(colours: Sequence[str] = ()) -> tuple[int, ...]:
     return tuple(colours.count(colour) for colour in COLOURS)
@@ -204,12 +198,9 @@ def as_table(game: Game) -> companion.Table:
 
 
 def settings(found: ComponentSet, seats: int, rich_start: bool, chosen: Mapping[str, str]) -> Settings:
-    """``chosen``: a reading per disagreement, or ``template`` for the one the components mark as
-    the default (``[[reading]] default``)."""
-    readings = {
-        name: found.readings[name].default if chosen.get(name, "template") == "template" else chosen[name]
-        for name in found.readings
-    }
+    """``chosen``: the readings a game picked; the others are those the components mark as the
+    default (``[[reading]] default``)."""
+    readings = {name: chosen.get(name, found.readings[name].default) for name in found.readings}
     return Settings(rules_for(seats, rich_start), readings, rich_start)
 
 

@@ -3,14 +3,13 @@
 (``rules``) or in companion mode (``pbem table``; docs/rules/il-principe.md).
 
 Where the two translations of the rules disagree, the components' template names the reading it
-follows (``[[reading]] default``); an option picks the other one, and the genesis records it.
+follows (``[[reading]] default``); a game picks the other one with a ``readings`` table in the
+components it embeds (``pbem new --components FILE``), which the genesis signs. Options would not
+do: every option must be stated in every game file and table log, so a new one would make the
+files made before it unreadable.
 """
 
 from pbem.engine.registry import DEADLINE, GameInfo, OptionSpec, register
-
-
-def _reading(name: str, choices: tuple[str, str], help_text: str) -> OptionSpec:
-    return OptionSpec(name, "choice", "template", help_text, choices=("template", *choices))
 
 
 INFO = register(
@@ -29,22 +28,6 @@ INFO = register(
                 "bool",
                 False,
                 "the rules' variant: 10 ducats to start, 6 each round, cities may be built in round 1",
-            ),
-            _reading(
-                "last_round_ducats",
-                ("paid", "none"),
-                "the last round's ducats: paid (text B) or none (text A drops phase 1); template: "
-                "the components' default",
-            ),
-            _reading(
-                "short_pile",
-                ("reuse-removed", "game-ends"),
-                "a last round short of cards: reuse removed cards (text A) or the game ends (text B)",
-            ),
-            _reading(
-                "two_players_last_round",
-                ("six", "all"),
-                "2 players' last round: 6 cards or all left (text A), or all left (text B)",
             ),
             DEADLINE,
         ),

@@ -19,7 +19,7 @@ from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.engine.templates import ComponentError
-from pbem.errors import GameFileError, IllegalMoveError
+from pbem.errors import GameFileError, IllegalMoveError, UsageError
 from pbem.games.il_principe import components as parts
 from pbem.games.il_principe import rounds
 from pbem.games.il_principe.components import COLOURS
@@ -29,7 +29,6 @@ from pbem.games.il_principe.game import (
     BUILD,
     CITIES,
     DECK,
-    READING_OPTIONS,
     RESERVE,
     REUSE,
     SHIELD,
@@ -70,7 +69,10 @@ class Rules:
             found = parts.parse(components)
         except ComponentError as exc:
             raise GameFileError(f"il-principe components: {exc}") from None
-        chosen = {name: str(options.get(option, "template")) for name, option in READING_OPTIONS.items()}
+        try:
+            chosen = parts.readings(components.get("readings", {}))
+        except UsageError as exc:
+            raise GameFileError(f"il-principe components: {exc}") from None
         config = settings(found, len(seats), options.get("rich_start") is True, chosen)
         return rounds.start(new_game(found, seats, config))
 
