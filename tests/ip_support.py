@@ -61,7 +61,9 @@ class Dealer:
             events = RULES.random_requests(game)
             if events:
                 self.events += 1
-                draws = Draws("test-game", events[0].context, [("dealer", f"{self.seed}:{self.events}".encode())])
+                draws = Draws(
+                    "test-game", events[0].context, [("dealer", f"{self.seed}:{self.events}".encode())]
+                )
                 game = RULES.resolve(game, events[0].context, draws)
                 continue
             return game

@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError
-from pbem.games.il_principe import rounds
 from pbem.games.il_principe.email_view import breakdown, winners
 from pbem.games.il_principe.game import ACTIONS, AUCTION, RESERVE, ROLES, Game, counts
 from pbem.games.il_principe.rules import RULES
@@ -17,8 +16,8 @@ from tests.ip_support import Dealer, new_game
 SEATS = ("andrea", "barbara", "tom", "nick")
 
 
-def started(seats: tuple[str, ...] = SEATS, seed: int = 3, **options: object) -> tuple[Game, Dealer]:
-    game = new_game(seats, **options)
+def started(seats: tuple[str, ...] = SEATS, seed: int = 3, rich_start: bool = False) -> tuple[Game, Dealer]:
+    game = new_game(seats, rich_start=rich_start)
     dealer = Dealer.for_game(game, seed)
     return dealer.settle(game), dealer
 
@@ -33,7 +32,9 @@ def refused(game: Game, dealer: Dealer, seat: str, text: str, words: str) -> Non
 
 def in_actions(game: Game, round_: int = 2) -> Game:
     """The table at phase 3 of a later round, Il Principe first."""
-    return replace(game, phase=ACTIONS, round=round_, turn=game.principe, acted=(), follow_ups=(), auction=None)
+    return replace(
+        game, phase=ACTIONS, round=round_, turn=game.principe, acted=(), follow_ups=(), auction=None
+    )
 
 
 def test_setup_and_phase_one() -> None:
@@ -84,6 +85,7 @@ def test_reserve_shown_and_groups_in_order() -> None:
     game = dealer.play(game, "barbara", "bid 2")
     refused(game, dealer, "tom", "bid 2", "not more than barbara's 2")
     refused(game, dealer, "tom", "bid 99", "cannot bid 99")
+    assert game.auction is not None
     lot = game.auction.lot
     for seat in ("tom", "nick", "andrea"):
         game = dealer.play(game, seat, "pass")
@@ -100,7 +102,10 @@ def test_group_nobody_bids_on_is_removed() -> None:
     game, dealer = started()
     game = reserve_all(game, dealer)
     assert game.auction is not None
-    lot, count = game.auction.lot, game.reserve[("green", "white", "red", "blue", "yellow").index(game.auction.lot)]
+    lot, count = (
+        game.auction.lot,
+        game.reserve[("green", "white", "red", "blue", "yellow").index(game.auction.lot)],
+    )
     for seat in ("barbara", "tom", "nick", "andrea"):
         game = dealer.play(game, seat, "pass")
     assert game.removed == counts([lot] * count)
@@ -151,9 +156,17 @@ def test_firenze_example() -> None:
     dealer.pile = [token for token in dealer.pile if token not in hand]
     marcel = replace(game.player("marcel"), hand=tuple(hand), ducats=7)
     game = replace(game.with_player(marcel), principe="marcel", turn="marcel")
-    refused(game, dealer, "marcel", f"build firenze with {' '.join(hand)} shields red green", "does not touch")
+    refused(
+        game, dealer, "marcel", f"build firenze with {' '.join(hand)} shields red green", "does not touch"
+    )
     refused(game, dealer, "marcel", f"build firenze with {' '.join(hand)} shields green", "places 2 shield")
-    refused(game, dealer, "marcel", f"build firenze with {' '.join(hand[:4])} green shields green", "holds 0 public")
+    refused(
+        game,
+        dealer,
+        "marcel",
+        f"build firenze with {' '.join(hand[:4])} green shields green",
+        "holds 0 public",
+    )
     game = dealer.play(game, "marcel", f"build firenze with {' '.join(hand)} shields brown purple")
     marcel = game.player("marcel")
     assert marcel.vp == 8 and marcel.ducats == 2 and marcel.hand == ()
@@ -170,12 +183,24 @@ def test_builds_refused() -> None:
     refused(replace(game, round=1), dealer, "barbara", build, "au premier tour")
     hidden = next(city for city in game.pool)
     refused(game, dealer, "barbara", build.replace("lucca", hidden), "not face up")
-    refused(game, dealer, "barbara", "build lucca with white blue blue red shields blue brown", "holds 1 public blue")
+    refused(
+        game,
+        dealer,
+        "barbara",
+        "build lucca with white blue blue red shields blue brown",
+        "holds 1 public blue",
+    )
     barbara = game.player("barbara")
     poor = game.with_player(replace(barbara, ducats=3))
     refused(poor, dealer, "barbara", build, "costs 4")
     wrong = game.with_player(replace(barbara, known=counts(["white", "white", "blue", "blue"])))
-    refused(wrong, dealer, "barbara", "build lucca with white white blue blue shields blue brown", "takes white white red blue")
+    refused(
+        wrong,
+        dealer,
+        "barbara",
+        "build lucca with white white blue blue shields blue brown",
+        "takes white white red blue",
+    )
     refused(game, dealer, "tom", build, "not tom's turn")
     refused(game, dealer, "barbara", "play white blue", "toutes de la même couleur")
     refused(game, dealer, "barbara", "turn up red", "only by the green role")
@@ -301,5 +326,6 @@ def test_default_moves() -> None:
     """A late seat passes where it may; the reserve takes the first cards of its hand."""
     game, _ = started()
     move = RULES.default_move(game, "andrea", "round 1 reserve")
+    assert move is not None
     assert RULES.format(move) == "reserve " + " ".join(game.player("andrea").hand[:2])
     assert game.phase == RESERVE

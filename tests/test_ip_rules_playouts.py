@@ -26,7 +26,7 @@ from tests.ip_support import COMPONENTS, Dealer, new_game
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena")
 CITY = {card["id"]: card for card in COMPONENTS["city"]}
-RULE = {name: value for name, value in COMPONENTS["rules"].items()}
+RULE: dict[str, int] = dict(COMPONENTS["rules"])
 ROLE = {(role["colour"], role["rank"]): role for role in COMPONENTS["role"]}
 
 
@@ -100,7 +100,9 @@ def choose(game: Game, dealer: Dealer, seat: str, rng: random.Random) -> str:
     return "pass"
 
 
-def books_after(before: Game, after: Game, seat: str, text: str, money: Counter[str], vp: Counter[str]) -> None:
+def books_after(
+    before: Game, after: Game, seat: str, text: str, money: Counter[str], vp: Counter[str]
+) -> None:
     """Move the books by what the rules text says the move pays or earns."""
     words = text.split()
     if words[0] == "build":
@@ -113,7 +115,9 @@ def books_after(before: Game, after: Game, seat: str, text: str, money: Counter[
                 if holder and holder != seat:
                     vp[holder] += points
     auction = before.auction
-    if auction is not None and (after.auction is None or after.auction.lot != auction.lot or after.round != before.round):
+    if auction is not None and (
+        after.auction is None or after.auction.lot != auction.lot or after.round != before.round
+    ):
         leader = seat if words[0] == "bid" else auction.leader
         price = int(words[1]) if words[0] == "bid" else auction.price
         if leader:
@@ -144,7 +148,9 @@ def independent_score(game: Game) -> dict[str, int]:
     """« Calcul des points de Victoire », from the table."""
     totals = {player.seat: player.vp for player in game.players}
     for region in COMPONENTS["region"]:
-        counts = {p.seat: p.shields.get(region["id"], 0) for p in game.players if p.shields.get(region["id"], 0)}
+        counts = {
+            p.seat: p.shields.get(region["id"], 0) for p in game.players if p.shields.get(region["id"], 0)
+        }
         if not counts:
             continue
         top = max(counts.values())

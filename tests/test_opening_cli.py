@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from pbem.engine import registry
-
 from tests.conftest import Cli
 
 

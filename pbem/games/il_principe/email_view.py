@@ -32,7 +32,11 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
                 "seat": player.seat,
                 "ducats": player.ducats,
                 "vp": player.vp,
-                "hand": {"cards": player.hand_size, "public": public, **({"tokens": list(player.hand)} if own else {})},
+                "hand": {
+                    "cards": player.hand_size,
+                    "public": public,
+                    **({"tokens": list(player.hand)} if own else {}),
+                },
                 "face up": dict(zip(COLOURS, player.up, strict=True)),
                 "face down": dict(zip(COLOURS, player.down, strict=True)),
                 "shields": dict(sorted(player.shields.items())),

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from pbem.games.il_principe import state as companion
-from pbem.games.il_principe.components import COLOURS, City, ComponentSet, Components
+from pbem.games.il_principe.components import COLOURS, City, Components, ComponentSet
 from pbem.games.il_principe.table import rules_for
 
 DECK = "building"

@@ -11,7 +11,6 @@ files made before it unreadable.
 
 from pbem.engine.registry import DEADLINE, GameInfo, OptionSpec, register
 
-
 INFO = register(
     GameInfo(
         name="il-principe",

@@ -276,7 +276,9 @@ def show(game: Game, seat: str) -> Game:
     colours = [game.shown[token] for token in unshown(player)]
     public = [card for card in player.reserved or () if card in COLOURS]
     game = game.with_player(replace(player, reserved=(*public, *colours)))
-    return _advance(replace(game, reserve=tuple(a + b for a, b in zip(game.reserve, counts(colours), strict=True))))
+    return _advance(
+        replace(game, reserve=tuple(a + b for a, b in zip(game.reserve, counts(colours), strict=True)))
+    )
 
 
 # --- phase 2 and the auctions of phase 4 -----------------------------------------------------------
@@ -543,7 +545,7 @@ def _give(game: Game, role: str, seat: str) -> Game:
 def _effect(game: Game, role: str, seat: str) -> Game:
     """« Les tuiles de Rôle »: turn a card up (not of the role's colour), 1 VP, draw a card, place
     a shield, 2 ducats."""
-    colour = role.split()[0]
+    colour = role.split(maxsplit=1)[0]
     kind, amount = ROLE_EFFECTS[role]
     player = game.player(seat)
     if kind == "vp":

@@ -25,7 +25,6 @@ from pbem.games.il_principe import rounds
 from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.game import (
     ACTIONS,
-    AUCTION,
     BUILD,
     CITIES,
     DECK,
@@ -84,9 +83,10 @@ class Rules:
         return f"round {state.round} {state.phase}"
 
     def demands(self, state: Game) -> list[Demand]:
-        kind = "sealed" if state.phase == RESERVE else "move"
         step = rounds.step(state)
-        return [Demand(seat, kind, step, prompt(state, seat)) for seat in rounds.actors(state)]
+        if state.phase == RESERVE:
+            return [Demand(seat, "sealed", step, prompt(state, seat)) for seat in rounds.actors(state)]
+        return [Demand(seat, "move", step, prompt(state, seat)) for seat in rounds.actors(state)]
 
     def legal_moves(self, state: Game, seat: str) -> list[str]:
         return [format_move(move) for move in legal(state, seat)]
@@ -152,9 +152,7 @@ class Rules:
         with 2 players, left out of the deck since their colours are known."""
         removed = state.components.rules["two_players_removed_per_colour"] if len(state.seats) == 2 else 0
         cards = tuple(
-            colour
-            for colour in COLOURS
-            for _ in range(state.components.colours[colour].cards - removed)
+            colour for colour in COLOURS for _ in range(state.components.colours[colour].cards - removed)
         )
         return [DeckSpec(DECK, cards)]
 
@@ -249,7 +247,10 @@ def prompt(state: Game, seat: str) -> str:
     due = state.follow_ups[0] if state.follow_ups else None
     if due is not None and due.seat == seat:
         if due.kind == BUILD:
-            return "you won a group and may build one city now: build CITY with CARD ... shields REGION ..., or pass"
+            return (
+                "you won a group and may build one city now: "
+                "build CITY with CARD ... shields REGION ..., or pass"
+            )
         if due.kind == TURN_UP:
             colour = due.role.split()[0]
             return f"the {due.role} turns one face-down card up (not {colour}): turn up COLOUR, or pass"
