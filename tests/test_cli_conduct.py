@@ -213,12 +213,14 @@ def test_a_seat_whose_key_is_not_the_one_imported_under_its_name_is_reported(
 # --- which games play by email --------------------------------------------------------------------
 def test_games_and_new_say_which_games_are_played_by_email(cli: Cli, tmp_path: Path) -> None:
     listed = {game["name"]: game["by_email"] for game in json.loads(cli("games", "--json").stdout)}
-    assert listed == {"il-principe": False, "princes-of-florence": True, "princes-of-the-renaissance": True}
+    assert listed == {"il-principe": True, "princes-of-florence": True, "princes-of-the-renaissance": True}
     text = cli("games").stdout
     assert "played by email, every move checked by the rules" in text
-    assert "by email: players can join and write notes, not play moves yet" in text
     made = cli(
         "new", str(tmp_path / "g.toml"), "--game", "il-principe", "--players", "a,b", "--as", "a", home="a"
     )
     assert made.exit_code == 0
-    assert "warning: Il Principe cannot be played by email yet" in made.stderr
+    assert "cannot be played by email" not in made.stderr
+    # The whole template travels in the game, as Princes of Florence's does.
+    written = (tmp_path / "g.toml").read_text(encoding="utf-8")
+    assert "[components.template]" in written and "firenze" in written

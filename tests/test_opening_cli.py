@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import shutil
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
+
+from pbem.engine import registry
 from tests.conftest import Cli
 
 
@@ -202,12 +205,35 @@ def test_play_before_everyone_joined(cli: Cli, make_game: Callable[..., Path]) -
     }
 
 
-def test_games_without_rules_yet_say_so(cli: Cli, make_game: Callable[..., Path]) -> None:
-    game = make_game(game="il-principe", seats=("a", "b"))
+@pytest.fixture
+def file_only_game() -> Iterator[str]:
+    """A game that can be set up and joined but has no rules to play by."""
+    name = "file-only"
+    registry.register(
+        registry.GameInfo(
+            name=name,
+            title="File only",
+            min_players=2,
+            max_players=5,
+            editions=("standard",),
+            options=(registry.DEADLINE,),
+        )
+    )
+    try:
+        yield name
+    finally:
+        registry._GAMES.pop(name, None)  # no public way out: only tests ever remove a game
+
+
+def test_games_without_rules_yet_say_so(cli: Cli, tmp_path: Path, file_only_game: str) -> None:
+    game = tmp_path / "file-only.toml"
+    made = cli("new", str(game), "--game", file_only_game, "--players", "a,b", "--as", "a", home="a")
+    assert made.exit_code == 0, made.stderr
+    assert cli("join", str(game), "--as", "b", home="b").exit_code == 0
     result = cli("play", str(game), "anything", "--as", "a", home="a")
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: the rules of il-principe cannot be played by email yet; players can join and write notes\n"
+        "error: the rules of file-only cannot be played by email yet; players can join and write notes\n"
     )
 
 

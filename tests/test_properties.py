@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -23,13 +23,13 @@ from hypothesis import strategies as st
 from pbem import gamefile
 from pbem.crypto.canonical import INT_MAX, INT_MIN, canonical_bytes, check_signable
 from pbem.crypto.identity import SecretKeys
-from pbem.engine import ledger
+from pbem.engine import ledger, registry
 from pbem.engine.ledger import Audit, Ledger
 from pbem.errors import GameFileError
 from pbem.keys import KeyStore
 
 SEATS = ("a", "b", "c")
-GAME = "il-principe"  # a game without rules yet: these tests are about the file itself
+GAME = "file-only"  # a game without rules: these tests are about the file itself
 GAME_ID = "0123456789abcdef0123456789abcdef"
 CREATED = "2026-01-01T00:00:00Z"
 AT = "2026-02-03T04:05:06Z"
@@ -301,6 +301,25 @@ def checked(data: Any) -> Audit:
 
 
 # --- fixtures --------------------------------------------------------------------------------
+@pytest.fixture(scope="module", autouse=True)
+def file_only_game() -> Iterator[None]:
+    """A game with no rules, registered for this module only, so nothing but the file is tested."""
+    registry.register(
+        registry.GameInfo(
+            name=GAME,
+            title="File only",
+            min_players=2,
+            max_players=5,
+            editions=("standard",),
+            options=(registry.DEADLINE,),
+        )
+    )
+    try:
+        yield
+    finally:
+        registry._GAMES.pop(GAME, None)  # no public way out: only tests ever remove a game
+
+
 @pytest.fixture(scope="session")
 def keys(tmp_path_factory: pytest.TempPathFactory) -> Keys:
     store = KeyStore(tmp_path_factory.mktemp("property-keys"))

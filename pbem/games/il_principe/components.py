@@ -449,6 +449,12 @@ def _colours(field: str, city: str, value: Any) -> tuple[str, ...]:
     return tuple(sorted(value, key=COLOURS.index))
 
 
+def readings(given: Any) -> dict[str, str]:
+    """A ``readings`` table (reading -> the choice where the translations disagree), checked:
+    the companion's ``--components`` and an email game's components both carry one."""
+    return _readings(given)
+
+
 def _readings(given: Any) -> dict[str, str]:
     if not isinstance(given, Mapping):
         raise UsageError("components readings: expected a table of reading = choice")

@@ -1,5 +1,13 @@
-"""What Il Principe declares about itself: two to five players (two with the special rules),
-played in companion mode (``pbem table``; docs/rules/il-principe.md)."""
+"""What Il Principe declares about itself: two to five players (two with the special rules,
+« Règles spéciales pour 2 joueurs », which apply by the player count), played by email
+(``rules``) or in companion mode (``pbem table``; docs/rules/il-principe.md).
+
+Where the two translations of the rules disagree, the components' template names the reading it
+follows (``[[reading]] default``); a game picks the other one with a ``readings`` table in the
+components it embeds (``pbem new --components FILE``), which the genesis signs. Options would not
+do: every option must be stated in every game file and table log, so a new one would make the
+files made before it unreadable.
+"""
 
 from pbem.engine.registry import DEADLINE, GameInfo, OptionSpec, register
 
@@ -11,6 +19,7 @@ INFO = register(
         min_players=2,
         max_players=5,
         editions=("standard",),
+        rules="pbem.games.il_principe.rules",
         tracker="pbem.games.il_principe.table",
         options=(
             OptionSpec(

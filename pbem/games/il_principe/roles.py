@@ -14,6 +14,11 @@ from pbem.games.il_principe.components import COLOURS, ROLE_EFFECTS, ROLE_NAMES,
 from pbem.games.il_principe.state import UNKNOWN, Step, Table
 
 
+def turned_down(face_up: int) -> int:
+    """« il doit retourner face cachée la moitié (arrondie au-dessus) des cartes Bâtiment »."""
+    return (face_up + 1) // 2
+
+
 def role_label(role: str) -> str:
     colour, rank = role.split()
     return f"{role} ({ROLE_NAMES[colour, rank]})"
@@ -93,7 +98,7 @@ def give(table: Table, role: str, player: str, log: list[str]) -> None:
     table.roles[role] = player
     note = ""
     if rank == "major":
-        turned = (seat.up[colour] + 1) // 2
+        turned = turned_down(seat.up[colour])
         seat.up[colour] -= turned
         seat.down[colour] += turned
         note = f", turns {turned} {colour} face down"

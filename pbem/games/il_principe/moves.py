@@ -1,0 +1,140 @@
+"""The move grammar of Il Principe by email: text to moves and back.
+
+A building card in a hand is named by its token (``building:17``) while only its holder knows it,
+or by its colour once it is public (a card won at auction): ``reserve building:17 red``. Cities
+and regions are named by their ids in the game's components (``firenze``, ``brown``).
+docs/rules/il-principe.md, "By email", gives each move beside the rule it rests on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbem.errors import MoveSyntaxError
+from pbem.games.il_principe.components import COLOURS
+
+TOKEN = re.compile(r"building:[0-9]{1,4}")
+NUMBER = re.compile(r"[0-9]{1,6}")
+NAME = re.compile(r"[a-z][a-z-]{0,39}")
+
+
+@dataclass(frozen=True)
+class Reserve:
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Show:
+    pass
+
+
+@dataclass(frozen=True)
+class Bid:
+    amount: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True)
+class Build:
+    city: str
+    cards: tuple[str, ...]
+    shields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Play:
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnUp:
+    colour: str
+
+
+@dataclass(frozen=True)
+class Shield:
+    region: str
+
+
+Move = Reserve | Show | Bid | Pass | Build | Play | TurnUp | Shield
+
+GRAMMAR = (
+    "reserve CARD ...; show; bid N; pass; build CITY with CARD ... [shields REGION ...]; "
+    "play CARD ...; turn up COLOUR; shield REGION (CARD: a token like building:17, or a colour "
+    "for a public card)"
+)
+
+
+def _card(text: str, word: str) -> str:
+    if TOKEN.fullmatch(word) or word in COLOURS:
+        return word
+    raise MoveSyntaxError(
+        f"{text!r}: {word!r} is not a card: a token like building:17, or one of {', '.join(COLOURS)}"
+    )
+
+
+def _name(text: str, word: str, what: str) -> str:
+    if not NAME.fullmatch(word):
+        raise MoveSyntaxError(f"{text!r}: {word!r} is not a {what} name")
+    return word
+
+
+def parse(text: str) -> Move:
+    words = text.strip().lower().split()
+    if not words:
+        raise MoveSyntaxError(f"{text!r}: an empty move; moves: {GRAMMAR}")
+    verb, rest = words[0], words[1:]
+    if verb == "reserve" and rest:
+        return Reserve(tuple(_card(text, word) for word in rest))
+    if verb == "show" and not rest:
+        return Show()
+    if verb == "pass" and not rest:
+        return Pass()
+    if verb == "bid" and len(rest) == 1:
+        if not NUMBER.fullmatch(rest[0]):
+            raise MoveSyntaxError(f"{text!r}: a bid is a whole number of ducats")
+        return Bid(int(rest[0]))
+    if verb == "build" and len(rest) >= 3 and rest[1] == "with":
+        city = _name(text, rest[0], "city")
+        after = rest[2:]
+        shields: tuple[str, ...] = ()
+        if "shields" in after:
+            at = after.index("shields")
+            shields = tuple(_name(text, word, "region") for word in after[at + 1 :])
+            after = after[:at]
+        if not after:
+            raise MoveSyntaxError(f"{text!r}: name the cards the city takes after 'with'")
+        return Build(city, tuple(_card(text, word) for word in after), shields)
+    if verb == "play" and rest:
+        return Play(tuple(_card(text, word) for word in rest))
+    if verb == "turn" and len(rest) == 2 and rest[0] == "up":
+        if rest[1] not in COLOURS:
+            raise MoveSyntaxError(f"{text!r}: {rest[1]!r} is not a colour: {', '.join(COLOURS)}")
+        return TurnUp(rest[1])
+    if verb == "shield" and len(rest) == 1:
+        return Shield(_name(text, rest[0], "region"))
+    raise MoveSyntaxError(f"{text!r}: not a move; moves: {GRAMMAR}")
+
+
+def format_move(move: Move) -> str:
+    if isinstance(move, Reserve):
+        return "reserve " + " ".join(move.cards)
+    if isinstance(move, Show):
+        return "show"
+    if isinstance(move, Bid):
+        return f"bid {move.amount}"
+    if isinstance(move, Build):
+        shields = f" shields {' '.join(move.shields)}" if move.shields else ""
+        return f"build {move.city} with {' '.join(move.cards)}{shields}"
+    if isinstance(move, Play):
+        return "play " + " ".join(move.cards)
+    if isinstance(move, TurnUp):
+        return f"turn up {move.colour}"
+    if isinstance(move, Shield):
+        return f"shield {move.region}"
+    return "pass"

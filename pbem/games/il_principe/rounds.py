@@ -1,0 +1,644 @@
+"""The rounds of an Il Principe game by email (seed 002, "Tour de jeu" to "Fin du jeu"): phase 1's
+ducats, draws and sealed reserve, the auctions of phase 2, the actions of phase 3, the roles of
+phase 4 and the two ends of the game.
+
+Every ``check_*`` only reads and raises IllegalMoveError in one line naming the rule; every other
+public function takes a game and returns a new one. What the companion computes is computed here by
+the same functions (``actions.next_group``, ``actions.role_points``, ``roles.plan``,
+``roles.turned_down``), over ``game.as_table``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pbem.errors import IllegalMoveError
+from pbem.games.il_principe import actions, roles
+from pbem.games.il_principe.components import COLOURS, ROLE_EFFECTS, check_icons
+from pbem.games.il_principe.game import (
+    ACTIONS,
+    AUCTION,
+    BUILD,
+    OVER,
+    RESERVE,
+    ROLES,
+    SHIELD,
+    SHOW,
+    TURN_UP,
+    Auction,
+    FollowUp,
+    Game,
+    Player,
+    add,
+    as_table,
+    counts,
+)
+from pbem.games.il_principe.moves import TOKEN
+from pbem.games.il_principe.state import Step
+
+# --- who acts ------------------------------------------------------------------------------------
+
+
+def waiting(game: Game) -> bool:
+    """Whether play waits for the engine: a card drawn, a card dealt face up, a random event."""
+    return bool(game.drawing or game.dealt_up or game.city_draws or game.reuse)
+
+
+def actors(game: Game) -> list[str]:
+    if game.phase == OVER or waiting(game):
+        return []
+    if game.follow_ups:
+        return [game.follow_ups[0].seat]
+    if game.auction is not None:
+        return [game.auction.turn]
+    if game.phase == RESERVE:
+        return [player.seat for player in game.players if player.reserved is None]
+    if game.phase == SHOW:
+        return [player.seat for player in game.players if unshown(player)]
+    if game.phase == ACTIONS:
+        return [game.turn]
+    return []
+
+
+def unshown(player: Player) -> list[str]:
+    return [card for card in player.reserved or () if TOKEN.fullmatch(card)]
+
+
+def step(game: Game) -> str:
+    """The current step's name, unique in the game; the sealed reserve is one step for all."""
+    if game.phase == RESERVE:
+        return f"round {game.round} reserve"
+    if game.follow_ups:
+        return f"round {game.round} {game.follow_ups[0].kind} move {game.moves}"
+    return f"round {game.round} {game.phase} move {game.moves}"
+
+
+def _ensure_turn(game: Game, seat: str) -> None:
+    asked = actors(game)
+    if seat not in asked:
+        who = ", ".join(asked) if asked else "nobody (a card or a city is being turned up)"
+        raise IllegalMoveError(f"it is not {seat}'s turn: {who} to move")
+
+
+# --- cards ---------------------------------------------------------------------------------------
+
+
+def drawn(game: Game, seat: str, face_up: bool, token: str) -> Game:
+    assert game.drawing and game.drawing[0] == (seat, face_up), (game.drawing, seat, face_up)
+    game = replace(game, drawing=game.drawing[1:])
+    if face_up:
+        return replace(game, dealt_up=(*game.dealt_up, token))
+    player = game.player(seat)
+    return game.with_player(replace(player, hand=(*player.hand, token)))
+
+
+def revealed(game: Game, token: str, card: str) -> Game:
+    if token in game.dealt_up:
+        # The last round: « les cartes sont tirées de la pioche pour la mise aux enchères ».
+        game = replace(
+            game,
+            dealt_up=tuple(t for t in game.dealt_up if t != token),
+            reserve=add(game.reserve, card),
+        )
+        return _advance(game)
+    return replace(game, shown={**game.shown, token: card})
+
+
+def turn_up_cities(game: Game, order: Sequence[str]) -> Game:
+    """« Une nouvelle carte Cité est tirée de la pioche et posée face visible »: the first of a
+    uniform order of the cards not yet turned up."""
+    taken = tuple(order[: game.city_draws])
+    pool = tuple(city for city in game.pool if city not in taken)
+    return _advance(replace(game, face_up=(*game.face_up, *taken), pool=pool, city_draws=0))
+
+
+def reuse_removed(game: Game, order: Sequence[str]) -> Game:
+    """Text A: « S'il n'y a pas assez de cartes dans la pioche, réutiliser des cartes déjà
+    défaussées »: the first of a uniform order of the cards removed from play."""
+    taken = list(order[: game.reuse])
+    removed, reserve = game.removed, game.reserve
+    for colour in taken:
+        removed = add(removed, colour, -1)
+        reserve = add(reserve, colour)
+    return _advance(replace(game, removed=removed, reserve=reserve, reuse=0))
+
+
+def removed_cards(game: Game) -> list[str]:
+    return [colour for colour, number in zip(COLOURS, game.removed, strict=True) for _ in range(number)]
+
+
+def _turn_up_city(game: Game) -> Game:
+    if game.cities_left <= 0:
+        return game
+    return replace(game, city_draws=game.city_draws + 1, cities_left=game.cities_left - 1)
+
+
+# --- phase 1 -------------------------------------------------------------------------------------
+
+
+def start(game: Game) -> Game:
+    """« Tirer les 4 premières cartes Cité et les mettre face visible », then the first round."""
+    wanted = game.rule("face_up_cities")
+    game = replace(game, city_draws=wanted, cities_left=game.cities_left - wanted)
+    return begin_round(game, 1)
+
+
+def begin_round(game: Game, round_: int) -> Game:
+    """Phase 1. The game ends at once if « il reste moins de 4 cartes Cités disponibles »; a pile
+    below 12/16/20 cards (10 with 2 players) makes this the last round, without phase 1's draw and
+    with the auction's cards drawn from the pile. Otherwise each seat « Reçoit 5 pièces de monnaie
+    ... Pioche 4 cartes » (6 ducats with the « Variante » or 2 players; 5 cards with 2 players)."""
+    rules = game.settings.rules
+    players = tuple(replace(p, reserved=None, wins=0) for p in game.players)
+    game = replace(
+        game,
+        round=round_,
+        players=players,
+        reserve=counts(),
+        auction=None,
+        follow_ups=(),
+        turn="",
+        acted=(),
+        role_steps=(),
+        colours_left=(),
+    )
+    if len(game.face_up) + game.city_draws < game.rule("face_up_cities"):
+        return replace(game, phase=OVER)
+    if game.deck < rules.threshold:
+        return _last_round(game)
+    order = game.clockwise(game.principe)
+    players = tuple(replace(p, ducats=p.ducats + rules.income) for p in game.players)
+    drawing = tuple((seat, False) for seat in order for _ in range(rules.draw))
+    return replace(
+        game,
+        players=players,
+        deck=game.deck - len(drawing),
+        drawing=(*game.drawing, *drawing),
+        phase=RESERVE,
+    )
+
+
+def last_draw(game: Game) -> tuple[int, int] | None:
+    """The last round's cards for auction: (from the pile, from the cards removed), or None when
+    text B's reading ends the game (« Si il n'y a pas assez de cartes dans la pile, le jeu prend fin
+    immédiatement »). 3 to 5 players: « 6 cartes pour 3 joueurs, 8 ... 4 joueurs et 10 ... 5
+    joueurs »; 2 players: « tirer 6 cartes ... (ou toutes celles restantes) » (text A) or « toutes
+    les cartes restantes » (text B)."""
+    wanted = game.settings.rules.last_draw
+    if not wanted:
+        if game.reading("two-players-last-round") == "all":
+            return game.deck, 0
+        return min(game.rule("two_players_last_round_draw"), game.deck), 0
+    if game.deck >= wanted:
+        return wanted, 0
+    if game.reading("short-pile") == "game-ends":
+        return None
+    return game.deck, min(wanted - game.deck, sum(game.removed))
+
+
+def _last_round(game: Game) -> Game:
+    found = last_draw(game)
+    if found is None:
+        return replace(game, phase=OVER)
+    from_pile, reused = found
+    # Text B: « les joueurs reçoivent uniquement leurs ducats »; text A: « La phase 1 est supprimée ».
+    paid = 0 if game.reading("last-round-ducats") == "none" else game.settings.rules.income
+    players = tuple(replace(p, ducats=p.ducats + paid, reserved=()) for p in game.players)
+    game = replace(
+        game,
+        players=players,
+        last_round=True,
+        phase=AUCTION,
+        deck=game.deck - from_pile,
+        drawing=(*game.drawing, *((game.principe, True) for _ in range(from_pile))),
+        reuse=reused,
+    )
+    return _advance(game)
+
+
+def check_reserve(game: Game, seat: str, cards: Sequence[str]) -> None:
+    """« Choisit 2 cartes édifices de sa main et les pose face cachée » (3 with 2 players)."""
+    if game.phase != RESERVE:
+        raise IllegalMoveError(f"the reserve is made in phase 1; now is round {game.round}'s {game.phase}")
+    _ensure_turn(game, seat)
+    wanted = game.settings.rules.reserve
+    if len(cards) != wanted:
+        raise IllegalMoveError(
+            f"each seat puts {wanted} cards from its hand in the reserve (« Choisit {wanted} cartes "
+            f"édifices de sa main »), not {len(cards)}"
+        )
+    _check_held(game.player(seat), cards)
+
+
+def _check_held(player: Player, cards: Sequence[str]) -> None:
+    tokens = [card for card in cards if TOKEN.fullmatch(card)]
+    if len(set(tokens)) != len(tokens):
+        raise IllegalMoveError("a card is named twice")
+    for token in tokens:
+        if token not in player.hand:
+            raise IllegalMoveError(f"{player.seat} holds no {token}")
+    for colour, number in Counter(card for card in cards if card in COLOURS).items():
+        held = player.known[COLOURS.index(colour)]
+        if number > held:
+            raise IllegalMoveError(f"{player.seat} holds {held} public {colour} card(s), not {number}")
+
+
+def _take(player: Player, cards: Sequence[str]) -> Player:
+    known = player.known
+    for card in cards:
+        if card in COLOURS:
+            known = add(known, card, -1)
+    return replace(player, hand=tuple(t for t in player.hand if t not in cards), known=known)
+
+
+def reserve(game: Game, seat: str, cards: Sequence[str]) -> Game:
+    """A sealed reserve, revealed: public cards join the reserve now, the others once shown."""
+    player = _take(game.player(seat), cards)
+    game = game.with_player(replace(player, reserved=tuple(cards)))
+    public = [card for card in cards if card in COLOURS]
+    game = replace(game, reserve=tuple(a + b for a, b in zip(game.reserve, counts(public), strict=True)))
+    if any(p.reserved is None for p in game.players):
+        return game
+    return _advance(replace(game, phase=SHOW))
+
+
+def check_show(game: Game, seat: str) -> None:
+    if game.phase != SHOW:
+        raise IllegalMoveError("cards are shown once every reserve is revealed (« Retourner face visible »)")
+    _ensure_turn(game, seat)
+
+
+def show(game: Game, seat: str) -> Game:
+    """« Retourner face visible les cartes qui viennent d'être posées et les grouper par couleur »."""
+    player = game.player(seat)
+    colours = [game.shown[token] for token in unshown(player)]
+    public = [card for card in player.reserved or () if card in COLOURS]
+    game = game.with_player(replace(player, reserved=(*public, *colours)))
+    return _advance(
+        replace(game, reserve=tuple(a + b for a, b in zip(game.reserve, counts(colours), strict=True)))
+    )
+
+
+# --- phase 2 and the auctions of phase 4 -----------------------------------------------------------
+
+
+def _open(game: Game, lot: str, among: Sequence[str]) -> Game:
+    """« Le joueur à la gauche de Il Principe commence chaque enchère »."""
+    pool = tuple(seat for seat in game.seats if seat in among)
+    return replace(game, auction=Auction(lot, pool, game.after(game.principe, pool)))
+
+
+def check_bid(game: Game, seat: str, amount: int) -> None:
+    """« Chaque enchère doit être plus élevée que la précédente », paid « à la banque »."""
+    _ensure_turn(game, seat)
+    auction = game.auction
+    if auction is None:
+        raise IllegalMoveError("nothing is being auctioned now")
+    if auction.leader and amount <= auction.price:
+        raise IllegalMoveError(
+            f"{amount} is not more than {auction.leader}'s {auction.price} (« Chaque enchère doit être "
+            "plus élevée que la précédente »)"
+        )
+    ducats = game.player(seat).ducats
+    if amount > ducats:
+        raise IllegalMoveError(f"{seat} has {ducats} ducats and cannot bid {amount}")
+
+
+def bid(game: Game, seat: str, amount: int) -> Game:
+    auction = game.auction
+    assert auction is not None
+    auction = replace(auction, leader=seat, price=amount)
+    return _after_turn(game, auction, seat)
+
+
+def check_pass_bid(game: Game, seat: str) -> None:
+    _ensure_turn(game, seat)
+
+
+def pass_bid(game: Game, seat: str) -> Game:
+    """« Les joueurs qui ont passé leur tour ne peuvent plus participer à l'enchère »."""
+    auction = game.auction
+    assert auction is not None
+    return _after_turn(game, replace(auction, passed=(*auction.passed, seat)), seat)
+
+
+def _after_turn(game: Game, auction: Auction, seat: str) -> Game:
+    """« Les enchères continuent jusqu'à ce qu'il ne reste plus qu'un seul joueur à ne pas
+    passer »; « Si tout le monde passe ... le groupe de cartes est retiré du jeu »."""
+    left = [s for s in auction.among if s not in auction.passed]
+    if auction.leader and left == [auction.leader]:
+        return _won(replace(game, auction=None), auction.lot, auction.leader, auction.price)
+    if not left:
+        return _won(replace(game, auction=None), auction.lot, "", 0)
+    others = [s for s in left if s != auction.leader]
+    return replace(game, auction=replace(auction, turn=game.after(seat, others)))
+
+
+def _won(game: Game, lot: str, seat: str, price: int) -> Game:
+    if lot in COLOURS:
+        count = game.reserve[COLOURS.index(lot)]
+        game = replace(game, reserve=add(game.reserve, lot, -count))
+        if not seat:
+            return _advance(replace(game, removed=add(game.removed, lot, count)))
+        player = game.player(seat)
+        player = replace(player, ducats=player.ducats - price, known=add(player.known, lot, count))
+        player = replace(player, wins=player.wins + 1)
+        game = replace(game.with_player(player), principe=seat)
+        # « Peut construire 1 cité »: asked only where the table does not already rule it out.
+        if could_build(game, seat):
+            game = replace(game, follow_ups=(FollowUp(seat, BUILD),))
+        return _advance(game)
+    # A tied role: « paie la somme à la banque, gagne la tuile du Rôle et le pion Il Principe »;
+    # « Si tout le monde passe ... la tuile de Rôle reste sur le plateau ».
+    if seat:
+        player = game.player(seat)
+        game = replace(game.with_player(replace(player, ducats=player.ducats - price)), principe=seat)
+        game = _give(game, lot, seat)
+    return _advance(game)
+
+
+# --- building a city -------------------------------------------------------------------------------
+
+
+def builds_allowed(game: Game) -> bool:
+    """« au premier tour du jeu, il est interdit de construire une Cité », but for the « Variante »."""
+    return game.round > 1 or game.settings.rules.build_first_round
+
+
+def could_build(game: Game, seat: str) -> bool:
+    """Whether what everyone sees leaves ``seat`` a city it might build."""
+    if not builds_allowed(game):
+        return False
+    player = game.player(seat)
+    return any(
+        game.components.cities[city].cost <= player.ducats
+        and len(game.components.cities[city].icons) <= player.hand_size
+        for city in game.face_up
+    )
+
+
+def shields_due(game: Game, player: Player, city: str) -> int:
+    """« Si un joueur n'a plus de bouclier, il n'en place plus »."""
+    left = game.rule("shields_per_family") - player.shields_placed
+    return min(game.components.cities[city].shields, left)
+
+
+def _colours_of(game: Game, cards: Sequence[str]) -> list[str]:
+    return [card if card in COLOURS else game.shown.get(card, "?") for card in cards]
+
+
+def check_build(game: Game, seat: str, city: str, cards: Sequence[str], regions: Sequence[str]) -> None:
+    """« Construire une cité »: a face-up city, a card from the hand per icon, its cost, and 1 or 2
+    shields « sur les régions adjacentes à la cité »."""
+    _ensure_turn(game, seat)
+    due = game.follow_ups[0] if game.follow_ups else None
+    if due is not None and due.kind != BUILD:
+        raise IllegalMoveError(f"{seat} must first finish the {due.kind} of the {due.role}")
+    if due is None and game.phase != ACTIONS:
+        raise IllegalMoveError("a city is built in phase 3, or at once by the winner of a group")
+    if not builds_allowed(game):
+        raise IllegalMoveError("« au premier tour du jeu, il est interdit de construire une Cité »")
+    if city not in game.face_up:
+        up = ", ".join(game.face_up) or "none"
+        raise IllegalMoveError(
+            f"{city!r} is not face up (« Seules les cartes Cité placées face visible sont "
+            f"constructibles »): {up}"
+        )
+    card = game.components.cities[city]
+    player = game.player(seat)
+    _check_held(player, cards)
+    colours = sorted(_colours_of(game, cards), key=lambda c: COLOURS.index(c) if c in COLOURS else 9)
+    icons = sorted(card.icons, key=COLOURS.index)
+    if colours != icons:
+        raise IllegalMoveError(
+            f"{city} takes {' '.join(icons)} (« une carte Bâtiment pour chaque icône »), "
+            f"not {' '.join(colours)}"
+        )
+    problem = check_icons(card.size, card.icons)
+    if problem:
+        raise IllegalMoveError(f"{city}: {problem}")
+    if player.ducats < card.cost:
+        raise IllegalMoveError(f"{seat} has {player.ducats} ducats; {city} costs {card.cost}")
+    wanted = shields_due(game, player, city)
+    if len(regions) != wanted:
+        raise IllegalMoveError(
+            f"{seat} places {wanted} shield(s) for {city} (« Placer 1 (pour les petites cités) ou 2 », "
+            f"while shields remain): 'shields REGION ...', not {len(regions)}"
+        )
+    for region in regions:
+        if region not in card.regions:
+            raise IllegalMoveError(
+                f"{region!r} does not touch {city}: {', '.join(card.regions)} (« les régions adjacentes »)"
+            )
+
+
+def build(game: Game, seat: str, city: str, cards: Sequence[str], regions: Sequence[str]) -> Game:
+    """The builder pays, scores the card, places its shields; every other seat scores its roles in
+    the city's colours (« 2 PVs pour chaque Rôle Majeur concerné, 1 PV pour chaque Rôle Mineur »,
+    once a colour); a new city is turned up."""
+    card = game.components.cities[city]
+    colours = _colours_of(game, cards)
+    player = _take(game.player(seat), cards)
+    shields = dict(player.shields)
+    for region in regions:
+        shields[region] = shields.get(region, 0) + 1
+    up = tuple(a + b for a, b in zip(player.up, counts(colours), strict=True))
+    player = replace(
+        player,
+        ducats=player.ducats - card.cost,
+        vp=player.vp + card.vp,
+        up=up,
+        shields=shields,
+        cities=(*player.cities, city),
+    )
+    game = game.with_player(player)
+    for name, points in actions.role_points(as_table(game), seat, card.icons).items():
+        other = game.player(name)
+        game = game.with_player(replace(other, vp=other.vp + points))
+    game = replace(
+        game,
+        face_up=tuple(c for c in game.face_up if c != city),
+        built={**game.built, city: seat},
+    )
+    game = _turn_up_city(game)
+    if game.follow_ups and game.follow_ups[0].kind == BUILD:
+        return _advance(replace(game, follow_ups=game.follow_ups[1:]))
+    return _end_action(game, seat)
+
+
+def check_decline(game: Game, seat: str) -> None:
+    _ensure_turn(game, seat)
+    due = game.follow_ups[0] if game.follow_ups else None
+    if due is not None and due.kind == SHIELD:
+        raise IllegalMoveError(f"the {due.role} places a shield (« place 1 bouclier »): 'shield REGION'")
+    if due is None and game.auction is None and game.phase != ACTIONS:
+        raise IllegalMoveError(f"there is nothing to pass in the {game.phase}")
+
+
+def decline(game: Game, seat: str) -> Game:
+    """A pass: on a bid, on the city a win allows, on the green role's card, or on phase 3's action."""
+    if game.follow_ups:
+        return _advance(replace(game, follow_ups=game.follow_ups[1:]))
+    if game.auction is not None:
+        return pass_bid(game, seat)
+    return _end_action(game, seat)
+
+
+# --- phase 3 ---------------------------------------------------------------------------------------
+
+
+def _begin_actions(game: Game) -> Game:
+    """« En commençant par le joueur Il Principe ... chaque joueur fait une seule action »."""
+    return replace(game, phase=ACTIONS, turn=game.principe, acted=())
+
+
+def check_play(game: Game, seat: str, cards: Sequence[str]) -> None:
+    """« autant de cartes Bâtiment qu'il le souhaite mais elles doivent être toutes de la même
+    couleur »."""
+    _ensure_turn(game, seat)
+    if game.phase != ACTIONS or game.follow_ups or game.auction is not None:
+        raise IllegalMoveError("cards are played from the hand as phase 3's action")
+    _check_held(game.player(seat), cards)
+    colours = set(_colours_of(game, cards))
+    if len(colours) > 1:
+        raise IllegalMoveError(
+            f"the cards played must be « toutes de la même couleur », not {', '.join(sorted(colours))}"
+        )
+
+
+def play(game: Game, seat: str, cards: Sequence[str]) -> Game:
+    colours = _colours_of(game, cards)
+    player = _take(game.player(seat), cards)
+    up = tuple(a + b for a, b in zip(player.up, counts(colours), strict=True))
+    return _end_action(game.with_player(replace(player, up=up)), seat)
+
+
+def _end_action(game: Game, seat: str) -> Game:
+    acted = (*game.acted, seat)
+    if len(acted) == len(game.seats):
+        return _begin_roles(replace(game, acted=acted, turn=""))
+    return _advance(replace(game, acted=acted, turn=game.after(seat)))
+
+
+# --- phase 4 ---------------------------------------------------------------------------------------
+
+
+def _begin_roles(game: Game) -> Game:
+    """« Chaque joueur replace les tuiles des Rôles », then the colours in order."""
+    return _advance(replace(game, phase=ROLES, roles={}, role_steps=(), colours_left=COLOURS))
+
+
+def _give(game: Game, role: str, seat: str) -> Game:
+    """The holder takes the tile and turns half its face-up cards of the colour down (a major
+    role); its effect comes next (« le joueur contrôlant le Rôle Majeur en premier »)."""
+    colour, rank = role.split()
+    player = game.player(seat)
+    if rank == "major":
+        turned = roles.turned_down(player.up[COLOURS.index(colour)])
+        player = replace(player, up=add(player.up, colour, -turned), down=add(player.down, colour, turned))
+    game = replace(game.with_player(player), roles={**game.roles, role: seat})
+    return replace(game, role_steps=(Step("effect", role, (seat,)), *game.role_steps))
+
+
+def _effect(game: Game, role: str, seat: str) -> Game:
+    """« Les tuiles de Rôle »: turn a card up (not of the role's colour), 1 VP, draw a card, place
+    a shield, 2 ducats."""
+    colour = role.split(maxsplit=1)[0]
+    kind, amount = ROLE_EFFECTS[role]
+    player = game.player(seat)
+    if kind == "vp":
+        return game.with_player(replace(player, vp=player.vp + amount))
+    if kind == "ducats":
+        return game.with_player(replace(player, ducats=player.ducats + amount))
+    if kind == "draw":
+        drawn = min(amount, game.deck)
+        return replace(game, deck=game.deck - drawn, drawing=(*game.drawing, *((seat, False),) * drawn))
+    if kind == "turn-up":
+        if any(player.down[i] for i, other in enumerate(COLOURS) if other != colour):
+            return replace(game, follow_ups=(FollowUp(seat, TURN_UP, role),))
+        return game
+    if player.shields_placed < game.rule("shields_per_family"):
+        return replace(game, follow_ups=(FollowUp(seat, SHIELD, role),))
+    return game
+
+
+def check_turn_up(game: Game, seat: str, colour: str) -> None:
+    """Green: « Le joueur retourne 1 carte Bâtiment (sauf une verte) devant lui »."""
+    _ensure_turn(game, seat)
+    due = game.follow_ups[0] if game.follow_ups else None
+    if due is None or due.kind != TURN_UP:
+        raise IllegalMoveError("a card is turned up only by the green role's effect")
+    own = due.role.split()[0]
+    if colour == own:
+        raise IllegalMoveError(f"the {due.role} turns up a card « sauf une verte »")
+    if not game.player(seat).down[COLOURS.index(colour)]:
+        raise IllegalMoveError(f"{seat} has no face-down {colour} card")
+
+
+def turn_up(game: Game, seat: str, colour: str) -> Game:
+    player = game.player(seat)
+    player = replace(player, down=add(player.down, colour, -1), up=add(player.up, colour))
+    return _advance(replace(game.with_player(player), follow_ups=game.follow_ups[1:]))
+
+
+def check_shield(game: Game, seat: str, region: str) -> None:
+    """Blue: « place l'un de ses blasons dans n'importe quelle région »."""
+    _ensure_turn(game, seat)
+    due = game.follow_ups[0] if game.follow_ups else None
+    if due is None or due.kind != SHIELD:
+        raise IllegalMoveError("a shield is placed alone only by the blue role's effect")
+    if region not in game.components.regions:
+        raise IllegalMoveError(f"no region {region!r}: {', '.join(sorted(game.components.regions))}")
+
+
+def shield(game: Game, seat: str, region: str) -> Game:
+    player = game.player(seat)
+    shields = {**player.shields, region: player.shields.get(region, 0) + 1}
+    game = game.with_player(replace(player, shields=shields))
+    return _advance(replace(game, follow_ups=game.follow_ups[1:]))
+
+
+# --- moving on -------------------------------------------------------------------------------------
+
+
+def _advance(game: Game) -> Game:
+    """Go on until a seat must choose or the engine must deal: the next group, phase 3, the next
+    role step, the next round."""
+    while not game.follow_ups and game.auction is None and game.phase != OVER:
+        if game.phase == SHOW:
+            if any(unshown(player) for player in game.players):
+                return game
+            game = replace(game, phase=AUCTION)
+            continue
+        if game.phase == AUCTION:
+            if game.dealt_up or game.reuse or any(seat for seat, up in game.drawing if up):
+                return game
+            colour = actions.next_group(dict(zip(COLOURS, game.reserve, strict=True)))
+            if colour is None:
+                return _begin_actions(game)
+            return _open(game, colour, game.seats)
+        if game.phase == ROLES:
+            game = _role_step(game)
+            continue
+        return game
+    return game
+
+
+def _role_step(game: Game) -> Game:
+    if game.role_steps:
+        head, rest = game.role_steps[0], game.role_steps[1:]
+        game = replace(game, role_steps=rest)
+        if head.kind == "give":
+            return _give(game, head.role, head.players[0])
+        if head.kind == "auction":
+            return _open(game, head.role, head.players)
+        return _effect(game, head.role, head.players[0])
+    if game.colours_left:
+        colour, rest_colours = game.colours_left[0], game.colours_left[1:]
+        steps = tuple(roles.plan(as_table(game), colour))
+        return replace(game, colours_left=rest_colours, role_steps=steps)
+    if game.last_round:
+        return replace(game, phase=OVER)
+    return begin_round(game, game.round + 1)

@@ -1,0 +1,338 @@
+"""The Il Principe ruleset as the engine sees it: a thin adapter over ``rounds`` (the rules) and
+``moves`` (the grammar). docs/rules/il-principe.md, "By email", gives every move with the text of
+seed 002 it rests on.
+
+One hidden deck, the building cards: a draw is a request the engine answers with a token; a card
+turned face up (in the reserve, in a city, played) is shown through the engine, which checks it,
+and leaves the deck, the rules counting it by colour from then on. The reserve is a sealed step.
+The cities are turned up by random events every seat contributes to.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pbem.crypto.randomness import Draws
+from pbem.engine.registry import OptionValue
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
+from pbem.engine.templates import ComponentError
+from pbem.errors import GameFileError, IllegalMoveError, UsageError
+from pbem.games.il_principe import components as parts
+from pbem.games.il_principe import rounds
+from pbem.games.il_principe.components import COLOURS
+from pbem.games.il_principe.game import (
+    ACTIONS,
+    BUILD,
+    CITIES,
+    DECK,
+    RESERVE,
+    REUSE,
+    SHIELD,
+    SHOW,
+    TURN_UP,
+    Game,
+    new_game,
+    settings,
+)
+from pbem.games.il_principe.meta import INFO
+from pbem.games.il_principe.moves import (
+    TOKEN,
+    Bid,
+    Build,
+    Move,
+    Pass,
+    Play,
+    Reserve,
+    Shield,
+    Show,
+    TurnUp,
+    format_move,
+    parse,
+)
+
+
+class Rules:
+    info = INFO
+
+    def setup(
+        self,
+        seats: Sequence[str],
+        edition: str,
+        options: Mapping[str, OptionValue],
+        components: Mapping[str, Any],
+    ) -> Game:
+        try:
+            found = parts.parse(components)
+        except ComponentError as exc:
+            raise GameFileError(f"il-principe components: {exc}") from None
+        try:
+            chosen = parts.readings(components.get("readings", {}))
+        except UsageError as exc:
+            raise GameFileError(f"il-principe components: {exc}") from None
+        config = settings(found, len(seats), options.get("rich_start") is True, chosen)
+        return rounds.start(new_game(found, seats, config))
+
+    def phase(self, state: Game) -> str:
+        if state.phase == "over":
+            return "over"
+        if state.follow_ups:
+            return f"round {state.round} {state.phase}: {state.follow_ups[0].kind}"
+        return f"round {state.round} {state.phase}"
+
+    def demands(self, state: Game) -> list[Demand]:
+        step = rounds.step(state)
+        if state.phase == RESERVE:
+            return [Demand(seat, "sealed", step, prompt(state, seat)) for seat in rounds.actors(state)]
+        return [Demand(seat, "move", step, prompt(state, seat)) for seat in rounds.actors(state)]
+
+    def legal_moves(self, state: Game, seat: str) -> list[str]:
+        return [format_move(move) for move in legal(state, seat)]
+
+    def parse(self, text: str) -> Move:
+        return parse(text)
+
+    def format(self, move: Move) -> str:
+        return format_move(move)
+
+    def check(self, state: Game, seat: str, move: Move) -> None:
+        check(state, seat, move)
+
+    def apply(self, state: Game, seat: str, move: Move) -> Game:
+        return apply(state, seat, move)
+
+    def default_move(self, state: Game, seat: str, step: str) -> Move | None:
+        """A late seat passes where it may (a bid, the city a win allows, the green role's card,
+        phase 3's action); otherwise what it must do is done the first way the lists give: the
+        first cards of its hand go in the reserve, its reserve is shown, the blue role's shield
+        goes in the first region in alphabetical order."""
+        if seat not in rounds.actors(state):
+            return None
+        if state.phase == RESERVE:
+            player = state.player(seat)
+            items = [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
+            return Reserve(tuple(items[: state.settings.rules.reserve]))
+        if state.phase == SHOW:
+            return Show()
+        due = state.follow_ups[0] if state.follow_ups else None
+        if due is not None and due.kind == SHIELD:
+            return Shield(sorted(state.components.regions)[0])
+        return Pass()
+
+    def random_requests(self, state: Game) -> list[RandomRequest]:
+        requests = []
+        if state.city_draws:
+            requests.append(RandomRequest(f"{CITIES} after {len(state.built)} built"))
+        if state.reuse:
+            requests.append(RandomRequest(f"{REUSE} round {state.round}"))
+        return requests
+
+    def resolve(self, state: Game, context: str, draws: Draws) -> Game:
+        if context.startswith(CITIES):
+            return rounds.turn_up_cities(state, draws.shuffle(sorted(state.pool)))
+        if context.startswith(REUSE):
+            return rounds.reuse_removed(state, draws.shuffle(rounds.removed_cards(state)))
+        raise AssertionError(f"il-principe asks for no random event {context!r}")
+
+    def view(self, state: Game, seat: str | None) -> dict[str, Any]:
+        from pbem.games.il_principe.email_view import view
+
+        return view(state, seat)
+
+    def score(self, state: Game) -> dict[str, dict[str, int]]:
+        from pbem.games.il_principe.email_view import breakdown
+
+        return breakdown(state)
+
+    # --- hidden decks ---
+    def hidden_decks(self, state: Game) -> list[DeckSpec]:
+        """« 100 cartes Bâtiment », 20 of each colour; « 7 cartes Bâtiment par couleur » fewer
+        with 2 players, left out of the deck since their colours are known."""
+        removed = state.components.rules["two_players_removed_per_colour"] if len(state.seats) == 2 else 0
+        cards = tuple(
+            colour for colour in COLOURS for _ in range(state.components.colours[colour].cards - removed)
+        )
+        return [DeckSpec(DECK, cards)]
+
+    def draw_requests(self, state: Game) -> list[DrawRequest]:
+        return [
+            DrawRequest(DECK, seat, face_up=True) if up else DrawRequest(DECK, seat)
+            for seat, up in state.drawing
+        ]
+
+    def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
+        return rounds.drawn(state, request.seat, request.face_up, token)
+
+    def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
+        return card_uses(state, seat, move)
+
+    def card_revealed(self, state: Game, token: str, card: str) -> Game:
+        return rounds.revealed(state, token, card)
+
+
+def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
+    """Each hidden card a move turns face up is shown, then leaves the deck: from then on it is a
+    public card the rules count by colour."""
+    if seat not in state.seats:
+        return []
+    if isinstance(move, Show) and state.phase == SHOW:
+        tokens = rounds.unshown(state.player(seat))
+    elif isinstance(move, Build | Play):
+        held = state.player(seat).hand
+        tokens = [card for card in dict.fromkeys(move.cards) if card in held]
+    else:
+        return []
+    return [
+        *(CardUse("reveal", DECK, token=token) for token in tokens),
+        *(CardUse("discard", DECK, token=token) for token in tokens),
+    ]
+
+
+def check(state: Game, seat: str, move: Move) -> None:
+    """The rule that judges ``move`` now; IllegalMoveError in one line when it does not belong."""
+    if seat not in state.seats:
+        raise IllegalMoveError(f"{seat!r} has no seat in this game")
+    if state.phase == "over":
+        raise IllegalMoveError("the game is over")
+    due = state.follow_ups[0] if state.follow_ups else None
+    if due is not None and seat == due.seat and not _answers(move, due.kind):
+        raise IllegalMoveError(f"{seat} must first answer: {prompt(state, seat)}")
+    if isinstance(move, Reserve):
+        return rounds.check_reserve(state, seat, move.cards)
+    if isinstance(move, Show):
+        return rounds.check_show(state, seat)
+    if isinstance(move, Bid):
+        return rounds.check_bid(state, seat, move.amount)
+    if isinstance(move, Build):
+        return rounds.check_build(state, seat, move.city, move.cards, move.shields)
+    if isinstance(move, Play):
+        return rounds.check_play(state, seat, move.cards)
+    if isinstance(move, TurnUp):
+        return rounds.check_turn_up(state, seat, move.colour)
+    if isinstance(move, Shield):
+        return rounds.check_shield(state, seat, move.region)
+    return rounds.check_decline(state, seat)
+
+
+def _answers(move: Move, kind: str) -> bool:
+    wanted: dict[str, tuple[type, ...]] = {BUILD: (Build, Pass), TURN_UP: (TurnUp, Pass), SHIELD: (Shield,)}
+    return isinstance(move, wanted[kind])
+
+
+def apply(state: Game, seat: str, move: Move) -> Game:
+    state = replace(state, moves=state.moves + 1)
+    if isinstance(move, Reserve):
+        return rounds.reserve(state, seat, move.cards)
+    if isinstance(move, Show):
+        return rounds.show(state, seat)
+    if isinstance(move, Bid):
+        return rounds.bid(state, seat, move.amount)
+    if isinstance(move, Build):
+        return rounds.build(state, seat, move.city, move.cards, move.shields)
+    if isinstance(move, Play):
+        return rounds.play(state, seat, move.cards)
+    if isinstance(move, TurnUp):
+        return rounds.turn_up(state, seat, move.colour)
+    if isinstance(move, Shield):
+        return rounds.shield(state, seat, move.region)
+    return rounds.decline(state, seat)
+
+
+# --- what a seat may do ----------------------------------------------------------------------------
+
+
+def prompt(state: Game, seat: str) -> str:
+    due = state.follow_ups[0] if state.follow_ups else None
+    if due is not None and due.seat == seat:
+        if due.kind == BUILD:
+            return (
+                "you won a group and may build one city now: "
+                "build CITY with CARD ... shields REGION ..., or pass"
+            )
+        if due.kind == TURN_UP:
+            colour = due.role.split()[0]
+            return f"the {due.role} turns one face-down card up (not {colour}): turn up COLOUR, or pass"
+        return f"the {due.role} places a shield: shield REGION"
+    if state.phase == RESERVE:
+        wanted = state.settings.rules.reserve
+        return f"put {wanted} cards from your hand in the reserve, face down: reserve CARD ..."
+    if state.phase == SHOW:
+        return "turn your reserve face up: show"
+    auction = state.auction
+    if auction is not None:
+        what = f"the {auction.lot} group" if auction.lot in COLOURS else f"the {auction.lot} role"
+        lead = f" ({auction.leader} leads at {auction.price})" if auction.leader else ""
+        return f"bid for {what}{lead}: bid N, or pass"
+    if state.phase == ACTIONS:
+        return "build CITY with CARD ... shields REGION ..., play CARD ... (one colour), or pass"
+    return ""
+
+
+def legal(state: Game, seat: str) -> list[Move]:
+    """Every move ``seat`` may make now. Cards only their holder knows are offered by token: a
+    city or a play is listed for each set of held cards of the right size, and the engine refuses
+    a claim the cards shown do not bear out."""
+    if seat not in rounds.actors(state):
+        return []
+    return [move for move in _candidates(state, seat) if _allowed(state, seat, move)]
+
+
+def _allowed(state: Game, seat: str, move: Move) -> bool:
+    if isinstance(move, Build | Play) and any(TOKEN.fullmatch(card) for card in move.cards):
+        return True  # judged once the cards are shown
+    try:
+        check(state, seat, move)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+def _items(state: Game, seat: str) -> list[str]:
+    player = state.player(seat)
+    return [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
+
+
+def _candidates(state: Game, seat: str) -> list[Move]:
+    due = state.follow_ups[0] if state.follow_ups else None
+    player = state.player(seat)
+    if due is not None:
+        if due.kind == BUILD:
+            return [*_builds(state, seat), Pass()]
+        if due.kind == TURN_UP:
+            return [*(TurnUp(colour) for colour in COLOURS), Pass()]
+        return [Shield(region) for region in sorted(state.components.regions)]
+    if state.phase == RESERVE:
+        wanted = state.settings.rules.reserve
+        return [Reserve(combo) for combo in sorted(set(itertools.combinations(_items(state, seat), wanted)))]
+    if state.phase == SHOW:
+        return [Show()]
+    if state.auction is not None:
+        auction = state.auction
+        low = auction.price + 1 if auction.leader else 0
+        return [*(Bid(amount) for amount in range(low, player.ducats + 1)), Pass()]
+    if state.phase == ACTIONS:
+        # Several hidden cards of one colour are accepted in one play, but listed one by one: which
+        # of them share a colour is the holder's secret, and every set would be too many to list.
+        plays = [Play((token,)) for token in player.hand]
+        for colour, number in zip(COLOURS, player.known, strict=True):
+            plays.extend(Play((colour,) * size) for size in range(1, number + 1))
+        return [*_builds(state, seat), *plays, Pass()]
+    return []
+
+
+def _builds(state: Game, seat: str) -> list[Move]:
+    player = state.player(seat)
+    items = _items(state, seat)
+    found: list[Move] = []
+    for city in state.face_up:
+        card = state.components.cities[city]
+        due = rounds.shields_due(state, player, city)
+        placements = sorted(set(itertools.combinations_with_replacement(card.regions, due)))
+        for combo in sorted(set(itertools.combinations(items, len(card.icons)))):
+            found.extend(Build(city, combo, regions) for regions in placements)
+    return found
+
+
+RULES = Rules()
