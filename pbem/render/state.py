@@ -8,6 +8,11 @@ from pbem.render.grid import print_grid
 
 
 def render(title: str, view: dict[str, Any], private: dict[str, str]) -> None:
+    if not isinstance(view.get("players"), dict):  # not Princes of the Renaissance's shape
+        from pbem.render.generic import render as render_generic
+
+        render_generic(title, view, private)
+        return
     from pbem.render import console as new_console
 
     console = new_console()
