@@ -15,7 +15,7 @@ import random
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -140,16 +140,15 @@ def move(
     raise AssertionError(f"none of {seat}'s listed moves is legal: {moves}")
 
 
-def books(played: Played) -> Books:
+def books(state: Game, entries: Sequence[Mapping[str, Any]]) -> Books:
     """What the test's own count needs that the estates do not show: the prestige taken for works,
     the rounds' best works and the prestige sold, read from the entries and the works."""
-    state = played.state
     counted = Books({seat: state.player(seat).florins for seat in state.seats})
     for player in state.players:
         counted.works_prestige[player.seat] = sum(work.prestige for work in player.works)
     for _, makers in state.best:
         counted.best.update(makers)
-    for entry in played.game.entries:
+    for entry in entries:
         if entry["kind"] == "move" and entry["move"].startswith("sell prestige "):
             counted.sold[entry["by"]] += int(entry["move"].split()[-1])
     return counted
@@ -219,7 +218,7 @@ class Checks:
         replayed: Game = result.ledger.table.state
         assert replayed == self.played.state
         score = RULES.score(replayed)
-        counted = final_score(replayed, books(self.played))
+        counted = final_score(replayed, books(replayed, data["entry"]))
         assert {seat: row["total"] for seat, row in score.items()} == counted
         assert {seat: row["florins"] for seat, row in score.items()} == {
             player.seat: player.florins for player in replayed.players
