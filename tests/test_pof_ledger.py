@@ -31,6 +31,7 @@ from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import DECK_DEMANDS
 from pbem.errors import GameFileError, IllegalMoveError
+from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.rules import RULES
 from tests.conftest import seeded_keys
@@ -246,6 +247,19 @@ class Checks:
             if hand:  # another seat's key opens none of them
                 with pytest.raises(GameFileError, match="not one of the deck's"):
                     play.hidden_hand(game, seat, keys[other])
+
+    def test_show_prints_a_seat_its_own_tokens_and_the_final_score(self) -> None:
+        state = self.played.state
+        for seat in state.seats:
+            players, score = RULES.reports(RULES.view(state, seat))
+            tokens = set(re.findall(r"[a-z]+:\d+", repr(players.rows)))
+            for other in state.players:
+                held = {*other.hand, *other.bonus, *rounds.hidden_prestige(state, other)} - set(state.shown)
+                assert (held <= tokens) if other.seat == seat else not (held & tokens), (seat, other.seat)
+            assert score.title == "final score" and score.notes[0].startswith("winner: ")
+            assert {row[0]: row[-2] for row in score.rows} == {
+                name: row["total"] for name, row in RULES.score(state).items()
+            }
 
     def test_every_deck_is_shuffled_by_every_seat_in_seat_order(self) -> None:
         entries = tomllib.loads(self.played.text)["entry"]

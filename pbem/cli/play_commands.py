@@ -513,9 +513,20 @@ def show(
         if as_json:
             print_json(view | secrets)
             return
-        from pbem.render.state import render
+        from pbem.engine.ruleset import view_reports
 
-        render(ledger.info.title, view, private)
+        reports = view_reports(game.rules, view)
+        if reports is not None:
+            from pbem.render.sheet import render as render_reports
+
+            typer.echo(f"{ledger.info.title} ({ledger.edition}) — {game.rules.phase(game.table.state)}")
+            render_reports(reports)
+            for step, value in private.items():
+                typer.echo(f"your sealed {step}: {value} (only you can see this)")
+        else:
+            from pbem.render.state import render
+
+            render(ledger.info.title, view, private)
         for name, card in hand.items():
             shown = card if card is not None else "not readable yet: " + play_mod.share_wait(ledger, name)
             typer.echo(f"your hidden card {name}: {shown} (only you can see this)")

@@ -185,6 +185,13 @@ def explanation(rules: object, state: Any, move: Any) -> str:
     return str(explain(state, move)) if callable(explain) else ""
 
 
+def view_reports(rules: object, view: dict[str, Any]) -> Any | None:
+    """The tables a ruleset draws from a view for ``pbem show`` (its optional ``reports``: companion
+    ``Report``s), for a game whose view the shared state tables do not fit; None without one."""
+    reports = getattr(rules, "reports", None)
+    return reports(view) if callable(reports) else None
+
+
 class Ruleset(Protocol):
     info: GameInfo
 

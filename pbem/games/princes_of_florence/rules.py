@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.companion.tracker import Report
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
@@ -130,6 +131,11 @@ class Rules:
         from pbem.games.princes_of_florence.email_view import view
 
         return view(state, seat)
+
+    def reports(self, view: dict[str, Any]) -> tuple[Report, ...]:
+        from pbem.games.princes_of_florence.email_view import reports
+
+        return reports(view)
 
     def score(self, state: Game) -> dict[str, dict[str, int]]:
         return breakdown(state)
