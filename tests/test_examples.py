@@ -185,3 +185,49 @@ def test_table_example_of_princes_of_florence_scores_as_worked_by_hand(cli: Cli)
     assert rows["prestige cards"] == [12, 0, 15]
     assert rows["sold"] == [0, 0, -2]
     assert rows["florins (tie-break)"] == [2200, 4400, 2000]
+
+
+def test_complete_florence_example_replays_to_the_score_the_rules_count(cli: Cli) -> None:
+    """examples/florence-four-players.toml, made by examples/play-florence.py: a whole game of
+    Princes of Florence played through the command line. verify checks every card dealt, shown and
+    put back; show's score is the one the rules give the replayed game and the one the test counts
+    from the estates, the works and the rules text; nothing still face down is named in the file."""
+    import json
+
+    from pbem.engine import ledger
+    from pbem.games.princes_of_florence.rules import RULES
+    from tests.test_pof_ledger import books, encodings, every_proof, face_down, occurs, outside_components
+    from tests.test_pof_rules_playouts import final_score
+
+    path = EXAMPLES / "florence-four-players.toml"
+    verified = cli("verify", str(path))
+    assert verified.exit_code == 0, verified.stderr
+    assert "Princes of Florence (standard)" in verified.stdout
+    assert "every hidden-deck proof checked" in verified.stdout
+    text = path.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    audited = ledger.audit(data, every_proof)
+    assert audited.ok and audited.ledger is not None and audited.ledger.table is not None
+    state = audited.ledger.table.state
+    assert state.phase == "over" and state.round == 7
+    view = json.loads(cli("show", str(path), "--json").stdout)
+    assert view["score"] == RULES.score(state)
+    totals = {seat: row["total"] for seat, row in view["score"].items()}
+    assert totals == final_score(state, books(state, data["entry"]))
+    assert sorted(totals) == ["alice", "bruno", "chiara", "dario"]
+    assert view["score_final"] is True and view["winners"]
+    best = max(totals.values())
+    assert all(totals[seat] == best for seat in view["winners"])
+    shown = cli("show", str(path))
+    assert shown.exit_code == 0, shown.stderr
+    assert "final score" in shown.stdout and f"winner: {', '.join(view['winners'])}" in shown.stdout
+    entries = data["entry"]
+    moves = Counter(entry["move"].split()[0] for entry in entries if entry["kind"] == "move")
+    for verb in ("auction", "bid", "build", "work", "take", "keep", "reveal"):
+        assert moves[verb] > 0, verb
+    shufflers = [e["by"] for e in entries for item in e.get("shuffles", []) if item["deck"] == "profession"]
+    assert shufflers == ["alice", "bruno", "chiara", "dario"] * 2  # again after the deal
+    hidden = outside_components(text)
+    for deck, index in face_down(audited.ledger):
+        for form in encodings(deck, index):
+            assert not occurs(hidden, form), (deck, index, form[:40])

@@ -309,6 +309,27 @@ def test_two_player_unofficial_prices_and_face_up_professions() -> None:
     assert game.face_up == () and game.professions_taken == 1
 
 
+def test_a_profession_turned_up_is_taken_only_once_everyone_can_read_it() -> None:
+    """The card dealt face up at the start of round 3 opens once every player's decryption share is
+    in (``card_revealed``); until then nobody can name it, so it is neither listed (as its token,
+    which no move reads) nor taken."""
+    game, dealer = started(("anna", "bruno"), unofficial=True)
+    while game.round < 3:
+        game = to_actions(game, dealer)
+        while game.phase == ACTIONS:
+            game = dealer.play(game, game.turn, "pass")
+    game = to_actions(game, dealer)
+    (token,) = game.face_up
+    unread = replace(game, shown={key: card for key, card in game.shown.items() if key != token})
+    listed = RULES.legal_moves(unread, unread.turn)
+    assert [RULES.format(RULES.parse(text)) for text in listed] == listed
+    assert not [text for text in listed if text.startswith("take profession")]
+    with pytest.raises(IllegalMoveError, match="waits for every player's share"):
+        RULES.check(unread, unread.turn, RULES.parse(f"take profession {game.shown[token]}"))
+    shown = RULES.card_revealed(unread, token, game.shown[token])
+    assert f"take profession {game.shown[token]}" in RULES.legal_moves(shown, shown.turn)
+
+
 def test_end_of_game_reveal_and_tie_break() -> None:
     """ "Игроки открывают свои карты престижа"; most prestige wins, then "игрок, имеющий наибольшую
     сумму денег"; players still tied share the win."""

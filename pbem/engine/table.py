@@ -463,8 +463,17 @@ def check_timeout(
         raise IllegalMoveError(
             f"{late}'s deadline for the {step} is {due}; a timeout can be claimed only after it"
         )
-    if demand.kind in ("move", "commit", "reveal") and rules.default_move(table.state, late, step) is None:
-        raise IllegalMoveError(f"the rules give no default for {late} in the {step}")
+    if demand.kind in ("move", "commit", "reveal"):
+        default = rules.default_move(table.state, late, step)
+        if default is None:
+            raise IllegalMoveError(f"the rules give no default for {late} in the {step}")
+        if card_uses(rules, table, late, default):
+            # Showing, re-masking or discarding a card takes its holder's key: applied without
+            # it, the rules would move a card the decks still hold, and the two would disagree.
+            raise IllegalMoveError(
+                f"{late}'s default in the {step} ({rules.format(default)}) moves a hidden card, "
+                f"which only {late}'s own key can do: {late} must make the move"
+            )
     return demand
 
 

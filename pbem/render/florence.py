@@ -36,7 +36,8 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     _estates(console, view["players"])
     for line in view.get("best works") or []:
         console.print(f"best work, {line}")
-    _score(console, view.get("score") or {}, final=view["phase"] == "over")
+    final, winners = bool(view.get("score_final")), view.get("winners") or []
+    _score(console, view.get("score") or {}, final=final, winners=winners)
 
 
 def _short(name: str) -> str:
@@ -48,6 +49,10 @@ def _cards(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(str(item) for item in value) or "-"
     return str(value)
+
+
+def _laid(laid: Sequence[str]) -> str:
+    return f"; laid out: {', '.join(laid)}" if laid else ""
 
 
 def _players(console: Any, players: Sequence[Mapping[str, Any]]) -> None:
@@ -62,6 +67,7 @@ def _players(console: Any, players: Sequence[Mapping[str, Any]]) -> None:
         "builders",
         "professions",
         "bonus",
+        "prestige cards",
         "works",
     )
     rows = [
@@ -74,8 +80,9 @@ def _players(console: Any, players: Sequence[Mapping[str, Any]]) -> None:
             ", ".join(player["freedoms"]) or "-",
             str(player["jesters"]),
             str(player["builders"]),
-            _cards(player["profession cards"]),
+            _cards(player["profession cards"]) + _laid(player.get("laid out") or []),
             _cards(player["bonus cards"]),
+            ", ".join(player["prestige cards"]) or "-",
             "; ".join(player["works"]) or "-",
         ]
         for player in players
@@ -100,17 +107,14 @@ def _estates(console: Any, players: Sequence[Mapping[str, Any]]) -> None:
         console.print()
 
 
-def _score(console: Any, scores: Mapping[str, Mapping[str, int]], *, final: bool) -> None:
+def _score(
+    console: Any, scores: Mapping[str, Mapping[str, int]], *, final: bool, winners: Sequence[str]
+) -> None:
     if not scores:
         return
     categories = list(next(iter(scores.values())))
     rows = [[seat, *(str(row[name]) for name in categories)] for seat, row in scores.items()]
     title = "final score" if final else "score if the game ended now"
     print_grid(console, ("seat", *categories), rows, title=title, turn=True)
-    if final:
-        best = max(row["total"] for row in scores.values())
-        leaders = [seat for seat, row in scores.items() if row["total"] == best]
-        if len(leaders) > 1:  # the most florins breaks a tie on prestige (seed 001)
-            most = max(scores[seat]["florins"] for seat in leaders)
-            leaders = [seat for seat in leaders if scores[seat]["florins"] == most]
-        console.print(f"[bold]winner:[/bold] {', '.join(leaders)}")
+    if winners:
+        console.print(f"[bold]winner:[/bold] {', '.join(winners)} (the most prestige, then the most florins)")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.princes_of_florence import rounds
-from pbem.games.princes_of_florence.game import SOURCES, Game
-from pbem.games.princes_of_florence.scoring import breakdown
+from pbem.games.princes_of_florence.game import OVER, SOURCES, Game
+from pbem.games.princes_of_florence.scoring import breakdown, winners
 
 
 def view(game: Game, seat: str | None) -> dict[str, Any]:
@@ -60,4 +60,6 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         ],
         "players": players,
         "score": breakdown(game),
+        "score_final": game.phase == OVER,
+        "winners": winners(breakdown(game)) if game.phase == OVER else [],
     }

@@ -645,21 +645,28 @@ def _check_face_up(game: Game, card: str) -> None:
             f"the {limit} profession cards a game of {len(game.seats)} allows are taken (unofficial rules: "
             f"'за всю игру только {limit} карт профессий могут приобрести игроки в общей сумме')"
         )
-    on_table = [game.name(token) for token in game.face_up]
+    on_table = [game.shown[token] for token in turned(game)]
     if not on_table:
+        waiting = " (the card turned up this round waits for every player's share)" if game.face_up else ""
         raise IllegalMoveError(
             "no profession card lies face up (unofficial rules: cards are turned up one a round from "
-            "round 3, and only those may be taken)"
+            f"round 3, and only those may be taken){waiting}"
         )
     if card not in on_table:
         raise IllegalMoveError(f"take one of the professions face up: {', '.join(on_table)}")
+
+
+def turned(game: Game) -> list[str]:
+    """The profession cards on the table that everyone can read: a card dealt face up is opened only
+    once every player's share is in, and until then it is no card anyone can name or take."""
+    return [token for token in game.face_up if token in game.shown]
 
 
 def take(game: Game, seat: str, deck: str, card: str = "") -> Game:
     action = "profession" if deck == PROFESSION else "bonus"
     player = _pay(game.player(seat), game.components.rule(f"{action}_price"), f"a {action} card")
     if deck == PROFESSION and game.unofficial:
-        token = next(token for token in game.face_up if game.name(token) == card)
+        token = next(token for token in turned(game) if game.shown[token] == card)
         player = replace(player, hand=(*player.hand, token))
         game = replace(
             game,

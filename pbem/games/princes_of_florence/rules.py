@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
@@ -152,15 +152,10 @@ class Rules:
         ]
 
     def draw_requests(self, state: Game) -> list[DrawRequest]:
-        # A card turned face up for everyone (the unofficial rules) needs the engine's face-up draw.
-        make = cast(Any, DrawRequest)
-        return [
-            make(draw.deck, draw.seat, face_up=True) if draw.face_up else DrawRequest(draw.deck, draw.seat)
-            for draw in state.drawing
-        ]
+        return [DrawRequest(draw.deck, draw.seat, face_up=draw.face_up) for draw in state.drawing]
 
     def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
-        draw = Draw(request.deck_id, request.seat, bool(getattr(request, "face_up", False)))
+        draw = Draw(request.deck_id, request.seat, request.face_up)
         return rounds.drawn(state, draw, token)
 
     def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
@@ -392,7 +387,7 @@ def _candidates(state: Game, seat: str) -> list[Move]:
                 moves.extend(Build(p) for p in rounds.placements(state, player, name))
         moves.extend(Freedom(kind) for kind in state.components.freedoms)
         if state.unofficial:
-            moves.extend(Take(PROFESSION, state.name(token)) for token in state.face_up)
+            moves.extend(Take(PROFESSION, state.shown[token]) for token in rounds.turned(state))
         else:
             moves.append(Take(PROFESSION))
         moves.append(Take(BONUS))

@@ -1,0 +1,122 @@
+"""Play a whole game of Princes of Florence through the pbem command line, as four players would by
+email: four key homes, four mailboxes, the file copied to whoever `pbem status` says must act next.
+Each player picks a random legal move from `pbem moves --json` (which offers works only with the
+profession and bonus cards the player holds), leaning towards works, buildings and the cards, so the
+game is a fair test of the rules rather than a good game. What a player owes the three hidden decks
+(shuffles, decryption shares) rides in its next entry, or goes alone with `pbem sync`. Keys are
+throw-away.
+
+    usage: python3 examples/play-florence.py OUT.toml [--seed N] [--pbem PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+SEATS = ("alice", "bruno", "chiara", "dario")
+# The moves a player tries first: those that make works and fill the estate, and draw, show and
+# turn up the hidden cards; passing comes last.
+EAGER = {"work": 0, "reveal": 0, "recruit": 0, "build": 1, "take": 1, "keep": 1, "auction": 1, "buy": 1}
+SELL_CHANCE = 0.02  # now and then a player sells prestige for florins, unasked
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
+    args = parser.parse_args()
+    rnd = random.Random(args.seed)
+    with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
+        root = Path(work)
+        run = Runner(args.pbem, root)
+        for seat in SEATS:
+            run(seat, "key", "new", seat)
+        mail = {seat: root / "mail" / seat / "game.toml" for seat in SEATS}
+        for path in mail.values():
+            path.parent.mkdir(parents=True)
+        first = mail[SEATS[0]]
+        run(SEATS[0], "new", str(first), "--game", "princes-of-florence", "--players", ",".join(SEATS),
+            "--as", SEATS[0])  # fmt: skip
+        holder = SEATS[0]
+        for seat in SEATS[1:]:
+            send(mail, holder, seat)
+            run(seat, "join", str(mail[seat]), "--as", seat)
+            holder = seat
+        entries = 0
+        while True:
+            status = json.loads(run(holder, "status", str(mail[holder]), "--json"))
+            if not status["waiting"]:
+                break
+            seat = rnd.choice(status["send_to"])
+            send(mail, holder, seat)
+            holder = seat
+            game = str(mail[seat])
+            asked = [item for item in status["waiting"] if item["seat"] == seat]
+            if all(item["kind"] in ("shuffle", "share") for item in asked):
+                run(seat, "sync", game, "--as", seat)
+            else:
+                listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
+                if listed["free"] and rnd.random() < SELL_CHANCE:
+                    run(seat, "play", game, rnd.choice(listed["free"]), "--as", seat)
+                    listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
+                for text in choose(rnd, listed["moves"]):
+                    done = run.attempt(seat, "play", game, text, "--as", seat)
+                    if done.returncode == 0:
+                        break
+                    # A work below the round's minimum is refused once its cards are shown: try another.
+                    if not text.startswith("work "):
+                        sys.exit(f"pbem play {text!r} (as {seat}) failed: {done.stderr.strip()}")
+                else:
+                    sys.exit(f"none of {seat}'s moves was accepted: {listed['moves']}")
+            entries += 1
+        run(holder, "verify", str(mail[holder]))
+        shutil.copy(mail[holder], args.out)
+        view = json.loads(run(holder, "show", str(args.out), "--json"))
+        totals = {seat: row["total"] for seat, row in view["score"].items()}
+        print(f"{args.out}: {entries} entries after joining; prestige {totals}")
+    return 0
+
+
+def choose(rnd: random.Random, moves: list[str]) -> list[str]:
+    """The moves in the order a player tries them: mostly the eager ones first, passing last."""
+    order = list(moves)
+    rnd.shuffle(order)
+    if rnd.random() < 0.85:
+        order.sort(key=lambda text: EAGER.get(text.split()[0], 3 if text != "pass" else 4))
+    return order
+
+
+def send(mail: dict[str, Path], sender: str, receiver: str) -> None:
+    """Email the file: the receiver's copy becomes the sender's."""
+    if sender != receiver:
+        shutil.copy(mail[sender], mail[receiver])
+
+
+class Runner:
+    def __init__(self, pbem: str, root: Path) -> None:
+        self.pbem = pbem
+        self.root = root
+
+    def attempt(self, seat: str, *args: str) -> subprocess.CompletedProcess[str]:
+        env = dict(os.environ, PBEM_HOME=str(self.root / "homes" / seat), PBEM_PASSPHRASE="example only")
+        return subprocess.run([self.pbem, *args], env=env, capture_output=True, text=True, check=False)
+
+    def __call__(self, seat: str, *args: str) -> Any:
+        done = self.attempt(seat, *args)
+        if done.returncode != 0:
+            sys.exit(f"pbem {' '.join(args)} (as {seat}) failed: {done.stderr.strip()}")
+        return done.stdout
+
+
+if __name__ == "__main__":
+    sys.exit(main())
