@@ -99,8 +99,8 @@ def main() -> int:
     if not EXAMPLE.exists():
         raise SystemExit(f"{EXAMPLE} is missing: python examples/play-a-game.py makes it")
     # The first verification in a process checks every proof; later ones find each proof's
-    # statement already checked (the in-process memo, as a pbem home's proof cache does between
-    # commands), so they measure the replay of the rules and the bookkeeping.
+    # statement already seen to pass (decks.check_now; a pbem home's proof cache does the same
+    # between commands), so they measure the replay of the rules and the bookkeeping.
     verify = timed(args.repeat + 1, lambda: verify_in_process(EXAMPLE))
     base = timed(args.repeat, lambda: floor(EXAMPLE))
     entries = len(ledger_mod.read(gamefile.load(EXAMPLE).data).entries)
