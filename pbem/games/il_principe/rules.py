@@ -173,8 +173,9 @@ class Rules:
 
 
 def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
-    """Each hidden card a move turns face up is shown, then leaves the deck: from then on it is a
-    public card the rules count by colour."""
+    """Each hidden card a move turns face up is shown, and showing it takes it out of the hand and
+    the deck: from then on it is a public card the rules count by colour. A discard of the same
+    card would name a card its holder no longer holds, and the engine would refuse the move."""
     if seat not in state.seats:
         return []
     if isinstance(move, Show) and state.phase == SHOW:
@@ -184,10 +185,7 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
         tokens = [card for card in dict.fromkeys(move.cards) if card in held]
     else:
         return []
-    return [
-        *(CardUse("reveal", DECK, token=token) for token in tokens),
-        *(CardUse("discard", DECK, token=token) for token in tokens),
-    ]
+    return [CardUse("reveal", DECK, token=token) for token in tokens]
 
 
 def check(state: Game, seat: str, move: Move) -> None:
@@ -281,12 +279,32 @@ def legal(state: Game, seat: str) -> list[Move]:
 
 def _allowed(state: Game, seat: str, move: Move) -> bool:
     if isinstance(move, Build | Play) and any(TOKEN.fullmatch(card) for card in move.cards):
-        return True  # judged once the cards are shown
+        # Only the colours of the hidden cards wait for them to be shown: every other rule (the
+        # first round, the cost, the shields, the turn) is judged now, as if they fit.
+        state = _as_if_fitting(state, move)
     try:
         check(state, seat, move)
     except IllegalMoveError:
         return False
     return True
+
+
+def _as_if_fitting(state: Game, move: Build | Play) -> Game:
+    """``state`` with the hidden cards ``move`` names shown in the colours it needs, where the
+    public cards it names leave that possible."""
+    tokens = [card for card in move.cards if TOKEN.fullmatch(card)]
+    public = [card for card in move.cards if card in COLOURS]
+    if isinstance(move, Build):
+        wanted = (
+            list(state.components.cities[move.city].icons) if move.city in state.components.cities else []
+        )
+        for colour in public:
+            if colour in wanted:
+                wanted.remove(colour)
+    else:
+        wanted = [public[0] if public else COLOURS[0]] * len(tokens)
+    assumed = dict(zip(tokens, wanted, strict=False))
+    return replace(state, shown={**state.shown, **assumed})
 
 
 def _items(state: Game, seat: str) -> list[str]:
