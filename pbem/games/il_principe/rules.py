@@ -106,8 +106,9 @@ class Rules:
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
         phase 3's action); otherwise what it must do is done the first way the lists give: the
-        first cards of its hand go in the reserve, its reserve is shown, the blue role's shield
-        goes in the first region in alphabetical order."""
+        first cards of its hand go in the reserve, the blue role's shield goes in the first region
+        in alphabetical order. A reserve is not shown for a late seat: only its key can show its
+        cards, and a default is applied without them."""
         if seat not in rounds.actors(state):
             return None
         if state.phase == RESERVE:
@@ -115,7 +116,7 @@ class Rules:
             items = [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
             return Reserve(tuple(items[: state.settings.rules.reserve]))
         if state.phase == SHOW:
-            return Show()
+            return None
         due = state.follow_ups[0] if state.follow_ups else None
         if due is not None and due.kind == SHIELD:
             return Shield(sorted(state.components.regions)[0])
