@@ -265,6 +265,16 @@ def check_game(result: Played) -> None:
     assert any("face_up" in entry for entry in result.ledger.entries)
 
 
+def test_the_same_seed_gives_the_same_file() -> None:
+    """Keys, nonce, times, seals and choices all follow from the seed: a failure can be replayed."""
+
+    def second_round(game: Ledger) -> bool:
+        return state_of(game).round == 2
+
+    first, again = (played(SEATS[:3], 4, until=second_round) for _ in range(2))
+    assert first.text == again.text
+
+
 # --- the integration bugs, one by one ----------------------------------------------------------------
 
 
