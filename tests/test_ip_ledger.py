@@ -346,9 +346,3 @@ def test_timeouts_in_the_reserve_and_the_show() -> None:
             play.timeout(game, claimant, first.seat, keys[claimant], clock.tick(60 * 24 * 2))
     assert RULES.default_move(state_of(game), first.seat, first.step) is None
 
-
-if __name__ == "__main__":
-    import sys
-
-    result = played(SEATS[: int(sys.argv[1])], int(sys.argv[2]))
-    print(result.entries, result.seconds)
