@@ -345,4 +345,3 @@ def test_timeouts_in_the_reserve_and_the_show() -> None:
         with pytest.raises(IllegalMoveError, match="no default"):
             play.timeout(game, claimant, first.seat, keys[claimant], clock.tick(60 * 24 * 2))
     assert RULES.default_move(state_of(game), first.seat, first.step) is None
-
