@@ -106,8 +106,9 @@ class Rules:
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
         phase 3's action); otherwise what it must do is done the first way the lists give: the
-        first cards of its hand go in the reserve, its reserve is shown, the blue role's shield
-        goes in the first region in alphabetical order."""
+        first cards of its hand go in the reserve, the blue role's shield goes in the first region
+        in alphabetical order. A reserve is not shown for a late seat: only its key can show its
+        cards, and a default is applied without them."""
         if seat not in rounds.actors(state):
             return None
         if state.phase == RESERVE:
@@ -115,7 +116,7 @@ class Rules:
             items = [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
             return Reserve(tuple(items[: state.settings.rules.reserve]))
         if state.phase == SHOW:
-            return Show()
+            return None
         due = state.follow_ups[0] if state.follow_ups else None
         if due is not None and due.kind == SHIELD:
             return Shield(sorted(state.components.regions)[0])
@@ -173,8 +174,9 @@ class Rules:
 
 
 def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
-    """Each hidden card a move turns face up is shown, then leaves the deck: from then on it is a
-    public card the rules count by colour."""
+    """Each hidden card a move turns face up is shown, and showing it takes it out of the hand and
+    the deck: from then on it is a public card the rules count by colour. A discard of the same
+    card would name a card its holder no longer holds, and the engine would refuse the move."""
     if seat not in state.seats:
         return []
     if isinstance(move, Show) and state.phase == SHOW:
@@ -184,10 +186,7 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
         tokens = [card for card in dict.fromkeys(move.cards) if card in held]
     else:
         return []
-    return [
-        *(CardUse("reveal", DECK, token=token) for token in tokens),
-        *(CardUse("discard", DECK, token=token) for token in tokens),
-    ]
+    return [CardUse("reveal", DECK, token=token) for token in tokens]
 
 
 def check(state: Game, seat: str, move: Move) -> None:
@@ -281,12 +280,32 @@ def legal(state: Game, seat: str) -> list[Move]:
 
 def _allowed(state: Game, seat: str, move: Move) -> bool:
     if isinstance(move, Build | Play) and any(TOKEN.fullmatch(card) for card in move.cards):
-        return True  # judged once the cards are shown
+        # Only the colours of the hidden cards wait for them to be shown: every other rule (the
+        # first round, the cost, the shields, the turn) is judged now, as if they fit.
+        state = _as_if_fitting(state, move)
     try:
         check(state, seat, move)
     except IllegalMoveError:
         return False
     return True
+
+
+def _as_if_fitting(state: Game, move: Build | Play) -> Game:
+    """``state`` with the hidden cards ``move`` names shown in the colours it needs, where the
+    public cards it names leave that possible."""
+    tokens = [card for card in move.cards if TOKEN.fullmatch(card)]
+    public = [card for card in move.cards if card in COLOURS]
+    if isinstance(move, Build):
+        wanted = (
+            list(state.components.cities[move.city].icons) if move.city in state.components.cities else []
+        )
+        for colour in public:
+            if colour in wanted:
+                wanted.remove(colour)
+    else:
+        wanted = [public[0] if public else COLOURS[0]] * len(tokens)
+    assumed = dict(zip(tokens, wanted, strict=False))
+    return replace(state, shown={**state.shown, **assumed})
 
 
 def _items(state: Game, seat: str) -> list[str]:
