@@ -1156,25 +1156,6 @@ def tamper_blocks(games: Games) -> Blocks:
         "game.toml",
         early_move,
     )
-    pof = Table(intro.root / "florence", "abc", "2026-11-22T02:40:00Z")
-    pof.new("florence.toml", game="princes-of-florence")
-    pof.pbem("b", "join", "florence.toml", "--as", "b", record=False)
-    pof.pbem("c", "join", "florence.toml", "--as", "c", record=False)
-
-    def florence_move(data: dict[str, Any]) -> None:
-        move = {"seq": 3, "prev": data["game"]["head"], "by": "a", "at": "2026-11-22T02:41:00Z"}
-        move |= {"kind": "move", "move": "pass", "rand": link(data, "a", 1)}
-        resign(move, data["entry"][0]["game_id"])
-        data["entry"].append(move)
-        refreshed(data)
-
-    t.table = pof
-    t.row(
-        "a move signed by a in a Princes of Florence game every seat has joined (header updated)",
-        "florence.toml",
-        florence_move,
-    )
-
     # merged.toml, played.toml and deck.toml
     t.table = together
     t.row(
