@@ -246,14 +246,6 @@ def test_a_game_played_through_the_ledger(players: int, seed: int) -> None:
     check_game(played(SEATS[:players], seed))
 
 
-class TestFiveSeats:
-    """In a class of its own, so that pytest-xdist's ``loadscope`` runs it beside the others."""
-
-    def test_a_game_played_through_the_ledger(self) -> None:
-        """294 entries over 5 rounds in about 24 seconds (6 to audit)."""
-        check_game(played(SEATS, 1))
-
-
 def check_game(result: Played) -> None:
     check_played_to_the_end(result)
     check_secrets_kept(result)

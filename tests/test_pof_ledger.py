@@ -303,13 +303,6 @@ class TestTwoPlayersUnofficial(Checks):
         )
 
 
-class TestFivePlayers(Checks):
-    @pytest.fixture(autouse=True, scope="class")
-    @classmethod
-    def _played(cls) -> None:
-        cls.played = play_game(("ann", "ben", "cat", "dan", "eve"), seed=5)
-
-
 # --- missed deadlines -----------------------------------------------------------------------------
 
 
