@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from homes import Runner, play
 
 SEATS = ("alice", "bruno", "chiara", "dario")
 FAMILIES = ("baglioni", "bentivoglio", "malatesta", "este", "gonzaga", "montefeltro")
@@ -36,51 +37,27 @@ def main() -> int:
     parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
     args = parser.parse_args()
     rnd = random.Random(args.seed)
+
+    def turn(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], status: dict[str, Any]) -> None:
+        # What a seat owes the hidden deck rides in its next entry: a move if it has one to make.
+        wanted = next((item for item in asked if item["kind"] not in ("shuffle", "share")), asked[0])
+        if wanted["kind"] in ("shuffle", "share"):
+            run(seat, "sync", game, "--as", seat)
+        elif wanted["kind"] == "reveal":
+            run(seat, "reveal", game, "--as", seat)
+        elif wanted["kind"] == "contribute":
+            run(seat, "play", game, "roll", "--as", seat)
+        else:
+            listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
+            if listed["free"] and rnd.random() < GIFT_CHANCE:  # a deal struck: a gift on the way
+                run(seat, "play", game, rnd.choice(listed["free"]), "--as", seat)
+                listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
+            run(seat, "play", game, choose(rnd, listed["moves"], status["phase"]), "--as", seat)
+
     with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
-        root = Path(work)
-        run = Runner(args.pbem, root)
-        for seat in SEATS:
-            run(seat, "key", "new", seat)
-        mail = {seat: root / "mail" / seat / "game.toml" for seat in SEATS}
-        for path in mail.values():
-            path.parent.mkdir(parents=True)
-        first = mail[SEATS[0]]
-        run(SEATS[0], "new", str(first), "--game", "potr", "--players", ",".join(SEATS), "--as", SEATS[0],
-            "--edition", args.edition, "--option", f"family_side={args.side}")  # fmt: skip
-        holder = SEATS[0]
-        for seat in SEATS[1:]:
-            send(mail, holder, seat)
-            run(seat, "join", str(mail[seat]), "--as", seat)
-            holder = seat
-        entries = 0
-        while True:
-            status = json.loads(run(holder, "status", str(mail[holder]), "--json"))
-            if not status["waiting"]:
-                break
-            seat = rnd.choice(status["send_to"])
-            send(mail, holder, seat)
-            holder = seat
-            asked = [item for item in status["waiting"] if item["seat"] == seat]
-            # What a seat owes the hidden deck rides in its next entry: a move if it has one to make.
-            wanted = next((item for item in asked if item["kind"] not in ("shuffle", "share")), asked[0])
-            if wanted["kind"] in ("shuffle", "share"):
-                run(seat, "sync", str(mail[seat]), "--as", seat)
-            elif wanted["kind"] == "reveal":
-                run(seat, "reveal", str(mail[seat]), "--as", seat)
-            elif wanted["kind"] == "contribute":
-                run(seat, "play", str(mail[seat]), "roll", "--as", seat)
-            else:
-                listed = json.loads(run(seat, "moves", str(mail[seat]), "--as", seat, "--json"))
-                if listed["free"] and rnd.random() < GIFT_CHANCE:  # a deal struck: a gift on the way
-                    run(seat, "play", str(mail[seat]), rnd.choice(listed["free"]), "--as", seat)
-                    listed = json.loads(run(seat, "moves", str(mail[seat]), "--as", seat, "--json"))
-                moves = listed["moves"]
-                run(seat, "play", str(mail[seat]), choose(rnd, moves, status["phase"]), "--as", seat)
-            entries += 1
-        run(holder, "verify", str(mail[holder]))
-        shutil.copy(mail[holder], args.out)
-        view = json.loads(run(holder, "show", str(args.out), "--json"))
-        print(f"{args.out}: {entries} moves after joining; winners: {', '.join(view['winners'])}")
+        new = ["--game", "potr", "--edition", args.edition, "--option", f"family_side={args.side}"]
+        entries, view = play(Runner(args.pbem, Path(work)), SEATS, new, rnd, turn=turn, out=args.out)
+    print(f"{args.out}: {entries} moves after joining; winners: {', '.join(view['winners'])}")
     return 0
 
 
@@ -113,25 +90,6 @@ def choose(rnd: random.Random, moves: list[str], phase: str) -> str:
         tile = rnd.choice(sorted({move.split()[1] for move in by_verb["auction"]}))
         return min((m for m in by_verb["auction"] if m.split()[1] == tile), key=lambda m: int(m.split()[2]))
     return rnd.choice(by_verb[verb])
-
-
-def send(mail: dict[str, Path], sender: str, receiver: str) -> None:
-    """Email the file: the receiver's copy becomes the sender's."""
-    if sender != receiver:
-        shutil.copy(mail[sender], mail[receiver])
-
-
-class Runner:
-    def __init__(self, pbem: str, root: Path) -> None:
-        self.pbem = pbem
-        self.root = root
-
-    def __call__(self, seat: str, *args: str) -> Any:
-        env = dict(os.environ, PBEM_HOME=str(self.root / "homes" / seat), PBEM_PASSPHRASE="example only")
-        done = subprocess.run([self.pbem, *args], env=env, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            sys.exit(f"pbem {' '.join(args)} (as {seat}) failed: {done.stderr.strip()}")
-        return done.stdout
 
 
 if __name__ == "__main__":

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from homes import Runner, play
 
 SEATS = ("alice", "bruno", "chiara", "dario")
 # The moves a player tries first: those that make works and fill the estate, and draw, show and
@@ -36,54 +37,29 @@ def main() -> int:
     parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
     args = parser.parse_args()
     rnd = random.Random(args.seed)
+
+    def turn(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], status: dict[str, Any]) -> None:
+        if all(item["kind"] in ("shuffle", "share") for item in asked):
+            run(seat, "sync", game, "--as", seat)
+            return
+        listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
+        if listed["free"] and rnd.random() < SELL_CHANCE:
+            run(seat, "play", game, rnd.choice(listed["free"]), "--as", seat)
+            listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
+        for text in choose(rnd, listed["moves"]):
+            done = run.attempt(seat, "play", game, text, "--as", seat)
+            if done.returncode == 0:
+                return
+            # A work below the round's minimum is refused once its cards are shown: try another.
+            if not text.startswith("work "):
+                sys.exit(f"pbem play {text!r} (as {seat}) failed: {done.stderr.strip()}")
+        sys.exit(f"none of {seat}'s moves was accepted: {listed['moves']}")
+
     with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
-        root = Path(work)
-        run = Runner(args.pbem, root)
-        for seat in SEATS:
-            run(seat, "key", "new", seat)
-        mail = {seat: root / "mail" / seat / "game.toml" for seat in SEATS}
-        for path in mail.values():
-            path.parent.mkdir(parents=True)
-        first = mail[SEATS[0]]
-        run(SEATS[0], "new", str(first), "--game", "princes-of-florence", "--players", ",".join(SEATS),
-            "--as", SEATS[0])  # fmt: skip
-        holder = SEATS[0]
-        for seat in SEATS[1:]:
-            send(mail, holder, seat)
-            run(seat, "join", str(mail[seat]), "--as", seat)
-            holder = seat
-        entries = 0
-        while True:
-            status = json.loads(run(holder, "status", str(mail[holder]), "--json"))
-            if not status["waiting"]:
-                break
-            seat = rnd.choice(status["send_to"])
-            send(mail, holder, seat)
-            holder = seat
-            game = str(mail[seat])
-            asked = [item for item in status["waiting"] if item["seat"] == seat]
-            if all(item["kind"] in ("shuffle", "share") for item in asked):
-                run(seat, "sync", game, "--as", seat)
-            else:
-                listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
-                if listed["free"] and rnd.random() < SELL_CHANCE:
-                    run(seat, "play", game, rnd.choice(listed["free"]), "--as", seat)
-                    listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
-                for text in choose(rnd, listed["moves"]):
-                    done = run.attempt(seat, "play", game, text, "--as", seat)
-                    if done.returncode == 0:
-                        break
-                    # A work below the round's minimum is refused once its cards are shown: try another.
-                    if not text.startswith("work "):
-                        sys.exit(f"pbem play {text!r} (as {seat}) failed: {done.stderr.strip()}")
-                else:
-                    sys.exit(f"none of {seat}'s moves was accepted: {listed['moves']}")
-            entries += 1
-        run(holder, "verify", str(mail[holder]))
-        shutil.copy(mail[holder], args.out)
-        view = json.loads(run(holder, "show", str(args.out), "--json"))
-        totals = {seat: row["total"] for seat, row in view["score"].items()}
-        print(f"{args.out}: {entries} entries after joining; prestige {totals}")
+        new = ["--game", "princes-of-florence"]
+        entries, view = play(Runner(args.pbem, Path(work)), SEATS, new, rnd, turn=turn, out=args.out)
+    totals = {seat: row["total"] for seat, row in view["score"].items()}
+    print(f"{args.out}: {entries} entries after joining; prestige {totals}")
     return 0
 
 
@@ -94,28 +70,6 @@ def choose(rnd: random.Random, moves: list[str]) -> list[str]:
     if rnd.random() < 0.85:
         order.sort(key=lambda text: EAGER.get(text.split()[0], 3 if text != "pass" else 4))
     return order
-
-
-def send(mail: dict[str, Path], sender: str, receiver: str) -> None:
-    """Email the file: the receiver's copy becomes the sender's."""
-    if sender != receiver:
-        shutil.copy(mail[sender], mail[receiver])
-
-
-class Runner:
-    def __init__(self, pbem: str, root: Path) -> None:
-        self.pbem = pbem
-        self.root = root
-
-    def attempt(self, seat: str, *args: str) -> subprocess.CompletedProcess[str]:
-        env = dict(os.environ, PBEM_HOME=str(self.root / "homes" / seat), PBEM_PASSPHRASE="example only")
-        return subprocess.run([self.pbem, *args], env=env, capture_output=True, text=True, check=False)
-
-    def __call__(self, seat: str, *args: str) -> Any:
-        done = self.attempt(seat, *args)
-        if done.returncode != 0:
-            sys.exit(f"pbem {' '.join(args)} (as {seat}) failed: {done.stderr.strip()}")
-        return done.stdout
 
 
 if __name__ == "__main__":

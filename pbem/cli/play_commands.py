@@ -513,14 +513,9 @@ def show(
         if as_json:
             print_json(view | secrets)
             return
-        if ledger.info.name == "princes-of-florence":
-            from pbem.render.florence import render as render_florence
+        from pbem.render.state import render
 
-            render_florence(ledger.info.title, view, private)
-        else:
-            from pbem.render.state import render
-
-            render(ledger.info.title, view, private)
+        render(ledger.info.name, ledger.info.title, view, private)
         for name, card in hand.items():
             shown = card if card is not None else "not readable yet: " + play_mod.share_wait(ledger, name)
             typer.echo(f"your hidden card {name}: {shown} (only you can see this)")

@@ -7,8 +7,14 @@ from typing import Any
 from pbem.render.grid import print_grid
 
 
-def render(title: str, view: dict[str, Any], private: dict[str, str]) -> None:
-    if not isinstance(view.get("players"), dict):  # not Princes of the Renaissance's shape
+def render(game: str, title: str, view: dict[str, Any], private: dict[str, str]) -> None:
+    """``view`` as text: a game's own renderer where it has one, else drawn from its shape."""
+    if game == "princes-of-florence":
+        from pbem.render.florence import render as render_florence
+
+        render_florence(title, view, private)
+        return
+    if game != "princes-of-the-renaissance":
         from pbem.render.generic import render as render_generic
 
         render_generic(title, view, private)
