@@ -30,12 +30,20 @@ STYLE = (
 )
 
 
-def wrap(text: str, width: float, size: float = FONT) -> list[str]:
-    """Lines of ``text`` that fit ``width`` at an average glyph width: SVG text does not wrap."""
-    fits = max(8, int(width / (size * 0.6)))
+def wrap(text: str, width: float, size: float = FONT, *, hyphenate: bool = False) -> list[str]:
+    """Lines of ``text`` that fit ``width`` at an average glyph width: SVG text does not wrap.
+    With ``hyphenate`` (a narrow column's heading), a word longer than a line is broken."""
+    fits = max(4 if hyphenate else 8, int(width / (size * 0.6)))
+    words: list[str] = []
+    for whole in text.split(" "):
+        rest = whole
+        while hyphenate and len(rest) > fits:
+            words.append(rest[: fits - 1] + "-")
+            rest = rest[fits - 1 :]
+        words.append(rest)
     lines: list[str] = []
     current = ""
-    for word in text.split(" "):
+    for word in words:
         if current and len(current) + 1 + len(word) > fits:
             lines.append(current)
             current = word
@@ -142,7 +150,7 @@ class Canvas:
         width = (INNER - first) / max(1, len(columns))
         self.y += 8
         top = self.y
-        header_lines = [wrap(column, width - 4, SMALL) for column in columns]
+        header_lines = [wrap(column, width - 4, SMALL, hyphenate=True) for column in columns]
         depth = max((len(lines) for lines in header_lines), default=1) * 12 + 6
         table = svg.group(svg.title("the score, per player and category"))
         table.add(svg.rect(MARGIN, top, INNER, depth, fill="#EEEEEE"))
