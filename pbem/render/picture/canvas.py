@@ -32,12 +32,13 @@ STYLE = (
 
 def wrap(text: str, width: float, size: float = FONT, *, hyphenate: bool = False) -> list[str]:
     """Lines of ``text`` that fit ``width`` at an average glyph width: SVG text does not wrap.
-    With ``hyphenate`` (a narrow column's heading), a word longer than a line is broken."""
+    With ``hyphenate`` (a narrow column's heading), a word longer than a line is broken; one
+    letter over is let be, since the average glyph width errs wide and a break costs a line."""
     fits = max(4 if hyphenate else 8, int(width / (size * 0.6)))
     words: list[str] = []
     for whole in text.split(" "):
         rest = whole
-        while hyphenate and len(rest) > fits:
+        while hyphenate and len(rest) > fits + 1:
             words.append(rest[: fits - 1] + "-")
             rest = rest[fits - 1 :]
         words.append(rest)
