@@ -16,7 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PICTURES = ROOT / "docs" / "pictures"
-# picture name: the command that draws it, after "pbem"
+# picture name: the command that draws it, after "pbem"; a game's example by email and its
+# example at the table each take one line here
 DRAWN = {
     "princes-of-the-renaissance.svg": ["show", "examples/four-players.toml"],
     "princes-of-the-renaissance-table.svg": [
@@ -24,6 +25,9 @@ DRAWN = {
         "show",
         "examples/table/princes-of-the-renaissance.toml",
     ],
+    "princes-of-florence.svg": ["show", "examples/florence-four-players.toml"],
+    "princes-of-florence-table.svg": ["table", "show", "examples/table/princes-of-florence.toml"],
+    "il-principe-table.svg": ["table", "show", "examples/table/il-principe.toml"],
 }
 
 

@@ -318,3 +318,20 @@ def test_a_message_shows_the_table_as_a_picture_beside_its_words(table: Table) -
     assert any(part.get_content_type() == "image/png" for part in pictured.walk())
     plain_again = parsed(table.send("a", "plain", "--no-picture"))
     assert not any(part.get_content_type() == "image/png" for part in plain_again.walk())
+
+
+def test_a_message_of_another_game_carries_its_picture_too(cli: Cli, tmp_path: Path) -> None:
+    """Il Principe, just joined: its picture goes as Princes of the Renaissance's does."""
+    game = tmp_path / "game.toml"
+    new = ("new", str(game), "--game", "il-principe", "--players", "a,b,c", "--as", "a")
+    made = cli(*new, "--email", "a@pbem.test", home="a")
+    assert made.exit_code == 0, made.stderr
+    for seat in "bc":
+        joined = cli("join", str(game), "--as", seat, "--email", f"{seat}@pbem.test", home=seat)
+        assert joined.exit_code == 0, joined.stderr
+    out = tmp_path / "joined.eml"
+    sent = cli("mail", "send", str(game), "--as", "c", "--to-file", str(out), "--picture", home="c")
+    assert sent.exit_code == 0, sent.stderr
+    (image,) = [part for part in parsed(out).walk() if part.get_content_type() == "image/png"]
+    png = image.get_payload(decode=True)
+    assert isinstance(png, bytes) and png.startswith(b"\x89PNG\r\n\x1a\n")

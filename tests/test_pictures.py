@@ -11,7 +11,8 @@ import copy
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,12 +22,17 @@ import pytest
 from pbem import gamefile
 from pbem.companion import log
 from pbem.errors import UsageError
+from pbem.games.il_principe.game import Game as PrincipeGame
+from pbem.games.il_principe.rules import RULES as PRINCIPE
+from pbem.games.princes_of_florence import estate as grid
+from pbem.games.princes_of_florence.game import Game as FlorenceGame
+from pbem.games.princes_of_florence.rules import RULES as FLORENCE
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game, War
-from pbem.render.picture import game_svg, svg
+from pbem.render.picture import companion_view, game_svg, svg
 from pbem.render.picture.page import html_page
 from pbem.render.picture.seats import seat_styles
-from tests import potr_support
+from tests import ip_support, pof_support, potr_support
 from tests.conftest import Cli, game_ids, make_key_homes
 from tests.test_potr_hidden_deck import Played, step
 
@@ -94,8 +100,10 @@ def test_text_is_escaped_and_characters_xml_refuses_are_replaced() -> None:
 
 
 def test_a_game_pbem_cannot_draw_yet_is_refused() -> None:
-    with pytest.raises(UsageError, match="cannot draw Princes of Florence yet"):
-        game_svg("princes-of-florence", "Princes of Florence", {"players": {}}, None)
+    with pytest.raises(UsageError, match="cannot draw Another Game yet"):
+        game_svg("another-game", "Another Game", {"players": {}}, None)
+    with pytest.raises(UsageError, match="cannot draw a table of Another Game yet"):
+        companion_view("another-game", "Another Game", object())
 
 
 class _Tags(HTMLParser):
@@ -241,13 +249,6 @@ def test_a_companion_table_is_drawn_from_its_log(cli: Cli, tmp_path: Path) -> No
     assert "alice wins city" in html
 
 
-def test_a_companion_table_of_another_game_is_refused(cli: Cli, tmp_path: Path) -> None:
-    other = EXAMPLE_TABLE.with_name("il-principe.toml")
-    result = cli("table", "show", str(other), "--svg", str(tmp_path / "x.svg"))
-    assert result.exit_code == 2
-    assert "cannot draw a table of Il Principe yet" in result.stderr
-
-
 def test_a_game_before_its_first_decade_is_drawn_too(
     cli: Cli, make_game: Callable[..., Path], tmp_path: Path
 ) -> None:
@@ -261,3 +262,197 @@ def test_a_game_before_its_first_decade_is_drawn_too(
     assert found.count("City tiles not drawn yet") == 5
     # made again each turn: a second picture replaces the first
     assert cli("show", str(game), "--svg", str(out), home="a").exit_code == 0
+
+
+# --- Princes of Florence and Il Principe -------------------------------------------------------
+
+
+def titles(picture: str) -> list[str]:
+    """Every <title> of an SVG document: the tooltips that name a piece, a region, a seat."""
+    root = ET.fromstring(picture.encode("utf-8"))
+    return ["".join(node.itertext()) for node in root.iter("{http://www.w3.org/2000/svg}title")]
+
+
+def mentions(picture: str, token: str) -> bool:
+    """Whether ``token`` is in the picture as itself (``building:4``, not part of ``building:41``)."""
+    return re.search(re.escape(token) + r"(?!\d)", picture) is not None
+
+
+def florence() -> tuple[FlorenceGame, dict[str, str]]:
+    """Three seats after the deal, with buildings and landscapes on two estates and a prestige
+    card face down in ann's hand; and the name of every hidden card, by token."""
+    game = pof_support.new_game(("ann", "bob", "cy"))
+    dealer = pof_support.Dealer.for_game(game, 5)
+    game = dealer.deal(game)
+    parts = game.components
+
+    def laid(estate: grid.Estate, *placements: tuple[str, str]) -> grid.Estate:
+        for piece, at in placements:
+            found = parts.buildings.get(piece) or parts.landscapes[piece]
+            estate = grid.place(estate, found, grid.Placement(piece, grid.parse_square(at)), builders=3)
+        return estate
+
+    ann, bob, cy = game.players
+    prestige = dealer.piles["prestige"][0]
+    ann = replace(
+        ann,
+        estate=laid(ann.estate, ("theatre", "d1"), ("forest", "a4")),
+        prestige_cards=(prestige,),
+        jesters=1,
+    )
+    bob = replace(bob, estate=laid(bob.estate, ("tower", "a7"), ("lake", "e5")), builders=1)
+    return replace(game, players=(ann, bob, cy)), dealer.cards
+
+
+def florence_picture(game: FlorenceGame, cards: Mapping[str, str], seat: str | None) -> str:
+    """The picture pbem show --svg [--as SEAT] draws: the seat's view and, for its own, its hand."""
+    view = FLORENCE.view(game, seat)
+    if seat is not None:
+        player = game.player(seat)
+        view["hand"] = {token: cards[token] for token in (*player.hand, *player.prestige_cards)}
+    return game_svg("princes-of-florence", "Princes of Florence", view, seat)
+
+
+def test_a_florence_picture_draws_each_estate_and_what_each_player_holds() -> None:
+    game, cards = florence()
+    picture = florence_picture(game, cards, None)
+    found = texts(picture)
+    joined = "\n".join(found)
+    scores = FLORENCE.view(game, None)["score"]
+    for player in game.players:
+        assert player.seat in found
+        assert f"florins {player.florins} · prestige {player.points} · score so far: " in joined
+        assert f"score so far: {scores[player.seat]['total']}" in joined
+    assert "buildings: theatre" in found and "landscapes: forest" in found
+    assert "buildings: tower" in found and "landscapes: lake" in found
+    # the pieces on their squares, each labelled (the palace too) and named in full in a tooltip
+    assert found.count("palace") == 3
+    assert {"theatre", "forest", "tower", "lake"} <= set(found) | set(titles(picture))
+    assert "round 1 of 7 · phase: auction · minimum work value 7" in joined
+    assert 'viewBox="0 0 640 ' in picture
+
+
+def test_a_florence_seats_hidden_cards_are_only_in_its_own_picture() -> None:
+    game, cards = florence()
+    pictures = {seat: florence_picture(game, cards, seat) for seat in game.seats}
+    pictures["public"] = florence_picture(game, cards, None)
+    for seat in game.seats:
+        player = game.player(seat)
+        held = [*player.hand, *player.prestige_cards]
+        assert held, seat
+        for token in held:
+            shown = f"{cards[token]} ({token})"
+            assert shown in texts(pictures[seat]), (seat, shown)
+            for other, picture in pictures.items():
+                if other != seat:
+                    assert shown not in picture and not mentions(picture, token), (other, shown)
+    assert "prestige cards: face down" in "\n".join(texts(pictures["bob"]))
+
+
+def principe() -> tuple[PrincipeGame, dict[str, str]]:
+    """Four seats in round 1 with three cities built, shields in four regions and two roles held;
+    and the name of every hidden card, by token."""
+    game = ip_support.new_game(("andrea", "barbara", "tom", "nick"))
+    dealer = ip_support.Dealer.for_game(game, 3)
+    game = dealer.settle(game)
+    andrea, barbara, tom, nick = game.players
+    players = (
+        replace(andrea, shields={"brown": 1, "green": 2, "purple": 1}, cities=("firenze",)),
+        replace(barbara, shields={"blue": 1, "green": 1}, cities=("milano",)),
+        replace(tom, shields={"red": 1}, cities=("venezia",)),
+        nick,
+    )
+    built = {"firenze": "andrea", "milano": "barbara", "venezia": "tom"}
+    roles = {"green major": "andrea", "blue minor": "tom"}
+    return replace(game, players=players, built=built, roles=roles), dealer.cards
+
+
+def principe_picture(game: PrincipeGame, cards: Mapping[str, str], seat: str | None) -> str:
+    view = PRINCIPE.view(game, seat)
+    if seat is not None:
+        view["hand"] = {token: cards[token] for token in game.player(seat).hand}
+    return game_svg("il-principe", "Il Principe", view, seat)
+
+
+def city_group(picture: str, name: str) -> ET.Element:
+    """The <g> that draws the city ``name``: its title begins with the name."""
+    root = ET.fromstring(picture.encode("utf-8"))
+    for node in root.iter("{http://www.w3.org/2000/svg}g"):
+        first = node.find("{http://www.w3.org/2000/svg}title")
+        if first is not None and (first.text or "").startswith(f"{name}: "):
+            return node
+    raise AssertionError(f"no city {name}")
+
+
+def test_a_principe_picture_draws_the_map_the_roles_and_each_family() -> None:
+    game, cards = principe()
+    picture = principe_picture(game, cards, None)
+    found = texts(picture)
+    joined = "\n".join(found)
+    for card in game.components.cities.values():
+        assert card.name in found, card.name
+    for city, builder in game.built.items():
+        drawn = city_group(picture, game.components.cities[city].name)
+        assert f"built by {builder}" in "".join(drawn.itertext())
+        assert builder in titles(ET.tostring(drawn, encoding="unicode")), "the builder's token on it"
+    unbuilt = city_group(picture, "Siena")
+    assert "built by" not in "".join(unbuilt.itertext())
+    tips = titles(picture)
+    assert "region green (verte): andrea 2, barbara 1" in tips
+    assert "region red (rouge): tom 1" in tips and "region yellow (jaune): no shields" in tips
+    assert "andrea" in found and "tom" in found  # the holders of green major and blue minor
+    assert "on the board" in found
+    scores = PRINCIPE.view(game, None)["score"]
+    for player in game.players:
+        assert player.seat in found
+        assert f"score so far: {scores[player.seat]['total']}" in joined
+
+
+def test_a_principe_familys_hand_is_only_in_its_own_picture() -> None:
+    game, cards = principe()
+    pictures = {seat: principe_picture(game, cards, seat) for seat in game.seats}
+    pictures["public"] = principe_picture(game, cards, None)
+    for seat in game.seats:
+        hand = game.player(seat).hand
+        assert hand, seat
+        for token in hand:
+            assert f"{cards[token]} ({token})" in texts(pictures[seat])
+            for other, picture in pictures.items():
+                if other != seat:
+                    assert not mentions(picture, token), (other, token)
+        assert f"hand: {len(hand)} cards" in "\n".join(texts(pictures["public"]))
+
+
+@pytest.mark.parametrize(
+    ("example", "seats"),
+    [("princes-of-florence.toml", ("alice", "bob", "carla")), ("il-principe.toml", ("ann", "ben", "cat"))],
+)
+def test_a_companion_table_of_each_game_is_drawn_from_its_log(
+    cli: Cli, tmp_path: Path, example: str, seats: tuple[str, ...]
+) -> None:
+    path = EXAMPLE_TABLE.with_name(example)
+    table = log.replay(gamefile.load(path).data, str(path))
+    out, page = tmp_path / "table.svg", tmp_path / "table.html"
+    result = cli("table", "show", str(path), "--svg", str(out), "--html", str(page))
+    assert result.exit_code == 0, result.stderr
+    picture = out.read_text(encoding="utf-8")
+    found = texts(picture)
+    joined = "\n".join(found)
+    assert set(seats) <= set(found)
+    for seat, total in table.tracker.totals(table.state).items():
+        assert f"score so far: {total}" in joined, seat
+    assert "Final score" in found
+    html = page.read_text(encoding="utf-8")
+    self_contained(html)
+    assert html.count("<li>") == len(table.actions)
+    if example == "il-principe.toml":
+        for city, builder in table.state.built.items():
+            drawn = city_group(picture, city.capitalize())
+            assert builder in titles(ET.tostring(drawn, encoding="unicode"))
+        assert "region yellow (jaune): ben 1, cat 2" in titles(picture)
+        assert "cities whose regions are not known yet:" in found
+    else:
+        estates = table.state.estates
+        for seat in seats:
+            assert f"buildings: {', '.join(estates[seat].buildings)}" in joined
+        assert found.count("squares not recorded at the table") == 3

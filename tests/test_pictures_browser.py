@@ -1,6 +1,6 @@
-"""The page and the PNG as a player sees them: the HTML page opened in a real headless browser at
-a phone's width and a desktop's, and each screenshot, like the PNG pbem renders, must show a
-picture, not a blank page.
+"""The page and the PNG as a player sees them: the HTML page of each game opened in a real headless
+browser at a phone's width and a desktop's, and each screenshot, like the PNG pbem renders, must
+show a picture, not a blank page.
 
 Chromium comes from the system's packages (.ci/run installs it); where it is missing the browser
 tests are skipped, unless PBEM_BROWSER_TESTS=required says they must run, as CI does.
@@ -12,11 +12,17 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from pbem.games.il_principe.rules import RULES as PRINCIPE
+from pbem.games.princes_of_florence.rules import RULES as FLORENCE
+from pbem.render.picture.page import html_page
+from pbem.render.picture.seats import roster, seat_styles
 from tests.conftest import run_cli
 from tests.png_pixels import Pixels, read
+from tests.test_pictures import florence, florence_picture, principe, principe_picture
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "four-players.toml"
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
@@ -38,15 +44,39 @@ def a_picture(pixels: Pixels) -> None:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A page of each game: Princes of the Renaissance's through pbem show, the others' drawn
+    from the positions tests/test_pictures.py builds (the command's page is tested there)."""
     out = tmp_path_factory.mktemp("page")
-    result = run_cli(out / "home", "show", str(EXAMPLE), "--html", str(out / "table.html"))
+    result = run_cli(out / "home", "show", str(EXAMPLE), "--html", str(out / "potr.html"))
     assert result.exit_code == 0, result.stderr
-    return out / "table.html"
+    made = {"princes-of-the-renaissance": out / "potr.html"}
+    for game, title, (view, picture) in (
+        ("princes-of-florence", "Princes of Florence", _florence()),
+        ("il-principe", "Il Principe", _principe()),
+    ):
+        letters = seat_styles(roster(view["players"]))
+        page = html_page(title, picture, score=view["score"], letters=letters, log=[])
+        made[game] = out / f"{game}.html"
+        made[game].write_text(page, encoding="utf-8")
+    return made
 
 
+def _florence() -> tuple[dict[str, Any], str]:
+    game, cards = florence()
+    return FLORENCE.view(game, None), florence_picture(game, cards, None)
+
+
+def _principe() -> tuple[dict[str, Any], str]:
+    game, cards = principe()
+    return PRINCIPE.view(game, None), principe_picture(game, cards, None)
+
+
+@pytest.mark.parametrize("game", ["princes-of-the-renaissance", "princes-of-florence", "il-principe"])
 @pytest.mark.parametrize("size", sorted(WIDTHS))
-def test_the_page_shows_the_table_in_a_real_browser(page: Path, size: str, tmp_path: Path) -> None:
+def test_the_page_shows_the_table_in_a_real_browser(
+    pages: dict[str, Path], game: str, size: str, tmp_path: Path
+) -> None:
     width, height = WIDTHS[size]
     shot = tmp_path / f"{size}.png"
     done = subprocess.run(
@@ -59,7 +89,7 @@ def test_the_page_shows_the_table_in_a_real_browser(page: Path, size: str, tmp_p
             f"--user-data-dir={tmp_path / 'profile'}",
             f"--window-size={width},{height}",
             f"--screenshot={shot}",
-            page.as_uri(),
+            pages[game].as_uri(),
         ],
         capture_output=True,
         timeout=120,
@@ -69,6 +99,15 @@ def test_the_page_shows_the_table_in_a_real_browser(page: Path, size: str, tmp_p
     pixels = read(shot.read_bytes())
     assert (pixels.width, pixels.height) == (width, height)
     a_picture(pixels)
+
+
+def test_the_png_of_another_game_shows_its_table() -> None:
+    """One of the games drawn since (reading a PNG's pixels in Python is what costs here)."""
+    pytest.importorskip("resvg_py")
+    from pbem.render.picture.png import png
+
+    _, picture = _florence()
+    a_picture(read(png(picture, zoom=1)))
 
 
 def test_the_png_shows_the_table(tmp_path: Path) -> None:

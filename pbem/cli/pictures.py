@@ -38,14 +38,14 @@ def write(
         files.append((svg_path, picture.encode("utf-8")))
     if html_path is not None:
         from pbem.render.picture.page import html_page
-        from pbem.render.picture.seats import seat_styles
+        from pbem.render.picture.seats import roster, seat_styles
 
         whose = f"as {seat} sees it (with {seat}'s hidden cards: keep this page to yourself)" if seat else ""
         page = html_page(
             title,
             picture,
             score=view.get("score"),
-            letters=seat_styles(list(view["players"])),
+            letters=seat_styles(roster(view["players"])),
             log=log,
             note=whose,
         )

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.games.il_principe import rounds, scoring
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.game import Game, as_table
+from pbem.games.il_principe.game import OVER, Game, as_table
 
 
 def breakdown(game: Game) -> dict[str, dict[str, int]]:
@@ -46,7 +46,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
             }
         )
     auction = game.auction
-    return {
+    shown = {
         "round": game.round,
         "phase": game.phase,
         "last round": game.last_round,
@@ -61,6 +61,22 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         if auction is None
         else {"lot": auction.lot, "leader": auction.leader, "price": auction.price, "turn": auction.turn},
         "roles": dict(game.roles),
+        "regions": dict(game.components.regions),
+        "cities": [
+            {
+                "city": city,
+                "name": card.name,
+                "size": card.size.name,
+                "vp": card.vp,
+                "regions": list(card.regions),
+                "built by": game.built.get(city),
+                "face up": city in game.face_up,
+            }
+            for city, card in game.components.cities.items()
+        ],
         "players": players,
         "score": breakdown(game),
     }
+    if game.phase == OVER:
+        shown["winners"] = winners(game)[0]
+    return shown

@@ -467,4 +467,64 @@ def candidates(table: Table, words: list[str]) -> list[str]:
     return steps[len(args)] if len(args) < len(steps) else []
 
 
+def picture_view(table: Table) -> dict[str, Any]:
+    """The shape of a game by email's view (``email_view.view``), for a picture of the table, so
+    one drawing serves both. A table does not record which cities lie face up, nor the colour of
+    the cards drawn face down; a city's regions are those the texts give or the table named when
+    it was built."""
+    from pbem.games.il_principe.components import COMPONENTS
+
+    players = []
+    for name in table.players:
+        seat = table.seats[name]
+        players.append(
+            {
+                "seat": name,
+                "ducats": seat.ducats,
+                "vp": seat.vp,
+                "hand": {
+                    "cards": seat.hand_size,
+                    "public": {c: seat.hand[c] for c in COLOURS if seat.hand[c]},
+                },
+                "face up": dict(seat.up),
+                "face down": dict(seat.down),
+                "shields": dict(sorted(seat.shields.items())),
+                "cities": list(seat.cities),
+                "roles": [role for role, holder in table.roles.items() if holder == name],
+            }
+        )
+    cities = []
+    for city, found in table.parts.cities.items():
+        card = COMPONENTS.cities.get(city)
+        regions = found.regions or table.city_regions.get(city)
+        cities.append(
+            {
+                "city": city,
+                "name": card.name if card else city.capitalize(),
+                "size": found.size.name,
+                "vp": found.vp,
+                "regions": list(regions) if regions else None,
+                "built by": table.built.get(city),
+            }
+        )
+    scores = scoring.breakdown(table)
+    shown: dict[str, Any] = {
+        "round": table.round,
+        "phase": "over" if table.over else f"round {table.round}, at the table",
+        "last round": table.last_round,
+        "il principe": table.principe,
+        "pile": table.deck,
+        "reserve": {c: n for c, n in table.reserve.items() if n},
+        "removed from play": table.discards,
+        "roles": {role: holder for role, holder in table.roles.items() if holder},
+        "regions": {region: COMPONENTS.regions.get(region, region) for region in table.parts.regions},
+        "cities": cities,
+        "players": players,
+        "score": scores,
+    }
+    if table.over:
+        shown["winners"] = scoring.winners(table, scores)[0]
+    return shown
+
+
 TRACKER = IlPrincipeTracker()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.princes_of_florence import estate as grid
 from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import OVER, SOURCES, Game
 from pbem.games.princes_of_florence.scoring import breakdown, winners
@@ -21,6 +22,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
                 "prestige": player.points,
                 "prestige by source": dict(zip(SOURCES, player.prestige, strict=True)),
                 "estate": player.estate.picture(),
+                "estate pieces": pieces(player.estate),
                 "empty squares": player.estate.empty,
                 "buildings": list(player.estate.buildings),
                 "landscapes": list(player.estate.landscapes),
@@ -44,6 +46,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
     return {
         "round": game.round,
         "phase": game.phase,
+        "estate grid": [game.components.estate.columns, game.components.estate.rows],
         "first player": game.first,
         "minimum work": game.minimum(),
         "asked": rounds.actors(game),
@@ -63,3 +66,12 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         "score_final": game.phase == OVER,
         "winners": winners(breakdown(game)) if game.phase == OVER else [],
     }
+
+
+def pieces(estate: grid.Estate) -> list[dict[str, Any]]:
+    """What lies on an estate and the squares each piece covers, so a picture can draw the grid
+    (the text ``estate`` shows each piece by its first letter only)."""
+    return [
+        {"piece": item.piece, "building": item.building, "squares": grid.format_squares(item.squares).split()}
+        for item in estate.placed
+    ]

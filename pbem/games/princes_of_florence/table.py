@@ -523,5 +523,72 @@ def _candidates(table: Table, words: Sequence[str]) -> list[str]:
     return []
 
 
+def picture_view(table: Table) -> dict[str, Any]:
+    """The shape of a game by email's view (``email_view.view``), for a picture of the table, so
+    one drawing serves both. The log records no squares, so an estate holds only its palace on
+    the grid; its buildings and landscapes are listed by name. Cards in hands are counts (the
+    cards the table named are listed too); a prestige card not yet revealed is face down."""
+    from pbem.games.princes_of_florence import estate as grid
+    from pbem.games.princes_of_florence.components import COMPONENTS
+    from pbem.games.princes_of_florence.email_view import pieces
+    from pbem.games.princes_of_florence.prestige import winners
+
+    layout = COMPONENTS.estate
+    palace = pieces(grid.Estate.start(layout.columns, layout.rows, layout.palace))
+    players = []
+    for name in table.players:
+        estate = table.estates[name]
+        players.append(
+            {
+                "seat": name,
+                "florins": estate.florins,
+                "prestige": estate.points,
+                "prestige by source": dict(estate.prestige),
+                "estate pieces": palace,
+                "empty squares": estate.empty,
+                "buildings": list(estate.buildings),
+                "landscapes": [kind for kind in LANDSCAPES for _ in range(estate.landscapes[kind])],
+                "freedoms": list(estate.freedoms),
+                "jesters": estate.jesters,
+                "builders": estate.builders,
+                "profession cards": estate.hand + len(estate.named),
+                "named in hand": list(estate.named),
+                "laid out": list(estate.played),
+                "bonus cards": estate.bonus,
+                "recruitment cards": estate.recruitment,
+                "recruitment cards used": estate.recruited,
+                "prestige cards": [card or "face down" for card in estate.prestige_cards],
+                "works": [f"{work.profession} {work.value} WP (round {work.round})" for work in estate.works],
+                "this round": {"won": estate.bought or "", "actions": list(estate.actions)},
+            }
+        )
+    scores = breakdown(table)
+    final = table.phase == OVER and not face_down(table)
+    return {
+        "round": table.round,
+        "phase": "over" if table.phase == OVER else f"{table.phase}, at the table",
+        "estate grid": [layout.columns, layout.rows],
+        "first player": table.first,
+        "minimum work": minimum(table.minimums, table.round),
+        "lots sold this round": list(table.auctioned),
+        "decks": {deck: table.supply[deck] for deck in DECKS if deck in table.supply},
+        "supply": {_supply_name(item): count for item, count in table.supply.items() if item not in DECKS},
+        "players": players,
+        "score": scores,
+        "score_final": final,
+        "winners": winners(scores) if final else [],
+    }
+
+
+DECKS = ("profession", "bonus")
+
+
+def _supply_name(item: str) -> str:
+    """A supply item named as a game by email names it (``building:opera``, ``freedom:travel``)."""
+    if item in BUILDINGS:
+        return f"building:{item}"
+    return item.replace("freedom-", "freedom:", 1)
+
+
 TRACKER = PrincesOfFlorence()
 _CHECK: Tracker[Table] = TRACKER

@@ -21,6 +21,7 @@ th:first-child,td:first-child{text-align:left}
 border-radius:3px;margin-right:.3em}
 .log{font-size:.8em;font-family:monospace;white-space:pre-wrap;list-style:none;padding:0}
 .picture svg{display:block;width:100%;height:auto}
+.wide{overflow-x:auto}
 """
 
 
@@ -44,15 +45,16 @@ def html_page(
     body.append(f'<div class="picture">{inline}</div>')
     if score:
         columns = list(next(iter(score.values())))
+        # a game with many categories (Princes of Florence has ten) scrolls on a phone, not the page
         body.append("<h2>Score</h2>")
-        body.append("<table><thead><tr><th>player</th>")
+        body.append('<div class="wide"><table><thead><tr><th>player</th>')
         body.extend(f"<th>{escape_text(column)}</th>" for column in columns)
         body.append("</tr></thead><tbody>")
         for seat, row in score.items():
             body.append(f"<tr><td>{_seat(seat, letters)}</td>")
             body.extend(f"<td>{row[column]}</td>" for column in columns)
             body.append("</tr>")
-        body.append("</tbody></table>")
+        body.append("</tbody></table></div>")
     if log:
         body.append('<h2>Log</h2><ul class="log">')
         body.extend(f"<li>{escape_text(line)}</li>" for line in log)

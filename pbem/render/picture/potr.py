@@ -7,19 +7,13 @@ of a hand appear only in the picture of the seat that holds them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.render.picture import svg
-from pbem.render.picture.seats import patterns, seat_styles
+from pbem.render.picture.canvas import INNER, LINE, MARGIN, Canvas, names
 from pbem.render.picture.svg import Element
 
-WIDTH = 640
-MARGIN = 12
-INNER = WIDTH - 2 * MARGIN
-LINE = 16
-FONT = 12
-SMALL = 10
 STATUS_LOW, STATUS_HIGH = 3, 10
 
 
@@ -53,14 +47,6 @@ CARD_SPOTS = {
     "naples": (440, 296),
 }
 
-STYLE = (
-    "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;font-size:12px;fill:#1a1a1a}"
-    ".bold{font-weight:bold}.small{font-size:10px}.big{font-size:16px;font-weight:bold}"
-    ".name{font-size:14px;font-weight:bold}.muted{fill:#555555}"
-    ".on{fill:#FFFFFF}.war{fill:#B00000}.secret{fill:#5A1A70}"
-    ".letter{font-weight:bold;font-size:12px;stroke:#FFFFFF;stroke-width:3px;paint-order:stroke}"
-)
-
 
 def draw(view: Mapping[str, Any], title: str, seat: str | None) -> str:
     """The SVG document for ``view``, as ``seat`` sees it (None: the public picture)."""
@@ -74,23 +60,11 @@ def draw(view: Mapping[str, Any], title: str, seat: str | None) -> str:
     if "score" in view:
         drawing.score(view)
     drawing.legend()
-    height = drawing.y + MARGIN
-    root = svg.svg(
-        WIDTH,
-        height,
-        svg.element("title", f"{title}: {view.get('phase', '')}"),
-        svg.element("style", STYLE),
-        _definitions(len(seats)),
-        svg.rect(0, 0, WIDTH, height, fill="#FFFFFF"),
-        role="img",
-    )
-    root.extend(drawing.parts)
-    return svg.document(root)
+    return drawing.document(f"{title}: {view.get('phase', '')}", _definitions())
 
 
-def _definitions(count: int) -> Element:
-    definitions = svg.element("defs").extend(patterns(count))
-    definitions.add(
+def _definitions() -> Element:
+    return svg.element("defs").add(
         svg.element(
             "marker",
             id="arrow",
@@ -102,85 +76,24 @@ def _definitions(count: int) -> Element:
             orient="auto",
         ).add(svg.element("path", d="M0,0 L10,5 L0,10 z", fill="#B00000"))
     )
-    return definitions
-
-
-def _wrap(text: str, width: float, size: float = FONT) -> list[str]:
-    """Lines of ``text`` that fit ``width`` at an average glyph width: SVG text does not wrap."""
-    fits = max(8, int(width / (size * 0.6)))
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        if current and len(current) + 1 + len(word) > fits:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    lines.append(current)
-    return lines
 
 
 def _roman(decade: int) -> str:
     return {1: "I", 2: "II", 3: "III"}.get(decade, str(decade))
 
 
-def _names(items: Sequence[str]) -> str:
-    return ", ".join(items) if items else "none"
-
-
-class _Drawing:
-    def __init__(self, seats: Sequence[str]) -> None:
-        self.styles = seat_styles(seats)
-        self.index = {name: index for index, name in enumerate(seats)}
-        self.parts: list[Element] = []
-        self.y: float = MARGIN
-
-    # --- pieces -----------------------------------------------------------------------------
-
-    def marker(self, seat: str, x: float, y: float, size: float = 18) -> Element:
-        """A seat's token: its pattern in its colour, and its letter on top."""
-        if seat not in self.styles:
-            return svg.group()
-        _, _, letter = self.styles[seat]
-        return svg.group(
-            svg.title(seat),
-            svg.rect(x, y, size, size, rx=3, fill=f"url(#seat-{self.index[seat]})", stroke="#000000"),
-            svg.text(x + size / 2, y + size / 2 + 4.5, letter, class_="letter", text_anchor="middle"),
-        )
-
-    def lines(self, x: float, texts: Sequence[str], width: float, **attributes: svg.Value) -> None:
-        for text in texts:
-            for part in _wrap(text, width):
-                self.y += LINE
-                self.parts.append(svg.text(x, self.y, part, **attributes))
-
-    def heading(self, text: str) -> None:
-        self.y += 10
-        self.parts.append(svg.line(MARGIN, self.y, WIDTH - MARGIN, self.y, stroke="#999999"))
-        self.y += 20
-        self.parts.append(svg.text(MARGIN, self.y, text, class_="big"))
-
+class _Drawing(Canvas):
     # --- sections ---------------------------------------------------------------------------
 
     def header(self, view: Mapping[str, Any], title: str, seat: str | None) -> None:
-        self.y += 6
         edition = f" ({view['edition']})" if view.get("edition") else ""
-        self.parts.append(svg.text(MARGIN, self.y + 10, title + edition, class_="big"))
-        self.y += 10
         decade = view.get("decade")
         where = [f"phase: {view.get('phase', '')}"]
         if decade:
             where.insert(0, f"decade {_roman(decade)}")
         if view.get("active"):
             where.append(f"to act: {view['active']}")
-        self.lines(MARGIN, [" · ".join(where)], INNER)
-        whose = (
-            f"as {seat} sees it: {seat}'s hidden cards and sealed values are shown"
-            if seat
-            else "the public view: no player's hidden cards"
-        )
-        self.lines(MARGIN, [whose], INNER, class_="small muted")
-        self.y += 8
+        self.title(title + edition, where, seat)
 
     def map(self, view: Mapping[str, Any]) -> None:
         top = self.y
@@ -337,7 +250,7 @@ class _Drawing:
                 f"{event['name']} ({event['kind']} {event['value']:+d}, {event['currency']})"
                 for event in events
             ]
-            texts.append(f"Event tiles on offer in decade {_roman(decade or 0)}: {_names(named)}")
+            texts.append(f"Event tiles on offer in decade {_roman(decade or 0)}: {names(named)}")
         tiles = view.get("city_tiles_on_offer")
         if tiles is not None:
             texts.append(f"City tiles on offer: {len(tiles)}")
@@ -349,7 +262,7 @@ class _Drawing:
         if "treachery_deck" in view:
             texts.append(
                 f"Treachery deck: {view['treachery_deck']} cards; "
-                f"played: {_names(view['treachery_discards'])}; "
+                f"played: {names(view['treachery_discards'])}; "
                 f"discarded face down: {view['treachery_discarded_face_down']}"
             )
         supply = view.get("troop_supply")
@@ -370,7 +283,7 @@ class _Drawing:
                 MARGIN,
                 [
                     f"auction: {auction['name']}, put up by {auction['nominator']}; {high}; "
-                    f"to act: {auction['to_act']}; passed: {_names(auction['passed'])}"
+                    f"to act: {auction['to_act']}; passed: {names(auction['passed'])}"
                 ],
                 INNER,
                 class_="bold",
@@ -449,15 +362,7 @@ class _Drawing:
 
     def player(self, view: Mapping[str, Any], seat: str, *, own: bool) -> None:
         data: Mapping[str, Any] = view["players"][seat]
-        self.y += 14
-        top = self.y
-        colour = self.styles[seat][0]
-        self.parts.append(
-            svg.rect(MARGIN, top, INNER, 26, rx=4, fill=colour, fill_opacity=0.25, stroke=colour)
-        )
-        self.parts.append(self.marker(seat, MARGIN + 4, top + 4))
         family = data.get("family")
-        heading = seat + (f" — {family}" if family else "")
         badges = []
         if view.get("active") == seat:
             badges.append("to act")
@@ -465,12 +370,7 @@ class _Drawing:
             badges.append("holds the Pope")
         if own:
             badges.append("you")
-        self.parts.append(svg.text(MARGIN + 28, top + 18, heading, class_="name"))
-        if badges:
-            self.parts.append(
-                svg.text(WIDTH - MARGIN - 8, top + 18, " · ".join(badges), class_="bold", text_anchor="end")
-            )
-        self.y = top + 26
+        self.seat_bar(seat, seat + (f" — {family}" if family else ""), badges)
         texts = []
         money = f"gold {data.get('gold', 0)} · influence {data.get('influence', 0)}"
         if "treachery_cards" in data:
@@ -489,9 +389,9 @@ class _Drawing:
             self._victories(int(data["war_victories"]))
             tiles = [f"{tile['name']} ({tile['city'].capitalize()})" for tile in data["city_tiles"]]
             more = [
-                f"City tiles: {_names(tiles)}",
-                f"Troop tiles: {_names(data['troops'])}",
-                f"Event tiles: {_names(data['event_tiles'])}",
+                f"City tiles: {names(tiles)}",
+                f"Troop tiles: {names(data['troops'])}",
+                f"Event tiles: {names(data['event_tiles'])}",
             ]
             if data.get("treachery_face_up"):
                 more.append(f"Treachery cards face up: {', '.join(data['treachery_face_up'])}")
@@ -534,61 +434,3 @@ class _Drawing:
             texts.append(f"your sealed {step}: {value} (only you see it)")
         if texts:
             self.lines(MARGIN + 6, texts, INNER - 12, class_="bold secret")
-
-    def score(self, view: Mapping[str, Any]) -> None:
-        scores: Mapping[str, Mapping[str, int]] = view["score"]
-        self.heading("Final score" if view.get("score_final") else "Score so far")
-        if view.get("winners"):
-            self.lines(MARGIN, [f"won by {', '.join(view['winners'])}"], INNER, class_="bold")
-        columns = list(next(iter(scores.values()), {}))
-        first = 96
-        width = (INNER - first) / max(1, len(columns))
-        self.y += 8
-        top = self.y
-        header_lines = [_wrap(column, width - 4, SMALL) for column in columns]
-        depth = max((len(lines) for lines in header_lines), default=1) * 12 + 6
-        table = svg.group(svg.title("the score, per player and category"))
-        table.add(svg.rect(MARGIN, top, INNER, depth, fill="#EEEEEE"))
-        table.add(svg.text(MARGIN + 4, top + 14, "player", class_="small bold"))
-        for index, lines in enumerate(header_lines):
-            for row, part in enumerate(lines):
-                table.add(
-                    svg.text(
-                        MARGIN + first + index * width + width / 2,
-                        top + 14 + row * 12,
-                        part,
-                        class_="small bold",
-                        text_anchor="middle",
-                    )
-                )
-        y = top + depth
-        for seat, marks in scores.items():
-            table.add(svg.line(MARGIN, y, WIDTH - MARGIN, y, stroke="#CCCCCC"))
-            table.add(self.marker(seat, MARGIN + 2, y + 3, 16))
-            table.add(svg.text(MARGIN + 22, y + 16, seat))
-            for index, column in enumerate(columns):
-                table.add(
-                    svg.text(
-                        MARGIN + first + index * width + width / 2,
-                        y + 16,
-                        str(marks[column]),
-                        text_anchor="middle",
-                        **({"class_": "bold"} if column == "total" else {}),
-                    )
-                )
-            y += 22
-        self.parts.append(table)
-        self.y = y
-
-    def legend(self) -> None:
-        self.y += 14
-        top = self.y
-        x: float = MARGIN
-        for seat in self.styles:
-            self.parts.append(self.marker(seat, x, top, 14))
-            self.parts.append(svg.text(x + 18, top + 11, seat, class_="small"))
-            x += 26 + len(seat) * 6.5
-            if x > WIDTH - 80:
-                x = MARGIN
-                top += 18
-        self.y = top + 14

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem.render.picture import svg
 from pbem.render.picture.svg import Element
@@ -60,3 +61,11 @@ def patterns(count: int) -> list[Element]:
             pattern.add(svg.line(0, 0, 6, 6, **ink))
         made.append(pattern)
     return made
+
+
+def roster(players: Mapping[str, object] | Sequence[Mapping[str, Any]]) -> list[str]:
+    """The seats of a view's ``players``, in roster order: a view keys them by seat (Princes of
+    the Renaissance) or lists them as records, each with its ``seat`` (the other games)."""
+    if isinstance(players, Mapping):
+        return list(players)
+    return [str(player["seat"]) for player in players]

@@ -1,0 +1,323 @@
+"""A picture of an Il Principe game: a schematic map (the regions as areas, each with every
+family's shields on it, and the cities as labelled points where their regions meet), the role
+tiles and who holds them, each family's cards, ducats and score.
+
+Drawn from the view ``pbem show`` prints (``email_view.view``), or the same shape made from a
+table's log (``table.picture_view``). A family's hand is counted in every picture; its cards are
+named only in the picture drawn for that seat, from the ``hand`` that ``pbem show --as`` adds.
+
+The map is a sketch, not the board: the reference map (templates/il-principe.toml) puts green at
+the heart, touching each of the others, and the other five in a ring where each touches the next
+(Mantova joins blue, green and red; Ferrara green, red and yellow; ...). A city sits where its
+regions meet, so the sketch shows which regions each city counts for. Regions named otherwise are
+drawn as a ring.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.render.picture import svg
+from pbem.render.picture.canvas import INNER, MARGIN, WIDTH, Canvas, names
+from pbem.render.picture.seats import roster
+from pbem.render.picture.svg import Element
+
+COLOURS = ("green", "white", "red", "blue", "yellow")
+# The reference map's regions: None at the heart, the others by their bearing (degrees clockwise
+# from north), so the ring reads roughly as Italy does (blue to the north-west, purple south).
+WHEEL: Mapping[str, float | None] = {
+    "green": None,
+    "red": 36,
+    "yellow": 108,
+    "purple": 180,
+    "brown": 252,
+    "blue": 324,
+}
+TINTS = {
+    "green": "#D3ECD3",
+    "red": "#F6D3CD",
+    "yellow": "#FAEFBE",
+    "purple": "#E5D6EE",
+    "brown": "#E8DAC8",
+    "blue": "#D3E5F5",
+    "white": "#F4F4F4",
+}
+MAP_HEIGHT = 440
+RADIUS_X, RADIUS_Y = 296, 200  # the ring's outer edge
+HEART = 0.4  # the heart's size, as a share of the ring's
+# Where a city sits, as a share of the ring's radius: a region's own cities, and the place of a
+# region that a city joins with others (cities where two or three regions meet fall on their
+# border, those joining the heart nearer the centre).
+OWN, JOINED = 0.6, 0.7
+SIZES = {"small": 5, "medium": 7, "large": 9}
+ROLE_WIDTH = INNER / len(COLOURS)
+
+
+def draw(view: Mapping[str, Any], title: str, seat: str | None) -> str:
+    """The SVG document for ``view``, as ``seat`` sees it (None: the public picture)."""
+    drawing = _Drawing(roster(view["players"]))
+    drawing.header(view, title, seat)
+    drawing.map(view)
+    drawing.table(view)
+    drawing.roles(view)
+    for player in view["players"]:
+        drawing.player(view, player, own=player["seat"] == seat)
+    if view.get("score"):
+        drawing.score({**view, "score_final": view.get("phase") == "over"})
+    drawing.legend()
+    return drawing.document(f"{title}: {view.get('phase', '')}")
+
+
+def _bearings(regions: Sequence[str]) -> dict[str, float | None]:
+    """Each region's bearing on the sketch, or None for the one at the heart."""
+    if set(regions) == set(WHEEL):
+        return dict(WHEEL)
+    return {region: 360 * index / len(regions) for index, region in enumerate(regions)}
+
+
+def _point(bearing: float, share: float) -> tuple[float, float]:
+    """A point of the sketch from its centre: ``share`` of the ring's radius on ``bearing``."""
+    angle = math.radians(bearing)
+    return RADIUS_X * share * math.sin(angle), -RADIUS_Y * share * math.cos(angle)
+
+
+def _spots(
+    cities: Sequence[Mapping[str, Any]], bearings: Mapping[str, float | None]
+) -> dict[str, tuple[float, float]]:
+    """Where each city with known regions sits: the middle of its regions' places, cities at the
+    same place one above another (their names are written beside them)."""
+    spots: dict[str, tuple[float, float]] = {}
+    for city in cities:
+        regions = [region for region in city.get("regions") or [] if region in bearings]
+        if not regions:
+            continue
+        share = OWN if len(regions) == 1 else JOINED
+        places = [(0.0, 0.0) if bearings[r] is None else _point(bearings[r] or 0.0, share) for r in regions]
+        spots[city["city"]] = (
+            sum(x for x, _ in places) / len(places),
+            sum(y for _, y in places) / len(places),
+        )
+    shared: dict[tuple[float, float], list[str]] = {}
+    for name, spot in spots.items():
+        shared.setdefault((round(spot[0]), round(spot[1])), []).append(name)
+    for together in shared.values():
+        for index, name in enumerate(together):
+            x, y = spots[name]
+            spots[name] = (x, y + (index - (len(together) - 1) / 2) * 36)
+    return spots
+
+
+class _Drawing(Canvas):
+    def header(self, view: Mapping[str, Any], title: str, seat: str | None) -> None:
+        status = [f"round {view.get('round')}" + (" (the last)" if view.get("last round") else "")]
+        status.append(f"phase: {view.get('phase', '')}")
+        if view.get("asked"):
+            status.append(f"to act: {', '.join(view['asked'])}")
+        self.title(title, status, seat)
+
+    def map(self, view: Mapping[str, Any]) -> None:
+        regions: Mapping[str, str] = view.get("regions") or {}
+        cities: Sequence[Mapping[str, Any]] = view.get("cities") or []
+        bearings = _bearings(list(regions))
+        top = self.y
+        cx, cy = MARGIN + INNER / 2, top + MAP_HEIGHT / 2 + 4
+        group = svg.group(svg.title("the regions and cities, a sketch of the map"))
+        group.add(svg.rect(MARGIN, top, INNER, MAP_HEIGHT, rx=6, fill="#FBF8F0", stroke="#C9BFA8"))
+        ring = [bearing for bearing in bearings.values() if bearing is not None]
+        half = 180 / max(1, len(ring))
+        for region, bearing in bearings.items():
+            if bearing is None:
+                outline = [_point(b, HEART) for b in range(0, 360, 12)]
+                label_at = (0.0, -6.0)
+            else:
+                steps = [bearing - half + index * half / 3 for index in range(7)]
+                inner = HEART if None in bearings.values() else 0.1
+                outline = [_point(b, 1.0) for b in steps] + [_point(b, inner) for b in reversed(steps)]
+                label_at = _point(bearing, 0.92)
+            group.add(
+                svg.polygon(
+                    [(cx + x, cy + y) for x, y in outline],
+                    fill=TINTS.get(region, "#EEEEEE"),
+                    stroke="#8A7A5A",
+                    stroke_width=1.5,
+                )
+            )
+            name = regions[region]
+            label = region if name == region else f"{region} ({name})"
+            group.add(self._region(view, region, label, cx + label_at[0], cy + label_at[1]))
+        spots = _spots(cities, bearings)
+        for city in cities:
+            if city["city"] in spots:
+                x, y = spots[city["city"]]
+                # named on the side away from the centre, but a region's own cities towards it,
+                # leaving the ring's outer edge to the regions' names and shields
+                inward = len(city["regions"]) == 1 and bearings.get(city["regions"][0]) is not None
+                outward = x > 8 if not inward else x < -8
+                across = x < -8 if not inward else x > 8
+                group.add(self._city(view, city, cx + x, cy + y, right=outward, left=across))
+        self.parts.append(group)
+        self.y = top + MAP_HEIGHT
+        unplaced = [city for city in cities if city["city"] not in spots]
+        if unplaced:
+            self.y += 6
+            self.lines(MARGIN, ["cities whose regions are not known yet:"], INNER, class_="small muted")
+            self.y += 6
+            x = MARGIN + 10.0
+            for city in unplaced:
+                if x > WIDTH - MARGIN - 90:
+                    x = MARGIN + 10
+                    self.y += 34
+                self.parts.append(self._city(view, city, x, self.y + 6, right=True, left=False))
+                x += 120
+            self.y += 30
+
+    def _region(self, view: Mapping[str, Any], region: str, label: str, x: float, y: float) -> Element:
+        """The region's name and, under it, each family's shields there."""
+        holders = [
+            (player["seat"], player["shields"].get(region, 0))
+            for player in view["players"]
+            if player["shields"].get(region, 0)
+        ]
+        said = ", ".join(f"{seat} {count}" for seat, count in holders) or "no shields"
+        group = svg.group(svg.title(f"region {label}: {said}"))
+        group.add(svg.text(x, y, label, class_="small bold", text_anchor="middle"))
+        left = x - len(holders) * 40 / 2
+        for index, (seat, count) in enumerate(holders):
+            spot = left + index * 40
+            group.add(self.marker(seat, spot, y + 4, 14))
+            group.add(svg.text(spot + 16, y + 15, f"x{count}", class_="small bold"))
+        return group
+
+    def _city(
+        self, view: Mapping[str, Any], city: Mapping[str, Any], x: float, y: float, *, right: bool, left: bool
+    ) -> Element:
+        builder = city.get("built by")
+        state = f"built by {builder}" if builder else ("face up" if city.get("face up") else "")
+        # the builder shows as its token on the city: a name would crowd the sketch
+        shown = "" if builder else state
+        regions = ", ".join(city.get("regions") or []) or "regions not known"
+        group = svg.group(
+            svg.title(f"{city['name']}: {city['size']}, {city['vp']} VP, {regions}; {state or 'not built'}")
+        )
+        radius = SIZES.get(city["size"], 6)
+        group.add(
+            svg.circle(
+                x,
+                y,
+                radius,
+                fill="#7A1F1F" if builder else ("#FFFFFF" if city.get("face up") else "#C8BBA0"),
+                stroke="#3A2A10",
+                stroke_width=2 if city.get("face up") else 1,
+            )
+        )
+        anchor = "start" if right else ("end" if left else "middle")
+        tx = x + radius + 3 if right else (x - radius - 3 if left else x)
+        ty = y + 4 if (right or left) else y + radius + 12
+        group.add(svg.text(tx, ty, city["name"], class_="bold", text_anchor=anchor))
+        detail = f"{city['vp']} VP" + (f" · {shown}" if shown else "")
+        group.add(svg.text(tx, ty + 12, detail, class_="small", text_anchor=anchor))
+        if builder:
+            # the builder's token on the city, as its shield is on the board
+            group.add(self.marker(builder, x + radius - 4, y - radius - 10, 13))
+        return group
+
+    def table(self, view: Mapping[str, Any]) -> None:
+        self.heading("On the table")
+        texts = [
+            f"Il Principe: {view.get('il principe') or 'nobody'}",
+            f"building cards in the pile: {view.get('pile')}",
+        ]
+        reserve = view.get("reserve") or {}
+        texts.append(
+            "reserve: " + (", ".join(f"{count} {colour}" for colour, count in reserve.items()) or "empty")
+        )
+        removed = view.get("removed from play")
+        if isinstance(removed, Mapping):
+            removed = ", ".join(f"{count} {colour}" for colour, count in removed.items()) or "none"
+        texts.append(f"removed from play: {removed}")
+        if "cities face up" in view:
+            texts.append(f"cities face up: {names(view['cities face up'])}")
+        if view.get("cities still to turn up") is not None:
+            texts.append(f"cities still to turn up: {view['cities still to turn up']}")
+        auction = view.get("auction")
+        if auction:
+            leader = (
+                f"{auction['leader']} leads at {auction['price']}" if auction.get("leader") else "no bid yet"
+            )
+            texts.append(f"auction of {auction['lot']}: {leader}; {auction['turn']} to bid or pass")
+        self.lines(MARGIN, texts, INNER)
+
+    def roles(self, view: Mapping[str, Any]) -> None:
+        """The ten role tiles, a major and a minor of each colour, with their holders' tokens."""
+        held: Mapping[str, str] = view.get("roles") or {}
+        self.y += 10
+        top = self.y
+        group = svg.group(svg.title("the role tiles and who holds them"))
+        for column, colour in enumerate(COLOURS):
+            for row, rank in enumerate(("major", "minor")):
+                role = f"{colour} {rank}"
+                holder = held.get(role)
+                x, y = MARGIN + column * ROLE_WIDTH, top + row * 44
+                group.add(svg.rect(x + 2, y, ROLE_WIDTH - 4, 40, rx=4, fill=TINTS[colour], stroke="#5A4A2A"))
+                group.add(svg.text(x + 8, y + 16, role, class_="small bold"))
+                if holder:
+                    group.add(self.marker(holder, x + 8, y + 20, 14))
+                    group.add(svg.text(x + 26, y + 32, holder, class_="small"))
+                else:
+                    group.add(svg.text(x + 8, y + 32, "on the board", class_="small muted"))
+        self.parts.append(group)
+        self.y = top + 88
+
+    def player(self, view: Mapping[str, Any], data: Mapping[str, Any], *, own: bool) -> None:
+        seat = data["seat"]
+        badges = []
+        if view.get("il principe") == seat:
+            badges.append("Il Principe")
+        if seat in (view.get("asked") or []):
+            badges.append("to act")
+        if own:
+            badges.append("you")
+        self.seat_bar(seat, seat, badges)
+        score = (view.get("score") or {}).get(seat, {})
+        money = f"ducats {data['ducats']} · VP on the track {data['vp']}"
+        if "total" in score:
+            money += f" · score so far: {score['total']}"
+        hand = data["hand"]
+        public = hand.get("public") or {}
+        held = f"hand: {hand['cards']} cards" + (
+            f" (known: {', '.join(f'{count} {colour}' for colour, count in public.items())})"
+            if public
+            else ""
+        )
+
+        def colours(cards: Mapping[str, int]) -> str:
+            return ", ".join(f"{colour} {count}" for colour, count in cards.items() if count) or "none"
+
+        shields = data.get("shields") or {}
+        texts = [
+            money,
+            held,
+            f"in front, face up: {colours(data['face up'])}; face down: {colours(data['face down'])}",
+            f"shields: {colours(shields)} ({sum(shields.values())} placed)",
+            f"roles: {names(data['roles'])}",
+            f"cities: {names(data['cities'])}",
+        ]
+        if "reserve" in data and data["reserve"] != 0:
+            texts.append(f"put in the reserve this round: {data['reserve']}")
+        self.lines(MARGIN + 6, texts, INNER - 12)
+        if own:
+            self._secrets(view, hand)
+
+    def _secrets(self, view: Mapping[str, Any], hand: Mapping[str, Any]) -> None:
+        cards: Mapping[str, str | None] = view.get("hand", {})
+        tokens = [token for token in hand.get("tokens", []) if token in cards]
+        texts = []
+        if tokens:
+            texts.append("your hidden cards (only you see them):")
+            texts.extend(f"  {cards[t]} ({t})" if cards[t] else f"  {t}: not readable yet" for t in tokens)
+        for step, value in view.get("private", {}).items():
+            texts.append(f"your sealed {step}: {value} (only you see it)")
+        if texts:
+            self.lines(MARGIN + 6, texts, INNER - 12, class_="bold secret")
