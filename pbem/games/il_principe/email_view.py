@@ -1,6 +1,7 @@
 """What ``pbem show`` prints of an Il Principe game by email, per seat: everything on the table,
 and of the cards in hands only their number, but for the holder (tokens; the engine lets the
-holder read its own). The score is the companion's (``scoring.breakdown``), over ``as_table``."""
+holder read its own). The score is the companion's (``scoring.breakdown``), over ``as_table``; once
+the game is over it is final and names the winners."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from pbem.games.il_principe import rounds, scoring
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.game import Game, as_table
+from pbem.games.il_principe.game import OVER, Game, as_table
 
 
 def breakdown(game: Game) -> dict[str, dict[str, int]]:
@@ -63,4 +64,6 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         "roles": dict(game.roles),
         "players": players,
         "score": breakdown(game),
+        "score_final": game.phase == OVER,
+        "winners": winners(game)[0] if game.phase == OVER else [],
     }
