@@ -97,7 +97,7 @@ def main() -> int:
         "rules_ms_per_move": round(elapsed * 1000 / sum(moves), 3),
     }
     if not EXAMPLE.exists():
-        raise SystemExit(f"{EXAMPLE} is missing: python examples/play-a-game.py makes it")
+        raise SystemExit(f"{EXAMPLE} is missing: python examples/play-florence.py makes it")
     # The first verification in a process checks every proof; later ones find each proof's
     # statement already seen to pass (decks.check_now; a pbem home's proof cache does the same
     # between commands), so they measure the replay of the rules and the bookkeeping.

@@ -1,5 +1,7 @@
-"""Players passing a game file by hand, for the example scripts: a pbem home and a mailbox per
-player, the file copied to whoever `pbem status` says must act next, until nobody must."""
+"""Players passing a game file by hand, for the example scripts (play-a-game.py for Princes of the
+Renaissance, play-florence.py for Princes of Florence, play-principe.py for Il Principe): a pbem
+home and a mailbox per player, the file copied to whoever `pbem status` says must act next, until
+nobody must."""
 
 from __future__ import annotations
 

@@ -4,10 +4,12 @@ groundwork exercised without any real game's rules.
 Seats move in turn. A move is ``pass``, ``draw`` (the top card into your hand, face down),
 ``deal`` (the top card face up onto the table, for everyone to see), ``reshuffle`` (every seat
 shuffles the cards left in the deck again), ``dice`` (a die every seat adds randomness to, before
-anyone moves again), ``play CARD`` (show a card of that name from your hand), ``show TOKEN`` (show
-that card), ``bottom TOKEN ...`` (put those cards under the deck, unseen, in the order given),
-``discard TOKEN`` (face down, out of the game) or ``discard-up TOKEN`` (shown, then out of the
-game). The state keeps tokens, never cards, until the engine says what a shown card was.
+anyone moves again), ``end`` (the game is over, and the top card is dealt face up as it ends, as a
+game's last card turned up for its score), ``play CARD`` (show a card of that name from your
+hand), ``show TOKEN`` (show that card), ``bottom TOKEN ...`` (put those cards under the deck,
+unseen, in the order given), ``discard TOKEN`` (face down, out of the game) or ``discard-up TOKEN``
+(shown, then out of the game). The state keeps tokens, never cards, until the engine says what a
+shown card was.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ DECK = "deck"
 # Hyphens never occur in base64 or hex, so a card name found in a file was written there as text.
 CARDS = ("ace-of-ashes", "king-of-keys", "queen-of-quills", "jack-of-jade", "ten-of-tides", "two-of-thorns")
 VERBS = ("play", "show", "bottom", "discard", "discard-up")
-SIMPLE = ("pass", "draw", "deal", "reshuffle", "dice")
+SIMPLE = ("pass", "draw", "deal", "reshuffle", "dice", "end")
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class State:
     rolling: tuple[str, ...] = ()  # dice waiting for every seat's randomness
     table: tuple[str, ...] = ()  # tokens dealt face up, in the order dealt
     reshuffling: tuple[str, ...] = ()  # decks to shuffle again
+    ended: bool = False
 
 
 class Rules:
@@ -57,10 +60,13 @@ class Rules:
         return State(tuple(seats), hands=dict.fromkeys(seats, ()))
 
     def phase(self, state: State) -> str:
-        return "play"
+        return "over" if state.ended else "play"
+
+    def over(self, state: State) -> bool:
+        return state.ended
 
     def demands(self, state: State) -> list[Demand]:
-        if state.rolling:
+        if state.rolling or state.ended:
             return []
         return [Demand(state.seats[state.turn], "move", "turn", "draw, play a card or pass")]
 
@@ -85,6 +91,8 @@ class Rules:
         return " ".join(part for part in move if part)
 
     def check(self, state: State, seat: str, move: tuple[str, str]) -> None:
+        if state.ended:
+            raise IllegalMoveError("the game is over")
         if seat != state.seats[state.turn]:
             raise IllegalMoveError(f"it is {state.seats[state.turn]}'s turn")
         verb, what = move
@@ -105,8 +113,12 @@ class Rules:
         wanted = state.wanted
         rolling = state.rolling
         reshuffling = state.reshuffling
+        ended = state.ended
         if verb == "draw":
             wanted = (*wanted, DrawRequest(DECK, seat))
+        elif verb == "end":
+            ended = True
+            wanted = (*wanted, DrawRequest(DECK, seat, face_up=True))
         elif verb == "deal":
             wanted = (*wanted, DrawRequest(DECK, seat, face_up=True))
         elif verb == "reshuffle":
@@ -133,6 +145,7 @@ class Rules:
             events=tuple(events),
             rolling=rolling,
             reshuffling=reshuffling,
+            ended=ended,
         )
 
     def default_move(self, state: State, seat: str, step: str) -> tuple[str, str] | None:

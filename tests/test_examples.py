@@ -231,3 +231,37 @@ def test_complete_florence_example_replays_to_the_score_the_rules_count(cli: Cli
     for deck, index in face_down(audited.ledger):
         for form in encodings(deck, index):
             assert not occurs(hidden, form), (deck, index, form[:40])
+
+
+def test_complete_principe_example_replays_to_the_score_the_rules_count() -> None:
+    """examples/principe-four-players.toml, made by examples/play-principe.py: a whole game of Il
+    Principe played through the command line, to the end the rules give. The replayed game's final
+    score is the one the playout test counts from the table, with its winners; once it is over
+    nobody is asked for anything, and no card left face down is named in the file. (The replay
+    skips the hidden deck's proofs, a few seconds: CI's pbem verify of every example checks them.)"""
+    from pbem.engine import ledger
+    from pbem.engine import table as tables
+    from pbem.games.il_principe.email_view import winners
+    from pbem.games.il_principe.rules import RULES
+    from tests.test_ip_ledger import colour_words, strings
+    from tests.test_ip_rules_playouts import independent_score
+
+    data = tomllib.loads((EXAMPLES / "principe-four-players.toml").read_text(encoding="utf-8"))
+    audited = ledger.audit(data, lambda key, run: None)
+    assert audited.ok and audited.ledger is not None and audited.ledger.table is not None
+    state = audited.ledger.table.state
+    assert state.phase == "over" and state.last_round and RULES.over(state)
+    assert state.seats == ("alice", "bruno", "chiara", "dario")
+    view = RULES.view(state, None)
+    totals = {seat: row["total"] for seat, row in view["score"].items()}
+    assert totals == independent_score(state)
+    assert view["score_final"] is True and view["winners"] == winners(state)[0]
+    best = max(totals.values())
+    assert view["winners"] and all(totals[seat] == best for seat in view["winners"])
+    assert tables.demands(RULES, audited.ledger.table) == []
+    moves = Counter(entry["move"].split()[0] for entry in data["entry"] if entry["kind"] == "move")
+    for verb in ("show", "bid", "build", "play", "shield"):
+        assert moves[verb] > 0, verb
+    assert state.built and {entry["kind"] for entry in data["entry"]} >= {"commit", "reveal", "contribute"}
+    for field, value in strings(data["entry"]):  # a colour is named only where a card is face up
+        assert field in ("card", "move", "value") or not colour_words(value), (field, value)

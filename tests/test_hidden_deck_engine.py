@@ -410,3 +410,45 @@ def test_a_move_that_showed_a_card_cannot_be_undone(played: Played) -> None:
         "so it cannot be undone\n"
     )
     assert path.read_bytes() == before
+
+
+# --- the end of the game ---------------------------------------------------------------------------
+def test_once_the_game_is_over_only_a_card_dealt_face_up_is_still_owed(played: Played) -> None:
+    """b still owes its share of c's draw deck:1 when a ends the game, and the end deals deck:2
+    face up. Nobody plays c's card now, so that share is owed no more, and an entry that carries
+    it is refused; the face-up card still takes every seat's share and is shown. Then status says
+    the game is over, with nobody asked for anything."""
+    path = played.file("readable", "ending")
+    assert played.run("a", "play", str(path), "--as", "a", "end").exit_code == 0
+    status = json.loads(played.run("b", "status", str(path), "--json").stdout)
+    asked = [(item["seat"], item["kind"], item["step"]) for item in status["waiting"]]
+    assert asked == [(seat, "share", "share of deck:2") for seat in SEATS]
+    assert status["over"] is True
+    for seat in SEATS:
+        result = played.run(seat, "sync", str(path), "--as", seat)
+        assert result.exit_code == 0, result.stderr
+    done = json.loads(played.run("b", "status", str(path), "--json").stdout)
+    assert (done["waiting"], done["over"]) == ([], True)
+    said = played.run("b", "status", str(path)).stdout
+    assert "the game is over" in said and "nobody needs to act" not in said
+    view = json.loads(played.run("b", "show", str(path), "--json").stdout)
+    assert view["events"][-1].startswith("deck:2 dealt face up: ")
+    refused = played.run("b", "sync", str(path), "--as", "b")
+    assert refused.exit_code == 1 and "b owes the hidden decks nothing now" in refused.stderr
+    assert played.run("c", "verify", str(path)).exit_code == 0
+
+    played.stages["ended"] = path.read_text(encoding="utf-8")
+    game = ledger.read(played.data("ended"), memo)
+    assert game.table is not None and game.table.decks is not None
+    ciphertext = game.table.decks.decks[DECK].slots[1]
+    secret = hidden_decks.secret_for(game.secret_seed("b", played.secret("b")), game.game_id, "b")
+    share = hd.share(secret, ciphertext, game_id=game.game_id, deck_id=DECK, position=1, seat="b")
+    late = {
+        "deck": DECK,
+        "slot": 1,
+        "share": group.element_text(share.value),
+        "proof": hd.proof_text(share.proof),
+    }
+    position = len(game.entries) - 2  # b's sync, which carried its share of deck:2 only
+    problems = forge(played, "ended", position, lambda entry: entry["shares"].append(late))
+    assert len(problems) == 1 and "shares[1]: b owes no share of deck:1" in problems[0]

@@ -16,17 +16,12 @@ from typing import Any
 
 import pytest
 
-from pbem.errors import IllegalMoveError
 from pbem.games.il_principe import rounds
-from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.email_view import breakdown, winners
-from pbem.games.il_principe.game import ACTIONS, BUILD, RESERVE, SHIELD, SHOW, TURN_UP, Game
-from pbem.games.il_principe.rules import RULES
-from tests.ip_support import COMPONENTS, Dealer, new_game
+from pbem.games.il_principe.game import ACTIONS, Game
+from tests.ip_support import CITY, COMPONENTS, RULE, Dealer, new_game, playout
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena")
-CITY = {card["id"]: card for card in COMPONENTS["city"]}
-RULE: dict[str, int] = dict(COMPONENTS["rules"])
 ROLE = {(role["colour"], role["rank"]): role for role in COMPONENTS["role"]}
 
 
@@ -39,65 +34,6 @@ def cards_total(game: Game) -> int:
         + len(game.dealt_up)
         + sum(len(rounds.unshown(player)) for player in game.players)  # reserved, face down
     )
-
-
-def city_move(game: Game, dealer: Dealer, seat: str, rng: random.Random) -> str | None:
-    player = game.player(seat)
-    hand = dealer.hand(game, seat)
-    for city in rng.sample(list(game.face_up), len(game.face_up)):
-        card = CITY[city]
-        if card["cost"] > player.ducats:
-            continue
-        known = dict(zip(COLOURS, player.known, strict=True))
-        chosen: list[str] = []
-        free = dict(hand)
-        for colour in card["icons"]:
-            if known[colour]:
-                known[colour] -= 1
-                chosen.append(colour)
-                continue
-            token = next((t for t, c in free.items() if c == colour), None)
-            if token is None:
-                break
-            del free[token]
-            chosen.append(token)
-        else:
-            due = min(card["shields"], RULE["shields_per_family"] - player.shields_placed)
-            shields = [rng.choice(card["regions"]) for _ in range(due)]
-            tail = f" shields {' '.join(shields)}" if shields else ""
-            return f"build {city} with {' '.join(chosen)}{tail}"
-    return None
-
-
-def choose(game: Game, dealer: Dealer, seat: str, rng: random.Random) -> str:
-    due = game.follow_ups[0] if game.follow_ups else None
-    if game.phase == RESERVE:
-        return rng.choice(RULES.legal_moves(game, seat))
-    if game.phase == SHOW:
-        return "show"
-    if due is not None and due.kind in (TURN_UP, SHIELD):
-        return rng.choice(RULES.legal_moves(game, seat))
-    if due is not None and due.kind == BUILD:
-        built = city_move(game, dealer, seat, rng)
-        return built if built and rng.random() < 0.9 else "pass"
-    if game.auction is not None:
-        legal = RULES.legal_moves(game, seat)
-        bids = [move for move in legal if move != "pass"][:4]
-        return rng.choice(bids) if bids and rng.random() < 0.6 else "pass"
-    assert game.phase == ACTIONS
-    built = city_move(game, dealer, seat, rng)
-    if built and rng.random() < 0.8:
-        return built
-    by_colour: dict[str, list[str]] = {}
-    for token, colour in dealer.hand(game, seat).items():
-        by_colour.setdefault(colour, []).append(token)
-    for colour, number in zip(COLOURS, game.player(seat).known, strict=True):
-        if number:
-            by_colour.setdefault(colour, []).extend([colour] * number)
-    if by_colour and rng.random() < 0.8:
-        cards = by_colour[rng.choice(sorted(by_colour))]
-        return "play " + " ".join(cards[: rng.randint(1, len(cards))])
-    return "pass"
 
 
 def books_after(
@@ -187,38 +123,24 @@ OPTIONS: list[dict[str, Any]] = [
 def test_playout(players: int, options: int, seed: int) -> None:
     chosen = OPTIONS[options]
     rng = random.Random(seed * 100 + players * 10 + options)
-    game = new_game(NAMES[:players], **chosen)
-    dealer = Dealer.for_game(game, seed)
-    game = dealer.settle(game)
+    first = new_game(NAMES[:players], **chosen)
+    dealer = Dealer.for_game(first, seed)
+    game = first = dealer.settle(first)
     total = cards_total(game)
     start = RULE["variant_start_ducats"] if chosen.get("rich_start") else RULE["start_ducats"]
     money: Counter[str] = Counter({seat: start + income(game, chosen) for seat in game.seats})
     vp: Counter[str] = Counter()
     rounds_seen = 1
-    for _ in range(5000):
-        asked = RULES.demands(game)
-        if not asked:
-            break
-        seat = asked[0].seat
-        for _attempt in range(50):
-            text = choose(game, dealer, seat, rng)
-            try:
-                after = dealer.play(game, seat, text)
-            except IllegalMoveError:
-                continue
-            break
-        else:
-            raise AssertionError(f"{seat} found no move in {RULES.phase(game)}")
-        books_after(game, after, seat, text, money, vp)
-        role_books(game, after, money, vp)
-        if after.round != game.round or (after.last_round and not game.last_round):
+    for before, game, seat, text in playout(first, dealer, rng):
+        books_after(before, game, seat, text, money, vp)
+        role_books(before, game, money, vp)
+        if game.round != before.round or (game.last_round and not before.last_round):
             rounds_seen += 1
             other = chosen.get("readings", {}).get("last-round-ducats") == "none"
-            paid = 0 if after.last_round and other else income(game, chosen)
-            if after.phase != "over":
-                for s in game.seats:
+            paid = 0 if game.last_round and other else income(before, chosen)
+            if game.phase != "over":
+                for s in before.seats:
                     money[s] += paid
-        game = after
         assert cards_total(game) == total
         for player in game.players:
             assert player.ducats == money[player.seat] >= 0, (player.seat, text)

@@ -192,6 +192,7 @@ def test_play_before_everyone_joined(cli: Cli, make_game: Callable[..., Path]) -
     status = json.loads(cli("status", str(game), "--json").stdout)
     assert status == {
         "phase": "joining",
+        "over": False,
         "waiting": [
             {
                 "seat": "c",

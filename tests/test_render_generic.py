@@ -35,6 +35,7 @@ def test_values_records_and_drawn_boards(capsys: pytest.CaptureFixture[str]) -> 
             {"seat": "ben", "money": 3, "board": "1 ..\n2 .."},
         ],
         "score": {"ann": {"total": 5}, "ben": {"total": 4}},
+        "score_final": False,
     }
     render("A Game", view, {"bid": "12"})
     out = capsys.readouterr().out
@@ -43,3 +44,7 @@ def test_values_records_and_drawn_boards(capsys: pytest.CaptureFixture[str]) -> 
     assert "your sealed bid: 12" in out
     assert "ann board\n1 ab\n2 cd" in out and "ben board\n1 ..\n2 .." in out
     assert "money" in out and "total" in out
+    assert "score_final" not in out and "final score" not in out
+    render("A Game", {**view, "phase": "over", "score_final": True, "winners": ["ann"]}, {})
+    out = capsys.readouterr().out
+    assert "final score" in out and "winners: ann" in out

@@ -35,7 +35,9 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             return
         echo_wrapped(f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}, {ledger.size()}")
         echo_wrapped(f"phase: {report['phase']}")
-        if not report["waiting"]:
+        if report["over"] and not report["waiting"]:
+            echo_wrapped(f"the game is over: pbem show {file} gives the final score")
+        elif not report["waiting"]:
             echo_wrapped("nobody needs to act")
         for wanted in report["waiting"]:
             echo_wrapped(wanted["prompt"], first=f"  {wanted['seat']:<12} ", indent=15)
@@ -73,7 +75,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
             }
             for seat in ledger.waiting_to_join
         ]
-        return {"phase": "joining", "waiting": joining, "send_to": ledger.waiting_to_join}
+        return {"phase": "joining", "over": False, "waiting": joining, "send_to": ledger.waiting_to_join}
     game = play_mod.seated(ledger)
     due = play_mod.deadlines(ledger)
     waiting: list[dict[str, Any]] = []
@@ -111,7 +113,9 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
             }
         )
     send_to = list(dict.fromkeys(item["seat"] for item in waiting))
-    return {"phase": game.rules.phase(game.table.state), "waiting": waiting, "send_to": send_to}
+    state = game.table.state
+    over = game.rules.over(state)
+    return {"phase": game.rules.phase(state), "over": over, "waiting": waiting, "send_to": send_to}
 
 
 def moves(

@@ -12,6 +12,10 @@ face up is owed a share by every seat, and is open to all once the last one is i
 The rules may have a deck's remaining cards shuffled again during play: the seats then shuffle
 those slots in seat order, as at setup, and the deck deals nothing until the last shuffle is in.
 
+Once the rules say the game is over, nobody owes a shuffle, a reshuffle or a share of a card in a
+hand: nobody will play the card, and a seat kept asking would keep the game from ending. Only a
+card being dealt face up still takes every seat's share, since the rules asked for it to be seen.
+
 What a seat owes is part of the table, so replay refuses an entry that leaves out what its author
 owed when the step began, or carries something it does not owe: a seat can neither skip its turn
 to shuffle nor hand out a share the rules did not call for.
@@ -157,9 +161,13 @@ class Decks:
     keys: dict[str, int]  # seat -> its checked deck key
     joint: int
     decks: dict[str, Deck]
+    # The rules say the game is over: nobody plays a card again, so nothing is owed but the shares
+    # of a card being dealt face up, which the rules asked to be seen.
+    over: bool = False
 
     def copy(self) -> Decks:
-        return Decks(self.seats, self.keys, self.joint, {name: d.copy() for name, d in self.decks.items()})
+        decks = {name: d.copy() for name, d in self.decks.items()}
+        return Decks(self.seats, self.keys, self.joint, decks, self.over)
 
     def ready(self, deck: Deck) -> bool:
         return deck.shuffled == len(self.seats)
@@ -210,10 +218,10 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
     asked = decks.seats if seats is None else seats
     found: dict[str, list[Owed]] = {}
     for deck in decks.decks.values():
-        if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked:
+        if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked and not decks.over:
             found.setdefault(decks.seats[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
         # A slot dealt face up is held by nobody: every seat owes its share, the one it is for too.
-        for slot in sorted([*deck.held, *deck.showing]):
+        for slot in sorted([*([] if decks.over else deck.held), *deck.showing]):
             holder = deck.held.get(slot)
             shares = deck.shares.get(slot, {})
             for seat in asked:
@@ -495,7 +503,7 @@ def advance(hidden: HiddenDeckRules, reshuffle: ReshuffleRules | None, decks: De
     (so a draw asked at the same time waits for them), tell the rules of the reshuffles every
     seat has finished, answer the draws, and show the cards dealt face up whose last share is in.
     """
-    if reshuffle is not None:
+    if reshuffle is not None and not decks.over:
         state = _reshuffle(reshuffle, decks, state)
     state = deal(hidden, decks, state)
     return _open_dealt(hidden, decks, state)

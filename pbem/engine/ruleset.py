@@ -201,6 +201,15 @@ class Ruleset(Protocol):
     def phase(self, state: Any) -> str:
         """A short name for where the game stands, e.g. ``turn-order bid``."""
 
+    def over(self, state: Any) -> bool:
+        """Whether the game has ended: the score is final and nobody plays on.
+
+        The engine then asks nobody for anything the hidden decks would need to go on: no shuffle
+        or reshuffle, no share of a card in a hand (nobody will play it). Only a card being dealt
+        face up still takes every seat's share, since the rules asked for it to be seen. A game
+        that turns cards up for its final score does so before it says it is over.
+        """
+
     def demands(self, state: Any) -> list[Demand]:
         """Who must act now and what each must provide (``move`` or ``sealed`` demands)."""
 

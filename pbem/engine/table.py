@@ -361,6 +361,7 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
             _note_requests(rules, table, seq)
             progress = True
         if hidden is not None and table.decks is not None:
+            table.decks.over = rules.over(table.state)
             dealt = hidden_decks.advance(hidden, reshuffle, table.decks, table.state)
             if dealt is not table.state:
                 table.state = dealt

@@ -17,7 +17,7 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     console.print(f"[bold]{title}[/bold] — {view.get('phase', '')}", highlight=False)
     blocks: list[tuple[str, str]] = []
     for key, value in view.items():
-        if key in ("phase", "score") or value in (None, [], {}, ""):
+        if key in ("phase", "score", "score_final") or value in (None, [], {}, ""):
             continue
         if isinstance(value, list) and value and all(isinstance(item, Mapping) for item in value):
             _records(console, key, value, blocks)
@@ -34,7 +34,8 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     if isinstance(scores, Mapping) and scores:
         categories = list(next(iter(scores.values())))
         rows = [[seat, *(str(row.get(name, "")) for name in categories)] for seat, row in scores.items()]
-        print_grid(console, ("seat", *categories), rows, title="score", turn=True)
+        title = "final score" if view.get("score_final") else "score"
+        print_grid(console, ("seat", *categories), rows, title=title, turn=True)
 
 
 def _records(

@@ -1,6 +1,7 @@
 """What ``pbem show`` prints of an Il Principe game by email, per seat: everything on the table,
 and of the cards in hands only their number, but for the holder (tokens; the engine lets the
-holder read its own). The score is the companion's (``scoring.breakdown``), over ``as_table``."""
+holder read its own). The score is the companion's (``scoring.breakdown``), over ``as_table``; once
+the game is over it is final and names the winners."""
 
 from __future__ import annotations
 
@@ -76,6 +77,8 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         ],
         "players": players,
         "score": breakdown(game),
+        "score_final": game.phase == OVER,
+        "winners": winners(game)[0] if game.phase == OVER else [],
     }
     if game.phase == OVER:
         shown["winners"] = winners(game)[0]

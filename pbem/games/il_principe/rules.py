@@ -28,6 +28,7 @@ from pbem.games.il_principe.game import (
     BUILD,
     CITIES,
     DECK,
+    OVER,
     RESERVE,
     REUSE,
     SHIELD,
@@ -76,11 +77,16 @@ class Rules:
         return rounds.start(new_game(found, seats, config))
 
     def phase(self, state: Game) -> str:
-        if state.phase == "over":
-            return "over"
+        if state.phase == OVER:
+            return OVER
         if state.follow_ups:
             return f"round {state.round} {state.phase}: {state.follow_ups[0].kind}"
         return f"round {state.round} {state.phase}"
+
+    def over(self, state: Game) -> bool:
+        """« Fin du jeu »: the score is final. A card the red role drew in the last round stays
+        in its holder's hand unread; only the number of cards in hand scores."""
+        return state.phase == OVER
 
     def demands(self, state: Game) -> list[Demand]:
         step = rounds.step(state)
@@ -193,7 +199,7 @@ def check(state: Game, seat: str, move: Move) -> None:
     """The rule that judges ``move`` now; IllegalMoveError in one line when it does not belong."""
     if seat not in state.seats:
         raise IllegalMoveError(f"{seat!r} has no seat in this game")
-    if state.phase == "over":
+    if state.phase == OVER:
         raise IllegalMoveError("the game is over")
     due = state.follow_ups[0] if state.follow_ups else None
     if due is not None and seat == due.seat and not _answers(move, due.kind):

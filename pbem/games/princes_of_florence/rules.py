@@ -27,6 +27,7 @@ from pbem.games.princes_of_florence.game import (
     BONUS,
     DEAL,
     KEEP,
+    OVER,
     PAYMENT,
     PLACE,
     PRESTIGE,
@@ -80,6 +81,11 @@ class Rules:
         if state.phase in (AUCTION, ACTIONS):
             return f"round {state.round} {state.phase}"
         return state.phase
+
+    def over(self, state: Game) -> bool:
+        """Only once every prestige card a player turns up is shown ("Игроки открывают свои
+        карты престижа"): those reveals are moves of the game, not of its end."""
+        return state.phase == OVER
 
     def demands(self, state: Game) -> list[Demand]:
         return [

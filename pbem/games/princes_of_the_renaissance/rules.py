@@ -234,6 +234,11 @@ class Rules:
     def phase(self, state: Game) -> str:
         return decade.phase_name(state)
 
+    def over(self, state: Game) -> bool:
+        """Once the final scoring is reached: after decade III's income, Bentivogli may still
+        declare how an Artist tie is broken."""
+        return state.phase == GAME_OVER
+
     def demands(self, state: Game) -> list[Demand]:
         if state.phase == BID_STEP:
             return [
