@@ -27,6 +27,7 @@ DRAWN = {
     ],
     "princes-of-florence.svg": ["show", "examples/florence-four-players.toml"],
     "princes-of-florence-table.svg": ["table", "show", "examples/table/princes-of-florence.toml"],
+    "il-principe.svg": ["show", "examples/principe-four-players.toml"],
     "il-principe-table.svg": ["table", "show", "examples/table/il-principe.toml"],
 }
 
