@@ -408,6 +408,29 @@ def test_a_principe_picture_draws_the_map_the_roles_and_each_family() -> None:
         assert f"score so far: {scores[player.seat]['total']}" in joined
 
 
+def test_a_principe_regions_shields_stay_inside_the_map() -> None:
+    """Every family with shields in each outer region: the rows at the ring's far left and right
+    are the widest there can be, and each marker and count still falls inside the map's frame."""
+    game, cards = principe()
+    everywhere = dict.fromkeys(("blue", "red", "yellow", "purple", "brown"), 1)
+    game = replace(game, players=tuple(replace(player, shields=everywhere) for player in game.players))
+    root = ET.fromstring(principe_picture(game, cards, None).encode("utf-8"))
+    frame = next(
+        node for node in root.iter("{http://www.w3.org/2000/svg}rect") if node.get("fill") == "#FBF8F0"
+    )
+    left, width = float(frame.get("x", "0")), float(frame.get("width", "0"))
+    rows = 0
+    for node in root.iter("{http://www.w3.org/2000/svg}g"):
+        tip = node.find("{http://www.w3.org/2000/svg}title")
+        if tip is None or not (tip.text or "").startswith("region "):
+            continue
+        rows += 1
+        for text in node.iter("{http://www.w3.org/2000/svg}text"):
+            x = float(text.get("x", "0"))
+            assert left <= x <= left + width - 20, (tip.text, text.text, x)
+    assert rows == 6
+
+
 def test_a_principe_familys_hand_is_only_in_its_own_picture() -> None:
     game, cards = principe()
     pictures = {seat: principe_picture(game, cards, seat) for seat in game.seats}

@@ -182,6 +182,10 @@ class _Drawing(Canvas):
         ]
         said = ", ".join(f"{seat} {count}" for seat, count in holders) or "no shields"
         group = svg.group(svg.title(f"region {label}: {said}"))
+        # A region on the ring's far left or right would put its row of shields past the map's
+        # frame: the name and the row move in until both fit.
+        half = max(len(holders) * 40 / 2, 48)
+        x = min(max(x, MARGIN + half + 4), MARGIN + INNER - half - 4)
         group.add(svg.text(x, y, label, class_="small bold", text_anchor="middle"))
         left = x - len(holders) * 40 / 2
         for index, (seat, count) in enumerate(holders):
