@@ -34,10 +34,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' stand-in dealer
 
-from bench_verify import floor, verify_in_process
+from bench_verify import example_verify
 
-from pbem import gamefile
-from pbem.engine import ledger as ledger_mod
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.rules import RULES
 from tests.pof_support import Dealer, new_game
@@ -69,15 +67,6 @@ def rules_game(seed: int) -> int:
     return made
 
 
-def timed(runs: int, work: Any) -> list[float]:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        samples.append(time.perf_counter() - start)
-    return samples
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=20)
@@ -98,24 +87,7 @@ def main() -> int:
     }
     if not EXAMPLE.exists():
         raise SystemExit(f"{EXAMPLE} is missing: python examples/play-florence.py makes it")
-    # The first verification in a process checks every proof; later ones find each proof's
-    # statement already seen to pass (decks.check_now; a pbem home's proof cache does the same
-    # between commands), so they measure the replay of the rules and the bookkeeping.
-    verify = timed(args.repeat + 1, lambda: verify_in_process(EXAMPLE))
-    base = timed(args.repeat, lambda: floor(EXAMPLE))
-    entries = len(ledger_mod.read(gamefile.load(EXAMPLE).data).entries)
-    cold, warm, floor_s = verify[0], statistics.median(verify[1:]), statistics.median(base)
-    results.update(
-        {
-            "example_entries": entries,
-            "example_kib": round(EXAMPLE.stat().st_size / 1024, 1),
-            "example_floor_ms": round(floor_s * 1000, 1),
-            "example_verify_every_proof_ms": round(cold * 1000, 1),
-            "example_every_proof_over_floor": round(cold / floor_s, 1),
-            "example_verify_proofs_known_ms": round(warm * 1000, 1),
-            "example_proofs_known_over_floor": round(warm / floor_s, 2),
-        }
-    )
+    results.update(example_verify(EXAMPLE, args.repeat))
     if args.json:
         print(json.dumps(results, indent=2))
     else:

@@ -38,7 +38,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' players and dealer
 
-from bench_verify import floor, verify_in_process
+from bench_verify import example_verify
 
 from pbem import gamefile
 from pbem.engine import ledger as ledger_mod
@@ -72,15 +72,6 @@ def rules_game(seats: Sequence[str], seed: int) -> int:
     if last.phase != OVER or not breakdown(last):
         raise SystemExit(f"game {seed} did not end with a score")
     return made
-
-
-def timed(runs: int, work: Callable[[], object]) -> list[float]:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        samples.append(time.perf_counter() - start)
-    return samples
 
 
 # --- (c) what a round costs --------------------------------------------------------------------
@@ -214,23 +205,7 @@ def main() -> int:
         "rules_moves_per_game": round(statistics.mean(moves), 1),
         "rules_ms_per_move": round(elapsed * 1000 / sum(moves), 3),
     }
-    # The first verification in a process checks every proof; later ones find each proof's
-    # statement already seen to pass (decks.check_now; a pbem home's proof cache does the same
-    # between commands), so they measure the replay of the rules and the bookkeeping.
-    verify = timed(args.repeat + 1, lambda: verify_in_process(EXAMPLE))
-    base = timed(args.repeat, lambda: floor(EXAMPLE))
-    cold, warm, floor_s = verify[0], statistics.median(verify[1:]), statistics.median(base)
-    results.update(
-        {
-            "example_entries": len(gamefile.load(EXAMPLE).data["entry"]),
-            "example_kib": round(EXAMPLE.stat().st_size / 1024, 1),
-            "example_floor_ms": round(floor_s * 1000, 1),
-            "example_verify_every_proof_ms": round(cold * 1000, 1),
-            "example_every_proof_over_floor": round(cold / floor_s, 1),
-            "example_verify_proofs_known_ms": round(warm * 1000, 1),
-            "example_proofs_known_over_floor": round(warm / floor_s, 2),
-        }
-    )
+    results.update(example_verify(EXAMPLE, args.repeat))
 
     games: list[tuple[str, dict[int, Round], bool]] = []
     for players in counts:

@@ -5,6 +5,7 @@ nobody must."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -18,6 +19,34 @@ from typing import Any
 # What a player does when the file reaches it: run, the seat, its copy, what it is asked for, and
 # the whole status (its phase).
 Turn = Callable[["Runner", str, str, list[dict[str, Any]], dict[str, Any]], None]
+
+
+DECK_WORK = ("shuffle", "share")
+
+
+def arguments(doc: str) -> argparse.ArgumentParser:
+    """What every example script takes: where to write the game, the seed of its players' choices
+    and which pbem to run (a script adds its own before parsing)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
+    return parser
+
+
+def answer(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], move: Callable[[], None]) -> None:
+    """Do what ``seat`` is asked: a sealed choice revealed, randomness added, or ``move`` made; what
+    it owes the hidden decks rides in that entry, and goes alone with ``pbem sync`` only when the
+    seat is asked for nothing else."""
+    wanted = next((item for item in asked if item["kind"] not in DECK_WORK), asked[0])
+    if wanted["kind"] in DECK_WORK:
+        run(seat, "sync", game, "--as", seat)
+    elif wanted["kind"] == "reveal":
+        run(seat, "reveal", game, "--as", seat)
+    elif wanted["kind"] == "contribute":
+        run(seat, "play", game, "roll", "--as", seat)
+    else:
+        move()
 
 
 class Runner:

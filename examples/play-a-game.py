@@ -11,17 +11,15 @@ Keys are throw-away.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from homes import Runner, play
+from homes import Runner, answer, arguments, play
 
 SEATS = ("alice", "bruno", "chiara", "dario")
 FAMILIES = ("baglioni", "bentivoglio", "malatesta", "este", "gonzaga", "montefeltro")
@@ -29,30 +27,21 @@ GIFT_CHANCE = 0.02  # now and then a player hands another gold or influence (or 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--seed", type=int, default=1)
+    parser = arguments(__doc__)
     parser.add_argument("--edition", default="2016")
     parser.add_argument("--side", default="a", help="Family tile side: a or b")
-    parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
     args = parser.parse_args()
     rnd = random.Random(args.seed)
 
     def turn(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], status: dict[str, Any]) -> None:
-        # What a seat owes the hidden deck rides in its next entry: a move if it has one to make.
-        wanted = next((item for item in asked if item["kind"] not in ("shuffle", "share")), asked[0])
-        if wanted["kind"] in ("shuffle", "share"):
-            run(seat, "sync", game, "--as", seat)
-        elif wanted["kind"] == "reveal":
-            run(seat, "reveal", game, "--as", seat)
-        elif wanted["kind"] == "contribute":
-            run(seat, "play", game, "roll", "--as", seat)
-        else:
+        def move() -> None:
             listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
             if listed["free"] and rnd.random() < GIFT_CHANCE:  # a deal struck: a gift on the way
                 run(seat, "play", game, rnd.choice(listed["free"]), "--as", seat)
                 listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
             run(seat, "play", game, choose(rnd, listed["moves"], status["phase"]), "--as", seat)
+
+        answer(run, seat, game, asked, move)
 
     with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
         new = ["--game", "potr", "--edition", args.edition, "--option", f"family_side={args.side}"]

@@ -11,17 +11,15 @@ throw-away.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from homes import Runner, play
+from homes import Runner, answer, arguments, play
 
 SEATS = ("alice", "bruno", "chiara", "dario")
 # The moves a player tries first: those that make works and fill the estate, and draw, show and
@@ -31,29 +29,25 @@ SELL_CHANCE = 0.02  # now and then a player sells prestige for florins, unasked
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
-    args = parser.parse_args()
+    args = arguments(__doc__).parse_args()
     rnd = random.Random(args.seed)
 
     def turn(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], status: dict[str, Any]) -> None:
-        if all(item["kind"] in ("shuffle", "share") for item in asked):
-            run(seat, "sync", game, "--as", seat)
-            return
-        listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
-        if listed["free"] and rnd.random() < SELL_CHANCE:
-            run(seat, "play", game, rnd.choice(listed["free"]), "--as", seat)
+        def move() -> None:
             listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
-        for text in choose(rnd, listed["moves"]):
-            done = run.attempt(seat, "play", game, text, "--as", seat)
-            if done.returncode == 0:
-                return
-            # A work below the round's minimum is refused once its cards are shown: try another.
-            if not text.startswith("work "):
-                sys.exit(f"pbem play {text!r} (as {seat}) failed: {done.stderr.strip()}")
-        sys.exit(f"none of {seat}'s moves was accepted: {listed['moves']}")
+            if listed["free"] and rnd.random() < SELL_CHANCE:
+                run(seat, "play", game, rnd.choice(listed["free"]), "--as", seat)
+                listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
+            for text in choose(rnd, listed["moves"]):
+                done = run.attempt(seat, "play", game, text, "--as", seat)
+                if done.returncode == 0:
+                    return
+                # A work below the round's minimum is refused once its cards are shown: try another.
+                if not text.startswith("work "):
+                    sys.exit(f"pbem play {text!r} (as {seat}) failed: {done.stderr.strip()}")
+            sys.exit(f"none of {seat}'s moves was accepted: {listed['moves']}")
+
+        answer(run, seat, game, asked, move)
 
     with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
         new = ["--game", "princes-of-florence"]

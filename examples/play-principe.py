@@ -13,10 +13,8 @@ in its next entry, or goes alone with `pbem sync`. Keys are throw-away.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import shutil
 import sys
 import tempfile
 import tomllib
@@ -25,37 +23,26 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from homes import Runner, play
+from homes import Runner, answer, arguments, play
 
 SEATS = ("alice", "bruno", "chiara", "dario")
 COLOURS = ("green", "white", "red", "blue", "yellow")
-DECK_WORK = ("shuffle", "share")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
-    args = parser.parse_args()
+    args = arguments(__doc__).parse_args()
     rnd = random.Random(args.seed)
     icons: dict[str, list[str]] = {}
 
     def turn(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], status: dict[str, Any]) -> None:
-        # What a seat owes the deck rides in its next entry: a move if it has one to make.
-        wanted = next((item for item in asked if item["kind"] not in DECK_WORK), asked[0])
-        if wanted["kind"] in DECK_WORK:
-            run(seat, "sync", game, "--as", seat)
-        elif wanted["kind"] == "reveal":
-            run(seat, "reveal", game, "--as", seat)
-        elif wanted["kind"] == "contribute":
-            run(seat, "play", game, "roll", "--as", seat)
-        else:
+        def move() -> None:
             if not icons:
                 cities = tomllib.loads(Path(game).read_text(encoding="utf-8"))["components"]["city"]
                 icons.update({city["id"]: city["icons"] for city in cities})
             listed = json.loads(run(seat, "moves", game, "--as", seat, "--json"))
             run(seat, "play", game, choose(rnd, listed["moves"], listed["notes"], icons), "--as", seat)
+
+        answer(run, seat, game, asked, move)
 
     with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
         new = ["--game", "il-principe"]

@@ -29,7 +29,7 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     if view.get("professions face up"):
         console.print(f"professions face up: {', '.join(view['professions face up'])}")
     console.print("decks: " + ", ".join(f"{name} {count}" for name, count in view["decks"].items()))
-    console.print("supply: " + ", ".join(f"{_short(name)} {count}" for name, count in view["supply"].items()))
+    console.print("supply: " + ", ".join(f"{short(name)} {count}" for name, count in view["supply"].items()))
     for step, value in private.items():
         console.print(f"[bold]your sealed {step}:[/bold] {value} (only you can see this)")
     _players(console, view["players"])
@@ -40,7 +40,9 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     _score(console, view.get("score") or {}, final=final, winners=winners)
 
 
-def _short(name: str) -> str:
+def short(name: str) -> str:
+    """A supply item without its kind (``building:tower`` is ``tower``), as the tables and the
+    picture print it."""
     return name.split(":", 1)[1] if ":" in name else name
 
 

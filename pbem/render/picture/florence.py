@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pbem.render.florence import short
 from pbem.render.picture import svg
 from pbem.render.picture.canvas import INNER, MARGIN, WIDTH, Canvas, names
 from pbem.render.picture.seats import roster
@@ -48,10 +49,6 @@ def _square(text: str) -> tuple[int, int]:
     return COLUMNS.index(text[0]), int(text[1:]) - 1
 
 
-def _short(name: str) -> str:
-    return name.split(":", 1)[1] if ":" in name else name
-
-
 class _Drawing(Canvas):
     def header(self, view: Mapping[str, Any], title: str, seat: str | None) -> None:
         least = view.get("minimum work")
@@ -82,13 +79,11 @@ class _Drawing(Canvas):
                 "cards left: " + ", ".join(f"{deck} {count}" for deck, count in view["decks"].items())
             )
         supply: Mapping[str, int] = view.get("supply") or {}
-        lots = [f"{_short(item)} {count}" for item, count in supply.items() if ":" not in item]
+        lots = [f"{short(item)} {count}" for item, count in supply.items() if ":" not in item]
         buildings = [
-            f"{_short(item)} {count}" for item, count in supply.items() if item.startswith("building:")
+            f"{short(item)} {count}" for item, count in supply.items() if item.startswith("building:")
         ]
-        freedoms = [
-            f"{_short(item)} {count}" for item, count in supply.items() if item.startswith("freedom:")
-        ]
+        freedoms = [f"{short(item)} {count}" for item, count in supply.items() if item.startswith("freedom:")]
         for label, items in (
             ("in the supply", lots),
             ("buildings left", buildings),
