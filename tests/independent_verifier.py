@@ -3,16 +3,17 @@
 It shares no code with pbem and imports none of it: only the standard library, ``tomllib`` and
 ``cryptography`` (for Ed25519), and gmpy2 if it is installed, for speed. It checks what the
 document specifies: every signature, the steps and the hash chain, the game id, the header and
-roster copies, the component hash, every randomness link, every reveal against its commitment,
-and every hidden-deck proof (deck keys, shuffles and reshuffles, decryption shares, cards shown
-face up, cards dealt face up, cards put under the deck). It does not replay the game's rules: whose
-turn it was, what a move may be, which slot a draw took, which shares were owed and when a deck
-was to be reshuffled are the rules' to say.
+roster copies, the component hash, every randomness link, every address a seat's mail goes to,
+every reveal against its commitment, and every hidden-deck proof (deck keys, shuffles and
+reshuffles, decryption shares, cards shown face up, cards dealt face up, cards put under the
+deck). It does not replay the game's rules: whose turn it was, what a move may be, which slot a
+draw took, which shares were owed and when a deck was to be reshuffled are the rules' to say.
 
 Usage: python tests/independent_verifier.py GAME.toml [--cards DECK=CARD,CARD,...]
 
-A deck's cards come from the rules; for Princes of the Renaissance the document says how to read
-them from the file's own component data, and ``--cards`` gives them for any other game.
+A deck's cards come from the rules; for Princes of the Renaissance, Princes of Florence and Il
+Principe the document says how to read them from the file's own component data, and ``--cards``
+gives them for any other game (or instead of those).
 """
 
 from __future__ import annotations
@@ -365,6 +366,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     ),
     "join": ("sign", "box", "rand_tip", "deck_key", "deck_key_proof"),
     "note": ("text", "rand"),
+    "address": ("email", "rand"),
     "move": ("move", "rand"),
     "commit": ("step", "commitment", "sealed", "rand"),
     "reveal": ("step", "value", "nonce", "rand"),
@@ -375,9 +377,12 @@ KINDS: dict[str, tuple[str, ...]] = {
     "sync": ("rand",),
 }
 RIDING = ("move", "commit", "reveal", "contribute", "timeout", "sync")
+SIGNING_IN = ("genesis", "join")  # the entries that may also give the seat's address, in ``email``
 PLAY = (*RIDING, "undo", "consent")
 PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
 HEADER = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
+EMAIL_LIMIT = 254
+NOT_IN_EMAIL = '<>(),;:"[]\\'
 
 
 def canonical(value: Any) -> bytes:
@@ -422,11 +427,74 @@ def fingerprint(sign: bytes, box: bytes) -> str:
     return "-".join(code[i : i + 4] for i in range(0, 16, 4))
 
 
-def potr_cards(components: Mapping[str, Any]) -> dict[str, list[str]]:
+def valid_email(value: object) -> bool:
+    """An address a seat's mail goes to: text of at most 254 characters, one ``@`` with something
+    on each side, no white space and none of ``< > ( ) , ; : " [ ] \\``."""
+    if not isinstance(value, str) or len(value) > EMAIL_LIMIT:
+        return False
+    local, at, domain = value.partition("@")
+    return (
+        bool(at and local and domain)
+        and "@" not in domain
+        and not any(char.isspace() or char in NOT_IN_EMAIL for char in value)
+    )
+
+
+def records(components: Mapping[str, Any], kind: str) -> list[Mapping[str, Any]]:
+    found = components.get(kind)
+    if not isinstance(found, list) or not all(isinstance(record, dict) for record in found):
+        raise Bad(f"the component data has no [[components.{kind}]] records to deal a deck from")
+    return found
+
+
+def field_of(record: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
+    value = record.get(name)
+    if type(value) is not kind:
+        raise Bad(f"{where}: {name} is not {'text' if kind is str else 'a whole number'}")
+    return value
+
+
+def potr_cards(components: Mapping[str, Any], seats: int) -> dict[str, list[str]]:
     """Princes of the Renaissance's one hidden deck: each Treachery card of the component data,
     in order, as many times as it has copies."""
-    records = components.get("treachery", [])
-    return {"treachery": [record["id"] for record in records for _ in range(record["copies"])]}
+    cards = []
+    for record in records(components, "treachery"):
+        name = field_of(record, "id", str, "[[components.treachery]]")
+        cards += [name] * field_of(record, "copies", int, f"[[components.treachery]] {name!r}")
+    return {"treachery": cards}
+
+
+def florence_cards(components: Mapping[str, Any], seats: int) -> dict[str, list[str]]:
+    """Princes of Florence's three hidden decks: the profession, bonus and prestige cards of the
+    component data, each deck its records' ids, in order, one card each."""
+    return {
+        deck: [field_of(record, "id", str, f"[[components.{deck}]]") for record in records(components, deck)]
+        for deck in ("profession", "bonus", "prestige")
+    }
+
+
+def principe_cards(components: Mapping[str, Any], seats: int) -> dict[str, list[str]]:
+    """Il Principe's one hidden deck, of building cards: each colour of the component data, in
+    order, as many times as it has cards, less the cards of each colour a game of two leaves out."""
+    removed = 0
+    if seats == 2:
+        rules = components.get("rules")
+        if not isinstance(rules, dict):
+            raise Bad("the component data has no [components.rules] table")
+        removed = field_of(rules, "two_players_removed_per_colour", int, "[components.rules]")
+    cards = []
+    for record in records(components, "colour"):
+        name = field_of(record, "id", str, "[[components.colour]]")
+        cards += [name] * (field_of(record, "cards", int, f"[[components.colour]] {name!r}") - removed)
+    return {"building": cards}
+
+
+# The games whose decks the document deals from the file's own component data, by ruleset.
+DECKS_OF: dict[str, Callable[[Mapping[str, Any], int], dict[str, list[str]]]] = {
+    "princes-of-the-renaissance": potr_cards,
+    "princes-of-florence": florence_cards,
+    "il-principe": principe_cards,
+}
 
 
 @dataclass
@@ -444,6 +512,7 @@ class Report:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    addresses: dict[str, str] = field(default_factory=dict)  # seat -> where its mail goes, as signed last
 
     @property
     def ok(self) -> bool:
@@ -509,7 +578,7 @@ class Verifier:
         kind = entry.get("kind")
         if kind not in KINDS:
             raise Bad(f"unknown kind {kind!r}")
-        allowed = set(COMMON) | set(KINDS[kind])
+        allowed = set(COMMON) | set(KINDS[kind]) | ({"email"} if kind in SIGNING_IN else set())
         if kind in RIDING:
             allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
         missing = sorted((set(COMMON) | set(KINDS[kind])) - set(entry))
@@ -531,7 +600,7 @@ class Verifier:
             raise Bad("the first entry is not the genesis entry")
         for name in KINDS[kind]:
             wanted: type = {"target": int, "agree": bool}.get(name, str)
-            if kind in PLAY and (type(entry[name]) is not wanted):
+            if kind in (*PLAY, "address") and (type(entry[name]) is not wanted):
                 raise Bad(f"field {name!r} is not of type {wanted.__name__}")
         self.later(entry, where)
 
@@ -612,6 +681,8 @@ class Verifier:
             elif opened != committed:
                 self.problem(where, "value and nonce do not open the commitment")
             self.report.count("reveal")
+        if kind == "address":
+            self.take_email(entry, where)
         if kind in RIDING and not (kind == "move" and seq in self.void):
             self.hidden(entry, where, started=self.started is not None and seq > self.started)
 
@@ -628,6 +699,16 @@ class Verifier:
             raise Bad(f"the proof of {seat}'s deck key does not verify")
         self.deck_keys[seat] = h
         self.report.count("deck key")
+        if "email" in entry:
+            self.take_email(entry, where)
+
+    def take_email(self, entry: Mapping[str, Any], where: str) -> None:
+        """The address the seat's mail goes to from this entry on."""
+        if not valid_email(entry["email"]):
+            self.problem(where, f"email {entry['email']!r} is not an address like ann@example.org")
+            return
+        self.report.addresses[entry["by"]] = entry["email"]
+        self.report.count("address")
 
     # --- the chain ---
     def message(self, entry: Mapping[str, Any]) -> bytes:
@@ -706,8 +787,10 @@ class Verifier:
     def setup_decks(self) -> dict[str, Deck]:
         if self.decks is None:
             known: Mapping[str, Sequence[str]] = self.given_cards
-            if not known and self.data["entry"][0]["ruleset"] == "princes-of-the-renaissance":
-                known = potr_cards(self.data.get("components", {}))
+            dealt = DECKS_OF.get(self.data["entry"][0]["ruleset"])
+            components = self.data.get("components", {})
+            if not known and dealt is not None and isinstance(components, dict):
+                known = dealt(components, len(self.seats))
             self.joint = 1
             for seat in self.seats:
                 self.joint = self.joint * self.deck_keys[seat] % P
@@ -943,6 +1026,7 @@ def verify(path: Path, cards: Mapping[str, Sequence[str]] | None = None) -> Repo
 
 PLURAL = {
     "signature": "signatures",
+    "address": "addresses",
     "deck key": "deck keys",
     "shuffle": "shuffles",
     "reveal": "reveals",
