@@ -1,7 +1,9 @@
-"""The verifier written from docs/game-file.md alone agrees with pbem: it accepts the example game
-and a game with a hidden deck (shuffles, shares, a card shown face up, one put under the deck),
-and it refuses copies with a flipped byte in a proof, a share, a signature or the game id, each
-for that reason, as pbem does."""
+"""The verifier written from docs/game-file.md alone agrees with pbem: it accepts the example game,
+a game with a hidden deck (shuffles, shares, a card shown face up, one put under the deck), games
+whose players give the addresses their mail goes to, and the examples of every game, their decks
+dealt from the file's own component data as pbem's rules deal them; and it refuses copies with a
+flipped byte in a proof, a share, a signature or the game id, or a changed address, each for that
+reason, as pbem does."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ import pytest
 
 from pbem import gamefile
 from pbem.crypto.encoding import b64, unb64
-from pbem.engine import ledger
+from pbem.engine import ledger, registry
+from pbem.engine.ruleset import hidden_deck_rules, ruleset_for
 from tests import hidden_deck_game, independent_verifier
 from tests.conftest import game_ids, make_key_homes, run_cli, seeded_keys
 from tests.hidden_deck_game import CARDS
@@ -216,3 +219,192 @@ def test_a_game_id_that_is_not_the_hash_of_the_genesis_is_refused(hidden: Path, 
     mine, theirs = refusals(written(tmp_path / "renamed.toml", data, entries))
     assert any("game_id is not the hash of the genesis entry" in problem for problem in mine), mine
     assert any("is not the hash of the genesis entry" in problem for problem in theirs), theirs
+
+
+# --- games played by email: the addresses in the file ---------------------------------------------
+def test_it_accepts_the_example_played_by_email() -> None:
+    """examples/three-players-by-email.toml: addresses given on creating and joining, one moved
+    with pbem mail address before the last join, three shuffles, one move undone."""
+    report = independent_verifier.verify(EXAMPLES / "three-players-by-email.toml")
+    assert report.ok, report.problems
+    assert report.addresses == {
+        "alice": "alice@example.org",
+        "bruno": "bruno@example.net",
+        "chiara": "chiara@example.org",
+    }
+    assert report.counts["address"] == 4 and report.counts["shuffle"] == 3
+
+
+@pytest.fixture(scope="module")
+def mailed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """a creates the game with its address, b joins with one and moves it before c joins without
+    one, then c writes a note: no proof to make or check, so it takes a moment."""
+    root = tmp_path_factory.mktemp("mailed")
+    make_key_homes(root, SEATS)
+    game = root / "game.toml"
+
+    def step(seat: str, *args: str) -> None:
+        result = run_cli(root / seat, *args)
+        assert result.exit_code == 0, result.stderr
+
+    with game_ids("independent verifier, by email"):
+        step(
+            "a",
+            "new",
+            str(game),
+            "--game",
+            "potr",
+            "--players",
+            ",".join(SEATS),
+            "--as",
+            "a",
+            "--email",
+            "a@example.org",
+        )
+    step("b", "join", str(game), "--as", "b", "--email", "b@example.org")
+    step("b", "mail", "address", str(game), "b@example.net", "--as", "b")
+    step("c", "join", str(game), "--as", "c")
+    step("c", "note", str(game), "hello", "--as", "c")
+    return game
+
+
+def test_it_accepts_a_game_made_with_email(mailed: Path) -> None:
+    report = independent_verifier.verify(mailed)
+    assert report.ok, report.problems
+    assert report.addresses == {"a": "a@example.org", "b": "b@example.net"}
+    assert report.counts == {"signature": 5, "deck key": 3, "address": 3}
+    kinds = [entry["kind"] for entry in tomllib.loads(mailed.read_text(encoding="utf-8"))["entry"]]
+    assert kinds == ["genesis", "join", "address", "join", "note"]
+
+
+def resigned(source: Path, target: Path, position: int, change: Callable[[dict[str, Any]], None]) -> Path:
+    """The game up to the entry at ``position``, that entry changed and signed again by its seat,
+    and the header and roster made to match."""
+    data = tomllib.loads(source.read_text(encoding="utf-8"))
+    entries = data["entry"][: position + 1]
+    joined = {entry["by"] for entry in entries if entry["kind"] in ("genesis", "join")}
+    data["roster"] = {seat: keys for seat, keys in data["roster"].items() if seat in joined}
+    entry = copy.deepcopy(entries[-1])
+    change(entry)
+    entry.pop("sig")
+    entries[-1] = ledger.sign_entry(data["game"]["id"], entry, seeded_keys(entry["by"]))
+    return written(target, data, entries)
+
+
+@pytest.mark.parametrize(
+    ("position", "change", "ours", "pbems"),
+    [
+        (
+            2,
+            lambda e: e.update(email="b at example.org"),
+            "email 'b at example.org' is not an address like ann@example.org",
+            "'b at example.org' is not an email address like ann@example.org",
+        ),
+        (
+            2,
+            lambda e: e.update(email="b@" + "x" * 250 + ".org"),
+            "is not an address like ann@example.org",
+            "is not an email address like ann@example.org",
+        ),
+        (
+            2,
+            lambda e: e.update(email=["b@example.net"]),
+            "field 'email' is not of type str",
+            "email must be text",
+        ),
+        (2, lambda e: e.update(shares=[]), "unexpected ['shares']", "unexpected field 'shares'"),
+        (4, lambda e: e.update(email="c@example.org"), "unexpected ['email']", "unexpected field 'email'"),
+        (1, lambda e: e.update(email="b@example.org, m@example.org"), "is not an address", "is not an email"),
+        (
+            0,
+            lambda e: e.update(email="mallory@example.org"),
+            "game_id is not the hash of the genesis entry",
+            "is not the hash of the genesis entry",
+        ),
+    ],
+    ids=["spaces", "too-long", "not-text", "deck-field", "on-a-note", "two-addresses", "genesis-id"],
+)
+def test_an_address_signed_again_otherwise_is_refused_for_it(
+    mailed: Path,
+    tmp_path: Path,
+    position: int,
+    change: Callable[[dict[str, Any]], None],
+    ours: str,
+    pbems: str,
+) -> None:
+    """Each entry signed again by its own seat, as that player could: only the address is wrong
+    (the genesis entry's is hashed into the game id, which no longer matches)."""
+    mine, theirs = refusals(resigned(mailed, tmp_path / "moved.toml", position, change))
+    assert mine and all(ours in problem for problem in mine), mine
+    assert theirs and all(pbems in problem for problem in theirs), theirs
+
+
+def test_an_address_changed_without_its_seats_signature_is_refused(mailed: Path, tmp_path: Path) -> None:
+    """Mail redirected by editing the file: the address entry's signature no longer holds, and
+    the entries after it no longer chain to it."""
+    data = tomllib.loads(mailed.read_text(encoding="utf-8"))
+    data["entry"][2]["email"] = "mallory@example.org"
+    mine, theirs = refusals(written(tmp_path / "redirected.toml", data, data["entry"]))
+    assert mine[0] == "entry 2 (by b, position 2): the signature does not verify", mine
+    assert any("prev is not the hash of the step before" in problem for problem in mine), mine
+    assert "entry 2 (by b): signature does not verify against b's key" in theirs[0], theirs
+
+
+# --- the decks of every game, from the file's component data ---------------------------------------
+def pbems_decks(data: dict[str, Any], seats: tuple[str, ...]) -> dict[str, list[str]]:
+    """The decks pbem's rules declare for the game of ``data`` with ``seats``."""
+    genesis = data["entry"][0]
+    rules = ruleset_for(registry.get(genesis["ruleset"]))
+    assert rules is not None
+    hidden = hidden_deck_rules(rules)
+    assert hidden is not None
+    state = rules.setup(seats, genesis["edition"], genesis["options"], data["components"])
+    return {spec.deck_id: list(spec.cards) for spec in hidden.hidden_decks(state)}
+
+
+@pytest.mark.parametrize(
+    ("example", "seats", "sizes"),
+    [
+        ("four-players.toml", 4, {"treachery": 25}),
+        ("florence-four-players.toml", 4, {"profession": 21, "bonus": 20, "prestige": 14}),
+        ("principe-four-players.toml", 4, {"building": 100}),
+        ("principe-four-players.toml", 2, {"building": 65}),  # 7 of each colour left out
+    ],
+)
+def test_it_deals_every_games_decks_as_pbems_rules_do(
+    example: str, seats: int, sizes: dict[str, int]
+) -> None:
+    data = tomllib.loads((EXAMPLES / example).read_text(encoding="utf-8"))
+    names = tuple(data["entry"][0]["seats"][:seats])
+    decks = independent_verifier.DECKS_OF[data["entry"][0]["ruleset"]](data["components"], len(names))
+    assert decks == pbems_decks(data, names)
+    assert {deck: len(cards) for deck, cards in decks.items()} == sizes
+
+
+def prefix(source: Path, target: Path, through: Callable[[dict[str, Any]], bool]) -> Path:
+    """The game up to the first entry for which ``through`` holds, header to match."""
+    data = tomllib.loads(source.read_text(encoding="utf-8"))
+    last = next(position for position, entry in enumerate(data["entry"]) if through(entry))
+    entries = data["entry"][: last + 1]
+    audit = ledger.audit({**data, "entry": entries}, lambda key, run: None)  # pbem's proofs are CI's
+    assert audit.ledger is not None
+    header = dict(data["game"], entries=len(entries), head=audit.ledger.head)
+    text = gamefile.render_new(header, data["roster"], data["components"], entries, ["a prefix"])
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+@pytest.mark.parametrize(
+    ("example", "shuffles"),
+    [("florence-four-players.toml", 3), ("principe-four-players.toml", 1)],
+)
+def test_it_checks_florence_and_principe_without_being_given_their_cards(
+    tmp_path: Path, example: str, shuffles: int
+) -> None:
+    """The examples up to the first seat's shuffle of every deck, each proof checked against the
+    open deck dealt from the file's component data (CI checks both examples whole, in about ten
+    seconds each: every shuffle, share and card shown)."""
+    cut = prefix(EXAMPLES / example, tmp_path / example, lambda entry: "shuffles" in entry)
+    said: list[str] = []
+    assert independent_verifier.main([str(cut)], said.append) == 0, said
+    assert said[-1].startswith("ok: ") and f", {shuffles} shuffle" in said[-1], said
