@@ -266,3 +266,28 @@ def test_complete_principe_example_replays_to_the_score_the_rules_count() -> Non
     assert state.built and {entry["kind"] for entry in data["entry"]} >= {"commit", "reveal", "contribute"}
     for field, value in strings(data["entry"]):  # a colour is named only where a card is face up
         assert field in ("card", "move", "value") or not colour_words(value), (field, value)
+
+
+def test_example_played_by_email_holds_each_players_address(cli: Cli) -> None:
+    """examples/three-players-by-email.toml, made by examples/play-by-email.py: each player gave the
+    address its mail goes to when creating or joining (signed, and the creator's hashed into the
+    game id), bruno moved his with an address entry before the game started, and one move was
+    taken back with everyone's consent."""
+    from pbem import gamefile
+    from pbem.engine import ledger
+
+    path = EXAMPLES / "three-players-by-email.toml"
+    verified = cli("verify", str(path))
+    assert verified.exit_code == 0, verified.stderr
+    assert "every hidden-deck proof checked" in verified.stdout
+    game = ledger.read(gamefile.load(path).data)
+    assert game.addresses == {
+        "alice": "alice@example.org",
+        "bruno": "bruno@example.net",
+        "chiara": "chiara@example.org",
+    }
+    kinds = [entry["kind"] for entry in game.entries]
+    assert kinds[:4] == ["genesis", "join", "address", "join"]
+    assert {"contribute", "commit", "reveal", "move", "undo", "consent"} <= set(kinds)
+    assert len(game.void) == 1
+    assert "(undone)" in cli("log", str(path)).stdout
