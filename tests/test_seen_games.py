@@ -28,12 +28,22 @@ def test_a_copy_is_the_same_newer_older_apart_overtaken_or_a_fork() -> None:
     # the same step, each with an entry the other lacks, neither further: merge them
     apart = compare(entries_of("s0:g@a", "s1:j@b", "t2:p@c"), seen)
     assert (apart.verdict, apart.at) == ("apart", 2)
-    # the game went on without a's entry of step 2: a's own move, overtaken; anyone else's, a fork
+    # the game went on without a's entry of step 2 (b went on from c's alone): overtaken, a move
+    # made at the same time as c's, whoever's home it is; a makes it again
     on = entries_of("s0:g@a", "s1:j@b", "t2:p@c", "t3:q@b")
     assert compare(on, seen, frozenset({"a"})).verdict == "overtaken"
-    fork = compare(on, seen, frozenset({"c"}))
-    assert (fork.verdict, fork.at, fork.lost) == ("fork", 2, ("a",))
-    assert fork.refuses_writes and not compare(on, seen, frozenset({"a"})).refuses_writes
+    elsewhere = compare(on, seen, frozenset({"c"}))
+    assert (elsewhere.verdict, elsewhere.at, elsewhere.lost, elsewhere.own) == ("overtaken", 2, ("a",), False)
+    assert elsewhere.line().endswith("a makes it again on this copy")
+    assert not elsewhere.refuses_writes
+    # the step seen went on too, by a seat other than c: two histories that each go on
+    both = entries_of("s0:g@a", "s1:j@b", "s2:n@a", "s3:r@b")
+    fork = compare(on, both, frozenset({"c"}))
+    assert (fork.verdict, fork.at, fork.lost) == ("fork", 2, ("a", "b"))
+    assert fork.refuses_writes and not compare(on, both, frozenset({"a", "b"})).refuses_writes
+    # a's own entry gone, and nobody but a going on without it: a's second history, a fork
+    alone = compare(entries_of("s0:g@a", "s1:j@b", "t2:p@c", "t3:q@a"), seen, frozenset({"c"}))
+    assert alone.verdict == "fork"
 
 
 def test_an_older_copy_is_said_and_not_played_on(

@@ -322,6 +322,8 @@ def merge(
             gamefile.write_new(output, text)
         seen = compare_with_seen(merged)
     target = output or file
+    for line in result.overtaken_lines():
+        warn(f"{target}: {line}")
     if seen.line():
         warn(f"{target}: {seen.line()}")
     if result.added:

@@ -50,6 +50,7 @@ class Comparison:
     seen_head: str
     at: int = -1  # the first step where the two differ
     lost: tuple[str, ...] = ()  # the seats whose entries seen here the copy lacks
+    own: bool = True  # overtaken: the lost entries are all this home's own
 
     @property
     def refuses_writes(self) -> bool:
@@ -68,10 +69,17 @@ class Comparison:
                 f"this copy and the one this home verified each hold moves of step {self.at} the other "
                 f"lacks ({here}; seen: {seen}): combine them with pbem merge"
             )
-        if self.verdict == "overtaken":
+        if self.verdict == "overtaken" and self.own:
             return (
                 f"this copy goes on without {', '.join(self.lost)}'s move of step {self.at}, made here at "
                 f"the same time as another's ({here}; seen: {seen}): make it again on this copy"
+            )
+        if self.verdict == "overtaken":
+            who = ", ".join(self.lost)
+            return (
+                f"this copy goes on without {who}'s move of step {self.at}, seen here, made at the same "
+                f"time as another's ({here}; seen: {seen}): {who} make{'s' if len(self.lost) == 1 else ''} "
+                "it again on this copy"
             )
         if self.verdict == "fork":
             return (
@@ -121,9 +129,24 @@ def compare(copy: Steps, seen: Steps, own: frozenset[str] = frozenset()) -> Comp
     held = {entry for _, entries in copy for entry in entries}
     lost = {entry for _, entries in seen[at:] for entry in entries} - held
     seats = tuple(sorted({entry.split("@", 1)[1] for entry in lost}))
-    if lost and not copy_ends and set(seats) <= own:
-        return Comparison("overtaken", *facts, at, seats)
+    if lost and not copy_ends and (set(seats) <= own or _goes_on(copy, seen, at)):
+        return Comparison("overtaken", *facts, at, seats, own=set(seats) <= own)
     return Comparison("fork", *facts, at, seats)
+
+
+def _goes_on(copy: Steps, seen: Steps, at: int) -> bool:
+    """Whether the copy's version of step ``at`` is the one the game goes on from, as a merge of
+    the two would choose (``branches.beats``): the moves seen here were overtaken, not denied."""
+    from pbem.engine.branches import beats
+
+    def version(steps: Steps) -> frozenset[tuple[str, str]]:
+        return frozenset((entry, entry.split("@", 1)[1]) for entry in steps[at][1])
+
+    def went_on(steps: Steps) -> list[str]:
+        return [entry.split("@", 1)[1] for entry in steps[at + 1][1]] if len(steps) > at + 1 else []
+
+    mine, theirs = version(copy), version(seen)
+    return beats(mine, went_on(copy), theirs) and not beats(theirs, went_on(seen), mine)
 
 
 class SeenGames:
@@ -152,7 +175,7 @@ class SeenGames:
         copy = steps_of(ledger)
         seen = self.load(ledger.game_id)
         comparison = compare(copy, seen)
-        if comparison.verdict == "fork":
+        if comparison.verdict == "fork" or (comparison.verdict == "overtaken" and not comparison.own):
             comparison = compare(copy, seen, own())
         if comparison.verdict in ("new", "ahead", "overtaken"):
             self.record(ledger.game_id, copy)

@@ -31,6 +31,7 @@ from pbem.crypto.signing import (
 from pbem.engine import decks as hidden_decks
 from pbem.engine import registry
 from pbem.engine import table as tables
+from pbem.engine.branches import Branches, Node, step_digest
 from pbem.engine.decks import ProofCheck, check_now
 from pbem.engine.registry import GameInfo, OptionValue
 from pbem.engine.ruleset import Ruleset, ruleset_for
@@ -43,7 +44,6 @@ GAME_ID_DOMAIN = "pbem/game-id/v1"
 # The genesis fields the game id does not cover: the id itself, and what the creator derives
 # from it (its randomness chain and hidden-deck key) or signs over it.
 DERIVED_GENESIS_FIELDS = ("game_id", "rand_tip", "deck_key", "deck_key_proof", "sig")
-STEP_DOMAIN = "pbem/step/v1"
 GAME_ID_PATTERN = re.compile(r"[0-9a-f]{32}")
 HASH_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
 TIME_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
@@ -173,11 +173,7 @@ class Ledger:
 
     def step_hash(self, seq: int) -> str:
         """What an entry of step ``seq + 1`` holds in ``prev``."""
-        members = [self.hashes[position] for position in self.steps[seq]]
-        if len(members) == 1:
-            return members[0]
-        joined = pae(STEP_DOMAIN, *(bytes.fromhex(member) for member in members))
-        return hashlib.sha256(joined).hexdigest()
+        return step_digest([self.hashes[position] for position in self.steps[seq]])
 
     @property
     def head(self) -> str:
@@ -466,6 +462,18 @@ class Merge:
     ledger: Ledger
     entries: list[dict[str, Any]]
     added: int
+    # entries of the copies that the game went on without (see ``branches``): their seats make
+    # them again
+    overtaken: tuple[dict[str, Any], ...] = ()
+
+    def overtaken_lines(self) -> list[str]:
+        """One line per entry the game went on without."""
+        return [
+            f"{entry['by']}'s {entry.get('kind', 'entry')} of step {entry['seq']} was overtaken: the game "
+            f"went on without it, made at the same time as another's; {entry['by']} makes it again "
+            "on this copy"
+            for entry in self.overtaken
+        ]
 
 
 def merge(
@@ -475,9 +483,9 @@ def merge(
 ) -> Merge:
     """Combine copies of one game that grew apart: every entry of each, once, in canonical order.
 
-    Each copy must verify on its own. Two different entries by one seat for the same step are
-    equivocation. The union must verify as a whole: an entry that builds on a step as one copy saw
-    it cannot be combined with another copy's extra entry in that step.
+    Each copy must verify on its own. Entries the game went on without are left out (overtaken);
+    two different entries by one seat for one decision, neither overtaken, are equivocation. The
+    rest must verify as a whole.
     """
     base_name, base_data = base
     mine = _read_named(base_name, base_data, check)
@@ -496,15 +504,15 @@ def combine(
     """``mine`` with the entries of ``batches`` (each named for messages), replayed and checked as a
     whole; the entries of a batch need not verify alone (a message carries only those the
     recipient lacks), since the union is verified entry by entry."""
-    places: dict[tuple[int, str], dict[str, Any]] = {
-        (entry["seq"], entry["by"]): entry for entry in mine.entries
+    nodes = [
+        Node(entry, mine.hashes[position], entry["seq"], entry["by"], entry["prev"])
+        for position, entry in enumerate(mine.entries)
+    ]
+    known = {node.hash for node in nodes}
+    came_from = {node.hash: "" for node in nodes}
+    places: dict[tuple[int, str, Any], dict[str, Any]] = {
+        (entry["seq"], entry["by"], entry["prev"]): entry for entry in mine.entries
     }
-    # A seat's entries reveal its randomness chain one link each, in order: two different
-    # entries with one link are two continuations of one history, whatever their steps.
-    links: dict[tuple[str, str], dict[str, Any]] = {
-        (entry["by"], entry["rand"]): entry for entry in mine.entries if "rand" in entry
-    }
-    added = 0
     for name, batch in batches:
         for position, given in enumerate(batch):
             if (
@@ -514,34 +522,47 @@ def combine(
             ):
                 raise GameFileError(f"{name}: entry {position + 1} has no seq or seat of this game")
             entry = dict(given)
-            place = (entry["seq"], entry["by"])
-            known = places.get(place)
-            if known is None:
-                places[place] = entry
-                added += 1
-            elif not _same(known, entry):
-                if not _signed_by_its_seat(mine, entry):
-                    # an edited copy of an entry proves nothing against its seat: only two
-                    # entries it really signed are equivocation
-                    raise GameFileError(
-                        f"{name}: entry {entry['seq']} (by {entry['by']}): signature does not verify "
-                        f"against {entry['by']}'s key: the entry was altered"
-                    )
-                raise EquivocationError(
-                    f"{entry['by']} signed two different entries for step {entry['seq']} "
-                    f"(one in {name}): equivocation",
-                    (dict(known), dict(entry)),
+            node = Node(
+                entry,
+                _hash_of(mine.game_id, entry, f"{name}:{position}"),
+                entry["seq"],
+                entry["by"],
+                entry["prev"] if isinstance(entry.get("prev"), str) else "",
+            )
+            if node.hash in known:
+                continue
+            place = (entry["seq"], entry["by"], entry.get("prev"))
+            other = places.setdefault(place, entry)
+            if other is not entry and not _same(other, entry) and not _signed_by_its_seat(mine, entry):
+                # an edited copy of an entry proves nothing against its seat: only two
+                # entries it really signed are equivocation
+                raise GameFileError(
+                    f"{name}: entry {entry['seq']} (by {entry['by']}): signature does not verify "
+                    f"against {entry['by']}'s key: the entry was altered"
                 )
-            same_link = links.setdefault((entry["by"], entry["rand"]), entry) if "rand" in entry else entry
-            if not _same(same_link, entry) and _signed_by_its_seat(mine, entry):
-                raise EquivocationError(
-                    f"{entry['by']} signed two different entries, for steps {same_link['seq']} and "
-                    f"{entry['seq']} (one in {name}), that reveal the same link of its randomness "
-                    "chain: two histories of the game, equivocation",
-                    (dict(same_link), dict(entry)),
-                )
+            known.add(node.hash)
+            came_from[node.hash] = name
+            nodes.append(node)
+    branches = Branches(mine.seats, nodes)
+    for one, two in branches.rivals():
+        signed = all(_signed_by_its_seat(mine, node.entry) for node in (one, two))
+        if signed and branches.equivocation(one, two):
+            raise EquivocationError(
+                _equivocation_line(one, two, came_from[two.hash] or came_from[one.hash]),
+                (dict(one.entry), dict(two.entry)),
+            )
+    resolution = branches.resolve()
+    if resolution.split >= 0:
+        sides = " and ".join(", ".join(seats) for seats in resolution.sides)
+        raise GameFileError(
+            f"the copies cannot be combined: the game went on from two versions of step "
+            f"{resolution.split} (made on by {sides}): two histories that each go on, and pbem cannot "
+            "choose between them; keep one copy and make the other's moves again on it"
+        )
     order = {seat: index for index, seat in enumerate(mine.seats)}
-    entries = sorted(places.values(), key=lambda entry: (entry["seq"], order[entry["by"]]))
+    entries = sorted(
+        (dict(entry) for entry in resolution.entries), key=lambda entry: (entry["seq"], order[entry["by"]])
+    )
     replay = _Replay(void=_undone(entries), components=mine.components, check=check)
     for index, entry in enumerate(entries):
         replay.feed(index, entry)
@@ -558,7 +579,32 @@ def combine(
             )
         raise GameFileError(f"the copies cannot be combined: {first}{hint}")
     assert replay.ledger is not None
-    return Merge(replay.ledger, entries, added)
+    added = sum(1 for hash_ in replay.ledger.hashes if hash_ not in mine.hashes)
+    overtaken = tuple(
+        dict(entry)
+        for entry in sorted(resolution.overtaken, key=lambda entry: (entry["seq"], order[entry["by"]]))
+    )
+    return Merge(replay.ledger, entries, added, overtaken)
+
+
+def _hash_of(game_id: str, entry: Mapping[str, Any], where: str) -> str:
+    """The entry's hash as the chain uses it; an entry that cannot be signed gets one nothing matches."""
+    try:
+        signature = entry.get("sig")
+        raw = unb64(signature, SIGNATURE_SIZE) if isinstance(signature, str) else b""
+        return entry_hash(entry_message(game_id, entry), raw)
+    except (PbemError, ValueError, TypeError):
+        return hashlib.sha256(f"unreadable {where}".encode()).hexdigest()
+
+
+def _equivocation_line(one: Node, two: Node, name: str) -> str:
+    where = f" (one in {name})" if name else ""
+    if one.seq == two.seq and one.prev == two.prev:
+        return f"{one.by} signed two different entries for step {one.seq}{where}: equivocation"
+    return (
+        f"{one.by} signed two different entries, for steps {one.seq} and {two.seq}{where}, that reveal "
+        "the same link of its randomness chain: two histories of the game, equivocation"
+    )
 
 
 def _signed_by_its_seat(ledger: Ledger, entry: Mapping[str, Any]) -> bool:
