@@ -63,3 +63,8 @@ class MailTransportError(PbemError):
     """The mail server could not be reached, refused the login, or refused or dropped a message."""
 
     exit_code = 7
+
+
+class MailUnreadableError(MailContentError):
+    """A message the mail parser cannot read (a header it fails on, a part it cannot decode):
+    pbem cannot tell what it carries, so it is skipped rather than refused."""

@@ -26,6 +26,7 @@ from pbem.cli.appending import (
     compare_with_seen,
     read_game,
     register,
+    roster_mismatches,
 )
 from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
 
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
     from pbem.gamefile import LoadedFile
     from pbem.mail.account import Account
+    from pbem.mail.message import Carried
+    from pbem.mail.transport import Mailbox
 
 app = typer.Typer(help="Send and receive a game's moves by email.", no_args_is_help=True)
 
@@ -395,8 +398,12 @@ def send(
 # --- receiving --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Outcome:
-    verdict: str  # applied, had, refused, equivocation, skipped
+    verdict: str  # applied, had, refused, equivocation, skipped (not pbem's), unreadable
     line: str
+    # Decided by the message alone, not by this home's games: reading it again would say the same,
+    # so fetch remembers it and does not read it again (a message that does not connect yet may
+    # later, and is tried again).
+    final: bool = False
 
 
 def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[Outcome]:
@@ -407,7 +414,7 @@ def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[Outcome]:
     while progress:
         progress = False
         for index, (name, raw) in enumerate(messages):
-            if outcomes[index].verdict == "refused":
+            if outcomes[index].verdict == "refused" and not outcomes[index].final:
                 outcomes[index] = receive(raw, name)
                 progress = progress or outcomes[index].verdict == "applied"
     return outcomes
@@ -416,21 +423,33 @@ def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[Outcome]:
 def receive(raw: bytes, name: str) -> Outcome:
     """Apply one message to its game in the library: verified as a whole before anything is
     written; a refused message changes nothing."""
+    from pbem.errors import MailContentError, MailUnreadableError
+    from pbem.mail import message
+
+    try:
+        carried = message.read(raw)
+    except MailUnreadableError as exc:
+        return Outcome("unreadable", f"skipped: {name}: {exc}", final=True)
+    except MailContentError as exc:
+        return Outcome("refused", f"{name}: refused, nothing changed: {exc}", final=True)
+    if carried is None:
+        return Outcome("skipped", f"{name}: not a pbem message", final=True)
+    return _apply(carried, name)
+
+
+def _apply(carried: Carried, name: str) -> Outcome:
     from pbem import gamefile
     from pbem.cli.play_commands import status_report
     from pbem.cli.proof_cache import for_home
     from pbem.engine import ledger as ledger_mod
     from pbem.engine import table as tables
-    from pbem.errors import EquivocationError, GameFileError, PbemError
+    from pbem.errors import EquivocationError, PbemError
     from pbem.keys import default_home
-    from pbem.mail import delivery, message
+    from pbem.mail import delivery
     from pbem.mail.library import Library
 
     try:
-        carried = message.read(raw)
-        if carried is None:
-            return Outcome("skipped", f"{name}: not a pbem message")
-        data = gamefile.parse(carried.entries.encode("utf-8"), name)
+        data = carried.data
         game = delivery.game_of(data)
         library = Library(default_home())
         kept = library.games().get(game)
@@ -477,12 +496,14 @@ def receive(raw: bytes, name: str) -> Outcome:
             if loaded is None
             else f"{applied.added} new entr{'y' if applied.added == 1 else 'ies'}"
         )
-        return Outcome("applied", f"{name}: applied to {short} ({new}, in {path}); now {phase}: {waiting}")
+        # said where the game arrives, as status says it of a file: a seat may have been taken
+        warnings = "".join(f"; warning: {line}" for line in roster_mismatches(merged))
+        return Outcome(
+            "applied", f"{name}: applied to {short} ({new}, in {path}); now {phase}: {waiting}{warnings}"
+        )
     except EquivocationError as exc:
         _print_evidence(exc.evidence)
         return Outcome("equivocation", f"{name}: refused: {exc}")
-    except GameFileError as exc:
-        return Outcome("refused", f"{name}: refused, nothing changed: {exc}")
     except PbemError as exc:
         return Outcome("refused", f"{name}: refused, nothing changed: {exc}")
 
@@ -524,7 +545,9 @@ def _delivered(key: str) -> tuple[int, int, str]:
 
 
 def _report(outcomes: list[Outcome], *, then: Callable[[], None] | None = None) -> None:
-    """One line per message, then ``then`` (the inbox, for fetch), then the exit code they call for."""
+    """One line per message, then ``then`` (the inbox, for fetch), then the exit code they call for:
+    a message refused or skipped as unreadable is exit 3, as a file that does not verify is, even
+    when others beside it were applied (their lines say so)."""
     from pbem.errors import EquivocationError, GameFileError
 
     for outcome in outcomes:
@@ -534,7 +557,7 @@ def _report(outcomes: list[Outcome], *, then: Callable[[], None] | None = None) 
             then()
     if any(outcome.verdict == "equivocation" for outcome in outcomes):
         raise typer.Exit(EquivocationError.exit_code)
-    if any(outcome.verdict == "refused" for outcome in outcomes):
+    if any(outcome.verdict in ("refused", "unreadable") for outcome in outcomes):
         raise typer.Exit(GameFileError.exit_code)
 
 
@@ -563,21 +586,51 @@ def fetch() -> None:
     """Read the IMAP folder, apply every pbem message in it, and show where your games stand."""
     with reported():
         from pbem.errors import UsageError
+        from pbem.keys import default_home
+        from pbem.mail.library import PassedOver
         from pbem.mail.transport import Mailbox
 
         account = _account()
         if account is None or account.imap is None:
             raise UsageError("no IMAP account is set up: pbem mail setup --imap HOST ...")
         with Mailbox(account.imap, account.folder) as box:
-            unseen = list(box.unseen())
-            outcomes = receive_all([(f"message {uid}", raw) for uid, raw in unseen])
-            for (uid, _), outcome in zip(unseen, outcomes, strict=True):
+            memory = PassedOver(default_home())
+            unseen = box.unseen()
+            passed = memory.uids(box.name, box.validity) & set(unseen)
+            found = _fetch_new(box, [uid for uid in unseen if uid not in passed])
+            # remembered before anything is marked, so a server failing now costs no second read
+            memory.keep(box.name, box.validity, passed | {uid for uid, outcome in found if outcome.final})
+            for uid, outcome in found:
                 if outcome.verdict in ("applied", "had"):
                     box.done(uid, account.after, account.archive)
-        shown = [outcome for outcome in outcomes if outcome.verdict != "skipped"]
+        shown = [outcome for _, outcome in found if outcome.verdict != "skipped"]
         if not shown:
             info("no new pbem messages")
     _report(shown, then=lambda: show_inbox(as_json=False))
+
+
+def _fetch_new(box: Mailbox, uids: list[str]) -> list[tuple[str, Outcome]]:
+    """Each message of ``uids`` read and applied, with its UID; one larger than any game's
+    message is refused on the size the server declares, without downloading it."""
+    from pbem.errors import MailContentError
+    from pbem.mail.message import check_size
+
+    sizes = box.sizes(uids)
+    outcomes: dict[str, Outcome] = {}
+    messages: list[tuple[str, bytes]] = []
+    for uid in uids:
+        try:
+            check_size(sizes.get(uid, 0))
+        except MailContentError as exc:
+            line = f"message {uid}: refused, nothing changed: {exc}; it was not downloaded"
+            outcomes[uid] = Outcome("refused", line, final=True)
+            continue
+        raw = box.download(uid)
+        if raw is not None:
+            messages.append((uid, raw))
+    received = receive_all([(f"message {uid}", raw) for uid, raw in messages])
+    outcomes.update((uid, outcome) for (uid, _), outcome in zip(messages, received, strict=True))
+    return [(uid, outcomes[uid]) for uid in uids if uid in outcomes]
 
 
 # --- the inbox --------------------------------------------------------------------------------
@@ -605,7 +658,16 @@ def show_inbox(*, as_json: bool) -> None:
         try:
             ledger = ledger_mod.read(gamefile.load(kept.path).data, for_home())
         except PbemError as exc:
-            rows.append(row | {"title": "?", "phase": f"cannot be read: {exc}", "waiting": [], "yours": []})
+            rows.append(
+                row
+                | {
+                    "title": "?",
+                    "phase": f"cannot be read: {exc}",
+                    "waiting": [],
+                    "yours": [],
+                    "key_mismatches": [],
+                }
+            )
             continue
         report = status_report(ledger, clock, kept.path)
         mine = own_seats(ledger)
@@ -626,6 +688,7 @@ def show_inbox(*, as_json: bool) -> None:
                 "waiting": waiting,
                 "yours": sorted({item["seat"] for item in waiting if item["seat"] in mine}),
                 "overdue": sorted({item["seat"] for item in waiting if item["overdue"]}),
+                "key_mismatches": roster_mismatches(ledger),
             }
         )
     rows.sort(key=lambda row: (not row["yours"], row.get("title", ""), row["game"]))
@@ -650,3 +713,5 @@ def show_inbox(*, as_json: bool) -> None:
             f"{mark} {row['title']} {row['game'][:8]}: {row['phase']}; to act: {who}{yours}{late}{news}",
             indent=4,
         )
+        for line in row["key_mismatches"]:
+            echo_wrapped(f"warning: {line}", first="    ", indent=6)

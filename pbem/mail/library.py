@@ -9,6 +9,10 @@ For each game it also records, per seat, how far that seat's copy is known to go
 it sent: its number of steps and the hash of its last step, for a step that others' entries
 joined later differs): with the entries the seat signed itself, that tells a sender which entries
 a recipient lacks, so a message carries only those.
+
+And it remembers the messages ``pbem mail fetch`` read and passed over in an IMAP folder (other
+mail, and messages refused for what they are): they stay unread, for the player, and the next
+fetch neither downloads nor reads them again (``games/passed-over.toml``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,8 +76,6 @@ class Library:
     def save(self, games: dict[str, Kept]) -> None:
         import tomlkit
 
-        from pbem.gamefile import temporary_beside
-
         doc = tomlkit.document()
         doc.add(tomlkit.comment("pbem's game library: where each game is kept (pbem inbox lists them)"))
         table = tomlkit.table(is_super_table=True)
@@ -86,14 +89,7 @@ class Library:
                 }
             table[game_id] = item
         doc["games"] = table
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor, tmp = temporary_beside(self.index, 0o600)
-        try:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(tomlkit.dumps(doc))
-            os.replace(tmp, self.index)
-        finally:
-            tmp.unlink(missing_ok=True)
+        _write(self.index, tomlkit.dumps(doc))
 
     def register(self, game_id: str, path: Path) -> Kept:
         """Remember that ``game_id`` is kept at ``path`` (the latest path given wins)."""
@@ -135,6 +131,69 @@ class Library:
         for kept in games.values():
             kept.applied = 0
         self.save(games)
+
+
+class PassedOver:
+    """``games/passed-over.toml`` under a pbem home: per IMAP folder, the UIDs of messages fetch
+    passed over. A UID names one message only while the folder's UIDVALIDITY stays the same, so
+    the UIDs are kept with it, and forgotten when it changes."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = home / "games" / "passed-over.toml"
+
+    def _all(self) -> dict[str, dict[str, object]]:
+        try:
+            data = tomllib.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return {}  # lost or damaged: messages are read once more, and remembered again
+        folders = data.get("folder", {})
+        return {
+            name: item
+            for name, item in (folders.items() if isinstance(folders, dict) else [])
+            if isinstance(item, dict)
+        }
+
+    def uids(self, folder: str, validity: str) -> set[str]:
+        """The messages of ``folder`` passed over while its UIDVALIDITY was ``validity``."""
+        item = self._all().get(folder, {})
+        uids = item.get("uids")
+        if item.get("validity") != validity or not isinstance(uids, list):
+            return set()
+        return {uid for uid in uids if isinstance(uid, str) and uid.isdigit()}
+
+    def keep(self, folder: str, validity: str, uids: Iterable[str]) -> None:
+        """Remember exactly ``uids`` for ``folder`` (a message read since, or gone, is dropped)."""
+        import tomlkit
+
+        folders = self._all()
+        chosen = sorted(set(uids), key=lambda uid: (len(uid), uid))
+        if chosen:
+            folders[folder] = {"validity": validity, "uids": chosen}
+        elif folder in folders:
+            del folders[folder]
+        else:
+            return
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment("messages pbem mail fetch passed over, not to be read again"))
+        table = tomlkit.table(is_super_table=True)
+        for name, item in sorted(folders.items()):
+            table[name] = item
+        doc["folder"] = table
+        _write(self.path, tomlkit.dumps(doc))
+
+
+def _write(path: Path, text: str) -> None:
+    """Replace ``path`` (readable by its owner only) with ``text`` in one step."""
+    from pbem.gamefile import temporary_beside
+
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor, tmp = temporary_beside(path, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _copy(text: object) -> tuple[int, str] | None:

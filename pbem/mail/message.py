@@ -5,24 +5,43 @@ and the whole game verified before anything is written (see ``pbem.mail.delivery
 a message only has to find the entries it carries, safely: an attachment (``application/toml``)
 and the same entries armored in the body, which must agree, within bounds no real message
 reaches (a game is well under a megabyte), whatever the sender built.
+
+Whatever the sender built includes headers crafted to break the standard library's mail parser,
+which raises IndexError, UnicodeError and others on some of them: every header and part is read
+through a guard, so a message pbem cannot read is MailUnreadableError, never a traceback. And
+every size is checked before the work it would cost: the message's, each part's once decoded
+(from its encoded length, before decoding it), and the entries' once inflated.
 """
 
 from __future__ import annotations
 
+import codecs
 import email
-import email.policy
-from collections.abc import Iterator
-from dataclasses import dataclass
-from email.message import EmailMessage, Message
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.policy import EmailPolicy
+from typing import Any, TypeVar
 
-from pbem.errors import MailContentError
-from pbem.mail.armor import armor, blocks
+from pbem.errors import MailContentError, MailUnreadableError
+from pbem.mail.armor import LIMIT as ENTRIES_LIMIT
+from pbem.mail.armor import armor, packed_blocks, unpack
 
 GAME_HEADER = "X-Pbem-Game"
 MEDIA_TYPE = ("application", "toml")
 MESSAGE_LIMIT = 32 * 2**20  # bytes of a whole message: a four-player game's file is about 0.4 MiB
 PART_LIMIT = 200
 DEPTH_LIMIT = 8
+# A part pbem decodes (a text part that may hold the armored entries, or the attached file) holds
+# at most the entries, which are at most ENTRIES_LIMIT: the armored copy is compressed, and the
+# words around it are a few lines.
+TEXT_LIMIT = ENTRIES_LIMIT
+# Characters of a header pbem has the mail parser read (Content-Type, Content-Disposition,
+# Content-Transfer-Encoding): a real one is a line or two; the parser's cost on a crafted
+# parameter (in a charset such as punycode) grows faster than its length.
+HEADER_LIMIT = 4096
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -46,8 +65,9 @@ class Carried:
     entries: str
     game_id: str  # from the message's header (the entries say it too, and are what counts)
     subject: str
-    sender: str
+    sender: str  # the From header as it arrived, unparsed (see _hint)
     message_id: str
+    data: dict[str, Any] = field(default_factory=dict, compare=False)  # the entries, parsed
 
 
 def build(outgoing: Outgoing) -> EmailMessage:
@@ -90,47 +110,136 @@ def _add_picture(message: EmailMessage, body: str, picture: bytes) -> None:
     html_part.add_related(picture, "image", "png", cid=f"<{PICTURE_ID}>", filename="table.png")
 
 
+def check_size(size: int) -> None:
+    """MailContentError for a message of ``size`` bytes, more than any game's message: checked on
+    the size a mail server declares, before the message is downloaded, and on the bytes read."""
+    if size > MESSAGE_LIMIT:
+        raise MailContentError(
+            f"the message has {size} bytes, more than a game's message ever has ({MESSAGE_LIMIT})"
+        )
+
+
 def read(raw: bytes) -> Carried | None:
     """The entries ``raw`` carries, or None for a message that carries none (not pbem's);
-    MailContentError for one that cannot be read safely or contradicts itself."""
-    if len(raw) > MESSAGE_LIMIT:
-        raise MailContentError(f"the message has {len(raw)} bytes, more than a game's message ever has")
-    parsed = email.message_from_bytes(raw, policy=email.policy.default)
-    assert isinstance(parsed, EmailMessage)  # the default policy makes EmailMessage objects
-    attached: list[str] = []
-    inline: list[str] = []
-    for part in _parts(parsed):
-        if part.get_content_type() == "/".join(MEDIA_TYPE) or str(part.get_filename() or "").endswith(
-            ".toml"
-        ):
-            attached.append(_text(part))
-        elif part.get_content_maintype() == "text" and not part.is_attachment():
-            inline.extend(blocks(_text(part)))
-    if not attached and not inline:
+    MailContentError for one that cannot be read safely or contradicts itself, and its kind
+    MailUnreadableError for one the mail parser cannot read."""
+    check_size(len(raw))
+    parsed = _readable("the message", lambda: email.message_from_bytes(raw, policy=_PARSING))
+    assert isinstance(parsed, EmailMessage)  # the policy makes EmailMessage objects
+    attached: list[tuple[str, EmailMessage]] = []
+    packed: list[str] = []
+    for where, part in _parts(parsed):
+        kind = _kind(part, where)
+        if kind == "attached":
+            attached.append((where, part))
+        elif kind == "text":
+            packed.extend(packed_blocks(_text(part, where, TEXT_LIMIT)))
+    if not attached and not packed:
         return None
-    if len(inline) > 1:
-        raise MailContentError(f"the body holds {len(inline)} armored blocks of entries, not one")
+    if len(packed) > 1:
+        raise MailContentError(f"the body holds {len(packed)} armored blocks of entries, not one")
     if len(attached) > 1:
         raise MailContentError(f"the message has {len(attached)} attached game files, not one")
-    if attached and inline and _data(attached[0], "attached") != _data(inline[0], "armored"):
-        raise MailContentError("the entries in the body differ from the attached ones")
-    entries = (attached or inline)[0]
-    _data(entries, "carried")
+    inline = unpack(packed[0]) if packed else None
+    if attached:
+        where, part = attached[0]
+        entries = _text(part, where, ENTRIES_LIMIT)
+    else:
+        assert inline is not None
+        entries = inline
+    if attached and inline is not None:
+        data = _data(entries, "attached")
+        if inline != entries and _data(inline, "armored") != data:
+            raise MailContentError("the entries in the body differ from the attached ones")
+    else:
+        data = _data(entries, "carried")
     return Carried(
         entries,
-        str(parsed.get(GAME_HEADER, "")).strip(),
-        str(parsed.get("Subject", "")),
-        str(parsed.get("From", "")),
-        str(parsed.get("Message-ID", "")),
+        _hint(parsed, GAME_HEADER),
+        _hint(parsed, "Subject"),
+        _hint(parsed, "From"),
+        _hint(parsed, "Message-ID"),
+        data,
     )
 
 
-def _parts(message: EmailMessage) -> Iterator[EmailMessage]:
-    """Every leaf part, refusing a nesting or a number of parts no mail program makes."""
+class _HeaderUnreadable(Exception):
+    """Raised by the policy when the mail parser fails on a header: names the header."""
+
+    def __init__(self, name: str, why: str) -> None:
+        super().__init__(name, why)
+        self.name = name
+        self.why = why
+
+
+class _Policy(EmailPolicy):
+    """The default policy, but a header the parser fails on, or one too long to be worth parsing,
+    raises _HeaderUnreadable naming it. While the message is parsed (``lenient``) such a header
+    reads as empty instead: the parser reads each part's Content-Type as it goes, and a failure
+    there could not say which part it was in; the part is read again, strictly, when its turn
+    comes (see _parts), and fails then, named."""
+
+    lenient = False
+
+    def header_fetch_parse(self, name: str, value: str) -> Any:
+        try:
+            if isinstance(value, str) and len(value) > HEADER_LIMIT:
+                raise _HeaderUnreadable(name, f"{len(value)} characters long")
+            try:
+                return super().header_fetch_parse(name, value)
+            except Exception as exc:  # the parser raises whatever its code trips on: IndexError, ...
+                raise _HeaderUnreadable(name, type(exc).__name__) from None
+        except _HeaderUnreadable:
+            if self.lenient:
+                return super().header_fetch_parse(name, "")
+            raise
+
+
+class _Lenient(_Policy):
+    lenient = True
+
+
+_READING = _Policy()
+_PARSING = _Lenient()
+
+
+def _readable(where: str, call: Callable[[], _T]) -> _T:
+    """What ``call`` reads of the message at ``where``; MailUnreadableError if the mail parser
+    fails on it. The email package raises many kinds of exception on crafted input (IndexError,
+    ValueError, UnicodeError, AttributeError, ...), and ``call`` is only ever a call into it, so
+    any of them means the same: this message cannot be read."""
+    try:
+        return call()
+    except _HeaderUnreadable as exc:
+        raise MailUnreadableError(
+            f"the mail parser cannot read the {exc.name.title()} header of {where} ({exc.why})"
+        ) from None
+    except MailContentError:
+        raise
+    except Exception as exc:
+        raise MailUnreadableError(f"the mail parser cannot read {where} ({type(exc).__name__})") from None
+
+
+def _hint(message: EmailMessage, name: str) -> str:
+    """A header as it arrived, unfolded, never parsed: pbem only guesses from these (how far the
+    sender's copy goes, from the addresses in From), and the parser fails on some values any
+    sender can write (IndexError on a From of ``<a@b>, <``)."""
+    for key, value in message.raw_items():
+        if str(key).lower() == name.lower():
+            text = re.sub(r"\r?\n[ \t]*", " ", str(value)).strip()
+            # bytes that are not ASCII arrive as surrogates; as text they are replaced
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return ""
+
+
+def _parts(message: EmailMessage) -> Iterator[tuple[str, EmailMessage]]:
+    """Every leaf part, named for messages, refusing a nesting or a number of parts no mail
+    program makes."""
     count = 0
     stack: list[tuple[EmailMessage, int]] = [(message, 0)]
     while stack:
         part, depth = stack.pop()
+        part.policy = _READING
         count += 1
         if count > PART_LIMIT:
             raise MailContentError(f"the message has more than {PART_LIMIT} parts")
@@ -145,21 +254,63 @@ def _parts(message: EmailMessage) -> Iterator[EmailMessage]:
             )
             stack.extend((child, depth + 1) for child in reversed(children))
         else:
-            yield part
+            yield ("the message" if part is message else f"part {count}"), part
 
 
-def _text(part: Message) -> str:
-    payload = part.get_payload(decode=True)
+def _kind(part: EmailMessage, where: str) -> str | None:
+    """``attached`` for a game file attached, ``text`` for a text part that may hold the armored
+    entries, None for any other part (a picture, a file of something else)."""
+    content_type = _readable(where, part.get_content_type)
+    filename = _readable(where, part.get_filename)
+    if content_type == "/".join(MEDIA_TYPE) or str(filename or "").endswith(".toml"):
+        return "attached"
+    if content_type.startswith("text/") and not _readable(where, part.is_attachment):
+        return "text"
+    return None
+
+
+def _text(part: EmailMessage, where: str, limit: int) -> str:
+    """The text of a part, refused before it is decoded if it would be more than ``limit`` bytes."""
+    encoding = _readable(where, lambda: str(part.get("Content-Transfer-Encoding", "")).strip().lower())
+    encoded = _readable(where, part.get_payload)
+    length = len(encoded) if isinstance(encoded, str) else 0
+    # base64 holds three bytes in four characters; every other encoding at most one in one
+    size = length * 3 // 4 if encoding == "base64" else length
+    if size > limit:
+        raise MailContentError(
+            f"{where} is {size} bytes once decoded, more than a game's message ever holds ({limit})"
+        )
+    payload = _readable(where, lambda: part.get_payload(decode=True))
     if not isinstance(payload, bytes):
         return ""
-    charset = part.get_content_charset() or "utf-8"
+    charset = _readable(where, part.get_content_charset) or "utf-8"
+    codec = _codec(charset)
+    if codec is None:
+        raise MailContentError(f"{where} is in the charset {charset!r}, which no game's message uses")
     try:
-        return payload.decode(charset)
-    except (LookupError, UnicodeDecodeError):
-        raise MailContentError(f"a part of the message is not {charset} text") from None
+        return payload.decode(codec)
+    except UnicodeError:
+        raise MailContentError(f"{where} is not {charset} text") from None
 
 
-def _data(text: str, what: str) -> object:
+# The codecs of the charsets mail is written in, each decoding in time linear in its input (not,
+# for one, punycode, whose decoder is quadratic); a part in any other is not a game's message.
+_CODECS = re.compile(
+    r"ascii|utf-8(-sig)?|utf-(16|32)(-[bl]e)?|utf-7|iso8859-\d+|cp\d+|mac-[a-z]+|koi8-[a-z]+|tis-620"
+    r"|shift_jis(_2004|x0213)?|euc_(jp|jis_2004|jisx0213|kr)|iso2022_(jp(_[123]|_2004|_ext)?|kr)"
+    r"|gb2312|gbk|gb18030|hz|big5(hkscs)?|johab"
+)
+
+
+def _codec(charset: str) -> str | None:
+    try:
+        name = codecs.lookup(charset).name
+    except (LookupError, ValueError, TypeError):
+        return None
+    return name if _CODECS.fullmatch(name) else None
+
+
+def _data(text: str, what: str) -> dict[str, Any]:
     from pbem.errors import GameFileError
     from pbem.gamefile import parse
 

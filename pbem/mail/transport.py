@@ -71,6 +71,9 @@ class Mailbox:
         self.folder = folder
         self.where = f"the mail server {server.host}:{server.port}"
         self.client: imaplib.IMAP4 | None = None
+        # The folder's UIDVALIDITY: while it stays the same, a UID names the same message, so
+        # the messages fetch passed over are remembered by UID (see library.PassedOver).
+        self.validity = ""
 
     def __enter__(self) -> Mailbox:
         server = self.server
@@ -102,7 +105,15 @@ class Mailbox:
         if status != "OK":
             self.close()
             raise MailTransportError(f"{self.where} has no folder {self.folder!r}")
+        _, validity = self.client.response("UIDVALIDITY")
+        first = validity[0] if validity else None
+        self.validity = first.decode("ascii", "replace").strip() if isinstance(first, bytes) else ""
         return self
+
+    @property
+    def name(self) -> str:
+        """The folder as one string: server, user and folder name."""
+        return f"imap://{self.server.user}@{self.server.host}:{self.server.port}/{self.folder}"
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -114,24 +125,55 @@ class Mailbox:
             self.client.logout()
         self.client = None
 
-    def unseen(self) -> list[tuple[str, bytes]]:
-        """Every unseen message, as (uid, raw bytes), left unseen (read with BODY.PEEK)."""
+    def unseen(self) -> list[str]:
+        """The UIDs of the folder's unseen messages, in the order the server gives them."""
         client = self._client()
         try:
             status, data = client.uid("SEARCH", "UNSEEN")
-            if status != "OK":
-                raise MailTransportError(f"{self.where} refused to search {self.folder!r}")
-            found: list[tuple[str, bytes]] = []
-            for uid in data[0].decode("ascii").split() if data and data[0] else []:
-                status, parts = client.uid("FETCH", uid, "(BODY.PEEK[])")
-                raw = next((part[1] for part in parts if isinstance(part, tuple)), None)
-                if status == "OK" and isinstance(raw, bytes):
-                    found.append((uid, raw))
-            return found
         except (imaplib.IMAP4.error, OSError) as exc:
             raise MailTransportError(
                 f"{self.where} failed while reading {self.folder!r} ({_reason(exc)})"
             ) from None
+        if status != "OK":
+            raise MailTransportError(f"{self.where} refused to search {self.folder!r}")
+        first = data[0] if data else None
+        return first.decode("ascii", "replace").split() if isinstance(first, bytes) else []
+
+    def sizes(self, uids: Sequence[str]) -> dict[str, int]:
+        """The size the server declares for each message, asked before any is downloaded, so a
+        message too large for a game is never fetched; a message the server says nothing of is
+        left out (its bytes are checked once read)."""
+        if not uids:
+            return {}
+        client = self._client()
+        try:
+            status, data = client.uid("FETCH", ",".join(uids), "(RFC822.SIZE)")
+        except (imaplib.IMAP4.error, OSError) as exc:
+            raise MailTransportError(
+                f"{self.where} failed while reading {self.folder!r} ({_reason(exc)})"
+            ) from None
+        found: dict[str, int] = {}
+        for item in data if status == "OK" else []:
+            line = item[0] if isinstance(item, tuple) else item
+            if not isinstance(line, bytes):
+                continue
+            uid = re.search(rb"\bUID (\d+)", line)
+            size = re.search(rb"\bRFC822\.SIZE (\d+)", line)
+            if uid is not None and size is not None:
+                found[uid[1].decode("ascii")] = int(size[1])
+        return found
+
+    def download(self, uid: str) -> bytes | None:
+        """A message's bytes, left unseen (read with BODY.PEEK); None if the server gives none."""
+        client = self._client()
+        try:
+            status, parts = client.uid("FETCH", uid, "(BODY.PEEK[])")
+        except (imaplib.IMAP4.error, OSError) as exc:
+            raise MailTransportError(
+                f"{self.where} failed while reading {self.folder!r} ({_reason(exc)})"
+            ) from None
+        raw = next((part[1] for part in parts if isinstance(part, tuple)), None)
+        return raw if status == "OK" and isinstance(raw, bytes) else None
 
     def done(self, uid: str, after: str, archive: str) -> None:
         """Mark a message seen, or move it to ``archive`` (made if need be)."""
