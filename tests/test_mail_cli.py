@@ -335,3 +335,38 @@ def test_a_message_of_another_game_carries_its_picture_too(cli: Cli, tmp_path: P
     (image,) = [part for part in parsed(out).walk() if part.get_content_type() == "image/png"]
     png = image.get_payload(decode=True)
     assert isinstance(png, bytes) and png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_a_game_arriving_with_a_seat_joined_under_another_key_says_so(
+    table: Table, tmp_path: Path, homes: dict[str, Path]
+) -> None:
+    """d imported a key as b's that is not the key b joined with (someone may have taken b's
+    seat): the message that brings the game says so, as status would, and so does the inbox.
+    e imported b's real key, and hears nothing of it."""
+    from pbem.keys import KeyStore
+    from tests.conftest import CREATED
+
+    impostor = tmp_path / "impostor"
+    KeyStore(impostor).create("b", None, CREATED)
+    assert table.cli("key", "import", "-", home="d", input=KeyStore(impostor).export_line("b")).exit_code == 0
+    real = table.cli("key", "export", "b", home="b").stdout
+    assert table.cli("key", "import", "-", home="e", input=real).exit_code == 0
+    whole = table.send("a", "whole", "--full")
+
+    arrived = table.cli("mail", "import", str(whole), home="d")
+    assert arrived.exit_code == 0, arrived.stdout + arrived.stderr
+    (line,) = arrived.stdout.splitlines()
+    assert "applied to Princes of the Renaissance" in line and "(new game" in line
+    assert "; warning: seat b joined with key " in line and "not the key you imported as b (" in line
+    listed = table.cli("inbox", home="d")
+    game_line, warning = listed.stdout.splitlines()
+    assert "Princes of the Renaissance" in game_line
+    assert warning.startswith("    warning: seat b joined with key ") and "imported as b" in warning
+    import json
+
+    (row,) = json.loads(table.cli("inbox", "--json", home="d").stdout)
+    assert len(row["key_mismatches"]) == 1 and row["key_mismatches"][0].startswith("seat b joined")
+
+    trusted = table.cli("mail", "import", str(whole), home="e")
+    assert trusted.exit_code == 0 and "warning" not in trusted.stdout + trusted.stderr
+    assert "warning" not in table.cli("inbox", home="e").stdout
