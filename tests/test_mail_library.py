@@ -52,3 +52,27 @@ def test_a_game_moved_is_found_where_it_was_last_written(
     shutil.copyfile(game, moved)
     assert cli("note", str(moved), "hello", "--as", "a", home="a").exit_code == 0
     assert Library(homes["a"]).games()[game_id(cli, moved)].path == moved.resolve()
+
+
+def test_the_messages_fetch_passed_over_are_remembered_per_folder_while_its_uids_hold(tmp_path: Path) -> None:
+    """By UID, which names the same message only while the folder's UIDVALIDITY is the same: a new
+    UIDVALIDITY forgets them (they are read once more, and remembered again). A file lost or
+    damaged forgets them too, and stops nothing."""
+    from pbem.mail.library import PassedOver
+
+    memory = PassedOver(tmp_path)
+    inbox, other = "imap://b@mail.example.org:993/INBOX", "imap://b@mail.example.org:993/pbem"
+    assert memory.uids(inbox, "17") == set()
+    memory.keep(inbox, "17", ["12", "3"])
+    memory.keep(other, "4", ["1"])
+    assert memory.uids(inbox, "17") == {"3", "12"} and memory.uids(other, "4") == {"1"}
+    assert memory.uids(inbox, "18") == set(), "another UIDVALIDITY: other messages"
+    memory.keep(inbox, "17", ["12"])  # 3 was read since, or deleted
+    assert memory.uids(inbox, "17") == {"12"}
+    memory.keep(inbox, "17", [])
+    assert memory.uids(inbox, "17") == set() and memory.uids(other, "4") == {"1"}
+    assert (memory.path.stat().st_mode & 0o777) == 0o600
+    memory.path.write_text("[folder\n", encoding="utf-8")
+    assert memory.uids(other, "4") == set()
+    memory.keep(other, "4", ["2"])
+    assert memory.uids(other, "4") == {"2"}
