@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,7 +55,8 @@ from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.signing import entry_hash, entry_message, pae
-from pbem.engine import ledger
+from pbem.engine import ledger, registry, templates
+from pbem.engine.ruleset import hidden_deck_rules, ruleset_for
 from pbem.keys import KeyStore
 
 HERE = Path(__file__).resolve().parent
@@ -132,7 +134,13 @@ class Table:
         return self.root / name
 
     def new(
-        self, name: str, *, creator: str = "a", game: str = POTR, options: Mapping[str, str] | None = None
+        self,
+        name: str,
+        *,
+        creator: str = "a",
+        game: str = POTR,
+        options: Mapping[str, str] | None = None,
+        email: str | None = None,
     ) -> None:
         """``pbem new``, through the library so that the game's nonce is fixed."""
         options = dict(options or {})
@@ -140,13 +148,14 @@ class Table:
         data = component_values(setup.info.name, setup.edition, None)
         nonce = hashlib.sha256(f"pbem docs game {self.root.name} {name}".encode()).hexdigest()[:32]
         made = ledger.new_game(
-            setup, seeded_keys(creator), at=self.clock.tick(), nonce=nonce, components=data
+            setup, seeded_keys(creator), at=self.clock.tick(), nonce=nonce, components=data, email=email
         )
         text = gamefile.render_new(
             made.header(), made.roster_table(), data, made.entries, made.status_lines()
         )
         gamefile.write_new(self.path(name), text)
         extra = "".join(f" --option {key}={value}" for key, value in options.items())
+        extra += f" --email {email}" if email else ""
         self.lines.append(
             f"PBEM_HOME=$PWD/h{creator} pbem new {name} --game {game} "
             f"--players {','.join(self.seats)} --as {creator}{extra}"
@@ -363,6 +372,16 @@ class Games:
         return copies(self)
 
     @cached_property
+    def mail(self) -> Table:
+        """Addresses: a's given when creating the game, b's when joining and then moved, c none."""
+        table = Table(self.root / "mail", "abc", "2026-11-22T03:10:00Z")
+        table.new("mail.toml", email="a@example.org")
+        table.pbem("b", "join", "mail.toml", "--as", "b", "--email", "b@example.org")
+        table.pbem("b", "mail", "address", "mail.toml", "b@example.net", "--as", "b")
+        table.pbem("c", "join", "mail.toml", "--as", "c")
+        return table
+
+    @cached_property
     def deck(self) -> Table:
         """``played.toml`` played on until a Treachery card is shown face up: ``deck.toml``."""
         table = self.together
@@ -544,17 +563,91 @@ def intro_blocks(games: Games) -> Blocks:
     )
 
     cards = hd_cards(data.get("components", {}))
+    first = hd.encode_card(0)
+    blocks["treachery-cards"] = fence(
+        "text",
+        "\n".join(card_ranges(cards)) + f"\n\ncard(0) = {first.to_bytes(256, 'big').hex()[:64]}…\n"
+        f"          (256 bytes; their SHA-256: {hashlib.sha256(group.element_bytes(first)).hexdigest()})",
+    )
+    return blocks
+
+
+def card_ranges(cards: Sequence[str]) -> list[str]:
+    """The cards of a deck, one line for each run of copies: ``cards 0 to 3: bribe-troops``."""
     ranges: list[str] = []
     for index, name in enumerate(cards):
         if index and cards[index - 1] == name:
             continue
-        last = max(i for i, other in enumerate(cards) if other == name)
+        last = next((i - 1 for i in range(index + 1, len(cards)) if cards[i] != name), len(cards) - 1)
         ranges.append(f"cards {index} to {last}: {name}" if last > index else f"card {index}: {name}")
-    first = hd.encode_card(0)
-    blocks["treachery-cards"] = fence(
+    return ranges
+
+
+def decks_of(game: str, seats: Sequence[str]) -> dict[str, list[str]]:
+    """The decks pbem's rules deal for ``game`` with the template's values and these seats."""
+    info = registry.get(game)
+    rules = ruleset_for(info)
+    hidden = hidden_deck_rules(rules)
+    assert rules is not None and hidden is not None
+    setup = ledger.plan(game=game, edition=None, options={}, seats=seats, creator=seats[0])
+    data = templates.values(gamefile.shipped_template(game))  # what pbem new embeds
+    state = rules.setup(tuple(seats), setup.edition, dict(setup.options), data)
+    return {spec.deck_id: list(spec.cards) for spec in hidden.hidden_decks(state)}
+
+
+def cards_blocks(games: Games) -> Blocks:
+    """The decks of Princes of Florence and Il Principe, as pbem's rules deal them from the
+    template's component values."""
+    florence = decks_of("princes-of-florence", "abcd")
+    lines: list[str] = []
+    for deck, cards in florence.items():
+        named = ", ".join(cards)
+        lines += [
+            f"{deck}, cards 0 to {len(cards) - 1}:",
+            *textwrap.wrap(named, 96, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False),
+        ]
+    principe = {seats: decks_of("il-principe", "abcd"[:seats])["building"] for seats in (4, 2)}
+    shown: list[str] = []
+    for seats, cards in principe.items():
+        more = "three seats or more" if seats > 2 else "two seats"
+        shown += [
+            f"building, with {more} ({len(cards)} cards):",
+            *(f"  {line}" for line in card_ranges(cards)),
+        ]
+    return {
+        "florence-cards": fence("text", "\n".join(lines)),
+        "principe-cards": fence("text", "\n".join(shown)),
+    }
+
+
+MAIL_NOTES = (
+    (r"\[\[entry\]\]", "^Entry 1: b joins, giving the address its mail goes to."),
+    ("email = ", "signed with the rest: nobody else can change it"),
+    (r"\[\[entry\]\]", "^Entry 2: b moves its mail, before the game has started (c has not joined)."),
+    ("email = ", "where b's mail goes from this entry on"),
+    ("rand = ", "b's first link, as a note's would be"),
+)
+
+
+def mail_blocks(games: Games) -> Blocks:
+    table = games.mail
+    data = table.data("mail.toml")
+    entries = data["entry"]
+    shown = "\n\n".join(cut_long_values(block) for block in entry_blocks(table.text("mail.toml"))[1:3])
+    blocks: Blocks = {
+        "mail-commands": table.commands(),
+        "mail-entries": fence("toml", annotate(shown, MAIL_NOTES)),
+        "mail-log": fence("text", printed(table.pbem(None, "log", "mail.toml", record=False))),
+    }
+    genesis = entries[0]
+    core = {name: value for name, value in genesis.items() if name not in ledger.DERIVED_GENESIS_FIELDS}
+    hashed = pae(ledger.GAME_ID_DOMAIN, canonical_bytes(core))
+    digest = hashlib.sha256(hashed).hexdigest()
+    assert digest[:32] == genesis["game_id"] and "email" in core
+    blocks["mail-game-id"] = fence(
         "text",
-        "\n".join(ranges) + f"\n\ncard(0) = {first.to_bytes(256, 'big').hex()[:64]}…\n"
-        f"          (256 bytes; their SHA-256: {hashlib.sha256(group.element_bytes(first)).hexdigest()})",
+        f"the bytes hashed ({len(hashed)}):\n{message_text(hashed)}\n\n"
+        f"SHA-256:  {digest}\ngame_id:  {digest[:32]}",
     )
     return blocks
 
@@ -1457,6 +1550,7 @@ def checker_blocks(games: Games) -> Blocks:
     shutil.copyfile(VERIFIER, together.root / "independent_verifier.py")
     for name in ("game.toml",):
         shutil.copyfile(intro.path(name), together.path("intro.toml"))
+    shutil.copyfile(games.mail.path("mail.toml"), together.path("mail.toml"))
     data = together.data("played.toml")
     shuffled = next(e for e in data["entry"] if e.get("shuffles"))
     data["entry"] = [e for e in data["entry"] if e["seq"] <= shuffled["seq"]]
@@ -1465,11 +1559,18 @@ def checker_blocks(games: Games) -> Blocks:
     together.write("flipped.toml", refreshed(data))
     verified = [
         run(together, f"python3 independent_verifier.py {name}", code=code)
-        for name, code in (("intro.toml", 0), ("played.toml", 0), ("deck.toml", 0), ("flipped.toml", 1))
+        for name, code in (
+            ("intro.toml", 0),
+            ("mail.toml", 0),
+            ("played.toml", 0),
+            ("deck.toml", 0),
+            ("flipped.toml", 1),
+        )
     ]
     about = (
-        "# intro.toml is game.toml of the example; flipped.toml is played.toml cut after "
-        f"{what(shuffled)},\n# with one byte of the challenge of its proof of shuffle changed, "
+        "# intro.toml is game.toml of the example, mail.toml the game of address (its addresses);\n"
+        f"# flipped.toml is played.toml cut after {what(shuffled)},\n"
+        "# with one byte of the challenge of its proof of shuffle changed, "
         f"and signed again by {shuffled['by']}"
     )
     blocks["independent"] = fence("text", "\n".join([about, *verified]))
@@ -1489,6 +1590,8 @@ def run(table: Table, command: str, code: int = 0) -> str:
 
 GROUPS: dict[str, Callable[[Games], Blocks]] = {
     "intro": intro_blocks,
+    "mail": mail_blocks,
+    "cards": cards_blocks,
     "together": together_blocks,
     "deck": deck_blocks,
     "copies": copies_blocks,
