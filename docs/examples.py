@@ -1510,8 +1510,8 @@ def copies(games: Games) -> Blocks:
     table.pbem("b4", "note", "one.toml", "I back Venice", "--as", "b", record=False)
     table.pbem("c2", "note", "one.toml", "So do I", "--as", "c", record=False)
     table.pbem("a2", "note", "two.toml", "Milan, anyone?", "--as", "a", record=False)
-    refused = table.pbem(None, "merge", "one.toml", "two.toml", code=3, record=False)
-    blocks["merge-apart"] = fence("text", printed(refused, "pbem merge one.toml two.toml"))
+    merged = table.pbem("@", "merge", "two.toml", "one.toml", record=False)
+    blocks["merge-apart"] = fence("text", printed(merged, "pbem merge two.toml one.toml"))
     del table.lines[start:]
     return blocks
 
