@@ -60,7 +60,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[
 def test_armored_entries_that_inflate_past_any_game_are_refused_before_they_are_parsed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The message of the issue: a few kilobytes that inflate to 32 MiB of values. It used to be
+    """A message of a few kilobytes that inflate to 32 MiB of values. It used to be
     inflated whole and parsed (minutes, hundreds of megabytes); it is refused once 8 MiB are out."""
     from pbem import gamefile
 

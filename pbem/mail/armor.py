@@ -17,8 +17,8 @@ from pbem.errors import MailContentError
 BEGIN = "-----BEGIN PBEM ENTRIES-----"
 END = "-----END PBEM ENTRIES-----"
 WIDTH = 64
-# Bytes of entries once inflated: a whole game's file is 0.5 to 1.3 MB (examples/), the largest
-# game (five players) a few. The cost of a block is the work its entries take once inflated
+# Bytes of entries once inflated: a whole four-player game's file is 0.5 to 1.3 MB (examples/),
+# and grows with the seats. The cost of a block is the work its entries take once inflated
 # (parsing them, verifying them), not the few bytes it travels in, so this bounds that work.
 LIMIT = 8 * 2**20
 _QUOTE = re.compile(r"^(?:\s*>)+\s?")

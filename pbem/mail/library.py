@@ -167,12 +167,13 @@ class PassedOver:
 
         folders = self._all()
         chosen = sorted(set(uids), key=lambda uid: (len(uid), uid))
+        kept: dict[str, object] = {"validity": validity, "uids": chosen}
+        if folders.get(folder, {"validity": validity, "uids": []}) == kept:
+            return  # as it is on disk: nothing to write
         if chosen:
-            folders[folder] = {"validity": validity, "uids": chosen}
-        elif folder in folders:
-            del folders[folder]
+            folders[folder] = kept
         else:
-            return
+            del folders[folder]
         doc = tomlkit.document()
         doc.add(tomlkit.comment("messages pbem mail fetch passed over, not to be read again"))
         table = tomlkit.table(is_super_table=True)

@@ -4,7 +4,7 @@ A message is a transport, never the authority: what it carries is merged into th
 and the whole game verified before anything is written (see ``pbem.mail.delivery``). So reading
 a message only has to find the entries it carries, safely: an attachment (``application/toml``)
 and the same entries armored in the body, which must agree, within bounds no real message
-reaches (a game is well under a megabyte), whatever the sender built.
+reaches (a whole game is a megabyte or so), whatever the sender built.
 
 Whatever the sender built includes headers crafted to break the standard library's mail parser,
 which raises IndexError, UnicodeError and others on some of them: every header and part is read
@@ -30,7 +30,7 @@ from pbem.mail.armor import armor, packed_blocks, unpack
 
 GAME_HEADER = "X-Pbem-Game"
 MEDIA_TYPE = ("application", "toml")
-MESSAGE_LIMIT = 32 * 2**20  # bytes of a whole message: a four-player game's file is about 0.4 MiB
+MESSAGE_LIMIT = 32 * 2**20  # bytes of a whole message: a whole four-player game's file is 0.5 to 1.3 MB
 PART_LIMIT = 200
 DEPTH_LIMIT = 8
 # A part pbem decodes (a text part that may hold the armored entries, or the attached file) holds

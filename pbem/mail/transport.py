@@ -18,6 +18,7 @@ from pbem.errors import MailTransportError
 from pbem.mail.account import Server
 
 TIMEOUT = 60  # seconds for any one exchange with a server
+SIZES_AT_ONCE = 500  # UIDs in one command: servers cap a command's length (some near 8 KB)
 
 
 def send(server: Server, message: EmailMessage, recipients: Sequence[str]) -> None:
@@ -127,13 +128,8 @@ class Mailbox:
 
     def unseen(self) -> list[str]:
         """The UIDs of the folder's unseen messages, in the order the server gives them."""
-        client = self._client()
-        try:
-            status, data = client.uid("SEARCH", "UNSEEN")
-        except (imaplib.IMAP4.error, OSError) as exc:
-            raise MailTransportError(
-                f"{self.where} failed while reading {self.folder!r} ({_reason(exc)})"
-            ) from None
+        with self._reading():
+            status, data = self._client().uid("SEARCH", "UNSEEN")
         if status != "OK":
             raise MailTransportError(f"{self.where} refused to search {self.folder!r}")
         first = data[0] if data else None
@@ -143,37 +139,35 @@ class Mailbox:
         """The size the server declares for each message, asked before any is downloaded, so a
         message too large for a game is never fetched; a message the server says nothing of is
         left out (its bytes are checked once read)."""
-        if not uids:
-            return {}
-        client = self._client()
-        try:
-            status, data = client.uid("FETCH", ",".join(uids), "(RFC822.SIZE)")
-        except (imaplib.IMAP4.error, OSError) as exc:
-            raise MailTransportError(
-                f"{self.where} failed while reading {self.folder!r} ({_reason(exc)})"
-            ) from None
         found: dict[str, int] = {}
-        for item in data if status == "OK" else []:
-            line = item[0] if isinstance(item, tuple) else item
-            if not isinstance(line, bytes):
-                continue
-            uid = re.search(rb"\bUID (\d+)", line)
-            size = re.search(rb"\bRFC822\.SIZE (\d+)", line)
-            if uid is not None and size is not None:
-                found[uid[1].decode("ascii")] = int(size[1])
+        for start in range(0, len(uids), SIZES_AT_ONCE):
+            with self._reading():
+                status, data = self._client().uid(
+                    "FETCH", ",".join(uids[start : start + SIZES_AT_ONCE]), "(RFC822.SIZE)"
+                )
+            for item in data if status == "OK" else []:
+                line = item[0] if isinstance(item, tuple) else item
+                uid = re.search(rb"\bUID (\d+)", line) if isinstance(line, bytes) else None
+                size = re.search(rb"\bRFC822\.SIZE (\d+)", line) if isinstance(line, bytes) else None
+                if uid is not None and size is not None:
+                    found[uid[1].decode("ascii")] = int(size[1])
         return found
 
     def download(self, uid: str) -> bytes | None:
         """A message's bytes, left unseen (read with BODY.PEEK); None if the server gives none."""
-        client = self._client()
+        with self._reading():
+            status, parts = self._client().uid("FETCH", uid, "(BODY.PEEK[])")
+        raw = next((part[1] for part in parts if isinstance(part, tuple)), None)
+        return raw if status == "OK" and isinstance(raw, bytes) else None
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
         try:
-            status, parts = client.uid("FETCH", uid, "(BODY.PEEK[])")
+            yield
         except (imaplib.IMAP4.error, OSError) as exc:
             raise MailTransportError(
                 f"{self.where} failed while reading {self.folder!r} ({_reason(exc)})"
             ) from None
-        raw = next((part[1] for part in parts if isinstance(part, tuple)), None)
-        return raw if status == "OK" and isinstance(raw, bytes) else None
 
     def done(self, uid: str, after: str, archive: str) -> None:
         """Mark a message seen, or move it to ``archive`` (made if need be)."""
