@@ -122,7 +122,7 @@ def read_safely(raw: bytes) -> Carried | MailContentError | None:
         return exc
 
 
-# --- values of From the parser fails on --------------------------------------------------------
+# --- values of From the parser fails on ------------------------------------------------------------
 @pytest.mark.parametrize("sender", ["<a@b>, <", "=?iso-2022-jp?b?GyRC?=", '"\\', "<", ","])
 def test_a_from_the_parser_fails_on_does_not_stop_a_message(sender: str) -> None:
     """From is only ever a guess of who sent the message (the entries are what count): pbem reads
@@ -157,7 +157,7 @@ def test_a_part_the_parser_cannot_read_makes_the_message_unreadable(
     assert "the mail parser cannot read" in str(refused.value)
 
 
-# --- fuzzing read ------------------------------------------------------------------------------
+# --- fuzzing read ----------------------------------------------------------------------------------
 @settings(max_examples=200, deadline=None)
 @given(
     name=st.sampled_from(NAMES),
@@ -221,7 +221,7 @@ def test_a_message_whose_content_type_is_odd_is_read_or_refused(content_type: by
     read_safely(raw)
 
 
-# --- a corpus, the same on every run, for the command line -------------------------------------
+# --- a corpus, the same on every run, for the command line -----------------------------------------
 @functools.cache
 def corpus(count: int, seed: int = 2026) -> tuple[bytes, ...]:
     """``count`` hostile messages: a header from PIECES on a message pbem made (at the top, on its
@@ -301,7 +301,7 @@ def test_mail_import_of_a_file_the_parser_cannot_read_is_one_line(cli: Cli, tmp_
     assert not result.stderr
 
 
-# --- fetch over IMAP ---------------------------------------------------------------------------
+# --- fetch over IMAP -------------------------------------------------------------------------------
 def set_up(cli: Cli, servers: MailServers, seat: str) -> None:
     result = cli(
         "mail", "setup", "--address", servers.address(seat),

@@ -184,3 +184,34 @@ def test_fetch_refuses_a_message_on_the_size_the_server_declares_without_downloa
     assert "message 1" not in again.stdout and downloads(sent) == []
     assert not any("RFC822.SIZE" in str(command) for command in sent), "nothing left to ask about"
     assert ["S" in message.get_flags() for message in mail_servers.maildir("b")].count(False) == 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (
+            b"From: x@example.org\n"
+            + b"".join(
+                b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i) for i in range(2000)
+            )
+            + b"Content-Type: text/plain\n\nhi\n",
+            "the message names a boundary 2000 times over 6004 lines, more than a game's message ever does",
+        ),
+        (
+            b"Subject: " + b"a\r\n " * (2**20) + b"\r\n\r\nbody\r\n",
+            "the message has 1048579 lines, more than a game's message ever has",
+        ),
+    ],
+    ids=["parts nested 2000 deep", "a subject folded over a million lines"],
+)
+def test_a_message_that_would_cost_the_parser_more_than_a_game_is_refused_before_it_is_parsed(
+    raw: bytes, reason: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parser's cost grows with the lines, and with the lines times the boundaries open
+    around them (parts nested 2000 deep in 100 KB took it seconds): both are counted first."""
+    import email
+
+    parsed = counting(monkeypatch, email, "message_from_bytes")
+    with pytest.raises(MailContentError, match=reason):
+        message_mod.read(raw)
+    assert parsed == []

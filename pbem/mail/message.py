@@ -41,6 +41,12 @@ TEXT_LIMIT = ENTRIES_LIMIT
 # Content-Transfer-Encoding): a real one is a line or two; the parser's cost on a crafted
 # parameter (in a charset such as punycode) grows faster than its length.
 HEADER_LIMIT = 4096
+# The parser's cost is per line (about a microsecond), and per line again for each multipart
+# boundary open around it: so the lines of a message are counted, and the times it names a
+# boundary (an upper bound on how deep its parts nest), before it is parsed. A game's message
+# is at most a few hundred thousand lines of base64 inside three boundaries.
+LINE_LIMIT = 2**20
+NESTING_LIMIT = 2**21  # lines times boundaries
 _T = TypeVar("_T")
 
 
@@ -119,11 +125,26 @@ def check_size(size: int) -> None:
         )
 
 
+def _check_lines(raw: bytes) -> None:
+    """MailContentError for a message whose lines, or lines and boundaries, would cost the parser
+    more than any game's message does (see LINE_LIMIT)."""
+    lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")  # however they end
+    if lines > LINE_LIMIT:
+        raise MailContentError(f"the message has {lines} lines, more than a game's message ever has")
+    boundaries = raw.lower().count(b"boundary")
+    if lines * boundaries > NESTING_LIMIT:
+        raise MailContentError(
+            f"the message names a boundary {boundaries} times over {lines} lines, more than a "
+            "game's message ever does"
+        )
+
+
 def read(raw: bytes) -> Carried | None:
     """The entries ``raw`` carries, or None for a message that carries none (not pbem's);
     MailContentError for one that cannot be read safely or contradicts itself, and its kind
     MailUnreadableError for one the mail parser cannot read."""
     check_size(len(raw))
+    _check_lines(raw)
     parsed = _readable("the message", lambda: email.message_from_bytes(raw, policy=_PARSING))
     assert isinstance(parsed, EmailMessage)  # the policy makes EmailMessage objects
     attached: list[tuple[str, EmailMessage]] = []
