@@ -496,10 +496,13 @@ def _apply(carried: Carried, name: str) -> Outcome:
             if loaded is None
             else f"{applied.added} new entr{'y' if applied.added == 1 else 'ies'}"
         )
+        # entries the game went on without, said as pbem merge says them
+        overtaken = "".join(f"; {line}" for line in applied.overtaken)
         # said where the game arrives, as status says it of a file: a seat may have been taken
         warnings = "".join(f"; warning: {line}" for line in roster_mismatches(merged))
         return Outcome(
-            "applied", f"{name}: applied to {short} ({new}, in {path}); now {phase}: {waiting}{warnings}"
+            "applied",
+            f"{name}: applied to {short} ({new}, in {path}); now {phase}: {waiting}{overtaken}{warnings}",
         )
     except EquivocationError as exc:
         _print_evidence(exc.evidence)
