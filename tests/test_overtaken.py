@@ -12,7 +12,9 @@ from typing import Any
 
 from pbem.engine.branches import Branches, Node, step_digest
 from tests.conftest import Cli
+from tests.mail_servers import MailServers
 from tests.test_mail_cli import Table, table  # noqa: F401  (the fixture)
+from tests.test_mail_hostile_headers import set_up
 
 
 def head(path: Path) -> str:
@@ -255,3 +257,18 @@ def test_importing_an_overtaken_players_rolls_one_at_a_time(table: Table) -> Non
 def test_importing_an_overtaken_players_rolls_the_later_first(table: Table) -> None:  # noqa: F811
     first, again = mail_race(table)
     import_one_at_a_time(table, again, first)
+
+
+def test_fetching_both_rolls_of_an_overtaken_player_accuses_nobody(
+    table: Table,  # noqa: F811
+    mail_servers: MailServers,
+) -> None:
+    first, again = mail_race(table)
+    set_up(table.cli, mail_servers, "b")
+    box = mail_servers.maildir("b")
+    for message in (first, again):
+        box.add(message.read_bytes())
+    result = table.cli("mail", "fetch", home="b", env={"MAILPW": "pw-b"})
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "equivocation" not in result.stdout + result.stderr
+    assert head(table.copy("b")) == head(table.copy("a"))
