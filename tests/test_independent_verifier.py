@@ -50,6 +50,12 @@ def test_it_refuses_the_tampered_example_for_its_signature() -> None:
     assert report.problems[0].endswith("the signature does not verify")
 
 
+def played(root: Path, seat: str, *args: str) -> None:
+    """A command in a seat's home under ``root``, which must succeed."""
+    result = run_cli(root / seat, *args)
+    assert result.exit_code == 0, result.stderr
+
+
 @pytest.fixture(scope="module")
 def hidden(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A game of the test ruleset's six-card hidden deck: every seat shuffles, a draws and shows
@@ -59,8 +65,7 @@ def hidden(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     game = root / "game.toml"
 
     def step(seat: str, *args: str) -> None:
-        result = run_cli(root / seat, *args)
-        assert result.exit_code == 0, result.stderr
+        played(root, seat, *args)
 
     with hidden_deck_game.registered():
         with game_ids("independent verifier"):
@@ -244,8 +249,7 @@ def mailed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     game = root / "game.toml"
 
     def step(seat: str, *args: str) -> None:
-        result = run_cli(root / seat, *args)
-        assert result.exit_code == 0, result.stderr
+        played(root, seat, *args)
 
     with game_ids("independent verifier, by email"):
         step(
