@@ -168,7 +168,7 @@ def test_role_effects_in_colour_order_green_turns_a_card_up_before_white_is_coun
         "cat up red +1",
     )
     state, _ = TRACKER.apply(state, "round roles")
-    with pytest.raises(IllegalMoveError, match="« sauf une verte »"):
+    with pytest.raises(IllegalMoveError, match="a card of any colour but green"):
         TRACKER.apply(state, "ann turns up green")
     state, _ = TRACKER.apply(state, "ann turns up white")
     # White is now tied ann 1, ben 1: case c.

@@ -180,7 +180,7 @@ def test_builds_refused() -> None:
     placées face visible sont constructibles »; the city's icons; its cost."""
     game, dealer = lucca_table()
     build = "build lucca with white white blue red shields blue brown"
-    refused(replace(game, round=1), dealer, "barbara", build, "au premier tour")
+    refused(replace(game, round=1), dealer, "barbara", build, "no city may be built in the first round")
     hidden = next(city for city in game.pool)
     refused(game, dealer, "barbara", build.replace("lucca", hidden), "not face up")
     refused(
@@ -202,7 +202,7 @@ def test_builds_refused() -> None:
         "takes white white red blue",
     )
     refused(game, dealer, "tom", build, "not tom's turn")
-    refused(game, dealer, "barbara", "play white blue", "toutes de la même couleur")
+    refused(game, dealer, "barbara", "play white blue", "must all be of one colour")
     refused(game, dealer, "barbara", "turn up red", "only by the green role")
     refused(game, dealer, "barbara", "shield blue", "only by the blue role")
     refused(game, dealer, "barbara", "show", "once every reserve")
@@ -277,7 +277,7 @@ def test_green_role_turns_a_card_up() -> None:
     game = game.with_player(replace(giorgio, down=counts(["red", "green"])))
     game = dealer.play(game, "marco", "pass")
     assert game.roles["green major"] == "giorgio"
-    refused(game, dealer, "giorgio", "turn up green", "sauf une verte")
+    refused(game, dealer, "giorgio", "turn up green", "a card of any colour but green")
     refused(game, dealer, "giorgio", "turn up blue", "no face-down blue")
     game = dealer.play(game, "giorgio", "turn up red")
     # The red card now face up gives Giorgio the red majority, and its major role turns it down again.

@@ -349,7 +349,7 @@ def test_a_table_may_pick_the_other_readings() -> None:
     assert table.last_round and all(seat.ducats == 5 for seat in table.seats.values())
     with pytest.raises(IllegalMoveError) as caught:
         _play(table, "round reserves green green red red blue blue")
-    assert "« le jeu prend fin immédiatement »" in str(caught.value) and "`game ends`" in str(caught.value)
+    assert "so the game ends at once" in str(caught.value) and "`game ends`" in str(caught.value)
 
 
 def test_the_two_player_last_round_takes_either_count_unless_the_table_picks_one() -> None:

@@ -34,7 +34,7 @@ from pbem.errors import GameFileError, IllegalMoveError
 from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.rules import RULES
-from tests.conftest import seeded_keys
+from tests.conftest import Cli, seeded_keys
 from tests.pof_support import COMPONENTS
 from tests.test_pof_rules_playouts import Books, final_score
 
@@ -126,19 +126,15 @@ def play_game(seats: Sequence[str], *, seed: int, unofficial: bool = False) -> P
 def move(
     game: Ledger, seat: str, secret: SecretKeys, clock: Clock, rnd: random.Random
 ) -> tuple[Ledger, dict[str, Any]]:
-    """A legal move by ``seat``, as its player would choose one from ``pbem moves``. A work worth
-    less than the round's minimum is refused once its cards are shown: the player tries another."""
+    """A legal move by ``seat``, as its player would choose one from ``pbem moves``: every move
+    listed is accepted (a work below the round's minimum is not listed once the seat's cards are
+    read), so the first the player tries is made."""
     free = play.free_moves(game, seat)
     if free and rnd.random() < SELL_CHANCE:
         return play.play(game, seat, rnd.choice(free), secret, clock.tick())
     _, moves = play.legal(game, seat, play.hidden_hand(game, seat, secret))
     assert moves, (seat, RULES.phase(game.table.state) if game.table else None)
-    for text in choose(rnd, moves):
-        try:
-            return play.play(game, seat, text, secret, clock.tick())
-        except IllegalMoveError as exc:
-            assert text.startswith("work "), (text, exc)
-    raise AssertionError(f"none of {seat}'s listed moves is legal: {moves}")
+    return play.play(game, seat, choose(rnd, moves)[0], secret, clock.tick())
 
 
 def books(state: Game, entries: Sequence[Mapping[str, Any]]) -> Books:
@@ -278,7 +274,7 @@ class TestThreePlayers(Checks):
     @pytest.fixture(autouse=True, scope="class")
     @classmethod
     def _played(cls) -> None:
-        cls.played = play_game(("ann", "ben", "cat"), seed=3)
+        cls.played = play_game(("ann", "ben", "cat"), seed=6)
 
     def test_the_game_draws_keeps_shows_and_reveals_cards(self) -> None:
         kinds = self.played.kinds
@@ -293,7 +289,7 @@ class TestTwoPlayersUnofficial(Checks):
     @pytest.fixture(autouse=True, scope="class")
     @classmethod
     def _played(cls) -> None:
-        cls.played = play_game(("ann", "ben"), seed=2, unofficial=True)
+        cls.played = play_game(("ann", "ben"), seed=3, unofficial=True)
 
     def test_professions_are_turned_up_for_everyone(self) -> None:
         entries = tomllib.loads(self.played.text)["entry"]
@@ -343,3 +339,130 @@ def test_a_late_player_whose_default_moves_a_hidden_card_cannot_be_timed_out() -
     game, _ = play.timeout(game, "ben", "ann", keys["ben"], later(clock))
     assert game.table is not None and game.table.state.player("ann").out
     assert ledger.audit(game.data(), every_proof).ok
+
+
+# --- one work with each profession card ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecruitedBack:
+    """ben made a work with a card, cat recruited it and made one with it too, and ben recruited
+    it back: it is ben's turn in the action phase of round 3, the card in his hand."""
+
+    game: Ledger
+    keys: dict[str, SecretKeys]
+    clock: Clock
+    token: str
+    name: str
+
+
+def recruited_back() -> RecruitedBack:
+    seats = ("ann", "ben", "cat")
+    game, keys, clock = dealt(seats)
+    likes = {card["id"]: card["building"] for card in COMPONENTS["profession"]}
+
+    def act(game: Ledger, seat: str, text: str) -> Ledger:
+        for other in seats:  # what anyone owes the hidden decks goes first, alone
+            if play.owes_decks(game, other):
+                game, _ = play.sync(game, other, keys[other], clock.tick())
+        game, _ = play.play(game, seat, text, keys[seat], clock.tick())
+        return game
+
+    def builds_and_works(game: Ledger, seat: str, token: str, name: str) -> Ledger:
+        """The building the profession likes (4 WP), then the work, taken in florins."""
+        _, moves = play.legal(game, seat, play.hidden_hand(game, seat, keys[seat]))
+        game = act(game, seat, next(text for text in moves if text.startswith(f"build {likes[name]} ")))
+        game = act(game, seat, f"work {token}")
+        return act(game, seat, "prestige 0")
+
+    for seat in seats:
+        assert game.table is not None
+        game = act(game, seat, f"return {game.table.state.player(seat).hand[-1]}")
+    hand = play.hidden_hand(game, "ben", keys["ben"])
+    token, name = min((t, card) for t, card in hand.items() if card and t.startswith("profession:"))
+    # Round 1: ben wins a jester; his work is worth 4 + 2 + 3 cards = 9 (the minimum is 7).
+    for seat, text in (("ann", "pass"), ("ben", "auction jester"), ("cat", "pass"), ("cat", "pass")):
+        game = act(game, seat, text)
+    game = act(game, "ann", "pass")
+    game = builds_and_works(game, "ben", token, name)
+    game = act(game, "cat", "pass")
+    # Round 2 (ben first): ben wins another jester; cat wins a recruitment card and takes the card
+    # from ben at once, then works it: 4 + 5 cards (three in hand, it and the recruitment card laid
+    # out) = 9, the minimum.
+    for seat, text in (("ben", "auction jester"), ("cat", "pass"), ("ann", "pass")):
+        game = act(game, seat, text)
+    for seat, text in (("cat", "auction recruitment"), ("ann", "pass")):
+        game = act(game, seat, text)
+    game = act(game, "cat", f"recruit {name} from ben")
+    for seat in ("ann", "ben"):
+        game = act(game, seat, "pass")
+    game = builds_and_works(game, "cat", token, name)
+    game = act(game, "ann", "pass")
+    # Round 3 (cat first): ben, the last player without a lot, buys a recruitment card and takes
+    # the card back. A work with it would be worth 4 + 4 + 4 cards = 12, above the minimum of 11.
+    for seat, text in (("cat", "pass"), ("ann", "pass"), ("ben", "buy recruitment")):
+        game = act(game, seat, text)
+    game = act(game, "ben", f"recruit {name} from cat")
+    for seat in ("cat", "ann"):
+        game = act(game, seat, "pass")
+    assert game.table is not None and game.table.state.turn == "ben"
+    assert token in game.table.state.player("ben").hand
+    return RecruitedBack(game, keys, clock, token, name)
+
+
+class TestAPlayerWorksEachProfessionOnce:
+    """Seed 001, "Создание шедевра": the card "остается лежать открытой на столе и данный игрок не
+    может вновь создать шедевр с помощью данного артиста или ученого. Однако другой игрок может с
+    помощью карты найма переманить открытого артиста или ученого и создать с помощью его шедевр"."""
+
+    case: RecruitedBack
+    RULE = "ben has already made a work with the {name}, and a player makes only one work with each"
+
+    @pytest.fixture(autouse=True, scope="class")
+    @classmethod
+    def _made(cls) -> None:
+        cls.case = recruited_back()
+
+    def test_another_player_worked_the_card(self) -> None:
+        assert self.case.game.table is not None
+        state = self.case.game.table.state
+        assert [work.profession for work in state.player("cat").works] == [self.case.name]
+        assert [work.profession for work in state.player("ben").works] == [self.case.name]
+
+    def test_moves_does_not_offer_the_work_and_play_refuses_it_in_one_line(self) -> None:
+        case = self.case
+        _, moves = play.legal(case.game, "ben", play.hidden_hand(case.game, "ben", case.keys["ben"]))
+        assert moves and not [text for text in moves if text.startswith(f"work {case.token}")]
+        before = case.game.data()
+        with pytest.raises(IllegalMoveError) as caught:
+            play.play(case.game, "ben", f"work {case.token}", case.keys["ben"], case.clock.tick())
+        message = str(caught.value)
+        assert message.startswith(self.RULE.format(name=case.name)) and "\n" not in message
+        assert case.game.data() == before
+
+    def test_the_command_line_refuses_it_and_leaves_the_file_alone(self, cli: Cli) -> None:
+        case = self.case
+        path = cli.cwd / "game.toml"
+        path.write_text(
+            gamefile.render_new(
+                case.game.header(), case.game.roster_table(), COMPONENTS, case.game.entries, []
+            ),
+            encoding="utf-8",
+        )
+        before = path.read_bytes()
+        done = cli("play", str(path), "work", case.token, "--as", "ben")
+        assert done.exit_code == 1
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: " + self.RULE.format(name=case.name))
+        assert path.read_bytes() == before
+
+    def test_a_file_made_before_the_rule_no_longer_verifies(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        case = self.case
+        monkeypatch.setattr(rounds, "repeat_refusal", lambda *_: None)
+        made, entry = play.play(case.game, "ben", f"work {case.token}", case.keys["ben"], case.clock.tick())
+        monkeypatch.undo()
+        result = ledger.audit(made.data(), lambda key, run: None)
+        assert not result.ok
+        assert str(result.problems[0]).startswith(
+            f"entry {entry['seq']} (by ben): refused by the rules: " + self.RULE.format(name=case.name)
+        )

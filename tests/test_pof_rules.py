@@ -69,7 +69,7 @@ def test_auction_turns_opening_and_raises() -> None:
     game = dealer.play(game, "anna", "auction jester")
     assert game.auction is not None and game.auction.price == 200 and game.auction.turn == "bruno"
     refused(game, dealer, "bruno", "bid 250", "the next bid for the jester is 300")
-    refused(game, dealer, "bruno", "bid 400", "ни больше, ни меньше")
+    refused(game, dealer, "bruno", "bid 400", "every bid raises the last by exactly 100")
     game = dealer.play(game, "bruno", "pass")
     game = dealer.play(game, "carla", "bid 300")
     game = dealer.play(game, "anna", "bid 400")
@@ -267,7 +267,7 @@ def test_recruitment_takes_a_card_laid_out_by_an_opponent() -> None:
     game = game.with_player(replace(game.player("anna"), actions=()))
     refused(game, dealer, "anna", f"recruit {name} from bruno", "holds no recruitment card")
     with_card = game.with_player(replace(game.player("anna"), recruitment=1))
-    refused(with_card, dealer, "anna", f"recruit {name} from anna", "у поместья оппонента")
+    refused(with_card, dealer, "anna", f"recruit {name} from anna", "laid out by an opponent's estate")
     game = dealer.play(game, "anna", "pass")
     game = game.with_player(replace(game.player("bruno"), recruitment=1))
     refused(game, dealer, "bruno", f"recruit {name} from carla", "does not lie face up by carla's")
@@ -307,6 +307,22 @@ def test_two_player_unofficial_prices_and_face_up_professions() -> None:
     )
     game = dealer.play(game, game.turn, f"take profession {name}")
     assert game.face_up == () and game.professions_taken == 1
+
+
+def test_two_players_the_last_player_takes_a_lot_alone_for_200() -> None:
+    """The last player "может просто заплатить в банк 200 флоринов и взять один из доступных
+    объектов": 200 for any lot, even where the unofficial rules for 2 raise the "стартовая цена"
+    (the bid an auction opens with) to 500 for a builder and 700 for a jester in rounds 1-4."""
+    game, dealer = started(("anna", "bruno"), unofficial=True)
+    game = dealer.play(game, "anna", "auction builder")
+    game = dealer.play(game, "bruno", "pass")
+    assert game.player("anna").florins == 3500 - 500
+    assert rounds.last_player(game) and "buy jester" in RULES.legal_moves(game, "bruno")
+    refused(game, dealer, "bruno", "buy builder", "a builder was sold this round")
+    bought = dealer.play(game, "bruno", "buy jester")
+    assert bought.player("bruno").jesters == 1 and bought.player("bruno").florins == 3500 - 200
+    poor = game.with_player(replace(game.player("bruno"), florins=100))
+    refused(poor, dealer, "bruno", "buy jester", "the last player pays 200 florins")
 
 
 def test_a_profession_turned_up_is_taken_only_once_everyone_can_read_it() -> None:

@@ -171,7 +171,9 @@ def test_the_same_bonus_card_twice_in_one_work_is_refused_by_the_action_and_the_
     state.estates["alice"].bonus = 2
     state.estates["alice"].jesters = 2
     text = "alice creates work jurist bonus jesters bonus jesters"
-    message = refused(state, text, "the bonus card jesters is played twice", "лишь раз")
+    message = refused(
+        state, text, "the bonus card jesters is played twice", "each bonus card is played only once"
+    )
     assert message.count("jesters") == 1 + text.count("jesters")  # the card named once, and the action
     with pytest.raises(IllegalMoveError, match="the bonus card jesters is played twice"):
         TRACKER.query(state, "work alice jurist bonus jesters bonus jesters")
@@ -202,7 +204,9 @@ def test_prestige_beyond_the_works_own_florins_is_refused() -> None:
 def test_a_work_below_the_rounds_minimum_is_refused() -> None:
     # "Если игрок не набирает минимальной ценности шедевра, он не может играть данной картой
     # профессии". Round 1's minimum here is 6; a bare jurist is worth 3 (the cards).
-    refused(table(), "alice creates work jurist", "below round 1's minimum 6", "минимальной ценности")
+    refused(
+        table(), "alice creates work jurist", "below round 1's minimum 6", "a work must be worth at least"
+    )
 
 
 def test_the_minimum_of_a_round_no_source_gives_must_be_recorded() -> None:
@@ -222,11 +226,37 @@ def test_round_six_minimum_follows_from_rounds_five_and_seven() -> None:
 
 
 def test_a_profession_laid_out_cannot_be_played_again() -> None:
-    # "данный игрок не может вновь создать шедевр с помощью данного артиста"
+    # "Карта остается лежать открытой на столе": the card is no longer in anyone's hand.
     state = table("alice takes bonus", "alice creates work jurist bonus 6", "round ends")
     state.estates["alice"].bonus = 1
-    refused(state, "alice creates work jurist bonus 6", "lies face up by alice's estate")
+    refused(state, "alice creates work jurist bonus 6", "alice has already made a work with the jurist")
     refused(state, "bob creates work jurist", "lies face up")
+
+
+def test_a_player_makes_one_work_with_each_profession_card_even_recruited_back() -> None:
+    # "Карта остается лежать открытой на столе и данный игрок не может вновь создать шедевр с
+    # помощью данного артиста или ученого. Однако другой игрок может с помощью карты найма
+    # переманить открытого артиста или ученого и создать с помощью его шедевр в своем поместье."
+    state = table(
+        "bob buys recruitment for 200",
+        "alice takes bonus",
+        "alice creates work jurist bonus 6",  # 6 WP, round 1's minimum
+        "round ends",
+        "alice buys recruitment for 200",
+        "bob recruits jurist from alice",
+        "bob takes bonus",
+        "bob creates work jurist bonus 8",  # another player may: 8 WP, round 2's minimum
+        "alice recruits jurist from bob",
+        "alice takes bonus",
+    )
+    assert [work.profession for work in state.estates["bob"].works] == ["jurist"]
+    assert state.estates["alice"].named == ["jurist"]
+    message = refused(
+        state, "alice creates work jurist bonus 8", "alice has already made a work with the jurist"
+    )
+    assert "\n" not in message
+    (report,) = TRACKER.query(state, "work alice jurist bonus 8")
+    assert any("alice could not create it: alice has already made a work" in note for note in report.notes)
 
 
 # --- building -------------------------------------------------------------------------------------------
@@ -250,7 +280,7 @@ def test_building_costs_700_300_with_one_or_two_builders_and_nothing_with_three(
 def test_only_one_building_of_a_type_and_a_type_keeps_its_size() -> None:
     # "Игрок может построить в своем поместье только одно здание одного типа."
     state = table("alice builds chapel small")
-    refused(state, "alice builds chapel", "только одно здание одного типа")
+    refused(state, "alice builds chapel", "only one building of each type")
     refused(state, "bob builds chapel large", "the chapel is small")
     state, _ = TRACKER.apply(state, "bob builds chapel")  # the size is known now
     assert state.estates["bob"].buildings == {"chapel": "small"}
@@ -270,7 +300,7 @@ def test_no_building_is_left_when_its_three_tiles_are_built() -> None:
     state.estates["dora"] = copy.deepcopy(state.estates["alice"])
     state.estates["dora"].buildings = {}
     state.estates["dora"].actions = []
-    refused(state, "dora builds opera", "маркеры закончились")
+    refused(state, "dora builds opera", "no opera tile is left")
 
 
 # --- the auction ----------------------------------------------------------------------------------------
@@ -283,7 +313,7 @@ def test_builders_two_and_three_give_prestige_and_a_fourth_is_refused() -> None:
         state, _ = TRACKER.apply(state, "alice buys builder for 200")
     assert (state.estates["alice"].builders, state.estates["alice"].prestige["builders"]) == (3, 6)
     state, _ = TRACKER.apply(state, "round ends")
-    refused(state, "alice buys builder for 200", "более трех")
+    refused(state, "alice buys builder for 200", "the most an estate may have")
 
 
 def test_the_second_and_third_forest_give_three_prestige_each() -> None:
@@ -304,15 +334,15 @@ def test_the_second_and_third_forest_give_three_prestige_each() -> None:
 def test_one_lot_per_player_and_one_of_each_kind_per_round() -> None:
     state = table("alice buys jester for 300")
     # "Каждый игрок может в один раунд приобрести на аукционе только один объект."
-    refused(state, "alice buys builder for 200", "already won the jester", "только один объект")
+    refused(state, "alice buys builder for 200", "already won the jester", "only one lot a round")
     # "В каждый раунд на аукцион может быть выставлен только один объект одного типа."
-    refused(state, "bob buys jester for 200", "одного типа")
+    refused(state, "bob buys jester for 200", "only one lot of each kind is put up a round")
 
 
 def test_prices_start_at_200_rise_by_100_and_cannot_exceed_the_florins() -> None:
     # "ставкой 200 флоринов ... Все повышения цены лота происходят ровно на 100 флоринов"
-    refused(table(), "alice buys jester for 100", "opening bid 200")
-    refused(table(), "alice buys jester for 250", "ровно на 100")
+    refused(table(), "alice buys jester for 100", "it opens at 200")
+    refused(table(), "alice buys jester for 250", "every bid adds exactly 100")
     refused(table(), "alice buys jester for 3600", "has 3500 florins")
 
 
@@ -327,18 +357,29 @@ def test_two_players_open_prestige_recruitment_and_builder_at_500_and_jesters_at
     # всегда 500 флоринов. Стартовая цена за шута в раунды с первого по четвертый всегда 700
     # флоринов, в раунды с пятого по седьмой 300 флоринов."
     state = table(players=("alice", "bob"), unofficial=True)
-    refused(state, "alice buys builder for 400", "opening bid 500")
-    refused(state, "alice buys jester for 600", "opening bid 700")
+    refused(state, "alice buys builder for 400", "opens at 500")
+    refused(state, "alice buys jester for 600", "opens at 700")
     for _ in range(4):
         state, _ = TRACKER.apply(state, "round ends")
     state, _ = TRACKER.apply(state, "alice buys jester for 300")
     assert state.estates["alice"].jesters == 1
 
 
+def test_two_players_the_last_player_takes_a_lot_alone_for_200() -> None:
+    # "Этот игрок может просто заплатить в банк 200 флоринов и взять один из доступных объектов":
+    # the unofficial rules for 2 raise the price an auction opens with, not the last player's 200.
+    state = table("alice buys builder for 500", players=("alice", "bob"), unofficial=True)
+    refused(state, "bob buys jester for 300", "or taken alone for 200")
+    after, _ = TRACKER.apply(state, "bob buys jester for 200")
+    assert (after.estates["bob"].jesters, after.estates["bob"].florins) == (1, 3300)
+    after, _ = TRACKER.apply(state, "bob buys prestige-card for 200")
+    assert after.estates["bob"].florins == 3300
+
+
 def test_unofficial_rules_auction_one_landscape_a_round() -> None:
     # "За один раунд только один тип ландшафта может быть выставлен на аукцион."
     state = table("alice buys landscape lake for 200", unofficial=True)
-    refused(state, "bob buys landscape park for 200", "только один тип ландшафта")
+    refused(state, "bob buys landscape park for 200", "only one landscape is put up a round")
     # the official rules allow a lake and a park in one round
     table("alice buys landscape lake for 200", "bob buys landscape park for 200")
 
@@ -347,16 +388,16 @@ def test_unofficial_rules_auction_one_landscape_a_round() -> None:
 def test_two_actions_a_round_and_profession_and_freedom_once_a_round() -> None:
     state = table("alice takes profession")
     # "Взятие карты профессии (только раз за раунд)"
-    refused(state, "alice takes profession", "только раз за раунд")
+    refused(state, "alice takes profession", "taken only once a round")
     state, _ = TRACKER.apply(state, "alice takes bonus")
     # "Каждый игрок совершает по 2 действия."
-    refused(state, "alice takes freedom travel", "both actions", "2 действия")
+    refused(state, "alice takes freedom travel", "both actions", "each player takes 2 actions a round")
 
 
 def test_each_freedom_once_per_estate_and_players_less_one_of_each() -> None:
     # "Игрок может лишь раз обеспечить в своем поместье свободу каждого типа."
     state = table("alice takes freedom travel", "round ends")
-    refused(state, "alice takes freedom travel", "свободу каждого типа")
+    refused(state, "alice takes freedom travel", "takes each freedom only once")
     state = table("alice takes freedom travel", "bob takes freedom travel")
     refused(state, "carla takes freedom travel", "no travel marker is left")
 
@@ -402,7 +443,7 @@ def test_unofficial_two_players_stop_at_four_professions_with_cards_still_face_u
         state, _ = TRACKER.apply(state, "round ends")
     state, _ = TRACKER.apply(state, "bob takes profession")  # round 6: 5 turned up, the 4th taken
     message = refused(state, "alice takes profession", "the 4 profession cards a game of 2 allows are taken")
-    assert "только 4 карты" in message
+    assert "at most 4 profession cards in the whole game" in message
 
 
 def test_recruiting_needs_a_recruitment_card_and_an_opponents_laid_out_card() -> None:
@@ -410,7 +451,7 @@ def test_recruiting_needs_a_recruitment_card_and_an_opponents_laid_out_card() ->
     refused(state, "bob recruits jurist from alice", "no recruitment card")
     state = table("bob buys recruitment for 200", "alice takes bonus", "alice creates work jurist bonus 6")
     refused(state, "bob recruits poet from alice", "does not lie face up")
-    refused(state, "bob recruits jurist from bob", "оппонента")
+    refused(state, "bob recruits jurist from bob", "laid out by an opponent's estate")
 
 
 # --- the best work of a round ---------------------------------------------------------------------------
@@ -553,7 +594,7 @@ def test_a_tie_on_prestige_goes_to_the_most_florins_then_is_shared() -> None:
     state = table("alice prestige +10", "bob prestige +10", "bob florins +100")
     report = TRACKER.score(state)[0]
     assert report.data["winners"] == ["bob"]
-    assert "наибольшую сумму денег" in " ".join(report.notes)
+    assert "tie on 10 prestige: the most florins wins" in " ".join(report.notes)
     state, _ = TRACKER.apply(state, "alice florins +100")
     assert TRACKER.score(state)[0].data["winners"] == ["alice", "bob"]
 

@@ -179,7 +179,7 @@ CORRUPTIONS: dict[str, tuple[Callable[[Data], None], str]] = {
     ),
     "a minimum that falls": (
         _set(("minimum_work", "3", "value"), 20),
-        "[minimum_work] must rise every round ('возрастает с каждым раундом')",
+        "[minimum_work] must rise every round, as the round track's minimum does",
     ),
     "a round without a minimum": (
         lambda data: data["minimum_work"].pop("4"),

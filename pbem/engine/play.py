@@ -26,6 +26,7 @@ from pbem.engine.ruleset import (
     Ruleset,
     explanation,
     free_move_rules,
+    hidden_deck_rules,
     is_free,
     require_ruleset,
 )
@@ -293,27 +294,59 @@ def hidden_hand(ledger: Ledger, seat: str, secret: SecretKeys) -> dict[str, str 
 
 
 def _playable(game: Seated, seat: str, texts: list[str], hand: Mapping[str, str | None]) -> list[str]:
+    if game.table.decks is None:
+        return texts
+    return playable(game.rules, game.table.state, seat, texts, hand)
+
+
+def playable(
+    rules: Ruleset, state: Any, seat: str, texts: Sequence[str], hand: Mapping[str, str | None]
+) -> list[str]:
+    """The moves of ``texts`` (listed by the rules for ``seat``) that ``play`` accepts from a seat
+    holding ``hand``: every card a move uses is one the seat holds, every card it shows one the
+    seat can read, and the rules accept the move once those cards are shown. The rules list a
+    card play before its cards are known (a Florence work's value, an Il Principe city's
+    colours), so only the seat, which reads its own cards, can tell which of them it can make."""
+    hidden = hidden_deck_rules(rules)
+    if hidden is None:
+        return list(texts)
     kept: list[str] = []
     for text in texts:
-        uses = tables.card_uses(game.rules, game.table, seat, game.rules.parse(text))
+        move = rules.parse(text)
+        uses = hidden.card_uses(state, seat, move)
+        if not uses:
+            kept.append(text)
+            continue
         free = dict(hand)
-        if all(_can_use(use, free) for use in uses):
+        shown = state
+        for use in uses:
+            token = _take(use, free)
+            if token is None:
+                break
+            if use.action == "reveal":
+                shown = hidden.card_revealed(shown, token, str(hand[token]))
+        else:
+            try:
+                rules.check(shown, seat, move)
+            except IllegalMoveError:
+                continue
             kept.append(text)
     return kept
 
 
-def _can_use(use: CardUse, free: dict[str, str | None]) -> bool:
-    """Whether ``free`` (the hand not yet used by this move) has the card ``use`` needs; takes it."""
+def _take(use: CardUse, free: dict[str, str | None]) -> str | None:
+    """The token of the card in ``free`` (the hand not yet used by this move) that ``use`` needs,
+    taken from it; None if the seat lacks it or cannot read a card the move shows."""
     if use.token is not None:
         if use.token not in free or (use.action == "reveal" and free[use.token] is None):
-            return False
+            return None
         del free[use.token]
-        return True
+        return use.token
     for token, card in free.items():
         if card is not None and card == use.card:
             del free[token]
-            return True
-    return False
+            return token
+    return None
 
 
 def held(ledger: Ledger, seat: str) -> list[str]:

@@ -48,9 +48,7 @@ def role(text: str, words: Sequence[str], at: int) -> tuple[str, int]:
 
 def check_role(table: Table, text: str, name: str) -> None:
     if name.endswith("minor") and not table.rules.minor_roles:
-        raise IllegalMoveError(
-            f"{text!r}: no minor roles with 2 players (« toutes les cartes Rôle Mineur » are removed)"
-        )
+        raise IllegalMoveError(f"{text!r}: no minor roles with 2 players: every minor role card is removed")
 
 
 # --- shared checks and moves -----------------------------------------------------------------------
@@ -205,8 +203,8 @@ def _last_draw_rule(table: Table, counts: Sequence[int]) -> str:
     """The last round's draw as the texts fix it, with the numbers of this table."""
     if not counts and table.rules.last_draw and table.parts.reading("short-pile") == "game-ends":
         return (
-            f"the pile holds {table.deck} cards, fewer than the last round's {table.rules.last_draw}: "
-            "« le jeu prend fin immédiatement » (the reading this table picked); record `game ends`"
+            f"the pile holds {table.deck} cards, fewer than the last round's {table.rules.last_draw}, "
+            "so the game ends at once (the reading this table picked); record `game ends`"
         )
     if not counts:
         empty = "the pile and the cards removed from play are" if table.rules.last_draw else "the pile is"
@@ -214,31 +212,23 @@ def _last_draw_rule(table: Table, counts: Sequence[int]) -> str:
     if not table.rules.last_draw:
         if len(counts) == 1 and counts[0] < table.deck:
             return (
-                f"with 2 players the last round auctions {counts[0]} cards (« tirer 6 cartes Bâtiment "
-                "de la pioche », the reading this table picked)"
+                f"with 2 players the last round auctions {counts[0]} cards drawn from the pile (the "
+                "reading this table picked)"
             )
         if len(counts) == 1:
-            return (
-                f"with 2 players the last round auctions all {counts[0]} cards left in the pile "
-                "(« toutes celles restantes »)"
-            )
+            return f"with 2 players the last round auctions all {counts[0]} cards left in the pile"
         return (
-            f"with 2 players the last round auctions {counts[0]} cards (text A: « tirer 6 cartes "
-            "Bâtiment de la pioche (ou toutes celles restantes) ») or all "
-            f"{counts[1]} left in the pile (text B: « toutes les cartes restantes »)"
+            f"with 2 players the last round auctions {counts[0]} cards (text A: 6 drawn from the "
+            f"pile, or all that are left) or all {counts[1]} left in the pile (text B)"
         )
     wanted = table.rules.last_draw
     players = len(table.players)
     if counts[0] == wanted:
-        return (
-            f"the last round auctions {wanted} cards drawn from the pile "
-            f"(« {wanted} cartes pour {players} joueurs »)"
-        )
+        return f"the last round auctions {wanted} cards drawn from the pile ({wanted} for {players} players)"
     return (
-        f"the last round auctions {wanted} cards (« {wanted} cartes pour {players} joueurs »), but the "
-        f"pile ({table.deck}) and the cards removed from play ({table.discards}) hold only "
-        f"{counts[0]}, all drawn (« réutiliser des cartes déjà défaussées »; text B ends the game "
-        "instead: `game ends`)"
+        f"the last round auctions {wanted} cards ({wanted} for {players} players), but the pile "
+        f"({table.deck}) and the cards removed from play ({table.discards}) hold only {counts[0]}, "
+        "all drawn (text A uses the removed cards again; text B ends the game instead: `game ends`)"
     )
 
 
@@ -249,9 +239,9 @@ def round_roles(table: Table, text: str, log: Log) -> None:
     left = [card for card in COLOURS if table.reserve[card]]
     if left:
         raise IllegalMoveError(
-            f"{text!r}: phase 2 is not over, {', '.join(left)} still to auction (« jusqu'à ce que "
-            "tous les groupes de cartes édifices aient été achetés »); "
-            "record `nobody wins <colour>` for a group nobody bids on"
+            f"{text!r}: phase 2 is not over, {', '.join(left)} still to auction (the auctions go on "
+            "until every group of building cards is sold); record `nobody wins <colour>` for a group "
+            "nobody bids on"
         )
     roles.begin(table, log)
 
@@ -290,8 +280,8 @@ def game_ends(table: Table, text: str, log: Log) -> None:
 
 # --- player actions --------------------------------------------------------------------------------
 _RESERVE_RULE = {
-    2: "« Choisit 2 cartes édifices de sa main et les pose face cachée »",
-    3: "2 players: « pose 3 cartes pour les enchères »",
+    2: "each family puts 2 building cards from its hand face down in the reserve",
+    3: "with 2 players each family puts 3 building cards in the reserve",
 }
 
 
@@ -301,7 +291,7 @@ def reserves(table: Table, text: str, seat: Seat, cards: Sequence[str], log: Log
     before_roles(table, text)
     if table.last_round:
         raise IllegalMoveError(
-            f"{text!r}: in the last round « La phase 1 est supprimée »; the groups come from the pile"
+            f"{text!r}: the last round has no phase 1 and no reserve; the groups come from the pile"
         )
     if table.auctions_begun:
         raise IllegalMoveError(f"{text!r}: the auctions have begun; the reserve is closed")
@@ -346,8 +336,8 @@ def wins(table: Table, text: str, seat: Seat | None, card: str, bid: int, *, log
     first = next_group(table.reserve)
     if card != first:
         raise IllegalMoveError(
-            f"{text!r}: the {first} group is auctioned first (« en commençant par le groupe de "
-            "cartes le moins nombreux », ties in colour order green, white, red, blue, yellow)"
+            f"{text!r}: the {first} group is auctioned first (the smallest group goes first, ties in "
+            "colour order green, white, red, blue, yellow)"
         )
     count = table.reserve[card]
     table.reserve[card] = 0
@@ -356,7 +346,7 @@ def wins(table: Table, text: str, seat: Seat | None, card: str, bid: int, *, log
         table.discards += count
         log.append(f"nobody bids: {count} {card} removed from play")
         return
-    pay(text, seat, bid, "« Paie l'enchère à la banque »")
+    pay(text, seat, bid, "the winner pays the bid to the bank")
     seat.hand[card] += count
     seat.wins += 1
     table.principe = seat.name
@@ -370,15 +360,14 @@ def _phase3_turn(table: Table, text: str, seat: Seat, building: bool) -> None:
     groups = pending(table)
     if groups and not (building and seat.builds < seat.wins):
         won = (
-            "; while they go on, only a family that has won a group builds, the city its win gives "
-            "(« Peut construire 1 cité »)"
+            "; while they go on, only a family that has won a group builds, the one city its win gives"
             if building
             else ""
         )
         raise IllegalMoveError(
-            f"{text!r}: phase 2 is not over: {groups} still to be auctioned (« Les enchères continuent "
-            "jusqu'à ce que tous les groupes de cartes édifices aient été achetés »); phase 3 comes "
-            f"after: record `<player> wins <colour> for <ducats>` or `nobody wins <colour>` for each{won}"
+            f"{text!r}: phase 2 is not over: {groups} still to be auctioned (the auctions go on until "
+            "every group of building cards is sold); phase 3 comes after: record "
+            f"`<player> wins <colour> for <ducats>` or `nobody wins <colour>` for each{won}"
         )
     # One phase 3 action (a city or cards) plus one city per group won: cities + placings <= 1 + wins.
     turns = seat.builds + seat.places + 1
@@ -405,9 +394,7 @@ def builds(
     seule fois par couleur »."""
     before_roles(table, text)
     if table.round == 1 and not table.rules.build_first_round:
-        raise IllegalMoveError(
-            f"{text!r}: « au premier tour du jeu, il est interdit de construire une Cité »"
-        )
+        raise IllegalMoveError(f"{text!r}: no city may be built in the first round of the game")
     city = table.parts.cities[city_name]
     if city_name in table.built:
         raise IllegalMoveError(
@@ -432,19 +419,18 @@ def builds(
     assert cards is not None
     problem = check_icons(city.size, cards)
     if problem:
-        raise IllegalMoveError(f"{text!r}: {problem} (« Les cartes Cité »)")
-    pay(text, seat, city.size.cost, f"« Payer le montant indiqué sur la carte Cité », {city.size.cost}")
+        raise IllegalMoveError(f"{text!r}: {problem}")
+    pay(text, seat, city.size.cost, f"a city costs the ducats printed on its card, {city.size.cost}")
     take_from_hand(table, text, seat, cards)
     due = min(city.size.shields, SHIELDS_PER_FAMILY - seat.shields_placed)
     if len(regions) != due:
         raise IllegalMoveError(
-            f"{text!r}: {seat.name} places {due} shield(s) for a {city.size.name} city "
-            f"(« Placer 1 ... ou 2 ... boucliers », while shields remain): `shields <region> ...`"
+            f"{text!r}: {seat.name} places {due} shield(s) for a {city.size.name} city (1 for a small "
+            "city, 2 for a larger one, while shields remain): `shields <region> ...`"
         )
     if city.regions is not None and not set(regions) <= set(city.regions):
         raise IllegalMoveError(
-            f"{text!r}: shields go in the regions touching {city_name}: {', '.join(city.regions)} "
-            "(« les régions adjacentes à la cité »)"
+            f"{text!r}: shields go in the regions touching {city_name}: {', '.join(city.regions)}"
         )
     if len(set(regions)) > city.size.regions:
         raise IllegalMoveError(f"{text!r}: a {city.size.name} city touches {city.size.regions} region(s)")

@@ -484,7 +484,7 @@ def load(overrides: Mapping[str, Any] | None) -> Components:
         or not all(isinstance(n, str) for n in names)
     ):
         raise UsageError(
-            "components region_names: expected six different names (« une carte de l'Italie avec 6 régions »)"
+            "components region_names: expected six different names (the map of Italy has 6 regions)"
         )
     for field_name in ("icons", "regions", "vp"):
         for city in overrides.get(field_name, {}):

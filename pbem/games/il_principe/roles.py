@@ -161,7 +161,7 @@ def run(table: Table, log: list[str]) -> None:
 
 def _head(table: Table, text: str, kind: str, role_effect: str | None = None) -> Step:
     if not table.steps:
-        raise IllegalMoveError(f"{text!r}: phase 4 is not waiting for anything (« Distribution des rôles »)")
+        raise IllegalMoveError(f"{text!r}: phase 4 is not waiting for anything: no role is being handed out")
     step = table.steps[0]
     if step.kind != kind or (role_effect is not None and ROLE_EFFECTS[step.role][0] != role_effect):
         raise IllegalMoveError(f"{text!r}: phase 4 waits for this first: {waiting(table)}")
@@ -176,8 +176,8 @@ def take(table: Table, text: str, player: str, role: str, bid: int, *, log: list
         raise IllegalMoveError(f"{text!r}: phase 4 waits for this first: {waiting(table)}")
     if player not in step.players:
         raise IllegalMoveError(
-            f"{text!r}: only {', '.join(step.players)} may bid for {role} "
-            "(« seuls les joueurs majoritaires participent aux enchères »)"
+            f"{text!r}: only {', '.join(step.players)} may bid for {role}: only the players tied for "
+            "the role bid for it"
         )
     seat = table.seats[player]
     if bid > seat.ducats:
@@ -208,7 +208,7 @@ def turn_up(table: Table, text: str, player: str, colour: str | None, log: list[
     own = step.role.split()[0]
     if colour is not None:
         if colour == own:
-            raise IllegalMoveError(f"{text!r}: the {own} role turns up a card « sauf une verte »")
+            raise IllegalMoveError(f"{text!r}: the {own} role turns up a card of any colour but {own}")
         if seat.down[colour] == 0:
             raise IllegalMoveError(f"{text!r}: {player} has no face-down {colour} card")
         seat.down[colour] -= 1

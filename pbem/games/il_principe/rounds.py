@@ -226,8 +226,7 @@ def check_reserve(game: Game, seat: str, cards: Sequence[str]) -> None:
     wanted = game.settings.rules.reserve
     if len(cards) != wanted:
         raise IllegalMoveError(
-            f"each seat puts {wanted} cards from its hand in the reserve (« Choisit {wanted} cartes "
-            f"édifices de sa main »), not {len(cards)}"
+            f"each seat puts {wanted} cards from its hand face down in the reserve, not {len(cards)}"
         )
     _check_held(game.player(seat), cards)
 
@@ -266,7 +265,7 @@ def reserve(game: Game, seat: str, cards: Sequence[str]) -> Game:
 
 def check_show(game: Game, seat: str) -> None:
     if game.phase != SHOW:
-        raise IllegalMoveError("cards are shown once every reserve is revealed (« Retourner face visible »)")
+        raise IllegalMoveError("the reserve's cards are turned face up once every reserve is revealed")
     _ensure_turn(game, seat)
 
 
@@ -298,8 +297,8 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
         raise IllegalMoveError("nothing is being auctioned now")
     if auction.leader and amount <= auction.price:
         raise IllegalMoveError(
-            f"{amount} is not more than {auction.leader}'s {auction.price} (« Chaque enchère doit être "
-            "plus élevée que la précédente »)"
+            f"{amount} is not more than {auction.leader}'s {auction.price}: each bid must be higher "
+            "than the one before"
         )
     ducats = game.player(seat).ducats
     if amount > ducats:
@@ -399,13 +398,10 @@ def check_build(game: Game, seat: str, city: str, cards: Sequence[str], regions:
     if due is None and game.phase != ACTIONS:
         raise IllegalMoveError("a city is built in phase 3, or at once by the winner of a group")
     if not builds_allowed(game):
-        raise IllegalMoveError("« au premier tour du jeu, il est interdit de construire une Cité »")
+        raise IllegalMoveError("no city may be built in the first round of the game")
     if city not in game.face_up:
         up = ", ".join(game.face_up) or "none"
-        raise IllegalMoveError(
-            f"{city!r} is not face up (« Seules les cartes Cité placées face visible sont "
-            f"constructibles »): {up}"
-        )
+        raise IllegalMoveError(f"{city!r} is not face up, and only the cities face up may be built: {up}")
     card = game.components.cities[city]
     player = game.player(seat)
     _check_held(player, cards)
@@ -413,7 +409,7 @@ def check_build(game: Game, seat: str, city: str, cards: Sequence[str], regions:
     icons = sorted(card.icons, key=COLOURS.index)
     if colours != icons:
         raise IllegalMoveError(
-            f"{city} takes {' '.join(icons)} (« une carte Bâtiment pour chaque icône »), "
+            f"{city} takes {' '.join(icons)}, one building card for each of its icons, "
             f"not {' '.join(colours)}"
         )
     problem = check_icons(card.size, card.icons)
@@ -424,13 +420,14 @@ def check_build(game: Game, seat: str, city: str, cards: Sequence[str], regions:
     wanted = shields_due(game, player, city)
     if len(regions) != wanted:
         raise IllegalMoveError(
-            f"{seat} places {wanted} shield(s) for {city} (« Placer 1 (pour les petites cités) ou 2 », "
+            f"{seat} places {wanted} shield(s) for {city} (1 for a small city, 2 for a larger one, "
             f"while shields remain): 'shields REGION ...', not {len(regions)}"
         )
     for region in regions:
         if region not in card.regions:
             raise IllegalMoveError(
-                f"{region!r} does not touch {city}: {', '.join(card.regions)} (« les régions adjacentes »)"
+                f"{region!r} does not touch {city}, and shields go in the regions it touches: "
+                f"{', '.join(card.regions)}"
             )
 
 
@@ -472,7 +469,7 @@ def check_decline(game: Game, seat: str) -> None:
     _ensure_turn(game, seat)
     due = game.follow_ups[0] if game.follow_ups else None
     if due is not None and due.kind == SHIELD:
-        raise IllegalMoveError(f"the {due.role} places a shield (« place 1 bouclier »): 'shield REGION'")
+        raise IllegalMoveError(f"the {due.role} must place a shield: 'shield REGION'")
     if due is None and game.auction is None and game.phase != ACTIONS:
         raise IllegalMoveError(f"there is nothing to pass in the {game.phase}")
 
@@ -504,7 +501,7 @@ def check_play(game: Game, seat: str, cards: Sequence[str]) -> None:
     colours = set(_colours_of(game, cards))
     if len(colours) > 1:
         raise IllegalMoveError(
-            f"the cards played must be « toutes de la même couleur », not {', '.join(sorted(colours))}"
+            f"the cards played must all be of one colour, not {', '.join(sorted(colours))}"
         )
 
 
@@ -572,7 +569,7 @@ def check_turn_up(game: Game, seat: str, colour: str) -> None:
         raise IllegalMoveError("a card is turned up only by the green role's effect")
     own = due.role.split()[0]
     if colour == own:
-        raise IllegalMoveError(f"the {due.role} turns up a card « sauf une verte »")
+        raise IllegalMoveError(f"the {due.role} turns up a card of any colour but {own}")
     if not game.player(seat).down[COLOURS.index(colour)]:
         raise IllegalMoveError(f"{seat} has no face-down {colour} card")
 

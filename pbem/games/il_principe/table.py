@@ -235,9 +235,7 @@ def _player_action(table: Table, text: str, words: list[str], log: list[str]) ->
         w.expect(text, words, 3, "<player> shield <region>")
         act.not_over(table, text)
         if seat.shields_placed >= SHIELDS_PER_FAMILY:
-            raise IllegalMoveError(
-                f"{text!r}: {seat.name} has no shield left (« Si un joueur n'a plus de bouclier »)"
-            )
+            raise IllegalMoveError(f"{text!r}: {seat.name} has no shield left to place")
         roles.shield(table, text, seat.name, act.region(table, text, words[2]), log)
     else:
         _correction(table, text, seat, verb, words, log=log)

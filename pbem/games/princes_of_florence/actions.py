@@ -27,13 +27,12 @@ from pbem.games.princes_of_florence.works import (
     minimum,
     minimum_bounds,
     most_prestige,
+    repeat_refusal,
     work_value,
 )
 
-ONCE_PER_ROUND = {
-    "profession": "'взятие карты профессии (только раз за раунд)'",
-    "freedom": "'обеспечение свободы (только раз за раунд)'",
-}
+# The actions a player may take only once a round ("только раз за раунд").
+ONCE_PER_ROUND = ("profession", "freedom")
 
 
 def _act(table: Table, text: str, player: str, action: str) -> None:
@@ -42,11 +41,12 @@ def _act(table: Table, text: str, player: str, action: str) -> None:
     if len(estate.actions) >= ACTIONS_PER_ROUND:
         raise IllegalMoveError(
             f"{text!r}: {player} has taken both actions of round {table.round} ("
-            f"{', '.join(estate.actions)}; 'каждый участник игры ... может совершить 2 действия')"
+            f"{', '.join(estate.actions)}), and each player takes {ACTIONS_PER_ROUND} actions a round"
         )
     if action in ONCE_PER_ROUND and action in estate.actions:
         raise IllegalMoveError(
-            f"{text!r}: {player} already took a {action} this round ({ONCE_PER_ROUND[action]})"
+            f"{text!r}: {player} already took a {action} this round, and a {action} is taken only once "
+            "a round"
         )
     estate.actions.append(action)
     table.phase = ACTIONS
@@ -65,13 +65,11 @@ def build(table: Table, text: str, player: str, building: str, size: str | None)
     estate = table.estates[player]
     if building in estate.buildings:
         raise IllegalMoveError(
-            f"{text!r}: {player} already has a {building} ('может построить в своем поместье только "
-            "одно здание одного типа')"
+            f"{text!r}: {player} already has a {building}, and an estate has only one building of each type"
         )
     if table.supply[building] <= 0:
         raise IllegalMoveError(
-            f"{text!r}: no {building} is left ('не может строить здание, если соответствующие маркеры "
-            "закончились')"
+            f"{text!r}: no {building} tile is left, and a building is built only while its tiles last"
         )
     size = size or table.sizes.get(building)
     if size is None:
@@ -97,14 +95,13 @@ def take_freedom(table: Table, text: str, player: str, freedom: str) -> None:
     estate = table.estates[player]
     if freedom in estate.freedoms:
         raise IllegalMoveError(
-            f"{text!r}: {player} already has {freedom} ('может лишь раз обеспечить в своем поместье "
-            "свободу каждого типа')"
+            f"{text!r}: {player} already has {freedom}, and an estate takes each freedom only once"
         )
     key = f"freedom-{freedom}"
     if table.supply[key] <= 0:
         raise IllegalMoveError(
-            f"{text!r}: no {freedom} marker is left ({len(table.players) - 1} per type: 'количеству "
-            "игроков минус 1')"
+            f"{text!r}: no {freedom} marker is left (the game has {len(table.players) - 1} of each type, "
+            "one fewer than the players)"
         )
     _pay(table, text, player, FREEDOM_PRICE, "a freedom")
     table.supply[key] -= 1
@@ -141,8 +138,7 @@ def _profession_refusal(table: Table, text: str) -> IllegalMoveError | None:
     if taken >= limit:
         return IllegalMoveError(
             f"{text!r}: the {limit} profession cards a game of {count} allows are taken (unofficial "
-            f"rules: 'За всю игру только {limit} карт{'ы' if limit < 5 else ''} профессий могут "
-            "приобрести игроки в общей сумме')"
+            f"rules: the players take at most {limit} profession cards in the whole game)"
         )
     if taken < turned:
         return None
@@ -159,8 +155,8 @@ def _profession_refusal(table: Table, text: str) -> IllegalMoveError | None:
             f"taken and the text's limit of {limit} is never reached"
         )
     return IllegalMoveError(
-        f"{text!r}: no face-up profession card is left to take: {when} (unofficial rules: 'Любая "
-        f"карта профессии из числа карт, перевернутых рубашкой ..., может быть взята игроком'){ceiling}"
+        f"{text!r}: no face-up profession card is left to take: {when} (unofficial rules: a "
+        f"profession card is taken only from those turned face up){ceiling}"
     )
 
 
@@ -168,10 +164,7 @@ def take_profession(table: Table, text: str, player: str, name: str | None) -> N
     """Seed 001, "Взятие карты профессии": 300 florins, one card of the top five."""
     _act(table, text, player, "profession")
     if table.supply["profession"] <= 0:
-        raise IllegalMoveError(
-            f"{text!r}: the profession deck is empty ('если колода профессии опустела, игроки более "
-            "не могут приобретать соответствующие карты')"
-        )
+        raise IllegalMoveError(f"{text!r}: the profession deck is empty, so no profession card can be taken")
     if table.unofficial:
         refusal = _profession_refusal(table, text)
         if refusal is not None:
@@ -195,8 +188,7 @@ def _check_unseen(table: Table, text: str, profession: str) -> None:
         if profession in estate.played:
             raise IllegalMoveError(
                 f"{text!r}: the {profession} card lies face up by {other}'s estate (a work was created "
-                "with it; 'данный игрок не может вновь создать шедевр с помощью данного артиста', "
-                "only a recruitment card brings it back)"
+                "with it), in no hand or deck: only a recruitment card takes it from there"
             )
         if profession in estate.named:
             raise IllegalMoveError(f"{text!r}: the {profession} card is in {other}'s hand")
@@ -206,7 +198,7 @@ def take_bonus(table: Table, text: str, player: str) -> None:
     """Seed 001, "Взятие карты бонуса": 300 florins, one card of the top five."""
     _act(table, text, player, "bonus")
     if table.supply["bonus"] <= 0:
-        raise IllegalMoveError(f"{text!r}: the bonus deck is empty ('если колода бонусов опустела ...')")
+        raise IllegalMoveError(f"{text!r}: the bonus deck is empty, so no bonus card can be taken")
     _pay(table, text, player, BONUS_PRICE, "a bonus card")
     table.supply["bonus"] -= 1
     table.estates[player].bonus += 1
@@ -221,8 +213,8 @@ def lay_out(table: Table, text: str, player: str, profession: str) -> None:
         _check_unseen(table, text, profession)
         if estate.hand <= 0:
             raise IllegalMoveError(
-                f"{text!r}: {player} has no profession card in hand ('для создания шедевра, игрок должен "
-                "сыграть с руки картой профессии')"
+                f"{text!r}: {player} has no profession card in hand, and a work is made with a "
+                "profession card from the hand"
             )
         estate.hand -= 1
     estate.played.append(profession)
@@ -240,7 +232,7 @@ def set_minimum(table: Table, text: str, value: int) -> None:
     if value < low or (high is not None and value > high):
         raise IllegalMoveError(
             f"{text!r}: round {table.round}'s minimum must lie in {low}.."
-            f"{'' if high is None else high} (the minimum 'возрастает с каждым раундом')"
+            f"{'' if high is None else high}, as the minimum rises every round"
         )
     table.minimums[table.round] = value
 
@@ -262,6 +254,9 @@ def create_work(
         raise IllegalMoveError(
             f"{text!r}: {player} holds {estate.bonus} bonus card(s), the work plays {len(bonuses)}"
         )
+    repeat = repeat_refusal(player, profession, (work.profession for work in estate.works))
+    if repeat:
+        raise IllegalMoveError(f"{text!r}: {repeat}")
     lay_out(table, text, player, profession)
     if stated_minimum is not None:
         set_minimum(table, text, stated_minimum)
@@ -274,14 +269,14 @@ def create_work(
     value = work_value(estate, profession, bonuses)
     if value.total < least:
         raise IllegalMoveError(
-            f"{text!r}: the work is worth {value.total} WP, below round {table.round}'s minimum {least} "
-            "('если игрок не набирает минимальной ценности шедевра, он не может играть данной картой')"
+            f"{text!r}: the work is worth {value.total} WP, below round {table.round}'s minimum {least}, "
+            "and a work must be worth at least the round's minimum"
         )
     if prestige > most_prestige(value.total):
         raise IllegalMoveError(
             f"{text!r}: a {value.total} WP work pays {value.total * 100} florins, at most "
-            f"{most_prestige(value.total)} prestige at 200 florins each ('полную стоимость шедевра (но "
-            "не больше)')"
+            f"{most_prestige(value.total)} prestige at 200 florins each: the prestige taken is paid "
+            "for from the work's own florins"
         )
     estate.bonus -= len(bonuses)
     florins = florins_left(value.total, prestige)
@@ -304,7 +299,9 @@ def end_round(table: Table, text: str) -> tuple[int, list[str]]:
     """Seed 001: the best work of the round earns 3 prestige; the first player's figure passes left
     and the round marker moves on; "Игра заканчивается в конце 7 раунда". Returns the best work."""
     if table.phase == OVER:
-        raise IllegalMoveError(f"{text!r}: the game is over ('игра длится 7 раундов'); there is no round 8")
+        raise IllegalMoveError(
+            f"{text!r}: the game is over after round {ROUNDS}; there is no round {ROUNDS + 1}"
+        )
     value, best = best_work(table)
     for player in best:
         table.estates[player].prestige["best work"] += BEST_WORK_PRESTIGE

@@ -12,6 +12,7 @@ from pbem.games.princes_of_florence.components import (
     OPENING_BID,
     RAISE,
     REPEAT_PRESTIGE,
+    Components,
 )
 from pbem.games.princes_of_florence.state import AUCTION, Table
 
@@ -27,14 +28,22 @@ TWO_PLAYER_OPENING = dict.fromkeys(
 
 
 def opening_price(lot: str, *, players: int, unofficial: bool, round_: int) -> int:
-    """The least a lot sells for: the opening bid, which is also what the last player pays to take a
-    lot alone ("может просто заплатить в банк 200 флоринов")."""
+    """The bid an auction of ``lot`` opens with: 200 ("начинает аукцион со ставкой 200
+    флоринов"), or the unofficial rules' "стартовая цена" for two players."""
     if unofficial and players == 2:
         if lot == "jester":
             late = round_ >= _UNOFFICIAL["two_players_jester_late_from"]
             return _UNOFFICIAL["two_players_jester_late" if late else "two_players_jester_early"]
         return TWO_PLAYER_OPENING.get(lot, OPENING_BID)
     return OPENING_BID
+
+
+def alone_price(components: Components = COMPONENTS) -> int:
+    """What the last player without a lot pays to take one without an auction: "Этот игрок может
+    просто заплатить в банк 200 флоринов и взять один из доступных объектов", whatever the lot. The
+    unofficial rules for two raise the "стартовая цена" (the bid an auction opens with), and the
+    last player takes a lot without one, so their 500 and 700 do not apply."""
+    return components.rule("last_player_price")
 
 
 def opening(table: Table, lot: str) -> int:
@@ -45,6 +54,15 @@ def lot_slot(lot: str, *, unofficial: bool) -> str:
     """The kind a lot counts as for "только один объект одного типа" per round; with the unofficial
     rules "только один тип ландшафта может быть выставлен на аукцион", so all landscapes are one."""
     return "landscape" if unofficial and lot in (*LANDSCAPES, "landscape") else lot
+
+
+def once_a_round(unofficial: bool, lot: str) -> str:
+    """The rule a second lot of a kind in one round breaks, in words: "В каждый раунд на аукцион
+    может быть выставлен только один объект одного типа"; with the unofficial rules "За один раунд
+    только один тип ландшафта может быть выставлен на аукцион"."""
+    if unofficial and lot in (*LANDSCAPES, "landscape"):
+        return "with the unofficial rules only one landscape is put up a round"
+    return "only one lot of each kind is put up a round"
 
 
 def slot(table: Table, lot: str) -> str:
@@ -60,39 +78,34 @@ def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str
 
     if table.phase != AUCTION:
         raise refuse(
-            f"round {table.round}'s auction phase is over once actions are recorded (each round is "
-            "'фаза аукциона', then 'фаза действия')"
+            f"round {table.round}'s auction phase is over once actions are recorded (each round has "
+            "its auction phase, then its action phase)"
         )
     if estate.bought is not None:
         raise refuse(
-            f"{player} already won the {estate.bought} this round ('каждый игрок может в один раунд "
-            "приобрести на аукционе только один объект')"
+            f"{player} already won the {estate.bought} this round, and a player wins only one lot a round"
         )
     if slot(table, lot) in table.auctioned:
-        rule = (
-            "'за один раунд только один тип ландшафта может быть выставлен на аукцион'"
-            if table.unofficial and lot in LANDSCAPES
-            else "'в каждый раунд на аукцион может быть выставлен только один объект одного типа'"
+        raise refuse(
+            f"a {slot(table, lot)} was already auctioned this round, and "
+            f"{once_a_round(table.unofficial, lot)}"
         )
-        raise refuse(f"a {slot(table, lot)} was already auctioned this round ({rule})")
     if table.supply[lot] <= 0:
-        raise refuse(
-            f"no {lot} is left ('если более не осталось объектов определенного типа, то торги "
-            "за данные объекты более не могут объявляться')"
-        )
+        raise refuse(f"no {lot} is left, and a lot is put up only while some are left")
     if lot == "builder" and estate.builders >= MAX_BUILDERS:
+        raise refuse(f"{player} has {MAX_BUILDERS} builders already, the most an estate may have")
+    # The table does not record who is the last player in the round's auctions (passes and turn
+    # order go unrecorded), so a lot may be won at an auction or taken alone.
+    least, alone = opening(table, lot), alone_price()
+    if price != alone and (price < least or (price - least) % RAISE):
         raise refuse(
-            f"{player} has {MAX_BUILDERS} builders already ('их не может быть в поместье более трех')"
-        )
-    least = opening(table, lot)
-    if price < least or (price - least) % RAISE:
-        raise refuse(
-            f"a {lot} sells for {least}, {least + RAISE}, {least + 2 * RAISE}... (opening bid {least}; "
-            "'все повышения цены лота происходят ровно на 100 флоринов')"
+            f"a {lot} is won at an auction for {least}, {least + RAISE}, {least + 2 * RAISE}... (it opens "
+            f"at {least} and every bid adds exactly {RAISE}), or taken alone for {alone} by the last "
+            "player without a lot"
         )
     if price > estate.florins:
         raise refuse(
-            f"{player} has {estate.florins} florins, not {price} (the winner 'платит деньги в банк')"
+            f"{player} has {estate.florins} florins, not {price}, and the winner pays the price to the bank"
         )
     if card is not None:
         _check_unheld(table, text, card)
@@ -142,7 +155,7 @@ def recruit(table: Table, text: str, player: str, profession: str, owner: str) -
     if estate.recruitment <= 0:
         raise IllegalMoveError(f"{text!r}: {player} holds no recruitment card (one is won at the auction)")
     if owner == player:
-        raise IllegalMoveError(f"{text!r}: a recruitment card takes a card 'у поместья оппонента'")
+        raise IllegalMoveError(f"{text!r}: a recruitment card takes a card laid out by an opponent's estate")
     if profession not in table.estates[owner].played:
         laid = ", ".join(table.estates[owner].played) or "none"
         raise IllegalMoveError(

@@ -463,7 +463,7 @@ def _check_whole(components: Components) -> None:
     rising = list(components.minimum_work.values())
     # "Минимальная ценность шедевров возрастает с каждым раундом."
     if any(later <= earlier for earlier, later in itertools.pairwise(rising)):
-        raise ComponentError("[minimum_work] must rise every round ('возрастает с каждым раундом')")
+        raise ComponentError("[minimum_work] must rise every round, as the round track's minimum does")
     _exactly("[[building]]", components.buildings, BUILDING_NAMES)
     _exactly("[[landscape]]", components.landscapes, LANDSCAPES)
     _exactly("[[freedom]]", components.freedoms, FREEDOMS)

@@ -16,8 +16,8 @@ from dataclasses import replace
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import estate as grid
-from pbem.games.princes_of_florence.actions import turned_up
-from pbem.games.princes_of_florence.auction import lot_slot, opening_price
+from pbem.games.princes_of_florence.actions import ONCE_PER_ROUND, turned_up
+from pbem.games.princes_of_florence.auction import alone_price, lot_slot, once_a_round, opening_price
 from pbem.games.princes_of_florence.buildings import cost
 from pbem.games.princes_of_florence.components import LANDSCAPES, Building, Landscape
 from pbem.games.princes_of_florence.game import (
@@ -42,7 +42,13 @@ from pbem.games.princes_of_florence.game import (
     Work,
     as_estate,
 )
-from pbem.games.princes_of_florence.works import best_of, florins_left, most_prestige, work_value
+from pbem.games.princes_of_florence.works import (
+    best_of,
+    florins_left,
+    most_prestige,
+    repeat_refusal,
+    work_value,
+)
 
 LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
 Piece = Building | Landscape
@@ -218,7 +224,7 @@ def _settle_auctions(game: Game) -> Game:
 
 def last_player(game: Game) -> bool:
     """ "Торги длятся до тех пор, пока не останется один игрок, который не приобрел объект": that
-    player may take a lot alone for the opening price, or nothing."""
+    player may take a lot alone for 200 florins (``alone_price``), or nothing."""
     return game.phase == AUCTION and game.auction is None and len(_bidders(game)) == 1
 
 
@@ -242,17 +248,12 @@ def _supply(game: Game, lot: str) -> int:
 
 def _lot_refusal(game: Game, lot: str) -> str | None:
     if lot_slot(lot, unofficial=game.unofficial) in game.auctioned:
-        rule = (
-            "'за один раунд только один тип ландшафта может быть выставлен на аукцион'"
-            if game.unofficial and lot in (*LANDSCAPES, LANDSCAPE)
-            else "'в каждый раунд на аукцион может быть выставлен только один объект одного типа'"
-        )
-        return f"a {lot_slot(lot, unofficial=game.unofficial)} was sold this round ({rule})"
-    if _supply(game, lot) <= 0:
         return (
-            f"no {lot} is left ('если более не осталось объектов определенного типа, то торги за "
-            "данные объекты более не могут объявляться')"
+            f"a {lot_slot(lot, unofficial=game.unofficial)} was sold this round, and "
+            f"{once_a_round(game.unofficial, lot)}"
         )
+    if _supply(game, lot) <= 0:
+        return f"no {lot} is left, and a lot is put up only while some are left"
     return None
 
 
@@ -265,7 +266,7 @@ def _wants_refusal(game: Game, seat: str, lot: str) -> str | None:
     player = game.player(seat)
     limit = game.components.builders.limit
     if lot == "builder" and player.builders >= limit:
-        return f"{seat} has {limit} builders ('их не может быть в поместье более трех')"
+        return f"{seat} has {limit} builders, the most an estate may have"
     if lot in (*LANDSCAPES, LANDSCAPE):
         kinds = [lot] if lot in LANDSCAPES else [kind for kind in LANDSCAPES if game.supply[kind] > 0]
         if not any(placements(game, player, kind) for kind in kinds):
@@ -285,12 +286,13 @@ def check_nominate(game: Game, seat: str, lot: str) -> None:
         )
     if last_player(game):
         raise IllegalMoveError(
-            f"{seat} is the last player in this round's auctions: 'buy LOT' for its opening price, or pass"
+            f"{seat} is the last player in this round's auctions, who takes a lot without an auction: "
+            f"'buy LOT' for {alone_price(game.components)} florins, or pass"
         )
     if game.unofficial and lot in LANDSCAPES:
         raise IllegalMoveError(
-            "with the unofficial rules a landscape is put up as 'auction landscape' ('не называя его "
-            "тип'); the winner chooses its kind"
+            "with the unofficial rules a landscape is put up without naming its kind, as 'auction "
+            "landscape'; the winner chooses the kind"
         )
     if lot == LANDSCAPE and not game.unofficial:
         raise IllegalMoveError("name the landscape: 'auction forest', 'auction lake' or 'auction park'")
@@ -329,20 +331,18 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
         raise IllegalMoveError("no lot is being bid for: the nominator puts one up with 'auction LOT'")
     if seat in auction.passed:
         raise IllegalMoveError(
-            f"{seat} passed on this {auction.lot} ('спасовавший игрок более не может принимать участие "
-            "в торгах за данный объект')"
+            f"{seat} passed on this {auction.lot}, and a player who passes bids no more for that lot"
         )
     if seat not in _bidders(game):
         raise IllegalMoveError(
-            f"{seat} won a lot this round or left its auctions ('не могут принимать участия в торгах до "
-            "конца раунда')"
+            f"{seat} won a lot this round or left its auctions, and takes no further part in them this round"
         )
     _ensure_turn(game, seat)
     wanted = auction.price + game.components.rule("raise")
     if amount != wanted:
         raise IllegalMoveError(
-            f"the next bid for the {auction.lot} is {wanted}, not {amount} ('повышения цены лота "
-            "происходят ровно на 100 флоринов, ни больше, ни меньше')"
+            f"the next bid for the {auction.lot} is {wanted}, not {amount}: every bid raises the last "
+            f"by exactly {game.components.rule('raise')}"
         )
     refusal = _wants_refusal(game, seat, auction.lot)
     if refusal:
@@ -390,12 +390,16 @@ def check_buy(game: Game, seat: str, lot: str) -> None:
     refusal = _lot_refusal(game, lot) or _wants_refusal(game, seat, lot)
     if refusal:
         raise IllegalMoveError(refusal)
-    if game.player(seat).florins < price(game, lot):
-        raise IllegalMoveError(f"a {lot} costs {price(game, lot)}; {seat} has {game.player(seat).florins}")
+    cost = alone_price(game.components)
+    if game.player(seat).florins < cost:
+        raise IllegalMoveError(
+            f"the last player pays {cost} florins for a lot taken alone; {seat} has "
+            f"{game.player(seat).florins}"
+        )
 
 
 def buy(game: Game, seat: str, lot: str) -> Game:
-    return _win(game, seat, lot, price(game, lot), seat)
+    return _win(game, seat, lot, alone_price(game.components), seat)
 
 
 def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
@@ -522,11 +526,6 @@ def place(game: Game, seat: str, placement: grid.Placement) -> Game:
 
 # --- the action phase ----------------------------------------------------------------------------
 
-ONCE = {
-    "profession": "'взятие карты профессии (только раз за раунд)'",
-    "freedom": "'обеспечение свободы (только раз за раунд)'",
-}
-
 
 def _check_action(game: Game, seat: str, action: str) -> Player:
     _ensure_turn(game, seat)
@@ -535,9 +534,13 @@ def _check_action(game: Game, seat: str, action: str) -> Player:
     player = game.player(seat)
     limit = game.components.rule("actions_per_round")
     if len(player.actions) >= limit:
-        raise IllegalMoveError(f"{seat} has taken {limit} actions this round ('совершает по 2 действия')")
-    if action in ONCE and action in player.actions:
-        raise IllegalMoveError(f"{seat} already took a {action} this round ({ONCE[action]})")
+        raise IllegalMoveError(
+            f"{seat} has taken {limit} actions this round, and each player takes {limit} actions a round"
+        )
+    if action in ONCE_PER_ROUND and action in player.actions:
+        raise IllegalMoveError(
+            f"{seat} already took a {action} this round, and a {action} is taken only once a round"
+        )
     return player
 
 
@@ -567,12 +570,10 @@ def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
         )
     if name in player.estate.buildings:
         raise IllegalMoveError(
-            f"{seat} has a {name} already ('может построить в своем поместье только одно здание одного типа')"
+            f"{seat} has a {name} already, and an estate has only one building of each type"
         )
     if game.supply[f"building:{name}"] <= 0:
-        raise IllegalMoveError(
-            f"no {name} is left ('не может строить здание, если соответствующие маркеры закончились')"
-        )
+        raise IllegalMoveError(f"no {name} tile is left, and a building is built only while its tiles last")
     _pay(player, building_cost(game, player), f"a building with {player.builders} builder(s)")
     _place(game, player, placement)
 
@@ -598,12 +599,12 @@ def check_freedom(game: Game, seat: str, kind: str) -> None:
         )
     if kind in player.freedoms:
         raise IllegalMoveError(
-            f"{seat} has {kind} freedom already ('может лишь раз обеспечить в своем поместье свободу "
-            "каждого типа')"
+            f"{seat} has {kind} freedom already, and an estate takes each freedom only once"
         )
     if game.supply[f"freedom:{kind}"] <= 0:
         raise IllegalMoveError(
-            f"no {kind} marker is left ({len(game.seats) - 1} of each: 'количеству игроков минус 1')"
+            f"no {kind} marker is left (the game has {len(game.seats) - 1} of each, one fewer than the "
+            "players)"
         )
     _pay(player, game.components.rule("freedom_price"), "a freedom")
 
@@ -627,10 +628,7 @@ def check_take(game: Game, seat: str, deck: str, card: str = "") -> None:
     elif card:
         raise IllegalMoveError(f"a {action} card is drawn from the deck, not named ('take {action}')")
     elif game.decks[deck] <= 0:
-        raise IllegalMoveError(
-            f"the {deck} deck is empty ('если колода {'профессии' if deck == PROFESSION else 'бонусов'} "
-            "опустела, игроки более не могут приобретать соответствующие карты')"
-        )
+        raise IllegalMoveError(f"the {deck} deck is empty, so no {deck} card can be taken")
     _pay(player, game.components.rule(f"{action}_price"), f"a {action} card")
 
 
@@ -643,7 +641,7 @@ def _check_face_up(game: Game, card: str) -> None:
     if game.professions_taken >= limit:
         raise IllegalMoveError(
             f"the {limit} profession cards a game of {len(game.seats)} allows are taken (unofficial rules: "
-            f"'за всю игру только {limit} карт профессий могут приобрести игроки в общей сумме')"
+            f"the players take at most {limit} profession cards in the whole game)"
         )
     on_table = [game.shown[token] for token in turned(game)]
     if not on_table:
@@ -718,8 +716,8 @@ def check_work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -
     player = _check_action(game, seat, "work")
     if profession not in player.hand:
         raise IllegalMoveError(
-            f"{seat} holds no {game.name(profession)} ('для создания шедевра, игрок должен сыграть с руки "
-            "картой профессии')"
+            f"{seat} holds no {game.name(profession)}, and a work is made with a profession card from "
+            "the hand"
         )
     for token in bonuses:
         if token not in player.bonus:
@@ -730,15 +728,18 @@ def check_work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -
     twice = [token for token in set(bonuses) if list(bonuses).count(token) > 1]
     if twice:
         raise IllegalMoveError(
-            f"the bonus card {game.name(twice[0])} is played twice in one work ('каждой картой бонуса "
-            "игрок может играть лишь раз')"
+            f"the bonus card {game.name(twice[0])} is played twice in one work, and each bonus card is "
+            "played only once"
         )
+    repeat = repeat_refusal(seat, game.name(profession), (work.profession for work in player.works))
+    if repeat:
+        raise IllegalMoveError(repeat)
     value = work_points(game, seat, profession, bonuses)
     least = game.minimum()
     if value < least:
         raise IllegalMoveError(
-            f"the work is worth {value} WP, below round {game.round}'s minimum {least} ('если игрок не "
-            "набирает минимальной ценности шедевра, он не может играть данной картой профессии')"
+            f"the work is worth {value} WP, below round {game.round}'s minimum {least}, and a work must "
+            "be worth at least the round's minimum"
         )
 
 
@@ -813,14 +814,13 @@ def check_recruit(game: Game, seat: str, profession: str, owner: str) -> None:
     offered = any(due.seat == seat and due.kind == RECRUIT for due in game.follow_ups[:1])
     if not offered and (game.phase != ACTIONS or game.follow_ups):
         raise IllegalMoveError(
-            "a recruitment card is played when won or on one's turn in the action phase ('в любой момент "
-            "фазы действия, во время своего хода')"
+            "a recruitment card is played when it is won, or on one's own turn in the action phase"
         )
     player = game.player(seat)
     if player.recruitment <= 0:
         raise IllegalMoveError(f"{seat} holds no recruitment card")
     if owner not in game.seats or owner == seat:
-        raise IllegalMoveError("a recruitment card takes a card 'у поместья оппонента'")
+        raise IllegalMoveError("a recruitment card takes a card laid out by an opponent's estate")
     if (profession, owner) not in recruitable(game, seat):
         laid = ", ".join(game.name(t) for t in game.player(owner).laid) or "none"
         raise IllegalMoveError(
@@ -905,9 +905,7 @@ def check_reveal(game: Game, seat: str, token: str) -> None:
     """The card is named (``revealed``) before this check, so the seat is asked by the phase, not by
     the cards it still holds face down; the engine refuses a card shown twice."""
     if game.phase != REVEAL or game.player(seat).out:
-        raise IllegalMoveError(
-            "prestige cards are turned up at the end of the game ('Игроки открывают свои карты престижа')"
-        )
+        raise IllegalMoveError("prestige cards are turned up only at the end of the game")
     if token not in game.player(seat).prestige_cards:
         raise IllegalMoveError(f"{seat} holds no prestige card {token}")
 

@@ -20,6 +20,7 @@ from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRe
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import components as parts
 from pbem.games.princes_of_florence import rounds
+from pbem.games.princes_of_florence.auction import alone_price
 from pbem.games.princes_of_florence.components import LANDSCAPES
 from pbem.games.princes_of_florence.game import (
     ACTIONS,
@@ -325,7 +326,7 @@ def _prompt(state: Game, seat: str) -> str:
         return f"bid {following} for the {auction.lot} ({auction.leader} leads at {auction.price}), or pass"
     if state.phase == AUCTION:
         if rounds.last_player(state):
-            return "the last player: buy LOT for its opening price, or pass"
+            return f"the last player: buy LOT for {alone_price(state.components)} florins, or pass"
         return "put a lot up: auction LOT, or pass to take no lot this round"
     if state.phase == ACTIONS:
         done = len(state.player(seat).actions)

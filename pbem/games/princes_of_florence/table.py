@@ -25,6 +25,7 @@ from pbem.games.princes_of_florence.components import (
     FREEDOMS,
     LANDSCAPES,
     PROFESSIONS,
+    ROUNDS,
     SIZES,
     START_FLORINS,
     START_HAND,
@@ -43,7 +44,7 @@ from pbem.games.princes_of_florence.view import (
     table_sheet,
     work_report,
 )
-from pbem.games.princes_of_florence.works import Bonus, minimum, work_value
+from pbem.games.princes_of_florence.works import Bonus, minimum, repeat_refusal, work_value
 
 EVENTS = (
     EventForm(
@@ -252,15 +253,12 @@ def _game_over_notes(table: Table) -> tuple[str, ...]:
     hidden = face_down(table)
     if not hidden:
         return ("game over: 'pbem table score' gives the final score",)
-    return (
-        "game over: the prestige cards are turned up before the final score ('Игроки открывают свои "
-        f"карты престижа'): {reveal_hint(hidden)}",
-    )
+    return (f"game over: the prestige cards are turned up before the final score: {reveal_hint(hidden)}",)
 
 
 def _playing(table: Table, text: str) -> None:
     if table.phase == OVER:
-        raise IllegalMoveError(f"{text!r}: the game is over ('игра заканчивается в конце 7 раунда')")
+        raise IllegalMoveError(f"{text!r}: the game is over: it ends with round {ROUNDS}")
 
 
 def _price(text: str, rest: Sequence[str], form: str) -> int:
@@ -344,8 +342,8 @@ def _work_tail(
                 # A card given by its value (``bonus 4``) may repeat: two cards no source lists
                 # can be worth the same.
                 raise IllegalMoveError(
-                    f"{text!r}: the bonus card {card} is played twice in one work; each card is "
-                    "played once ('Каждой картой бонуса игрок может играть лишь раз')"
+                    f"{text!r}: the bonus card {card} is played twice in one work, and each bonus card "
+                    "is played only once"
                 )
             bonuses.append(card)
         elif keyword == "min":
@@ -444,6 +442,9 @@ def _work_query(
     """The value the work would have now, computed on a copy with the card laid out."""
     table = copy.deepcopy(state)
     notes: list[str] = []
+    repeat = repeat_refusal(player, profession, (work.profession for work in state.estates[player].works))
+    if repeat:
+        notes.append(f"{player} could not create it: {repeat}")
     try:
         actions.lay_out(table, text, player, profession)
     except IllegalMoveError as error:

@@ -199,7 +199,7 @@ def prestige_report(table: Table) -> Report:
         cells.append(holders.get(card, "-"))
         rows.append(tuple(cells))
     notes = [
-        "a shared lead gives the tied value ('делит ... первенство ... получает лишь половину')",
+        "a shared lead gives the tied value, half the card's",
         "fewest-empty needs every player's 'PLAYER empty-squares N'",
     ]
     notes.extend(
@@ -233,9 +233,7 @@ def score_sheet(table: Table) -> Sheet:
     tied = [player for player, row in scores.items() if row["total"] == top]
     notes = []
     if len(tied) > 1 and not incomplete:
-        notes.append(
-            f"{', '.join(tied)} tie on {top} prestige: the most florins wins ('наибольшую сумму денег')"
-        )
+        notes.append(f"{', '.join(tied)} tie on {top} prestige: the most florins wins")
     if len(won) > 1:
         notes.append(
             "still tied on florins: the rules text names no further tie-break, so they share the win"
@@ -243,8 +241,8 @@ def score_sheet(table: Table) -> Sheet:
     if incomplete:
         state = "incomplete: prestige cards face down"
         notes.append(
-            f"not final: {reveal_hint(hidden)}; at the end 'Игроки открывают свои карты престижа', "
-            "and a card still face down is not counted above"
+            f"not final: {reveal_hint(hidden)}; every prestige card is turned up at the end, and a card "
+            "still face down is not counted above"
         )
         notes.append("no winner until every prestige card is revealed")
     else:

@@ -4,7 +4,7 @@ and the round's best work ("Определение лучшего шедевра
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.games.princes_of_florence.components import (
@@ -109,6 +109,20 @@ def work_value(
         for card in bonuses
     )
     return WorkValue(profession, tuple(parts))
+
+
+def repeat_refusal(player: str, profession: str, made: Iterable[str]) -> str | None:
+    """Why ``player``, who has made works with the professions ``made``, may not make one with
+    ``profession`` now: seed 001, "Создание шедевра", the card "остается лежать открытой на столе и
+    данный игрок не может вновь создать шедевр с помощью данного артиста или ученого. Однако другой
+    игрок может с помощью карты найма переманить открытого артиста или ученого и создать с помощью
+    его шедевр". The bar stays with the player, so it holds even once the card is recruited back."""
+    if profession in made:
+        return (
+            f"{player} has already made a work with the {profession}, and a player makes only one work "
+            "with each artist or scholar (another player may recruit the card and make one)"
+        )
+    return None
 
 
 def most_prestige(value: int) -> int:
