@@ -311,6 +311,9 @@ def playable(
     if hidden is None:
         return list(texts)
     kept: list[str] = []
+    # Many listed moves show the same cards (one city with each set of regions): each set of
+    # cards is shown to the rules once.
+    states: dict[tuple[str, ...], Any] = {(): state}
     for text in texts:
         move = rules.parse(text)
         uses = hidden.card_uses(state, seat, move)
@@ -318,16 +321,18 @@ def playable(
             kept.append(text)
             continue
         free = dict(hand)
-        shown = state
+        shown: tuple[str, ...] = ()
         for use in uses:
             token = _take(use, free)
             if token is None:
                 break
             if use.action == "reveal":
-                shown = hidden.card_revealed(shown, token, str(hand[token]))
+                before, shown = states[shown], (*shown, token)
+                if shown not in states:
+                    states[shown] = hidden.card_revealed(before, token, str(hand[token]))
         else:
             try:
-                rules.check(shown, seat, move)
+                rules.check(states[shown], seat, move)
             except IllegalMoveError:
                 continue
             kept.append(text)

@@ -11,6 +11,7 @@ The cities are turned up by random events every seat contributes to.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -281,7 +282,10 @@ def legal(state: Game, seat: str) -> list[Move]:
     a claim the cards shown do not bear out."""
     if seat not in rounds.actors(state):
         return []
-    return [move for move in _candidates(state, seat) if _allowed(state, seat, move)]
+    # ``_builds`` judges its own moves, once for each city and set of regions.
+    return [
+        move for move in _candidates(state, seat) if isinstance(move, Build) or _allowed(state, seat, move)
+    ]
 
 
 def _allowed(state: Game, seat: str, move: Move) -> bool:
@@ -348,15 +352,37 @@ def _candidates(state: Game, seat: str) -> list[Move]:
 
 
 def _builds(state: Game, seat: str) -> list[Move]:
+    """Every city ``seat`` may build now, with each set of its cards that could bear the city's
+    icons: public cards only for icons of their colour, hidden cards for the rest (their colours
+    wait for them to be shown). Every other rule (the turn, the round, the cost, the regions) is
+    the same for every such set, so it is judged once for each city and set of regions."""
     player = state.player(seat)
-    items = _items(state, seat)
+    public = dict(zip(COLOURS, player.known, strict=True))
     found: list[Move] = []
     for city in state.face_up:
         card = state.components.cities[city]
+        combos = sorted(_fitting(card.icons, public, player.hand))
+        if not combos:
+            continue
         due = rounds.shields_due(state, player, city)
-        placements = sorted(set(itertools.combinations_with_replacement(card.regions, due)))
-        for combo in sorted(set(itertools.combinations(items, len(card.icons)))):
-            found.extend(Build(city, combo, regions) for regions in placements)
+        placements = [
+            regions
+            for regions in sorted(set(itertools.combinations_with_replacement(card.regions, due)))
+            if _allowed(state, seat, Build(city, combos[0], regions))
+        ]
+        found.extend(Build(city, combo, regions) for combo in combos for regions in placements)
+    return found
+
+
+def _fitting(icons: Sequence[str], public: Mapping[str, int], hand: Sequence[str]) -> set[tuple[str, ...]]:
+    """The sets of cards that may bear ``icons``: for each colour, up to as many public cards as
+    it has icons, and hidden cards for every icon left (tokens in hand order, then the colours)."""
+    wanted = Counter(icons)
+    found: set[tuple[str, ...]] = set()
+    for taken in itertools.product(*(range(min(wanted[c], public[c]) + 1) for c in COLOURS)):
+        shown = tuple(colour for colour, number in zip(COLOURS, taken, strict=True) for _ in range(number))
+        for tokens in itertools.combinations(hand, len(icons) - len(shown)):
+            found.add((*tokens, *shown))
     return found
 
 
