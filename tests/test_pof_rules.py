@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from pbem.engine.play import playable
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import ACTIONS, AUCTION, PLACE, FollowUp, Game
@@ -274,6 +275,36 @@ def test_recruitment_takes_a_card_laid_out_by_an_opponent() -> None:
     game = dealer.play(game, "bruno", f"recruit {name} from anna")
     assert token in game.player("bruno").hand and game.player("anna").laid == ()
     assert game.player("bruno").recruited == 1 and game.player("bruno").actions == ()
+
+
+def test_a_player_makes_one_work_with_each_profession_card() -> None:
+    """ "Карта остается лежать открытой на столе и данный игрок не может вновь создать шедевр с
+    помощью данного артиста или ученого. Однако другой игрок может с помощью карты найма переманить
+    открытого артиста или ученого и создать с помощью его шедевр в своем поместье." """
+    game, dealer = started()
+    game = to_actions(game, dealer)
+    for seat in SEATS:
+        game = game.with_player(replace(game.player(seat), jesters=3, recruitment=1))
+    token = sorted(dealer.hand(game, "anna").values())[0]
+    name = dealer.cards[token]
+    game = dealer.play(game, "anna", f"work {token}")
+    game = dealer.play(game, "anna", "prestige 0")
+    game = dealer.play(game, "anna", "pass")
+    game = dealer.play(game, "bruno", f"recruit {name} from anna")
+    game = dealer.play(game, "bruno", f"work {token}")  # another player may
+    game = dealer.play(game, "bruno", "prestige 0")
+    game = dealer.play(game, "bruno", "pass")
+    game = dealer.play(game, "carla", "pass")
+    game = to_actions(game, dealer)  # round 2: bruno, carla, then anna
+    game = dealer.play(game, "bruno", "pass")
+    game = dealer.play(game, "carla", "pass")
+    game = dealer.play(game, "anna", f"recruit {name} from bruno")
+    assert token in game.player("anna").hand and game.turn == "anna"
+    # 4 cards in hand and laid out, 2 recruitment cards laid out, 3 jesters: 12 WP, above 9
+    refused(game, dealer, "anna", f"work {token}", f"anna has already made a work with the {name}, and a")
+    hand = {t: dealer.cards[t] for t in game.player("anna").hand if t not in game.shown}
+    offered = playable(RULES, game, "anna", RULES.legal_moves(game, "anna"), hand)
+    assert offered and not [text for text in offered if text.startswith(f"work {token}")]
 
 
 def test_two_player_unofficial_prices_and_face_up_professions() -> None:

@@ -123,7 +123,7 @@ def role_majorities(table: Table) -> Report:
             )
         )
     notes = (
-        "if phase 4 were now (face-up cards only); « or »: the tied players bid for the role",
+        "if phase 4 were now (face-up cards only); 'x or y': the tied players bid for the role",
         "a) one most and one second take major and minor; b) one most takes the major, the tied "
         "seconds bid for the minor; c) the tied most bid for the major, the minor stays",
     )
