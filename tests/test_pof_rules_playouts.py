@@ -109,7 +109,8 @@ def expected_florins(before: Game, after: Game, seat: str, move: object, books: 
     elif isinstance(move, Freedom | Take):
         books.florins[seat] -= 300
     elif isinstance(move, Buy):
-        books.florins[seat] -= opening(move.lot, n, unofficial, round_)
+        # the last player "может просто заплатить в банк 200 флоринов", whatever the lot opens at
+        books.florins[seat] -= 200
     elif isinstance(move, Sell):
         books.florins[seat] += 100 * move.points
     elif isinstance(move, Payment):
