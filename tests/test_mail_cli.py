@@ -293,6 +293,31 @@ def test_mail_that_arrives_out_of_order_is_applied_once_what_it_follows_is(table
     assert tomllib.loads(table.copy("b").read_text())["game"]["head"] == game.head
 
 
+def test_files_of_one_import_are_applied_in_any_order(table: Table) -> None:
+    """pbem mail import 21.eml 20.eml: 21 follows 20, and is tried again once 20 applied, as
+    within one mailbox."""
+    from pbem import gamefile
+    from pbem.engine import ledger
+    from pbem.mail.delivery import delta_text
+    from pbem.mail.message import Outgoing, build
+
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    first = table.send("a", "20")
+    assert table.cli("note", str(table.copy("a")), "over to you", "--as", "a", home="a").exit_code == 0
+    game = ledger.read(gamefile.load(table.copy("a")).data)
+    then = table.root / "21.eml"
+    then.write_bytes(
+        build(
+            Outgoing("a@pbem.test", ("b@pbem.test",), "the note", "over to you", delta_text(game, 4),
+                     game.game_id, "note.toml")
+        ).as_bytes()
+    )  # fmt: skip
+    lines = table.receive("b", then, first)
+    assert len(lines) == 2 and all("applied to" in line for line in lines), lines
+    assert "21.eml" in lines[0] and "20.eml" in lines[1], lines
+    assert tomllib.loads(table.copy("b").read_text())["game"]["head"] == game.head
+
+
 def test_a_message_shows_the_table_as_a_picture_beside_its_words(table: Table) -> None:
     """With --picture (or pbem mail setup --pictures), an HTML part with a PNG of the table as
     every player sees it, for mail clients that show pictures; the plain text and the entries are

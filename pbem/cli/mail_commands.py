@@ -571,15 +571,18 @@ def import_(
     """Apply the moves in saved messages to your games (each verified before anything is written)."""
     outcomes: list[Outcome] = []
     with reported():
-        for path in paths:
-            messages = _messages(path)
-            found = receive_all(messages)
+        read = [(path, _messages(path)) for path in paths]
+        # one retry spans every path: the message a later path holds may be the one an earlier
+        # path's message follows, as within one mailbox
+        found = iter(receive_all([message for _, messages in read for message in messages]))
+        for path, messages in read:
+            these = [next(found) for _ in messages]
             if len(messages) == 1:  # a file named on its own is answered, whatever it holds
-                outcomes += found
+                outcomes += these
                 continue
             # the rest of a mailbox (other mail) is passed over in silence
-            outcomes += [outcome for outcome in found if outcome.verdict != "skipped"]
-            if all(outcome.verdict == "skipped" for outcome in found):
+            outcomes += [outcome for outcome in these if outcome.verdict != "skipped"]
+            if all(outcome.verdict == "skipped" for outcome in these):
                 outcomes.append(Outcome("skipped", f"{path}: no pbem message in its {len(messages)}"))
     _report(outcomes)
 
