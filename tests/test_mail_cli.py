@@ -318,6 +318,32 @@ def test_files_of_one_import_are_applied_in_any_order(table: Table) -> None:
     assert tomllib.loads(table.copy("b").read_text())["game"]["head"] == game.head
 
 
+def test_an_attachment_saved_on_its_own_is_applied(table: Table) -> None:
+    """The entries saved from a mail client (a delta, or the whole file) apply as the message
+    would; a file that is neither is refused (exit 3), and pbem merge points a delta to import."""
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    part = next(parsed(table.send("a", "roll")).iter_attachments())
+    payload = part.get_payload(decode=True)
+    assert isinstance(payload, bytes) and b"[delta]" in payload
+    saved = table.root / "saved.toml"
+    saved.write_bytes(payload)
+    before = table.copy("b").read_bytes()
+    merged = table.cli("merge", str(table.copy("b")), str(saved), home="b")
+    assert merged.exit_code == 2 and "pbem mail import" in merged.stderr, merged.stderr
+    assert len(merged.stderr.strip().splitlines()) == 1 and table.copy("b").read_bytes() == before
+    (line,) = table.receive("b", saved)
+    assert "applied to" in line and "1 new entry" in line, line
+    whole = table.root / "whole.toml"
+    whole.write_bytes(table.copy("a").read_bytes())
+    (line,) = table.receive("c", whole)
+    assert "applied to" in line, line
+    other = table.root / "notes.txt"
+    other.write_text("Subject: hello\n\nnothing of a game\n")
+    result = table.cli("mail", "import", str(other), home="c")
+    assert result.exit_code == 3, result.stdout
+    assert len(result.stdout.strip().splitlines()) == 1 and "neither" in result.stdout, result.stdout
+
+
 def test_a_message_shows_the_table_as_a_picture_beside_its_words(table: Table) -> None:
     """With --picture (or pbem mail setup --pictures), an HTML part with a PNG of the table as
     every player sees it, for mail clients that show pictures; the plain text and the entries are

@@ -300,11 +300,18 @@ def merge(
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
     from pbem.engine import ledger as ledger_mod
-    from pbem.errors import EquivocationError
+    from pbem.errors import EquivocationError, UsageError
+    from pbem.mail.delivery import DELTA
 
     with reported():
         base = gamefile.load(resolve(file))
         copies = [(str(other), gamefile.load(resolve(other)).data) for other in others]
+        for name, data in [(str(file), base.data), *copies]:
+            if DELTA in data:
+                raise UsageError(
+                    f"{name} holds the entries of a message (a [delta] table), not a game file: "
+                    f"apply it with pbem mail import {name}"
+                )
         cache = for_home()
         try:
             result = ledger_mod.merge((str(file), base.data), copies, cache)

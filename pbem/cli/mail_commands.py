@@ -433,6 +433,11 @@ def receive(raw: bytes, name: str) -> Outcome:
     except MailContentError as exc:
         return Outcome("refused", f"{name}: refused, nothing changed: {exc}", final=True)
     if carried is None:
+        try:  # an attachment saved on its own: the entries without the mail around them
+            carried = message.saved(raw)
+        except MailContentError as exc:
+            return Outcome("refused", f"{name}: refused, nothing changed: {exc}", final=True)
+    if carried is None:
         return Outcome("skipped", f"{name}: not a pbem message", final=True)
     return _apply(carried, name)
 
@@ -578,7 +583,16 @@ def import_(
         for path, messages in read:
             these = [next(found) for _ in messages]
             if len(messages) == 1:  # a file named on its own is answered, whatever it holds
-                outcomes += these
+                outcomes += [
+                    Outcome(
+                        "refused",
+                        f"{path}: refused: neither a pbem message nor a game's entries",
+                        final=True,
+                    )
+                    if outcome.verdict == "skipped"
+                    else outcome
+                    for outcome in these
+                ]
                 continue
             # the rest of a mailbox (other mail) is passed over in silence
             outcomes += [outcome for outcome in these if outcome.verdict != "skipped"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import codecs
 import email
 import re
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -182,6 +183,29 @@ def read(raw: bytes) -> Carried | None:
         _hint(parsed, "Message-ID"),
         data,
     )
+
+
+def saved(raw: bytes) -> Carried | None:
+    """The entries of a game's attachment saved on its own from a mail client (a delta, or the
+    whole game file), or None for anything else; MailContentError for one too large."""
+    check_size(len(raw))
+    try:
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+        data = tomllib.loads(text)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return None
+    if not isinstance(data.get("entry"), list):
+        return None
+    delta, game = data.get("delta"), data.get("game")
+    if isinstance(delta, dict):
+        game_id = delta.get("game")
+    elif isinstance(game, dict):
+        game_id = game.get("id")
+    else:
+        return None
+    if not isinstance(game_id, str):
+        return None
+    return Carried(text, game_id, "", "", "", _data(text, "saved"))
 
 
 class _HeaderUnreadable(Exception):
