@@ -344,6 +344,33 @@ def test_an_attachment_saved_on_its_own_is_applied(table: Table) -> None:
     assert len(result.stdout.strip().splitlines()) == 1 and "neither" in result.stdout, result.stdout
 
 
+def test_messages_of_a_game_are_dated_and_read_as_one_thread(table: Table) -> None:
+    """Every message has a Date (pbem's clock) and a Message-ID; the next message of the game
+    replies to the last one its sender sent or applied, so a mail client shows one conversation."""
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    out = table.root / "roll.eml"
+    sent = table.cli(
+        "mail", "send", str(table.copy("a")), "--as", "a", "--to-file", str(out), home="a",
+        env={"PBEM_NOW": "2026-03-04T05:06:07Z"},
+    )  # fmt: skip
+    assert sent.exit_code == 0, sent.stderr
+    roll = parsed(out)
+    assert roll["Date"] == "Wed, 04 Mar 2026 05:06:07 +0000"
+    assert roll["Message-ID"].startswith("<") and roll["Message-ID"].endswith("@pbem.test>")
+    # a's last message of the game is the one c sent it at the start
+    joined = parsed(table.root / "joined.eml")["Message-ID"]
+    assert roll["In-Reply-To"] == joined and roll["References"].split()[-1] == joined
+    table.receive("b", out)
+    assert table.cli("note", str(table.copy("b")), "thanks", "--as", "b", home="b").exit_code == 0
+    answer = parsed(table.send("b", "answer"))
+    assert answer["In-Reply-To"] == roll["Message-ID"]
+    assert answer["References"].split()[-2:] == [
+        parsed(table.root / "joined-b.eml")["Message-ID"],
+        roll["Message-ID"],
+    ]
+    assert answer["Message-ID"] != roll["Message-ID"]
+
+
 def test_a_message_shows_the_table_as_a_picture_beside_its_words(table: Table) -> None:
     """With --picture (or pbem mail setup --pictures), an HTML part with a PNG of the table as
     every player sees it, for mail clients that show pictures; the plain text and the entries are

@@ -76,3 +76,18 @@ def test_the_messages_fetch_passed_over_are_remembered_per_folder_while_its_uids
     assert memory.uids(other, "4") == set()
     memory.keep(other, "4", ["2"])
     assert memory.uids(other, "4") == {"2"}
+
+
+def test_the_thread_of_a_game_keeps_its_last_ten_message_ids(tmp_path: Path) -> None:
+    """The Message-IDs the next message's References name: the last ten, each once, and never a
+    header that is not one Message-ID (it arrived in a message anybody could write)."""
+    library = Library(tmp_path)
+    game = "cd" * 16
+    library.save({game: Kept(game, tmp_path / "game.toml")})
+    for number in range(12):
+        library.update(game, message_id=f"<{number}@pbem.test>")
+    library.update(game, message_id="<5@pbem.test>")
+    library.update(game, message_id="<a@b> <c@d>")
+    library.update(game, message_id="not an id")
+    thread = library.games()[game].thread
+    assert thread == [f"<{number}@pbem.test>" for number in (2, 3, 4, 6, 7, 8, 9, 10, 11, 5)]

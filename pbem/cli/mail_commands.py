@@ -173,6 +173,8 @@ def compose(
     """The message ``seat`` sends after its move: to the seats that must act (the others copied),
     carrying the entries some of them lack (all of them with ``full``); or, with ``to``, to those
     addresses (an invitation to players not in the game yet), carrying the whole game."""
+    from email.utils import make_msgid
+
     from pbem.cli.play_commands import log_line, status_report
     from pbem.engine import table as tables
     from pbem.errors import UsageError
@@ -239,6 +241,9 @@ def compose(
         game_id=ledger.game_id,
         filename=f"{ledger.info.name}-{ledger.game_id[:8]}.toml",
         picture=_picture(ledger) if picture else None,
+        date=_date(now()),
+        message_id=make_msgid(domain=sender.rpartition("@")[2] or "pbem.invalid"),
+        thread=tuple(kept.thread) if kept else (),
     )
     message = build(outgoing)
     if to:
@@ -247,6 +252,18 @@ def compose(
         message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
         message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
     return Composed(message, mailed, [other for other in recipients if other not in mailed], len(sent))
+
+
+def _date(moment: str) -> str:
+    """An RFC 3339 time (pbem's clock) as a Date header says it."""
+    from datetime import UTC, datetime
+    from email.utils import format_datetime
+
+    try:
+        when = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    except ValueError:  # a PBEM_NOW that is not a time: the real one
+        when = datetime.now(UTC)
+    return format_datetime(when if when.tzinfo else when.replace(tzinfo=UTC))
 
 
 def _picture(ledger: Ledger) -> bytes | None:
@@ -357,6 +374,10 @@ def send_file(
             "message written with --to-file"
         )
     info(deliver(composed, to_file=to_file, stdout=stdout))
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    Library(default_home()).update(ledger.game_id, message_id=str(composed.message["Message-ID"]))
 
 
 def send_after(file: Path, seat: str) -> None:
@@ -452,6 +473,7 @@ def _apply(carried: Carried, name: str) -> Outcome:
     from pbem.keys import default_home
     from pbem.mail import delivery
     from pbem.mail.library import Library
+    from pbem.mail.message import message_id as thread_id
 
     try:
         data = carried.data
@@ -489,7 +511,7 @@ def _apply(carried: Carried, name: str) -> Outcome:
             if sender and copy and type(copy[0]) is int and isinstance(copy[1], str)
             else {}
         )
-        library.update(merged.game_id, known=known, applied=1)
+        library.update(merged.game_id, known=known, applied=1, message_id=thread_id(carried.message_id))
         phase = status_report(merged, now(), path)["phase"] if merged.table is not None else "joining"
         waiting = (
             tables.waiting_summary(merged.rules, merged.table)

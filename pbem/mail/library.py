@@ -27,6 +27,8 @@ from pathlib import Path
 from pbem.errors import UsageError
 
 ID = re.compile(r"[0-9a-f]{32}")
+THREAD = 10  # Message-IDs kept per game, for the References of the next message
+MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")
 PREFIX = re.compile(r"[0-9a-f]{4,32}")
 
 
@@ -38,6 +40,7 @@ class Kept:
     path: Path
     known: dict[str, tuple[int, str]] = field(default_factory=dict)  # seat -> (steps, head) of its copy
     applied: int = 0  # messages applied since the player last looked (pbem inbox)
+    thread: list[str] = field(default_factory=list)  # Message-IDs last sent or applied, the last last
 
 
 class Library:
@@ -70,6 +73,13 @@ class Library:
                 if isinstance(known, dict)
                 else {},
                 item.get("applied", 0) if type(item.get("applied")) is int else 0,
+                [
+                    text
+                    for text in item.get("thread", [])
+                    if isinstance(text, str) and MESSAGE_ID.fullmatch(text)
+                ][-THREAD:]
+                if isinstance(item.get("thread"), list)
+                else [],
             )
         return kept
 
@@ -87,6 +97,8 @@ class Library:
                 item["known"] = {
                     seat: f"{steps}:{head}" for seat, (steps, head) in sorted(kept.known.items())
                 }
+            if kept.thread:
+                item["thread"] = kept.thread[-THREAD:]
             table[game_id] = item
         doc["games"] = table
         _write(self.index, tomlkit.dumps(doc))
@@ -112,9 +124,15 @@ class Library:
         return matches[0] if matches else None
 
     def update(
-        self, game_id: str, *, known: dict[str, tuple[int, str]] | None = None, applied: int = 0
+        self,
+        game_id: str,
+        *,
+        known: dict[str, tuple[int, str]] | None = None,
+        applied: int = 0,
+        message_id: str | None = None,
     ) -> None:
-        """Record what a message taught: steps seats hold, and messages applied."""
+        """Record what a message taught: steps seats hold, messages applied, and the Message-ID of
+        the game's last message sent or applied (the next one is a reply to it)."""
         games = self.games()
         kept = games.get(game_id)
         if kept is None:
@@ -123,6 +141,9 @@ class Library:
             if copy[0] >= kept.known.get(seat, (0, ""))[0]:
                 kept.known[seat] = copy
         kept.applied += applied
+        if message_id and MESSAGE_ID.fullmatch(message_id):
+            kept.thread = [text for text in kept.thread if text != message_id] + [message_id]
+            kept.thread = kept.thread[-THREAD:]
         self.save(games)
 
     def looked(self) -> None:

@@ -63,6 +63,9 @@ class Outgoing:
     game_id: str
     filename: str
     picture: bytes | None = None  # a PNG of the table as every player may see it
+    date: str = ""  # the Date header (RFC 5322)
+    message_id: str = ""  # this message's Message-ID, <...>
+    thread: tuple[str, ...] = ()  # the game's earlier messages the sender has seen, the last last
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,13 @@ def build(outgoing: Outgoing) -> EmailMessage:
     message["From"] = outgoing.sender
     message["To"] = ", ".join(outgoing.recipients)
     message["Subject"] = outgoing.subject
+    if outgoing.date:
+        message["Date"] = outgoing.date
+    if outgoing.message_id:
+        message["Message-ID"] = outgoing.message_id
+    if outgoing.thread:  # one conversation in a mail client: a reply to the last message seen
+        message["In-Reply-To"] = outgoing.thread[-1]
+        message["References"] = " ".join(outgoing.thread)
     message[GAME_HEADER] = outgoing.game_id
     # The entries ride twice: inline, for a client that drops attachments or a player who pastes
     # the body, and attached, for one that mangles long bodies; the reader checks they agree.
@@ -183,6 +193,15 @@ def read(raw: bytes) -> Carried | None:
         _hint(parsed, "Message-ID"),
         data,
     )
+
+
+MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >, as make_msgid writes
+
+
+def message_id(text: str) -> str | None:
+    """``text`` if it is one Message-ID pbem may repeat in In-Reply-To and References, else None."""
+    text = text.strip()
+    return text if MESSAGE_ID.fullmatch(text) else None
 
 
 def saved(raw: bytes) -> Carried | None:
