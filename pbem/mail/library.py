@@ -28,7 +28,7 @@ from pbem.errors import UsageError
 
 ID = re.compile(r"[0-9a-f]{32}")
 THREAD = 10  # Message-IDs kept per game, for the References of the next message
-MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")
+MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >, as make_msgid writes
 PREFIX = re.compile(r"[0-9a-f]{4,32}")
 
 

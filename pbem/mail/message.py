@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from pbem.errors import MailContentError, MailUnreadableError
 from pbem.mail.armor import LIMIT as ENTRIES_LIMIT
 from pbem.mail.armor import armor, packed_blocks, unpack
+from pbem.mail.library import MESSAGE_ID
 
 GAME_HEADER = "X-Pbem-Game"
 MEDIA_TYPE = ("application", "toml")
@@ -193,9 +194,6 @@ def read(raw: bytes) -> Carried | None:
         _hint(parsed, "Message-ID"),
         data,
     )
-
-
-MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >, as make_msgid writes
 
 
 def message_id(text: str) -> str | None:
