@@ -579,7 +579,8 @@ def combine(
             )
         raise GameFileError(f"the copies cannot be combined: {first}{hint}")
     assert replay.ledger is not None
-    added = sum(1 for hash_ in replay.ledger.hashes if hash_ not in mine.hashes)
+    before = set(mine.hashes)
+    added = sum(1 for hash_ in replay.ledger.hashes if hash_ not in before)
     overtaken = tuple(
         dict(entry)
         for entry in sorted(resolution.overtaken, key=lambda entry: (entry["seq"], order[entry["by"]]))
