@@ -15,9 +15,12 @@ from pbem.engine.ruleset import standings
 from pbem.games.princes_of_the_renaissance import scoring
 from pbem.games.princes_of_the_renaissance.state import Game
 
-# A seat's own bid or pass, said already by the move's text (a pass the rules make for a seat,
-# with its reason, is an outcome and stays).
-_ECHO = re.compile(r"\S+ (bids \d+|raises to \d+|passes|passes at \d+)")
+# What the move's own text says already: a bid, a pass, a family chosen, a card bought, a gift.
+# (A pass the rules make for a seat, with its reason, is an outcome and stays.)
+_ECHO = re.compile(
+    r"\S+ (bids \d+|raises to \d+|passes|passes at \d+|takes the .+ family|buys a Treachery card"
+    r"|gives \d+ \w+ to \S+)"
+)
 
 
 def outcomes(before: Game, after: Game) -> list[str]:
