@@ -10,6 +10,7 @@ import random
 import re
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -46,12 +47,12 @@ def _trusted(key: str, run: object) -> None:
 
 @cache
 def _example(name: str) -> tuple[Pair, ...]:
-    """(state before, state after, outcomes) for every entry of a shipped example game."""
+    """(state before, state after, outcomes) for every entry of a shipped example game of
+    Princes of the Renaissance."""
     data = tomllib.loads((EXAMPLES / name).read_text())
     states = ledger_mod.states(data, _trusted)
-    rules = ledger_mod.read(data, _trusted).rules
     return tuple(
-        (before, after, outcomes(rules, before, after))
+        (before, after, outcomes(POTR_RULES, before, after))
         for before, after in zip([None, *states], states, strict=False)
     )
 
@@ -320,3 +321,30 @@ def test_log_prints_outcomes_under_their_entry_and_in_json(cli: Cli) -> None:
     assert by_seq[12]["outcomes"] == ["turn order by bids: alice (3), bruno (2), chiara (1)"]
     assert by_seq[13]["what"].endswith("(undone)") and by_seq[13]["outcomes"] == []
     assert by_seq[0]["outcomes"] == [] and by_seq[6]["outcomes"]
+
+
+def test_ip_regions_at_the_end_as_the_rulebook_example_scores_them() -> None:
+    """Seed 002, « Exemple d'évaluation finale dans les régions »: blue, Carraresi most (5),
+    Visconti and Gonzaga one each (2 each); green, D'Este 3 shields (5), Carraresi (2); red,
+    Visconti alone with one (5); yellow, Medici and Gonzaga two each (5 each), Visconti's one
+    shield nothing."""
+    seats = ("carraresi", "visconti", "gonzaga", "este", "medici")
+    game = ip_support.new_game(seats)
+    shields = {
+        "carraresi": {"blue": 2, "green": 1},
+        "visconti": {"blue": 1, "red": 1, "yellow": 1},
+        "gonzaga": {"blue": 1, "yellow": 2},
+        "este": {"green": 3},
+        "medici": {"yellow": 2},
+    }
+    before = replace(game, players=tuple(replace(p, shields=shields[p.seat]) for p in game.players))
+    said = outcomes(IP_RULES, before, replace(before, phase=IP_OVER))
+    assert said[:6] == [
+        "region blue: carraresi 5, visconti 2, gonzaga 2",
+        "region brown: no shield, no points",
+        "region green: este 5, carraresi 2",
+        "region purple: no shield, no points",
+        "region red: visconti 5",
+        "region yellow: gonzaga 5, medici 5",
+    ]
+    assert said[6].startswith("final score: ")

@@ -194,18 +194,17 @@ class OutcomeRules(Protocol):
         what every seat may see: the state holds tokens, never a hidden card."""
 
 
-def outcomes(rules: object, before: Any, after: Any) -> list[str]:
+def outcomes(rules: Ruleset, before: Any, after: Any) -> list[str]:
     """What came of one entry: the ruleset's own ``outcomes`` (none for a ruleset without it),
     then, for the entry that ends the game, the final score and the winners as its public view
-    gives them, so every game says its end alike."""
+    gives them, so every game says its end alike. ``before`` is None for the entry that sets the
+    game up (nothing came before it to compare with)."""
     if before is None or before is after:
         return []
     said = getattr(rules, "outcomes", None)
     found = [str(line) for line in said(before, after)] if callable(said) else []
-    over = getattr(rules, "over", None)
-    view = getattr(rules, "view", None)
-    if callable(over) and callable(view) and over(after) and not over(before):
-        shown = view(after, None)
+    if rules.over(after) and not rules.over(before):
+        shown = rules.view(after, None)
         found.append("final score: " + standings(shown.get("score", {})))
         winners = list(shown.get("winners", []))
         if winners:
