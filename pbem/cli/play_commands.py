@@ -406,17 +406,45 @@ def _next(ledger: Ledger, file: Path) -> None:
 
 
 def log(file: Path = FILE, as_json: bool = JSON) -> None:
-    """The history: one line per entry, with who did what."""
+    """The history: one line per entry, with who did what, and under it what came of it (an
+    auction won, a war decided, a round's income, the final score)."""
     with reported():
-        _, ledger = read_game(file)
-        lines = [
-            (entry["seq"], entry["by"], entry["kind"], log_line(ledger, entry)) for entry in ledger.entries
+        loaded, ledger = read_game(file)
+        said = entry_outcomes(ledger, loaded.data)
+        items = [
+            {
+                "seq": entry["seq"],
+                "by": entry["by"],
+                "kind": entry["kind"],
+                "what": log_line(ledger, entry),
+                "outcomes": outcomes,
+            }
+            for entry, outcomes in zip(ledger.entries, said, strict=True)
         ]
         if as_json:
-            print_json([{"seq": seq, "by": by, "kind": kind, "what": what} for seq, by, kind, what in lines])
+            print_json(items)
             return
-        for seq, by, kind, what in lines:
-            typer.echo(log_text(seq, by, kind, what))
+        for item in items:
+            typer.echo(log_text(item["seq"], item["by"], item["kind"], item["what"]))
+            for line in item["outcomes"]:
+                typer.echo(OUTCOME_INDENT + line)
+
+
+# Outcome lines sit under the move's text, past the seq, seat and kind columns of ``log_text``.
+OUTCOME_INDENT = " " * 30
+
+
+def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:
+    """What came of each entry, in the ruleset's words (none before the game starts)."""
+    rules = ledger.rules
+    if rules is None or ledger.table is None:
+        return [[] for _ in ledger.entries]
+    from pbem.cli.proof_cache import for_home
+    from pbem.engine import ledger as ledger_mod
+    from pbem.engine.ruleset import outcomes
+
+    states = ledger_mod.states(data, for_home())
+    return [outcomes(rules, before, after) for before, after in zip([None, *states], states, strict=False)]
 
 
 def log_text(seq: int, by: str, kind: str, what: str) -> str:

@@ -732,6 +732,20 @@ def audit(data: Any, check: ProofCheck = check_now) -> Audit:
     return Audit(replay.ledger, tuple(problems))
 
 
+def states(data: Mapping[str, Any], check: ProofCheck = check_now) -> list[Any]:
+    """The rules' state after each entry of a game file that verifies (None until every seat has
+    joined), in file order: what ``pbem log`` compares to say what each entry brought about."""
+    entries = data["entry"]
+    components = data.get("components", {})
+    replay = _Replay(void=_undone(entries), components=components, check=check)
+    found: list[Any] = []
+    for index, entry in enumerate(entries):
+        replay.feed(index, entry)
+        table = replay.ledger.table if replay.ledger is not None else None
+        found.append(None if table is None else table.state)
+    return found
+
+
 class _Replay:
     def __init__(
         self,

@@ -185,6 +185,39 @@ def explanation(rules: object, state: Any, move: Any) -> str:
     return str(explain(state, move)) if callable(explain) else ""
 
 
+class OutcomeRules(Protocol):
+    """The optional method of a ruleset that says what came of a move (``pbem log``)."""
+
+    def outcomes(self, before: Any, after: Any) -> list[str]:
+        """What changed from ``before`` to ``after`` (the state before and after one entry), in
+        a player's words: an auction won, a war decided, cards removed, a round's income. Only
+        what every seat may see: the state holds tokens, never a hidden card."""
+
+
+def outcomes(rules: Ruleset, before: Any, after: Any) -> list[str]:
+    """What came of one entry: the ruleset's own ``outcomes`` (none for a ruleset without it),
+    then, for the entry that ends the game, the final score and the winners as its public view
+    gives them, so every game says its end alike. ``before`` is None for the entry that sets the
+    game up (nothing came before it to compare with)."""
+    if before is None or before is after:
+        return []
+    said = getattr(rules, "outcomes", None)
+    found = [str(line) for line in said(before, after)] if callable(said) else []
+    if rules.over(after) and not rules.over(before):
+        shown = rules.view(after, None)
+        found.append("final score: " + standings(shown.get("score", {})))
+        winners = list(shown.get("winners", []))
+        if winners:
+            found.append(f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} the game")
+    return found
+
+
+def standings(score: Mapping[str, Mapping[str, int]]) -> str:
+    """Each seat's total, highest first (ties in seat order): ``bruno 21, alice 18``."""
+    ranked = sorted(score.items(), key=lambda item: -item[1]["total"])
+    return ", ".join(f"{seat} {row['total']}" for seat, row in ranked)
+
+
 class Ruleset(Protocol):
     info: GameInfo
 

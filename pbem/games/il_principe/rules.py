@@ -149,6 +149,11 @@ class Rules:
 
         return view(state, seat)
 
+    def outcomes(self, before: Game, after: Game) -> list[str]:
+        from pbem.games.il_principe.outcomes import outcomes
+
+        return outcomes(before, after)
+
     def score(self, state: Game) -> dict[str, dict[str, int]]:
         from pbem.games.il_principe.email_view import breakdown
 

@@ -138,6 +138,11 @@ class Rules:
 
         return view(state, seat)
 
+    def outcomes(self, before: Game, after: Game) -> list[str]:
+        from pbem.games.princes_of_florence.outcomes import outcomes
+
+        return outcomes(before, after)
+
     def score(self, state: Game) -> dict[str, dict[str, int]]:
         return breakdown(state)
 

@@ -262,6 +262,11 @@ class Rules:
     def legal_moves(self, state: Game, seat: str) -> list[str]:
         return [self.format(move) for move in _legal(state, seat)]
 
+    def outcomes(self, before: Game, after: Game) -> list[str]:
+        from pbem.games.princes_of_the_renaissance.outcomes import outcomes
+
+        return outcomes(before, after)
+
     def explain(self, state: Game, move: Move) -> str:
         """What a family does, beside each family a player may choose."""
         if isinstance(move, Family):
