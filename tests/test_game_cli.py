@@ -20,7 +20,7 @@ def test_help_lists_every_command_with_one_line(cli: Cli) -> None:
     assert result.exit_code == 0
     for command in ("new", "join", "note", "verify", "games", "key"):
         assert f"│ {command} " in result.stdout
-    assert "3 integrity failure" in result.stdout
+    assert "3  integrity failure" in result.stdout
 
 
 def test_version(cli: Cli) -> None:

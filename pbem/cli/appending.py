@@ -20,7 +20,7 @@ FILE = typer.Argument(..., help="The game file.")
 SEAT = typer.Option(..., "--as", help="Your seat.")
 KEY = typer.Option(None, "--key", help="Key to sign with (default: the seat name).")
 JSON = typer.Option(False, "--json", help="Print as JSON.")
-SEND = typer.Option(False, "--send", help="Then mail it to the players who need it (pbem mail send).")
+SEND = typer.Option(False, "--send", help="Then mail it as 'pbem mail send' does.")
 
 
 def resolve(file: Path) -> Path:

@@ -473,8 +473,9 @@ def show(
     html: Path | None = HTML,
     png: Path | None = PNG,
 ) -> None:
-    """The game state as tables; with --as, that seat's private information too. --svg, --html
-    and --png draw it instead (with --as, that seat's picture: its hidden cards included)."""
+    """The game state as tables; with --as, that seat's private information too.
+
+    --svg, --html and --png draw it instead (with --as, that seat's hidden cards included)."""
     with reported():
         from pbem.engine import play as play_mod
 
