@@ -68,3 +68,21 @@ class MailTransportError(PbemError):
 class MailUnreadableError(MailContentError):
     """A message the mail parser cannot read (a header it fails on, a part it cannot decode):
     pbem cannot tell what it carries, so it is skipped rather than refused."""
+
+
+# The reader of pbem's output stopped early (`pbem log game.toml | head`): what a shell reports
+# for SIGPIPE, not a failure of pbem's.
+PIPE_CLOSED = 141
+
+# Every exit code pbem gives and what it means; `pbem --help` lists them from here.
+EXIT_CODES: dict[int, str] = {
+    0: "success",
+    IllegalMoveError.exit_code: "a move the rules refuse",
+    UsageError.exit_code: "usage: bad arguments, unknown game, seat or option",
+    GameFileError.exit_code: "integrity failure: the game file is unreadable, tampered with, unsound",
+    IdentityError.exit_code: "identity: missing or corrupt key, wrong passphrase, wrong key for a seat",
+    FileAccessError.exit_code: "file access: missing file, file already exists, cannot write",
+    EquivocationError.exit_code: "equivocation: a player signed two different entries for one decision",
+    MailTransportError.exit_code: "mail: the server could not be reached or refused; the game is unchanged",
+    PIPE_CLOSED: "the program reading pbem's output stopped early",
+}

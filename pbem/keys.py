@@ -101,6 +101,11 @@ class KeyStore:
         try:
             info = path.stat()
         except FileNotFoundError:
+            if self.identity_path(name).is_file():
+                raise IdentityError(
+                    f"{name!r} is another player's identity, imported: it holds their public keys, "
+                    "no private key to sign with"
+                ) from None
             raise IdentityError(
                 f"no key named {name!r} in {self.keys_dir} (make one with 'pbem key new {name}')"
             ) from None
@@ -120,16 +125,24 @@ class KeyStore:
             raise IdentityError(f"key file {path} holds the key {sealed.identity.name!r}, not {name!r}")
         return sealed, path
 
-    def secret(self, name: str, ask: PassphraseSource) -> SecretKeys:
-        """Open a private key, asking for its passphrase only if it has one."""
+    def secret(self, name: str, ask: PassphraseSource, tries: int = 1) -> SecretKeys:
+        """Open a private key, asking for its passphrase only if it has one, and again after a
+        wrong one while ``tries`` last (a person typing; a passphrase a script gives is wrong
+        every time)."""
         sealed, path = self._sealed(name)
-        passphrase = ask(f"passphrase for key {name!r}") if sealed.encrypted else None
-        try:
-            return unseal(sealed, passphrase)
-        except WrongPassphrase as exc:
-            raise IdentityError(f"{exc} for key {name!r}") from None
-        except KeyFileDamaged as exc:
-            raise IdentityError(f"key file {path} is damaged: {exc}") from None
+        prompt = f"passphrase for key {name!r}"
+        left = max(tries, 1)
+        while True:
+            left -= 1
+            passphrase = ask(prompt) if sealed.encrypted else None
+            try:
+                return unseal(sealed, passphrase)
+            except WrongPassphrase as exc:
+                if not left:
+                    raise IdentityError(f"{exc} for key {name!r}") from None
+                prompt = f"{exc}, {left} {'tries' if left > 1 else 'try'} left; passphrase for key {name!r}"
+            except KeyFileDamaged as exc:
+                raise IdentityError(f"key file {path} is damaged: {exc}") from None
 
     # --- listing and public identities ---------------------------------------------------
     def entries(self) -> tuple[list[KeyEntry], list[IdentityError]]:

@@ -20,7 +20,7 @@ def test_help_lists_every_command_with_one_line(cli: Cli) -> None:
     assert result.exit_code == 0
     for command in ("new", "join", "note", "verify", "games", "key"):
         assert f"│ {command} " in result.stdout
-    assert "3 integrity failure" in result.stdout
+    assert "3  integrity failure" in result.stdout
 
 
 def test_version(cli: Cli) -> None:
@@ -140,7 +140,7 @@ def test_new_refuses_a_creator_outside_the_seats(cli: Cli, tmp_path: Path) -> No
         "new", str(tmp_path / "g.toml"), "--game", "potr", "--players", "b,c,d", "--as", "a", home="a"
     )
     assert result.exit_code == 2
-    assert result.stderr == "error: --as 'a' is not one of the seats: b, c, d\n"
+    assert result.stderr == "error: no seat named 'a' in this game (seats: b, c, d)\n"
 
 
 def test_new_never_overwrites(cli: Cli, game_file: Path) -> None:
@@ -184,7 +184,7 @@ def test_join_appends_and_verifies(cli: Cli, make_game: Callable[..., Path]) -> 
     ("seat", "home", "code", "message"),
     [
         ("b", "b", 2, "'b' has already joined (entry 1)"),
-        ("d", "d", 2, "'d' is not a seat of this game; seats: a, b, c"),
+        ("d", "d", 2, "no seat named 'd' in this game (seats: a, b, c)"),
         ("a", "a", 2, "'a' has already joined (entry 0)"),
     ],
 )

@@ -35,6 +35,11 @@ BAD_NAMES = ["../x", "a b", "", "x" * 33, "_x", "a.b", "a/b", "☃", "é\u200b"]
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
 
+NO_IDENTITY = (
+    "holds no pbem identity (a line 'pbem-identity/1 NAME SIGNKEY BOXKEY SIG', "
+    "as 'pbem key export' writes it)"
+)
+LINE_FORM = "pbem-identity/1 NAME SIGNKEY BOXKEY SIG"
 SEAL_BROKEN = "its sealed fields or scrypt parameters were edited (the seal does not verify)"
 
 
@@ -831,15 +836,16 @@ def test_import_of_a_tampered_identity(
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
-        (b"hello world\n", "not a pbem identity line (expected 'pbem-identity/1 NAME SIGNKEY BOXKEY SIG')"),
-        (b"\x89PNG\r\n\x1a\n\x00\xff\xfe", "expected one 'pbem-identity/1' line, found 3"),
-        (b"", "expected one 'pbem-identity/1' line, found 0"),
-        (b"# only a comment\n\n", "expected one 'pbem-identity/1' line, found 0"),
+        (b"hello world\n", NO_IDENTITY),
+        (b"\x89PNG\r\n\x1a\n\x00\xff\xfe", NO_IDENTITY),
+        (b"", NO_IDENTITY),
+        (b"# only a comment\n\n", NO_IDENTITY),
+        (b"pbem-identity/1 a AAAA\n", f"not a pbem identity line (expected '{LINE_FORM}')"),
         (b"pbem-identity/1 a AAAA AAAA AAAA\n", "damaged identity line (expected 32 bytes, found 3)"),
         (b"pbem-identity/1 a ?? ?? ??\n", "damaged identity line (not valid base64)"),
         (b"pbem-identity/1 ../a AAAA AAAA AAAA\n", "invalid identity name '../a'"),
     ],
-    ids=["words", "binary", "empty", "comment", "short-keys", "not-base64", "bad-name"],
+    ids=["words", "binary", "empty", "comment", "few-fields", "short-keys", "not-base64", "bad-name"],
 )
 def test_import_of_garbage(
     cli: Cli, homes: dict[str, Path], tmp_path: Path, content: bytes, reason: str
@@ -855,7 +861,7 @@ def test_import_of_garbage(
 def test_import_of_two_identities_at_once(cli: Cli, homes: dict[str, Path]) -> None:
     both = cli("key", "export", "a", home="a").stdout + cli("key", "export", "c", home="c").stdout
     result = cli("key", "import", "-", home="b", input=both)
-    assert error(result, 4) == "error: -: expected one 'pbem-identity/1' line, found 2"
+    assert error(result, 4) == "error: -: holds 2 identities; import them one file at a time"
     assert not (homes["b"] / "identities").exists()
 
 
@@ -971,14 +977,14 @@ def test_new_key_that_exists_is_refused_before_asking_a_passphrase(cli: Cli, hom
 
 def test_non_ascii_text_in_a_sealed_field_is_damage(cli: Cli, tmp_path: Path) -> None:
     home = tmp_path / "p"
-    made = cli("key", "new", "p", env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": "pw"})
+    made = cli("key", "new", "p", env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": "pw for tests"})
     assert made.exit_code == 0
     path = home / "keys" / "p.key"
     text = path.read_text(encoding="utf-8")
     path.write_text(re.sub(r'^salt = "', 'salt = "é', text, flags=re.MULTILINE), encoding="utf-8")
     result = cli(
         "new", str(tmp_path / "g.toml"), "--game", "potr", "--players", "p,b,c", "--as", "p",
-        env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": "pw"},
+        env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": "pw for tests"},
     )  # fmt: skip
     assert result.exit_code == 4
     assert result.stderr.startswith(f"error: key file {path} is damaged: ")

@@ -243,19 +243,14 @@ def test_an_illegal_move_is_refused_before_any_passphrase_is_asked(
 ) -> None:
     """b's key is protected and there is no terminal: the rules answer first, not the key store."""
     protected = tmp_path / "protected"
-    made = cli("key", "new", "b", env={"PBEM_HOME": str(protected), "PBEM_PASSPHRASE": "pw"})
+    unlocked = {"PBEM_HOME": str(protected), "PBEM_PASSPHRASE": "pw for tests"}
+    made = cli("key", "new", "b", env=unlocked)
     assert made.exit_code == 0
     game = make_game(seats=("a", "b", "c"), joined=())
-    assert (
-        cli(
-            "join", str(game), "--as", "b", env={"PBEM_HOME": str(protected), "PBEM_PASSPHRASE": "pw"}
-        ).exit_code
-        == 0
-    )
+    assert cli("join", str(game), "--as", "b", env=unlocked).exit_code == 0
     assert cli("join", str(game), "--as", "c", home="c").exit_code == 0
     for seat in ("a", "c"):
         assert cli("play", str(game), "roll", "--as", seat, home=seat).exit_code == 0
-    unlocked = {"PBEM_HOME": str(protected), "PBEM_PASSPHRASE": "pw"}
     assert cli("play", str(game), "roll", "--as", "b", env=unlocked).exit_code == 0
     result = cli("play", str(game), "bid", "99", "--as", "b", env={"PBEM_HOME": str(protected)})
     assert (result.exit_code, result.stderr) == (

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from pbem import __version__
 from pbem.cli import (
@@ -16,12 +20,72 @@ from pbem.cli import (
     table_commands,
     template_commands,
 )
+from pbem.errors import EXIT_CODES, PIPE_CLOSED, UsageError
+
+
+def _exit_codes() -> str:
+    """The epilog of ``pbem --help``: one exit code a line."""
+    return "\n".join(["Exit codes:", *(f"{code:>3}  {meaning}" for code, meaning in EXIT_CODES.items())])
+
+
+# Click's UsageError, the kind of every command line it cannot read, whether Typer carries its
+# own Click or uses the click package: found from typer.BadParameter, one of its kinds.
+_COMMAND_LINE_ERROR: Any = next(kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "UsageError")
+
+
+@contextmanager
+def _one_line_usage_errors(root: Any, words: list[str]) -> Iterator[None]:
+    """A command line pbem cannot read (a missing argument, an unknown command, option or value)
+    is one ``error:`` line naming the help to read, with the usage exit code; asking for a group
+    with nothing after it (``pbem key``) still shows its help."""
+    try:
+        yield
+    except _COMMAND_LINE_ERROR as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # Click's way to show a group's help
+            raise
+        message = exc.format_message().strip().rstrip(".").replace(". Did you mean", "; did you mean")
+        message = message[:1].lower() + message[1:]
+        context = getattr(exc, "ctx", None)
+        where = context.command_path if context is not None else _command_path(root, words)
+        sys.stderr.write(f"error: {message} (see {where} --help)\n")
+        raise typer.Exit(UsageError.exit_code) from None
+
+
+def _command_path(root: Any, words: list[str]) -> str:
+    """The command ``words`` name (``pbem key new``), for the errors Click raises without it."""
+    path, command = ["pbem"], root
+    for word in words:
+        commands = getattr(command, "commands", None)
+        if commands is None:
+            break
+        if word in commands:
+            path.append(word)
+            command = commands[word]
+        elif not word.startswith("-"):
+            break
+    return " ".join(path)
+
+
+class _Commands(TyperGroup):
+    """The ``pbem`` group: every command line is parsed under it, subcommands' included."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        words = list(args)
+        with _one_line_usage_errors(self, words):
+            ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta["pbem.words"] = words
+        return ctx
+
+    def invoke(self, ctx: Any) -> Any:
+        with _one_line_usage_errors(self, ctx.meta.get("pbem.words", [])):
+            return super().invoke(ctx)
+
 
 app = typer.Typer(
     name="pbem",
+    cls=_Commands,
     help="Play board games by email: signed, hash-chained game files that any player can verify.",
-    epilog="Exit codes: 0 success, 1 refused by the rules, 2 usage, 3 integrity failure, "
-    "4 key or identity problem, 5 file access, 6 equivocation.",
+    epilog=_exit_codes(),
     no_args_is_help=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
@@ -75,9 +139,9 @@ def main() -> None:
     except SystemExit:
         if _pipe_closed():
             # The reader of our output went away (``pbem log | head``): not a failure of pbem, so
-            # not exit 1 (which means a refused move); 141 is what a shell reports for SIGPIPE.
+            # not exit 1 (which means a refused move).
             _silence_stdout()
-            raise SystemExit(141) from None
+            raise SystemExit(PIPE_CLOSED) from None
         raise
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.common import ask_passphrase, now, warn
+from pbem.cli.common import now, open_key, warn
 
 if TYPE_CHECKING:
     from pbem.cli.seen_heads import Comparison
@@ -20,19 +20,36 @@ FILE = typer.Argument(..., help="The game file.")
 SEAT = typer.Option(..., "--as", help="Your seat.")
 KEY = typer.Option(None, "--key", help="Key to sign with (default: the seat name).")
 JSON = typer.Option(False, "--json", help="Print as JSON.")
-SEND = typer.Option(False, "--send", help="Then mail it to the players who need it (pbem mail send).")
+SEND = typer.Option(False, "--send", help="Then mail it as 'pbem mail send' does.")
 
 
 def resolve(file: Path) -> Path:
     """The game file ``file`` names: the file itself, or else the file the game library keeps for
-    the game whose id starts with it (``pbem status 7e26``)."""
+    the game whose id starts with it (``pbem status 7e26``). What can only be an id (hex digits,
+    no file of that name) and starts no game's id is said so, with the games there are."""
     if file.exists():
         return file
-    from pbem.keys import default_home
-    from pbem.mail.library import Library
+    import re
 
-    kept = Library(default_home()).find(str(file))
-    return kept.path if kept is not None else file
+    from pbem.errors import UsageError
+    from pbem.keys import default_home
+    from pbem.mail.library import PREFIX, Library
+
+    library = Library(default_home())
+    kept = library.find(str(file))
+    if kept is not None:
+        return kept.path
+    text = str(file)
+    if not re.fullmatch(r"[0-9a-f]{1,32}", text):
+        return file  # a file's name: reading it says it is missing
+    games = sorted(library.games().values(), key=lambda game: game.game_id)
+    known = ", ".join(f"{game.game_id[:8]} {game.path.name}" for game in games[:10])
+    known += f", and {len(games) - 10} more" if len(games) > 10 else ""
+    short = "" if PREFIX.fullmatch(text) else "give at least 4 characters of a game's id; "
+    raise UsageError(
+        f"no file named {text} and no game whose id starts with {text} "
+        f"({short}{'games: ' + known if games else 'no game in your library yet'})"
+    )
 
 
 def register(ledger: Ledger, file: Path) -> None:
@@ -47,8 +64,9 @@ def register(ledger: Ledger, file: Path) -> None:
         Library(default_home()).register(ledger.game_id, file)
 
 
-def read_game(file: Path, *, writing: bool = False) -> tuple[LoadedFile, Ledger]:
-    """The file and its verified ledger; any problem is reported naming the file.
+def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> tuple[LoadedFile, Ledger]:
+    """The file and its verified ledger; any problem is reported naming the file, and a ``seat``
+    (what ``--as`` names) that is none of the game's.
 
     Hidden-deck proofs already checked on this machine are not checked again (see proof_cache).
     The copy is compared with the furthest one this home has verified (see seen_heads): a copy
@@ -58,6 +76,7 @@ def read_game(file: Path, *, writing: bool = False) -> tuple[LoadedFile, Ledger]
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
     from pbem.engine import ledger as ledger_mod
+    from pbem.engine.seats import check_seat
     from pbem.errors import EquivocationError, GameFileError
 
     loaded = gamefile.load(resolve(file))
@@ -69,6 +88,8 @@ def read_game(file: Path, *, writing: bool = False) -> tuple[LoadedFile, Ledger]
         raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
     except GameFileError as exc:
         raise GameFileError(f"{file}: {exc}") from None
+    if seat is not None:
+        check_seat(seat, ledger.seats)
     for line in roster_mismatches(ledger):
         warn(f"{file}: {line}")
     comparison = compare_with_seen(ledger)
@@ -127,9 +148,8 @@ def roster_mismatches(ledger: Ledger) -> list[str]:
 def signing_key(ledger: Ledger, seat: str, key: str | None) -> SecretKeys:
     """The seat's secret keys, refusing a key other than the one the seat joined with."""
     from pbem.engine import ledger as ledger_mod
-    from pbem.keys import KeyStore
 
-    secret = KeyStore().secret(key or seat, ask_passphrase)
+    secret = open_key(key or seat)
     ledger_mod.check_signer(ledger, seat, secret, key or seat)
     return secret
 
@@ -160,7 +180,7 @@ def append_entry(
     build: Callable[[Ledger, SecretKeys, str], tuple[Ledger, dict[str, Any]]],
 ) -> tuple[Ledger, dict[str, Any]]:
     """Read and verify the file, check the request before any key is opened, sign, append."""
-    loaded, ledger = read_game(file, writing=True)
+    loaded, ledger = read_game(file, writing=True, seat=seat)
     precheck(ledger)
     secret = signing_key(ledger, seat, key)
     current, entry = build(ledger, secret, now())

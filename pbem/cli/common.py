@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -24,8 +24,13 @@ HTML = typer.Option(
 )
 PNG = typer.Option(None, "--png", help="Also write the picture as PNG (needs resvg-py).", dir_okay=False)
 
+if TYPE_CHECKING:
+    from pbem.crypto.identity import SecretKeys
+
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 NOW_ENV = "PBEM_NOW"
+PASSPHRASE_TRIES = 3  # at a terminal: a mistyped passphrase is asked for again
+MIN_PASSPHRASE = 8  # characters of a new passphrase
 
 
 def fail(message: str, code: int) -> typer.Exit:
@@ -56,11 +61,30 @@ def ask_passphrase(prompt: str) -> str:
     value = os.environ.get(PASSPHRASE_ENV)
     if value is not None:
         return value
-    if not sys.stdin.isatty():
+    if not at_terminal():
         raise IdentityError(f"{prompt}: no terminal to ask on; set {PASSPHRASE_ENV}")
+    return typed(f"{prompt}: ")
+
+
+def typed(prompt: str) -> str:
+    """What the player types at the terminal after ``prompt``, not echoed."""
     import getpass
 
-    return getpass.getpass(f"{prompt}: ")
+    return getpass.getpass(prompt)
+
+
+def at_terminal() -> bool:
+    """Whether a passphrase is typed by a person, who may mistype it, rather than given by
+    PBEM_PASSPHRASE or a script's standard input, which would be as wrong the next time."""
+    return os.environ.get(PASSPHRASE_ENV) is None and sys.stdin.isatty()
+
+
+def open_key(name: str) -> SecretKeys:
+    """Your private key ``name``, asking for its passphrase if it has one: again after a wrong
+    one at a terminal, up to PASSPHRASE_TRIES times in all."""
+    from pbem.keys import KeyStore
+
+    return KeyStore().secret(name, ask_passphrase, PASSPHRASE_TRIES if at_terminal() else 1)
 
 
 def new_passphrase(name: str) -> str:
@@ -71,6 +95,11 @@ def new_passphrase(name: str) -> str:
             raise IdentityError("the two passphrases differ; nothing was written")
     if not value:
         raise IdentityError("empty passphrase; use --no-passphrase to store the key unencrypted")
+    if len(value) < MIN_PASSPHRASE:
+        raise IdentityError(
+            f"a passphrase of {len(value)} characters is too short: use at least {MIN_PASSPHRASE} "
+            "(a few words are easy to remember); nothing was written"
+        )
     return value
 
 

@@ -19,11 +19,11 @@ from pbem.cli.appending import (
     roster_mismatches,
 )
 from pbem.cli.common import (
-    ask_passphrase,
     echo_wrapped,
     fail,
     info,
     now,
+    open_key,
     option_texts,
     print_json,
     reported,
@@ -61,7 +61,6 @@ def new(
         from pbem import gamefile
         from pbem.engine import ledger as ledger_mod
         from pbem.errors import FileAccessError
-        from pbem.keys import KeyStore
 
         options = option_texts(option)
         seats = [name.strip() for name in players.split(",") if name.strip()]
@@ -69,7 +68,7 @@ def new(
         if file.exists():
             raise FileAccessError(f"{file}: already exists; choose another name")
         data = _components(setup, components)
-        secret = KeyStore().secret(key or seat, ask_passphrase)
+        secret = open_key(key or seat)
         if email is not None:
             ledger_mod.check_email(email)
         ledger = ledger_mod.new_game(

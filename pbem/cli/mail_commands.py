@@ -177,14 +177,14 @@ def compose(
 
     from pbem.cli.play_commands import log_line, status_report
     from pbem.engine import table as tables
+    from pbem.engine.seats import check_seat
     from pbem.errors import UsageError
     from pbem.keys import default_home
     from pbem.mail.delivery import delta_text, first_lacked, lacked
     from pbem.mail.library import Library
     from pbem.mail.message import Outgoing, build
 
-    if seat not in ledger.seats:
-        raise UsageError(f"{seat!r} is not a seat of this game; seats: {', '.join(ledger.seats)}")
+    check_seat(seat, ledger.seats)
     report = status_report(ledger, now(), loaded.path)
     asked = [other for other in report["send_to"] if other != seat]
     others = [other for other in ledger.seats if other != seat and other not in asked]
@@ -355,7 +355,7 @@ def send_file(
 
     for address in to:
         check_email(address)
-    loaded, ledger = read_game(file)
+    loaded, ledger = read_game(file, seat=seat)
     account = _account()
     sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
     if picture is None:  # as the account says: pictures cost each message about 100 KB

@@ -128,7 +128,7 @@ def moves(
         from pbem.engine import play as play_mod
         from pbem.engine.ruleset import DECK_DEMANDS
 
-        _, ledger = read_game(file)
+        _, ledger = read_game(file, seat=seat)
         play_mod.seated(ledger)
         hand = _hand(ledger, seat)
         demand, texts = play_mod.legal(ledger, seat, hand)
@@ -226,7 +226,7 @@ def play(
     with reported():
         from pbem.engine import play as play_mod
 
-        loaded, ledger = read_game(file, writing=True)
+        loaded, ledger = read_game(file, writing=True, seat=seat)
         text = " ".join(move)
         play_mod.seated(ledger)
         if play_mod.owed_reveal(ledger, seat) is None:
@@ -501,12 +501,13 @@ def show(
     html: Path | None = HTML,
     png: Path | None = PNG,
 ) -> None:
-    """The game state as tables; with --as, that seat's private information too. --svg, --html
-    and --png draw it instead (with --as, that seat's picture: its hidden cards included)."""
+    """The game state as tables; with --as, that seat's private information too.
+
+    --svg, --html and --png draw it instead (with --as, that seat's hidden cards included)."""
     with reported():
         from pbem.engine import play as play_mod
 
-        _, ledger = read_game(file)
+        _, ledger = read_game(file, seat=seat)
         game = play_mod.seated(ledger)
         view = game.rules.view(game.table.state, seat)
         private: dict[str, str] = {}

@@ -83,11 +83,10 @@ def _who(by: str | None, seat: str | None) -> str:
 
 
 def _signer(seat: str, key: str | None) -> Signer:
-    from pbem.cli.common import ask_passphrase
+    from pbem.cli.common import open_key
     from pbem.companion.log import Signer
-    from pbem.keys import KeyStore
 
-    secret = KeyStore().secret(key or seat, ask_passphrase)
+    secret = open_key(key or seat)
     return Signer(seat, secret.public(key or seat).sign_public, secret.sign)
 
 
@@ -176,9 +175,12 @@ def add(
 
 def _record(file: Path, text: str, by: str | None, seat: str | None, key: str | None, as_json: bool) -> None:
     from pbem.companion import log
+    from pbem.engine.seats import check_seat
 
     loaded, table = _read(file)
     table.tracker.apply(table.state, text)  # refuse before asking for a passphrase
+    if seat:
+        check_seat(seat, table.header["players"], "at this table")
     signer = _signer(seat, key) if seat else None
     updated, reports = log.record(table, text, now(), _who(by, seat), signer)
     _write(loaded, updated)

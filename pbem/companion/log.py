@@ -28,6 +28,7 @@ from pbem.companion.tracker import Sheet, Tracker
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.signing import pae, signature_valid
 from pbem.engine.registry import GameInfo, OptionValue
+from pbem.engine.seats import check_seat
 from pbem.errors import GameFileError, IdentityError, PbemError, UsageError
 
 FORMAT = "pbem-table/1"
@@ -194,8 +195,8 @@ class Signer:
 
 def record(table: Table, text: str, at: str, by: str, signer: Signer | None = None) -> tuple[Table, Sheet]:
     """The table with ``text`` recorded, or the tracker's refusal (nothing recorded)."""
-    if signer is not None and signer.seat not in table.header["players"]:
-        raise UsageError(f"{signer.seat!r} is not a player at this table")
+    if signer is not None:
+        check_seat(signer.seat, table.header["players"], "at this table")
     if signer is not None:
         known = table.signers().get(signer.seat)
         if known is not None and known != base64.b64encode(signer.public).decode("ascii"):

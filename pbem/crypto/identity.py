@@ -121,6 +121,14 @@ def identity_line(identity: PublicIdentity, secret: SecretKeys) -> str:
 def parse_identity_line(text: str, source: str) -> PublicIdentity:
     """Read an identity line, checking its self-signature; errors name ``source``."""
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    tagged = [line for line in lines if line.split()[0] == IDENTITY_LINE_TAG]
+    if not tagged:
+        raise IdentityError(
+            f"{source}: holds no pbem identity (a line '{IDENTITY_LINE_TAG} NAME SIGNKEY BOXKEY SIG', "
+            "as 'pbem key export' writes it)"
+        )
+    if len(tagged) > 1:
+        raise IdentityError(f"{source}: holds {len(tagged)} identities; import them one file at a time")
     if len(lines) != 1:
         raise IdentityError(f"{source}: expected one '{IDENTITY_LINE_TAG}' line, found {len(lines)}")
     fields = lines[0].split()

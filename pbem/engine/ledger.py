@@ -35,6 +35,7 @@ from pbem.engine.branches import Branches, Node, step_digest
 from pbem.engine.decks import ProofCheck, check_now
 from pbem.engine.registry import GameInfo, OptionValue
 from pbem.engine.ruleset import Ruleset, ruleset_for
+from pbem.engine.seats import check_seat
 from pbem.engine.table import Table
 from pbem.errors import EquivocationError, GameFileError, IdentityError, PbemError, UsageError
 
@@ -305,8 +306,7 @@ def plan(
     chosen_edition = info.check_edition(edition or info.default_edition)
     resolved = info.resolve_options(options)
     _check_seats(info, seats, resolved)
-    if creator not in seats:
-        raise UsageError(f"--as {creator!r} is not one of the seats: {', '.join(seats)}")
+    check_seat(creator, seats)
     return Setup(info, chosen_edition, resolved, tuple(seats), creator)
 
 
@@ -363,8 +363,7 @@ def new_game(
 
 
 def check_can_join(ledger: Ledger, seat: str) -> None:
-    if seat not in ledger.seats:
-        raise UsageError(f"{seat!r} is not a seat of this game; seats: {', '.join(ledger.seats)}")
+    check_seat(seat, ledger.seats)
     if seat in ledger.roster:
         raise UsageError(f"{seat!r} has already joined (entry {ledger.joined_at[seat]})")
 

@@ -30,6 +30,7 @@ from pbem.engine.ruleset import (
     is_free,
     require_ruleset,
 )
+from pbem.engine.seats import check_seat
 from pbem.engine.table import Table
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 
@@ -197,6 +198,7 @@ def timeout(
 
 
 def check_timeout_now(ledger: Ledger, claimant: str, late: str, at: str) -> Demand:
+    check_seat(late, ledger.seats)
     game = seated(ledger)
     days = ledger.deadline_days
     owed = [demand for demand in tables.demands(game.rules, game.table) if demand.seat == late]
