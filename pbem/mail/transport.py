@@ -12,6 +12,7 @@ import smtplib
 import ssl
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from email.message import EmailMessage
 
 from pbem.errors import MailTransportError
@@ -19,6 +20,36 @@ from pbem.mail.account import Server
 
 TIMEOUT = 60  # seconds for any one exchange with a server
 SIZES_AT_ONCE = 500  # UIDs in one command: servers cap a command's length (some near 8 KB)
+# The headers, a few kilobytes: not HEADER.FIELDS, which some servers fail on for headers they
+# cannot parse (a From of '<a@b>, <'), though they serve the bytes as they came.
+HEADERS = "BODY.PEEK[HEADER]"
+
+
+@dataclass(frozen=True)
+class Head:
+    """What the server says of a message before it is downloaded."""
+
+    size: int | None  # as the server declares it
+    headers: bytes  # its headers, which name it (HEADERS)
+
+
+def _responses(data: Sequence[object]) -> Iterator[tuple[bytes, bytes]]:
+    """imaplib's FETCH answer as (what the server says of each message, its literal): a literal
+    comes as a tuple, and the rest of that message's answer in the bytes after it."""
+    current: list[bytes] | None = None
+    for item in data:
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], bytes):
+            if current is not None:
+                yield current[0], current[1]
+            current = [item[0], item[1] if isinstance(item[1], bytes) else b""]
+        elif isinstance(item, bytes) and current is not None and not re.match(rb"\d+ \(", item):
+            current[0] += item
+        elif isinstance(item, bytes):
+            if current is not None:
+                yield current[0], current[1]
+            current = [item, b""]
+    if current is not None:
+        yield current[0], current[1]
 
 
 def send(server: Server, message: EmailMessage, recipients: Sequence[str]) -> None:
@@ -135,22 +166,21 @@ class Mailbox:
         first = data[0] if data else None
         return first.decode("ascii", "replace").split() if isinstance(first, bytes) else []
 
-    def sizes(self, uids: Sequence[str]) -> dict[str, int]:
-        """The size the server declares for each message, asked before any is downloaded, so a
-        message too large for a game is never fetched; a message the server says nothing of is
-        left out (its bytes are checked once read)."""
-        found: dict[str, int] = {}
+    def heads(self, uids: Sequence[str]) -> dict[str, Head]:
+        """The size the server declares for each message and the headers that name it, asked
+        before any is downloaded, so that a message too large for a game, or one refused before,
+        is never fetched; a message the server says nothing of is left out."""
+        found: dict[str, Head] = {}
         for start in range(0, len(uids), SIZES_AT_ONCE):
             with self._reading():
                 status, data = self._client().uid(
-                    "FETCH", ",".join(uids[start : start + SIZES_AT_ONCE]), "(RFC822.SIZE)"
+                    "FETCH", ",".join(uids[start : start + SIZES_AT_ONCE]), f"(RFC822.SIZE {HEADERS})"
                 )
-            for item in data if status == "OK" else []:
-                line = item[0] if isinstance(item, tuple) else item
-                uid = re.search(rb"\bUID (\d+)", line) if isinstance(line, bytes) else None
-                size = re.search(rb"\bRFC822\.SIZE (\d+)", line) if isinstance(line, bytes) else None
-                if uid is not None and size is not None:
-                    found[uid[1].decode("ascii")] = int(size[1])
+            for meta, literal in _responses(data if status == "OK" else []):
+                uid = re.search(rb"\bUID (\d+)", meta)
+                size = re.search(rb"\bRFC822\.SIZE (\d+)", meta)
+                if uid is not None:
+                    found[uid[1].decode("ascii")] = Head(int(size[1]) if size else None, literal)
         return found
 
     def download(self, uid: str) -> bytes | None:
