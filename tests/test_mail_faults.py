@@ -13,14 +13,14 @@ from tests.mail_servers import MailServers
 
 
 def set_up(cli: Cli, servers: MailServers, seat: str, password: str) -> None:
+    servers.add_user(seat, password)
     result = cli(
         "mail", "setup", "--address", servers.address(seat),
         "--smtp", f"127.0.0.1:{servers.smtp_port}",
         "--imap", f"127.0.0.1:{servers.imap_port}", "--imap-security", "starttls",
-        "--password-env", "MAILPW", "--ca-file", str(servers.ca_file), home=seat,
+        "--password-env", "MAILPW", "--ca-file", str(servers.ca_file), home=seat, env={"MAILPW": password},
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
-    servers.add_user(seat, password)
 
 
 def game_with_addresses(cli: Cli, tmp_path: Path) -> Path:

@@ -308,13 +308,14 @@ def test_mail_import_of_a_file_the_parser_cannot_read_is_one_line(cli: Cli, tmp_
 
 # --- fetch over IMAP -------------------------------------------------------------------------------
 def set_up(cli: Cli, servers: MailServers, seat: str) -> None:
+    servers.add_user(seat, f"pw-{seat}")
     result = cli(
         "mail", "setup", "--address", servers.address(seat),
         "--imap", f"127.0.0.1:{servers.imap_port}", "--imap-security", "starttls",
-        "--password-env", "MAILPW", "--ca-file", str(servers.ca_file), home=seat,
+        "--password-env", "MAILPW", "--ca-file", str(servers.ca_file),
+        home=seat, env={"MAILPW": f"pw-{seat}"},
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
-    servers.add_user(seat, f"pw-{seat}")
 
 
 @contextmanager

@@ -29,13 +29,14 @@ from pbem.cli.appending import (
     roster_mismatches,
 )
 from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
+from pbem.errors import MailTransportError
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
 
     from pbem.engine.ledger import Ledger
     from pbem.gamefile import LoadedFile
-    from pbem.mail.account import Account
+    from pbem.mail.account import Account, Server
     from pbem.mail.library import PassedOver
     from pbem.mail.message import Carried
     from pbem.mail.transport import Mailbox
@@ -98,6 +99,9 @@ def setup(
     pictures: bool = typer.Option(
         False, "--pictures", help="Send a picture of the table with each message (about 100 KB more)."
     ),
+    check: bool = typer.Option(
+        True, "--check/--no-check", help="Log in to the servers to try them (nothing is sent)."
+    ),
 ) -> None:
     """Set up the mail account once: servers, login, where the password comes from (never stored)."""
     with reported():
@@ -138,11 +142,52 @@ def setup(
                 password,
                 str(ca_file.resolve()) if ca_file else "",
             )
-        saved = account.save(
-            default_home(),
-            account.Account(address, servers["smtp"], servers["imap"], folder, after, archive, pictures),
-        )
+        kept = account.Account(address, servers["smtp"], servers["imap"], folder, after, archive, pictures)
+        saved = account.save(default_home(), kept)
         info(f"wrote {saved} (readable by you only; no password in it)")
+        if check and not _tried(kept):
+            raise fail(
+                f"the settings are saved in {saved}, but a server did not take them (above): set "
+                "them up again with what to correct, or try again later with pbem mail check",
+                MailTransportError.exit_code,
+            )
+
+
+@app.command("check")
+def check() -> None:
+    """Log in to the mail servers set up (nothing is sent) and say what works and what does not."""
+    with reported():
+        from pbem.errors import UsageError
+
+        account = _account()
+        if account is None or (account.smtp is None and account.imap is None):
+            raise UsageError("no mail server is set up: pbem mail setup --smtp HOST --imap HOST ...")
+        if not _tried(account):
+            raise fail("a mail server did not take the settings (above)", MailTransportError.exit_code)
+
+
+def _tried(account: Account) -> bool:
+    """Log in to each server of ``account`` as sending and fetching do, sending nothing; one line
+    for each, saying what works or what does not. Whether all worked."""
+    from pbem.mail.transport import Mailbox, check_smtp
+
+    def imap(server: Server) -> None:
+        with Mailbox(server, account.folder):
+            pass
+
+    worked = True
+    for kind, server, attempt in (("sending", account.smtp, check_smtp), ("fetching", account.imap, imap)):
+        if server is None:
+            continue
+        how = "TLS" if server.security == "tls" else "STARTTLS"
+        try:
+            attempt(server)
+        except MailTransportError as exc:
+            warn(f"{kind} does not work: {exc}")
+            worked = False
+            continue
+        info(f"{kind} works: {server.host}:{server.port} over {how}, logged in as {server.user}")
+    return worked
 
 
 def _account() -> Account | None:
@@ -685,9 +730,7 @@ def fetch() -> None:
             for uid, outcomes in run.found:
                 if all(outcome.verdict in ("applied", "had") for outcome in outcomes):
                     box.done(uid, account.after, account.archive)
-        shown = [
-            outcome for _, outcomes in run.found for outcome in outcomes if outcome.verdict != "skipped"
-        ]
+        shown = [outcome for _, outcomes in run.found for outcome in outcomes if outcome.verdict != "skipped"]
         if run.earlier:
             many = run.earlier != 1
             info(
@@ -713,9 +756,9 @@ def _fetch_new(box: Mailbox, uids: list[str], memory: PassedOver) -> _Fetched:
     """Each message of ``uids`` read and applied, with its UID. Its size and headers come first
     (a few kilobytes): other mail is never downloaded, nor a message larger than any game's
     message (one warning), nor one refused at an earlier fetch, unless it was refused against
-    copies of the games that have changed since (it may connect now)."""
+    copies of the games that have changed since, by then or by this fetch (it may connect now)."""
     from pbem.errors import MailContentError
-    from pbem.mail.message import GAME_HEADER, check_size, describe, header, maybe_pbem, message_id
+    from pbem.mail.message import check_size, describe, header, maybe_pbem, message_id
 
     heads = box.heads(uids)
     remembered = memory.refused()
@@ -723,21 +766,21 @@ def _fetch_new(box: Mailbox, uids: list[str], memory: PassedOver) -> _Fetched:
     run = _Fetched([], set(), {}, 0)
     messages: list[tuple[str, bytes]] = []
     retried: set[str] = set()
+    waiting: list[str] = []  # refused against the copies as they still are: unless this fetch changes them
     for uid in uids:
         head = heads.get(uid)
         if head is not None and not maybe_pbem(head.headers):
             run.passed.add(uid)  # other mail: its headers say so, and its body is never downloaded
             continue
         key = message_id(header(head.headers, "Message-ID")) if head is not None else None
-        before = remembered.get(key) if key else None
-        if before is not None and before != "retry" and not before.startswith("retry "):
-            run.earlier += 1
-            continue
-        if before is not None:
-            if before.split(" ")[-1] == copy:
-                run.earlier += 1
-                continue
+        before = remembered.get(key, "") if key else ""
+        if before.startswith("retry ") and before != f"retry {copy}":
             retried.add(uid)
+        if before and uid not in retried:
+            run.earlier += 1
+            if before.startswith("retry "):
+                waiting.append(uid)
+            continue
         try:
             check_size(head.size or 0 if head is not None else 0)
         except MailContentError as exc:
@@ -752,14 +795,28 @@ def _fetch_new(box: Mailbox, uids: list[str], memory: PassedOver) -> _Fetched:
         if raw is not None:
             messages.append((uid, raw))
     received = receive_all([(f"message {uid}", raw) for uid, raw in messages])
+    applied = any(outcome.verdict == "applied" for outcomes in received for outcome in outcomes)
+    if waiting and applied:  # the copies changed: what waited for them is read, with what is refused
+        later = [(uid, raw) for uid in waiting if (raw := box.download(uid)) is not None]
+        again = [
+            index
+            for index, outcomes in enumerate(received)
+            if all(outcome.verdict == "refused" and not outcome.final for outcome in outcomes)
+        ]
+        redone = receive_all([(f"message {uid}", raw) for uid, raw in [messages[i] for i in again] + later])
+        for index, outcomes in zip(again, redone, strict=False):
+            received[index] = outcomes
+        messages += later
+        received += redone[len(again) :]
+        retried.update(uid for uid, _ in later)
+        run.earlier -= len(later)
     copy = _copies()
     for (uid, raw), outcomes in zip(messages, received, strict=True):
         key = message_id(header(raw, "Message-ID"))
         refused = [o for o in outcomes if o.verdict in ("refused", "unreadable", "equivocation")]
         if refused and key:
             final = all(outcome.final for outcome in refused)
-            game = header(raw, GAME_HEADER).split(" ")[0]
-            run.refused[key] = "refused" if final else f"retry {game} {copy}".replace("  ", " ")
+            run.refused[key] = "refused" if final else f"retry {copy}"
             if uid in retried and not any(o.verdict == "applied" for o in outcomes):
                 run.earlier += 1  # said when it was first refused: the same again
                 continue

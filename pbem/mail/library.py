@@ -201,8 +201,8 @@ class PassedOver:
 
     def refused(self) -> dict[str, str]:
         """The messages fetch refused or found too large, by Message-ID: ``refused``, ``too large``,
-        or ``retry GAME COPY`` for one refused against the copy of GAME as it was then (COPY, see
-        ``pbem.cli.mail_commands``): it is read again once that copy has changed."""
+        or ``retry COPY`` for one refused against the copies of the games as they were then (COPY,
+        see ``pbem.cli.mail_commands._copies``): it is read again once they have changed."""
         table = self._data().get("refused", {})
         return {
             key: value

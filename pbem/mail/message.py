@@ -20,6 +20,7 @@ import email
 import re
 import tomllib
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import EmailPolicy
@@ -269,10 +270,8 @@ def describe(raw: bytes) -> str:
         return ""
     assert isinstance(headers, EmailMessage)
     date, sender, subject = (_hint(headers, name) for name in ("Date", "From", "Subject"))
-    try:
+    with suppress(TypeError, ValueError, IndexError, OverflowError):  # else shown as it came
         date = parsedate_to_datetime(date).strftime("%Y-%m-%d %H:%M") if date else ""
-    except (TypeError, ValueError, IndexError, OverflowError):
-        pass  # a date no mail program writes is shown as it came
     said = [f"of {date[:40]}" if date else "", f"from {sender[:80]}" if sender else ""]
     if subject:
         said.append(f'"{subject[:77]}..."' if len(subject) > 80 else f'"{subject}"')
@@ -418,9 +417,7 @@ def _parts(message: EmailMessage) -> Iterator[tuple[str, EmailMessage, EmailMess
             )
             where = "the message" if part is message else f"part {count}"
             forwarded = _readable(where, part.get_content_type) == "message/rfc822"
-            stack.extend(
-                (child, depth + 1, child if forwarded else holder) for child in reversed(children)
-            )
+            stack.extend((child, depth + 1, child if forwarded else holder) for child in reversed(children))
         else:
             yield ("the message" if part is message else f"part {count}"), part, holder
 
