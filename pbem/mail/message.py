@@ -4,7 +4,9 @@ A message is a transport, never the authority: what it carries is merged into th
 and the whole game verified before anything is written (see ``pbem.mail.delivery``). So reading
 a message only has to find the entries it carries, safely: an attachment (``application/toml``)
 and the same entries armored in the body, which must agree, within bounds no real message
-reaches (a whole game is a megabyte or so), whatever the sender built.
+reaches (a whole game is a megabyte or so), whatever the sender built. A player may forward
+several of pbem's messages in one (as ``message/rfc822`` parts, or pasted in the body): each set
+of entries is read on its own, an exact repeat once, and one unsound set refused alone.
 
 Whatever the sender built includes headers crafted to break the standard library's mail parser,
 which raises IndexError, UnicodeError and others on some of them: every header and part is read
@@ -117,7 +119,7 @@ PICTURE_ID = "table@pbem"
 def _add_picture(message: EmailMessage, body: str, picture: bytes) -> None:
     """An HTML alternative to the plain text: the picture of the table, then the same words. PNG,
     because many mail clients show no SVG. The entries are not in it: the plain part and the
-    attachment carry them, and a second armored block would make the message contradict itself."""
+    attachment carry them."""
     import html
 
     page = (
