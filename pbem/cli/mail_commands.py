@@ -29,7 +29,6 @@ from pbem.cli.appending import (
     roster_mismatches,
 )
 from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
-from pbem.errors import MailTransportError
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -106,7 +105,7 @@ def setup(
     """Set up the mail account once: servers, login, where the password comes from (never stored)."""
     with reported():
         from pbem.engine.ledger import check_email
-        from pbem.errors import UsageError
+        from pbem.errors import MailTransportError, UsageError
         from pbem.keys import default_home
         from pbem.mail import account
 
@@ -157,7 +156,7 @@ def setup(
 def check() -> None:
     """Log in to the mail servers set up (nothing is sent) and say what works and what does not."""
     with reported():
-        from pbem.errors import UsageError
+        from pbem.errors import MailTransportError, UsageError
 
         account = _account()
         if account is None or (account.smtp is None and account.imap is None):
@@ -169,6 +168,7 @@ def check() -> None:
 def _tried(account: Account) -> bool:
     """Log in to each server of ``account`` as sending and fetching do, sending nothing; one line
     for each, saying what works or what does not. Whether all worked."""
+    from pbem.errors import MailTransportError
     from pbem.mail.transport import Mailbox, check_smtp
 
     def imap(server: Server) -> None:
@@ -506,12 +506,6 @@ def _applied(unit: _Unit) -> Outcome:
         return unit.decided
     assert unit.carried is not None
     return _apply(unit.carried, unit.name, unit.label)
-
-
-def receive(raw: bytes, name: str) -> list[Outcome]:
-    """Apply one message to its games in the library: each set of entries it carries verified as a
-    whole game before anything is written; a refused one changes nothing."""
-    return receive_all([(name, raw)])[0]
 
 
 def _units(raw: bytes, name: str) -> list[_Unit]:
