@@ -28,7 +28,7 @@ from pbem import gamefile
 from pbem.engine import ledger as ledger_mod
 from pbem.engine.ledger import Ledger
 from pbem.mail import delivery
-from pbem.mail.message import Outgoing, build, read
+from pbem.mail.message import Carried, Outgoing, build, read
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "four-players.toml"
 
@@ -121,8 +121,8 @@ def main() -> int:
     ).as_bytes()
 
     def import_one() -> None:
-        carried = read(raw)
-        assert carried is not None
+        (carried,) = read(raw)
+        assert isinstance(carried, Carried)
         applied = delivery.apply(
             behind, gamefile.parse(carried.entries.encode("utf-8"), "message"), "message", check
         )

@@ -13,14 +13,14 @@ from tests.mail_servers import MailServers
 
 
 def set_up(cli: Cli, servers: MailServers, seat: str, password: str) -> None:
+    servers.add_user(seat, password)
     result = cli(
         "mail", "setup", "--address", servers.address(seat),
         "--smtp", f"127.0.0.1:{servers.smtp_port}",
         "--imap", f"127.0.0.1:{servers.imap_port}", "--imap-security", "starttls",
-        "--password-env", "MAILPW", "--ca-file", str(servers.ca_file), home=seat,
+        "--password-env", "MAILPW", "--ca-file", str(servers.ca_file), home=seat, env={"MAILPW": password},
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
-    servers.add_user(seat, password)
 
 
 def game_with_addresses(cli: Cli, tmp_path: Path) -> Path:
@@ -90,6 +90,8 @@ def test_a_refused_message_stays_unread_and_changes_nothing(
     mail_servers.maildir("b").add(junk.as_bytes())
     result = cli("mail", "fetch", home="b", env={"MAILPW": "pw-b"})
     assert result.exit_code == 3
-    assert "refused, nothing changed: the body holds 2 armored blocks of entries, not one" in result.stdout
+    first, second = [line for line in result.stdout.splitlines() if line.startswith("  message 1 ")]
+    assert first.startswith('  message 1 (from mallory@pbem.test, "[pbem] a move"), 1 of 2: refused, nothing')
+    assert second.endswith("2 of 2: refused, nothing changed: the carried entries name no game")
     box = mail_servers.maildir("b")
     assert all("S" not in message.get_flags() for message in box), "a refused message stays unread"

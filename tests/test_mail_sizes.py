@@ -21,6 +21,7 @@ from pbem.mail.armor import BEGIN, END, LIMIT, WIDTH
 from tests.conftest import Cli
 from tests.mail_servers import MailServers
 from tests.test_mail_hostile_headers import BASE, downloads, imap_commands, set_up
+from tests.test_mail_message import read
 
 MiB = 2**20
 
@@ -70,7 +71,7 @@ def test_armored_entries_that_inflate_past_any_game_are_refused_before_they_are_
     tracemalloc.start()
     try:
         with pytest.raises(MailContentError, match=f"the armored entries unpack to more than {LIMIT} bytes"):
-            message_mod.read(raw)
+            read(raw)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -105,16 +106,19 @@ def test_a_part_larger_than_any_game_is_refused_before_it_is_decoded(
     )
     decoded = counting(monkeypatch, EmailMessage, "get_payload")
     with pytest.raises(MailContentError, match=r"part 2 is \d+ bytes once decoded, more than a game's"):
-        message_mod.read(raw)
+        read(raw)
     assert not [call for call in decoded if call[1].get("decode")], "nothing was decoded"
 
 
-def test_a_body_of_two_armored_blocks_is_refused_before_either_is_unpacked(
+def test_a_body_of_more_blocks_than_any_forward_is_refused_before_any_is_unpacked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Several blocks are read each on its own (pbem messages forwarded together), but no more
+    than CARRIED_LIMIT: they are counted before the first is unpacked."""
     unpacked = counting(monkeypatch, message_mod, "unpack")
-    raw = with_body(armored(bomb(2 * MiB)) + "and again\n" + armored(bomb(2 * MiB)))
-    with pytest.raises(MailContentError, match="the body holds 2 armored blocks of entries, not one"):
+    blocks = [armored(bomb(2 * MiB + 17 * index)) for index in range(message_mod.CARRIED_LIMIT + 1)]
+    raw = with_body("and again\n".join(blocks))
+    with pytest.raises(MailContentError, match="the message carries 17 sets of entries, more than any"):
         message_mod.read(raw)
     assert unpacked == []
 
@@ -127,7 +131,7 @@ def test_the_entries_a_message_carries_are_parsed_once(
     from pbem import gamefile
 
     parsed = counting(monkeypatch, gamefile, "parse")
-    carried = message_mod.read(BASE)
+    carried = read(BASE)
     assert carried is not None and len(parsed) == 1
     path = tmp_path / "invitation.eml"
     path.write_bytes(BASE)
@@ -153,7 +157,8 @@ def test_a_message_refused_for_what_it_is_is_not_read_again_in_the_same_run(
     result = cli("mail", "import", str(tmp_path / "saved.mbox"), home="b")
     assert result.exit_code == 3, result.stdout + result.stderr
     first, second = result.stdout.splitlines()
-    assert "#1: refused, nothing changed: the armored entries unpack to more than" in first
+    assert '#1 (from mallory@example.org, "[pbem] a move"): refused, nothing changed: the armored' in first
+    assert "the armored entries unpack to more than" in first
     assert "#2: applied to" in second
     assert len(reads) == 2
 
@@ -162,7 +167,7 @@ def test_fetch_refuses_a_message_on_the_size_the_server_declares_without_downloa
     cli: Cli, mail_servers: MailServers, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server says how large each message is before pbem downloads any: one larger than a
-    game's message ever is is refused in one line, never downloaded, and not asked about again
+    game's message ever is is one warning naming it, never downloaded, and not asked about again
     (it stays unread, for the player). The invitation beside it is applied."""
     monkeypatch.setattr(message_mod, "MESSAGE_LIMIT", 200_000)  # the test's stand-in for 32 MiB
     set_up(cli, mail_servers, "b")
@@ -172,16 +177,19 @@ def test_fetch_refuses_a_message_on_the_size_the_server_declares_without_downloa
     env = {"MAILPW": "pw-b"}
     with imap_commands() as sent:
         first = cli("mail", "fetch", home="b", env=env)
-    assert first.exit_code == 3, first.stdout + first.stderr
+    assert first.exit_code == 0, first.stdout + first.stderr
+    (warning,) = [line for line in first.stderr.splitlines() if line.startswith("warning:")]
+    assert warning.startswith('warning: message from mallory@example.org, "[pbem] a move": the message has ')
+    assert warning.endswith(
+        "bytes, more than a game's message ever has (200000); it was not downloaded and stays unread"
+    )
     lines = [line for line in first.stdout.splitlines() if line.startswith("  ")]
-    assert lines[0].startswith("  message 1: refused, nothing changed: the message has ")
-    assert lines[0].endswith("bytes, more than a game's message ever has (200000); it was not downloaded")
-    assert "message 2: applied to Princes of the Renaissance" in lines[1]
+    assert "message 2: applied to Princes of the Renaissance" in lines[0]
     assert downloads(sent) == ["2"]
     with imap_commands() as sent:
         again = cli("mail", "fetch", home="b", env=env)
     assert again.exit_code == 0, again.stdout + again.stderr
-    assert "message 1" not in again.stdout and downloads(sent) == []
+    assert "message 1" not in again.stdout + again.stderr and downloads(sent) == []
     assert not any("RFC822.SIZE" in str(command) for command in sent), "nothing left to ask about"
     assert ["S" in message.get_flags() for message in mail_servers.maildir("b")].count(False) == 1
 

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 
     from pbem.engine.ledger import Ledger
     from pbem.gamefile import LoadedFile
-    from pbem.mail.account import Account
+    from pbem.mail.account import Account, Server
+    from pbem.mail.library import PassedOver
     from pbem.mail.message import Carried
     from pbem.mail.transport import Mailbox
 
@@ -97,11 +98,14 @@ def setup(
     pictures: bool = typer.Option(
         False, "--pictures", help="Send a picture of the table with each message (about 100 KB more)."
     ),
+    check: bool = typer.Option(
+        True, "--check/--no-check", help="Log in to the servers to try them (nothing is sent)."
+    ),
 ) -> None:
     """Set up the mail account once: servers, login, where the password comes from (never stored)."""
     with reported():
         from pbem.engine.ledger import check_email
-        from pbem.errors import UsageError
+        from pbem.errors import MailTransportError, UsageError
         from pbem.keys import default_home
         from pbem.mail import account
 
@@ -137,11 +141,53 @@ def setup(
                 password,
                 str(ca_file.resolve()) if ca_file else "",
             )
-        saved = account.save(
-            default_home(),
-            account.Account(address, servers["smtp"], servers["imap"], folder, after, archive, pictures),
-        )
+        kept = account.Account(address, servers["smtp"], servers["imap"], folder, after, archive, pictures)
+        saved = account.save(default_home(), kept)
         info(f"wrote {saved} (readable by you only; no password in it)")
+        if check and not _tried(kept):
+            raise fail(
+                f"the settings are saved in {saved}, but a server did not take them (above): set "
+                "them up again with what to correct, or try again later with pbem mail check",
+                MailTransportError.exit_code,
+            )
+
+
+@app.command("check")
+def check() -> None:
+    """Log in to the mail servers set up (nothing is sent) and say what works and what does not."""
+    with reported():
+        from pbem.errors import MailTransportError, UsageError
+
+        account = _account()
+        if account is None or (account.smtp is None and account.imap is None):
+            raise UsageError("no mail server is set up: pbem mail setup --smtp HOST --imap HOST ...")
+        if not _tried(account):
+            raise fail("a mail server did not take the settings (above)", MailTransportError.exit_code)
+
+
+def _tried(account: Account) -> bool:
+    """Log in to each server of ``account`` as sending and fetching do, sending nothing; one line
+    for each, saying what works or what does not. Whether all worked."""
+    from pbem.errors import MailTransportError
+    from pbem.mail.transport import Mailbox, check_smtp
+
+    def imap(server: Server) -> None:
+        with Mailbox(server, account.folder):
+            pass
+
+    worked = True
+    for kind, server, attempt in (("sending", account.smtp, check_smtp), ("fetching", account.imap, imap)):
+        if server is None:
+            continue
+        how = "TLS" if server.security == "tls" else "STARTTLS"
+        try:
+            attempt(server)
+        except MailTransportError as exc:
+            warn(f"{kind} does not work: {exc}")
+            worked = False
+            continue
+        info(f"{kind} works: {server.host}:{server.port} over {how}, logged in as {server.user}")
+    return worked
 
 
 def _account() -> Account | None:
@@ -427,43 +473,75 @@ class Outcome:
     final: bool = False
 
 
-def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[Outcome]:
-    """Each message applied in turn; those refused are tried again while others still apply, since
-    mail can arrive out of order (a move before the one it follows)."""
-    outcomes = [receive(raw, name) for name, raw in messages]
-    progress = any(outcome.verdict == "applied" for outcome in outcomes)
+def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[list[Outcome]]:
+    """Each message applied in turn, each set of entries it carries on its own (a message may
+    carry several: pbem messages forwarded together); those refused are tried again while others
+    still apply, since mail can arrive out of order (a move before the one it follows). The
+    outcomes of each message, in the order of ``messages``."""
+    units = [_units(raw, name) for name, raw in messages]
+    outcomes = [[_applied(unit) for unit in found] for found in units]
+    progress = any(outcome.verdict == "applied" for found in outcomes for outcome in found)
     while progress:
         progress = False
-        for index, (name, raw) in enumerate(messages):
-            if outcomes[index].verdict == "refused" and not outcomes[index].final:
-                outcomes[index] = receive(raw, name)
-                progress = progress or outcomes[index].verdict == "applied"
+        for found, done in zip(units, outcomes, strict=True):
+            for index, unit in enumerate(found):
+                if done[index].verdict == "refused" and not done[index].final:
+                    done[index] = _applied(unit)
+                    progress = progress or done[index].verdict == "applied"
     return outcomes
 
 
-def receive(raw: bytes, name: str) -> Outcome:
-    """Apply one message to its game in the library: verified as a whole before anything is
-    written; a refused message changes nothing."""
+@dataclass(frozen=True)
+class _Unit:
+    """One set of entries a message carries, to apply, or what was decided of it already."""
+
+    name: str  # for the lines that say what happened to it
+    label: str  # the name and what the message says of itself, for a refusal
+    carried: Carried | None
+    decided: Outcome | None = None
+
+
+def _applied(unit: _Unit) -> Outcome:
+    if unit.decided is not None:
+        return unit.decided
+    assert unit.carried is not None
+    return _apply(unit.carried, unit.name, unit.label)
+
+
+def _units(raw: bytes, name: str) -> list[_Unit]:
+    """What ``raw`` carries: a unit per set of entries (named ``NAME, 2 of 3`` when several)."""
     from pbem.errors import MailContentError, MailUnreadableError
     from pbem.mail import message
 
+    said = message.describe(raw)
+    label = f"{name} ({said})" if said else name
+
+    def refused(exc: MailContentError, where: str) -> Outcome:
+        if isinstance(exc, MailUnreadableError):
+            return Outcome("unreadable", f"skipped: {where}: {exc}", final=True)
+        return Outcome("refused", f"{where}: refused, nothing changed: {exc}", final=True)
+
     try:
-        carried = message.read(raw)
-    except MailUnreadableError as exc:
-        return Outcome("unreadable", f"skipped: {name}: {exc}", final=True)
+        found: list[Carried | MailContentError] = list(message.read(raw))
+        if not found:  # an attachment saved on its own: the entries without the mail around them
+            saved = message.saved(raw)
+            found = [saved] if saved is not None else []
     except MailContentError as exc:
-        return Outcome("refused", f"{name}: refused, nothing changed: {exc}", final=True)
-    if carried is None:
-        try:  # an attachment saved on its own: the entries without the mail around them
-            carried = message.saved(raw)
-        except MailContentError as exc:
-            return Outcome("refused", f"{name}: refused, nothing changed: {exc}", final=True)
-    if carried is None:
-        return Outcome("skipped", f"{name}: not a pbem message", final=True)
-    return _apply(carried, name)
+        return [_Unit(name, label, None, refused(exc, label))]
+    if not found:
+        return [_Unit(name, label, None, Outcome("skipped", f"{name}: not a pbem message", final=True))]
+    units: list[_Unit] = []
+    for number, item in enumerate(found, 1):
+        part = f", {number} of {len(found)}" if len(found) > 1 else ""
+        named, labelled = name + part, f"{label}{part}"
+        if isinstance(item, MailContentError):
+            units.append(_Unit(named, labelled, None, refused(item, labelled)))
+        else:
+            units.append(_Unit(named, labelled, item))
+    return units
 
 
-def _apply(carried: Carried, name: str) -> Outcome:
+def _apply(carried: Carried, name: str, label: str) -> Outcome:
     from pbem import gamefile
     from pbem.cli.play_commands import status_report
     from pbem.cli.proof_cache import for_home
@@ -533,9 +611,9 @@ def _apply(carried: Carried, name: str) -> Outcome:
         )
     except EquivocationError as exc:
         _print_evidence(exc.evidence)
-        return Outcome("equivocation", f"{name}: refused: {exc}")
+        return Outcome("equivocation", f"{label}: refused: {exc}")
     except PbemError as exc:
-        return Outcome("refused", f"{name}: refused, nothing changed: {exc}")
+        return Outcome("refused", f"{label}: refused, nothing changed: {exc}")
 
 
 def _print_evidence(entries: tuple[dict[str, Any], ...]) -> None:
@@ -603,7 +681,7 @@ def import_(
         # path's message follows, as within one mailbox
         found = iter(receive_all([message for _, messages in read for message in messages]))
         for path, messages in read:
-            these = [next(found) for _ in messages]
+            these = [outcome for _ in messages for outcome in next(found)]
             if len(messages) == 1:  # a file named on its own is answered, whatever it holds
                 outcomes += [
                     Outcome(
@@ -639,40 +717,127 @@ def fetch() -> None:
             memory = PassedOver(default_home())
             unseen = box.unseen()
             passed = memory.uids(box.name, box.validity) & set(unseen)
-            found = _fetch_new(box, [uid for uid in unseen if uid not in passed])
+            run = _fetch_new(box, [uid for uid in unseen if uid not in passed], memory)
             # remembered before anything is marked, so a server failing now costs no second read
-            memory.keep(box.name, box.validity, passed | {uid for uid, outcome in found if outcome.final})
-            for uid, outcome in found:
-                if outcome.verdict in ("applied", "had"):
+            memory.keep(box.name, box.validity, passed | run.passed)
+            memory.refuse(run.refused)
+            for uid, outcomes in run.found:
+                if all(outcome.verdict in ("applied", "had") for outcome in outcomes):
                     box.done(uid, account.after, account.archive)
-        shown = [outcome for _, outcome in found if outcome.verdict != "skipped"]
+        shown = [outcome for _, outcomes in run.found for outcome in outcomes if outcome.verdict != "skipped"]
+        if run.earlier:
+            many = run.earlier != 1
+            info(
+                f"{run.earlier} message{'s' if many else ''} refused earlier {'are' if many else 'is'} "
+                "skipped (still unread in the folder)"
+            )
         if not shown:
             info("no new pbem messages")
     _report(shown, then=lambda: show_inbox(as_json=False))
 
 
-def _fetch_new(box: Mailbox, uids: list[str]) -> list[tuple[str, Outcome]]:
-    """Each message of ``uids`` read and applied, with its UID; one larger than any game's
-    message is refused on the size the server declares, without downloading it."""
-    from pbem.errors import MailContentError
-    from pbem.mail.message import check_size
+@dataclass
+class _Fetched:
+    """What one fetch read, and what it is to remember."""
 
-    sizes = box.sizes(uids)
-    outcomes: dict[str, Outcome] = {}
+    found: list[tuple[str, list[Outcome]]]  # each message read, by UID, with its outcomes
+    passed: set[str]  # UIDs to pass over from now on (other mail, refusals with no Message-ID)
+    refused: dict[str, str | None]  # Message-IDs to remember as refused (or forget: None)
+    earlier: int  # messages refused at an earlier fetch, passed over without downloading them
+
+
+def _fetch_new(box: Mailbox, uids: list[str], memory: PassedOver) -> _Fetched:
+    """Each message of ``uids`` read and applied, with its UID. Its size and headers come first
+    (a few kilobytes): other mail is never downloaded, nor a message larger than any game's
+    message (one warning), nor one refused at an earlier fetch, unless it was refused against
+    copies of the games that have changed since, by then or by this fetch (it may connect now)."""
+    from pbem.errors import MailContentError
+    from pbem.mail.message import check_size, describe, header, maybe_pbem, message_id
+
+    heads = box.heads(uids)
+    remembered = memory.refused()
+    copy = _copies()
+    run = _Fetched([], set(), {}, 0)
     messages: list[tuple[str, bytes]] = []
+    retried: set[str] = set()
+    waiting: list[str] = []  # refused against the copies as they still are: unless this fetch changes them
     for uid in uids:
+        head = heads.get(uid)
+        if head is not None and not maybe_pbem(head.headers):
+            run.passed.add(uid)  # other mail: its headers say so, and its body is never downloaded
+            continue
+        key = message_id(header(head.headers, "Message-ID")) if head is not None else None
+        before = remembered.get(key, "") if key else ""
+        if before.startswith("retry ") and before != f"retry {copy}":
+            retried.add(uid)
+        if before and uid not in retried:
+            run.earlier += 1
+            if before.startswith("retry "):
+                waiting.append(uid)
+            continue
         try:
-            check_size(sizes.get(uid, 0))
+            check_size(head.size or 0 if head is not None else 0)
         except MailContentError as exc:
-            line = f"message {uid}: refused, nothing changed: {exc}; it was not downloaded"
-            outcomes[uid] = Outcome("refused", line, final=True)
+            said = describe(head.headers) if head is not None else ""
+            warn(f"message {said or uid}: {exc}; it was not downloaded and stays unread")
+            if key:
+                run.refused[key] = "too large"
+            else:
+                run.passed.add(uid)
             continue
         raw = box.download(uid)
         if raw is not None:
             messages.append((uid, raw))
     received = receive_all([(f"message {uid}", raw) for uid, raw in messages])
-    outcomes.update((uid, outcome) for (uid, _), outcome in zip(messages, received, strict=True))
-    return [(uid, outcomes[uid]) for uid in uids if uid in outcomes]
+    applied = any(outcome.verdict == "applied" for outcomes in received for outcome in outcomes)
+    if waiting and applied:  # the copies changed: what waited for them is read, with what is refused
+        later = [(uid, raw) for uid in waiting if (raw := box.download(uid)) is not None]
+        again = [
+            index
+            for index, outcomes in enumerate(received)
+            if all(outcome.verdict == "refused" and not outcome.final for outcome in outcomes)
+        ]
+        redone = receive_all([(f"message {uid}", raw) for uid, raw in [messages[i] for i in again] + later])
+        for index, outcomes in zip(again, redone, strict=False):
+            received[index] = outcomes
+        messages += later
+        received += redone[len(again) :]
+        retried.update(uid for uid, _ in later)
+        run.earlier -= len(later)
+    copy = _copies()
+    for (uid, raw), outcomes in zip(messages, received, strict=True):
+        key = message_id(header(raw, "Message-ID"))
+        refused = [o for o in outcomes if o.verdict in ("refused", "unreadable", "equivocation")]
+        if refused and key:
+            final = all(outcome.final for outcome in refused)
+            run.refused[key] = "refused" if final else f"retry {copy}"
+            if uid in retried and not any(o.verdict == "applied" for o in outcomes):
+                run.earlier += 1  # said when it was first refused: the same again
+                continue
+        elif key and uid in retried:
+            run.refused[key] = None
+        if all(outcome.final for outcome in outcomes) and not (refused and key):
+            run.passed.add(uid)
+        run.found.append((uid, outcomes))
+    return run
+
+
+def _copies() -> str:
+    """The state of every game file of the library, in a few characters: a message refused
+    against the copies as they were is read again once one has changed."""
+    import hashlib
+
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    digest = hashlib.sha256()
+    for game_id, kept in sorted(Library(default_home()).games().items()):
+        try:
+            stat = kept.path.stat()
+            digest.update(f"{game_id} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+        except OSError:
+            digest.update(f"{game_id} -\n".encode())
+    return digest.hexdigest()[:16]
 
 
 # --- the inbox --------------------------------------------------------------------------------

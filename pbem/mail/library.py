@@ -11,8 +11,9 @@ joined later differs): with the entries the seat signed itself, that tells a sen
 a recipient lacks, so a message carries only those.
 
 And it remembers the messages ``pbem mail fetch`` read and passed over in an IMAP folder (other
-mail, and messages refused for what they are): they stay unread, for the player, and the next
-fetch neither downloads nor reads them again (``games/passed-over.toml``).
+mail, messages refused, messages too large to be a game's): they stay unread, for the player, and
+the next fetch neither downloads nor reports them again (``games/passed-over.toml``): by UID in
+that folder, and by Message-ID wherever the message is, for one refused or too large.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ ID = re.compile(r"[0-9a-f]{32}")
 THREAD = 10  # Message-IDs kept per game, for the References of the next message
 MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >, as make_msgid writes
 PREFIX = re.compile(r"[0-9a-f]{4,32}")
+REFUSED = 1000  # messages remembered by Message-ID as refused, the latest
 
 
 @dataclass
@@ -162,12 +164,14 @@ class PassedOver:
     def __init__(self, home: Path) -> None:
         self.path = home / "games" / "passed-over.toml"
 
-    def _all(self) -> dict[str, dict[str, object]]:
+    def _data(self) -> dict[str, object]:
         try:
-            data = tomllib.loads(self.path.read_text(encoding="utf-8"))
+            return tomllib.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             return {}  # lost or damaged: messages are read once more, and remembered again
-        folders = data.get("folder", {})
+
+    def _all(self) -> dict[str, dict[str, object]]:
+        folders = self._data().get("folder", {})
         return {
             name: item
             for name, item in (folders.items() if isinstance(folders, dict) else [])
@@ -184,8 +188,6 @@ class PassedOver:
 
     def keep(self, folder: str, validity: str, uids: Iterable[str]) -> None:
         """Remember exactly ``uids`` for ``folder`` (a message read since, or gone, is dropped)."""
-        import tomlkit
-
         folders = self._all()
         chosen = sorted(set(uids), key=lambda uid: (len(uid), uid))
         kept: dict[str, object] = {"validity": validity, "uids": chosen}
@@ -195,12 +197,42 @@ class PassedOver:
             folders[folder] = kept
         else:
             del folders[folder]
+        self._save(folders, self.refused())
+
+    def refused(self) -> dict[str, str]:
+        """The messages fetch refused or found too large, by Message-ID: ``refused``, ``too large``,
+        or ``retry COPY`` for one refused against the copies of the games as they were then (COPY,
+        see ``pbem.cli.mail_commands._copies``): it is read again once they have changed."""
+        table = self._data().get("refused", {})
+        return {
+            key: value
+            for key, value in (table.items() if isinstance(table, dict) else [])
+            if MESSAGE_ID.fullmatch(key) and isinstance(value, str)
+        }
+
+    def refuse(self, changes: dict[str, str | None]) -> None:
+        """Remember (or, for None, forget) messages by Message-ID; the oldest are forgotten past
+        REFUSED, a fetch then reads them once more."""
+        refused = self.refused()
+        before = dict(refused)
+        for key, value in changes.items():
+            refused.pop(key, None)
+            if value is not None and MESSAGE_ID.fullmatch(key):
+                refused[key] = value
+        refused = dict(list(refused.items())[-REFUSED:])
+        if refused != before:
+            self._save(self._all(), refused)
+
+    def _save(self, folders: dict[str, dict[str, object]], refused: dict[str, str]) -> None:
+        import tomlkit
+
         doc = tomlkit.document()
         doc.add(tomlkit.comment("messages pbem mail fetch passed over, not to be read again"))
         table = tomlkit.table(is_super_table=True)
         for name, item in sorted(folders.items()):
             table[name] = item
         doc["folder"] = table
+        doc["refused"] = refused
         _write(self.path, tomlkit.dumps(doc))
 
 

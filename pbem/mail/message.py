@@ -4,7 +4,9 @@ A message is a transport, never the authority: what it carries is merged into th
 and the whole game verified before anything is written (see ``pbem.mail.delivery``). So reading
 a message only has to find the entries it carries, safely: an attachment (``application/toml``)
 and the same entries armored in the body, which must agree, within bounds no real message
-reaches (a whole game is a megabyte or so), whatever the sender built.
+reaches (a whole game is a megabyte or so), whatever the sender built. A player may forward
+several of pbem's messages in one (as ``message/rfc822`` parts, or pasted in the body): each set
+of entries is read on its own, an exact repeat once, and one unsound set refused alone.
 
 Whatever the sender built includes headers crafted to break the standard library's mail parser,
 which raises IndexError, UnicodeError and others on some of them: every header and part is read
@@ -20,6 +22,7 @@ import email
 import re
 import tomllib
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import EmailPolicy
@@ -49,6 +52,11 @@ HEADER_LIMIT = 4096
 # is at most a few hundred thousand lines of base64 inside three boundaries.
 LINE_LIMIT = 2**20
 NESTING_LIMIT = 2**21  # lines times boundaries
+# Sets of entries in one message (forwarded messages, as parts or inline), counted before any is
+# unpacked, and the bytes they come to in all once unpacked: each set is within ENTRIES_LIMIT.
+CARRIED_LIMIT = 16
+TOTAL_LIMIT = MESSAGE_LIMIT
+DESCRIBED_LIMIT = 2**16  # bytes of a message's start read for the headers that name it
 _T = TypeVar("_T")
 
 
@@ -111,7 +119,7 @@ PICTURE_ID = "table@pbem"
 def _add_picture(message: EmailMessage, body: str, picture: bytes) -> None:
     """An HTML alternative to the plain text: the picture of the table, then the same words. PNG,
     because many mail clients show no SVG. The entries are not in it: the plain part and the
-    attachment carry them, and a second armored block would make the message contradict itself."""
+    attachment carry them."""
     import html
 
     page = (
@@ -151,49 +159,143 @@ def _check_lines(raw: bytes) -> None:
         )
 
 
-def read(raw: bytes) -> Carried | None:
-    """The entries ``raw`` carries, or None for a message that carries none (not pbem's);
-    MailContentError for one that cannot be read safely or contradicts itself, and its kind
-    MailUnreadableError for one the mail parser cannot read."""
+def read(raw: bytes) -> list[Carried | MailContentError]:
+    """Every set of entries ``raw`` carries, each read on its own: a message may carry several
+    (pbem messages forwarded together, as parts or inline), and one that is unsound is its own
+    MailContentError in the list while the others still count. An empty list for a message that
+    carries none (not pbem's). MailContentError is raised for a message that cannot be read
+    safely as a whole, and its kind MailUnreadableError for one the mail parser cannot read."""
     check_size(len(raw))
     _check_lines(raw)
     parsed = _readable("the message", lambda: email.message_from_bytes(raw, policy=_PARSING))
     assert isinstance(parsed, EmailMessage)  # the policy makes EmailMessage objects
-    attached: list[tuple[str, EmailMessage]] = []
-    packed: list[str] = []
-    for where, part in _parts(parsed):
+    units: dict[int, _Unit] = {}
+    for where, part, holder in _parts(parsed):
         kind = _kind(part, where)
+        if kind is None:
+            continue
+        unit = units.setdefault(id(holder), _Unit(holder))
         if kind == "attached":
-            attached.append((where, part))
-        elif kind == "text":
-            packed.extend(packed_blocks(_text(part, where, TEXT_LIMIT)))
-    if not attached and not packed:
-        return None
-    if len(packed) > 1:
-        raise MailContentError(f"the body holds {len(packed)} armored blocks of entries, not one")
-    if len(attached) > 1:
-        raise MailContentError(f"the message has {len(attached)} attached game files, not one")
-    inline = unpack(packed[0]) if packed else None
-    if attached:
-        where, part = attached[0]
-        entries = _text(part, where, ENTRIES_LIMIT)
-    else:
-        assert inline is not None
-        entries = inline
-    if attached and inline is not None:
-        data = _data(entries, "attached")
-        if inline != entries and _data(inline, "armored") != data:
-            raise MailContentError("the entries in the body differ from the attached ones")
-    else:
-        data = _data(entries, "carried")
-    return Carried(
-        entries,
-        _hint(parsed, GAME_HEADER),
-        _hint(parsed, "Subject"),
-        _hint(parsed, "From"),
-        _hint(parsed, "Message-ID"),
-        data,
-    )
+            unit.attached.append((where, part))
+        else:
+            unit.packed.extend(packed_blocks(_text(part, where, TEXT_LIMIT)))
+    seen: set[str] = set()
+    for unit in units.values():  # an exact repeat (an HTML part repeating the text) is one block
+        unit.packed = [block for block in dict.fromkeys(unit.packed) if block not in seen]
+        seen.update(unit.packed)
+    count = sum(len(unit.packed) + len(unit.attached) for unit in units.values())
+    if count > CARRIED_LIMIT:
+        raise MailContentError(
+            f"the message carries {count} sets of entries, more than any forward of games' "
+            f"messages does ({CARRIED_LIMIT})"
+        )
+    found: list[Carried | MailContentError] = []
+    texts: set[str] = set()
+    budget = [TOTAL_LIMIT]
+    for unit in units.values():
+        for item in _unit_entries(unit, budget):
+            if isinstance(item, Carried):
+                if item.entries in texts:
+                    continue
+                texts.add(item.entries)
+            found.append(item)
+    return found
+
+
+@dataclass
+class _Unit:
+    """One message's parts that carry entries: the message itself, or a message forwarded in it
+    (``message/rfc822``), whose headers say who sent it and when."""
+
+    holder: EmailMessage
+    attached: list[tuple[str, EmailMessage]] = field(default_factory=list)
+    packed: list[str] = field(default_factory=list)
+
+
+def _unit_entries(unit: _Unit, budget: list[int]) -> list[Carried | MailContentError]:
+    """The entries of one unit. A message pbem made carries them twice, armored in the body and
+    attached, and both must agree (one copy altered on the way, or cut, is caught even where the
+    shorter copy would still verify); a unit with other than one of each holds several messages'
+    entries (an inline forward), each read on its own."""
+    holder = unit.holder
+    hints = (_hint(holder, GAME_HEADER), _hint(holder, "Subject"), _hint(holder, "From"))
+    message = _hint(holder, "Message-ID")
+    if len(unit.packed) == 1 and len(unit.attached) == 1:
+        try:
+            where, part = unit.attached[0]
+            entries = _spend(budget, _text(part, where, ENTRIES_LIMIT))
+            inline = unpack(unit.packed[0])
+            data = _data(entries, "attached")
+            if inline != entries and _data(inline, "armored") != data:
+                raise MailContentError("the entries in the body differ from the attached ones")
+        except MailContentError as exc:
+            return [exc]
+        return [Carried(entries, *hints, message, data)]
+    single = len(unit.packed) + len(unit.attached) == 1
+    # several messages' entries in one body were forwarded: From is the forwarder, not the seat
+    # whose copy each describes
+    game, subject, sender = hints if single else (hints[0], hints[1], "")
+    found: list[Carried | MailContentError] = []
+    readers = [lambda packed=packed: unpack(packed) for packed in unit.packed] + [
+        lambda where=where, part=part: _text(part, where, ENTRIES_LIMIT) for where, part in unit.attached
+    ]
+    for reader in readers:
+        try:
+            entries = _spend(budget, reader())
+            found.append(Carried(entries, game, subject, sender, message, _data(entries, "carried")))
+        except MailContentError as exc:
+            found.append(exc)
+    return found
+
+
+def _spend(budget: list[int], entries: str) -> str:
+    """``entries``, counted against what one message's entries may come to in all (TOTAL_LIMIT)."""
+    budget[0] -= len(entries)
+    if budget[0] < 0:
+        raise MailContentError(
+            f"the entries of the message come to more than {TOTAL_LIMIT} bytes in all, more than "
+            "a game's messages ever do"
+        )
+    return entries
+
+
+def describe(raw: bytes) -> str:
+    """A message as its reader knows it, from its headers as they arrived (``raw`` may be the
+    headers alone): when, from whom, and its subject; empty if it says none of them."""
+    from email.parser import BytesHeaderParser
+    from email.utils import parsedate_to_datetime
+
+    head = raw[:DESCRIBED_LIMIT]
+    try:
+        headers = BytesHeaderParser(policy=_PARSING).parsebytes(head)
+    except Exception:  # the parser raises whatever its code trips on (see _readable)
+        return ""
+    assert isinstance(headers, EmailMessage)
+    date, sender, subject = (_hint(headers, name) for name in ("Date", "From", "Subject"))
+    with suppress(TypeError, ValueError, IndexError, OverflowError):  # else shown as it came
+        date = parsedate_to_datetime(date).strftime("%Y-%m-%d %H:%M") if date else ""
+    said = [f"of {date[:40]}" if date else "", f"from {sender[:80]}" if sender else ""]
+    if subject:
+        said.append(f'"{subject[:77]}..."' if len(subject) > 80 else f'"{subject}"')
+    return ", ".join(text for text in said if text)
+
+
+def maybe_pbem(headers: bytes) -> bool:
+    """Whether a message whose headers are ``headers`` may carry a game: it has pbem's header, or
+    names pbem in its subject (as pbem's messages do, and forwards of them: ``Fwd: [pbem] ...``)."""
+    return bool(header(headers, GAME_HEADER)) or "pbem" in header(headers, "Subject").lower()
+
+
+def header(raw: bytes, name: str) -> str:
+    """One header of a message (or of its headers alone), as it arrived; empty if it has none."""
+    from email.parser import BytesHeaderParser
+
+    try:
+        headers = BytesHeaderParser(policy=_PARSING).parsebytes(raw[:DESCRIBED_LIMIT])
+    except Exception:  # as in describe
+        return ""
+    assert isinstance(headers, EmailMessage)
+    return _hint(headers, name)
 
 
 def message_id(text: str) -> str | None:
@@ -294,13 +396,14 @@ def _hint(message: EmailMessage, name: str) -> str:
     return ""
 
 
-def _parts(message: EmailMessage) -> Iterator[tuple[str, EmailMessage]]:
-    """Every leaf part, named for messages, refusing a nesting or a number of parts no mail
-    program makes."""
+def _parts(message: EmailMessage) -> Iterator[tuple[str, EmailMessage, EmailMessage]]:
+    """Every leaf part, named for messages, with the message that holds it (``message``, or a
+    message forwarded in it as a ``message/rfc822`` part), refusing a nesting or a number of parts
+    no mail program makes."""
     count = 0
-    stack: list[tuple[EmailMessage, int]] = [(message, 0)]
+    stack: list[tuple[EmailMessage, int, EmailMessage]] = [(message, 0, message)]
     while stack:
-        part, depth = stack.pop()
+        part, depth, holder = stack.pop()
         part.policy = _READING
         count += 1
         if count > PART_LIMIT:
@@ -314,9 +417,11 @@ def _parts(message: EmailMessage) -> Iterator[tuple[str, EmailMessage]]:
                 if isinstance(payload, list)
                 else []
             )
-            stack.extend((child, depth + 1) for child in reversed(children))
+            where = "the message" if part is message else f"part {count}"
+            forwarded = _readable(where, part.get_content_type) == "message/rfc822"
+            stack.extend((child, depth + 1, child if forwarded else holder) for child in reversed(children))
         else:
-            yield ("the message" if part is message else f"part {count}"), part
+            yield ("the message" if part is message else f"part {count}"), part, holder
 
 
 def _kind(part: EmailMessage, where: str) -> str | None:
