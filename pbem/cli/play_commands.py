@@ -23,6 +23,8 @@ from pbem.cli.mail_commands import send_after
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
+    from pbem.engine.ruleset import Ruleset
+    from pbem.engine.table import Table
 
 
 def status(file: Path = FILE, as_json: bool = JSON) -> None:
@@ -464,6 +466,25 @@ def describe_entry(entry: dict[str, Any]) -> str:
     return f"added randomness to the {entry['event']}"
 
 
+def sealing(rules: Ruleset, table: Table) -> list[dict[str, Any]]:
+    """Each sealed step not yet revealed: the seats that have sealed their choice (values hidden)
+    and those still to seal, so a view says what every seat has done."""
+    from pbem.engine import table as tables
+
+    to_seal: dict[str, list[str]] = {}
+    for demand in tables.demands(rules, table):
+        if demand.kind == "commit":
+            to_seal.setdefault(demand.step, []).append(demand.seat)
+    steps = dict.fromkeys([*table.sealed, *to_seal])
+    found = []
+    for step in steps:
+        hidden = table.revealed.get(step, set())
+        sealed = sorted(seat for seat in table.sealed.get(step, {}) if seat not in hidden)
+        if sealed or to_seal.get(step):
+            found.append({"step": step, "sealed": sealed, "to_seal": to_seal.get(step, [])})
+    return found
+
+
 def show(
     file: Path = FILE,
     seat: str | None = typer.Option(None, "--as", help="Also show this seat's secrets (needs its key)."),
@@ -489,12 +510,7 @@ def show(
                 if seat in sealed and seat not in game.table.revealed.get(step, set()):
                     private[step] = play_mod.sealed_value(ledger, seat, step, secret).value
             hand = play_mod.hidden_hand(ledger, seat, secret)
-        view["sealed"] = {
-            step: sorted(
-                seat_name for seat_name in sealed if seat_name not in game.table.revealed.get(step, set())
-            )
-            for step, sealed in game.table.sealed.items()
-        }
+        view["sealed"] = sealing(game.rules, game.table)
         secrets = {"private": private, "hand": hand} if seat is not None else {}
         if svg or html or png:
             from pbem.cli import pictures

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.render.generic import sealed_lines
 from pbem.render.grid import print_grid
 
 
@@ -30,6 +31,8 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
         console.print(f"professions face up: {', '.join(view['professions face up'])}")
     console.print("decks: " + ", ".join(f"{name} {count}" for name, count in view["decks"].items()))
     console.print("supply: " + ", ".join(f"{short(name)} {count}" for name, count in view["supply"].items()))
+    for line in sealed_lines(view):
+        console.print(line, markup=False, highlight=False)
     for step, value in private.items():
         console.print(f"[bold]your sealed {step}:[/bold] {value} (only you can see this)")
     _players(console, view["players"])

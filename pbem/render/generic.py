@@ -17,7 +17,7 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     console.print(f"[bold]{title}[/bold] — {view.get('phase', '')}", highlight=False)
     blocks: list[tuple[str, str]] = []
     for key, value in view.items():
-        if key in ("phase", "score", "score_final") or value in (None, [], {}, ""):
+        if key in ("phase", "score", "score_final", "sealed") or value in (None, [], {}, ""):
             continue
         if isinstance(value, list) and value and all(isinstance(item, Mapping) for item in value):
             _records(console, key, value, blocks)
@@ -25,6 +25,8 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
             blocks.append((key, value))
         else:
             console.print(f"{key}: {_text(value)}", markup=False, highlight=False)
+    for line in sealed_lines(view):
+        console.print(line, markup=False, highlight=False)
     for step, value in private.items():
         console.print(f"[bold]your sealed {step}:[/bold] {value} (only you can see this)")
     for name, block in blocks:
@@ -36,6 +38,16 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
         rows = [[seat, *(str(row.get(name, "")) for name in categories)] for seat, row in scores.items()]
         title = "final score" if view.get("score_final") else "score"
         print_grid(console, ("seat", *categories), rows, title=title, turn=True)
+
+
+def sealed_lines(view: Mapping[str, Any]) -> list[str]:
+    """Who has sealed each step's choice and who has still to, as ``pbem show`` says it."""
+    lines = []
+    for step in view.get("sealed", []):
+        done = f"sealed by {', '.join(step['sealed'])}" if step["sealed"] else "nobody has sealed yet"
+        still = f"; still to seal: {', '.join(step['to_seal'])}" if step["to_seal"] else ""
+        lines.append(f"{step['step']}: {done}{still} (values hidden until revealed)")
+    return lines
 
 
 def _records(

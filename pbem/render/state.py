@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.render.generic import sealed_lines
 from pbem.render.grid import print_grid
 
 
@@ -24,9 +25,8 @@ def render(game: str, title: str, view: dict[str, Any], private: dict[str, str])
     console = new_console()
     console.print(f"[bold]{title}[/bold] ({view.get('edition', '')}) — {view['phase']}")
     _players(console, view)
-    for step, seats in view.get("sealed", {}).items():
-        if seats:
-            console.print(f"sealed {step}: {', '.join(seats)} (values hidden until revealed)")
+    for line in sealed_lines(view):
+        console.print(line)
     for step, value in private.items():
         console.print(f"[bold]your sealed {step}:[/bold] {value} (only you can see this)")
     if "cities" in view:

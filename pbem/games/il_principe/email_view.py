@@ -43,7 +43,9 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
                 "shields": dict(sorted(player.shields.items())),
                 "cities": list(player.cities),
                 "roles": [role for role, holder in game.roles.items() if holder == player.seat],
-                "reserve": "sealed" if player.reserved is None else len(player.reserved),
+                # None until revealed: whether the seat has sealed its choice is the engine's to
+                # say (``pbem show`` adds it), not the state's
+                "reserve": None if player.reserved is None else len(player.reserved),
             }
         )
     auction = game.auction

@@ -309,7 +309,7 @@ class _Drawing(Canvas):
             f"cities: {names(data['cities'])}",
         ]
         if "reserve" in data and data["reserve"] != 0:
-            texts.append(f"put in the reserve this round: {data['reserve']}")
+            texts.append(f"put in the reserve this round: {_reserve(view, data)}")
         self.lines(MARGIN + 6, texts, INNER - 12)
         if own:
             self._secrets(view, hand)
@@ -325,3 +325,13 @@ class _Drawing(Canvas):
             texts.append(f"your sealed {step}: {value} (only you see it)")
         if texts:
             self.lines(MARGIN + 6, texts, INNER - 12, class_="bold secret")
+
+
+def _reserve(view: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """A count once revealed; until then what this seat has done (``pbem show``'s sealed steps)."""
+    if data["reserve"] is not None:
+        return str(data["reserve"])
+    for step in view.get("sealed", []):
+        if data["seat"] in step["sealed"]:
+            return "sealed, not yet revealed"
+    return "not sealed yet"
