@@ -3,6 +3,9 @@ no internal value, no Python literal, the names a player reads on the board."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +17,8 @@ from pbem.games.il_principe.game import RESERVE
 from pbem.games.il_principe.rules import RULES as PRINCIPE
 from pbem.render.picture import game_svg
 from pbem.render.state import render
+from tests import hidden_deck_game
+from tests.conftest import Cli, game_ids, make_key_homes, run_cli
 from tests.test_ip_rules import started
 
 
@@ -42,3 +47,52 @@ def test_principe_show_says_which_seat_sealed_its_reserve(capsys: pytest.Capture
     picture = game_svg("il-principe", "Il Principe", view, None)
     assert picture.count("put in the reserve this round: sealed, not yet revealed") == 1
     assert picture.count("put in the reserve this round: not sealed yet") == 3
+
+
+def test_undo_with_nothing_played_names_no_internal_value(cli: Cli, make_game: Callable[..., Path]) -> None:
+    game = make_game()
+    before = game.read_bytes()
+    result = cli("undo", str(game), "--as", "a", home="a")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: a has no move to undo: nothing has been played since the game began or the last undo\n",
+    )
+    assert game.read_bytes() == before
+
+
+@pytest.fixture(scope="module")
+def two_draws(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A hidden-deck game where a then b drew a card: c owes a share of each, a one of b's."""
+    root = tmp_path_factory.mktemp("shares")
+    make_key_homes(root, ("a", "b", "c"))
+    game = root / "game.toml"
+    with hidden_deck_game.registered(), game_ids("status in a deal"):
+        steps = [
+            ("a", "new", str(game), "--game", hidden_deck_game.NAME, "--players", "a,b,c", "--as", "a"),
+            ("b", "join", str(game), "--as", "b"),
+            ("c", "join", str(game), "--as", "c"),
+            ("a", "play", str(game), "--as", "a", "pass"),
+            ("b", "play", str(game), "--as", "b", "pass"),
+            ("c", "play", str(game), "--as", "c", "pass"),
+            ("a", "play", str(game), "--as", "a", "draw"),
+            ("b", "play", str(game), "--as", "b", "draw"),
+        ]
+        for seat, *args in steps:
+            result = run_cli(root / seat, *args)
+            assert result.exit_code == 0, result.stderr
+        yield game
+
+
+def test_status_names_what_a_seat_owes_the_decks_once(two_draws: Path) -> None:
+    """c owes two shares: status says so in one line and one pbem sync, not a line pair each;
+    --json still lists every share, and its command holds a command alone."""
+    root = two_draws.parent
+    report = json.loads(run_cli(root / "a", "status", str(two_draws), "--json").stdout)
+    owed = [item for item in report["waiting"] if item["seat"] == "c" and item["kind"] == "share"]
+    assert len(owed) == 2
+    assert {item["command"] for item in owed} == {f"pbem sync {two_draws} --as c"}
+    assert {item["note"] for item in owed} == {"or it rides in the seat's next entry"}
+    text = run_cli(root / "a", "status", str(two_draws)).stdout
+    assert text.count(f"pbem sync {two_draws} --as c") == 1
+    assert "give its decryption shares of 2 cards" in text
+    assert text.count("give a decryption share") == 1  # a's one share of b's draw

@@ -41,9 +41,9 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             echo_wrapped(f"the game is over: pbem show {file} gives the final score")
         elif not report["waiting"]:
             echo_wrapped("nobody needs to act")
-        for wanted in report["waiting"]:
+        for wanted in _grouped(report["waiting"]):
             echo_wrapped(wanted["prompt"], first=f"  {wanted['seat']:<12} ", indent=15)
-            echo_wrapped(wanted["command"], indent=15)
+            echo_wrapped(wanted["command"] + (f"  ({wanted['note']})" if wanted["note"] else ""), indent=15)
             if wanted.get("waiting_for_shares"):
                 waits = "; ".join(
                     f"{token} waits for the shares of {', '.join(seats)}"
@@ -61,6 +61,30 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
                 )
 
 
+def _grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What each seat owes the hidden decks, said once per seat: a deal asks every seat for a share
+    of each card the others draw, and one ``pbem sync`` (or the seat's next entry) gives them all."""
+    from pbem.engine.ruleset import DECK_DEMANDS
+
+    shown: list[dict[str, Any]] = []
+    owed: dict[str, dict[str, Any]] = {}
+    for wanted in waiting:
+        if wanted["kind"] not in DECK_DEMANDS:
+            shown.append(wanted)
+            continue
+        if wanted["seat"] not in owed:
+            owed[wanted["seat"]] = {**wanted, "prompts": []}
+            shown.append(owed[wanted["seat"]])
+        owed[wanted["seat"]]["prompts"].append(wanted["prompt"])
+    for item in owed.values():
+        prompts = item.pop("prompts")
+        shares = [prompt for prompt in prompts if prompt.startswith("give a decryption share")]
+        if len(shares) > 1:
+            others = [prompt for prompt in prompts if prompt not in shares]
+            item["prompt"] = "; ".join([*others, f"give its decryption shares of {len(shares)} cards"])
+    return shown
+
+
 def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
@@ -74,6 +98,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "step": "joining",
                 "prompt": "join the game",
                 "command": f"pbem join {file} --as {seat}",
+                "note": "",
             }
             for seat in ledger.waiting_to_join
         ]
@@ -84,22 +109,23 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     for demand in tables.demands(game.rules, game.table):
         seat = demand.seat
         waits: dict[str, list[str]] = {}
+        note = ""
         if demand.kind == "reveal":
             prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal {file} --as {seat}"
         elif demand.kind == "contribute":
             prompt, command = (f"add randomness to the {demand.step}", f"pbem play {file} --as {seat} roll")
         elif demand.kind == "consent":
-            prompt, command = demand.prompt, f"pbem consent {file} --as {seat} [--decline]"
+            prompt, command = demand.prompt, f"pbem consent {file} --as {seat}"
+            note = "add --decline to refuse the undo"
         elif demand.kind in DECK_DEMANDS:
-            prompt, command = (
-                demand.prompt,
-                f"(rides in its next entry) or on its own: pbem sync {file} --as {seat}",
-            )
+            prompt, command = demand.prompt, f"pbem sync {file} --as {seat}"
+            note = "or it rides in the seat's next entry"
         elif demand.kind == "commit":
             prompt, command = (f"seal a {demand.step}: {demand.prompt}", f"pbem play {file} --as {seat} MOVE")
         else:
             prompt = demand.prompt
-            command = f"pbem play {file} --as {seat} MOVE  (pbem moves {file} --as {seat} lists them)"
+            command = f"pbem play {file} --as {seat} MOVE"
+            note = f"pbem moves {file} --as {seat} lists the moves"
             waits = play_mod.share_waits(ledger, seat)
         deadline = due.get(tables.demand_key(demand))
         waiting.append(
@@ -109,6 +135,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "step": demand.step,
                 "prompt": prompt,
                 "command": command,
+                "note": note,
                 "deadline": deadline,
                 "overdue": deadline is not None and clock >= deadline,
                 "waiting_for_shares": waits,
