@@ -4,6 +4,7 @@ no internal value, no Python literal, the names a player reads on the board."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -96,3 +97,19 @@ def test_status_names_what_a_seat_owes_the_decks_once(two_draws: Path) -> None:
     assert text.count(f"pbem sync {two_draws} --as c") == 1
     assert "give its decryption shares of 2 cards" in text
     assert text.count("give a decryption share") == 1  # a's one share of b's draw
+
+
+def test_principe_text_view_has_no_python_literal_and_english_region_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The regions are named in English (the template's display names, the texts' French kept
+    apart), and a yes or no reads as a word."""
+    game, _ = started()
+    view = PRINCIPE.view(game, None)
+    assert view["regions"] == {colour: colour for colour in sorted(view["regions"])}
+    assert game.components.regions["blue"] == "bleue"  # the texts' own name stays in the data
+    render("il-principe", "Il Principe", view, {})
+    text = capsys.readouterr().out
+    assert not re.search(r"\b(True|False)\b", text)
+    assert "last round: no" in text
+    assert not re.search(r"\b(bleue|marron|verte|violette|rouge|jaune)\b", text)

@@ -75,4 +75,6 @@ def _text(value: object) -> str:
         return ", ".join(_text(item) for item in value) or "-"
     if value is None:
         return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return str(value)

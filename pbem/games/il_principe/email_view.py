@@ -64,7 +64,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         if auction is None
         else {"lot": auction.lot, "leader": auction.leader, "price": auction.price, "turn": auction.turn},
         "roles": dict(game.roles),
-        "regions": dict(game.components.regions),
+        "regions": {region: game.components.region_name(region) for region in game.components.regions},
         "cities": [
             {
                 "city": city,

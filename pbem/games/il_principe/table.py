@@ -515,7 +515,7 @@ def picture_view(table: Table) -> dict[str, Any]:
         "reserve": {c: n for c, n in table.reserve.items() if n},
         "removed from play": table.discards,
         "roles": {role: holder for role, holder in table.roles.items() if holder},
-        "regions": {region: COMPONENTS.regions.get(region, region) for region in table.parts.regions},
+        "regions": {region: COMPONENTS.region_name(region) for region in table.parts.regions},
         "cities": cities,
         "players": players,
         "score": scores,
