@@ -3,6 +3,7 @@ no internal value, no Python literal, the names a player reads on the board."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -16,9 +17,11 @@ from pbem.engine.table import Table
 from pbem.games.il_principe import rounds
 from pbem.games.il_principe.game import RESERVE
 from pbem.games.il_principe.rules import RULES as PRINCIPE
+from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
+from pbem.games.princes_of_the_renaissance.state import GAME_OVER, Game
 from pbem.render.picture import game_svg
 from pbem.render.state import render
-from tests import hidden_deck_game
+from tests import hidden_deck_game, potr_support
 from tests.conftest import Cli, game_ids, make_key_homes, run_cli
 from tests.test_ip_rules import started
 
@@ -113,3 +116,39 @@ def test_principe_text_view_has_no_python_literal_and_english_region_names(
     assert not re.search(r"\b(True|False)\b", text)
     assert "last round: no" in text
     assert not re.search(r"\b(bleue|marron|verte|violette|rouge|jaune)\b", text)
+
+
+POTR_FAMILIES = {"a": "gonzaga", "b": "malatesta", "c": "montefeltro", "d": "este"}
+
+
+def renaissance_decade_one() -> Game:
+    state = potr_support.decade_one(game_id="views-words", families=POTR_FAMILIES, phase=None)
+    potr_support.grant(state, "b", "milan-armourer")
+    return state
+
+
+def test_renaissance_view_names_powers_in_words_and_prices_troops(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A City tile's power reads as what it does (not ``banker``), and each Troop tile its price."""
+    monkeypatch.setenv("COLUMNS", "250")  # a table row on one line
+    state = renaissance_decade_one()
+    state.city_supply.append("florence-banker")
+    render("princes-of-the-renaissance", "Princes of the Renaissance", POTR.view(state, None), {})
+    text = " ".join(capsys.readouterr().out.split())
+    for ability in ("banker", "armourer"):
+        assert not re.search(rf"(?<![-\w]){ability}(?![-\w])", text), ability
+    assert "once a decade, turn up to 3 gold into as much influence" in text
+    for troop in state.components.troops:
+        assert f"{troop.name} │ {troop.cost} gold" in text
+
+
+def test_renaissance_view_offers_nothing_once_the_game_is_over(capsys: pytest.CaptureFixture[str]) -> None:
+    """Once the game is over nothing is for sale: no tiles, no Pope, no troops on offer."""
+    state = copy.deepcopy(renaissance_decade_one())
+    state.phase = GAME_OVER
+    view = POTR.view(state, None)
+    assert "city_tiles_on_offer" not in view and not view["pope"]["on_offer"]
+    render("princes-of-the-renaissance", "Princes of the Renaissance", view, {})
+    assert "on offer" not in capsys.readouterr().out
+    assert "on offer" not in game_svg("princes-of-the-renaissance", "Princes of the Renaissance", view, None)

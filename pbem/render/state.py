@@ -82,18 +82,32 @@ def _board(console: Any, view: dict[str, Any]) -> None:
     ]
     print_grid(console, ("city", "status", "artists", "VP per tile"), cities, title="cities")
     offer: list[list[str]] = []
-    for tile in view["city_tiles_on_offer"]:
+    for tile in view.get("city_tiles_on_offer", []):
         income = f"{tile['gold']} gold, {tile['influence']} influence"
-        power = f"; {tile['ability']}" if tile["ability"] else ""
+        power = f"; {tile['power']}" if tile["power"] else ""
         offer.append([tile["id"], f"{tile['name']} ({tile['city']})", income + power, "gold"])
-    for event in view["event_tiles_on_offer"]:
+    for event in view.get("event_tiles_on_offer", []):
         offer.append([event["id"], event["name"], f"{event['kind']} {event['value']:+d}", event["currency"]])
     if view["pope"]["on_offer"]:
         offer.append(["pope", "the Pope", "+3 gold a decade; 3 VP at the end", "influence"])
-    print_grid(console, ("tile", "what", "income / effect", "bid in"), offer, title="on offer")
+    if offer:
+        print_grid(console, ("tile", "what", "income / effect", "bid in"), offer, title="on offer")
+    troops = [
+        [
+            troop["id"],
+            troop["name"],
+            f"{troop['cost']} gold",
+            f"{troop['attack']}/{troop['defence']}",
+            str(troop["left"]),
+        ]
+        for troop in view.get("troops_for_sale", [])
+    ]
+    if troops:
+        print_grid(console, ("troop", "what", "price", "attack/defence", "left"), troops, title="Troop tiles")
     pope = view["pope"]["holder"]
+    pope_text = pope or ("on offer" if view["pope"]["on_offer"] else "nobody")
     console.print(
-        f"Pope: {pope or 'on offer'}; Treachery deck: {view['treachery_deck']} cards; "
+        f"Pope: {pope_text}; Treachery deck: {view['treachery_deck']} cards; "
         f"wars fought this decade: {view['wars_fought']} of {view['war_limit']}"
     )
     if view.get("treachery_discards") or view.get("treachery_discarded_face_down"):

@@ -240,7 +240,7 @@ class _Drawing(Canvas):
                 self.parts.append(
                     svg.text(MARGIN + 24, top + 17, f"the Pope: held by {holder}", class_="bold")
                 )
-            else:
+            elif pope.get("on_offer"):
                 self.parts.append(svg.text(MARGIN, top + 17, "the Pope: on offer", class_="bold"))
             self.y = top + 20
         texts: list[str] = []
