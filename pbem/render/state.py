@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.json_shape import words
 from pbem.render.generic import sealed_lines
 from pbem.render.grid import print_grid
 
@@ -142,12 +143,11 @@ def _score(console: Any, view: dict[str, Any]) -> None:
     scores: dict[str, dict[str, int]] = view["score"]
     if not scores:
         return
-    categories = [name for name in next(iter(scores.values())) if name != "gold + influence"]
+    tie = "gold_and_influence"  # the tie-break, shown last
+    categories = [name for name in next(iter(scores.values())) if name != tie]
     title = "final score" if view.get("score_final") else "score if the game ended now"
-    rows = [
-        [seat, *(str(row[name]) for name in categories), str(row["gold + influence"])]
-        for seat, row in scores.items()
-    ]
-    print_grid(console, ("seat", *categories, "gold + influence"), rows, title=title, turn=True)
+    rows = [[seat, *(str(row[name]) for name in categories), str(row[tie])] for seat, row in scores.items()]
+    headings = ("seat", *map(words, categories), "gold + influence")
+    print_grid(console, headings, rows, title=title, turn=True)
     if view.get("winners"):
         console.print(f"[bold]winner:[/bold] {', '.join(view['winners'])}")

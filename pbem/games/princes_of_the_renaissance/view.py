@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.json_shape import snake_scores
 from pbem.games.princes_of_the_renaissance import decade, deck, scoring
 from pbem.games.princes_of_the_renaissance.state import GAME_OVER, Game
 from pbem.games.princes_of_the_renaissance.war import limit as war_limit
@@ -113,7 +114,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
     if game.decade == 0:
         return result
     scores = scoring.breakdown(game)
-    result["score"] = scores
+    result["score"] = snake_scores(scores)
     result["score_final"] = game.phase == GAME_OVER
     if game.phase == GAME_OVER:
         result["winners"] = scoring.winners(game, scores)
