@@ -23,7 +23,7 @@ from pbem.cli.mail_commands import send_after
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
-    from pbem.engine.ruleset import Ruleset
+    from pbem.engine.ruleset import Demand, Ruleset
     from pbem.engine.table import Table
 
 
@@ -160,21 +160,15 @@ def moves(
         _, ledger = read_game(file)
         play_mod.seated(ledger)
         hand = _hand(ledger, seat)
-        demand, texts = play_mod.legal(ledger, seat, hand)
-        free = [text for text in play_mod.free_moves(ledger, seat) if text not in texts]
-        notes = play_mod.move_notes(ledger, texts, hand or {})
-        waits = play_mod.share_waits(ledger, seat)
+        demand, report = moves_report(ledger, seat, hand)
+        texts, free, notes, waits = (
+            report["moves"],
+            report["free"],
+            report["notes"],
+            report["waiting_for_shares"],
+        )
         if as_json:
-            print_json(
-                {
-                    "seat": seat,
-                    "kind": demand.kind if demand else None,
-                    "moves": texts,
-                    "free": free,
-                    "notes": notes,
-                    "waiting_for_shares": waits,
-                }
-            )
+            print_json(report)
             return
         if demand is None:
             info(f"{seat} has nothing to do now" + (" but the moves open at any time" if free else ""))
@@ -195,6 +189,23 @@ def moves(
             typer.echo("at any time:")
             for text in _ranges(free):
                 typer.echo(f"  {text}")
+
+
+def moves_report(
+    ledger: Ledger, seat: str, hand: dict[str, str | None] | None
+) -> tuple[Demand | None, dict[str, Any]]:
+    """The seat's demand, and what ``pbem moves --json`` prints (docs/json.md)."""
+    from pbem.engine import play as play_mod
+
+    demand, texts = play_mod.legal(ledger, seat, hand)
+    return demand, {
+        "seat": seat,
+        "kind": demand.kind if demand else None,
+        "moves": texts,
+        "free": [text for text in play_mod.free_moves(ledger, seat) if text not in texts],
+        "notes": play_mod.move_notes(ledger, texts, hand or {}),
+        "waiting_for_shares": play_mod.share_waits(ledger, seat),
+    }
 
 
 def _hand(ledger: Ledger, seat: str) -> dict[str, str | None] | None:
@@ -512,6 +523,11 @@ def sealing(rules: Ruleset, table: Table) -> list[dict[str, Any]]:
     return found
 
 
+def shown_view(rules: Ruleset, table: Table, seat: str | None) -> dict[str, Any]:
+    """What ``pbem show --json`` prints (docs/json.md), but for the secrets ``--as`` adds."""
+    return rules.view(table.state, seat) | {"sealed": sealing(rules, table)}
+
+
 def show(
     file: Path = FILE,
     seat: str | None = typer.Option(None, "--as", help="Also show this seat's secrets (needs its key)."),
@@ -528,7 +544,7 @@ def show(
 
         _, ledger = read_game(file)
         game = play_mod.seated(ledger)
-        view = game.rules.view(game.table.state, seat)
+        view = shown_view(game.rules, game.table, seat)
         private: dict[str, str] = {}
         hand: dict[str, str | None] = {}
         if seat is not None:
@@ -537,7 +553,6 @@ def show(
                 if seat in sealed and seat not in game.table.revealed.get(step, set()):
                     private[step] = play_mod.sealed_value(ledger, seat, step, secret).value
             hand = play_mod.hidden_hand(ledger, seat, secret)
-        view["sealed"] = sealing(game.rules, game.table)
         secrets = {"private": private, "hand": hand} if seat is not None else {}
         if svg or html or png:
             from pbem.cli import pictures
