@@ -6,6 +6,7 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+from pbem.engine.json_shape import snake_scores
 from tests.conftest import Cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -61,7 +62,7 @@ def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
     scores = view["score"]
     assert sorted(scores) == ["alice", "bruno", "chiara", "dario"]
     for row in scores.values():
-        parts = [value for name, value in row.items() if name not in ("total", "gold + influence")]
+        parts = [value for name, value in row.items() if name not in ("total", "gold_and_influence")]
         assert row["total"] == sum(parts)
     best = max(row["total"] for row in scores.values())
     assert view["winners"] and all(scores[seat]["total"] == best for seat in view["winners"])
@@ -81,7 +82,7 @@ def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
     # playout sweep in test_potr_playouts asserts every tile power and the League are used)
     for sign in signs:
         assert sign in events, sign
-    assert sum(row["war victories"] for row in scores.values()) > 0
+    assert sum(row["war_victories"] for row in scores.values()) > 0
 
 
 def test_complete_b_side_example_has_baglionis_declarations_and_a_start_war_card(cli: Cli) -> None:
@@ -212,7 +213,7 @@ def test_complete_florence_example_replays_to_the_score_the_rules_count(cli: Cli
     state = audited.ledger.table.state
     assert state.phase == "over" and state.round == 7
     view = json.loads(cli("show", str(path), "--json").stdout)
-    assert view["score"] == RULES.score(state)
+    assert view["score"] == snake_scores(RULES.score(state))
     totals = {seat: row["total"] for seat, row in view["score"].items()}
     assert totals == final_score(state, books(state, data["entry"]))
     assert sorted(totals) == ["alice", "bruno", "chiara", "dario"]

@@ -26,6 +26,7 @@ from pbem.crypto.identity import SecretKeys
 from pbem.engine import ledger as ledger_mod
 from pbem.engine import play, templates
 from pbem.engine import table as tables
+from pbem.engine.json_shape import snake_scores
 from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import DECK_DEMANDS, CardUse, Demand
 from pbem.errors import IllegalMoveError
@@ -228,7 +229,7 @@ def check_played_to_the_end(result: Played) -> None:
     assert final == state
     score = RULES.score(final)
     assert score == breakdown(final)
-    assert score == RULES.view(final, None)["score"]
+    assert snake_scores(score) == RULES.view(final, None)["score"]
     for player in final.players:
         assert score[player.seat]["track"] == player.vp
         assert score[player.seat]["total"] == sum(v for k, v in score[player.seat].items() if k != "total")

@@ -83,7 +83,7 @@ def test_the_opening_from_new_to_decade_one(cli: Cli, make_game: Callable[..., P
     assert "bid 7" in json.loads(theirs)["private"]["turn-order bid"]  # b's own bid, also 7
     public = json.loads(cli("show", str(game), "--json").stdout)
     assert "private" not in public
-    assert public["sealed"] == {"turn-order bid": ["a", "b", "c"]}
+    assert public["sealed"] == [{"step": "turn-order bid", "sealed": ["a", "b", "c"], "to_seal": []}]
 
     for seat in ("c", "a", "b"):
         result = cli("reveal", str(game), "--as", seat, home=seat)

@@ -400,8 +400,8 @@ def test_a_principe_picture_draws_the_map_the_roles_and_each_family() -> None:
     unbuilt = city_group(picture, "Siena")
     assert "built by" not in "".join(unbuilt.itertext())
     tips = titles(picture)
-    assert "region green (verte): andrea 2, barbara 1" in tips
-    assert "region red (rouge): tom 1" in tips and "region yellow (jaune): no shields" in tips
+    assert "region green: andrea 2, barbara 1" in tips
+    assert "region red: tom 1" in tips and "region yellow: no shields" in tips
     assert "andrea" in found and "tom" in found  # the holders of green major and blue minor
     assert "on the board" in found
     scores = PRINCIPE.view(game, None)["score"]
@@ -474,7 +474,7 @@ def test_a_companion_table_of_each_game_is_drawn_from_its_log(
         for city, builder in table.state.built.items():
             drawn = city_group(picture, city.capitalize())
             assert builder in titles(ET.tostring(drawn, encoding="unicode"))
-        assert "region yellow (jaune): ben 1, cat 2" in titles(picture)
+        assert "region yellow: ben 1, cat 2" in titles(picture)
         assert "cities whose regions are not known yet:" in found
     else:
         estates = table.state.estates

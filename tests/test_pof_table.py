@@ -503,33 +503,33 @@ def test_a_shared_lead_gives_the_cards_tied_value() -> None:
     )
     points = TRACKER.query(state, "prestige")[0].data["points"]["most-jesters"]
     assert points == {"alice": 3, "bob": 3, "carla": 3}
-    assert score(state)["alice"]["prestige cards"] == 3
+    assert score(state)["alice"]["prestige_cards"] == 3
     state.estates["alice"].jesters = 2
-    assert score(state)["alice"]["prestige cards"] == 6
+    assert score(state)["alice"]["prestige_cards"] == 6
 
 
 def test_the_most_of_nothing_is_not_a_lead() -> None:
     # Reading: with no works at all nobody has "the most works".
     state = table("alice buys prestige-card most-works for 200")
-    assert score(state)["alice"]["prestige cards"] == 0
+    assert score(state)["alice"]["prestige_cards"] == 0
 
 
 def test_fewest_empty_squares_needs_every_count_and_ties_share() -> None:
     state = table(
         "alice buys prestige-card fewest-empty for 200", "alice empty-squares 5", "bob empty-squares 5"
     )
-    assert score(state)["alice"]["prestige cards"] == 0  # carla's count is missing
+    assert score(state)["alice"]["prestige_cards"] == 0  # carla's count is missing
     state, _ = TRACKER.apply(state, "carla empty-squares 9")
-    assert score(state)["alice"]["prestige cards"] == PRESTIGE_CARDS["fewest-empty"].tied == 4
+    assert score(state)["alice"]["prestige_cards"] == PRESTIGE_CARDS["fewest-empty"].tied == 4
 
 
 def test_threshold_cards_score_when_met() -> None:
     state = table("alice buys prestige-card builder-jester-landscapes for 200")
     estate = state.estates["alice"]
     estate.builders, estate.jesters, estate.landscapes["park"] = 1, 1, 1
-    assert score(state)["alice"]["prestige cards"] == 0
+    assert score(state)["alice"]["prestige_cards"] == 0
     estate.landscapes["lake"] = 1
-    assert score(state)["alice"]["prestige cards"] == 7
+    assert score(state)["alice"]["prestige_cards"] == 7
 
 
 def test_the_unsourced_prestige_card_value_can_be_replaced() -> None:
@@ -537,7 +537,7 @@ def test_the_unsourced_prestige_card_value_can_be_replaced() -> None:
     state = table("alice buys prestige-card four-buildings-two-freedoms for 200", components=components)
     state.estates["alice"].buildings = dict.fromkeys(("chapel", "tower", "opera", "library"), "medium")
     state.estates["alice"].freedoms = ["travel", "opinion"]
-    assert score(state)["alice"]["prestige cards"] == 9
+    assert score(state)["alice"]["prestige_cards"] == 9
     with pytest.raises(UsageError):
         table(components={"prestige_values": {"no-such-card": 1}})
 
@@ -545,9 +545,9 @@ def test_the_unsourced_prestige_card_value_can_be_replaced() -> None:
 def test_a_prestige_card_held_face_down_scores_once_revealed() -> None:
     state = table("alice buys prestige-card for 200")
     state.estates["alice"].landscapes["forest"] = 1
-    assert score(state)["alice"]["prestige cards"] == 0
+    assert score(state)["alice"]["prestige_cards"] == 0
     state, _ = TRACKER.apply(state, "alice reveals prestige-card most-forests")
-    assert score(state)["alice"]["prestige cards"] == 7
+    assert score(state)["alice"]["prestige_cards"] == 7
     refused(state, "alice reveals prestige-card most-lakes", "no unrevealed")
 
 
@@ -753,10 +753,10 @@ def test_a_whole_game_replays_to_the_totals_worked_out_by_hand() -> None:
         "landscapes": 3,
         "builders": 0,
         "works": 6,
-        "best work": 6,
+        "best_work": 6,
         "sold": 0,
         "corrections": 0,
-        "prestige cards": 7,
+        "prestige_cards": 7,
         "total": 28,
         "florins": 2200,
     }

@@ -38,7 +38,7 @@ def test_two_naples_tiles_score_fourteen_when_naples_is_worth_seven() -> None:
         "status venice 10",
     )
     assert TRACKER.show(state)[0].data["naples"]["vp"] == 7
-    assert score(state)["a"]["city tiles"] == 14
+    assert score(state)["a"]["city_tiles"] == 14
 
 
 def test_a_war_won_with_a_double_total_moves_both_cities_two() -> None:
@@ -197,7 +197,7 @@ def test_a_2003_wine_merchant_pays_one_gold_whatever_merchant_tiles_are_held() -
     )
     lines = TRACKER.query(state, "income")[0].data["a"]["lines"]
     assert [line["gold"] for line in lines if line["what"].startswith("Wine Merchant")] == [1]
-    assert score(state)["a"]["wine merchants"] == 1
+    assert score(state)["a"]["wine_merchants"] == 1
 
 
 def test_a_2003_french_invade_is_discarded_and_counts_as_no_artist_tile() -> None:
@@ -240,7 +240,7 @@ def test_the_2016_tie_on_points_goes_to_gold_and_influence() -> None:
     )
     totals = TRACKER.totals(state)
     assert totals["a"] == totals["b"] == 7
-    assert score(state)["a"]["gold + influence"] == score(state)["b"]["gold + influence"] + 1
+    assert score(state)["a"]["gold_and_influence"] == score(state)["b"]["gold_and_influence"] + 1
     report = TRACKER.score(state)[0]
     assert report.data["winners"] == ["a"] and report.data["final"]
     assert any("the most gold + influence wins" in note for note in report.notes)

@@ -23,6 +23,8 @@ from pbem.cli.mail_commands import send_after
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
+    from pbem.engine.ruleset import Demand, Ruleset
+    from pbem.engine.table import Table
 
 
 def status(file: Path = FILE, as_json: bool = JSON) -> None:
@@ -39,9 +41,9 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             echo_wrapped(f"the game is over: pbem show {file} gives the final score")
         elif not report["waiting"]:
             echo_wrapped("nobody needs to act")
-        for wanted in report["waiting"]:
+        for wanted in _grouped(report["waiting"]):
             echo_wrapped(wanted["prompt"], first=f"  {wanted['seat']:<12} ", indent=15)
-            echo_wrapped(wanted["command"], indent=15)
+            echo_wrapped(wanted["command"] + (f"  ({wanted['note']})" if wanted["note"] else ""), indent=15)
             if wanted.get("waiting_for_shares"):
                 waits = "; ".join(
                     f"{token} waits for the shares of {', '.join(seats)}"
@@ -59,6 +61,30 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
                 )
 
 
+def _grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What each seat owes the hidden decks, said once per seat: a deal asks every seat for a share
+    of each card the others draw, and one ``pbem sync`` (or the seat's next entry) gives them all."""
+    from pbem.engine.ruleset import DECK_DEMANDS
+
+    shown: list[dict[str, Any]] = []
+    owed: dict[str, dict[str, Any]] = {}
+    for wanted in waiting:
+        if wanted["kind"] not in DECK_DEMANDS:
+            shown.append(wanted)
+            continue
+        if wanted["seat"] not in owed:
+            owed[wanted["seat"]] = {**wanted, "prompts": []}
+            shown.append(owed[wanted["seat"]])
+        owed[wanted["seat"]]["prompts"].append(wanted["prompt"])
+    for item in owed.values():
+        prompts = item.pop("prompts")
+        shares = [prompt for prompt in prompts if prompt.startswith("give a decryption share")]
+        if len(shares) > 1:
+            others = [prompt for prompt in prompts if prompt not in shares]
+            item["prompt"] = "; ".join([*others, f"give its decryption shares of {len(shares)} cards"])
+    return shown
+
+
 def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
@@ -72,6 +98,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "step": "joining",
                 "prompt": "join the game",
                 "command": f"pbem join {file} --as {seat}",
+                "note": "",
             }
             for seat in ledger.waiting_to_join
         ]
@@ -82,22 +109,23 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     for demand in tables.demands(game.rules, game.table):
         seat = demand.seat
         waits: dict[str, list[str]] = {}
+        note = ""
         if demand.kind == "reveal":
             prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal {file} --as {seat}"
         elif demand.kind == "contribute":
             prompt, command = (f"add randomness to the {demand.step}", f"pbem play {file} --as {seat} roll")
         elif demand.kind == "consent":
-            prompt, command = demand.prompt, f"pbem consent {file} --as {seat} [--decline]"
+            prompt, command = demand.prompt, f"pbem consent {file} --as {seat}"
+            note = "add --decline to refuse the undo"
         elif demand.kind in DECK_DEMANDS:
-            prompt, command = (
-                demand.prompt,
-                f"(rides in its next entry) or on its own: pbem sync {file} --as {seat}",
-            )
+            prompt, command = demand.prompt, f"pbem sync {file} --as {seat}"
+            note = "or it rides in the seat's next entry"
         elif demand.kind == "commit":
             prompt, command = (f"seal a {demand.step}: {demand.prompt}", f"pbem play {file} --as {seat} MOVE")
         else:
             prompt = demand.prompt
-            command = f"pbem play {file} --as {seat} MOVE  (pbem moves {file} --as {seat} lists them)"
+            command = f"pbem play {file} --as {seat} MOVE"
+            note = f"pbem moves {file} --as {seat} lists the moves"
             waits = play_mod.share_waits(ledger, seat)
         deadline = due.get(tables.demand_key(demand))
         waiting.append(
@@ -107,6 +135,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "step": demand.step,
                 "prompt": prompt,
                 "command": command,
+                "note": note,
                 "deadline": deadline,
                 "overdue": deadline is not None and clock >= deadline,
                 "waiting_for_shares": waits,
@@ -131,21 +160,15 @@ def moves(
         _, ledger = read_game(file, seat=seat)
         play_mod.seated(ledger)
         hand = _hand(ledger, seat)
-        demand, texts = play_mod.legal(ledger, seat, hand)
-        free = [text for text in play_mod.free_moves(ledger, seat) if text not in texts]
-        notes = play_mod.move_notes(ledger, texts, hand or {})
-        waits = play_mod.share_waits(ledger, seat)
+        demand, report = moves_report(ledger, seat, hand)
+        texts, free, notes, waits = (
+            report["moves"],
+            report["free"],
+            report["notes"],
+            report["waiting_for_shares"],
+        )
         if as_json:
-            print_json(
-                {
-                    "seat": seat,
-                    "kind": demand.kind if demand else None,
-                    "moves": texts,
-                    "free": free,
-                    "notes": notes,
-                    "waiting_for_shares": waits,
-                }
-            )
+            print_json(report)
             return
         if demand is None:
             info(f"{seat} has nothing to do now" + (" but the moves open at any time" if free else ""))
@@ -166,6 +189,23 @@ def moves(
             typer.echo("at any time:")
             for text in _ranges(free):
                 typer.echo(f"  {text}")
+
+
+def moves_report(
+    ledger: Ledger, seat: str, hand: dict[str, str | None] | None
+) -> tuple[Demand | None, dict[str, Any]]:
+    """The seat's demand, and what ``pbem moves --json`` prints (docs/json.md)."""
+    from pbem.engine import play as play_mod
+
+    demand, texts = play_mod.legal(ledger, seat, hand)
+    return demand, {
+        "seat": seat,
+        "kind": demand.kind if demand else None,
+        "moves": texts,
+        "free": [text for text in play_mod.free_moves(ledger, seat) if text not in texts],
+        "notes": play_mod.move_notes(ledger, texts, hand or {}),
+        "waiting_for_shares": play_mod.share_waits(ledger, seat),
+    }
 
 
 def _hand(ledger: Ledger, seat: str) -> dict[str, str | None] | None:
@@ -492,6 +532,30 @@ def describe_entry(entry: dict[str, Any]) -> str:
     return f"added randomness to the {entry['event']}"
 
 
+def sealing(rules: Ruleset, table: Table) -> list[dict[str, Any]]:
+    """Each sealed step not yet revealed: the seats that have sealed their choice (values hidden)
+    and those still to seal, so a view says what every seat has done."""
+    from pbem.engine import table as tables
+
+    to_seal: dict[str, list[str]] = {}
+    for demand in tables.demands(rules, table):
+        if demand.kind == "commit":
+            to_seal.setdefault(demand.step, []).append(demand.seat)
+    steps = dict.fromkeys([*table.sealed, *to_seal])
+    found = []
+    for step in steps:
+        hidden = table.revealed.get(step, set())
+        sealed = sorted(seat for seat in table.sealed.get(step, {}) if seat not in hidden)
+        if sealed or to_seal.get(step):
+            found.append({"step": step, "sealed": sealed, "to_seal": to_seal.get(step, [])})
+    return found
+
+
+def shown_view(rules: Ruleset, table: Table, seat: str | None) -> dict[str, Any]:
+    """What ``pbem show --json`` prints (docs/json.md), but for the secrets ``--as`` adds."""
+    return rules.view(table.state, seat) | {"sealed": sealing(rules, table)}
+
+
 def show(
     file: Path = FILE,
     seat: str | None = typer.Option(None, "--as", help="Also show this seat's secrets (needs its key)."),
@@ -509,7 +573,7 @@ def show(
 
         _, ledger = read_game(file, seat=seat)
         game = play_mod.seated(ledger)
-        view = game.rules.view(game.table.state, seat)
+        view = shown_view(game.rules, game.table, seat)
         private: dict[str, str] = {}
         hand: dict[str, str | None] = {}
         if seat is not None:
@@ -518,12 +582,6 @@ def show(
                 if seat in sealed and seat not in game.table.revealed.get(step, set()):
                     private[step] = play_mod.sealed_value(ledger, seat, step, secret).value
             hand = play_mod.hidden_hand(ledger, seat, secret)
-        view["sealed"] = {
-            step: sorted(
-                seat_name for seat_name in sealed if seat_name not in game.table.revealed.get(step, set())
-            )
-            for step, sealed in game.table.sealed.items()
-        }
         secrets = {"private": private, "hand": hand} if seat is not None else {}
         if svg or html or png:
             from pbem.cli import pictures

@@ -391,7 +391,11 @@ def request_undo(table: Table, seat: str, target: int) -> None:
             f"entry {target} showed a hidden card (or put one back under the deck): everyone has seen "
             "it, so it cannot be undone"
         )
-    if last is None or last[0] != target or last[1] != seat or last[2] != "move":
+    if last is None:
+        raise IllegalMoveError(
+            f"{seat} has no move to undo: nothing has been played since the game began or the last undo"
+        )
+    if last[0] != target or last[1] != seat or last[2] != "move":
         raise IllegalMoveError(
             f"{seat} can only undo its own move when nothing has been played since (entry {target} is not)"
         )

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.engine.json_shape import words
+from pbem.render.generic import sealed_lines
 from pbem.render.grid import print_grid
 
 
@@ -15,7 +17,7 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     console = new_console()
     console.print(
         f"[bold]{title}[/bold] — round {view['round']} of 7, {view['phase']}; "
-        f"minimum work value {view['minimum work']}"
+        f"minimum work value {view['minimum_work']}"
     )
     asked = view.get("asked") or []
     if asked:
@@ -24,17 +26,19 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     if auction:
         leader = f"{auction['leader']} leads at {auction['price']}" if auction.get("leader") else "no bid yet"
         console.print(f"auction of {auction['lot']}: {leader}; {auction['turn']} to bid or pass")
-    sold = view.get("lots sold this round") or []
+    sold = view.get("lots_sold_this_round") or []
     console.print(f"lots sold this round: {', '.join(sold) or 'none'}")
-    if view.get("professions face up"):
-        console.print(f"professions face up: {', '.join(view['professions face up'])}")
+    if view.get("professions_face_up"):
+        console.print(f"professions face up: {', '.join(view['professions_face_up'])}")
     console.print("decks: " + ", ".join(f"{name} {count}" for name, count in view["decks"].items()))
     console.print("supply: " + ", ".join(f"{short(name)} {count}" for name, count in view["supply"].items()))
+    for line in sealed_lines(view):
+        console.print(line, markup=False, highlight=False)
     for step, value in private.items():
         console.print(f"[bold]your sealed {step}:[/bold] {value} (only you can see this)")
     _players(console, view["players"])
     _estates(console, view["players"])
-    for line in view.get("best works") or []:
+    for line in view.get("best_works") or []:
         console.print(f"best work, {line}")
     final, winners = bool(view.get("score_final")), view.get("winners") or []
     _score(console, view.get("score") or {}, final=final, winners=winners)
@@ -82,9 +86,9 @@ def _players(console: Any, players: Sequence[Mapping[str, Any]]) -> None:
             ", ".join(player["freedoms"]) or "-",
             str(player["jesters"]),
             str(player["builders"]),
-            _cards(player["profession cards"]) + _laid(player.get("laid out") or []),
-            _cards(player["bonus cards"]),
-            ", ".join(player["prestige cards"]) or "-",
+            _cards(player["profession_cards"]) + _laid(player.get("laid_out") or []),
+            _cards(player["bonus_cards"]),
+            ", ".join(player["prestige_cards"]) or "-",
             "; ".join(player["works"]) or "-",
         ]
         for player in players
@@ -96,7 +100,7 @@ def _estates(console: Any, players: Sequence[Mapping[str, Any]]) -> None:
     """The estates side by side where the terminal is wide enough, else one under another: a grid
     is read as a picture, so it is never wrapped."""
     blocks = [
-        [f"{player['seat']} ({player['empty squares']} empty)", *str(player["estate"]).splitlines()]
+        [f"{player['seat']} ({player['empty_squares']} empty)", *str(player["estate"]).splitlines()]
         for player in players
     ]
     width = max(len(line) for block in blocks for line in block) + 3
@@ -117,6 +121,6 @@ def _score(
     categories = list(next(iter(scores.values())))
     rows = [[seat, *(str(row[name]) for name in categories)] for seat, row in scores.items()]
     title = "final score" if final else "score if the game ended now"
-    print_grid(console, ("seat", *categories), rows, title=title, turn=True)
+    print_grid(console, ("seat", *map(words, categories)), rows, title=title, turn=True)
     if winners:
         console.print(f"[bold]winner:[/bold] {', '.join(winners)} (the most prestige, then the most florins)")

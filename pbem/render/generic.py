@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.engine.json_shape import words
 from pbem.render.grid import print_grid
 
 
@@ -17,25 +18,37 @@ def render(title: str, view: Mapping[str, Any], private: Mapping[str, str]) -> N
     console.print(f"[bold]{title}[/bold] — {view.get('phase', '')}", highlight=False)
     blocks: list[tuple[str, str]] = []
     for key, value in view.items():
-        if key in ("phase", "score", "score_final") or value in (None, [], {}, ""):
+        if key in ("phase", "score", "score_final", "sealed") or value in (None, [], {}, ""):
             continue
         if isinstance(value, list) and value and all(isinstance(item, Mapping) for item in value):
             _records(console, key, value, blocks)
         elif isinstance(value, str) and "\n" in value:
             blocks.append((key, value))
         else:
-            console.print(f"{key}: {_text(value)}", markup=False, highlight=False)
+            console.print(f"{words(key)}: {_text(value)}", markup=False, highlight=False)
+    for line in sealed_lines(view):
+        console.print(line, markup=False, highlight=False)
     for step, value in private.items():
         console.print(f"[bold]your sealed {step}:[/bold] {value} (only you can see this)")
     for name, block in blocks:
-        console.print(name, markup=False, highlight=False)
+        console.print(words(name), markup=False, highlight=False)
         console.print(block, markup=False, highlight=False)
     scores = view.get("score")
     if isinstance(scores, Mapping) and scores:
         categories = list(next(iter(scores.values())))
         rows = [[seat, *(str(row.get(name, "")) for name in categories)] for seat, row in scores.items()]
         title = "final score" if view.get("score_final") else "score"
-        print_grid(console, ("seat", *categories), rows, title=title, turn=True)
+        print_grid(console, ("seat", *map(words, categories)), rows, title=title, turn=True)
+
+
+def sealed_lines(view: Mapping[str, Any]) -> list[str]:
+    """Who has sealed each step's choice and who has still to, as ``pbem show`` says it."""
+    lines = []
+    for step in view.get("sealed", []):
+        done = f"sealed by {', '.join(step['sealed'])}" if step["sealed"] else "nobody has sealed yet"
+        still = f"; still to seal: {', '.join(step['to_seal'])}" if step["to_seal"] else ""
+        lines.append(f"{step['step']}: {done}{still} (values hidden until revealed)")
+    return lines
 
 
 def _records(
@@ -45,11 +58,11 @@ def _records(
     columns = [key for key in records[0] if not _is_block(records[0][key])]
     name = columns[0] if columns else ""
     rows = [[_text(record.get(column)) for column in columns] for record in records]
-    print_grid(console, columns, rows, title=title, turn=True)
+    print_grid(console, [words(column) for column in columns], rows, title=words(title), turn=True)
     for record in records:
         for key, value in record.items():
             if _is_block(value):
-                blocks.append((f"{record.get(name, '')} {key}".strip(), str(value)))
+                blocks.append((f"{record.get(name, '')} {words(key)}".strip(), str(value)))
 
 
 def _is_block(value: object) -> bool:
@@ -58,9 +71,11 @@ def _is_block(value: object) -> bool:
 
 def _text(value: object) -> str:
     if isinstance(value, Mapping):
-        return ", ".join(f"{key} {_text(item)}" for key, item in value.items()) or "-"
+        return ", ".join(f"{words(str(key))} {_text(item)}" for key, item in value.items()) or "-"
     if isinstance(value, list | tuple):
         return ", ".join(_text(item) for item in value) or "-"
     if value is None:
         return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return str(value)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.json_shape import words
+from pbem.render.generic import sealed_lines
 from pbem.render.grid import print_grid
 
 
@@ -24,9 +26,8 @@ def render(game: str, title: str, view: dict[str, Any], private: dict[str, str])
     console = new_console()
     console.print(f"[bold]{title}[/bold] ({view.get('edition', '')}) — {view['phase']}")
     _players(console, view)
-    for step, seats in view.get("sealed", {}).items():
-        if seats:
-            console.print(f"sealed {step}: {', '.join(seats)} (values hidden until revealed)")
+    for line in sealed_lines(view):
+        console.print(line)
     for step, value in private.items():
         console.print(f"[bold]your sealed {step}:[/bold] {value} (only you can see this)")
     if "cities" in view:
@@ -82,18 +83,32 @@ def _board(console: Any, view: dict[str, Any]) -> None:
     ]
     print_grid(console, ("city", "status", "artists", "VP per tile"), cities, title="cities")
     offer: list[list[str]] = []
-    for tile in view["city_tiles_on_offer"]:
+    for tile in view.get("city_tiles_on_offer", []):
         income = f"{tile['gold']} gold, {tile['influence']} influence"
-        power = f"; {tile['ability']}" if tile["ability"] else ""
+        power = f"; {tile['power']}" if tile["power"] else ""
         offer.append([tile["id"], f"{tile['name']} ({tile['city']})", income + power, "gold"])
-    for event in view["event_tiles_on_offer"]:
+    for event in view.get("event_tiles_on_offer", []):
         offer.append([event["id"], event["name"], f"{event['kind']} {event['value']:+d}", event["currency"]])
     if view["pope"]["on_offer"]:
         offer.append(["pope", "the Pope", "+3 gold a decade; 3 VP at the end", "influence"])
-    print_grid(console, ("tile", "what", "income / effect", "bid in"), offer, title="on offer")
+    if offer:
+        print_grid(console, ("tile", "what", "income / effect", "bid in"), offer, title="on offer")
+    troops = [
+        [
+            troop["id"],
+            troop["name"],
+            f"{troop['cost']} gold",
+            f"{troop['attack']}/{troop['defence']}",
+            str(troop["left"]),
+        ]
+        for troop in view.get("troops_for_sale", [])
+    ]
+    if troops:
+        print_grid(console, ("troop", "what", "price", "attack/defence", "left"), troops, title="Troop tiles")
     pope = view["pope"]["holder"]
+    pope_text = pope or ("on offer" if view["pope"]["on_offer"] else "nobody")
     console.print(
-        f"Pope: {pope or 'on offer'}; Treachery deck: {view['treachery_deck']} cards; "
+        f"Pope: {pope_text}; Treachery deck: {view['treachery_deck']} cards; "
         f"wars fought this decade: {view['wars_fought']} of {view['war_limit']}"
     )
     if view.get("treachery_discards") or view.get("treachery_discarded_face_down"):
@@ -128,12 +143,11 @@ def _score(console: Any, view: dict[str, Any]) -> None:
     scores: dict[str, dict[str, int]] = view["score"]
     if not scores:
         return
-    categories = [name for name in next(iter(scores.values())) if name != "gold + influence"]
+    tie = "gold_and_influence"  # the tie-break, shown last
+    categories = [name for name in next(iter(scores.values())) if name != tie]
     title = "final score" if view.get("score_final") else "score if the game ended now"
-    rows = [
-        [seat, *(str(row[name]) for name in categories), str(row["gold + influence"])]
-        for seat, row in scores.items()
-    ]
-    print_grid(console, ("seat", *categories, "gold + influence"), rows, title=title, turn=True)
+    rows = [[seat, *(str(row[name]) for name in categories), str(row[tie])] for seat, row in scores.items()]
+    headings = ("seat", *map(words, categories), "gold + influence")
+    print_grid(console, headings, rows, title=title, turn=True)
     if view.get("winners"):
         console.print(f"[bold]winner:[/bold] {', '.join(view['winners'])}")

@@ -15,7 +15,7 @@ Tables and records of the template:
   changes and the points the rules give.
 - ``[[colour]]``: id, building, cards (in the order of the colours on the board).
 - ``[[size]]``: id (small, medium, large), cities, cost, vp, shields, icons, pairs, regions.
-- ``[[region]]``: id, name.
+- ``[[region]]``: id, name, display (the English name pbem shows; optional).
 - ``[[city]]``: id, name, size, cost, vp, shields, icons (colours), regions.
 - ``[[role]]``: id, colour, rank, name, name_b, effect, amount.
 - ``[[reading]]``: id, default, other: where the two translations disagree.
@@ -157,6 +157,11 @@ class ComponentSet:
     roles: Mapping[str, Role]
     readings: Mapping[str, Reading]
     unverified: frozenset[str]  # ``table [id] field`` paths, as ``templates.unverified`` gives
+    # id -> the name pbem shows a player (English; a game's data from before it had one: the id)
+    region_names: Mapping[str, str] = field(default_factory=dict)
+
+    def region_name(self, region: str) -> str:
+        return self.region_names.get(region, region)
 
     def __deepcopy__(self, memo: dict[int, object]) -> ComponentSet:
         return self  # immutable: every copy of a table shares one set of components
@@ -177,7 +182,7 @@ _FIELDS: dict[str, dict[str, type]] = {
         "pairs": int,
         "regions": int,
     },
-    "region": {"name": str},
+    "region": {"name": str, "display": str},
     "city": {
         "name": str,
         "size": str,
@@ -197,6 +202,8 @@ _FIELDS: dict[str, dict[str, type]] = {
     },
     "reading": {"default": str, "other": str},
 }
+# Fields a game's data may lack: those added after games were made with the data they then had.
+_OPTIONAL: dict[str, tuple[str, ...]] = {"region": ("display",)}
 # A city has at most one pair of icons (« 2 du même type »), and no card names more than a
 # handful of icons or regions; the bounds keep a group's own values within what the rules handle.
 _BOUNDS = {"pairs": (0, 1), "icons": (1, 10), "regions": (1, 6), "amount": (1, 10)}
@@ -214,7 +221,9 @@ def parse(data: Mapping[str, Any], *, require_sources: bool = False) -> Componen
         raise ComponentError(f"[template] game must be {GAME!r}, not {header.get('game')!r}")
     rules = templates.value_table(templates.table(data, "rules"), "[rules]", RULE_VALUES, require_sources)
     kinds = {
-        kind: templates.records(data, kind, fields, require_sources, bounds=_BOUNDS)
+        kind: templates.records(
+            data, kind, fields, require_sources, bounds=_BOUNDS, optional=_OPTIONAL.get(kind, ())
+        )
         for kind, fields in _FIELDS.items()
     }
     _known("[[colour]]", [fields["id"] for fields in kinds["colour"]], COLOURS, ordered=True)
@@ -244,6 +253,7 @@ def parse(data: Mapping[str, Any], *, require_sources: bool = False) -> Componen
         roles={fields["id"]: _role(fields) for fields in kinds["role"]},
         readings={fields["id"]: _reading(fields) for fields in kinds["reading"]},
         unverified=frozenset(templates.unverified(data)),
+        region_names={fields["id"]: fields["display"] for fields in kinds["region"] if "display" in fields},
     )
     _check_whole(components)
     return components

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.json_shape import snake_scores
 from pbem.games.il_principe import rounds, scoring
 from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.game import OVER, Game, as_table
@@ -38,31 +39,33 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
                     "public": public,
                     **({"tokens": list(player.hand)} if own else {}),
                 },
-                "face up": dict(zip(COLOURS, player.up, strict=True)),
-                "face down": dict(zip(COLOURS, player.down, strict=True)),
+                "face_up": dict(zip(COLOURS, player.up, strict=True)),
+                "face_down": dict(zip(COLOURS, player.down, strict=True)),
                 "shields": dict(sorted(player.shields.items())),
                 "cities": list(player.cities),
                 "roles": [role for role, holder in game.roles.items() if holder == player.seat],
-                "reserve": "sealed" if player.reserved is None else len(player.reserved),
+                # None until revealed: whether the seat has sealed its choice is the engine's to
+                # say (``pbem show`` adds it), not the state's
+                "reserve": None if player.reserved is None else len(player.reserved),
             }
         )
     auction = game.auction
     shown = {
         "round": game.round,
         "phase": game.phase,
-        "last round": game.last_round,
-        "il principe": game.principe,
+        "last_round": game.last_round,
+        "il_principe": game.principe,
         "asked": rounds.actors(game),
         "pile": game.deck,
-        "cities face up": list(game.face_up),
-        "cities still to turn up": game.cities_left + game.city_draws,
+        "cities_face_up": list(game.face_up),
+        "cities_still_to_turn_up": game.cities_left + game.city_draws,
         "reserve": {c: n for c, n in zip(COLOURS, game.reserve, strict=True) if n},
-        "removed from play": {c: n for c, n in zip(COLOURS, game.removed, strict=True) if n},
+        "removed_from_play": {c: n for c, n in zip(COLOURS, game.removed, strict=True) if n},
         "auction": None
         if auction is None
         else {"lot": auction.lot, "leader": auction.leader, "price": auction.price, "turn": auction.turn},
         "roles": dict(game.roles),
-        "regions": dict(game.components.regions),
+        "regions": {region: game.components.region_name(region) for region in game.components.regions},
         "cities": [
             {
                 "city": city,
@@ -70,13 +73,13 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
                 "size": card.size.name,
                 "vp": card.vp,
                 "regions": list(card.regions),
-                "built by": game.built.get(city),
-                "face up": city in game.face_up,
+                "built_by": game.built.get(city),
+                "face_up": city in game.face_up,
             }
             for city, card in game.components.cities.items()
         ],
         "players": players,
-        "score": breakdown(game),
+        "score": snake_scores(breakdown(game)),
         "score_final": game.phase == OVER,
         "winners": winners(game)[0] if game.phase == OVER else [],
     }

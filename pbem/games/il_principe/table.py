@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.companion import words as w
 from pbem.companion.tracker import EventForm, Report, Sheet
+from pbem.engine.json_shape import snake_scores
 from pbem.engine.registry import OptionValue
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.il_principe import actions as act
@@ -484,8 +485,8 @@ def picture_view(table: Table) -> dict[str, Any]:
                     "cards": seat.hand_size,
                     "public": {c: seat.hand[c] for c in COLOURS if seat.hand[c]},
                 },
-                "face up": dict(seat.up),
-                "face down": dict(seat.down),
+                "face_up": dict(seat.up),
+                "face_down": dict(seat.down),
                 "shields": dict(sorted(seat.shields.items())),
                 "cities": list(seat.cities),
                 "roles": [role for role, holder in table.roles.items() if holder == name],
@@ -502,23 +503,23 @@ def picture_view(table: Table) -> dict[str, Any]:
                 "size": found.size.name,
                 "vp": found.vp,
                 "regions": list(regions) if regions else None,
-                "built by": table.built.get(city),
+                "built_by": table.built.get(city),
             }
         )
     scores = scoring.breakdown(table)
     shown: dict[str, Any] = {
         "round": table.round,
         "phase": "over" if table.over else f"round {table.round}, at the table",
-        "last round": table.last_round,
-        "il principe": table.principe,
+        "last_round": table.last_round,
+        "il_principe": table.principe,
         "pile": table.deck,
         "reserve": {c: n for c, n in table.reserve.items() if n},
-        "removed from play": table.discards,
+        "removed_from_play": table.discards,
         "roles": {role: holder for role, holder in table.roles.items() if holder},
-        "regions": {region: COMPONENTS.regions.get(region, region) for region in table.parts.regions},
+        "regions": {region: COMPONENTS.region_name(region) for region in table.parts.regions},
         "cities": cities,
         "players": players,
-        "score": scores,
+        "score": snake_scores(scores),
     }
     if table.over:
         shown["winners"] = scoring.winners(table, scores)[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.companion.tracker import Report, Sheet
+from pbem.engine.json_shape import snake_scores
 from pbem.games.il_principe import roles, scoring
 from pbem.games.il_principe.actions import next_group, role_points
 from pbem.games.il_principe.components import COLOURS, ROLES, SHIELDS_PER_FAMILY, City
@@ -205,5 +206,5 @@ def score(table: Table) -> Sheet:
         )
     title = "Final score" if table.over else "Score if the game ended now"
     notes = (*used, f"winner: {', '.join(won)}" if len(won) == 1 else f"shared win: {', '.join(won)}")
-    data = {"scores": scores, "winners": won}
+    data = {"scores": snake_scores(scores), "winners": won}
     return (Report(title, columns, tuple(rows), notes, data), regions(table))

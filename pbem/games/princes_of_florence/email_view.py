@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.json_shape import snake, snake_scores
 from pbem.games.princes_of_florence import estate as grid
 from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import OVER, SOURCES, Game
@@ -20,49 +21,51 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
                 "seat": player.seat,
                 "florins": player.florins,
                 "prestige": player.points,
-                "prestige by source": dict(zip(SOURCES, player.prestige, strict=True)),
+                "prestige_by_source": {
+                    snake(source): points for source, points in zip(SOURCES, player.prestige, strict=True)
+                },
                 "estate": player.estate.picture(),
-                "estate pieces": pieces(player.estate),
-                "empty squares": player.estate.empty,
+                "estate_pieces": pieces(player.estate),
+                "empty_squares": player.estate.empty,
                 "buildings": list(player.estate.buildings),
                 "landscapes": list(player.estate.landscapes),
                 "freedoms": list(player.freedoms),
                 "jesters": player.jesters,
                 "builders": player.builders,
-                "profession cards": list(player.hand) if own else len(player.hand),
-                "laid out": [game.name(token) for token in player.laid],
-                "bonus cards": list(player.bonus) if own else len(player.bonus),
-                "bonus cards played": list(player.played_bonus),
-                "recruitment cards": player.recruitment,
-                "recruitment cards used": player.recruited,
-                "prestige cards": [
+                "profession_cards": list(player.hand) if own else len(player.hand),
+                "laid_out": [game.name(token) for token in player.laid],
+                "bonus_cards": list(player.bonus) if own else len(player.bonus),
+                "bonus_cards_played": list(player.played_bonus),
+                "recruitment_cards": player.recruitment,
+                "recruitment_cards_used": player.recruited,
+                "prestige_cards": [
                     game.name(t) if t in game.shown or own else "face down" for t in player.prestige_cards
                 ],
                 "works": [f"{work.profession} {work.value} WP (round {work.round})" for work in player.works],
-                "this round": {"won": player.bought, "actions": list(player.actions)},
+                "this_round": {"won": player.bought, "actions": list(player.actions)},
             }
         )
     auction = game.auction
     return {
         "round": game.round,
         "phase": game.phase,
-        "estate grid": [game.components.estate.columns, game.components.estate.rows],
-        "first player": game.first,
-        "minimum work": game.minimum(),
+        "estate_grid": [game.components.estate.columns, game.components.estate.rows],
+        "first_player": game.first,
+        "minimum_work": game.minimum(),
         "asked": rounds.actors(game),
         "auction": None
         if auction is None
         else {"lot": auction.lot, "leader": auction.leader, "price": auction.price, "turn": auction.turn},
-        "lots sold this round": list(game.auctioned),
-        "professions face up": [game.name(token) for token in game.face_up],
+        "lots_sold_this_round": list(game.auctioned),
+        "professions_face_up": [game.name(token) for token in game.face_up],
         "decks": dict(game.decks),
         "supply": dict(game.supply),
-        "best works": [
+        "best_works": [
             f"round {i + 1}: {value} WP {', '.join(who) or 'none'}"
             for i, (value, who) in enumerate(game.best)
         ],
         "players": players,
-        "score": breakdown(game),
+        "score": snake_scores(breakdown(game)),
         "score_final": game.phase == OVER,
         "winners": winners(breakdown(game)) if game.phase == OVER else [],
     }

@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.companion import words as read
 from pbem.companion.tracker import EventForm, Report, Sheet, Tracker
+from pbem.engine.json_shape import snake, snake_scores
 from pbem.engine.registry import OptionValue
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence import actions, auction
@@ -544,23 +545,23 @@ def picture_view(table: Table) -> dict[str, Any]:
                 "seat": name,
                 "florins": estate.florins,
                 "prestige": estate.points,
-                "prestige by source": dict(estate.prestige),
-                "estate pieces": palace,
-                "empty squares": estate.empty,
+                "prestige_by_source": {snake(source): points for source, points in estate.prestige.items()},
+                "estate_pieces": palace,
+                "empty_squares": estate.empty,
                 "buildings": list(estate.buildings),
                 "landscapes": [kind for kind in LANDSCAPES for _ in range(estate.landscapes[kind])],
                 "freedoms": list(estate.freedoms),
                 "jesters": estate.jesters,
                 "builders": estate.builders,
-                "profession cards": estate.hand + len(estate.named),
-                "named in hand": list(estate.named),
-                "laid out": list(estate.played),
-                "bonus cards": estate.bonus,
-                "recruitment cards": estate.recruitment,
-                "recruitment cards used": estate.recruited,
-                "prestige cards": [card or "face down" for card in estate.prestige_cards],
+                "profession_cards": estate.hand + len(estate.named),
+                "named_in_hand": list(estate.named),
+                "laid_out": list(estate.played),
+                "bonus_cards": estate.bonus,
+                "recruitment_cards": estate.recruitment,
+                "recruitment_cards_used": estate.recruited,
+                "prestige_cards": [card or "face down" for card in estate.prestige_cards],
                 "works": [f"{work.profession} {work.value} WP (round {work.round})" for work in estate.works],
-                "this round": {"won": estate.bought or "", "actions": list(estate.actions)},
+                "this_round": {"won": estate.bought or "", "actions": list(estate.actions)},
             }
         )
     scores = breakdown(table)
@@ -568,14 +569,14 @@ def picture_view(table: Table) -> dict[str, Any]:
     return {
         "round": table.round,
         "phase": "over" if table.phase == OVER else f"{table.phase}, at the table",
-        "estate grid": [layout.columns, layout.rows],
-        "first player": table.first,
-        "minimum work": minimum(table.minimums, table.round),
-        "lots sold this round": list(table.auctioned),
+        "estate_grid": [layout.columns, layout.rows],
+        "first_player": table.first,
+        "minimum_work": minimum(table.minimums, table.round),
+        "lots_sold_this_round": list(table.auctioned),
         "decks": {deck: table.supply[deck] for deck in DECKS if deck in table.supply},
         "supply": {_supply_name(item): count for item, count in table.supply.items() if item not in DECKS},
         "players": players,
-        "score": scores,
+        "score": snake_scores(scores),
         "score_final": final,
         "winners": winners(scores) if final else [],
     }

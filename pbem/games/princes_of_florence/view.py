@@ -4,6 +4,7 @@ round's best work, the prestige cards and the score."""
 from __future__ import annotations
 
 from pbem.companion.tracker import Cell, Report, Sheet
+from pbem.engine.json_shape import snake_scores
 from pbem.games.princes_of_florence.buildings import buildable, cost, may_touch
 from pbem.games.princes_of_florence.components import (
     BEST_WORK_PRESTIGE,
@@ -260,6 +261,11 @@ def score_sheet(table: Table) -> Sheet:
             columns=("category", *table.players),
             rows=tuple(rows),
             notes=tuple(notes),
-            data={"scores": scores, "winners": won, "complete": not incomplete, "face_down": hidden},
+            data={
+                "scores": snake_scores(scores),
+                "winners": won,
+                "complete": not incomplete,
+                "face_down": hidden,
+            },
         ),
     )

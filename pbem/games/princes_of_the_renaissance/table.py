@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.companion import words
 from pbem.companion.tracker import Cell, EventForm, Report, Sheet
+from pbem.engine.json_shape import snake_scores
 from pbem.engine.registry import OptionValue
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_the_renaissance import components as parts_mod
@@ -695,7 +696,11 @@ def _score_report(game: Game) -> Report:
     state = "final" if game.ended else "if the game ended now"
     notes.append(f"winner ({state}): {' and '.join(winners)}")
     return Report(
-        "Score", columns, rows, tuple(notes), {"scores": scores, "winners": winners, "final": game.ended}
+        "Score",
+        columns,
+        rows,
+        tuple(notes),
+        {"scores": snake_scores(scores), "winners": winners, "final": game.ended},
     )
 
 

@@ -4,9 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.json_shape import snake_scores
 from pbem.games.princes_of_the_renaissance import decade, deck, scoring
 from pbem.games.princes_of_the_renaissance.state import GAME_OVER, Game
 from pbem.games.princes_of_the_renaissance.war import limit as war_limit
+
+# What each City tile power does, in the words of docs/rules/princes-of-the-renaissance.md ("City
+# tiles", "Attack and defence values"); a tile without a power has "".
+POWERS = {
+    "": "",
+    "banker": "once a decade, turn up to 3 gold into as much influence, or the reverse",
+    "lucrezia-borgia": "once a decade, on your turn, take 2 influence from another player",
+    "free-card": "once a decade, on your turn, draw a free Treachery card",
+    "ludovico-sforza": "once a decade, have a war's dice rolled again",
+    "hand-limit": "+1 Treachery hand limit",
+    "pope-discount": "the Pope costs 1 influence less",
+    "caterina-sforza": "its condottiere's defence +2, with a Troop tile not bribed",
+    "genoese-crossbow": "Crossbowmen defence +1",
+    "swiss-mercenaries": "Pikemen attack and defence +1; a condottiere bid 1 influence less",
+    "armourer": "Cavalry attack +1; a condottiere bid 1 influence less",
+    "spanish-infantry": "its condottiere's Infantry attack and defence +1",
+}
 
 
 def view(game: Game, seat: str | None) -> dict[str, Any]:
@@ -22,6 +40,21 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
     if not game.city_supply and game.decade == 0:
         return result  # the City tiles are not drawn yet
     values = scoring.city_values(game.status, game.artists, game.ranking)
+    over = game.phase == GAME_OVER
+    if not over:  # nothing is for sale once the game has ended
+        result["city_tiles_on_offer"] = [_city_tile(game, tile) for tile in game.city_supply]
+        result["event_tiles_on_offer"] = [_event(game, event) for event in game.event_row]
+        result["troops_for_sale"] = [
+            {
+                "id": troop.id,
+                "name": troop.name,
+                "cost": troop.cost,
+                "attack": troop.attack,
+                "defence": troop.defence,
+                "left": game.troop_supply.get(troop.id, 0),
+            }
+            for troop in parts.troops
+        ]
     result.update(
         {
             "decade": game.decade,
@@ -35,9 +68,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
                 }
                 for city in parts.cities
             },
-            "city_tiles_on_offer": [_city_tile(game, tile) for tile in game.city_supply],
-            "event_tiles_on_offer": [_event(game, event) for event in game.event_row],
-            "pope": {"holder": game.pope, "on_offer": game.pope is None},
+            "pope": {"holder": game.pope, "on_offer": game.pope is None and not over},
             "troop_supply": dict(game.troop_supply),
             "treachery_deck": game.deck,
             # every kind of card, public in the components: a seat's hand (read with its key) names
@@ -83,7 +114,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
     if game.decade == 0:
         return result
     scores = scoring.breakdown(game)
-    result["score"] = scores
+    result["score"] = snake_scores(scores)
     result["score_final"] = game.phase == GAME_OVER
     if game.phase == GAME_OVER:
         result["winners"] = scoring.winners(game, scores)
@@ -131,6 +162,7 @@ def _city_tile(game: Game, tile_id: str) -> dict[str, Any]:
         "gold": tile.gold,
         "influence": tile.influence,
         "ability": tile.ability,
+        "power": POWERS[tile.ability],
         "merchant": tile.merchant,
     }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.engine.json_shape import words
 from pbem.render.picture import svg
 from pbem.render.picture.seats import patterns, seat_styles
 from pbem.render.picture.svg import Element
@@ -151,7 +152,7 @@ class Canvas:
         width = (INNER - first) / max(1, len(columns))
         self.y += 8
         top = self.y
-        header_lines = [wrap(column, width - 4, SMALL, hyphenate=True) for column in columns]
+        header_lines = [wrap(words(column), width - 4, SMALL, hyphenate=True) for column in columns]
         depth = max((len(lines) for lines in header_lines), default=1) * 12 + 6
         table = svg.group(svg.title("the score, per player and category"))
         table.add(svg.rect(MARGIN, top, INNER, depth, fill="#EEEEEE"))

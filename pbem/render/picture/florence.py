@@ -51,7 +51,7 @@ def _square(text: str) -> tuple[int, int]:
 
 class _Drawing(Canvas):
     def header(self, view: Mapping[str, Any], title: str, seat: str | None) -> None:
-        least = view.get("minimum work")
+        least = view.get("minimum_work")
         status = [
             f"round {view.get('round')} of 7",
             f"phase: {view.get('phase', '')}",
@@ -70,10 +70,10 @@ class _Drawing(Canvas):
                 f"{auction['leader']} leads at {auction['price']}" if auction.get("leader") else "no bid yet"
             )
             texts.append(f"auction of {auction['lot']}: {leader}; {auction['turn']} to bid or pass")
-        texts.append(f"first player: {view.get('first player') or 'none'}")
-        texts.append(f"lots sold this round: {names(view.get('lots sold this round') or [])}")
-        if view.get("professions face up"):
-            texts.append(f"profession cards face up: {', '.join(view['professions face up'])}")
+        texts.append(f"first player: {view.get('first_player') or 'none'}")
+        texts.append(f"lots sold this round: {names(view.get('lots_sold_this_round') or [])}")
+        if view.get("professions_face_up"):
+            texts.append(f"profession cards face up: {', '.join(view['professions_face_up'])}")
         if view.get("decks"):
             texts.append(
                 "cards left: " + ", ".join(f"{deck} {count}" for deck, count in view["decks"].items())
@@ -91,7 +91,7 @@ class _Drawing(Canvas):
         ):
             if items:
                 texts.append(f"{label}: {', '.join(items)}")
-        best = [line for line in view.get("best works") or [] if " 0 WP " not in line]
+        best = [line for line in view.get("best_works") or [] if " 0 WP " not in line]
         if best:
             texts.append(f"best works: {'; '.join(best)}")
         self.lines(MARGIN, texts, INNER)
@@ -99,7 +99,7 @@ class _Drawing(Canvas):
     def player(self, view: Mapping[str, Any], data: Mapping[str, Any], *, own: bool) -> None:
         seat = data["seat"]
         badges = []
-        if view.get("first player") == seat:
+        if view.get("first_player") == seat:
             badges.append("first player")
         if seat in (view.get("asked") or []):
             badges.append("to act")
@@ -107,11 +107,11 @@ class _Drawing(Canvas):
             badges.append("you")
         self.seat_bar(seat, seat, badges)
         top = self.y + 6
-        columns, rows = view.get("estate grid") or (7, 7)
+        columns, rows = view.get("estate_grid") or (7, 7)
         estate = self._estate(data, columns, rows, MARGIN + LABELS, top)
         self.parts.append(estate)
         grid_bottom = top + rows * CELL + LABELS
-        placed = [piece["piece"] for piece in data.get("estate pieces", [])]
+        placed = [piece["piece"] for piece in data.get("estate_pieces", [])]
         laid = [*data["buildings"], *data["landscapes"]]
         if any(laid.count(piece) > placed.count(piece) for piece in laid):
             # a table's log says what was built, not where
@@ -140,30 +140,30 @@ class _Drawing(Canvas):
             f"landscapes: {names(data['landscapes'])}",
             f"works: {names(data['works'])}",
         ]
-        cards = data["profession cards"]
+        cards = data["profession_cards"]
         held = f"profession cards: {len(cards) if isinstance(cards, list) else cards}"
-        if data.get("named in hand"):
-            held += f" (named: {', '.join(data['named in hand'])})"
-        if data.get("laid out"):
-            held += f"; laid out: {', '.join(data['laid out'])}"
+        if data.get("named_in_hand"):
+            held += f" (named: {', '.join(data['named_in_hand'])})"
+        if data.get("laid_out"):
+            held += f"; laid out: {', '.join(data['laid_out'])}"
         texts.append(held)
-        bonus = data["bonus cards"]
+        bonus = data["bonus_cards"]
         bonus_text = f"bonus cards: {len(bonus) if isinstance(bonus, list) else bonus}"
-        if data.get("bonus cards played"):
-            bonus_text += f"; played: {', '.join(data['bonus cards played'])}"
+        if data.get("bonus_cards_played"):
+            bonus_text += f"; played: {', '.join(data['bonus_cards_played'])}"
         texts.append(bonus_text)
         texts.append(
-            f"recruitment cards: {data['recruitment cards']} (used {data['recruitment cards used']})"
-            f" · prestige cards: {names(data['prestige cards'])}"
+            f"recruitment cards: {data['recruitment_cards']} (used {data['recruitment_cards_used']})"
+            f" · prestige cards: {names(data['prestige_cards'])}"
         )
-        this_round = data.get("this round") or {}
+        this_round = data.get("this_round") or {}
         if this_round.get("won") or this_round.get("actions"):
             texts.append(
                 f"this round: won {this_round.get('won') or 'nothing'}; "
                 f"actions: {names(this_round.get('actions') or [])}"
             )
-        if data.get("empty squares") is not None:
-            texts.append(f"empty squares: {data['empty squares']}")
+        if data.get("empty_squares") is not None:
+            texts.append(f"empty squares: {data['empty_squares']}")
         return texts
 
     def _secrets(self, view: Mapping[str, Any], data: Mapping[str, Any]) -> list[str]:
@@ -171,9 +171,9 @@ class _Drawing(Canvas):
         hand: Mapping[str, str | None] = view.get("hand", {})
         texts = []
         for label, key in (
-            ("profession cards", "profession cards"),
-            ("bonus cards", "bonus cards"),
-            ("prestige cards", "prestige cards"),
+            ("profession cards", "profession_cards"),
+            ("bonus cards", "bonus_cards"),
+            ("prestige cards", "prestige_cards"),
         ):
             tokens = [
                 token for token in data.get(key, []) if isinstance(data.get(key), list) and token in hand
@@ -192,7 +192,7 @@ class _Drawing(Canvas):
         seat = data["seat"]
         group = svg.group(svg.title(f"{seat}'s estate, {columns}x{rows} squares"))
         owner: dict[tuple[int, int], int] = {}
-        pieces: Sequence[Mapping[str, Any]] = data.get("estate pieces", [])
+        pieces: Sequence[Mapping[str, Any]] = data.get("estate_pieces", [])
         for number, piece in enumerate(pieces):
             for square in piece["squares"]:
                 owner[_square(square)] = number

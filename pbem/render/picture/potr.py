@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.render.generic import sealed_lines
 from pbem.render.picture import svg
 from pbem.render.picture.canvas import INNER, LINE, MARGIN, Canvas, names
 from pbem.render.picture.svg import Element
@@ -239,7 +240,7 @@ class _Drawing(Canvas):
                 self.parts.append(
                     svg.text(MARGIN + 24, top + 17, f"the Pope: held by {holder}", class_="bold")
                 )
-            else:
+            elif pope.get("on_offer"):
                 self.parts.append(svg.text(MARGIN, top + 17, "the Pope: on offer", class_="bold"))
             self.y = top + 20
         texts: list[str] = []
@@ -300,11 +301,7 @@ class _Drawing(Canvas):
                 f" ({waiting['tile']})" if waiting["tile"] else ""
             )
             self.lines(MARGIN, [what], INNER)
-        for step, sealed in view.get("sealed", {}).items():
-            if sealed:
-                self.lines(
-                    MARGIN, [f"sealed {step}: {', '.join(sealed)} (values hidden until revealed)"], INNER
-                )
+        self.lines(MARGIN, sealed_lines(view), INNER)
 
     def war(self, view: Mapping[str, Any], war: Mapping[str, Any]) -> None:
         cities = view.get("cities", {})

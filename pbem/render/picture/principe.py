@@ -111,7 +111,7 @@ def _spots(
 
 class _Drawing(Canvas):
     def header(self, view: Mapping[str, Any], title: str, seat: str | None) -> None:
-        status = [f"round {view.get('round')}" + (" (the last)" if view.get("last round") else "")]
+        status = [f"round {view.get('round')}" + (" (the last)" if view.get("last_round") else "")]
         status.append(f"phase: {view.get('phase', '')}")
         if view.get("asked"):
             status.append(f"to act: {', '.join(view['asked'])}")
@@ -197,8 +197,8 @@ class _Drawing(Canvas):
     def _city(
         self, view: Mapping[str, Any], city: Mapping[str, Any], x: float, y: float, *, right: bool, left: bool
     ) -> Element:
-        builder = city.get("built by")
-        state = f"built by {builder}" if builder else ("face up" if city.get("face up") else "")
+        builder = city.get("built_by")
+        state = f"built by {builder}" if builder else ("face up" if city.get("face_up") else "")
         # the builder shows as its token on the city: a name would crowd the sketch
         shown = "" if builder else state
         regions = ", ".join(city.get("regions") or []) or "regions not known"
@@ -211,9 +211,9 @@ class _Drawing(Canvas):
                 x,
                 y,
                 radius,
-                fill="#7A1F1F" if builder else ("#FFFFFF" if city.get("face up") else "#C8BBA0"),
+                fill="#7A1F1F" if builder else ("#FFFFFF" if city.get("face_up") else "#C8BBA0"),
                 stroke="#3A2A10",
-                stroke_width=2 if city.get("face up") else 1,
+                stroke_width=2 if city.get("face_up") else 1,
             )
         )
         anchor = "start" if right else ("end" if left else "middle")
@@ -230,21 +230,21 @@ class _Drawing(Canvas):
     def table(self, view: Mapping[str, Any]) -> None:
         self.heading("On the table")
         texts = [
-            f"Il Principe: {view.get('il principe') or 'nobody'}",
+            f"Il Principe: {view.get('il_principe') or 'nobody'}",
             f"building cards in the pile: {view.get('pile')}",
         ]
         reserve = view.get("reserve") or {}
         texts.append(
             "reserve: " + (", ".join(f"{count} {colour}" for colour, count in reserve.items()) or "empty")
         )
-        removed = view.get("removed from play")
+        removed = view.get("removed_from_play")
         if isinstance(removed, Mapping):
             removed = ", ".join(f"{count} {colour}" for colour, count in removed.items()) or "none"
         texts.append(f"removed from play: {removed}")
-        if "cities face up" in view:
-            texts.append(f"cities face up: {names(view['cities face up'])}")
-        if view.get("cities still to turn up") is not None:
-            texts.append(f"cities still to turn up: {view['cities still to turn up']}")
+        if "cities_face_up" in view:
+            texts.append(f"cities face up: {names(view['cities_face_up'])}")
+        if view.get("cities_still_to_turn_up") is not None:
+            texts.append(f"cities still to turn up: {view['cities_still_to_turn_up']}")
         auction = view.get("auction")
         if auction:
             leader = (
@@ -277,7 +277,7 @@ class _Drawing(Canvas):
     def player(self, view: Mapping[str, Any], data: Mapping[str, Any], *, own: bool) -> None:
         seat = data["seat"]
         badges = []
-        if view.get("il principe") == seat:
+        if view.get("il_principe") == seat:
             badges.append("Il Principe")
         if seat in (view.get("asked") or []):
             badges.append("to act")
@@ -303,13 +303,13 @@ class _Drawing(Canvas):
         texts = [
             money,
             held,
-            f"in front, face up: {colours(data['face up'])}; face down: {colours(data['face down'])}",
+            f"in front, face up: {colours(data['face_up'])}; face down: {colours(data['face_down'])}",
             f"shields: {colours(shields)} ({sum(shields.values())} placed)",
             f"roles: {names(data['roles'])}",
             f"cities: {names(data['cities'])}",
         ]
         if "reserve" in data and data["reserve"] != 0:
-            texts.append(f"put in the reserve this round: {data['reserve']}")
+            texts.append(f"put in the reserve this round: {_reserve(view, data)}")
         self.lines(MARGIN + 6, texts, INNER - 12)
         if own:
             self._secrets(view, hand)
@@ -325,3 +325,13 @@ class _Drawing(Canvas):
             texts.append(f"your sealed {step}: {value} (only you see it)")
         if texts:
             self.lines(MARGIN + 6, texts, INNER - 12, class_="bold secret")
+
+
+def _reserve(view: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """A count once revealed; until then what this seat has done (``pbem show``'s sealed steps)."""
+    if data["reserve"] is not None:
+        return str(data["reserve"])
+    for step in view.get("sealed", []):
+        if data["seat"] in step["sealed"]:
+            return "sealed, not yet revealed"
+    return "not sealed yet"
