@@ -446,8 +446,9 @@ def _next(ledger: Ledger, file: Path) -> None:
 
 
 def log(file: Path = FILE, as_json: bool = JSON) -> None:
-    """The history: one line per entry, with who did what, and under it what came of it (an
-    auction won, a war decided, a round's income, the final score)."""
+    """The history: one line per entry, and under it what came of it.
+
+    An auction won, a war decided, a round's income, the final score."""
     with reported():
         loaded, ledger = read_game(file)
         said = entry_outcomes(ledger, loaded.data)
