@@ -348,3 +348,16 @@ def test_ip_regions_at_the_end_as_the_rulebook_example_scores_them() -> None:
         "region yellow: gonzaga 5, medici 5",
     ]
     assert said[6].startswith("final score: ")
+
+
+def test_the_html_page_log_says_the_outcomes_too(cli: Cli, tmp_path: Path) -> None:
+    """The page ``pbem show --html`` writes carries the log as ``pbem log`` prints it: one item
+    per entry, its outcome lines under it."""
+    path = str(EXAMPLES / "three-players-by-email.toml")
+    out = tmp_path / "game.html"
+    shown = cli("show", path, "--html", str(out))
+    assert shown.exit_code == 0, shown.stderr
+    page = out.read_text()
+    assert "turn order by bids: alice (3), bruno (2), chiara (1)</li>" in page
+    logged = cli("log", path).stdout.splitlines()
+    assert page.count("<li>") == sum(1 for line in logged if not line.startswith(" " * 30))

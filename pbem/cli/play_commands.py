@@ -572,7 +572,7 @@ def show(
     with reported():
         from pbem.engine import play as play_mod
 
-        _, ledger = read_game(file, seat=seat)
+        loaded, ledger = read_game(file, seat=seat)
         game = play_mod.seated(ledger)
         view = shown_view(game.rules, game.table, seat)
         private: dict[str, str] = {}
@@ -587,9 +587,15 @@ def show(
         if svg or html or png:
             from pbem.cli import pictures
 
+            said = entry_outcomes(ledger, loaded.data)
             log = [
-                log_text(entry["seq"], entry["by"], entry["kind"], log_line(ledger, entry))
-                for entry in ledger.entries
+                "\n".join(
+                    [
+                        log_text(entry["seq"], entry["by"], entry["kind"], log_line(ledger, entry)),
+                        *(OUTCOME_INDENT + line for line in outcomes),
+                    ]
+                )
+                for entry, outcomes in zip(ledger.entries, said, strict=True)
             ]
             pictures.write(
                 game=ledger.info.name,
