@@ -179,7 +179,7 @@ def compose(
     from pbem.engine import table as tables
     from pbem.errors import UsageError
     from pbem.keys import default_home
-    from pbem.mail.delivery import delta_text, first_lacked, lacked
+    from pbem.mail.delivery import delta_text, lacked
     from pbem.mail.library import Library
     from pbem.mail.message import Outgoing, build
 
@@ -193,13 +193,21 @@ def compose(
         raise UsageError("the game has no other seat to send to")
     kept = Library(default_home()).games().get(ledger.game_id)
     known = kept.known if kept else {}
-    start = 0 if full or to else first_lacked(ledger, recipients, known)
-    positions = (
-        [position for step in ledger.steps for position in step]
+    mailed = [other for other in recipients if other in ledger.addresses]
+    if to:
+        mailed = [other for other in recipients if ledger.addresses.get(other) in to]
+    # what the seats it goes to lack (a seat that is not mailed gets nothing from this message)
+    positions = [] if full or to else lacked(ledger, mailed or recipients, known) or list(ledger.steps[-1])
+    start = min((ledger.entries[position]["seq"] for position in positions), default=0)
+    if start == 0:
+        positions = [position for step in ledger.steps for position in step]
+    carried = (
+        loaded.text
         if start == 0
-        else lacked(ledger, recipients, known) or list(ledger.steps[-1])
+        else delta_text(
+            ledger, start, positions, sender=seat, to=[other for other in mailed if other != seat]
+        )
     )
-    carried = loaded.text if start == 0 else delta_text(ledger, start, positions)
     sent = [ledger.entries[position] for position in positions]
     last = ledger.entries[-1]
     happened = f"{last['by']}: {log_line(ledger, last)}"
@@ -229,9 +237,6 @@ def compose(
         "pbem mail import on it). The entries are attached, and again below between marker lines;",
         "pbem verifies them with the whole game before it writes anything.",
     ]
-    mailed = [other for other in recipients if other in ledger.addresses]
-    if to:
-        mailed = [other for other in recipients if ledger.addresses.get(other) in to]
     outgoing = Outgoing(
         sender=sender,
         recipients=to or tuple(ledger.addresses[other] for other in mailed),
@@ -377,7 +382,14 @@ def send_file(
     from pbem.keys import default_home
     from pbem.mail.library import Library
 
-    Library(default_home()).update(ledger.game_id, message_id=str(composed.message["Message-ID"]))
+    # the seats it was mailed to hold this copy once they apply it (a message written for the
+    # player to send teaches nothing: it may never go)
+    mailed = not (to or to_file is not None or stdout)
+    Library(default_home()).update(
+        ledger.game_id,
+        known={other: [ledger.head] for other in composed.to} if mailed else None,
+        message_id=str(composed.message["Message-ID"]),
+    )
 
 
 def send_after(file: Path, seat: str) -> None:
@@ -502,15 +514,7 @@ def _apply(carried: Carried, name: str) -> Outcome:
             register(merged, path)
         compare_with_seen(merged)
         sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
-        delta = data.get(delivery.DELTA)
-        copy = (delta.get("steps"), delta.get("head")) if isinstance(delta, dict) else None
-        if copy is None and applied.whole is not None:  # verified as it was applied: its header holds
-            copy = (1 + max(entry["seq"] for entry in applied.whole["entry"]), applied.whole["game"]["head"])
-        known = (
-            {sender: (copy[0], copy[1])}
-            if sender and copy and type(copy[0]) is int and isinstance(copy[1], str)
-            else {}
-        )
+        known = delivery.learned(merged, data, sender, kept.known if kept is not None else {})
         library.update(merged.game_id, known=known, applied=1, message_id=thread_id(carried.message_id))
         phase = status_report(merged, now(), path)["phase"] if merged.table is not None else "joining"
         waiting = (
