@@ -27,7 +27,6 @@ import json
 import statistics
 import sys
 import time
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,9 +34,13 @@ from typing import Any
 
 from pbem import gamefile
 from pbem.engine import ledger as ledger_mod
+from pbem.engine.decks import ProofCheck
 from pbem.engine.ledger import Ledger
 from pbem.mail import delivery
 from pbem.mail.message import Outgoing, build, read
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the homes live with the tests
+from tests.mail_homes import Mailed, once, play_by_mail
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GAMES = ("four-players.toml", "florence-four-players.toml", "principe-four-players.toml")
@@ -57,44 +60,6 @@ def message_bytes(game: Ledger, carried: str, author: str, to: Sequence[str]) ->
     return len(build(outgoing).as_bytes())
 
 
-def once() -> Callable[[str, Callable[[], None]], None]:
-    """A proof check that runs each proof once: the sizes, not the checks, are measured here."""
-    seen: set[str] = set()
-
-    def check(key: str, run: Callable[[], None]) -> None:
-        if key not in seen:
-            run()
-            seen.add(key)
-
-    return check
-
-
-@dataclass
-class Home:
-    """One seat's pbem home: its copy of the game, and what it knows each seat holds."""
-
-    seat: str
-    check: Callable[[str, Callable[[], None]], None]
-    copy: Ledger | None = None
-    known: dict[str, list[str]] = field(default_factory=dict)
-
-    def admit(self, entry: dict[str, Any], components: dict[str, Any]) -> Ledger:
-        self.copy = ledger_mod.admit(self.copy, dict(entry), components=components)
-        self.copy.check = self.check  # each proof checked once in the process, as a home's cache does
-        return self.copy
-
-    def receive(self, carried: dict[str, Any], sender: str, components: dict[str, Any]) -> None:
-        """The message applied to this copy, each entry it lacks checked as replay checks it."""
-        have = (
-            {(entry["seq"], entry["by"], entry["sig"]) for entry in self.copy.entries} if self.copy else set()
-        )
-        for entry in carried["entry"]:
-            if (entry["seq"], entry["by"], entry["sig"]) not in have:
-                self.admit(entry, components)
-        assert self.copy is not None
-        self.known.update(delivery.learned(self.copy, carried, sender, self.known))
-
-
 @dataclass
 class Played:
     title: str
@@ -104,70 +69,16 @@ class Played:
     carried: list[int] = field(default_factory=list)  # entries each message carries
 
 
-def mail(
-    played: Played,
-    sender: Home,
-    recipients: Sequence[Home],
-    carried: str,
-    *,
-    game: Ledger,
-    components: dict[str, Any],
-    whole: str | None = None,
-) -> None:
-    """One message from ``sender``'s home to each of ``recipients``, counted and applied."""
-    to = [home.seat for home in recipients]
-    data = tomllib.loads(carried)
-    if delivery.DELTA not in data:  # a whole file: its header names its head
-        data = {"game": {"head": game.head}, "entry": data["entry"]}
-    played.sizes.append(message_bytes(game, carried, sender.seat, to))
-    played.whole.append(message_bytes(game, whole or carried, sender.seat, to))
-    played.carried.append(len(data["entry"]))
-    for home in recipients:
-        sender.known[home.seat] = [game.head]
-        home.receive(data, sender.seat, components)
+def play(path: Path, count: int, check: ProofCheck) -> Played:
+    """The first ``count`` entries of the game at ``path`` played by mail, every message counted."""
+    played = Played(gamefile.load(path).data["game"]["ruleset"], count)
 
+    def count_message(message: Mailed) -> None:
+        played.sizes.append(message_bytes(message.game, message.text, message.sender, message.to))
+        played.whole.append(message_bytes(message.game, message.whole, message.sender, message.to))
+        played.carried.append(len(message.data["entry"]))
 
-def play_by_mail(path: Path, count: int, check: Callable[[str, Callable[[], None]], None]) -> Played:
-    """The first ``count`` entries of the game at ``path``, each made in its author's home and
-    mailed to every other seat."""
-    loaded = gamefile.load(path)
-    entries = loaded.data["entry"][:count]
-    components = loaded.data.get("components", {})
-    text = loaded.text
-    # where each entry's block starts in the file: the whole file after entry k is text[:starts[k + 1]]
-    starts = [index + 1 for index in range(len(text)) if text.startswith("\n[[entry]]\n", index)] + [
-        len(text)
-    ]
-    seats = list(entries[0]["seats"])
-    homes = {seat: Home(seat, check) for seat in seats}
-    played = Played(loaded.data["game"]["ruleset"], count)
-    for index, entry in enumerate(entries):
-        author = homes[entry["by"]]
-        if entry["kind"] == "join":  # the invitation: the creator mails the game to the new player
-            creator = homes[seats[0]]
-            assert creator.copy is not None
-            mail(played, creator, [author], text[: starts[index]], game=creator.copy, components=components)
-        game = author.admit(entry, components)
-        # mailed to every seat that has joined, as their join entries give their addresses
-        others = [homes[seat] for seat in seats if seat != author.seat and seat in game.roster]
-        if not others:
-            continue
-        positions = delivery.lacked(game, [home.seat for home in others], author.known) or list(
-            game.steps[-1]
-        )
-        start = min(game.entries[position]["seq"] for position in positions)
-        carried = (
-            text[: starts[index + 1]]
-            if start == 0
-            else delivery.delta_text(
-                game, start, positions, sender=author.seat, to=[home.seat for home in others]
-            )
-        )
-        mail(
-            played, author, others, carried, game=game, components=components, whole=text[: starts[index + 1]]
-        )
-    heads = {home.copy.head for home in homes.values() if home.copy is not None}
-    assert len(heads) == 1, "every home holds the same game at the end"
+    play_by_mail(path, count, check, count_message)
     return played
 
 
@@ -180,9 +91,7 @@ def timed(repeat: int, work: Callable[[], object]) -> float:
     return statistics.median(samples)
 
 
-def import_timing(
-    path: Path, count: int, repeat: int, check: Callable[[str, Callable[[], None]], None]
-) -> dict[str, float]:
+def import_timing(path: Path, count: int, repeat: int, check: ProofCheck) -> dict[str, float]:
     """One message, the last entry, applied to a copy that lacks it, against verifying the game."""
     loaded = gamefile.load(path)
     entries = loaded.data["entry"][:count]
@@ -252,7 +161,7 @@ def main() -> int:
     games = []
     for path in args.games:
         total = len(gamefile.load(path).data["entry"])
-        games.append(summary(play_by_mail(path, min(total, QUICK_ENTRIES) if args.quick else total, check)))
+        games.append(summary(play(path, min(total, QUICK_ENTRIES) if args.quick else total, check)))
     first = args.games[0]
     count = games[0]["entries"]
     results: dict[str, Any] = {"games": games, **import_timing(first, count, repeat, check)}
