@@ -175,6 +175,7 @@ def compose(
     addresses (an invitation to players not in the game yet), carrying the whole game."""
     from email.utils import make_msgid
 
+    from pbem.cli.columns import pad
     from pbem.cli.play_commands import log_line, status_report
     from pbem.engine import table as tables
     from pbem.errors import UsageError
@@ -224,7 +225,9 @@ def compose(
         lines.append(f"The whole game, {ledger.size()}, so far:")
     else:
         lines.append(f"Since step {start}, what this message brings you:")
-    lines += [f"  {entry['seq']:>4}  {entry['by']:<12} {log_line(ledger, entry)}" for entry in sent[-40:]]
+    lines += [
+        f"  {entry['seq']:>4}  {pad(entry['by'], 12)} {log_line(ledger, entry)}" for entry in sent[-40:]
+    ]
     if len(sent) > 40:
         lines.insert(-40, f"  ({len(sent) - 40} entries before these)")
     lines += ["", f"Where the game stands: {report['phase']}."]
@@ -716,7 +719,7 @@ def show_inbox(*, as_json: bool) -> None:
             )
             continue
         report = status_report(ledger, clock, kept.path)
-        mine = own_seats(ledger)
+        mine = own_seats(ledger, joining=True)
         waiting = [
             {
                 "seat": item["seat"],
