@@ -89,3 +89,18 @@ def test_columns_are_padded_by_the_width_a_terminal_gives_them(cli: Cli, tmp_pat
     assert len(rows) == 3, listed
     # the second column starts at the same place on the terminal on every row
     assert len({cell_len(row[: row.index(row.split()[1])]) for row in rows}) == 1, rows
+
+
+def test_a_refused_recipient_is_said_apart_from_those_it_reached(
+    joined: Homes, mail_servers: MailServers
+) -> None:
+    for seat in "bc":
+        mail_servers.add_user(seat, f"pw-{seat}")
+    mail_servers.refuse_recipients = {mail_servers.address("b")}
+    result = joined.cli("play", joined.game, "roll", "--as", "a", "--send", home="a", env={"MAILPW": "pw-a"})
+    assert result.exit_code == 7
+    (line,) = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert "the move is in" in line and "sent to c (" in line, line
+    assert f"refused b ({mail_servers.address('b')}), who did not get it" in line, line
+    assert "was not sent" not in line and "the others" not in line, line
+    assert len(mail_servers.maildir("c")) == 1 and len(mail_servers.maildir("b")) == 0

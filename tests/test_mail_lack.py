@@ -60,7 +60,7 @@ class Homes:
 
     def receive(self, seat: str, *messages: Path) -> None:
         said = self.run(seat, "mail", "import", *map(str, messages))
-        assert "refused" not in said, said
+        assert ": refused" not in said, said
 
     def head(self, seat: str) -> str:
         return str(json.loads(self.run(seat, "verify", self.game, "--json"))["game"]["head"])

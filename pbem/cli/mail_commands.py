@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ from pbem.cli.appending import (
     roster_mismatches,
 )
 from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
+from pbem.errors import MailTransportError
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -158,6 +159,7 @@ class Composed:
     to: list[str]  # seats the message is mailed to
     unmailed: list[str]  # seats that gave no address
     entries: int
+    addresses: dict[str, str] = field(default_factory=dict)  # each seat of ``to``: its address
 
 
 def compose(
@@ -259,7 +261,13 @@ def compose(
     if any(other in mailed for other in asked) and any(other in mailed for other in others):
         message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
         message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
-    return Composed(message, mailed, [other for other in recipients if other not in mailed], len(sent))
+    return Composed(
+        message,
+        mailed,
+        [other for other in recipients if other not in mailed],
+        len(sent),
+        {other: ledger.addresses[other] for other in mailed},
+    )
 
 
 def _date(moment: str) -> str:
@@ -341,12 +349,33 @@ def deliver(composed: Composed, *, to_file: Path | None, stdout: bool) -> str:
 
     recipients = [
         address.strip()
-        for field in ("To", "Cc")
-        for address in str(composed.message.get(field, "")).split(",")
+        for header in ("To", "Cc")
+        for address in str(composed.message.get(header, "")).split(",")
         if address.strip()
     ]
-    smtp_send(account.smtp, composed.message, recipients)
+    try:
+        smtp_send(account.smtp, composed.message, recipients)
+    except MailTransportError as exc:
+        refused = [seat for seat in composed.to if composed.addresses.get(seat, "\0") in str(exc)]
+        if not refused or len(refused) == len(composed.to):
+            raise
+        got = [seat for seat in composed.to if seat not in refused]
+        names = ", ".join(f"{seat} ({composed.addresses[seat]})" for seat in refused)
+        raise PartlySent(
+            f"sent to {', '.join(got)} ({size}); the mail server refused {names}, who did not get it: "
+            "send it again when the address works, or write it with --to-file OUT.eml",
+            got,
+        ) from None
     return f"sent to {', '.join(composed.to)} ({size})"
+
+
+class PartlySent(MailTransportError):
+    """The message reached some of the seats it was mailed to (``got``), the server refused the
+    others: said in one line, as what happened, exit 7 as any refusal."""
+
+    def __init__(self, line: str, got: list[str]) -> None:
+        super().__init__(line)
+        self.got = got
 
 
 def send_file(
@@ -381,18 +410,25 @@ def send_file(
             f"{', '.join(silent)} gave no address in the game: send them the file, or the "
             "message written with --to-file"
         )
-    info(deliver(composed, to_file=to_file, stdout=stdout))
     from pbem.keys import default_home
     from pbem.mail.library import Library
 
-    # the seats it was mailed to hold this copy once they apply it (a message written for the
-    # player to send teaches nothing: it may never go)
-    mailed = not (to or to_file is not None or stdout)
-    Library(default_home()).update(
-        ledger.game_id,
-        known={other: [ledger.head] for other in composed.to} if mailed else None,
-        message_id=str(composed.message["Message-ID"]),
-    )
+    def remember(got: list[str]) -> None:
+        # the seats it was mailed to hold this copy once they apply it (a message written for
+        # the player to send teaches nothing: it may never go)
+        Library(default_home()).update(
+            ledger.game_id,
+            known={other: [ledger.head] for other in got},
+            message_id=str(composed.message["Message-ID"]),
+        )
+
+    try:
+        said = deliver(composed, to_file=to_file, stdout=stdout)
+    except PartlySent as exc:
+        remember(exc.got)
+        raise
+    info(said)
+    remember([] if to or to_file is not None or stdout else composed.to)
 
 
 def send_after(file: Path, seat: str) -> None:
@@ -401,6 +437,8 @@ def send_after(file: Path, seat: str) -> None:
 
     try:
         send_file(file, seat, full=False, to_file=None, stdout=False)
+    except PartlySent as exc:  # it went, to some: said as what happened
+        raise fail(f"the move is in {file}; {exc}", exc.exit_code) from None
     except PbemError as exc:
         raise fail(
             f"the move is in {file} but was not sent: {exc}; send it with pbem mail send {file} --as {seat}",
