@@ -141,3 +141,21 @@ def test_a_florence_game_by_mail_carries_each_move_alone() -> None:
         [seq] for seq in range(4, 32)
     ]
     assert later[-2].data["entry"][0]["move"] == "place forest at a5 rot 0"
+
+
+def test_a_library_written_before_keeps_what_it_knew(tmp_path: Path) -> None:
+    """An index written by an earlier version knew a seat's copy as ``STEPS:HEAD``: the head
+    names the same copy, so it is read as that hash; a damaged value is read as nothing."""
+    from pbem.mail.library import Library
+
+    head = "ab" * 32
+    game = "0123456789abcdef" * 2
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "index.toml").write_text(
+        f'[games.{game}]\npath = "x.toml"\napplied = 0\nknown = {{ b = "5:{head}", c = "5:zz" }}\n',
+        encoding="utf-8",
+    )
+    library = Library(tmp_path)
+    assert library.games()[game].known == {"b": [head]}
+    library.update(game, known={"c": [head, "not a hash"]})
+    assert library.games()[game].known == {"b": [head], "c": [head]}
