@@ -38,7 +38,7 @@ def test_each_seat_holds_every_step_before_its_latest_entry() -> None:
 
 
 def first_lacked(game: ledger.Ledger, seats: list[str], known: dict[str, list[str]] | None = None) -> int:
-    return min(game.entries[position]["seq"] for position in lacked(game, seats, known or {}))
+    return min(int(game.entries[position]["seq"]) for position in lacked(game, seats, known or {}))
 
 
 def test_a_delta_brings_a_copy_up_to_date() -> None:
