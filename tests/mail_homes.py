@@ -4,7 +4,7 @@ it joins (the invitation, the whole file); after each entry its author mails the
 others lack (``delivery.lacked``, from what its home knows each seat holds) to every seat that
 has joined, and remembers that they now hold its copy. Each home applies what arrives to its own
 copy, each entry checked as replay checks it (so a message that cannot be applied stops the
-game), and learns from it what the others hold (``delivery.learned``).
+game), and learns from it what its sender holds (``delivery.learned``).
 
 For the mail benchmark and the tests of what a message carries: ``mailed`` is told of every
 message."""
@@ -47,6 +47,7 @@ class Mailed:
     data: dict[str, Any]
     game: Ledger
     whole: str
+    steps: int  # the steps of the sender's copy when it was sent
 
 
 @dataclass
@@ -95,7 +96,8 @@ def play_by_mail(
         data = tomllib.loads(carried)
         if delivery.DELTA not in data:  # a whole file: its header names the copy it is
             data = {"game": {"head": sender.copy.head}, "entry": data["entry"]}
-        message = Mailed(sender.seat, tuple(home.seat for home in to), carried, data, sender.copy, whole)
+        to_seats = tuple(home.seat for home in to)
+        message = Mailed(sender.seat, to_seats, carried, data, sender.copy, whole, len(sender.copy.steps))
         mailed(message)
         for home in to:
             sender.known[home.seat] = [sender.copy.head]
@@ -114,9 +116,7 @@ def play_by_mail(
         positions = delivery.lacked(game, to, author.known) or list(game.steps[-1])
         start = min(game.entries[position]["seq"] for position in positions)
         whole = text[: starts[index + 1]]
-        carried = (
-            whole if start == 0 else delivery.delta_text(game, start, positions, sender=author.seat, to=to)
-        )
+        carried = whole if start == 0 else delivery.delta_text(game, start, positions, sender=author.seat)
         send(author, others, carried, whole)
     assert len({home.copy.head for home in homes.values() if home.copy is not None}) == 1
     return homes

@@ -204,13 +204,7 @@ def compose(
     start = min((ledger.entries[position]["seq"] for position in positions), default=0)
     if start == 0:
         positions = [position for step in ledger.steps for position in step]
-    carried = (
-        loaded.text
-        if start == 0
-        else delta_text(
-            ledger, start, positions, sender=seat, to=[other for other in mailed if other != seat]
-        )
-    )
+    carried = loaded.text if start == 0 else delta_text(ledger, start, positions, sender=seat)
     sent = [ledger.entries[position] for position in positions]
     last = ledger.entries[-1]
     happened = f"{last['by']}: {log_line(ledger, last)}"
@@ -540,7 +534,10 @@ def _apply(carried: Carried, name: str) -> Outcome:
         cache.save()
         merged = applied.ledger
         short = f"{merged.info.title} {merged.game_id[:8]}"
-        if applied.added == 0 and loaded is not None:
+        sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
+        known = delivery.learned(merged, data, sender, kept.known if kept is not None else {})
+        if applied.added == 0 and loaded is not None:  # nothing new, but what its sender holds
+            library.update(merged.game_id, known=known)
             return Outcome("had", f"{name}: already had: {short}, nothing new")
         if loaded is not None:
             text = gamefile.rewrite_entries(
@@ -554,8 +551,6 @@ def _apply(carried: Carried, name: str) -> Outcome:
             gamefile.write_new(path, carried.entries)
             register(merged, path)
         compare_with_seen(merged)
-        sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
-        known = delivery.learned(merged, data, sender, kept.known if kept is not None else {})
         library.update(merged.game_id, known=known, applied=1, message_id=thread_id(carried.message_id))
         phase = status_report(merged, now(), path)["phase"] if merged.table is not None else "joining"
         waiting = (

@@ -3,13 +3,15 @@
 A message carries either the whole game file (an invitation, or ``--full``) or a *delta*: the
 entries some recipient lacks, under a ``[delta]`` table naming the game, where the entries start,
 where the sender's copy ends, and (a guess for the next message's size, never trusted) which seat
-sent it to which seats.
+sent it.
 
 What a seat holds is a set of entries, not a point in the game: a step that several seats made
 at once is held in part by each until the others' entries reach it. The sender works out each
 recipient's set from the entries it signed, and from what the library remembers of the mail:
-the copy each message from it said it had, what each message to it carried (one this home sent,
-or one this home got too), each with every step its entries chain to. An entry chains to the
+the copy each message from it said it had and what it carried, and what each message this home
+sent it carried, each with every step its entries chain to. Nothing is assumed of a message
+between two other seats: mail crosses and arrives out of order, and a message that relied on
+another reaching its recipient first would not apply there. An entry chains to the
 whole of the step before it as it stood on its author's copy, so a hash names a set: an entry's
 hash, every step before it and the entry; a step's hash (or the hash of a part of a step, the
 version of it one copy held), that step or part and every step before it.
@@ -120,43 +122,33 @@ def learned(
     sender: str | None,
     known: Mapping[str, Collection[str]],
 ) -> dict[str, list[str]]:
-    """What the seats are known to hold once a message is applied to ``ledger``, for each seat it
-    teaches of (with what ``known`` said before): its sender holds the copy it says it has and
-    what it carried, and each seat it was sent to (as the ``[delta]`` table says) what it
-    carried."""
+    """What the sender of a message applied to ``ledger`` is known to hold now (with what
+    ``known`` said before): the copy the message says it had, and what it carried. Only the
+    sender: another seat the message went to may not have it yet (mail crosses and arrives out
+    of order), and a message that relied on it would not apply there."""
     delta = carried.get(DELTA)
+    said = delta.get("sender") if isinstance(delta, Mapping) else None
+    if isinstance(said, str) and said in ledger.seats:
+        sender = said
+    if sender is None or sender not in ledger.seats:
+        return {}
     table = delta if isinstance(delta, Mapping) else carried.get("game")
     head = table.get("head") if isinstance(table, Mapping) else None
-    if (
-        isinstance(delta, Mapping)
-        and isinstance(delta.get("sender"), str)
-        and delta["sender"] in ledger.seats
-    ):
-        sender = delta["sender"]
-    sent_to = delta.get("to") if isinstance(delta, Mapping) else None
     entries = carried.get("entry")
     where = {
         (entry.get("seq"), entry.get("by"), entry.get("sig")): ledger.hashes[position]
         for position, entry in enumerate(ledger.entries)
     }
-    brought = [
+    hashes = [*known.get(sender, ())]
+    hashes += [
         where[key]
         for entry in (entries if isinstance(entries, list) else [])
         if isinstance(entry, dict) and (key := (entry.get("seq"), entry.get("by"), entry.get("sig"))) in where
     ]
-    names = named(ledger)
-    found: dict[str, list[str]] = {}
-    seats = [seat for seat in sent_to if isinstance(seat, str)] if isinstance(sent_to, list) else []
-    for seat in dict.fromkeys([*([sender] if sender else []), *seats]):
-        if seat not in ledger.seats:
-            continue
-        hashes = [
-            *known.get(seat, ()),
-            *brought,
-            *([head] if seat == sender and isinstance(head, str) else []),
-        ]
-        found[seat] = tips(ledger, holding(ledger, seat, hashes, names))
-    return {seat: hashes for seat, hashes in found.items() if hashes}
+    if isinstance(head, str):
+        hashes.append(head)
+    held = tips(ledger, holding(ledger, sender, hashes))
+    return {sender: held} if held else {}
 
 
 def delta_text(
@@ -165,10 +157,9 @@ def delta_text(
     positions: Sequence[int] | None = None,
     *,
     sender: str | None = None,
-    to: Sequence[str] = (),
 ) -> str:
     """A TOML file of the entries of steps ``start`` and later (or of those at ``positions``), as a
-    message from ``sender`` to the seats ``to`` carries them."""
+    message from ``sender`` carries them."""
     import tomlkit
 
     from pbem.gamefile import entry_table
@@ -186,8 +177,6 @@ def delta_text(
     }
     if sender is not None:
         header["sender"] = sender
-    if to:
-        header["to"] = list(to)
     doc[DELTA] = header
     entries = tomlkit.aot()
     chosen = positions if positions is not None else [p for step in ledger.steps[start:] for p in step]
