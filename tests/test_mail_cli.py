@@ -95,8 +95,8 @@ def test_a_message_carries_what_the_others_lack_and_says_what_is_asked(table: Ta
     assert message["Subject"].startswith("[pbem] Princes of the Renaissance ")
     assert "a: added randomness to the setup draw" in message["Subject"]
     carried = attached(message)
-    # c's join came to a in a message that went to b too (its [delta] says so): the roll goes alone
-    assert [entry["seq"] for entry in carried["entry"]] == [3]
+    # b signed step 1, c step 2: a cannot know b has c's join, so that travels with a's roll
+    assert [entry["seq"] for entry in carried["entry"]] == [2, 3]
     body = message.get_body(preferencelist=("plain",))
     assert body is not None
     text = body.get_content()
