@@ -7,9 +7,9 @@ a file for it, is written into ``games/`` and registered like any other.
 
 For each game it also records, per seat, what that seat's copy is known to hold, as a few hashes
 that each name an entry or a step with everything before it (``delivery.named``): the copy a
-message from it said it had, what a message to it carried (sent from this home, or sent to this
-home too). With the entries the seat signed itself, that tells a sender which entries a recipient
-lacks, so a message carries only those.
+message from it said it had and carried, what a message this home sent it carried. With the
+entries the seat signed itself, that tells a sender which entries a recipient lacks, so a
+message carries only those.
 
 And it remembers the messages ``pbem mail fetch`` read and passed over in an IMAP folder (other
 mail, and messages refused for what they are): they stay unread, for the player, and the next
