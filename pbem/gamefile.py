@@ -191,7 +191,30 @@ def render_new(
     for entry in entries:
         entry_array.append(entry_table(entry))
     doc["entry"] = entry_array
-    return _status_block(status) + tomlkit.dumps(doc)
+    return _status_block(status) + tidy(tomlkit.dumps(doc))
+
+
+def tidy(text: str) -> str:
+    """``text`` laid out one way whatever edits made it: one blank line before each table (none
+    between a comment and the table below it), no other run of blank lines, one line end at the
+    end. tomlkit's edits leave blank lines that depend on the order they were made in, and copies
+    holding the same entries should be the same bytes. A file with a multi-line string (pbem
+    writes none) is left as it is: its blank lines may be part of a value."""
+    if '"""' in text or "'''" in text:
+        return text
+    lines: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            if lines and lines[-1]:
+                lines.append("")
+            continue
+        if stripped.startswith("[") and lines and lines[-1] and not lines[-1].lstrip().startswith("#"):
+            lines.append("")
+        lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
 
 
 def append_text(
@@ -216,10 +239,10 @@ def append_text(
         head = _edited(lambda: _edit_head(text[: cut + 1], header, roster))
         if head is not None:
             quick = head + text[cut + 1 :]
-            quick = quick + ("" if quick.endswith("\n") else "\n") + _entry_text(entry)
+            quick = tidy(quick + ("" if quick.endswith("\n") else "\n") + _entry_text(entry))
             if _reads_back(quick, loaded.data, entry, header, roster):
                 return _status_block(status) + quick
-    whole = _edited(lambda: _edit_head(text, header, roster, entry))
+    whole = _edited(lambda: tidy(_edit_head(text, header, roster, entry)))
     if whole is not None and _reads_back(whole, loaded.data, entry, header, roster):
         return _status_block(status) + whole
     entries = [*loaded.data["entry"], entry]
@@ -260,9 +283,21 @@ def _edit_head(
     if "roster" not in doc:
         doc["roster"] = tomlkit.table(is_super_table=True)
     roster_table = doc["roster"]
-    for seat, keys in roster.items():
-        if seat not in roster_table:
-            roster_table[seat] = dict(keys)
+    present = list(roster_table)
+    missing = [seat for seat in roster if seat not in present]
+    # the seats in ``roster``'s order (the game's), whatever order their joins arrived in, so that
+    # copies holding the same entries are the same bytes
+    order = [seat for seat in roster if seat in present or seat in missing]
+    order += [seat for seat in present if seat not in roster]
+    if missing and present + missing != order:
+        tables = {seat: roster_table[seat] for seat in present}
+        for seat in present:
+            del roster_table[seat]
+        for seat in order:
+            roster_table[seat] = tables[seat] if seat in tables else dict(roster[seat])
+    else:
+        for seat in missing:
+            roster_table[seat] = dict(roster[seat])
     if entry is not None:
         doc["entry"].append(entry_table(entry))
     return tomlkit.dumps(doc)
@@ -317,7 +352,7 @@ def rewrite_entries(
 
     Entries already in the file keep their text and any comments a player put in them.
     """
-    text = _edited(lambda: _merged_text(loaded, entries, header, roster))
+    text = _edited(lambda: tidy(_merged_text(loaded, entries, header, roster)))
     if text is None or not _reads_back(text, loaded.data, None, header, roster, entries=entries):
         components = loaded.data.get("components", {})
         text = render_new(header, roster, components, entries, ())

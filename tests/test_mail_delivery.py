@@ -9,7 +9,7 @@ import pytest
 
 from pbem.engine import ledger
 from pbem.errors import MailContentError
-from pbem.mail.delivery import apply, delta_text, first_lacked, held_steps, lacked
+from pbem.mail.delivery import Holding, apply, delta_text, holding, lacked
 from tests.conftest import potr_components, seeded_keys
 
 AT = "2026-01-01T00:00:00Z"
@@ -30,17 +30,21 @@ def game_with_notes(*notes: str) -> ledger.Ledger:
 
 def test_each_seat_holds_every_step_before_its_latest_entry() -> None:
     game = game_with_notes("b: hello", "c: hi", "a: welcome")
-    assert [held_steps(game, seat) for seat in SEATS] == [6, 4, 5]
-    assert first_lacked(game, ["b", "c"], {}) == 4
-    assert first_lacked(game, ["b"], {"b": (5, game.step_hash(4))}) == 5, "a message b sent showed more"
-    # a copy whose last step others' entries have joined since holds the steps before it only
-    assert first_lacked(game, ["b"], {"b": (5, "0" * 64)}) == 4
+    assert [holding(game, seat).whole for seat in SEATS] == [6, 4, 5]
+    assert first_lacked(game, ["b", "c"]) == 4
+    assert first_lacked(game, ["b"], {"b": [game.step_hash(4)]}) == 5, "a message b sent showed more"
+    # a hash this copy does not know names nothing
+    assert first_lacked(game, ["b"], {"b": ["0" * 64]}) == 4
+
+
+def first_lacked(game: ledger.Ledger, seats: list[str], known: dict[str, list[str]] | None = None) -> int:
+    return min(int(game.entries[position]["seq"]) for position in lacked(game, seats, known or {}))
 
 
 def test_a_delta_brings_a_copy_up_to_date() -> None:
     game = game_with_notes("b: hello", "c: hi", "a: welcome")
     older = game_with_notes("b: hello")
-    carried = tomllib.loads(delta_text(game, first_lacked(game, ["b"], {})))
+    carried = tomllib.loads(delta_text(game, first_lacked(game, ["b"])))
     assert [entry["seq"] for entry in carried["entry"]] == [4, 5]
     applied = apply(older, carried, "the message")
     assert applied.added == 2 and applied.ledger.head == game.head
@@ -91,7 +95,8 @@ def test_a_seat_is_never_sent_back_what_it_signed() -> None:
         return [game.entries[position]["text"] for position in lacked(game, recipients, {})]
 
     assert carried_to("b") == ["c: mine", "a: both seen"]
+    assert holding(game, "b") == Holding(3, frozenset({game.steps[3][0]}))
     assert sorted(carried_to("b", "c")) == ["a: both seen", "b: mine", "c: mine"]
-    delta = tomllib.loads(delta_text(game, first_lacked(game, ["b"], {}), lacked(game, ["b"], {})))
+    delta = tomllib.loads(delta_text(game, first_lacked(game, ["b"]), lacked(game, ["b"], {})))
     applied = apply(copy_b, delta, "the message")
     assert applied.added == 2 and applied.ledger.head == game.head

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,10 +93,11 @@ def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> 
     for line in roster_mismatches(ledger):
         warn(f"{file}: {line}")
     comparison = compare_with_seen(ledger)
-    if comparison.line():
+    line = comparison.line(by_mail=bool(ledger.addresses))
+    if line:
         if writing and comparison.refuses_writes:
-            raise GameFileError(f"{file}: {comparison.line()}; nothing was written")
-        warn(f"{file}: {comparison.line()}")
+            raise GameFileError(f"{file}: {line}; nothing was written")
+        warn(f"{file}: {line}")
     return loaded, ledger
 
 
@@ -108,19 +109,24 @@ def compare_with_seen(ledger: Ledger) -> Comparison:
     return SeenGames(default_home()).check(ledger, lambda: own_seats(ledger))
 
 
-def own_seats(ledger: Ledger) -> frozenset[str]:
-    """The seats whose private keys this home holds (the keys they joined with)."""
+def own_seats(ledger: Ledger, *, joining: bool = False) -> frozenset[str]:
+    """The seats whose private keys this home holds (the keys they joined with); with
+    ``joining``, also each seat still to join that a private key here is named for (the key
+    ``pbem join --as SEAT`` would sign with)."""
     from pbem.errors import PbemError
     from pbem.keys import KeyStore
 
     store = KeyStore()
     own: set[str] = set()
-    for seat, identity in ledger.roster.items():
+    for seat in ledger.seats:
+        identity = ledger.roster.get(seat)
+        if identity is None and not joining:
+            continue
         try:
             entry = store.public(seat)
         except PbemError:
             continue
-        if entry.private and entry.identity.sign_public == identity.sign_public:
+        if entry.private and (identity is None or entry.identity.sign_public == identity.sign_public):
             own.add(seat)
     return frozenset(own)
 
@@ -186,3 +192,17 @@ def append_entry(
     current, entry = build(ledger, secret, now())
     write_entries(loaded, [entry], current)
     return current, entry
+
+
+def send_advice(ledger: Ledger, seat: str, send_to: Sequence[str], *, sent: bool) -> str:
+    """What to do with the file once ``seat`` has written its entry, in the way the game travels:
+    nothing when ``--send`` mails it now (the send says where it went); to whom to send it, never
+    the seats this home plays itself; or, in a game played by mail, the command that mails it."""
+    if sent:
+        return ""
+    others = [other for other in send_to if other != seat and other not in own_seats(ledger)]
+    if not others:
+        return ""
+    if ledger.addresses:
+        return f"mail it to {', '.join(others)}: pbem mail send {ledger.game_id[:8]} --as {seat}"
+    return f"send the file to {', '.join(others)}"

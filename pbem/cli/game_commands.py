@@ -18,6 +18,7 @@ from pbem.cli.appending import (
     resolve,
     roster_mismatches,
 )
+from pbem.cli.columns import pad
 from pbem.cli.common import (
     echo_wrapped,
     fail,
@@ -150,7 +151,7 @@ def join(
             lambda current, secret, at: ledger_mod.join(current, seat, secret, at, email),
         )
         info(f"{seat} joined {file} (entry {entry['seq']}, fingerprint {updated.roster[seat].fingerprint})")
-        if updated.waiting_to_join:
+        if updated.waiting_to_join and not send:  # with --send, the send says who gets it
             info(f"send it to {', '.join(updated.waiting_to_join)} to join")
         else:
             info("every seat has joined")
@@ -247,9 +248,9 @@ def verify(
         for seat in ledger.seats:
             identity = ledger.roster.get(seat)
             if identity is None:
-                typer.echo(f"  {seat:<16} not joined yet")
+                typer.echo(f"  {pad(seat, 16)} not joined yet")
             else:
-                typer.echo(f"  {seat:<16} {identity.fingerprint}  (entry {ledger.joined_at[seat]})")
+                typer.echo(f"  {pad(seat, 16)} {identity.fingerprint}  (entry {ledger.joined_at[seat]})")
 
 
 def games(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:

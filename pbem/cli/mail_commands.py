@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ from pbem.cli.appending import (
     roster_mismatches,
 )
 from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
+from pbem.errors import MailTransportError
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -204,6 +205,7 @@ class Composed:
     to: list[str]  # seats the message is mailed to
     unmailed: list[str]  # seats that gave no address
     entries: int
+    addresses: dict[str, str] = field(default_factory=dict)  # each seat of ``to``: its address
 
 
 def compose(
@@ -221,12 +223,13 @@ def compose(
     addresses (an invitation to players not in the game yet), carrying the whole game."""
     from email.utils import make_msgid
 
+    from pbem.cli.columns import pad
     from pbem.cli.play_commands import log_line, status_report
     from pbem.engine import table as tables
     from pbem.engine.seats import check_seat
     from pbem.errors import UsageError
     from pbem.keys import default_home
-    from pbem.mail.delivery import delta_text, first_lacked, lacked
+    from pbem.mail.delivery import delta_text, lacked
     from pbem.mail.library import Library
     from pbem.mail.message import Outgoing, build
 
@@ -239,13 +242,15 @@ def compose(
         raise UsageError("the game has no other seat to send to")
     kept = Library(default_home()).games().get(ledger.game_id)
     known = kept.known if kept else {}
-    start = 0 if full or to else first_lacked(ledger, recipients, known)
-    positions = (
-        [position for step in ledger.steps for position in step]
-        if start == 0
-        else lacked(ledger, recipients, known) or list(ledger.steps[-1])
-    )
-    carried = loaded.text if start == 0 else delta_text(ledger, start, positions)
+    mailed = [other for other in recipients if other in ledger.addresses]
+    if to:
+        mailed = [other for other in recipients if ledger.addresses.get(other) in to]
+    # what the seats it goes to lack (a seat that is not mailed gets nothing from this message)
+    positions = [] if full or to else lacked(ledger, mailed or recipients, known) or list(ledger.steps[-1])
+    start = min((ledger.entries[position]["seq"] for position in positions), default=0)
+    if start == 0:
+        positions = [position for step in ledger.steps for position in step]
+    carried = loaded.text if start == 0 else delta_text(ledger, start, positions, sender=seat)
     sent = [ledger.entries[position] for position in positions]
     last = ledger.entries[-1]
     happened = f"{last['by']}: {log_line(ledger, last)}"
@@ -262,7 +267,9 @@ def compose(
         lines.append(f"The whole game, {ledger.size()}, so far:")
     else:
         lines.append(f"Since step {start}, what this message brings you:")
-    lines += [f"  {entry['seq']:>4}  {entry['by']:<12} {log_line(ledger, entry)}" for entry in sent[-40:]]
+    lines += [
+        f"  {entry['seq']:>4}  {pad(entry['by'], 12)} {log_line(ledger, entry)}" for entry in sent[-40:]
+    ]
     if len(sent) > 40:
         lines.insert(-40, f"  ({len(sent) - 40} entries before these)")
     lines += ["", f"Where the game stands: {report['phase']}."]
@@ -275,9 +282,6 @@ def compose(
         "pbem mail import on it). The entries are attached, and again below between marker lines;",
         "pbem verifies them with the whole game before it writes anything.",
     ]
-    mailed = [other for other in recipients if other in ledger.addresses]
-    if to:
-        mailed = [other for other in recipients if ledger.addresses.get(other) in to]
     outgoing = Outgoing(
         sender=sender,
         recipients=to or tuple(ledger.addresses[other] for other in mailed),
@@ -297,7 +301,13 @@ def compose(
     if any(other in mailed for other in asked) and any(other in mailed for other in others):
         message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
         message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
-    return Composed(message, mailed, [other for other in recipients if other not in mailed], len(sent))
+    return Composed(
+        message,
+        mailed,
+        [other for other in recipients if other not in mailed],
+        len(sent),
+        {other: ledger.addresses[other] for other in mailed},
+    )
 
 
 def _date(moment: str) -> str:
@@ -379,12 +389,33 @@ def deliver(composed: Composed, *, to_file: Path | None, stdout: bool) -> str:
 
     recipients = [
         address.strip()
-        for field in ("To", "Cc")
-        for address in str(composed.message.get(field, "")).split(",")
+        for header in ("To", "Cc")
+        for address in str(composed.message.get(header, "")).split(",")
         if address.strip()
     ]
-    smtp_send(account.smtp, composed.message, recipients)
+    try:
+        smtp_send(account.smtp, composed.message, recipients)
+    except MailTransportError as exc:
+        refused = [seat for seat in composed.to if composed.addresses.get(seat, "\0") in str(exc)]
+        if not refused or len(refused) == len(composed.to):
+            raise
+        got = [seat for seat in composed.to if seat not in refused]
+        names = ", ".join(f"{seat} ({composed.addresses[seat]})" for seat in refused)
+        raise PartlySent(
+            f"sent to {', '.join(got)} ({size}); the mail server refused {names}, who did not get it: "
+            "send it again when the address works, or write it with --to-file OUT.eml",
+            got,
+        ) from None
     return f"sent to {', '.join(composed.to)} ({size})"
+
+
+class PartlySent(MailTransportError):
+    """The message reached some of the seats it was mailed to (``got``), the server refused the
+    others: said in one line, as what happened, exit 7 as any refusal."""
+
+    def __init__(self, line: str, got: list[str]) -> None:
+        super().__init__(line)
+        self.got = got
 
 
 def send_file(
@@ -419,11 +450,25 @@ def send_file(
             f"{', '.join(silent)} gave no address in the game: send them the file, or the "
             "message written with --to-file"
         )
-    info(deliver(composed, to_file=to_file, stdout=stdout))
     from pbem.keys import default_home
     from pbem.mail.library import Library
 
-    Library(default_home()).update(ledger.game_id, message_id=str(composed.message["Message-ID"]))
+    def remember(got: list[str]) -> None:
+        # the seats it was mailed to hold this copy once they apply it (a message written for
+        # the player to send teaches nothing: it may never go)
+        Library(default_home()).update(
+            ledger.game_id,
+            known={other: [ledger.head] for other in got},
+            message_id=str(composed.message["Message-ID"]),
+        )
+
+    try:
+        said = deliver(composed, to_file=to_file, stdout=stdout)
+    except PartlySent as exc:
+        remember(exc.got)
+        raise
+    info(said)
+    remember([] if to or to_file is not None or stdout else composed.to)
 
 
 def send_after(file: Path, seat: str) -> None:
@@ -432,6 +477,8 @@ def send_after(file: Path, seat: str) -> None:
 
     try:
         send_file(file, seat, full=False, to_file=None, stdout=False)
+    except PartlySent as exc:  # it went, to some: said as what happened
+        raise fail(f"the move is in {file}; {exc}", exc.exit_code) from None
     except PbemError as exc:
         raise fail(
             f"the move is in {file} but was not sent: {exc}; send it with pbem mail send {file} --as {seat}",
@@ -565,7 +612,10 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
         cache.save()
         merged = applied.ledger
         short = f"{merged.info.title} {merged.game_id[:8]}"
-        if applied.added == 0 and loaded is not None:
+        sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
+        known = delivery.learned(merged, data, sender, kept.known if kept is not None else {})
+        if applied.added == 0 and loaded is not None:  # nothing new, but what its sender holds
+            library.update(merged.game_id, known=known)
             return Outcome("had", f"{name}: already had: {short}, nothing new")
         if loaded is not None:
             text = gamefile.rewrite_entries(
@@ -579,16 +629,6 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
             gamefile.write_new(path, carried.entries)
             register(merged, path)
         compare_with_seen(merged)
-        sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
-        delta = data.get(delivery.DELTA)
-        copy = (delta.get("steps"), delta.get("head")) if isinstance(delta, dict) else None
-        if copy is None and applied.whole is not None:  # verified as it was applied: its header holds
-            copy = (1 + max(entry["seq"] for entry in applied.whole["entry"]), applied.whole["game"]["head"])
-        known = (
-            {sender: (copy[0], copy[1])}
-            if sender and copy and type(copy[0]) is int and isinstance(copy[1], str)
-            else {}
-        )
         library.update(merged.game_id, known=known, applied=1, message_id=thread_id(carried.message_id))
         phase = status_report(merged, now(), path)["phase"] if merged.table is not None else "joining"
         waiting = (
@@ -877,7 +917,7 @@ def show_inbox(*, as_json: bool) -> None:
             )
             continue
         report = status_report(ledger, clock, kept.path)
-        mine = own_seats(ledger)
+        mine = own_seats(ledger, joining=True)
         waiting = [
             {
                 "seat": item["seat"],

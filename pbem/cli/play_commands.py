@@ -294,7 +294,7 @@ def play(
             info(f"{seat} added randomness to the {entry['event']} (entry {entry['seq']})")
         else:
             info(f"{seat} played {entry['move']!r} (entry {entry['seq']})")
-        _next(current, file)
+        _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
 
@@ -317,7 +317,7 @@ def sync(
             lambda ledger, secret, at: play_mod.sync(ledger, seat, secret, at),
         )
         info(f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})")
-        _next(current, file)
+        _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
 
@@ -354,7 +354,7 @@ def reveal(
             lambda ledger, secret, at: play_mod.reveal(ledger, seat, secret, at),
         )
         info(f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})")
-        _next(current, file)
+        _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
 
@@ -381,7 +381,7 @@ def timeout(
         info(
             f"{seat} claimed that {late} let the deadline of the {entry['step']} pass (entry {entry['seq']})"
         )
-        _next(current, file)
+        _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
 
@@ -404,7 +404,7 @@ def undo(
             lambda ledger, secret, at: play_mod.ask_undo(ledger, seat, secret, at),
         )
         info(f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent")
-        _next(current, file)
+        _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
 
@@ -434,15 +434,18 @@ def consent(
             info(f"entry {target} is undone (it stays in the file, marked void)")
         else:
             info(f"{seat} agreed to undo entry {target}")
-        _next(current, file)
+        _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
 
 
-def _next(ledger: Ledger, file: Path) -> None:
+def _next(ledger: Ledger, file: Path, seat: str, *, send: bool) -> None:
+    from pbem.cli.appending import send_advice
+
     report = status_report(ledger, now(), file)
-    if report["send_to"]:
-        info(f"{report['phase']}: send the file to {', '.join(report['send_to'])}")
+    advice = send_advice(ledger, seat, report["send_to"], sent=send)
+    if advice:
+        info(f"{report['phase']}: {advice}")
 
 
 def log(file: Path = FILE, as_json: bool = JSON) -> None:

@@ -58,8 +58,9 @@ class Comparison:
         contradicted."""
         return self.verdict in ("behind", "apart", "fork")
 
-    def line(self) -> str:
-        """The one line a command prints about it ('' when there is nothing to say)."""
+    def line(self, *, by_mail: bool = False) -> str:
+        """The one line a command prints about it ('' when there is nothing to say); ``by_mail``:
+        the game travels by mail, where importing a message combines copies."""
         here = f"step {self.steps - 1}, head {short(self.head)}"
         seen = f"step {self.seen_steps - 1}, head {short(self.seen_head)}"
         if self.verdict == "behind":
@@ -67,7 +68,12 @@ class Comparison:
         if self.verdict == "apart":
             return (
                 f"this copy and the one this home verified each hold moves of step {self.at} the other "
-                f"lacks ({here}; seen: {seen}): combine them with pbem merge"
+                f"lacks ({here}; seen: {seen}): "
+                + (
+                    "pbem mail fetch (or pbem mail import of the message that brought it) combines them"
+                    if by_mail
+                    else "combine them with pbem merge"
+                )
             )
         if self.verdict == "overtaken" and self.own:
             return (

@@ -212,13 +212,16 @@ class Ledger:
         }
 
     def roster_table(self) -> dict[str, dict[str, str]]:
+        """The ``[roster]`` tables, in the game's seat order: a function of the entries alone, not
+        of the order joins reached a copy in."""
         return {
             seat: {
-                "sign": b64(identity.sign_public),
-                "box": b64(identity.box_public),
-                "fingerprint": identity.fingerprint,
+                "sign": b64(self.roster[seat].sign_public),
+                "box": b64(self.roster[seat].box_public),
+                "fingerprint": self.roster[seat].fingerprint,
             }
-            for seat, identity in self.roster.items()
+            for seat in self.seats
+            if seat in self.roster
         }
 
     def status_lines(self) -> list[str]:

@@ -1,11 +1,20 @@
 """What a message carries, and what the recipient's copy becomes with it.
 
-A message carries either the whole game file (the first message of a game, or ``--full``) or a
-*delta*: the entries of the steps some recipient may lack, under a ``[delta]`` table naming the
-game, where the entries start and where the sender's copy ends. The sender works out what each
-recipient holds from the entries that recipient signed (an entry chains to every step before it)
-and from the messages it sent (see ``library``); a recipient that may hold nothing gets the whole
-file.
+A message carries either the whole game file (an invitation, or ``--full``) or a *delta*: the
+entries some recipient lacks, under a ``[delta]`` table naming the game, where the entries start,
+where the sender's copy ends, and (a guess for the next message's size, never trusted) which seat
+sent it.
+
+What a seat holds is a set of entries, not a point in the game: a step that several seats made
+at once is held in part by each until the others' entries reach it. The sender works out each
+recipient's set from the entries it signed, and from what the library remembers of the mail:
+the copy each message from it said it had and what it carried, and what each message this home
+sent it carried, each with every step its entries chain to. Nothing is assumed of a message
+between two other seats: mail crosses and arrives out of order, and a message that relied on
+another reaching its recipient first would not apply there. An entry chains to the
+whole of the step before it as it stood on its author's copy, so a hash names a set: an entry's
+hash, every step before it and the entry; a step's hash (or the hash of a part of a step, the
+version of it one copy held), that step or part and every step before it.
 
 Whatever arrives is combined with the local copy and the whole game verified before anything is
 written (``ledger.combine``): a message is a transport, never the authority.
@@ -13,11 +22,13 @@ written (``ledger.combine``): a message is a transport, never the authority.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine import ledger as ledger_mod
+from pbem.engine.branches import step_digest
 from pbem.engine.decks import ProofCheck, check_now
 from pbem.engine.ledger import Ledger
 from pbem.errors import GameFileError, MailContentError, UsageError
@@ -25,50 +36,130 @@ from pbem.errors import GameFileError, MailContentError, UsageError
 DELTA = "delta"
 
 
-def held_steps(ledger: Ledger, seat: str, known: tuple[int, str] = (0, "")) -> int:
-    """How many of ``ledger``'s first steps ``seat`` is known to hold: those before its latest
-    entry that chains to this copy's history (and that entry's step too, if nobody else has an
-    entry in it), or as many as ``known`` says its copy had (from a message it sent: its steps
-    and last step's hash), if that is more."""
-    steps, head = known
-    from_message = 0
-    if 0 < steps <= len(ledger.steps):
-        # a step that others' entries joined after the seat's copy was made is not held whole
-        from_message = steps if ledger.step_hash(steps - 1) == head else steps - 1
+@dataclass(frozen=True)
+class Holding:
+    """What one copy of the game holds of ``ledger``: its first ``whole`` steps, and the entries
+    at ``extra`` (positions in ``ledger.entries``) beyond them."""
+
+    whole: int
+    extra: frozenset[int]
+
+    def holds(self, ledger: Ledger, position: int) -> bool:
+        return position in self.extra or ledger.entries[position]["seq"] < self.whole
+
+    def joined(self, other: Holding, ledger: Ledger) -> Holding:
+        whole = max(self.whole, other.whole)
+        extra = {p for p in self.extra | other.extra if ledger.entries[p]["seq"] >= whole}
+        # a step held in every entry counts as whole: the steps after it may build on it
+        while whole < len(ledger.steps) and set(ledger.steps[whole]) <= extra:
+            extra -= set(ledger.steps[whole])
+            whole += 1
+        return Holding(whole, frozenset(extra))
+
+
+NOTHING = Holding(0, frozenset())
+
+
+def named(ledger: Ledger) -> dict[str, Holding]:
+    """What each hash a copy may be known by names in ``ledger``: an entry (with every step before
+    it), a step or part of a step as one copy held it (with every step before it)."""
+    names: dict[str, Holding] = {}
+    for step, positions in enumerate(ledger.steps):
+        for size in range(1, len(positions) + 1):
+            for part in itertools.combinations(positions, size):
+                digest = step_digest([ledger.hashes[position] for position in part])
+                names[digest] = (
+                    Holding(step + 1, frozenset())
+                    if size == len(positions)
+                    else Holding(step, frozenset(part))
+                )
+    return names
+
+
+def holding(
+    ledger: Ledger, seat: str, known: Iterable[str] = (), names: Mapping[str, Holding] | None = None
+) -> Holding:
+    """What ``seat``'s copy holds of ``ledger``: its own latest entry and every step before it,
+    and what the hashes ``known`` (from the mail, see ``library``) name; a hash this copy does not
+    know names nothing."""
+    names = named(ledger) if names is None else names
+    held = NOTHING
     for position in range(len(ledger.entries) - 1, -1, -1):
-        entry = ledger.entries[position]
-        if entry.get("by") != seat:
-            continue
-        step = next(index for index, members in enumerate(ledger.steps) if position in members)
-        previous = ledger.step_hash(step - 1) if step > 0 else ""
-        if entry.get("prev") == previous:
-            whole = ledger.steps[step] == [position]
-            return max(from_message, step + 1 if whole else step)
-    return from_message
+        if ledger.entries[position].get("by") == seat:
+            held = names[ledger.hashes[position]]
+            break
+    for digest in known:
+        found = names.get(digest)
+        if found is not None:
+            held = held.joined(found, ledger)
+    return held
 
 
-def first_lacked(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, tuple[int, str]]) -> int:
-    """The first step some recipient may lack (0: the whole game)."""
-    return min((held_steps(ledger, seat, known.get(seat, (0, ""))) for seat in recipients), default=0)
-
-
-def lacked(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, tuple[int, str]]) -> list[int]:
-    """The positions of the entries some recipient may lack: those of a step it may not hold,
-    except its own (a seat holds every entry it signed). The recipient merges what arrives with
-    its copy, so a step may travel in part."""
-    held = {seat: held_steps(ledger, seat, known.get(seat, (0, ""))) for seat in recipients}
-    start = min(held.values(), default=0)
+def lacked(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, Collection[str]]) -> list[int]:
+    """The positions of the entries some recipient lacks, in file order: all the recipient needs
+    to apply the message, since its copy and these make this one. A step may travel in part."""
+    names = named(ledger)
+    held = [holding(ledger, seat, known.get(seat, ()), names) for seat in recipients]
+    start = min((one.whole for one in held), default=0)
     return [
         position
-        for index, step in enumerate(ledger.steps[start:], start)
+        for step in ledger.steps[start:]
         for position in step
-        if any(index >= held[seat] and ledger.entries[position].get("by") != seat for seat in recipients)
+        if any(not one.holds(ledger, position) for one in held)
     ]
 
 
-def delta_text(ledger: Ledger, start: int, positions: Sequence[int] | None = None) -> str:
+def tips(ledger: Ledger, held: Holding) -> list[str]:
+    """The fewest hashes that name ``held``: the last whole step's, and each entry beyond it."""
+    return ([ledger.step_hash(held.whole - 1)] if held.whole else []) + [
+        ledger.hashes[position] for position in sorted(held.extra)
+    ]
+
+
+def learned(
+    ledger: Ledger,
+    carried: Mapping[str, Any],
+    sender: str | None,
+    known: Mapping[str, Collection[str]],
+) -> dict[str, list[str]]:
+    """What the sender of a message applied to ``ledger`` is known to hold now (with what
+    ``known`` said before): the copy the message says it had, and what it carried. Only the
+    sender: another seat the message went to may not have it yet (mail crosses and arrives out
+    of order), and a message that relied on it would not apply there."""
+    delta = carried.get(DELTA)
+    said = delta.get("sender") if isinstance(delta, Mapping) else None
+    if isinstance(said, str) and said in ledger.seats:
+        sender = said
+    if sender is None or sender not in ledger.seats:
+        return {}
+    table = delta if isinstance(delta, Mapping) else carried.get("game")
+    head = table.get("head") if isinstance(table, Mapping) else None
+    entries = carried.get("entry")
+    where = {
+        (entry.get("seq"), entry.get("by"), entry.get("sig")): ledger.hashes[position]
+        for position, entry in enumerate(ledger.entries)
+    }
+    hashes = [*known.get(sender, ())]
+    hashes += [
+        where[key]
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, dict) and (key := (entry.get("seq"), entry.get("by"), entry.get("sig"))) in where
+    ]
+    if isinstance(head, str):
+        hashes.append(head)
+    held = tips(ledger, holding(ledger, sender, hashes))
+    return {sender: held} if held else {}
+
+
+def delta_text(
+    ledger: Ledger,
+    start: int,
+    positions: Sequence[int] | None = None,
+    *,
+    sender: str | None = None,
+) -> str:
     """A TOML file of the entries of steps ``start`` and later (or of those at ``positions``), as a
-    message carries them."""
+    message from ``sender`` carries them."""
     import tomlkit
 
     from pbem.gamefile import entry_table
@@ -77,13 +168,16 @@ def delta_text(ledger: Ledger, start: int, positions: Sequence[int] | None = Non
     doc.add(
         tomlkit.comment("pbem: entries of a game, to apply with pbem mail import (not a whole game file)")
     )
-    doc[DELTA] = {
+    header: dict[str, Any] = {
         "game": ledger.game_id,
         "ruleset": ledger.info.name,
         "from_step": start,
         "steps": len(ledger.steps),
         "head": ledger.head,
     }
+    if sender is not None:
+        header["sender"] = sender
+    doc[DELTA] = header
     entries = tomlkit.aot()
     chosen = positions if positions is not None else [p for step in ledger.steps[start:] for p in step]
     for position in chosen:

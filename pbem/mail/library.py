@@ -5,10 +5,11 @@ home), rather than keeping copies of its own: the player's file stays the one tr
 command given a game id finds it there. A game that first arrives by mail, before the player has
 a file for it, is written into ``games/`` and registered like any other.
 
-For each game it also records, per seat, how far that seat's copy is known to go (from a message
-it sent: its number of steps and the hash of its last step, for a step that others' entries
-joined later differs): with the entries the seat signed itself, that tells a sender which entries
-a recipient lacks, so a message carries only those.
+For each game it also records, per seat, what that seat's copy is known to hold, as a few hashes
+that each name an entry or a step with everything before it (``delivery.named``): the copy a
+message from it said it had and carried, what a message this home sent it carried. With the
+entries the seat signed itself, that tells a sender which entries a recipient lacks, so a
+message carries only those.
 
 And it remembers the messages ``pbem mail fetch`` read and passed over in an IMAP folder (other
 mail, messages refused, messages too large to be a game's): they stay unread, for the player, and
@@ -21,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +33,8 @@ THREAD = 10  # Message-IDs kept per game, for the References of the next message
 MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >, as make_msgid writes
 PREFIX = re.compile(r"[0-9a-f]{4,32}")
 REFUSED = 1000  # messages remembered by Message-ID as refused, the latest
+HASH = re.compile(r"[0-9a-f]{64}")
+HELD = 16  # hashes kept per seat: a step's entries made at once, and the step after
 
 
 @dataclass
@@ -40,7 +43,7 @@ class Kept:
 
     game_id: str
     path: Path
-    known: dict[str, tuple[int, str]] = field(default_factory=dict)  # seat -> (steps, head) of its copy
+    known: dict[str, list[str]] = field(default_factory=dict)  # seat -> hashes naming what it holds
     applied: int = 0  # messages applied since the player last looked (pbem inbox)
     thread: list[str] = field(default_factory=list)  # Message-IDs last sent or applied, the last last
 
@@ -71,7 +74,7 @@ class Library:
             kept[game_id] = Kept(
                 game_id,
                 Path(item["path"]),
-                {seat: copy for seat, text in known.items() if (copy := _copy(text)) is not None}
+                {seat: copy for seat, text in known.items() if (copy := _hashes(text))}
                 if isinstance(known, dict)
                 else {},
                 item.get("applied", 0) if type(item.get("applied")) is int else 0,
@@ -96,9 +99,7 @@ class Library:
             item["path"] = str(kept.path)
             item["applied"] = kept.applied
             if kept.known:
-                item["known"] = {
-                    seat: f"{steps}:{head}" for seat, (steps, head) in sorted(kept.known.items())
-                }
+                item["known"] = {seat: hashes for seat, hashes in sorted(kept.known.items()) if hashes}
             if kept.thread:
                 item["thread"] = kept.thread[-THREAD:]
             table[game_id] = item
@@ -129,19 +130,19 @@ class Library:
         self,
         game_id: str,
         *,
-        known: dict[str, tuple[int, str]] | None = None,
+        known: Mapping[str, Sequence[str]] | None = None,
         applied: int = 0,
         message_id: str | None = None,
     ) -> None:
-        """Record what a message taught: steps seats hold, messages applied, and the Message-ID of
-        the game's last message sent or applied (the next one is a reply to it)."""
+        """Record what a message taught: what seats hold (each seat's hashes replace those it had),
+        messages applied, and the Message-ID of the game's last message sent or applied (the next
+        one is a reply to it)."""
         games = self.games()
         kept = games.get(game_id)
         if kept is None:
             return
-        for seat, copy in (known or {}).items():
-            if copy[0] >= kept.known.get(seat, (0, ""))[0]:
-                kept.known[seat] = copy
+        for seat, hashes in (known or {}).items():
+            kept.known[seat] = [digest for digest in hashes if HASH.fullmatch(digest)][-HELD:]
         kept.applied += applied
         if message_id and MESSAGE_ID.fullmatch(message_id):
             kept.thread = [text for text in kept.thread if text != message_id] + [message_id]
@@ -250,9 +251,11 @@ def _write(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _copy(text: object) -> tuple[int, str] | None:
-    """``STEPS:HEAD`` as written in the index, or None for anything else."""
-    if not isinstance(text, str):
-        return None
-    steps, _, head = text.partition(":")
-    return (int(steps), head) if steps.isdigit() and re.fullmatch(r"[0-9a-f]{64}", head) else None
+def _hashes(value: object) -> list[str]:
+    """The hashes a seat is known by, as written in the index: a list, or ``STEPS:HEAD`` as
+    earlier versions wrote it (the head names the same copy); nothing for anything else."""
+    if isinstance(value, str):
+        value = [value.partition(":")[2]]
+    if not isinstance(value, list):
+        return []
+    return [digest for digest in value if isinstance(digest, str) and HASH.fullmatch(digest)][-HELD:]

@@ -1,0 +1,106 @@
+"""What a command says once an entry is written, in a game played by mail: nothing about
+sending the file when --send has mailed it, the mail way to send it otherwise (never naming the
+player's own seats), the inbox's mark on a seat this home holds before it has joined, and
+columns that stay in line with names wider than their length."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import tomlkit
+from rich.cells import cell_len
+
+from pbem.cli.columns import pad
+from tests.conftest import Cli, game_ids, potr_components
+from tests.mail_servers import MailServers
+from tests.test_mail_lack import Homes
+
+
+@pytest.fixture
+def joined(cli: Cli, mail_servers: MailServers, tmp_path: Path) -> Homes:
+    """a, b and c, each with its address at the loopback mail servers, have joined by mail; a
+    has a mail account (a Treachery deck of one card of each kind keeps the shuffles quick)."""
+    homes = Homes(cli, tmp_path)
+    components = potr_components("2016")
+    components["treachery"] = [{**card, "copies": 1} for card in components["treachery"]]
+    ours = tmp_path / "components.toml"
+    ours.write_text(tomlkit.dumps(components), encoding="utf-8")
+    game = tmp_path / "game.toml"
+    with game_ids("advice by mail"):
+        homes.run("a", "new", str(game), "--game", "potr", "--players", "a,b,c", "--as", "a",
+                  "--email", mail_servers.address("a"), "--components", str(ours))  # fmt: skip
+    homes.game = json.loads(homes.run("a", "verify", str(game), "--json"))["game"]["id"][:8]
+    invitation = homes.send("a", "invitation", "--to", mail_servers.address("b"),
+                            "--to", mail_servers.address("c"))  # fmt: skip
+    for seat in "bc":
+        homes.receive(seat, invitation)
+        homes.run(seat, "join", homes.game, "--as", seat, "--email", mail_servers.address(seat))
+        homes.receive("a", homes.send(seat, f"joined-{seat}"))
+    homes.receive("b", homes.send("a", "both-joined"))
+    mail_servers.add_user("a", "pw-a")
+    homes.cli("mail", "setup", "--address", mail_servers.address("a"),
+              "--smtp", f"127.0.0.1:{mail_servers.smtp_port}", "--password-env", "MAILPW",
+              "--ca-file", str(mail_servers.ca_file), home="a")  # fmt: skip
+    return homes
+
+
+def test_a_move_sent_with_send_is_not_also_to_be_sent(joined: Homes, mail_servers: MailServers) -> None:
+    for seat in "bc":
+        mail_servers.add_user(seat, f"pw-{seat}")
+    result = joined.cli("play", joined.game, "roll", "--as", "a", "--send", home="a", env={"MAILPW": "pw-a"})
+    said = result.stdout + result.stderr
+    assert result.exit_code == 0, said
+    assert "sent to b, c" in said, said
+    assert "send the file" not in said and "mail it to" not in said, said
+
+
+def test_without_send_the_advice_is_the_mail_way_and_never_names_the_player(joined: Homes) -> None:
+    said = joined.run("b", "play", joined.game, "roll", "--as", "b")
+    advice = [line for line in said.splitlines() if "mail it to" in line or "send the file" in line]
+    assert len(advice) == 1, said
+    assert f"pbem mail send {joined.game} --as b" in advice[0], advice
+    listed = advice[0].split("mail it to ", 1)[1].split(":", 1)[0].split(", ")
+    assert listed and "b" not in listed, advice
+    assert "pbem merge" not in said
+
+
+def test_the_inbox_marks_a_seat_this_home_holds_before_it_joins(cli: Cli, tmp_path: Path) -> None:
+    homes = Homes(cli, tmp_path)
+    game = tmp_path / "game.toml"
+    homes.run("a", "new", str(game), "--game", "potr", "--players", "a,b,c", "--as", "a",
+              "--email", "a@pbem.test")  # fmt: skip
+    homes.game = json.loads(homes.run("a", "verify", str(game), "--json"))["game"]["id"][:8]
+    homes.receive("b", homes.send("a", "invitation", "--to", "b@pbem.test"))
+    rows = json.loads(homes.run("b", "inbox", "--json"))
+    assert rows[0]["yours"] == ["b"], rows
+    assert homes.run("b", "inbox").lstrip().startswith("* "), "b's key is here: the move is b's"
+
+
+def test_columns_are_padded_by_the_width_a_terminal_gives_them(cli: Cli, tmp_path: Path) -> None:
+    assert pad("王芳", 6) == "王芳  " and cell_len(pad("王芳", 6)) == 6
+    assert pad("王芳王芳", 6) == "王芳王芳"
+    game = tmp_path / "game.toml"
+    made = cli("new", str(game), "--game", "potr", "--players", "a,王芳,c", "--as", "a", home="a")
+    assert made.exit_code == 0, made.stderr
+    listed = cli("verify", str(game), home="a").stdout.splitlines()
+    rows = [line for line in listed if line.startswith("  ") and ("not joined" in line or "(entry" in line)]
+    assert len(rows) == 3, listed
+    # the second column starts at the same place on the terminal on every row
+    assert len({cell_len(row[: row.index(row.split()[1])]) for row in rows}) == 1, rows
+
+
+def test_a_refused_recipient_is_said_apart_from_those_it_reached(
+    joined: Homes, mail_servers: MailServers
+) -> None:
+    for seat in "bc":
+        mail_servers.add_user(seat, f"pw-{seat}")
+    mail_servers.refuse_recipients = {mail_servers.address("b")}
+    result = joined.cli("play", joined.game, "roll", "--as", "a", "--send", home="a", env={"MAILPW": "pw-a"})
+    assert result.exit_code == 7
+    (line,) = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert "the move is in" in line and "sent to c (" in line, line
+    assert f"refused b ({mail_servers.address('b')}), who did not get it" in line, line
+    assert "was not sent" not in line and "the others" not in line, line
+    assert len(mail_servers.maildir("c")) == 1 and len(mail_servers.maildir("b")) == 0
