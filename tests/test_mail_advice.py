@@ -104,3 +104,26 @@ def test_a_refused_recipient_is_said_apart_from_those_it_reached(
     assert f"refused b ({mail_servers.address('b')}), who did not get it" in line, line
     assert "was not sent" not in line and "the others" not in line, line
     assert len(mail_servers.maildir("c")) == 1 and len(mail_servers.maildir("b")) == 0
+
+
+def test_status_in_a_game_by_mail_says_no_file_to_send_and_no_merge(joined: Homes) -> None:
+    said = joined.run("b", "status", joined.game)
+    assert "send the file" not in said and "pbem merge" not in said, said
+    assert "pbem mail fetch" in said, said
+
+
+def test_log_and_status_columns_stay_in_line_with_a_wide_name(cli: Cli, tmp_path: Path) -> None:
+    game = tmp_path / "game.toml"
+    made = cli("new", str(game), "--game", "potr", "--players", "a,王芳,c", "--as", "a", home="a")
+    assert made.exit_code == 0, made.stderr
+    for seat, home in (("王芳", "b"), ("c", "c")):
+        joined = cli("join", str(game), "--as", seat, "--key", home, home=home)
+        assert joined.exit_code == 0, joined.stderr
+    logged = cli("log", str(game), home="a").stdout.splitlines()
+    # the kind column starts at the same terminal column whoever made the entry
+    starts = {cell_len(line[: line.index(line.split()[2])]) for line in logged if line[:4].strip().isdigit()}
+    assert len(starts) == 1, logged
+    status = cli("status", str(game), home="a").stdout.splitlines()
+    waiting = [line for line in status if line.startswith("  ")]
+    prompts = [line for line in waiting if line.split()[0] in {"a", "王芳", "c"}]
+    assert prompts and len({cell_len(line[: line.index(line.split()[1])]) for line in prompts}) == 1, waiting

@@ -200,6 +200,7 @@ def test_play_before_everyone_joined(cli: Cli, make_game: Callable[..., Path]) -
                 "step": "joining",
                 "prompt": "join the game",
                 "command": f"pbem join {game} --as c",
+                "note": "",
             }
         ],
         "send_to": ["c"],

@@ -18,6 +18,7 @@ from pbem.cli.appending import (
     signing_key,
     write_entries,
 )
+from pbem.cli.columns import pad
 from pbem.cli.common import HTML, PNG, SVG, echo_wrapped, info, now, print_json, reported
 from pbem.cli.mail_commands import send_after
 
@@ -42,7 +43,7 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
         elif not report["waiting"]:
             echo_wrapped("nobody needs to act")
         for wanted in _grouped(report["waiting"]):
-            echo_wrapped(wanted["prompt"], first=f"  {wanted['seat']:<12} ", indent=15)
+            echo_wrapped(wanted["prompt"], first=f"  {pad(wanted['seat'], 12)} ", indent=15)
             echo_wrapped(wanted["command"] + (f"  ({wanted['note']})" if wanted["note"] else ""), indent=15)
             if wanted.get("waiting_for_shares"):
                 waits = "; ".join(
@@ -53,7 +54,9 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             if wanted.get("deadline"):
                 late = "  OVERDUE: any other player may claim a timeout" if wanted["overdue"] else ""
                 echo_wrapped(f"deadline {wanted['deadline']}{late}", indent=15)
-        if report["send_to"]:
+        if report["send_to"] and ledger.addresses:
+            echo_wrapped("the moves travel by mail: pbem mail fetch brings the others' moves")
+        elif report["send_to"]:
             echo_wrapped(f"send the file to: {', '.join(report['send_to'])}")
             if len(report["send_to"]) > 1:
                 echo_wrapped(
@@ -492,7 +495,7 @@ def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:
 
 
 def log_text(seq: int, by: str, kind: str, what: str) -> str:
-    return f"{seq:>4}  {by:<12} {kind:<10} {what}"
+    return f"{seq:>4}  {pad(by, 12)} {kind:<10} {what}"
 
 
 def log_line(ledger: Ledger, entry: dict[str, Any]) -> str:

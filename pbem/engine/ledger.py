@@ -577,7 +577,7 @@ def combine(
         if "does not chain" in first.message:
             hint = (
                 f" ({first.by}'s entry was made on a copy that lacked entries another copy has: "
-                f"merge the copies without it, and {first.by} makes it again on the result)"
+                f"{first.by} makes it again on a copy that holds them)"
             )
         raise GameFileError(f"the copies cannot be combined: {first}{hint}")
     assert replay.ledger is not None
