@@ -18,6 +18,7 @@ from pbem.keys import KeyStore
 from tests.conftest import CREATED, Cli, make_key_homes, run_cli
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "four-players.toml"
+UNDER_WAY = Path(__file__).parent.parent / "examples" / "three-players-by-email.toml"
 THREE = Path(__file__).parent.parent / "examples" / "three-players.toml"
 
 
@@ -51,12 +52,13 @@ def test_status_wraps_at_the_terminal_and_cuts_no_word(
 
 @pytest.mark.parametrize("width", [60, 80])
 def test_show_cuts_no_id_a_player_must_type(cli: Cli, width: int) -> None:
-    view = json.loads(cli("show", str(EXAMPLE), "--json").stdout)
+    # a game under way: once a game is over, nothing is on offer
+    view = json.loads(cli("show", str(UNDER_WAY), "--json").stdout)
     ids = [tile["id"] for tile in view["city_tiles_on_offer"]] + [
         e["id"] for e in view["event_tiles_on_offer"]
     ]
     assert ids and any(len(tile) > 12 for tile in ids)
-    shown = cli("show", str(EXAMPLE), env={"COLUMNS": str(width)}).stdout
+    shown = cli("show", str(UNDER_WAY), env={"COLUMNS": str(width)}).stdout
     assert "…" not in shown
     words = {word.strip("│┃,;()") for word in shown.split()}
     assert set(ids) <= words, sorted(set(ids) - words)
