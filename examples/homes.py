@@ -95,7 +95,7 @@ class Runner:
         at = self.time.strftime("%Y-%m-%dT%H:%M:%SZ")
         env = {"PBEM_HOME": str(self.root / "homes" / seat), "PBEM_NOW": at, "PBEM_PASSPHRASE": None}
         env |= {"NO_COLOR": "1", "COLUMNS": None}
-        label = f"pbem example {self.seed} {seat} {at} {' '.join(args)}"
+        label = f"pbem example {self.seed} {seat} {at} {' '.join(args).replace(str(self.root), '')}"
         with fixed_draws(label), mock.patch("tomllib.loads", self.parse):
             return CliRunner().invoke(app, list(args), env=env)
 

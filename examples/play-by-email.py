@@ -38,7 +38,7 @@ def main() -> int:
         run = Runner(Path(work), args.seed)
         game = str(Path(work) / "game.toml")
         for seat in SEATS:
-            run(seat, "key", "new", seat)
+            run(seat, "key", "new", seat, "--no-passphrase")
         creator = SEATS[0]
         players = ",".join(SEATS)
         email = ADDRESSES[creator]
