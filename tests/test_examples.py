@@ -210,6 +210,9 @@ def test_complete_florence_example_replays_to_the_score_the_rules_count(cli: Cli
     assert view["score_final"] is True and view["winners"]
     best = max(totals.values())
     assert all(totals[seat] == best for seat in view["winners"])
+    for row in view["players"]:  # a game people play: estates built on, works made, money spent
+        assert len(row["buildings"]) >= 3 and len(row["works"]) >= 2, row["seat"]
+        assert row["empty squares"] < 30 and row["florins"] < 1000 and totals[row["seat"]] > 20, row["seat"]
     shown = cli("show", str(path))
     assert shown.exit_code == 0, shown.stderr
     assert "final score" in shown.stdout and f"winner: {', '.join(view['winners'])}" in shown.stdout
@@ -255,6 +258,8 @@ def test_complete_principe_example_replays_to_the_score_the_rules_count() -> Non
     for verb in ("show", "bid", "build", "play", "shield"):
         assert moves[verb] > 0, verb
     assert state.built and {entry["kind"] for entry in data["entry"]} >= {"commit", "reveal", "contribute"}
+    for seat in state.seats:  # a game people play: every family builds and scores
+        assert seat in state.built.values() and totals[seat] > 0, seat
     for field, value in strings(data["entry"]):  # a colour is named only where a card is face up
         assert field in ("card", "move", "value") or not colour_words(value), (field, value)
 
