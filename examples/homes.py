@@ -1,20 +1,33 @@
 """Players passing a game file by hand, for the example scripts (play-a-game.py for Princes of the
 Renaissance, play-florence.py for Princes of Florence, play-principe.py for Il Principe): a pbem
 home and a mailbox per player, the file copied to whoever `pbem status` says must act next, until
-nobody must."""
+nobody must. Every run with the same seed gives the same file (see ``Runner``).
+
+Run as a script, ``python3 examples/homes.py ARGS`` is ``pbem ARGS`` with the same fixed draws:
+the pbem that make-examples.sh and make-table-examples.sh run."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import copy
+import hashlib
 import json
 import os
 import random
 import shutil
-import subprocess
 import sys
-from collections.abc import Callable, Sequence
+import tomllib
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from typer.testing import CliRunner, Result
+
+from pbem.cli import app
 
 # What a player does when the file reaches it: run, the seat, its copy, what it is asked for, and
 # the whole status (its phase).
@@ -22,15 +35,18 @@ Turn = Callable[["Runner", str, str, list[dict[str, Any]], dict[str, Any]], None
 
 
 DECK_WORK = ("shuffle", "share")
+START = "2026-11-02T18:00:00Z"  # when the first command runs
+STEP = timedelta(minutes=1)  # and how long after it each next one does
+PARSE = tomllib.loads
+KEPT = 8  # the texts whose parse is kept
 
 
 def arguments(doc: str) -> argparse.ArgumentParser:
-    """What every example script takes: where to write the game, the seed of its players' choices
-    and which pbem to run (a script adds its own before parsing)."""
+    """What every example script takes: where to write the game and the seed of its players' keys
+    and choices (a script adds its own before parsing)."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pbem", default=shutil.which("pbem") or "pbem")
     return parser
 
 
@@ -50,21 +66,63 @@ def answer(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], move:
 
 
 class Runner:
-    """``pbem ARGS`` in a seat's home; a failure ends the script, ``attempt`` returns it."""
+    """``pbem ARGS`` in a seat's home, run by pbem's own command line in this process; a failure
+    ends the script, ``attempt`` returns it.
 
-    def __init__(self, pbem: str, root: Path) -> None:
-        self.pbem = pbem
+    The game is the same on every run with the same seed: every command runs a minute after the
+    one before (``PBEM_NOW``), and what pbem would draw from the operating system (keys, the
+    game's nonce, the nonces of sealed choices) is drawn from the seed, the seat, the time and the
+    command instead. Everything else (randomness chains, deck keys, shuffles, proofs) follows
+    from the keys and the game."""
+
+    def __init__(self, root: Path, seed: int, start: str = START) -> None:
         self.root = root
+        self.seed = seed
+        self.time = datetime.strptime(start, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        self.parsed: dict[str, dict[str, Any]] = {}
 
-    def attempt(self, seat: str, *args: str) -> subprocess.CompletedProcess[str]:
-        env = dict(os.environ, PBEM_HOME=str(self.root / "homes" / seat), PBEM_PASSPHRASE="example only")
-        return subprocess.run([self.pbem, *args], env=env, capture_output=True, text=True, check=False)
+    def parse(self, text: str) -> dict[str, Any]:
+        """``tomllib.loads``, once for each text: a player's status, moves, view and move all read
+        the same file, and reading a long game file is most of what each command costs."""
+        if text not in self.parsed:
+            if len(self.parsed) >= KEPT:
+                del self.parsed[next(iter(self.parsed))]
+            self.parsed[text] = PARSE(text)
+        return copy.deepcopy(self.parsed[text])
+
+    def attempt(self, seat: str, *args: str) -> Result:
+        self.time += STEP
+        at = self.time.strftime("%Y-%m-%dT%H:%M:%SZ")
+        env = {"PBEM_HOME": str(self.root / "homes" / seat), "PBEM_NOW": at, "PBEM_PASSPHRASE": None}
+        env |= {"NO_COLOR": "1", "COLUMNS": None}
+        label = f"pbem example {self.seed} {seat} {at} {' '.join(args).replace(str(self.root), '')}"
+        with fixed_draws(label), mock.patch("tomllib.loads", self.parse):
+            return CliRunner().invoke(app, list(args), env=env)
 
     def __call__(self, seat: str, *args: str) -> Any:
         done = self.attempt(seat, *args)
-        if done.returncode != 0:
+        if done.exit_code != 0:
             sys.exit(f"pbem {' '.join(args)} (as {seat}) failed: {done.stderr.strip()}")
         return done.stdout
+
+
+@contextlib.contextmanager
+def fixed_draws(label: str) -> Iterator[None]:
+    """The bytes pbem draws at random, taken from ``label`` and a count instead."""
+    count = iter(range(1_000_000))
+
+    def draw(size: int) -> bytes:
+        return hashlib.sha512(f"{label} {next(count)}".encode()).digest()[:size]
+
+    def ephemeral() -> X25519PrivateKey:
+        return X25519PrivateKey.from_private_bytes(draw(32))
+
+    with (
+        mock.patch("os.urandom", draw),
+        mock.patch("secrets.token_hex", lambda size: draw(size).hex()),
+        mock.patch.object(X25519PrivateKey, "generate", staticmethod(ephemeral)),
+    ):
+        yield
 
 
 def send(mail: dict[str, Path], sender: str, receiver: str) -> None:
@@ -80,7 +138,7 @@ def play(
     others in turn, played until nobody is asked for anything, verified and copied to ``out``; the
     entries after joining and the final view."""
     for seat in seats:
-        run(seat, "key", "new", seat)
+        run(seat, "key", "new", seat, "--no-passphrase")
     mail = {seat: run.root / "mail" / seat / "game.toml" for seat in seats}
     for path in mail.values():
         path.parent.mkdir(parents=True)
@@ -104,3 +162,22 @@ def play(
     run(holder, "verify", str(mail[holder]))
     shutil.copy(mail[holder], out)
     return entries, json.loads(run(holder, "show", str(out), "--json"))
+
+
+def main() -> int:
+    """``pbem ARGS`` with what pbem would draw at random drawn from ``PBEM_NOW``, the home's name
+    and the arguments instead (file paths by their names), so that the shell scripts that make the
+    examples (make-examples.sh) give the same files on every run."""
+    args = sys.argv[1:]
+    home = Path(os.environ.get("PBEM_HOME", "")).name
+    said = " ".join(Path(arg).name if "/" in arg else arg for arg in args)
+    with fixed_draws(f"pbem example {os.environ.get('PBEM_NOW', '')} {home} {said}"):
+        try:
+            app(args, prog_name="pbem")
+        except SystemExit as stop:
+            return stop.code if isinstance(stop.code, int) else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

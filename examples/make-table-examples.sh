@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rebuild the recorded table games in examples/table/ from their actions files, one
 # `pbem table add` per line, exactly as players at a table would type them.
-#   usage: bash examples/make-table-examples.sh [PBEM]     (PBEM defaults to the pbem on PATH)
+#   usage: bash examples/make-table-examples.sh [PBEM]     (PBEM defaults to the pbem on PATH;
+#   make-examples.sh gives the one whose random draws are fixed, so the logs are the same each run)
 set -euo pipefail
 pbem="${1:-pbem}"
 here="$(cd "$(dirname "$0")" && pwd)/table"

@@ -8,7 +8,7 @@ family bidding, where the first bidder takes back a bid with the others' consent
 `pbem consent`) and passes instead. No mail server is needed: the file is what each email
 carries. Keys are throw-away.
 
-    usage: python3 examples/play-by-email.py OUT.toml [--pbem PATH]
+    usage: python3 examples/play-by-email.py OUT.toml [--seed N]
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ MOVES_AFTER_UNDO = 3
 def main() -> int:
     args = arguments(__doc__).parse_args()
     with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
-        run = Runner(args.pbem, Path(work))
+        run = Runner(Path(work), args.seed)
         game = str(Path(work) / "game.toml")
         for seat in SEATS:
-            run(seat, "key", "new", seat)
+            run(seat, "key", "new", seat, "--no-passphrase")
         creator = SEATS[0]
         players = ",".join(SEATS)
         email = ADDRESSES[creator]

@@ -66,27 +66,19 @@ def test_complete_example_game_replays_to_its_final_score(cli: Cli) -> None:
         assert row["total"] == sum(parts)
     best = max(row["total"] for row in scores.values())
     assert view["winners"] and all(scores[seat]["total"] == best for seat in view["winners"])
-    # a game with wars fought to the dice, Treachery cards played and tile powers used
+    # a game people play: wars fought to the dice, Treachery cards played, and every player
+    # holding City tiles and scoring
     events = "\n".join(view["events"])
-    signs = (
-        "starts a war",
-        "becomes the attacker's condottiere",
-        "plays Veto",
-        "plays Bad Weather",
-        "bribes",
-        "plays Freeze Bid",
-        "keeps one card",
-        " gives ",  # gold or influence handed to another player
-    )
-    # (random play did not happen to use the Banker or form a Holy League in this game; the
-    # playout sweep in test_potr_playouts asserts every tile power and the League are used)
-    for sign in signs:
-        assert sign in events, sign
+    assert "starts a war" in events
+    assert any(" plays " in event for event in view["events"])
     assert sum(row["war_victories"] for row in scores.values()) > 0
+    for seat, player in view["players"].items():
+        assert player["city_tiles"] and scores[seat]["city_tiles"] > 0, seat
 
 
-def test_complete_b_side_example_has_baglionis_declarations_and_a_start_war_card(cli: Cli) -> None:
-    """The Alternative game (Family tiles' B side): Baglioni declares its discount each decade."""
+def test_complete_b_side_example_has_baglionis_declarations(cli: Cli) -> None:
+    """The Alternative game (Family tiles' B side): Baglioni, if a player took it, declares its
+    discount each decade."""
     import json
 
     path = EXAMPLES / "four-players-b-side.toml"
@@ -94,10 +86,9 @@ def test_complete_b_side_example_has_baglionis_declarations_and_a_start_war_card
     view = json.loads(cli("show", str(path), "--json").stdout)
     assert view["phase"] == "game over" and view["family_side"] == "b"
     events = "\n".join(view["events"])
-    # (random play did not happen to use Ludovico Sforza's reroll in this game; the playout sweep
-    # in test_potr_playouts asserts it)
-    for sign in ("takes its discount in", "Start War card", "starts a war"):
-        assert sign in events, sign
+    assert "starts a war" in events
+    if any(player["family"] == "baglioni" for player in view["players"].values()):
+        assert "takes its discount in" in events
 
 
 def test_table_example_of_princes_of_the_renaissance_scores_as_worked_by_hand(cli: Cli) -> None:
@@ -220,6 +211,9 @@ def test_complete_florence_example_replays_to_the_score_the_rules_count(cli: Cli
     assert view["score_final"] is True and view["winners"]
     best = max(totals.values())
     assert all(totals[seat] == best for seat in view["winners"])
+    for row in view["players"]:  # a game people play: estates built on, works made, money spent
+        assert len(row["buildings"]) >= 3 and len(row["works"]) >= 2, row["seat"]
+        assert row["empty_squares"] < 30 and row["florins"] < 1000 and totals[row["seat"]] > 20, row["seat"]
     shown = cli("show", str(path))
     assert shown.exit_code == 0, shown.stderr
     assert "final score" in shown.stdout and f"winner: {', '.join(view['winners'])}" in shown.stdout
@@ -265,6 +259,8 @@ def test_complete_principe_example_replays_to_the_score_the_rules_count() -> Non
     for verb in ("show", "bid", "build", "play", "shield"):
         assert moves[verb] > 0, verb
     assert state.built and {entry["kind"] for entry in data["entry"]} >= {"commit", "reveal", "contribute"}
+    for seat in state.seats:  # a game people play: every family builds and scores
+        assert seat in state.built.values() and totals[seat] > 0, seat
     for field, value in strings(data["entry"]):  # a colour is named only where a card is face up
         assert field in ("card", "move", "value") or not colour_words(value), (field, value)
 

@@ -30,6 +30,7 @@ from pbem.games.princes_of_florence.rules import RULES as FLORENCE
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game, War
 from pbem.render.picture import companion_view, game_svg, svg
+from pbem.render.picture.canvas import Box, text_box
 from pbem.render.picture.page import html_page
 from pbem.render.picture.seats import seat_styles
 from tests import ip_support, pof_support, potr_support
@@ -481,3 +482,67 @@ def test_a_companion_table_of_each_game_is_drawn_from_its_log(
         for seat in seats:
             assert f"buildings: {', '.join(estates[seat].buildings)}" in joined
         assert found.count("squares not recorded at the table") == 3
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def map_boxes(picture: str, title: str, only: str = "") -> list[tuple[str, Box]]:
+    """What each text (of class ``only``, if given) and each seat's token on the map (the group
+    titled ``title``) covers, at the average glyph widths the pictures wrap text with; a token's
+    letter lies within its token."""
+    root = ET.fromstring(picture.encode("utf-8"))
+    group = next(
+        node for node in root.iter(f"{SVG}g") if (node.findtext(f"{SVG}title") or "").startswith(title)
+    )
+    boxes: list[tuple[str, Box]] = []
+    for node in group.iter():
+        kind = (node.get("class") or "").split()
+        if node.tag == f"{SVG}text" and "letter" not in kind and (not only or only in kind):
+            size = 10 if "small" in kind else 14 if "name" in kind else 16 if "big" in kind else 12
+            bold = bool({"bold", "name", "big"} & set(kind))
+            x, y = float(node.get("x", "0")), float(node.get("y", "0"))
+            anchor = node.get("text-anchor") or "start"
+            boxes.append((node.text or "", text_box(x, y, node.text or "", size, anchor=anchor, bold=bold)))
+        elif node.tag == f"{SVG}rect" and (node.get("fill") or "").startswith("url(#seat-"):
+            x, y = float(node.get("x", "0")), float(node.get("y", "0"))
+            width, height = float(node.get("width", "0")), float(node.get("height", "0"))
+            boxes.append(("a seat's token", Box(x, y, x + width, y + height)))
+    return boxes
+
+
+def overlapping(boxes: list[tuple[str, Box]]) -> list[tuple[str, str]]:
+    return [
+        (first, second)
+        for index, (first, one) in enumerate(boxes)
+        for second, other in boxes[index + 1 :]
+        if one.overlaps(other)
+    ]
+
+
+def test_no_two_labels_or_tokens_on_the_principe_map_overlap() -> None:
+    """Every city built (a builder's token on each) and every family's shields in every region:
+    no city's name or points, region name, shield count or token covers another."""
+    game, cards = principe()
+    everywhere = dict.fromkeys(("blue", "red", "yellow", "purple", "brown", "green"), 1)
+    seats = game.seats
+    built = {city: seats[index % len(seats)] for index, city in enumerate(sorted(game.components.cities))}
+    game = replace(
+        game,
+        built=built,
+        players=tuple(replace(player, shields=everywhere) for player in game.players),
+    )
+    picture = principe_picture(game, cards, None)
+    boxes = map_boxes(picture, "the regions and cities")
+    assert len([name for name, _ in boxes if name == "a seat's token"]) >= len(built)
+    for card in game.components.cities.values():
+        assert card.name in [name for name, _ in boxes], card.name
+    assert overlapping(boxes) == []
+
+
+def test_no_two_city_names_on_the_renaissance_map_overlap() -> None:
+    """The cities' cards and their names, with the tokens of the Pope and the war's sides."""
+    picture = game_svg("princes-of-the-renaissance", TITLE, RULES.view(position(), None), None)
+    boxes = map_boxes(picture, "the five cities", only="name")
+    assert len(boxes) >= 5
+    assert boxes and overlapping(boxes) == []

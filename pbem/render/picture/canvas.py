@@ -8,6 +8,7 @@ board, so a seat looks the same, and a score reads the same, in the pictures of 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine.json_shape import words
@@ -53,6 +54,55 @@ def wrap(text: str, width: float, size: float = FONT, *, hyphenate: bool = False
             current = f"{current} {word}" if current else word
     lines.append(current)
     return lines
+
+
+# The average glyph width, as a share of the type size: ``wrap``'s for regular type, wider for bold
+# (DejaVu Sans Bold runs about a tenth wider).
+GLYPH, BOLD_GLYPH = 0.6, 0.68
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle of the picture: what a label or a token covers."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def overlaps(self, other: Box) -> bool:
+        return (
+            self.left < other.right
+            and other.left < self.right
+            and self.top < other.bottom
+            and other.top < self.bottom
+        )
+
+    def union(self, other: Box) -> Box:
+        return Box(
+            min(self.left, other.left),
+            min(self.top, other.top),
+            max(self.right, other.right),
+            max(self.bottom, other.bottom),
+        )
+
+    def inside(self, frame: Box) -> bool:
+        return (
+            frame.left <= self.left
+            and self.right <= frame.right
+            and frame.top <= self.top
+            and self.bottom <= frame.bottom
+        )
+
+
+def text_box(
+    x: float, y: float, text: str, size: float = FONT, *, anchor: str = "start", bold: bool = False
+) -> Box:
+    """What a line of text drawn at ``x, y`` (its baseline) covers, at an average glyph width:
+    from the ascender's top to the descender's foot."""
+    width = len(text) * size * (BOLD_GLYPH if bold else GLYPH)
+    left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
+    return Box(left, y - size * 0.8, left + width, y + size * 0.25)
 
 
 def names(items: Sequence[str]) -> str:

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.render.picture import svg
-from pbem.render.picture.canvas import INNER, MARGIN, WIDTH, Canvas, names
+from pbem.render.picture.canvas import FONT, INNER, MARGIN, SMALL, WIDTH, Box, Canvas, names, text_box
 from pbem.render.picture.seats import roster
 from pbem.render.picture.svg import Element
 
@@ -109,7 +110,65 @@ def _spots(
     return spots
 
 
+BADGE = 13  # the size of the builder's token on a city
+SIDES = ("right", "left", "below", "above")
+NUDGES = (0, -8, 8, -16, 16, -24, 24, -32, 32)  # how far a label may move up or down its side
+
+
+@dataclass(frozen=True)
+class _Label:
+    """Where a city's name and, under it, its points go, and what the two lines cover."""
+
+    x: float
+    y: float
+    anchor: str
+    detail: str
+    box: Box
+
+    @classmethod
+    def at(cls, city: Mapping[str, Any], x: float, y: float, *, side: str, nudge: float = 0) -> _Label:
+        radius = SIZES.get(city["size"], 6)
+        builder = city.get("built_by")
+        # the builder shows as its token on the city: a name would crowd the sketch
+        shown = "" if builder else ("face up" if city.get("face_up") else "")
+        detail = f"{city['vp']} VP" + (f" · {shown}" if shown else "")
+        anchor = {"right": "start", "left": "end"}.get(side, "middle")
+        tx = x + radius + 3 if side == "right" else x - radius - 3 if side == "left" else x
+        ty = {"right": y + 4, "left": y + 4, "below": y + radius + 12, "above": y - radius - 17}[side] + nudge
+        box = text_box(tx, ty, city["name"], FONT, anchor=anchor, bold=True)
+        return cls(tx, ty, anchor, detail, box.union(text_box(tx, ty + 12, detail, SMALL, anchor=anchor)))
+
+
+def _covered(city: Mapping[str, Any], spot: tuple[float, float]) -> Box:
+    """What a city's point covers, with its builder's token above it."""
+    x, y = spot
+    radius = SIZES.get(city["size"], 6)
+    dot = Box(x - radius, y - radius, x + radius, y + radius)
+    if not city.get("built_by"):
+        return dot
+    return dot.union(Box(x + radius - 4, y - radius - 10, x + radius - 4 + BADGE, y - radius - 10 + BADGE))
+
+
+def _label(
+    city: Mapping[str, Any], spot: tuple[float, float], side: str, *, taken: Sequence[Box], frame: Box
+) -> _Label:
+    """The first place for the city's label, its own side first, then the others, each moved up
+    or down a little further, that covers no other label, token or city and stays on the map."""
+    x, y = spot
+    sides = (side, *(other for other in SIDES if other != side))
+    for nudge in NUDGES:
+        for each in sides:
+            label = _Label.at(city, x, y, side=each, nudge=nudge)
+            if label.box.inside(frame) and not any(label.box.overlaps(box) for box in taken):
+                return label
+    return _Label.at(city, x, y, side=side)
+
+
 class _Drawing(Canvas):
+    def __init__(self, seats: Sequence[str]) -> None:
+        super().__init__(seats)
+        self.taken: list[Box] = []  # what the map's labels and tokens cover so far
+
     def header(self, view: Mapping[str, Any], title: str, seat: str | None) -> None:
         status = [f"round {view.get('round')}" + (" (the last)" if view.get("last_round") else "")]
         status.append(f"phase: {view.get('phase', '')}")
@@ -147,16 +206,20 @@ class _Drawing(Canvas):
             name = regions[region]
             label = region if name == region else f"{region} ({name})"
             group.add(self._region(view, region, label, cx + label_at[0], cy + label_at[1]))
-        spots = _spots(cities, bearings)
-        for city in cities:
-            if city["city"] in spots:
-                x, y = spots[city["city"]]
-                # named on the side away from the centre, but a region's own cities towards it,
-                # leaving the ring's outer edge to the regions' names and shields
-                inward = len(city["regions"]) == 1 and bearings.get(city["regions"][0]) is not None
-                outward = x > 8 if not inward else x < -8
-                across = x < -8 if not inward else x > 8
-                group.add(self._city(view, city, cx + x, cy + y, right=outward, left=across))
+        spots = {name: (cx + x, cy + y) for name, (x, y) in _spots(cities, bearings).items()}
+        placed = [city for city in cities if city["city"] in spots]
+        taken = [*self.taken, *(_covered(city, spots[city["city"]]) for city in placed)]
+        frame = Box(MARGIN, top, MARGIN + INNER, top + MAP_HEIGHT)
+        for city in placed:
+            x, y = spots[city["city"]]
+            # named on the side away from the centre, but a region's own cities towards it,
+            # leaving the ring's outer edge to the regions' names and shields; elsewhere if
+            # that side is taken
+            inward = len(city["regions"]) == 1 and bearings.get(city["regions"][0]) is not None
+            side = "below" if abs(x - cx) <= 8 else "right" if (x > cx) != inward else "left"
+            name_at = _label(city, (x, y), side, taken=taken, frame=frame)
+            taken.append(name_at.box)
+            group.add(self._city(view, city, x, y, name_at))
         self.parts.append(group)
         self.y = top + MAP_HEIGHT
         unplaced = [city for city in cities if city["city"] not in spots]
@@ -169,7 +232,8 @@ class _Drawing(Canvas):
                 if x > WIDTH - MARGIN - 90:
                     x = MARGIN + 10
                     self.y += 34
-                self.parts.append(self._city(view, city, x, self.y + 6, right=True, left=False))
+                name_at = _Label.at(city, x, self.y + 6, side="right")
+                self.parts.append(self._city(view, city, x, self.y + 6, name_at))
                 x += 120
             self.y += 30
 
@@ -188,6 +252,9 @@ class _Drawing(Canvas):
         x = min(max(x, MARGIN + half + 4), MARGIN + INNER - half - 4)
         group.add(svg.text(x, y, label, class_="small bold", text_anchor="middle"))
         left = x - len(holders) * 40 / 2
+        self.taken.append(text_box(x, y, label, SMALL, anchor="middle", bold=True))
+        if holders:
+            self.taken.append(Box(left, y + 4, left + (len(holders) - 1) * 40 + 32, y + 18))
         for index, (seat, count) in enumerate(holders):
             spot = left + index * 40
             group.add(self.marker(seat, spot, y + 4, 14))
@@ -195,12 +262,10 @@ class _Drawing(Canvas):
         return group
 
     def _city(
-        self, view: Mapping[str, Any], city: Mapping[str, Any], x: float, y: float, *, right: bool, left: bool
+        self, view: Mapping[str, Any], city: Mapping[str, Any], x: float, y: float, label: _Label
     ) -> Element:
         builder = city.get("built_by")
         state = f"built by {builder}" if builder else ("face up" if city.get("face_up") else "")
-        # the builder shows as its token on the city: a name would crowd the sketch
-        shown = "" if builder else state
         regions = ", ".join(city.get("regions") or []) or "regions not known"
         group = svg.group(
             svg.title(f"{city['name']}: {city['size']}, {city['vp']} VP, {regions}; {state or 'not built'}")
@@ -216,15 +281,11 @@ class _Drawing(Canvas):
                 stroke_width=2 if city.get("face_up") else 1,
             )
         )
-        anchor = "start" if right else ("end" if left else "middle")
-        tx = x + radius + 3 if right else (x - radius - 3 if left else x)
-        ty = y + 4 if (right or left) else y + radius + 12
-        group.add(svg.text(tx, ty, city["name"], class_="bold", text_anchor=anchor))
-        detail = f"{city['vp']} VP" + (f" · {shown}" if shown else "")
-        group.add(svg.text(tx, ty + 12, detail, class_="small", text_anchor=anchor))
+        group.add(svg.text(label.x, label.y, city["name"], class_="bold", text_anchor=label.anchor))
+        group.add(svg.text(label.x, label.y + 12, label.detail, class_="small", text_anchor=label.anchor))
         if builder:
             # the builder's token on the city, as its shield is on the board
-            group.add(self.marker(builder, x + radius - 4, y - radius - 10, 13))
+            group.add(self.marker(builder, x + radius - 4, y - radius - 10, BADGE))
         return group
 
     def table(self, view: Mapping[str, Any]) -> None:
