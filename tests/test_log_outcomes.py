@@ -94,10 +94,16 @@ def test_potr_war_says_the_dice_and_what_changed() -> None:
         moved = [city for city, status in after.status.items() if before.status.get(city) != status]
         if before.war is None or after.war is not None or not moved:
             continue
-        winner = next(city for city in moved if after.status[city] > before.status[city])
-        name = after.components.city(winner).name
-        line = next(line for line in said if f"{name} wins (+" in line)
-        assert f"now {after.status[winner]})" in line
+        (line,) = [line for line in said if " wins (" in line and " loses (" in line]
+        found = re.search(r": ([^:]+?) wins \((.+?)\), (.+?) loses \((.+?)\)", line)
+        assert found, line
+        won, lost = found.group(1, 3)
+        names = {after.components.city(city).name: city for city in after.status}
+        for name in (won, lost):
+            city = names[name]
+            change = after.status[city] - before.status[city]
+            expected = f"{change:+d}, now {after.status[city]}" if change else "already at"
+            assert f"{name} {'wins' if name == won else 'loses'} ({expected}" in line, line
         decided += 1
     assert decided >= 2
 

@@ -430,6 +430,7 @@ def finish(game: Game) -> None:
     )
     swing = 2 if result.winning_total >= 2 * result.losing_total else 1
     low, high = game.components.rule("status_min"), game.components.rule("status_max")
+    was = game.status[win_city], game.status[lose_city]
     game.status[win_city] = min(high, game.status[win_city] + swing)
     game.status[lose_city] = max(low, game.status[lose_city] - swing)
     condottiere = war.attacker_condottiere if result.winner == ATTACKER else war.defender_condottiere
@@ -438,10 +439,11 @@ def finish(game: Game) -> None:
         game.players[condottiere].victories += 1
         counter = f"; {condottiere} takes a War Victory counter"
     names = game.components.city(win_city).name, game.components.city(lose_city).name
-    game.events.append(
-        f"{result.text}: {names[0]} wins (+{swing}, now {game.status[win_city]}), "
-        f"{names[1]} loses (-{swing}, now {game.status[lose_city]}){counter}"
-    )
+    # a city at the end of the track stays there: say what changed, not the swing
+    gained, lost = game.status[win_city] - was[0], was[1] - game.status[lose_city]
+    won = f"+{gained}, now {game.status[win_city]}" if gained else f"already at {high}, the highest"
+    fell = f"-{lost}, now {game.status[lose_city]}" if lost else f"already at {low}, the lowest"
+    game.events.append(f"{result.text}: {names[0]} wins ({won}), {names[1]} loses ({fell}){counter}")
     end(game)
 
 
