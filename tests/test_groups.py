@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pbem.crypto.curve import EDWARDS25519, FIELD_PRIME, IDENTITY, L
+from pbem.crypto.deck_groups import by_name
 from pbem.crypto.encoding import b64
-from pbem.crypto.groups import MODP_2048, Group, by_name
+from pbem.crypto.groups import MODP_2048, Group
 from pbem.errors import GameFileError
 
 GROUPS = [EDWARDS25519, MODP_2048]

@@ -218,18 +218,3 @@ class ModpGroup(Group):
 
 
 MODP_2048 = ModpGroup()
-OLD_GROUP = MODP_2048  # what a genesis that names no group means
-GROUP_NAMES = ("edwards25519", "modp-2048")
-
-
-def by_name(name: object) -> Group:
-    """The group a genesis names (its ``group`` field); None, an absent field, is the old group."""
-    if name is None:
-        return OLD_GROUP
-    if name == "edwards25519":
-        from pbem.crypto.curve import EDWARDS25519
-
-        return EDWARDS25519
-    if name == "modp-2048":
-        return MODP_2048
-    raise GameFileError(f"group: {name!r} is not one of {', '.join(GROUP_NAMES)}")
