@@ -490,7 +490,7 @@ INTRO_NOTES = (
     ("box = ", "a's X25519 public key"),
     ("game_id = ", "a hash of the fields above"),
     ("rand_tip = ", "tip of a's randomness chain"),
-    ("deck_key = ", "a's key for hidden decks: 256 bytes"),
+    ("deck_key = ", "a's key for hidden decks: a point of edwards25519"),
     ("deck_key_proof = ", "a Schnorr proof that a knows its secret"),
     (r"\[\[entry\]\]", "^Entry 1: b joins, signing with the key the entry introduces."),
     ('prev = "[0-9a-f]', "hash of step 0"),

@@ -229,6 +229,10 @@ def test_a_share_outside_the_prime_order_subgroup_is_refused_by_both(
     mine, theirs = refusals(forgery)
     assert len(mine) == 1 and "shares[0] share is not a point of the prime-order subgroup" in mine[0], mine
     assert len(theirs) == 1 and f"shares[0] share: {pbems}" in theirs[0], theirs
+    with hidden_deck_game.registered():
+        said = run_cli(tmp_path / "home", "verify", str(forgery))
+    assert said.exit_code == 3
+    assert said.stderr.count("\n") == 1 and f"shares[0] share: {pbems}" in said.stderr, said.stderr
 
 
 def test_a_flipped_byte_in_a_signature_is_refused(hidden: Path, tmp_path: Path) -> None:
