@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from pbem.crypto.curve import EDWARDS25519, FIELD_PRIME, IDENTITY, L
@@ -102,3 +104,9 @@ def test_curve_order_is_the_prime_subgroup_order() -> None:
     assert EDWARDS25519.power(EDWARDS25519.generator, L - 1) == EDWARDS25519.divide(
         IDENTITY, EDWARDS25519.generator
     )
+
+
+@pytest.mark.parametrize("group", GROUPS, ids=IDS)
+def test_a_copy_of_a_group_is_the_group(group: Group) -> None:
+    """A game's state holds its group: a deep copy of the state must compare equal to it."""
+    assert copy.deepcopy(group) is group and copy.copy(group) is group

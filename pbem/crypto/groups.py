@@ -42,6 +42,14 @@ class Group(ABC):
     identity: Element
     generator: Element
 
+    # A group is a constant: a copy of a game's state keeps the very same group, so the copy
+    # compares equal to the original and shares the group's caches.
+    def __copy__(self) -> Group:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Group:
+        return self
+
     # --- arithmetic ---------------------------------------------------------------------------
     @abstractmethod
     def multiply(self, left: Element, right: Element) -> Element:
