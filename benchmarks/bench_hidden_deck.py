@@ -38,6 +38,7 @@ from pbem.crypto import group
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
 from pbem.crypto import shuffle_proof as sp
+from pbem.crypto.groups import Element
 
 GAME = "0123456789abcdef0123456789abcdef"
 DECK = "treachery"
@@ -82,7 +83,7 @@ def measure(players: int, cards: int, repeat: int, rng: random.Random) -> dict[s
         samples["fixed_base"].append(timed(lambda: group.GENERATOR(exponent)))  # noqa: B023
 
     secrets: dict[str, int] = {}
-    publics: dict[str, int] = {}
+    publics: dict[str, Element] = {}
     for seat in seats:
 
         def key(seat: str = seat) -> None:

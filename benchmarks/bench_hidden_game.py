@@ -42,6 +42,8 @@ from bench_verify import floor
 
 from pbem import gamefile
 from pbem.crypto import group
+from pbem.crypto.deck_groups import NEW_GROUP
+from pbem.crypto.groups import Group
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger as ledger_mod
@@ -66,11 +68,12 @@ RULES = BenchRules()
 RULES.info = GameInfo(NAME, "Hidden deck benchmark", 2, 6, ("1",), (DEADLINE,), rules="bench_hidden_game")
 
 
-def make_game(directory: Path, players: int, draws: int) -> tuple[Path, int]:
+def make_game(directory: Path, players: int, draws: int, group: Group = NEW_GROUP) -> tuple[Path, int]:
     seats = [f"s{index}" for index in range(players)]
     keys = {seat: SecretKeys.generate() for seat in seats}
     setup = ledger_mod.plan(game=NAME, edition=None, options={}, seats=seats, creator=seats[0])
-    current = ledger_mod.new_game(setup, keys[seats[0]], at=AT, nonce=secrets.token_hex(16), components={})
+    nonce = secrets.token_hex(16)
+    current = ledger_mod.new_game(setup, keys[seats[0]], at=AT, nonce=nonce, components={}, group=group)
     for seat in seats[1:]:
         current, _ = ledger_mod.join(current, seat, keys[seat], AT)
     turn, drawn, shown = 0, 0, 0
@@ -89,7 +92,7 @@ def make_game(directory: Path, players: int, draws: int) -> tuple[Path, int]:
             text = "pass"
         current, _ = play.play(current, seat, text, keys[seat], AT)
         turn += 1
-    path = directory / f"hidden-{players}.toml"
+    path = directory / f"hidden-{players}-{group.name}.toml"
     text = gamefile.render_new(
         current.header(), current.roster_table(), {}, current.entries, current.status_lines()
     )

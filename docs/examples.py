@@ -48,11 +48,13 @@ from typer.testing import CliRunner, Result
 from pbem import gamefile
 from pbem.cli import app
 from pbem.cli.template_commands import component_values
-from pbem.crypto import group, randomness
 from pbem.crypto import hidden_deck as hd
+from pbem.crypto import randomness
 from pbem.crypto import shuffle_proof as sp
 from pbem.crypto.canonical import canonical_bytes
+from pbem.crypto.deck_groups import by_name
 from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.groups import Element, Group
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.signing import entry_hash, entry_message, pae
 from pbem.engine import ledger, registry, templates
@@ -299,9 +301,10 @@ def annotate(text: str, notes: Sequence[tuple[str, str]]) -> str:
     return "\n".join(out)
 
 
-def number(value: int) -> str:
-    """A group value by the first 16 and last 8 hex digits of its 256 bytes."""
-    digits = value.to_bytes(group.ELEMENT_SIZE, "big").hex()
+def number(value: Element, group: Group) -> str:
+    """A group value by the first 16 and last 8 hex digits of its encoding (an element) or of
+    its bytes (a scalar)."""
+    digits = (group.scalar_bytes(value) if isinstance(value, int) else group.encode(value)).hex()
     return f"{digits[:16]}…{digits[-8:]}"
 
 
@@ -487,7 +490,7 @@ INTRO_NOTES = (
     ("box = ", "a's X25519 public key"),
     ("game_id = ", "a hash of the fields above"),
     ("rand_tip = ", "tip of a's randomness chain"),
-    ("deck_key = ", "a's key for hidden decks: 256 bytes"),
+    ("deck_key = ", "a's key for hidden decks: a point of edwards25519"),
     ("deck_key_proof = ", "a Schnorr proof that a knows its secret"),
     (r"\[\[entry\]\]", "^Entry 1: b joins, signing with the key the entry introduces."),
     ('prev = "[0-9a-f]', "hash of step 0"),
@@ -563,11 +566,11 @@ def intro_blocks(games: Games) -> Blocks:
     )
 
     cards = hd_cards(data.get("components", {}))
-    first = hd.encode_card(0)
+    group = by_name(data["entry"][0].get("group"))
+    first = group.encode(hd.encode_card(0, group=group))
     blocks["treachery-cards"] = fence(
         "text",
-        "\n".join(card_ranges(cards)) + f"\n\ncard(0) = {first.to_bytes(256, 'big').hex()[:64]}…\n"
-        f"          (256 bytes; their SHA-256: {hashlib.sha256(group.element_bytes(first)).hexdigest()})",
+        "\n".join(card_ranges(cards)) + f"\n\ncard(0) = {first.hex()} ({group.name})",
     )
     return blocks
 
@@ -833,101 +836,112 @@ def worked(entries: Sequence[Mapping[str, Any]], data: Mapping[str, Any], chosen
     game_id = entries[0]["game_id"]
     seats = entries[0]["seats"]
     creator = seats[0]
+    group = by_name(entries[0].get("group"))
     cards = hd_cards(data.get("components", {}))
     keys = {e["by"]: group.parse_element(e["deck_key"], "deck_key") for e in entries if "deck_key" in e}
-    joint = hd.joint_key(keys[seat] for seat in seats)
-    g, p = group.G, group.P
+    joint = hd.joint_key((keys[seat] for seat in seats), group=group)
     genesis = entries[0]
-    proof = hd.parse_proof(genesis["deck_key_proof"], "proof")
+    proof = hd.parse_proof(genesis["deck_key_proof"], "proof", group=group)
     h = keys[genesis["by"]]
-    t = pow(g, proof.response, p) * pow(pow(h, proof.challenge, p), -1, p) % p
+    t = group.divide(group.base_power(proof.response), group.power(h, proof.challenge))
     again = group.challenge(
         hd.KEY_PROOF_DOMAIN,
         game_id.encode(),
         genesis["by"].encode(),
         b"",
-        group.element_bytes(h),
-        group.element_bytes(t),
+        group.encode(h),
+        group.encode(t),
     )
+    key_domain = group.domain(hd.KEY_PROOF_DOMAIN)
     out = [
+        f"In the group {group.name}:",
+        "",
         f"The deck key of {genesis['by']} (entry 0):",
-        f"  h = deck_key       = {number(h)}",
+        f"  h = deck_key       = {number(h, group)}",
         f"  c (first 32 bytes) = {proof.challenge:064x}",
-        f"  s (next 256 bytes) = {number(proof.response)}",
-        f"  t = g^s · h^(-c)   = {number(t)}",
-        f'  H("pbem/hidden-deck/key-proof/v1", "{game_id}", "{genesis["by"]}", "", h, t)',
+        f"  s (next {group.scalar_size} bytes) = {number(proof.response, group)}",
+        f"  t = g^s · h^(-c)   = {number(t, group)}",
+        f'  H("{key_domain}", "{game_id}", "{genesis["by"]}", "", h, t)',
         f"                     = {again:064x}: c, so the proof holds",
         "",
-        f"The joint key H = {' · '.join(f'h_{seat}' for seat in seats)} = {number(joint)}",
-        f"The open deck's slot 0: (g, card(0) · H) = (2, {number(hd.encode_card(0) * joint % p)})",
+        f"The joint key H = {' · '.join(f'h_{seat}' for seat in seats)} = {number(joint, group)}",
+        "The open deck's slot 0: (g, card(0) · H) = "
+        f"(g, {number(group.multiply(hd.encode_card(0, group=group), joint), group)})",
     ]
     assert creator == genesis["by"]
-    deck = hd.open_deck(len(cards), joint)
-    given: dict[int, dict[str, int]] = {}
+    deck = hd.open_deck(len(cards), joint, group=group)
+    given: dict[int, dict[str, Element]] = {}
     for entry in entries:
         for item in entry.get("shuffles", []):
-            deck = hd.parse_deck(item["cards"], "cards")
+            deck = hd.parse_deck(item["cards"], "cards", group=group)
         for item in entry.get("shares", []):
             slot, by = item["slot"], entry["by"]
             d = group.parse_element(item["share"], "share")
             given.setdefault(slot, {})[by] = d
             if entry is chosen.shares and item is entry["shares"][0]:
                 out += ["", f"{by}'s share of {item['deck']}:{slot} ({what(entry)}):"]
-                out += share_lines(item, deck[slot], keys[by], game_id=game_id, seat=by, d=d)
+                out += share_lines(item, deck[slot], keys[by], group, game_id=game_id, seat=by, d=d)
         if entry is chosen.remasked:
             item = entry["remask"][0]
             slot = item["slot"]
             out += ["", f"{entry['by']}'s card put under the deck, {item['deck']}:{slot} ({what(entry)}):"]
-            after = hd.parse_deck(item["cards"], "cards")
-            out += remask_lines(item, deck[slot], after[0], joint=joint, game_id=game_id, seat=entry["by"])
+            after = hd.parse_deck(item["cards"], "cards", group=group)
+            out += remask_lines(
+                item, deck[slot], after[0], group, joint=joint, game_id=game_id, seat=entry["by"]
+            )
         for item in entry.get("remask", []):
-            deck[item["slot"]] = hd.parse_deck(item["cards"], "cards")[0]
+            deck[item["slot"]] = hd.parse_deck(item["cards"], "cards", group=group)[0]
             given.pop(item["slot"], None)
         if entry is chosen.shown:
             item = entry["face_up"][0]
             slot, by = item["slot"], entry["by"]
             shares = {**given.get(slot, {}), by: group.parse_element(item["share"], "share")}
-            product = 1
-            for value in shares.values():
-                product = product * value % p
-            opened = deck[slot].c2 * pow(product, -1, p) % p
-            index = next(i for i in range(len(cards)) if hd.encode_card(i) == opened)
+            opened = group.divide(deck[slot].c2, group.product(shares.values()))
+            index = next(i for i in range(len(cards)) if hd.encode_card(i, group=group) == opened)
             names = " · ".join(f"d_{seat}" for seat in sorted(shares))
             out += [
                 "",
                 f"{by}'s card shown face up, {item['deck']}:{slot} ({what(entry)}):",
                 f"  every seat's share, each checked as above ({by}'s own from face_up)",
-                f"  m = c2 / ({names}) = {number(opened)}",
-                f"  card({index})            = {number(hd.encode_card(index))}: card {index} of the deck,",
+                f"  m = c2 / ({names}) = {number(opened, group)}",
+                f"  card({index})            = {number(hd.encode_card(index, group=group), group)}: "
+                f"card {index} of the deck,",
                 f"  {cards[index]}, the card named",
             ]
     return "\n".join(out)
 
 
 def share_lines(
-    item: Mapping[str, Any], ct: hd.Ciphertext, h: int, *, game_id: str, seat: str, d: int
+    item: Mapping[str, Any],
+    ct: hd.Ciphertext,
+    h: Element,
+    group: Group,
+    *,
+    game_id: str,
+    seat: str,
+    d: Element,
 ) -> list[str]:
-    g, p = group.G, group.P
-    proof = hd.parse_proof(item["proof"], "proof")
-    t1 = pow(g, proof.response, p) * pow(pow(h, proof.challenge, p), -1, p) % p
-    t2 = pow(ct.c1, proof.response, p) * pow(pow(d, proof.challenge, p), -1, p) % p
+    proof = hd.parse_proof(item["proof"], "proof", group=group)
+    t1 = group.divide(group.base_power(proof.response), group.power(h, proof.challenge))
+    t2 = group.divide(group.power(ct.c1, proof.response), group.power(d, proof.challenge))
     parts = [
         game_id.encode(),
         item["deck"].encode(),
         str(item["slot"]).encode(),
         seat.encode(),
-        *(group.element_bytes(v) for v in (h, ct.c1, ct.c2, d, t1, t2)),
+        *(group.encode(v) for v in (h, ct.c1, ct.c2, d, t1, t2)),
     ]
     again = group.challenge(hd.SHARE_PROOF_DOMAIN, *parts)
+    share_domain = group.domain(hd.SHARE_PROOF_DOMAIN)
     return [
-        f"  the slot's ciphertext: c1 = {number(ct.c1)}",
-        f"                         c2 = {number(ct.c2)}",
-        f"  d = share = {number(d)}",
+        f"  the slot's ciphertext: c1 = {number(ct.c1, group)}",
+        f"                         c2 = {number(ct.c2, group)}",
+        f"  d = share = {number(d, group)}",
         f"  c = {proof.challenge:064x}",
-        f"  s = {number(proof.response)}",
-        f"  t1 = g^s · h_{seat}^(-c) = {number(t1)}",
-        f"  t2 = c1^s · d^(-c)  = {number(t2)}",
-        f'  H("pbem/hidden-deck/share-proof/v1", game_id, "{item["deck"]}", "{item["slot"]}", "{seat}",',
+        f"  s = {number(proof.response, group)}",
+        f"  t1 = g^s · h_{seat}^(-c) = {number(t1, group)}",
+        f"  t2 = c1^s · d^(-c)  = {number(t2, group)}",
+        f'  H("{share_domain}", game_id, "{item["deck"]}", "{item["slot"]}", "{seat}",',
         f"    h_{seat}, c1, c2, d, t1, t2) = {again:064x}: c, so the share is {seat}'s",
     ]
 
@@ -936,72 +950,78 @@ def remask_lines(
     item: Mapping[str, Any],
     before: hd.Ciphertext,
     after: hd.Ciphertext,
+    group: Group,
     *,
-    joint: int,
+    joint: Element,
     game_id: str,
     seat: str,
 ) -> list[str]:
     """The check of a one-card proof of shuffle, every value shown."""
-    g, p, q = group.G, group.P, group.Q
-    proof = sp.parse_proof(item, "remask")
+    q = group.order
+    proof = sp.parse_proof(item, "remask", group=group)
     deck = item["deck"]
     statement = hashlib.sha256(
         pae(
-            sp.STATEMENT_DOMAIN,
+            group.domain(sp.STATEMENT_DOMAIN),
             game_id.encode(),
             deck.encode(),
             seat.encode(),
-            group.element_bytes(joint),
-            group.element_bytes(before.c1) + group.element_bytes(before.c2),
-            group.element_bytes(after.c1) + group.element_bytes(after.c2),
+            group.encode(joint),
+            group.encode(before.c1) + group.encode(before.c2),
+            group.encode(after.c1) + group.encode(after.c2),
         )
     ).digest()
     commitment, chain = proof.commitments[0], proof.chain[0]
-    base = hashlib.sha256(group.element_bytes(commitment)).digest()
+    base = hashlib.sha256(group.encode(commitment)).digest()
     u = group.challenge(sp.U_DOMAIN, statement, base, b"0")
-    h0, h_1 = sp.generator(0), sp.generator(-1)
+    h0, h_1 = sp.generator(0, group), sp.generator(-1, group)
     c = proof.challenge
     s1, s2, s3, s4 = proof.responses
     s_hat, s_prime = proof.chain_responses[0], proof.card_responses[0]
+    power, times = group.power, group.product
 
-    def over(value: int) -> int:
-        return pow(pow(value, c, p), -1, p)
+    def over(value: Element) -> Element:
+        return group.divide(group.identity, power(value, c))
 
-    c_bar = commitment * pow(h0, -1, p) % p
-    c_hat = chain * pow(pow(h_1, u % q, p), -1, p) % p
-    c_tilde = pow(commitment, u, p)
-    a1, a2 = pow(before.c1, u, p), pow(before.c2, u, p)
-    t1 = over(c_bar) * pow(g, s1, p) % p
-    t2 = over(c_hat) * pow(g, s2, p) % p
-    t3 = over(c_tilde) * pow(g, s3, p) * pow(h0, s_prime, p) % p
-    t4b = over(a2) * pow(joint, (q - s4) % q, p) * pow(after.c2, s_prime, p) % p
-    t4a = over(a1) * pow(g, (q - s4) % q, p) * pow(after.c1, s_prime, p) % p
-    t_hat = over(chain) * pow(g, s_hat, p) * pow(h_1, s_prime, p) % p
+    c_bar = group.divide(commitment, h0)
+    c_hat = group.divide(chain, power(h_1, u % q))
+    c_tilde = power(commitment, u)
+    a1, a2 = power(before.c1, u), power(before.c2, u)
+    t1 = times([over(c_bar), group.base_power(s1)])
+    t2 = times([over(c_hat), group.base_power(s2)])
+    t3 = times([over(c_tilde), group.base_power(s3), power(h0, s_prime)])
+    t4b = times([over(a2), power(joint, (q - s4) % q), power(after.c2, s_prime)])
+    t4a = times([over(a1), group.base_power((q - s4) % q), power(after.c1, s_prime)])
+    t_hat = times([over(chain), group.base_power(s_hat), power(h_1, s_prime)])
     again = group.challenge(
         sp.PROOF_DOMAIN,
         statement,
-        group.element_bytes(commitment) + group.element_bytes(chain),
-        b"".join(group.element_bytes(v) for v in (t1, t2, t3, t4b, t4a, t_hat)),
+        group.encode(commitment) + group.encode(chain),
+        b"".join(group.encode(v) for v in (t1, t2, t3, t4b, t4a, t_hat)),
     )
+
+    def n(value: Element) -> str:
+        return number(value, group)
+
     return [
-        f"  before: c1 = {number(before.c1)}, c2 = {number(before.c2)}",
-        f"  after:  c1 = {number(after.c1)}, c2 = {number(after.c2)}",
+        f"  before: c1 = {n(before.c1)}, c2 = {n(before.c2)}",
+        f"  after:  c1 = {n(after.c1)}, c2 = {n(after.c2)}",
         f"  S    = {statement.hex()}",
-        f"  h_-1 = {number(h_1)}",
-        f"  h_0  = {number(h0)}",
+        f"  h_-1 = {n(h_1)}",
+        f"  h_0  = {n(h0)}",
         f"  B    = {base.hex()}",
         f"  u_0  = {u:064x}",
-        f"  c̄ = c_0 / h_0        = {number(c_bar)}",
-        f"  ĉ = ĉ_0 / h_-1^u_0   = {number(c_hat)}",
-        f"  c̃ = c_0^u_0          = {number(c_tilde)}",
-        f"  a1 = {number(a1)}, a2 = {number(a2)}",
-        f"  t1  = {number(t1)}",
-        f"  t2  = {number(t2)}",
-        f"  t3  = {number(t3)}",
-        f"  t4b = {number(t4b)}",
-        f"  t4a = {number(t4a)}",
-        f"  t̂_0 = {number(t_hat)}",
-        '  H("pbem/hidden-deck/shuffle-proof/v1", S, c_0 || ĉ_0, t1 || t2 || t3 || t4b || t4a || t̂_0)',
+        f"  c̄ = c_0 / h_0        = {n(c_bar)}",
+        f"  ĉ = ĉ_0 / h_-1^u_0   = {n(c_hat)}",
+        f"  c̃ = c_0^u_0          = {n(c_tilde)}",
+        f"  a1 = {n(a1)}, a2 = {n(a2)}",
+        f"  t1  = {n(t1)}",
+        f"  t2  = {n(t2)}",
+        f"  t3  = {n(t3)}",
+        f"  t4b = {n(t4b)}",
+        f"  t4a = {n(t4a)}",
+        f"  t̂_0 = {n(t_hat)}",
+        f'  H("{group.domain(sp.PROOF_DOMAIN)}", S, c_0 || ĉ_0, t1 || t2 || t3 || t4b || t4a || t̂_0)',
         f"      = {again:064x}",
         f"  c   = {c:064x}: the same, so the proof holds",
     ]
@@ -1223,9 +1243,9 @@ def tamper_blocks(games: Games) -> Blocks:
         set_and_sign(2, deck_key_proof=data0["entry"][1]["deck_key_proof"]),
     )
     t.row(
-        "c's join signed again by c with a `deck_key` outside the group (the number p - 1)",
+        "c's join signed again by c with a `deck_key` of small order (the point of order 4, 32 zero bytes)",
         "game.toml",
-        set_and_sign(2, deck_key=b64((group.P - 1).to_bytes(256, "big"))),
+        set_and_sign(2, deck_key=b64(bytes(32))),
     )
     t.row(
         'c\'s contribution signed again by c for another event (`event = "turn-order tie-break"`)',

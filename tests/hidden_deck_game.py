@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pbem.crypto import hidden_deck as hd
+from pbem.crypto.deck_groups import GROUPS
 from pbem.crypto.randomness import Draws
 from pbem.engine import registry
 from pbem.engine.registry import DEADLINE, GameInfo, OptionValue
@@ -227,3 +229,17 @@ def registered() -> Iterator[None]:
         yield
     finally:
         registry._GAMES.pop(NAME, None)  # no public way out: only tests ever remove a game
+
+
+def element_forms(index: int) -> list[str]:
+    """Every way a file could carry card ``index``'s group element in clear, in either group: its
+    text form, and its number (hex and decimal) or its bytes in hex."""
+    forms: list[str] = []
+    for group in GROUPS.values():
+        element = hd.encode_card(index, group=group)
+        forms.append(group.element_text(element))
+        if isinstance(element, int):
+            forms += [format(element, "x"), str(element)]
+        else:
+            forms.append(element.hex())
+    return forms

@@ -1,7 +1,8 @@
 """A second verifier of pbem game files, written from docs/game-file.md alone.
 
-It shares no code with pbem and imports none of it: only the standard library, ``tomllib`` and
-``cryptography`` (for Ed25519), and gmpy2 if it is installed, for speed. It checks what the
+It shares no code with pbem and imports none of it: only the standard library, ``tomllib``,
+``cryptography`` (for Ed25519 signatures), PyNaCl's bindings of libsodium (for the edwards25519
+group of newer games' hidden decks), and gmpy2 if it is installed, for speed. It checks what the
 document specifies: every signature, the steps and the hash chain, the game id, the header and
 roster copies, the component hash, every randomness link, every address a seat's mail goes to,
 every reveal against its commitment, and every hidden-deck proof (deck keys, shuffles and
@@ -37,8 +38,9 @@ from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from nacl import bindings as sodium
 
-# --- the group (game-file.md, "The group") ------------------------------------------------------
+# --- the 2048-bit group (game-file.md, "The groups") ------------------------------------------
 P = int(
     "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
     "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
@@ -53,6 +55,37 @@ G = 2
 ELEMENT = 256  # bytes of an element, a scalar, and each half of a ciphertext
 CHALLENGE = 32
 WIDE = 272
+
+# --- the groups (game-file.md, "The groups") ----------------------------------------------------
+Elem = Any  # an element of the game's group: a number mod p, or a point's 32 bytes
+
+
+class Bad(Exception):
+    """One problem with a file, in this verifier's words."""
+
+
+def pae(domain: str, *parts: bytes) -> bytes:
+    out = [domain.encode("ascii")]
+    for part in parts:
+        out += [str(len(part)).encode("ascii"), part]
+    return b" ".join(out)
+
+
+def text(value: str) -> bytes:
+    return value.encode("utf-8")
+
+
+def unb64(value: object, size: int, what: str) -> bytes:
+    if not isinstance(value, str):
+        raise Bad(f"{what} is not text")
+    try:
+        raw = base64.b64decode(value.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise Bad(f"{what} is not base64") from None
+    if len(raw) != size or base64.b64encode(raw).decode("ascii") != value:
+        raise Bad(f"{what} is not the canonical base64 of {size} bytes")
+    return raw
+
 
 try:  # optional: the same numbers, in GMP
     gmpy2 = importlib.import_module("gmpy2")
@@ -83,207 +116,276 @@ except ImportError:
         return n == 1 and sign == 1
 
 
-def power(base: int, exponent: int) -> int:
-    return int(pow(lift(base), exponent, P))
+class Modp:
+    """The 2048-bit group: games whose genesis names no group."""
+
+    name = "modp-2048"
+    order = Q
+    size = ELEMENT  # bytes of an element and of a scalar
+    identity: Elem = 1
+    g: Elem = G
+
+    def domain(self, domain: str) -> str:
+        return domain
+
+    def mul(self, a: Elem, b: Elem) -> Elem:
+        return a * b % P
+
+    def inv(self, a: Elem) -> Elem:
+        return pow(a, -1, P)
+
+    def power(self, base: Elem, exponent: int) -> Elem:
+        return int(pow(lift(base), exponent, P))
+
+    def weighted(self, bases: Sequence[Elem], exponents: Sequence[int]) -> Elem:
+        """``b_0^e_0 · b_1^e_1 · …`` mod p, sharing one chain of squarings between the bases
+        (Straus, four bits at a time): the proof of shuffle's products cost little more than one
+        power."""
+        tables = []
+        for base in bases:
+            row = [1, lift(base)]
+            for _ in range(14):
+                row.append(row[-1] * row[1] % P)
+            tables.append(row)
+        width = max((exponent.bit_length() for exponent in exponents), default=0)
+        result = lift(1)
+        for shift in range((width + 3) // 4 * 4 - 4, -4, -4):
+            if result != 1:
+                result = pow(result, 16, P)
+            for row, exponent in zip(tables, exponents, strict=True):
+                digit = (exponent >> shift) & 15
+                if digit:
+                    result = result * row[digit] % P
+        return int(result)
+
+    def eb(self, value: Elem) -> bytes:
+        """An element as the 256 bytes, big-endian, that are hashed and written."""
+        return int(value).to_bytes(ELEMENT, "big")
+
+    def element_of(self, raw: bytes, what: str) -> Elem:
+        number = int.from_bytes(raw, "big")
+        if not (1 < number < P and in_subgroup(number)):
+            raise Bad(f"{what} is not an element of the group")
+        return number
+
+    def scalar_of(self, raw: bytes) -> int:
+        return int.from_bytes(raw, "big")
+
+    def hash_to_element(self, domain: str, *parts: bytes) -> Elem:
+        counter = 0
+        while True:
+            material = pae(
+                "pbem/hidden-deck/hash-to-group/v1", domain.encode("ascii"), str(counter).encode(), *parts
+            )
+            wide = int.from_bytes(hashlib.shake_256(material).digest(WIDE), "big") % P
+            element = wide * wide % P
+            if element > 1:
+                return element
+            counter += 1
 
 
-def product_of_powers(bases: Sequence[int], exponents: Sequence[int]) -> int:
-    """``b_0^e_0 · b_1^e_1 · …`` mod p, sharing one chain of squarings between the bases (Straus,
-    four bits at a time): the products of the proof of shuffle cost little more than one power."""
-    tables = []
-    for base in bases:
-        row = [1, lift(base)]
-        for _ in range(14):
-            row.append(row[-1] * row[1] % P)
-        tables.append(row)
-    width = max((exponent.bit_length() for exponent in exponents), default=0)
-    result = lift(1)
-    for shift in range((width + 3) // 4 * 4 - 4, -4, -4):
-        if result != 1:
-            result = pow(result, 16, P)
-        for row, exponent in zip(tables, exponents, strict=True):
-            digit = (exponent >> shift) & 15
-            if digit:
-                result = result * row[digit] % P
-    return int(result)
+class Curve:
+    """The prime-order subgroup of edwards25519, through libsodium (PyNaCl's bindings)."""
+
+    name = "edwards25519"
+    order = 2**252 + 27742317777372353535851937790883648493
+    size = 32
+    identity: Elem = bytes([1]) + bytes(31)
+
+    def __init__(self) -> None:
+        self.g: Elem = sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+
+    def domain(self, domain: str) -> str:
+        return "pbem/edwards25519/" + domain.removeprefix("pbem/")
+
+    def mul(self, a: Elem, b: Elem) -> Elem:
+        return sodium.crypto_core_ed25519_add(a, b)
+
+    def inv(self, a: Elem) -> Elem:
+        return sodium.crypto_core_ed25519_sub(self.identity, a)
+
+    def power(self, base: Elem, exponent: int) -> Elem:
+        exponent %= self.order
+        if exponent == 0 or base == self.identity:
+            return self.identity
+        return sodium.crypto_scalarmult_ed25519_noclamp(exponent.to_bytes(32, "little"), base)
+
+    def weighted(self, bases: Sequence[Elem], exponents: Sequence[int]) -> Elem:
+        result = self.identity
+        for base, exponent in zip(bases, exponents, strict=True):
+            result = self.mul(result, self.power(base, exponent))
+        return result
+
+    def eb(self, value: Elem) -> bytes:
+        return bytes(value)
+
+    def element_of(self, raw: bytes, what: str) -> Elem:
+        if not sodium.crypto_core_ed25519_is_valid_point(raw):
+            raise Bad(f"{what} is not a point of the prime-order subgroup")
+        return raw
+
+    def scalar_of(self, raw: bytes) -> int:
+        return int.from_bytes(raw, "little")
+
+    def hash_to_element(self, domain: str, *parts: bytes) -> Elem:
+        counter = 0
+        while True:
+            material = pae(
+                "pbem/edwards25519/hidden-deck/hash-to-group/v1",
+                domain.encode("ascii"),
+                str(counter).encode(),
+                *parts,
+            )
+            point = sodium.crypto_core_ed25519_from_uniform(hashlib.shake_256(material).digest(32))
+            if sodium.crypto_core_ed25519_is_valid_point(point):
+                return point
+            counter += 1
 
 
-def over(value: int, exponent: int) -> int:
-    """``value^-exponent`` mod p."""
-    return pow(power(value, exponent), -1, P)
+Group = Modp | Curve
+GROUPS: dict[object, Group] = {None: Modp(), "modp-2048": Modp(), "edwards25519": Curve()}
 
 
-def is_element(value: int) -> bool:
-    return 1 < value < P and in_subgroup(value)
+def over(grp: Group, value: Elem, exponent: int) -> Elem:
+    """``value^-exponent``."""
+    return grp.inv(grp.power(value, exponent))
 
 
-def pae(domain: str, *parts: bytes) -> bytes:
-    out = [domain.encode("ascii")]
-    for part in parts:
-        out += [str(len(part)).encode("ascii"), part]
-    return b" ".join(out)
+def challenge(grp: Group, domain: str, *parts: bytes) -> int:
+    return int.from_bytes(hashlib.sha256(pae(grp.domain(domain), *parts)).digest(), "big")
 
 
-def eb(value: int) -> bytes:
-    """An element as the 256 bytes, big-endian, that are hashed and written."""
-    return value.to_bytes(ELEMENT, "big")
+_CARDS: dict[tuple[str, int], Elem] = {}
 
 
-def text(value: str) -> bytes:
-    return value.encode("utf-8")
+def card(grp: Group, index: int) -> Elem:
+    if (grp.name, index) not in _CARDS:
+        _CARDS[grp.name, index] = grp.hash_to_element("pbem/hidden-deck/card/v1", str(index).encode())
+    return _CARDS[grp.name, index]
 
 
-def hash_to_element(domain: str, *parts: bytes) -> int:
-    counter = 0
-    while True:
-        material = pae(
-            "pbem/hidden-deck/hash-to-group/v1", domain.encode("ascii"), str(counter).encode(), *parts
+_GENERATORS: dict[tuple[str, int], Elem] = {}
+
+
+def generator(grp: Group, index: int) -> Elem:
+    if (grp.name, index) not in _GENERATORS:
+        _GENERATORS[grp.name, index] = grp.hash_to_element(
+            "pbem/hidden-deck/shuffle-generators/v1", str(index).encode()
         )
-        wide = int.from_bytes(hashlib.shake_256(material).digest(WIDE), "big") % P
-        element = wide * wide % P
-        if element > 1:
-            return element
-        counter += 1
-
-
-def challenge(domain: str, *parts: bytes) -> int:
-    return int.from_bytes(hashlib.sha256(pae(domain, *parts)).digest(), "big")
-
-
-_CARDS: dict[int, int] = {}
-
-
-def card(index: int) -> int:
-    if index not in _CARDS:
-        _CARDS[index] = hash_to_element("pbem/hidden-deck/card/v1", str(index).encode())
-    return _CARDS[index]
-
-
-_GENERATORS: dict[int, int] = {}
-
-
-def generator(index: int) -> int:
-    if index not in _GENERATORS:
-        _GENERATORS[index] = hash_to_element("pbem/hidden-deck/shuffle-generators/v1", str(index).encode())
-    return _GENERATORS[index]
+    return _GENERATORS[grp.name, index]
 
 
 # --- values in text ---------------------------------------------------------------------------
-class Bad(Exception):
-    """One problem with a file, in this verifier's words."""
-
-
-def unb64(value: object, size: int, what: str) -> bytes:
-    if not isinstance(value, str):
-        raise Bad(f"{what} is not text")
-    try:
-        raw = base64.b64decode(value.encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError):
-        raise Bad(f"{what} is not base64") from None
-    if len(raw) != size or base64.b64encode(raw).decode("ascii") != value:
-        raise Bad(f"{what} is not the canonical base64 of {size} bytes")
-    return raw
-
-
 def unhex(value: object, size: int, what: str) -> bytes:
     if not isinstance(value, str) or not re.fullmatch(f"[0-9a-f]{{{2 * size}}}", value):
         raise Bad(f"{what} is not {2 * size} lower-case hex digits")
     return bytes.fromhex(value)
 
 
-def element(value: object, what: str) -> int:
-    number = int.from_bytes(unb64(value, ELEMENT, what), "big")
-    if not is_element(number):
-        raise Bad(f"{what} is not an element of the group")
-    return number
+def element(grp: Group, value: object, what: str) -> Elem:
+    return grp.element_of(unb64(value, grp.size, what), what)
 
 
-def scalar(value: object, what: str) -> int:
-    number = int.from_bytes(unb64(value, ELEMENT, what), "big")
-    if number >= Q:
-        raise Bad(f"{what} is not below q")
+def scalar(grp: Group, value: object, what: str) -> int:
+    number = grp.scalar_of(unb64(value, grp.size, what))
+    if number >= grp.order:
+        raise Bad(f"{what} is not below the group's order")
     return number
 
 
 @dataclass(frozen=True)
 class Ciphertext:
-    c1: int
-    c2: int
-
-    def bytes(self) -> bytes:
-        return eb(self.c1) + eb(self.c2)
+    c1: Elem
+    c2: Elem
 
 
-def ciphertext(value: object, what: str) -> Ciphertext:
-    raw = unb64(value, 2 * ELEMENT, what)
-    c1, c2 = int.from_bytes(raw[:ELEMENT], "big"), int.from_bytes(raw[ELEMENT:], "big")
-    if not (is_element(c1) and is_element(c2)):
-        raise Bad(f"{what} is not two elements of the group")
-    return Ciphertext(c1, c2)
+def ct_bytes(grp: Group, ct: Ciphertext) -> bytes:
+    return grp.eb(ct.c1) + grp.eb(ct.c2)
 
 
-def short_proof(value: object, what: str) -> tuple[int, int]:
+def ciphertext(grp: Group, value: object, what: str) -> Ciphertext:
+    raw = unb64(value, 2 * grp.size, what)
+    return Ciphertext(grp.element_of(raw[: grp.size], what), grp.element_of(raw[grp.size :], what))
+
+
+def short_proof(grp: Group, value: object, what: str) -> tuple[int, int]:
     """A Schnorr or Chaum-Pedersen proof: its challenge and its response."""
-    raw = unb64(value, CHALLENGE + ELEMENT, what)
-    response = int.from_bytes(raw[CHALLENGE:], "big")
-    if response >= Q:
-        raise Bad(f"{what}: the response is not below q")
+    raw = unb64(value, CHALLENGE + grp.size, what)
+    response = grp.scalar_of(raw[CHALLENGE:])
+    if response >= grp.order:
+        raise Bad(f"{what}: the response is not below the group's order")
     return int.from_bytes(raw[:CHALLENGE], "big"), response
 
 
 # --- the proofs (game-file.md, "Hidden decks: the computations") ------------------------------
-def key_proof_holds(h: int, proof: tuple[int, int], game_id: str, seat: str) -> bool:
+def key_proof_holds(grp: Group, h: Elem, proof: tuple[int, int], game_id: str, seat: str) -> bool:
     c, s = proof
-    t = power(G, s) * over(h, c) % P
-    statement = (text(game_id), text(seat), b"", eb(h), eb(t))
-    return challenge("pbem/hidden-deck/key-proof/v1", *statement) == c
+    t = grp.mul(grp.power(grp.g, s), over(grp, h, c))
+    statement = (text(game_id), text(seat), b"", grp.eb(h), grp.eb(t))
+    return challenge(grp, "pbem/hidden-deck/key-proof/v1", *statement) == c
 
 
 def share_proof_holds(
-    h: int, ct: Ciphertext, d: int, proof: tuple[int, int], game_id: str, deck: str, slot: int, seat: str
+    grp: Group,
+    h: Elem,
+    ct: Ciphertext,
+    d: Elem,
+    proof: tuple[int, int],
+    game_id: str,
+    deck: str,
+    slot: int,
+    seat: str,
 ) -> bool:
     c, s = proof
-    t1 = power(G, s) * over(h, c) % P
-    t2 = power(ct.c1, s) * over(d, c) % P
+    t1 = grp.mul(grp.power(grp.g, s), over(grp, h, c))
+    t2 = grp.mul(grp.power(ct.c1, s), over(grp, d, c))
+    eb = grp.eb
     parts = (text(game_id), text(deck), str(slot).encode(), text(seat), eb(h), eb(ct.c1), eb(ct.c2), eb(d))
-    return challenge("pbem/hidden-deck/share-proof/v1", *parts, eb(t1), eb(t2)) == c
+    return challenge(grp, "pbem/hidden-deck/share-proof/v1", *parts, eb(t1), eb(t2)) == c
 
 
 @dataclass(frozen=True)
 class ShuffleProof:
-    commitments: list[int]
-    chain: list[int]
+    commitments: list[Elem]
+    chain: list[Elem]
     c: int
     s: list[int]  # s1..s4
     chain_responses: list[int]
     card_responses: list[int]
 
 
-def shuffle_proof(item: Mapping[str, Any], where: str) -> ShuffleProof:
+def shuffle_proof(grp: Group, item: Mapping[str, Any], where: str) -> ShuffleProof:
     def listed(name: str) -> list[object]:
         value = item.get(name)
         if not isinstance(value, list):
             raise Bad(f"{where}: {name} is not an array")
         return value
 
-    responses = [scalar(value, f"{where} responses[{i}]") for i, value in enumerate(listed("responses"))]
+    def scalars(name: str) -> list[int]:
+        return [scalar(grp, value, f"{where} {name}[{i}]") for i, value in enumerate(listed(name))]
+
+    def elements(name: str) -> list[Elem]:
+        return [element(grp, value, f"{where} {name}[{i}]") for i, value in enumerate(listed(name))]
+
+    responses = scalars("responses")
     if len(responses) != 4:
         raise Bad(f"{where}: responses holds {len(responses)} values, not 4")
     c = int.from_bytes(unb64(item.get("challenge"), CHALLENGE, f"{where} challenge"), "big")
     return ShuffleProof(
-        [element(value, f"{where} commitments[{i}]") for i, value in enumerate(listed("commitments"))],
-        [element(value, f"{where} chain[{i}]") for i, value in enumerate(listed("chain"))],
+        elements("commitments"),
+        elements("chain"),
         c,
         responses,
-        [scalar(value, f"{where} chain_responses[{i}]") for i, value in enumerate(listed("chain_responses"))],
-        [scalar(value, f"{where} card_responses[{i}]") for i, value in enumerate(listed("card_responses"))],
+        scalars("chain_responses"),
+        scalars("card_responses"),
     )
 
 
 def shuffle_holds(
+    grp: Group,
     before: Sequence[Ciphertext],
     after: Sequence[Ciphertext],
-    joint: int,
+    joint: Elem,
     proof: ShuffleProof,
     game_id: str,
     deck: str,
@@ -293,52 +395,54 @@ def shuffle_holds(
     lengths = (len(after), len(proof.commitments), len(proof.chain))
     if any(length != n for length in (*lengths, len(proof.chain_responses), len(proof.card_responses))):
         return False
+    eb, mul, power, q = grp.eb, grp.mul, grp.power, grp.order
     statement = hashlib.sha256(
         pae(
-            "pbem/hidden-deck/shuffle-statement/v1",
+            grp.domain("pbem/hidden-deck/shuffle-statement/v1"),
             text(game_id),
             text(deck),
             text(seat),
             eb(joint),
-            b"".join(ct.bytes() for ct in before),
-            b"".join(ct.bytes() for ct in after),
+            b"".join(ct_bytes(grp, ct) for ct in before),
+            b"".join(ct_bytes(grp, ct) for ct in after),
         )
     ).digest()
     commitments_hash = hashlib.sha256(b"".join(eb(value) for value in proof.commitments)).digest()
     u = [
-        challenge("pbem/hidden-deck/shuffle-u/v1", statement, commitments_hash, str(i).encode())
+        challenge(grp, "pbem/hidden-deck/shuffle-u/v1", statement, commitments_hash, str(i).encode())
         for i in range(n)
     ]
-    h = [generator(i) for i in range(n)]
+    h = [generator(grp, i) for i in range(n)]
     c = proof.c
     s1, s2, s3, s4 = proof.s
     s_hat, s_prime = proof.chain_responses, proof.card_responses
 
-    product_c = product_h = 1
+    product_c = product_h = grp.identity
     for commitment, hi in zip(proof.commitments, h, strict=True):
-        product_c = product_c * commitment % P
-        product_h = product_h * hi % P
+        product_c = mul(product_c, commitment)
+        product_h = mul(product_h, hi)
     product_u = 1
     for value in u:
-        product_u = product_u * value % Q
-    c_bar = product_c * pow(product_h, -1, P) % P
-    c_hat = proof.chain[-1] * pow(power(generator(-1), product_u), -1, P) % P
+        product_u = product_u * value % q
+    c_bar = mul(product_c, grp.inv(product_h))
+    c_hat = mul(proof.chain[-1], grp.inv(power(generator(grp, -1), product_u)))
 
-    weighted = product_of_powers
+    weighted = grp.weighted
     c_tilde = weighted(proof.commitments, u)
     a1 = weighted([ct.c1 for ct in before], u)
     a2 = weighted([ct.c2 for ct in before], u)
-    t1 = over(c_bar, c) * power(G, s1) % P
-    t2 = over(c_hat, c) * power(G, s2) % P
-    t3 = over(c_tilde, c) * weighted([G, *h], [s3, *s_prime]) % P
-    minus_s4 = (Q - s4) % Q
-    t4_second = over(a2, c) * weighted([joint, *(ct.c2 for ct in after)], [minus_s4, *s_prime]) % P
-    t4_first = over(a1, c) * weighted([G, *(ct.c1 for ct in after)], [minus_s4, *s_prime]) % P
+    t1 = mul(over(grp, c_bar, c), power(grp.g, s1))
+    t2 = mul(over(grp, c_hat, c), power(grp.g, s2))
+    t3 = mul(over(grp, c_tilde, c), weighted([grp.g, *h], [s3, *s_prime]))
+    minus_s4 = (q - s4) % q
+    t4_second = mul(over(grp, a2, c), weighted([joint, *(ct.c2 for ct in after)], [minus_s4, *s_prime]))
+    t4_first = mul(over(grp, a1, c), weighted([grp.g, *(ct.c1 for ct in after)], [minus_s4, *s_prime]))
     t_chain = []
     for i in range(n):
-        previous = generator(-1) if i == 0 else proof.chain[i - 1]
-        t_chain.append(over(proof.chain[i], c) * weighted([G, previous], [s_hat[i], s_prime[i]]) % P)
+        previous = generator(grp, -1) if i == 0 else proof.chain[i - 1]
+        t_chain.append(mul(over(grp, proof.chain[i], c), weighted([grp.g, previous], [s_hat[i], s_prime[i]])))
     expected = challenge(
+        grp,
         "pbem/hidden-deck/shuffle-proof/v1",
         statement,
         b"".join(eb(value) for value in (*proof.commitments, *proof.chain)),
@@ -531,14 +635,15 @@ class Verifier:
         self.seats: list[str] = []
         self.keys: dict[str, tuple[bytes, bytes, int]] = {}  # seat -> sign, box, seq of its join
         self.links: dict[str, bytes] = {}  # seat -> the last link it revealed (its tip first)
-        self.deck_keys: dict[str, int] = {}
+        self.deck_keys: dict[str, Elem] = {}
+        self.grp: Group = GROUPS[None]
         self.commitments: dict[tuple[str, str], str] = {}  # (seat, sealed step) -> commitment
         self.hashes: list[list[str]] = []  # the hashes of each step's entries, in file order
         self.step_seats: list[list[str]] = []
         self.step_seq: list[int] = []
         self.started: int | None = None  # the seq of the step of the last join
         self.decks: dict[str, Deck] | None = None
-        self.joint = 0
+        self.joint: Elem = 0
         self.void: set[int] = set()
 
     def problem(self, where: str, message: str) -> None:
@@ -579,6 +684,8 @@ class Verifier:
         if kind not in KINDS:
             raise Bad(f"unknown kind {kind!r}")
         allowed = set(COMMON) | set(KINDS[kind]) | ({"email"} if kind in SIGNING_IN else set())
+        if kind == "genesis":
+            allowed.add("group")
         if kind in RIDING:
             allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
         missing = sorted((set(COMMON) | set(KINDS[kind])) - set(entry))
@@ -622,6 +729,9 @@ class Verifier:
         if len({seat.casefold() for seat in seats}) != len(seats):
             raise Bad("two seats have the same name, ignoring case")
         self.game_id, self.seats = game_id, seats
+        if entry.get("group") not in GROUPS:
+            raise Bad(f"group {entry.get('group')!r} is not edwards25519 or modp-2048")
+        self.grp = GROUPS[entry.get("group")]
         core = {
             k: v
             for k, v in entry.items()
@@ -694,8 +804,9 @@ class Verifier:
         self.signature(entry, where, sign)
         self.keys[seat] = (sign, box, entry["seq"])
         self.links[seat] = unhex(entry["rand_tip"], 32, "rand_tip")
-        h = element(entry["deck_key"], "deck_key")
-        if not key_proof_holds(h, short_proof(entry["deck_key_proof"], "deck_key_proof"), self.game_id, seat):
+        h = element(self.grp, entry["deck_key"], "deck_key")
+        proof = short_proof(self.grp, entry["deck_key_proof"], "deck_key_proof")
+        if not key_proof_holds(self.grp, h, proof, self.game_id, seat):
             raise Bad(f"the proof of {seat}'s deck key does not verify")
         self.deck_keys[seat] = h
         self.report.count("deck key")
@@ -791,11 +902,16 @@ class Verifier:
             components = self.data.get("components", {})
             if not known and dealt is not None and isinstance(components, dict):
                 known = dealt(components, len(self.seats))
-            self.joint = 1
+            grp = self.grp
+            self.joint = grp.identity
             for seat in self.seats:
-                self.joint = self.joint * self.deck_keys[seat] % P
+                self.joint = grp.mul(self.joint, self.deck_keys[seat])
+            opened = {
+                deck: [grp.mul(card(grp, i), self.joint) for i in range(len(names))]
+                for deck, names in known.items()
+            }
             self.decks = {
-                deck: Deck(list(names), [Ciphertext(G, card(i) * self.joint % P) for i in range(len(names))])
+                deck: Deck(list(names), [Ciphertext(grp.g, value) for value in opened[deck]])
                 for deck, names in known.items()
             }
         return self.decks
@@ -858,22 +974,22 @@ class Verifier:
         cards = item.get("cards")
         if not isinstance(cards, list):
             raise Bad(f"{where}: cards is not an array")
-        after = [ciphertext(value, f"{where} cards[{i}]") for i, value in enumerate(cards)]
-        proof = shuffle_proof(item, where)
+        after = [ciphertext(self.grp, value, f"{where} cards[{i}]") for i, value in enumerate(cards)]
+        proof = shuffle_proof(self.grp, item, where)
         before = [deck.slots[slot] for slot in taken]
-        if not shuffle_holds(before, after, self.joint, proof, self.game_id, item["deck"], seat):
+        if not shuffle_holds(self.grp, before, after, self.joint, proof, self.game_id, item["deck"], seat):
             raise Bad(f"{where}: the proof of shuffle does not verify")
         for slot, value in zip(taken, after, strict=True):
             deck.slots[slot] = value
         deck.shuffled += 1
         self.report.count("shuffle")
 
-    def check_share(self, seat: str, deck: Deck, slot: int, item: Mapping[str, Any], where: str) -> int:
-        d = element(item.get("share"), f"{where} share")
-        proof = short_proof(item.get("proof"), f"{where} proof")
+    def check_share(self, seat: str, deck: Deck, slot: int, item: Mapping[str, Any], where: str) -> Elem:
+        d = element(self.grp, item.get("share"), f"{where} share")
+        proof = short_proof(self.grp, item.get("proof"), f"{where} proof")
         ct = deck.slots[slot]
         if not share_proof_holds(
-            self.deck_keys[seat], ct, d, proof, self.game_id, str(item["deck"]), slot, seat
+            self.grp, self.deck_keys[seat], ct, d, proof, self.game_id, str(item["deck"]), slot, seat
         ):
             raise Bad(f"{where}: the proof of {seat}'s decryption share does not verify")
         return d
@@ -897,11 +1013,12 @@ class Verifier:
     def open(self, deck: Deck, slot: int, shares: Mapping[str, int], claimed: object, where: str) -> None:
         """Open the slot with every seat's share, checked already: it must be a card of the deck
         (the one claimed, if any)."""
-        product = 1
+        grp = self.grp
+        product = grp.identity
         for value in shares.values():
-            product = product * value % P
-        opened = deck.slots[slot].c2 * pow(product, -1, P) % P
-        index = next((i for i in range(len(deck.cards)) if card(i) == opened), None)
+            product = grp.mul(product, value)
+        opened = grp.mul(deck.slots[slot].c2, grp.inv(product))
+        index = next((i for i in range(len(deck.cards)) if card(grp, i) == opened), None)
         if index is None:
             raise Bad(f"{where}: the shares open the slot as no card of the deck")
         if claimed is not None and deck.cards[index] != claimed:
@@ -929,9 +1046,10 @@ class Verifier:
         cards = item.get("cards")
         if not isinstance(cards, list) or len(cards) != 1:
             raise Bad(f"{where}: cards is not an array of one ciphertext")
-        after = [ciphertext(cards[0], f"{where} cards[0]")]
-        proof = shuffle_proof(item, where)
-        if not shuffle_holds([deck.slots[slot]], after, self.joint, proof, self.game_id, item["deck"], seat):
+        after = [ciphertext(self.grp, cards[0], f"{where} cards[0]")]
+        proof = shuffle_proof(self.grp, item, where)
+        before = [deck.slots[slot]]
+        if not shuffle_holds(self.grp, before, after, self.joint, proof, self.game_id, item["deck"], seat):
             raise Bad(f"{where}: the proof of the re-masked card does not verify")
         deck.slots[slot] = after[0]
         deck.shares.pop(slot, None)

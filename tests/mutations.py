@@ -894,9 +894,13 @@ def _resign(rnd: random.Random, context: Context) -> Mutation | None:
     data, entries = _fresh(context)
     places = list(range(len(entries)))
     rnd.shuffle(places)
+    # A move undone later with every seat's consent is skipped by replay, so no rule judges it:
+    # edited and signed again, only the entry after it (which names its hash) gives it away.
+    whole = ledger_mod.audit(context.sound.data).ledger
+    void = whole.void if whole is not None else set()
     for index in places:
         entry = entries[index]
-        if entry["by"] not in keys:
+        if entry["by"] not in keys or (entry["kind"] == "move" and entry["seq"] in void):
             continue
         label = _label(entries, index)
         what = _altered(rnd, context, index, entry)

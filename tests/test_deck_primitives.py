@@ -21,8 +21,8 @@ import pytest
 from typer.testing import Result
 
 from pbem import gamefile
-from pbem.crypto import group
 from pbem.crypto import hidden_deck as hd
+from pbem.crypto.deck_groups import NEW_GROUP
 from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
@@ -163,13 +163,14 @@ def opened(played: Played, stage: str, slot: int) -> str:
     game = ledger.read(played.data(stage), memo)
     table = game.table
     assert table is not None and table.decks is not None
+    group = table.decks.group
     total = sum(
-        hidden_decks.secret_for(game.secret_seed(seat, played.secret(seat)), table.game_id, seat)
+        hidden_decks.secret_for(game.secret_seed(seat, played.secret(seat)), table.game_id, seat, group)
         for seat in SEATS
     )
     ciphertext = table.decks.decks[DECK].slots[slot]
-    shares = [group.power(ciphertext.c1, total % group.Q)]
-    return CARDS[hd.open_card(ciphertext, shares, len(CARDS))]
+    shares = [group.power(ciphertext.c1, total)]
+    return CARDS[hd.open_card(ciphertext, shares, len(CARDS), group=group)]
 
 
 # --- a card dealt face up ----------------------------------------------------------------------------
@@ -206,7 +207,7 @@ def test_the_card_dealt_face_up_is_seen_by_all_and_held_by_none(played: Played) 
 
 def test_a_forged_share_of_a_card_dealt_face_up_is_refused(played: Played) -> None:
     def change(entry: dict[str, Any]) -> None:
-        entry["shares"][0]["share"] = group.element_text(group.power(group.G, 4242))
+        entry["shares"][0]["share"] = NEW_GROUP.element_text(NEW_GROUP.base_power(4242))
 
     assert forge(played, "dealt", 9, change) == [
         "entry 9 (by a): refused by the rules: decryption share of seat a at deck position 0: "
@@ -361,8 +362,8 @@ def test_the_independent_verifier_refuses_a_forged_reshuffle(played: Played, tmp
 def shuffled_decks() -> hidden_decks.Decks:
     """The test deck as if every seat had shuffled it (the open deck stands in: nothing here reads
     a card)."""
-    keys = {seat: hd.public_key(index + 2) for index, seat in enumerate(SEATS)}
-    decks = hidden_decks.setup([DeckSpec(DECK, CARDS)], SEATS, keys)
+    keys = {seat: hd.public_key(index + 2, group=NEW_GROUP) for index, seat in enumerate(SEATS)}
+    decks = hidden_decks.setup([DeckSpec(DECK, CARDS)], SEATS, keys, NEW_GROUP)
     deck = decks.decks[DECK]
     deck.shuffled, deck.pile = len(SEATS), list(range(len(CARDS)))
     return decks

@@ -17,6 +17,8 @@ from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
 from pbem.crypto import shuffle_proof as sp
 from pbem.crypto.encoding import b64
+from pbem.crypto.groups import MODP_2048 as MODP
+from pbem.crypto.groups import Element
 from pbem.crypto.hidden_deck import Ciphertext
 from pbem.errors import GameFileError
 
@@ -34,7 +36,7 @@ def seed(label: str) -> bytes:
 def decrypt_all(deck: Sequence[Ciphertext], secrets: Sequence[int], cards: int) -> list[int]:
     """What all seats together would read: the order of the whole deck."""
     total = sum(secrets) % group.Q
-    return [hd.decode_card(ct.c2 * group.inverse(group.power(ct.c1, total)) % group.P, cards) for ct in deck]
+    return [hd.decode_card(MODP.divide(ct.c2, MODP.power(ct.c1, total)), cards) for ct in deck]
 
 
 def compose(orders: Sequence[Sequence[int]], size: int) -> list[int]:
@@ -48,8 +50,8 @@ def compose(orders: Sequence[Sequence[int]], size: int) -> list[int]:
 @dataclass
 class Deal:
     secrets: dict[str, int]
-    publics: dict[str, int]
-    joint: int
+    publics: dict[str, Element]
+    joint: Element
     decks: list[list[Ciphertext]]  # the open deck, then the deck after each seat's shuffle
     shuffles: list[sh.ShuffleSecret]
     proofs: list[sp.ShuffleProof]
@@ -192,7 +194,7 @@ def test_key_proofs_verify_and_are_bound_to_game_seat_and_context(deal: Deal) ->
         ):
             hd.check_key(h, proof, game_id, seat, context)
     # A rogue key (one that cancels the others') has no proof: its owner does not know its log.
-    rogue = group.GENERATOR(12345) * group.inverse(deal.publics["b"]) % group.P
+    rogue = MODP.divide(MODP.base_power(12345), deal.publics["b"])
     with pytest.raises(GameFileError, match="proof of knowledge does not verify"):
         hd.check_key(rogue, hd.prove_key(12345, GAME, "a", "join"), GAME, "a", "join")
 
@@ -205,7 +207,7 @@ def test_joint_key_is_the_product_of_the_seats_keys(deal: Deal) -> None:
 def test_cards_are_distinct_subgroup_elements_and_decode() -> None:
     encodings = [hd.encode_card(i) for i in range(25)]
     assert len(set(encodings)) == 25
-    assert all(group.is_element(value) for value in encodings)
+    assert all(MODP.is_element(value) for value in encodings)
     assert [hd.decode_card(value, 25) for value in encodings] == list(range(25))
     with pytest.raises(GameFileError, match="not one of the deck's 24 cards"):
         hd.decode_card(encodings[24], 24)
@@ -267,26 +269,26 @@ def test_a_seats_shuffle_differs_each_time_but_keeps_the_cards(deal: Deal) -> No
 
 def test_no_card_encoding_appears_in_the_deck_after_one_shuffle(deal: Deal) -> None:
     text = " ".join(hd.deck_text(deal.decks[1]))
-    raw = b"".join(group.element_bytes(c.c1) + group.element_bytes(c.c2) for c in deal.decks[1])
+    raw = b"".join(MODP.encode(c.c1) + MODP.encode(c.c2) for c in deal.decks[1])
     for index in range(CARDS):
-        encoding = group.element_bytes(hd.encode_card(index))
+        encoding = MODP.encode(hd.encode_card(index))
         assert encoding not in raw
-        assert group.element_text(hd.encode_card(index)) not in text
+        assert MODP.element_text(hd.encode_card(index)) not in text
     for ct in deal.decks[0]:  # nor any value of the open deck, which everyone can compute
-        assert group.element_bytes(ct.c2) not in raw
+        assert MODP.encode(ct.c2) not in raw
         assert hd.ciphertext_text(ct) not in text
 
 
-def tamper(deck: list[Ciphertext], joint: int, how: str) -> list[Ciphertext]:
+def tamper(deck: list[Ciphertext], joint: Element, how: str) -> list[Ciphertext]:
     out = list(deck)
     if how == "drop":
         return out[:-1]
     if how == "duplicate":  # the first card twice, re-masked so the copy is not recognizable
         out[1] = sh.remask(out[0], joint, 777)
     elif how == "wrong mask":  # re-masked under g only: the card changes
-        out[2] = Ciphertext(out[2].c1 * group.GENERATOR(5) % group.P, out[2].c2)
+        out[2] = Ciphertext(MODP.multiply(out[2].c1, MODP.base_power(5)), out[2].c2)
     elif how == "swap in":  # a fresh encryption of a card of the shuffler's choosing
-        out[3] = Ciphertext(group.GENERATOR(99), hd.encode_card(0) * group.power(joint, 99) % group.P)
+        out[3] = Ciphertext(MODP.base_power(99), MODP.multiply(hd.encode_card(0), MODP.power(joint, 99)))
     return out
 
 
@@ -463,7 +465,7 @@ def test_only_the_drawer_can_read_its_card(deal: Deal) -> None:
     values = [given.value for given in deal.others(drawer, position)]
     encodings = {hd.encode_card(i) for i in range(CARDS)}
     # The other seats' shares alone leave the card masked by the drawer's share.
-    assert ct.c2 * group.inverse(group.multi_power(values, [1] * len(values))) % group.P not in encodings
+    assert MODP.divide(ct.c2, MODP.product(values)) not in encodings
     with pytest.raises(GameFileError, match="not one of the deck's 6 cards"):
         hd.read_card(1, ct, values, CARDS)
     for other in SEATS[1:]:  # nor can another seat use its own secret in the drawer's place
@@ -475,7 +477,7 @@ def test_a_forged_share_is_refused(deal: Deal) -> None:
     ct, x = deal.deck[1], deal.secrets["b"]
     honest = hd.share(x, ct, game_id=GAME, deck_id=DECK, position=1, seat="b")
     hd.check_share(deal.publics["b"], ct, honest, game_id=GAME, deck_id=DECK, position=1)
-    wrong_value = replace(honest, value=group.power(ct.c1, x + 1))
+    wrong_value = replace(honest, value=MODP.power(ct.c1, x + 1))
     wrong_key = hd.share(
         deal.secrets["c"], ct, game_id=GAME, deck_id=DECK, position=1, seat="b"
     )  # c's secret, claimed as b's

@@ -20,9 +20,11 @@ import pytest
 from typer.testing import Result
 
 from pbem.cli.proof_cache import ProofCache
-from pbem.crypto import group
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
+from pbem.crypto.curve import L
+from pbem.crypto.deck_groups import NEW_GROUP
+from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger
@@ -210,13 +212,16 @@ def test_only_the_drawer_reads_its_card(played: Played) -> None:
     deck = table.decks.decks[DECK]
     others = [share.value for share in deck.shares[0].values()]
     game = ledger.read(played.data("readable"), memo)
-    secret_b = hidden_decks.secret_for(game.secret_seed("b", played.secret("b")), table.game_id, "b")
+    group = table.decks.group
+    secret_b = hidden_decks.secret_for(game.secret_seed("b", played.secret("b")), table.game_id, "b", group)
     with pytest.raises(GameFileError, match="not one of the deck's 6 cards"):
-        hd.read_card(secret_b, deck.slots[0], others, len(CARDS))
+        hd.read_card(secret_b, deck.slots[0], others, len(CARDS), group=group)
 
 
 def test_the_file_holds_no_card_until_it_is_played(played: Played) -> None:
-    encodings = [group.element_text(hd.encode_card(index)) for index in range(len(CARDS))]
+    encodings = [
+        NEW_GROUP.element_text(hd.encode_card(index, group=NEW_GROUP)) for index in range(len(CARDS))
+    ]
     before = played.stages["readable"].encode("utf-8")
     for card, encoding in zip(CARDS, encodings, strict=True):
         assert card.encode("utf-8") not in before
@@ -236,7 +241,7 @@ def test_the_whole_game_verifies(played: Played) -> None:
 # --- refusals ------------------------------------------------------------------------------------
 def test_a_forged_share_is_refused(played: Played) -> None:
     def change(entry: dict[str, Any]) -> None:
-        entry["shares"][0]["share"] = group.element_text(group.power(group.G, 12345))
+        entry["shares"][0]["share"] = NEW_GROUP.element_text(NEW_GROUP.base_power(12345))
 
     assert forge(played, "readable", 8, change) == [
         "entry 8 (by b): refused by the rules: decryption share of seat b at deck position 0: "
@@ -250,14 +255,25 @@ def test_a_share_from_another_game_is_refused(played: Played) -> None:
     assert rebuilt is not None
     table = rebuilt.table
     assert table is not None and table.decks is not None
-    secret_b = hidden_decks.secret_for(rebuilt.secret_seed("b", played.secret("b")), table.game_id, "b")
+    group = table.decks.group
+    secret_b = hidden_decks.secret_for(
+        rebuilt.secret_seed("b", played.secret("b")), table.game_id, "b", group
+    )
     # b's true share of the same ciphertext, but made (and proven) for another game
     other = hd.share(
-        secret_b, table.decks.decks[DECK].slots[0], game_id="f" * 32, deck_id=DECK, position=0, seat="b"
+        secret_b,
+        table.decks.decks[DECK].slots[0],
+        game_id="f" * 32,
+        deck_id=DECK,
+        position=0,
+        seat="b",
+        group=group,
     )
 
     def change(entry: dict[str, Any]) -> None:
-        entry["shares"][0].update(share=group.element_text(other.value), proof=hd.proof_text(other.proof))
+        entry["shares"][0].update(
+            share=group.element_text(other.value), proof=hd.proof_text(other.proof, group=group)
+        )
 
     assert forge(played, "readable", 8, change) == [
         "entry 8 (by b): refused by the rules: decryption share of seat b at deck position 0: "
@@ -346,16 +362,20 @@ def test_no_single_seat_chooses_the_card_another_draws() -> None:
     """Whatever one seat does with its own shuffle, each other seat's seed still moves the card
     at the top: the top card is fixed only by every seat's seed together."""
     game_id = "0" * 32
-    secrets = {seat: hd.derive_secret(random.Random(seat).randbytes(32), game_id, seat) for seat in SEATS}
-    publics = {seat: hd.public_key(secret) for seat, secret in secrets.items()}
-    decks = hidden_decks.setup([DeckSpec(DECK, CARDS)], SEATS, publics)
+    group = NEW_GROUP
+    seeds = {seat: random.Random(seat).randbytes(32) for seat in SEATS}
+    secrets = {seat: hd.derive_secret(seeds[seat], game_id, seat, group=group) for seat in SEATS}
+    publics = {seat: hd.public_key(secret, group=group) for seat, secret in secrets.items()}
+    decks = hidden_decks.setup([DeckSpec(DECK, CARDS)], SEATS, publics, group)
 
     def top(seeds: dict[str, bytes]) -> str:
         """The card at the top once every seat has shuffled: each shuffle's output i is its
         input at ``permutation[i]``, so follow position 0 back through the shuffles."""
         position = 0
         for seat in reversed(SEATS):
-            how = sh.shuffle_secret(seeds[seat], len(CARDS), game_id=game_id, deck_id=DECK, seat=seat)
+            how = sh.shuffle_secret(
+                seeds[seat], len(CARDS), game_id=game_id, deck_id=DECK, seat=seat, group=group
+            )
             position = how.permutation[position]
         return CARDS[position]
 
@@ -363,10 +383,11 @@ def test_no_single_seat_chooses_the_card_another_draws() -> None:
     # The prediction is what the encrypted deck really holds after the three shuffles.
     deck = decks.decks[DECK].slots
     for seat in SEATS:
-        deck, _ = sh.shuffle(deck, decks.joint, base[seat], game_id=game_id, deck_id=DECK, seat=seat)
-    total = sum(secrets.values()) % group.Q
-    opened = deck[0].c2 * group.inverse(group.power(deck[0].c1, total)) % group.P
-    assert CARDS[hd.decode_card(opened, len(CARDS))] == top(base)
+        deck, _ = sh.shuffle(
+            deck, decks.joint, base[seat], game_id=game_id, deck_id=DECK, seat=seat, group=group
+        )
+    opened = group.divide(deck[0].c2, group.power(deck[0].c1, sum(secrets.values())))
+    assert CARDS[hd.decode_card(opened, len(CARDS), group=group)] == top(base)
     for seat in SEATS:
         outcomes = {top(base | {seat: bytes([100 + trial]) * 32}) for trial in range(12)}
         assert len(outcomes) >= 3, (seat, outcomes)
@@ -441,14 +462,86 @@ def test_once_the_game_is_over_only_a_card_dealt_face_up_is_still_owed(played: P
     game = ledger.read(played.data("ended"), memo)
     assert game.table is not None and game.table.decks is not None
     ciphertext = game.table.decks.decks[DECK].slots[1]
-    secret = hidden_decks.secret_for(game.secret_seed("b", played.secret("b")), game.game_id, "b")
-    share = hd.share(secret, ciphertext, game_id=game.game_id, deck_id=DECK, position=1, seat="b")
+    group = game.group
+    secret = hidden_decks.secret_for(game.secret_seed("b", played.secret("b")), game.game_id, "b", group)
+    share = hd.share(
+        secret, ciphertext, game_id=game.game_id, deck_id=DECK, position=1, seat="b", group=group
+    )
     late = {
         "deck": DECK,
         "slot": 1,
         "share": group.element_text(share.value),
-        "proof": hd.proof_text(share.proof),
+        "proof": hd.proof_text(share.proof, group=group),
     }
     position = len(game.entries) - 2  # b's sync, which carried its share of deck:2 only
     problems = forge(played, "ended", position, lambda entry: entry["shares"].append(late))
     assert len(problems) == 1 and "shares[1]: b owes no share of deck:1" in problems[0]
+
+
+# --- the group ------------------------------------------------------------------------------------
+def test_a_new_game_names_the_curve_group_and_its_values_are_32_bytes(played: Played) -> None:
+    entries = played.data("readable")["entry"]
+    assert entries[0]["group"] == "edwards25519"
+    assert all(len(entry["deck_key"]) == 44 and len(entry["deck_key_proof"]) == 88 for entry in entries[:3])
+    shuffle = entries[4]["shuffles"][0]
+    assert {len(card) for card in shuffle["cards"]} == {88}
+    assert {len(value) for value in shuffle["commitments"]} == {44}
+
+
+SMALL_ORDER = {
+    "the identity": b64(bytes([1]) + bytes(31)),
+    "of order 2": b64((2**255 - 20).to_bytes(32, "little")),
+    "of order 4": b64(bytes(32)),
+}
+NOT_CANONICAL = b64((2**255 - 19 + 5).to_bytes(32, "little"))
+
+
+@pytest.mark.parametrize("point", [*SMALL_ORDER, "non-canonical"])
+@pytest.mark.parametrize(
+    ("position", "field", "where"),
+    [
+        (1, lambda e: e, "deck_key"),
+        (8, lambda e: e["shares"][0], "shares[0] share"),
+        (4, lambda e: e["shuffles"][0]["commitments"], "shuffles[0] commitments[2]"),
+        (4, lambda e: e["shuffles"][0]["chain"], "shuffles[0] chain[2]"),
+    ],
+    ids=["deck_key", "share", "commitment", "chain"],
+)
+def test_a_point_outside_the_prime_order_subgroup_is_refused_naming_the_entry_and_field(
+    played: Played, point: str, position: int, field: Callable[[Any], Any], where: str
+) -> None:
+    bad = SMALL_ORDER.get(point, NOT_CANONICAL)
+
+    def change(entry: dict[str, Any]) -> None:
+        holder = field(entry)
+        if isinstance(holder, list):
+            holder[2] = bad
+        elif "deck_key" in holder:
+            holder["deck_key"] = bad
+        else:
+            holder["share"] = bad
+
+    problems = forge(played, "readable", position, change)
+    assert len(problems) == 1
+    assert where in problems[0]
+    reason = "non-canonical" if point == "non-canonical" else "not a group element"
+    assert reason in problems[0]
+
+
+def test_a_ciphertext_with_a_small_order_half_is_refused(played: Played) -> None:
+    def change(entry: dict[str, Any]) -> None:
+        card = unb64(entry["shuffles"][0]["cards"][3])
+        entry["shuffles"][0]["cards"][3] = b64(card[:32] + bytes(32))
+
+    problems = forge(played, "readable", 4, change)
+    assert len(problems) == 1
+    assert "shuffles[0] cards[3] (second half): not a group element" in problems[0]
+
+
+def test_a_scalar_not_below_the_group_order_is_refused(played: Played) -> None:
+    def change(entry: dict[str, Any]) -> None:
+        entry["shuffles"][0]["card_responses"][0] = b64(L.to_bytes(32, "little"))
+
+    problems = forge(played, "readable", 4, change)
+    assert len(problems) == 1
+    assert "shuffles[0] card_responses[0]: not a scalar (not below the group order)" in problems[0]

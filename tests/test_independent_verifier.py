@@ -31,7 +31,8 @@ DECKS = {hidden_deck_game.DECK: list(CARDS)}
 
 
 def test_it_shares_no_code_with_pbem() -> None:
-    """Only the standard library, cryptography and (optionally) gmpy2: what the document names."""
+    """Only the standard library, cryptography, PyNaCl and (optionally) gmpy2: what the document
+    names."""
     tree = ast.parse(Path(independent_verifier.__file__).read_text(encoding="utf-8"))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
@@ -201,6 +202,37 @@ def test_a_flipped_byte_in_a_proof_is_refused_for_that_proof(
     mine, theirs = refusals(forgery)
     assert len(mine) == 1 and ours in mine[0], mine
     assert len(theirs) == 1 and pbems in theirs[0], theirs
+
+
+def test_the_game_is_in_the_curve_group(hidden: Path) -> None:
+    assert tomllib.loads(hidden.read_text(encoding="utf-8"))["entry"][0]["group"] == "edwards25519"
+
+
+@pytest.mark.parametrize(
+    ("point", "pbems"),
+    [
+        (
+            bytes(32),
+            "not a group element (off the curve, of small order or outside the prime-order subgroup)",
+        ),
+        (bytes([1]) + bytes(31), "not a group element (the identity)"),
+        ((2**255 - 1).to_bytes(32, "little"), "not a point (non-canonical encoding)"),
+    ],
+    ids=["order-4", "identity", "non-canonical"],
+)
+def test_a_share_outside_the_prime_order_subgroup_is_refused_by_both(
+    hidden: Path, tmp_path: Path, point: bytes, pbems: str
+) -> None:
+    forgery = forged(
+        hidden, tmp_path / "forged.toml", "shares", lambda e: e["shares"][0].update(share=b64(point))
+    )
+    mine, theirs = refusals(forgery)
+    assert len(mine) == 1 and "shares[0] share is not a point of the prime-order subgroup" in mine[0], mine
+    assert len(theirs) == 1 and f"shares[0] share: {pbems}" in theirs[0], theirs
+    with hidden_deck_game.registered():
+        said = run_cli(tmp_path / "home", "verify", str(forgery))
+    assert said.exit_code == 3
+    assert said.stderr.count("\n") == 1 and f"shares[0] share: {pbems}" in said.stderr, said.stderr
 
 
 def test_a_flipped_byte_in_a_signature_is_refused(hidden: Path, tmp_path: Path) -> None:

@@ -23,8 +23,6 @@ from typing import Any
 import pytest
 
 from pbem import gamefile
-from pbem.crypto import group
-from pbem.crypto import hidden_deck as hd
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import ledger, play
 from pbem.engine import table as tables
@@ -35,6 +33,7 @@ from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.rules import RULES
 from tests.conftest import Cli, seeded_keys
+from tests.hidden_deck_game import element_forms
 from tests.pof_support import COMPONENTS
 from tests.test_pof_rules_playouts import Books, final_score
 
@@ -177,8 +176,7 @@ def encodings(deck: str, index: int) -> list[str]:
     """Every way the file could carry the card at ``index`` of ``deck`` in clear: its id, its name
     and its group element (``encode_card``) as base64, hex and decimal."""
     card = COMPONENTS[deck][index]
-    element = hd.encode_card(index)
-    forms = [card["id"], group.element_text(element), format(element, "x"), str(element)]
+    forms = [card["id"], *element_forms(index)]
     return forms + ([card["name"]] if card.get("name") else [])
 
 

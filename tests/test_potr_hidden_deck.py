@@ -20,11 +20,10 @@ from typing import Any
 import pytest
 from typer.testing import Result
 
-from pbem.crypto import group
-from pbem.crypto import hidden_deck as hd
 from pbem.engine import ledger
 from pbem.keys import KeyStore
 from tests.conftest import forget_seen_games, game_ids, make_key_homes, potr_components, run_cli
+from tests.hidden_deck_game import element_forms
 
 SEATS = ("a", "b", "c")
 FAMILIES = {"a": "bentivoglio", "b": "gonzaga", "c": "montefeltro"}
@@ -168,8 +167,7 @@ def encodings(card: str) -> list[str]:
     found = [card, NAMES[card]]
     for index, other in enumerate(CARDS):
         if other["id"] == card:
-            element = hd.encode_card(index)
-            found += [group.element_text(element), format(element, "x"), str(element)]
+            found += element_forms(index)
     return found
 
 

@@ -35,8 +35,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from pbem.crypto import group
 from pbem.crypto import hidden_deck as hd
+from pbem.crypto.groups import Element
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
@@ -1698,17 +1698,19 @@ def open_slot(game: Ledger, keys: Mapping[str, SecretKeys], slot: int) -> str:
     # opened once: the books ask for every card in play after every move.
     seen = (game.game_id, ciphertext.c1, ciphertext.c2)
     if seen not in _OPENED:
+        group = game.group
         shares = [
             group.power(
-                ciphertext.c1, hidden_decks.secret_for(game.secret_seed(seat, keys[seat]), game.game_id, seat)
+                ciphertext.c1,
+                hidden_decks.secret_for(game.secret_seed(seat, keys[seat]), game.game_id, seat, group),
             )
             for seat in game.table.decks.seats
         ]
-        _OPENED[seen] = deck.cards[hd.open_card(ciphertext, shares, len(deck.cards))]
+        _OPENED[seen] = deck.cards[hd.open_card(ciphertext, shares, len(deck.cards), group=group)]
     return _OPENED[seen]
 
 
-_OPENED: dict[tuple[str, int, int], str] = {}
+_OPENED: dict[tuple[str, Element, Element], str] = {}
 
 
 def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:

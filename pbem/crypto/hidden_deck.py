@@ -28,9 +28,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pbem.crypto import group
 from pbem.crypto.encoding import b64, unb64
-from pbem.crypto.group import GENERATOR, P, Q, element_bytes, inverse, power
+from pbem.crypto.groups import CHALLENGE_SIZE, MODP_2048, Element, Group
 from pbem.crypto.signing import pae
 from pbem.errors import GameFileError
 
@@ -43,7 +42,6 @@ DECK_SEED_DOMAIN = "pbem/deck-seed/v1"
 SHUFFLE_SEED_DOMAIN = "pbem/hidden-deck/shuffle-seed/v1"
 REMASK_DOMAIN = "pbem/hidden-deck/remask/v1"
 SEED_SIZE = 32
-PROOF_SIZE = group.CHALLENGE_SIZE + group.ELEMENT_SIZE
 
 
 # --- values -------------------------------------------------------------------------------------
@@ -51,8 +49,8 @@ PROOF_SIZE = group.CHALLENGE_SIZE + group.ELEMENT_SIZE
 class Ciphertext:
     """ElGamal under the joint key: ``c1 = g^r``, ``c2 = card * H^r``."""
 
-    c1: int
-    c2: int
+    c1: Element
+    c2: Element
 
 
 @dataclass(frozen=True)
@@ -68,7 +66,7 @@ class Share:
     """One seat's decryption share ``c1^x`` of one deck position, with its proof."""
 
     seat: str
-    value: int
+    value: Element
     proof: Proof
 
 
@@ -76,9 +74,14 @@ def _text(value: str) -> bytes:
     return value.encode("utf-8")
 
 
-def _nonce(secret: int, statement: bytes) -> int:
+def int_bytes(value: int) -> bytes:
+    """Any non-negative integer for hashing: its minimal big-endian bytes (pae carries the length)."""
+    return value.to_bytes((value.bit_length() + 7) // 8, "big")
+
+
+def _nonce(group: Group, secret: int, statement: bytes) -> int:
     """A proof nonce fixed by the secret and the whole statement, so no two statements share one."""
-    return group.hash_to_scalar(NONCE_DOMAIN, group.int_bytes(secret), statement)
+    return group.hash_to_scalar(NONCE_DOMAIN, int_bytes(secret), statement)
 
 
 # --- keys ---------------------------------------------------------------------------------------
@@ -87,7 +90,7 @@ def new_seed() -> bytes:
     return os.urandom(SEED_SIZE)
 
 
-def derive_secret(seed: bytes, game_id: str, seat: str) -> int:
+def derive_secret(seed: bytes, game_id: str, seat: str, *, group: Group = MODP_2048) -> int:
     """A seat's ElGamal secret in ``[1, q-1]``: HKDF-SHA256 of a 32-byte seed, wide, reduced mod q.
 
     The engine keeps the seed (sealed to the seat's own key, like a sealed choice) and derives the
@@ -99,9 +102,8 @@ def derive_secret(seed: bytes, game_id: str, seat: str) -> int:
 
     if len(seed) != SEED_SIZE:
         raise ValueError(f"a hidden-deck seed is {SEED_SIZE} bytes")
-    info = pae(KEY_DOMAIN, _text(game_id), _text(seat))
-    wide = HKDF(hashes.SHA256(), group.WIDE_SIZE, salt=None, info=info).derive(seed)
-    return int.from_bytes(wide, "big") % (Q - 1) + 1
+    info = pae(group.domain(KEY_DOMAIN), _text(game_id), _text(seat))
+    return group.scalar_from_wide(HKDF(hashes.SHA256(), group.wide_size, salt=None, info=info).derive(seed))
 
 
 def deck_seed(key_material: bytes) -> bytes:
@@ -127,7 +129,15 @@ def shuffle_seed(seed: bytes, *, game_id: str, deck_id: str, seat: str, round: i
     return HKDF(hashes.SHA256(), SEED_SIZE, salt=None, info=info).derive(seed)
 
 
-def remask_scalar(seed: bytes, ciphertext: Ciphertext, *, game_id: str, deck_id: str, position: int) -> int:
+def remask_scalar(
+    seed: bytes,
+    ciphertext: Ciphertext,
+    *,
+    game_id: str,
+    deck_id: str,
+    position: int,
+    group: Group = MODP_2048,
+) -> int:
     """The fresh randomness a seat re-masks a card with before it goes back under the deck."""
     return group.hash_to_scalar(
         REMASK_DOMAIN,
@@ -135,168 +145,209 @@ def remask_scalar(seed: bytes, ciphertext: Ciphertext, *, game_id: str, deck_id:
         _text(game_id),
         _text(deck_id),
         str(position).encode("ascii"),
-        element_bytes(ciphertext.c1),
-        element_bytes(ciphertext.c2),
+        group.encode(ciphertext.c1),
+        group.encode(ciphertext.c2),
     )
 
 
-def public_key(secret: int) -> int:
-    return GENERATOR(secret)
+def public_key(secret: int, *, group: Group = MODP_2048) -> Element:
+    return group.base_power(secret)
 
 
-def _key_statement(public: int, game_id: str, seat: str, context: str) -> list[bytes]:
-    return [_text(game_id), _text(seat), _text(context), element_bytes(public)]
+def _key_statement(group: Group, public: Element, game_id: str, seat: str, context: str) -> list[bytes]:
+    return [_text(game_id), _text(seat), _text(context), group.encode(public)]
 
 
-def prove_key(secret: int, game_id: str, seat: str, context: str = "") -> Proof:
+def prove_key(secret: int, game_id: str, seat: str, context: str = "", *, group: Group = MODP_2048) -> Proof:
     """Schnorr proof of knowledge of ``x`` for ``h = g^x``, bound to the game, seat and context.
 
     Checking it before the keys are multiplied stops a rogue key: a seat that published
     ``g^y / prod(other keys)`` would know the joint secret but could not prove it knows its own.
     """
-    public = public_key(secret)
-    statement = _key_statement(public, game_id, seat, context)
-    nonce = _nonce(secret, pae(KEY_PROOF_DOMAIN, *statement))
-    commitment = GENERATOR(nonce)
-    challenge = group.challenge(KEY_PROOF_DOMAIN, *statement, element_bytes(commitment))
-    return Proof(challenge, (nonce + challenge * secret) % Q)
+    public = public_key(secret, group=group)
+    statement = _key_statement(group, public, game_id, seat, context)
+    nonce = _nonce(group, secret, pae(group.domain(KEY_PROOF_DOMAIN), *statement))
+    commitment = group.base_power(nonce)
+    challenge = group.challenge(KEY_PROOF_DOMAIN, *statement, group.encode(commitment))
+    return Proof(challenge, (nonce + challenge * secret) % group.order)
 
 
-def check_key(public: int, proof: Proof, game_id: str, seat: str, context: str = "") -> None:
+def check_key(
+    public: Element, proof: Proof, game_id: str, seat: str, context: str = "", *, group: Group = MODP_2048
+) -> None:
     """Raise GameFileError unless ``proof`` shows the seat knows the secret of ``public``."""
     if not group.is_element(public):
         raise GameFileError(f"hidden-deck key of seat {seat}: not a group element")
-    commitment = GENERATOR(proof.response) * inverse(power(public, proof.challenge)) % P
-    statement = _key_statement(public, game_id, seat, context)
-    if group.challenge(KEY_PROOF_DOMAIN, *statement, element_bytes(commitment)) != proof.challenge:
+    commitment = group.divide(group.base_power(proof.response), group.power(public, proof.challenge))
+    statement = _key_statement(group, public, game_id, seat, context)
+    if group.challenge(KEY_PROOF_DOMAIN, *statement, group.encode(commitment)) != proof.challenge:
         raise GameFileError(f"hidden-deck key of seat {seat}: the proof of knowledge does not verify")
 
 
-def joint_key(publics: Iterable[int]) -> int:
+def joint_key(publics: Iterable[Element], *, group: Group = MODP_2048) -> Element:
     """The key the deck is encrypted under: the product of every seat's (checked) key."""
-    result = 1
-    for public in publics:
-        result = result * public % P
-    return result
+    return group.product(publics)
 
 
 # --- cards --------------------------------------------------------------------------------------
-def encode_card(index: int) -> int:
+def encode_card(index: int, *, group: Group = MODP_2048) -> Element:
     if index < 0:
         raise ValueError("a card index is not negative")
-    return _card(index)
+    return _card(group, index)
 
 
 @lru_cache(maxsize=1024)
-def _card(index: int) -> int:
+def _card(group: Group, index: int) -> Element:
     return group.hash_to_element(CARD_DOMAIN, str(index).encode("ascii"))
 
 
 @lru_cache(maxsize=16)
-def _cards(count: int) -> dict[int, int]:
-    return {_card(index): index for index in range(count)}
+def _cards(group: Group, count: int) -> dict[Element, int]:
+    return {_card(group, index): index for index in range(count)}
 
 
-def decode_card(element: int, cards: int) -> int:
+def decode_card(element: Element, cards: int, *, group: Group = MODP_2048) -> int:
     """The index of the card ``element`` encodes, among ``cards`` card indices."""
-    index = _cards(cards).get(element)
+    index = _cards(group, cards).get(element)
     if index is None:
         raise GameFileError(f"the decrypted value is not one of the deck's {cards} cards")
     return index
 
 
-def open_deck(cards: int | Sequence[int], joint: int) -> list[Ciphertext]:
+def open_deck(cards: int | Sequence[int], joint: Element, *, group: Group = MODP_2048) -> list[Ciphertext]:
     """The deck before any shuffle: each card encrypted with the public randomness 1.
 
     ``(g, card * H)`` hides nothing; it is the starting point every seat can compute, and unlike
     randomness 0 it keeps every value a non-identity element, so it reads back like any deck.
     """
     indices = range(cards) if isinstance(cards, int) else cards
-    return [Ciphertext(group.G, encode_card(index) * joint % P) for index in indices]
+    return [
+        Ciphertext(group.generator, group.multiply(encode_card(index, group=group), joint))
+        for index in indices
+    ]
 
 
 # --- decryption shares --------------------------------------------------------------------------
 def _share_statement(
-    public: int, ciphertext: Ciphertext, value: int, *, game_id: str, deck_id: str, position: int, seat: str
+    group: Group,
+    public: Element,
+    ciphertext: Ciphertext,
+    value: Element,
+    *,
+    game_id: str,
+    deck_id: str,
+    position: int,
+    seat: str,
 ) -> list[bytes]:
     return [
         _text(game_id),
         _text(deck_id),
         str(position).encode("ascii"),
         _text(seat),
-        element_bytes(public),
-        element_bytes(ciphertext.c1),
-        element_bytes(ciphertext.c2),
-        element_bytes(value),
+        group.encode(public),
+        group.encode(ciphertext.c1),
+        group.encode(ciphertext.c2),
+        group.encode(value),
     ]
 
 
 def share(
-    secret: int, ciphertext: Ciphertext, *, game_id: str, deck_id: str, position: int, seat: str
+    secret: int,
+    ciphertext: Ciphertext,
+    *,
+    game_id: str,
+    deck_id: str,
+    position: int,
+    seat: str,
+    group: Group = MODP_2048,
 ) -> Share:
     """A seat's decryption share of the card at ``position``, with a Chaum-Pedersen proof that
     it used the secret behind its published key (``log_g h = log_c1 d``).
 
     Other seats publish this for a private draw; the drawer publishes its own to play the card.
     """
-    value = power(ciphertext.c1, secret)
+    value = group.power(ciphertext.c1, secret)
     statement = _share_statement(
-        public_key(secret), ciphertext, value, game_id=game_id, deck_id=deck_id, position=position, seat=seat
+        group,
+        public_key(secret, group=group),
+        ciphertext,
+        value,
+        game_id=game_id,
+        deck_id=deck_id,
+        position=position,
+        seat=seat,
     )
-    nonce = _nonce(secret, pae(SHARE_PROOF_DOMAIN, *statement))
-    first, second = GENERATOR(nonce), power(ciphertext.c1, nonce)
-    challenge = group.challenge(SHARE_PROOF_DOMAIN, *statement, element_bytes(first), element_bytes(second))
-    return Share(seat, value, Proof(challenge, (nonce + challenge * secret) % Q))
+    nonce = _nonce(group, secret, pae(group.domain(SHARE_PROOF_DOMAIN), *statement))
+    first, second = group.base_power(nonce), group.power(ciphertext.c1, nonce)
+    challenge = group.challenge(SHARE_PROOF_DOMAIN, *statement, group.encode(first), group.encode(second))
+    return Share(seat, value, Proof(challenge, (nonce + challenge * secret) % group.order))
 
 
 def check_share(
-    public: int, ciphertext: Ciphertext, given: Share, *, game_id: str, deck_id: str, position: int
+    public: Element,
+    ciphertext: Ciphertext,
+    given: Share,
+    *,
+    game_id: str,
+    deck_id: str,
+    position: int,
+    group: Group = MODP_2048,
 ) -> None:
     """Raise GameFileError unless ``given`` is the share of its seat's key for this position."""
     where = f"decryption share of seat {given.seat} at {deck_id} position {position}"
     if not group.is_element(given.value):
         raise GameFileError(f"{where}: not a group element")
     challenge, response = given.proof.challenge, given.proof.response
-    first = GENERATOR(response) * inverse(power(public, challenge)) % P
-    second = power(ciphertext.c1, response) * inverse(power(given.value, challenge)) % P
+    first = group.divide(group.base_power(response), group.power(public, challenge))
+    second = group.divide(group.power(ciphertext.c1, response), group.power(given.value, challenge))
     statement = _share_statement(
-        public, ciphertext, given.value, game_id=game_id, deck_id=deck_id, position=position, seat=given.seat
+        group,
+        public,
+        ciphertext,
+        given.value,
+        game_id=game_id,
+        deck_id=deck_id,
+        position=position,
+        seat=given.seat,
     )
     if (
-        group.challenge(SHARE_PROOF_DOMAIN, *statement, element_bytes(first), element_bytes(second))
+        group.challenge(SHARE_PROOF_DOMAIN, *statement, group.encode(first), group.encode(second))
         != challenge
     ):
         raise GameFileError(f"{where}: the proof does not verify")
 
 
-def _unmask(ciphertext: Ciphertext, shares: Iterable[int]) -> int:
-    product = 1
-    for value in shares:
-        product = product * value % P
-    return ciphertext.c2 * inverse(product) % P
+def _unmask(group: Group, ciphertext: Ciphertext, shares: Iterable[Element]) -> Element:
+    return group.divide(ciphertext.c2, group.product(shares))
 
 
-def open_card(ciphertext: Ciphertext, shares: Iterable[int], cards: int) -> int:
+def open_card(
+    ciphertext: Ciphertext, shares: Iterable[Element], cards: int, *, group: Group = MODP_2048
+) -> int:
     """The card every seat's (already checked) share opens: what ``reveal`` computes once the
     shares were checked one by one, as they arrived."""
-    return decode_card(_unmask(ciphertext, shares), cards)
+    return decode_card(_unmask(group, ciphertext, shares), cards, group=group)
 
 
-def read_card(secret: int, ciphertext: Ciphertext, others: Iterable[int], cards: int) -> int:
+def read_card(
+    secret: int, ciphertext: Ciphertext, others: Iterable[Element], cards: int, *, group: Group = MODP_2048
+) -> int:
     """The drawer's view: its own share, computed here and never published, and every other
     seat's (already checked) share give the card's index."""
-    return decode_card(_unmask(ciphertext, [power(ciphertext.c1, secret), *others]), cards)
+    mine = group.power(ciphertext.c1, secret)
+    return decode_card(_unmask(group, ciphertext, [mine, *others]), cards, group=group)
 
 
 def reveal(
     ciphertext: Ciphertext,
     shares: Sequence[Share],
-    publics: Mapping[str, int],
+    publics: Mapping[str, Element],
     *,
     cards: int,
     game_id: str,
     deck_id: str,
     position: int,
+    group: Group = MODP_2048,
 ) -> int:
     """The card at ``position`` once every seat has published its share, each share checked."""
     seats = [given.seat for given in shares]
@@ -307,21 +358,28 @@ def reveal(
         )
     for given in shares:
         check_share(
-            publics[given.seat], ciphertext, given, game_id=game_id, deck_id=deck_id, position=position
+            publics[given.seat],
+            ciphertext,
+            given,
+            game_id=game_id,
+            deck_id=deck_id,
+            position=position,
+            group=group,
         )
-    return decode_card(_unmask(ciphertext, (given.value for given in shares)), cards)
+    return decode_card(_unmask(group, ciphertext, (given.value for given in shares)), cards, group=group)
 
 
 def check_play(
     ciphertext: Ciphertext,
     shares: Sequence[Share],
-    publics: Mapping[str, int],
+    publics: Mapping[str, Element],
     claimed: int,
     *,
     cards: int,
     game_id: str,
     deck_id: str,
     position: int,
+    group: Group = MODP_2048,
 ) -> None:
     """Raise GameFileError unless every seat's share is valid and together they open ``claimed``.
 
@@ -329,7 +387,14 @@ def check_play(
     play, completes the set, so a seat cannot claim a card it was not dealt.
     """
     found = reveal(
-        ciphertext, shares, publics, cards=cards, game_id=game_id, deck_id=deck_id, position=position
+        ciphertext,
+        shares,
+        publics,
+        cards=cards,
+        game_id=game_id,
+        deck_id=deck_id,
+        position=position,
+        group=group,
     )
     if found != claimed:
         raise GameFileError(
@@ -338,62 +403,63 @@ def check_play(
 
 
 # --- text forms ---------------------------------------------------------------------------------
-def ciphertext_text(ciphertext: Ciphertext) -> str:
-    return b64(element_bytes(ciphertext.c1) + element_bytes(ciphertext.c2))
+def ciphertext_text(ciphertext: Ciphertext, *, group: Group = MODP_2048) -> str:
+    return b64(group.encode(ciphertext.c1) + group.encode(ciphertext.c2))
 
 
-def parse_ciphertext(text: object, what: str) -> Ciphertext:
+def parse_ciphertext(text: object, what: str, *, group: Group = MODP_2048) -> Ciphertext:
     if not isinstance(text, str):
         raise GameFileError(f"{what}: expected text, found {type(text).__name__}")
     try:
-        data = unb64(text, 2 * group.ELEMENT_SIZE)
+        data = unb64(text, 2 * group.element_size)
     except ValueError as exc:
         raise GameFileError(f"{what}: {exc}") from None
-    half = group.ELEMENT_SIZE
+    half = group.element_size
     return Ciphertext(
-        group.parse_element(b64(data[:half]), f"{what} (first half)"),
-        group.parse_element(b64(data[half:]), f"{what} (second half)"),
+        group.decode(data[:half], f"{what} (first half)"),
+        group.decode(data[half:], f"{what} (second half)"),
     )
 
 
-def deck_text(deck: Sequence[Ciphertext]) -> list[str]:
-    return [ciphertext_text(ciphertext) for ciphertext in deck]
+def deck_text(deck: Sequence[Ciphertext], *, group: Group = MODP_2048) -> list[str]:
+    return [ciphertext_text(ciphertext, group=group) for ciphertext in deck]
 
 
-def parse_deck(texts: object, what: str) -> list[Ciphertext]:
+def parse_deck(texts: object, what: str, *, group: Group = MODP_2048) -> list[Ciphertext]:
     if not isinstance(texts, list):
         raise GameFileError(f"{what}: expected a list of ciphertexts")
-    return [parse_ciphertext(text, f"{what}[{index}]") for index, text in enumerate(texts)]
+    return [parse_ciphertext(text, f"{what}[{index}]", group=group) for index, text in enumerate(texts)]
 
 
-def proof_text(proof: Proof) -> str:
-    return b64(
-        proof.challenge.to_bytes(group.CHALLENGE_SIZE, "big")
-        + proof.response.to_bytes(group.ELEMENT_SIZE, "big")
-    )
+def proof_text(proof: Proof, *, group: Group = MODP_2048) -> str:
+    return b64(proof.challenge.to_bytes(CHALLENGE_SIZE, "big") + group.scalar_bytes(proof.response))
 
 
-def parse_proof(text: object, what: str) -> Proof:
+def parse_proof(text: object, what: str, *, group: Group = MODP_2048) -> Proof:
     if not isinstance(text, str):
         raise GameFileError(f"{what}: expected text, found {type(text).__name__}")
     try:
-        data = unb64(text, PROOF_SIZE)
+        data = unb64(text, CHALLENGE_SIZE + group.scalar_size)
     except ValueError as exc:
         raise GameFileError(f"{what}: {exc}") from None
-    response = int.from_bytes(data[group.CHALLENGE_SIZE :], "big")
-    if response >= Q:
+    response = group.scalar_from_bytes(data[CHALLENGE_SIZE:])
+    if response >= group.order:
         raise GameFileError(f"{what}: the response is not below the group order")
-    return Proof(int.from_bytes(data[: group.CHALLENGE_SIZE], "big"), response)
+    return Proof(int.from_bytes(data[:CHALLENGE_SIZE], "big"), response)
 
 
-def share_fields(given: Share) -> dict[str, str]:
+def share_fields(given: Share, *, group: Group = MODP_2048) -> dict[str, str]:
     """A share as the text fields of a ledger entry."""
-    return {"seat": given.seat, "share": group.element_text(given.value), "proof": proof_text(given.proof)}
+    return {
+        "seat": given.seat,
+        "share": group.element_text(given.value),
+        "proof": proof_text(given.proof, group=group),
+    }
 
 
-def parse_share(fields: Mapping[str, object], what: str) -> Share:
+def parse_share(fields: Mapping[str, object], what: str, *, group: Group = MODP_2048) -> Share:
     seat = fields.get("seat")
     if not isinstance(seat, str):
         raise GameFileError(f"{what}: the seat is missing")
     value = group.parse_element(fields.get("share"), f"{what} share")
-    return Share(seat, value, parse_proof(fields.get("proof"), f"{what} proof"))
+    return Share(seat, value, parse_proof(fields.get("proof"), f"{what} proof", group=group))

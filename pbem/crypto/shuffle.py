@@ -30,8 +30,7 @@ import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pbem.crypto import group
-from pbem.crypto.group import GENERATOR, P, fixed_base
+from pbem.crypto.groups import MODP_2048, Element, Group
 from pbem.crypto.hidden_deck import SEED_SIZE, Ciphertext
 from pbem.crypto.signing import pae
 from pbem.errors import GameFileError
@@ -76,7 +75,9 @@ def _permutation(size: int, material: bytes) -> tuple[int, ...]:
     return tuple(order)
 
 
-def shuffle_secret(seed: bytes, size: int, *, game_id: str, deck_id: str, seat: str) -> ShuffleSecret:
+def shuffle_secret(
+    seed: bytes, size: int, *, game_id: str, deck_id: str, seat: str, group: Group = MODP_2048
+) -> ShuffleSecret:
     """The permutation and masks a seat's seed gives for a deck of ``size`` cards."""
     if not 0 < size <= 0xFFFF:
         raise ValueError("a deck holds 1 to 65535 cards")
@@ -86,26 +87,38 @@ def shuffle_secret(seed: bytes, size: int, *, game_id: str, deck_id: str, seat: 
     return ShuffleSecret(permutation, masks)
 
 
-def remask(ciphertext: Ciphertext, joint: int, mask: int) -> Ciphertext:
+def remask(ciphertext: Ciphertext, joint: Element, mask: int, *, group: Group = MODP_2048) -> Ciphertext:
     """The same card under fresh randomness: ``(c1 g^mask, c2 H^mask)``."""
-    return Ciphertext(ciphertext.c1 * GENERATOR(mask) % P, ciphertext.c2 * fixed_base(joint)(mask) % P)
+    return Ciphertext(
+        group.multiply(ciphertext.c1, group.base_power(mask)),
+        group.multiply(ciphertext.c2, group.fixed_base(joint)(mask)),
+    )
 
 
-def apply(deck: Sequence[Ciphertext], joint: int, secret: ShuffleSecret) -> list[Ciphertext]:
+def apply(
+    deck: Sequence[Ciphertext], joint: Element, secret: ShuffleSecret, *, group: Group = MODP_2048
+) -> list[Ciphertext]:
     if len(secret.permutation) != len(deck) or sorted(secret.permutation) != list(range(len(deck))):
         raise ValueError("the permutation does not fit the deck")
     return [
-        remask(deck[source], joint, mask)
+        remask(deck[source], joint, mask, group=group)
         for source, mask in zip(secret.permutation, secret.masks, strict=True)
     ]
 
 
 def shuffle(
-    deck: Sequence[Ciphertext], joint: int, seed: bytes, *, game_id: str, deck_id: str, seat: str
+    deck: Sequence[Ciphertext],
+    joint: Element,
+    seed: bytes,
+    *,
+    game_id: str,
+    deck_id: str,
+    seat: str,
+    group: Group = MODP_2048,
 ) -> tuple[list[Ciphertext], ShuffleSecret]:
     """A seat's shuffle of ``deck``: the new deck, and the secret a proof of it needs."""
-    secret = shuffle_secret(seed, len(deck), game_id=game_id, deck_id=deck_id, seat=seat)
-    return apply(deck, joint, secret), secret
+    secret = shuffle_secret(seed, len(deck), game_id=game_id, deck_id=deck_id, seat=seat, group=group)
+    return apply(deck, joint, secret, group=group), secret
 
 
 # --- the audited variant --------------------------------------------------------------------------
@@ -120,13 +133,14 @@ def seed_commitment(seed: bytes, *, game_id: str, deck_id: str, seat: str) -> st
 def audit_shuffle(
     before: Sequence[Ciphertext],
     after: Sequence[Ciphertext],
-    joint: int,
+    joint: Element,
     seed: bytes,
     committed: str,
     *,
     game_id: str,
     deck_id: str,
     seat: str,
+    group: Group = MODP_2048,
 ) -> None:
     """Raise GameFileError unless ``after`` is exactly the shuffle the revealed ``seed`` gives.
 
@@ -141,7 +155,7 @@ def audit_shuffle(
         raise GameFileError(f"{where}: the revealed seed does not match its commitment")
     if len(after) != len(before):
         raise GameFileError(f"{where}: {len(after)} cards came out of {len(before)}")
-    expected, _ = shuffle(before, joint, seed, game_id=game_id, deck_id=deck_id, seat=seat)
+    expected, _ = shuffle(before, joint, seed, game_id=game_id, deck_id=deck_id, seat=seat, group=group)
     for position, (made, found) in enumerate(zip(expected, after, strict=True)):
         if made != found:
             raise GameFileError(

@@ -28,9 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pbem.crypto import group
-from pbem.crypto.group import GENERATOR, P, Q, element_bytes, fixed_base, inverse, multi_power, power
-from pbem.crypto.hidden_deck import Ciphertext
+from pbem.crypto.groups import MODP_2048, Element, Group, challenge_text, parse_challenge
+from pbem.crypto.hidden_deck import Ciphertext, int_bytes
 from pbem.crypto.shuffle import ShuffleSecret
 from pbem.crypto.signing import pae
 from pbem.errors import GameFileError
@@ -44,24 +43,29 @@ NONCE_DOMAIN = "pbem/hidden-deck/shuffle-nonce/v1"
 
 @dataclass(frozen=True)
 class ShuffleProof:
-    commitments: tuple[int, ...]  # Pedersen commitments to the permutation matrix's columns
-    chain: tuple[int, ...]  # the commitment chain to the permuted challenges
+    commitments: tuple[Element, ...]  # Pedersen commitments to the permutation matrix's columns
+    chain: tuple[Element, ...]  # the commitment chain to the permuted challenges
     challenge: int
     responses: tuple[int, int, int, int]  # s1..s4
     chain_responses: tuple[int, ...]  # s-hat
     card_responses: tuple[int, ...]  # s-prime
 
 
-@lru_cache(maxsize=256)
-def generator(index: int) -> int:
+def generator(index: int, group: Group = MODP_2048) -> Element:
     """Independent generators nobody knows a relation between; -1 is the chain's base."""
+    return _generator(group, index)
+
+
+@lru_cache(maxsize=512)
+def _generator(group: Group, index: int) -> Element:
     return group.hash_to_element(GENERATORS_DOMAIN, str(index).encode("ascii"))
 
 
 def _statement(
+    group: Group,
     before: Sequence[Ciphertext],
     after: Sequence[Ciphertext],
-    joint: int,
+    joint: Element,
     *,
     game_id: str,
     deck_id: str,
@@ -69,101 +73,113 @@ def _statement(
 ) -> bytes:
     digest = hashlib.sha256(
         pae(
-            STATEMENT_DOMAIN,
+            group.domain(STATEMENT_DOMAIN),
             game_id.encode("utf-8"),
             deck_id.encode("utf-8"),
             seat.encode("utf-8"),
-            element_bytes(joint),
-            b"".join(element_bytes(c.c1) + element_bytes(c.c2) for c in before),
-            b"".join(element_bytes(c.c1) + element_bytes(c.c2) for c in after),
+            group.encode(joint),
+            b"".join(group.encode(c.c1) + group.encode(c.c2) for c in before),
+            b"".join(group.encode(c.c1) + group.encode(c.c2) for c in after),
         )
     )
     return digest.digest()
 
 
-def _challenges(statement: bytes, commitments: Sequence[int]) -> list[int]:
-    base = hashlib.sha256(b"".join(element_bytes(c) for c in commitments)).digest()
+def _challenges(group: Group, statement: bytes, commitments: Sequence[Element]) -> list[int]:
+    base = hashlib.sha256(b"".join(group.encode(c) for c in commitments)).digest()
     return [
         group.challenge(U_DOMAIN, statement, base, str(i).encode("ascii")) for i in range(len(commitments))
     ]
 
 
-def _final_challenge(statement: bytes, proof_parts: Sequence[int], t_values: Sequence[int]) -> int:
+def _final_challenge(
+    group: Group, statement: bytes, proof_parts: Sequence[Element], t_values: Sequence[Element]
+) -> int:
     return group.challenge(
         PROOF_DOMAIN,
         statement,
-        b"".join(element_bytes(value) for value in proof_parts),
-        b"".join(element_bytes(value) for value in t_values),
+        b"".join(group.encode(value) for value in proof_parts),
+        b"".join(group.encode(value) for value in t_values),
     )
 
 
 def prove_shuffle(
     before: Sequence[Ciphertext],
     after: Sequence[Ciphertext],
-    joint: int,
+    joint: Element,
     secret: ShuffleSecret,
     *,
     game_id: str,
     deck_id: str,
     seat: str,
+    group: Group = MODP_2048,
 ) -> ShuffleProof:
     """The proof that ``after`` is ``before`` permuted and re-masked as ``secret`` says."""
     size = len(before)
     if len(after) != size or sorted(secret.permutation) != list(range(size)) or len(secret.masks) != size:
         raise ValueError("the shuffle secret does not fit the deck")
-    return _prove(before, after, joint, secret, game_id=game_id, deck_id=deck_id, seat=seat)
+    return _prove(before, after, joint, secret, game_id=game_id, deck_id=deck_id, seat=seat, group=group)
 
 
 def _prove(
     before: Sequence[Ciphertext],
     after: Sequence[Ciphertext],
-    joint: int,
+    joint: Element,
     secret: ShuffleSecret,
     *,
     game_id: str,
     deck_id: str,
     seat: str,
+    group: Group = MODP_2048,
 ) -> ShuffleProof:
     """The prover's steps, for any mapping: a mapping that is not a permutation (as a cheat would
     use) gives a proof that does not verify, which the tests show."""
     size = len(before)
     psi, masks = secret.permutation, secret.masks
-    statement = _statement(before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
-    key = b"".join(group.int_bytes(mask) for mask in masks) + ",".join(map(str, psi)).encode("ascii")
+    statement = _statement(group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
+    key = b"".join(int_bytes(mask) for mask in masks) + ",".join(map(str, psi)).encode("ascii")
 
     def nonce(label: str, index: int = 0) -> int:
         return group.hash_to_scalar(NONCE_DOMAIN, key, statement, label.encode("ascii"), str(index).encode())
 
     # c_j = g^r_j * prod(h_i for the rows i with psi(i) = j): for a permutation, column psi(i)
     # of the matrix has its single one in row i.
+    Q = group.order
     r = [nonce("r", j) for j in range(size)]
-    commitments = [GENERATOR(r[j]) for j in range(size)]
+    commitments = [group.base_power(r[j]) for j in range(size)]
     for i in range(size):
-        commitments[psi[i]] = commitments[psi[i]] * generator(i) % P
-    u = _challenges(statement, commitments)
+        commitments[psi[i]] = group.multiply(commitments[psi[i]], generator(i, group))
+    u = _challenges(group, statement, commitments)
     u_permuted = [u[psi[i]] for i in range(size)]
 
     r_chain = [nonce("r-hat", i) for i in range(size)]
-    chain: list[int] = []
-    previous = generator(-1)
+    chain: list[Element] = []
+    previous = generator(-1, group)
     for i in range(size):
-        previous = GENERATOR(r_chain[i]) * power(previous, u_permuted[i]) % P
+        previous = group.multiply(group.base_power(r_chain[i]), group.power(previous, u_permuted[i]))
         chain.append(previous)
 
     w = [nonce("w", k) for k in range(4)]
     w_chain = [nonce("w-hat", i) for i in range(size)]
     w_cards = [nonce("w-prime", i) for i in range(size)]
-    generators = [generator(i) for i in range(size)]
-    t1 = GENERATOR(w[0])
-    t2 = GENERATOR(w[1])
-    t3 = GENERATOR(w[2]) * multi_power(generators, w_cards) % P
-    t4_second = fixed_base(joint)(Q - w[3]) * multi_power([c.c2 for c in after], w_cards) % P
-    t4_first = GENERATOR(Q - w[3]) * multi_power([c.c1 for c in after], w_cards) % P
+    generators = [generator(i, group) for i in range(size)]
+    t1 = group.base_power(w[0])
+    t2 = group.base_power(w[1])
+    t3 = group.multiply(group.base_power(w[2]), group.multi_power(generators, w_cards))
+    t4_second = group.multiply(
+        group.fixed_base(joint)(Q - w[3]), group.multi_power([c.c2 for c in after], w_cards)
+    )
+    t4_first = group.multiply(group.base_power(Q - w[3]), group.multi_power([c.c1 for c in after], w_cards))
     t_chain = [
-        GENERATOR(w_chain[i]) * power(generator(-1) if i == 0 else chain[i - 1], w_cards[i]) % P
+        group.multiply(
+            group.base_power(w_chain[i]),
+            group.power(generator(-1, group) if i == 0 else chain[i - 1], w_cards[i]),
+        )
         for i in range(size)
     ]
-    c = _final_challenge(statement, [*commitments, *chain], [t1, t2, t3, t4_second, t4_first, *t_chain])
+    c = _final_challenge(
+        group, statement, [*commitments, *chain], [t1, t2, t3, t4_second, t4_first, *t_chain]
+    )
 
     # v_i = u'_(i+1) * ... * u'_N: how r-hat_i reaches the end of the chain.
     v = [1] * size
@@ -192,12 +208,13 @@ def _prove(
 def check_shuffle(
     before: Sequence[Ciphertext],
     after: Sequence[Ciphertext],
-    joint: int,
+    joint: Element,
     proof: ShuffleProof,
     *,
     game_id: str,
     deck_id: str,
     seat: str,
+    group: Group = MODP_2048,
 ) -> None:
     """Raise GameFileError unless ``proof`` shows ``after`` is a shuffle of ``before``."""
     where = f"shuffle of {deck_id} by seat {seat}"
@@ -210,63 +227,72 @@ def check_shuffle(
         raise GameFileError(f"{where}: the proof is for a deck of another size")
     if not all(group.is_element(value) for value in (*proof.commitments, *proof.chain)):
         raise GameFileError(f"{where}: a commitment of the proof is not a group element")
-    statement = _statement(before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
+    statement = _statement(group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
+    Q = group.order
     c = proof.challenge
     s1, s2, s3, s4 = proof.responses
     s_chain, s_cards = proof.chain_responses, proof.card_responses
-    u = _challenges(statement, proof.commitments)
-    generators = [generator(i) for i in range(size)]
+    u = _challenges(group, statement, proof.commitments)
+    generators = [generator(i, group) for i in range(size)]
 
-    def over_c(value: int) -> int:  # value^-c, c being a short challenge
-        return inverse(power(value, c))
+    def over_c(value: Element) -> Element:  # value^-c, c being a short challenge
+        return group.divide(group.identity, group.power(value, c))
 
-    product_c = product_h = product_u = 1
-    for commitment, h in zip(proof.commitments, generators, strict=True):
-        product_c = product_c * commitment % P
-        product_h = product_h * h % P
+    product_u = 1
     for uj in u:
         product_u = product_u * uj % Q
-    c_bar = product_c * inverse(product_h) % P
-    c_hat = proof.chain[-1] * inverse(power(generator(-1), product_u)) % P
-    c_tilde = multi_power(proof.commitments, u)
-    weighted_second = multi_power([ct.c2 for ct in before], u)
-    weighted_first = multi_power([ct.c1 for ct in before], u)
+    c_bar = group.divide(group.product(proof.commitments), group.product(generators))
+    c_hat = group.divide(proof.chain[-1], group.power(generator(-1, group), product_u))
+    c_tilde = group.multi_power(proof.commitments, u)
+    weighted_second = group.multi_power([ct.c2 for ct in before], u)
+    weighted_first = group.multi_power([ct.c1 for ct in before], u)
 
-    t1 = over_c(c_bar) * GENERATOR(s1) % P
-    t2 = over_c(c_hat) * GENERATOR(s2) % P
-    t3 = over_c(c_tilde) * GENERATOR(s3) * multi_power(generators, s_cards) % P
-    t4_second = (
-        over_c(weighted_second)
-        * fixed_base(joint)(Q - s4)
-        * multi_power([ct.c2 for ct in after], s_cards)
-        % P
+    t1 = group.multiply(over_c(c_bar), group.base_power(s1))
+    t2 = group.multiply(over_c(c_hat), group.base_power(s2))
+    t3 = group.product([over_c(c_tilde), group.base_power(s3), group.multi_power(generators, s_cards)])
+    t4_second = group.product(
+        [
+            over_c(weighted_second),
+            group.fixed_base(joint)(Q - s4),
+            group.multi_power([ct.c2 for ct in after], s_cards),
+        ]
     )
-    t4_first = over_c(weighted_first) * GENERATOR(Q - s4) * multi_power([ct.c1 for ct in after], s_cards) % P
+    t4_first = group.product(
+        [
+            over_c(weighted_first),
+            group.base_power(Q - s4),
+            group.multi_power([ct.c1 for ct in after], s_cards),
+        ]
+    )
     t_chain = []
     for i in range(size):
-        previous = generator(-1) if i == 0 else proof.chain[i - 1]
-        t_chain.append(over_c(proof.chain[i]) * GENERATOR(s_chain[i]) * power(previous, s_cards[i]) % P)
+        previous = generator(-1, group) if i == 0 else proof.chain[i - 1]
+        t_chain.append(
+            group.product(
+                [over_c(proof.chain[i]), group.base_power(s_chain[i]), group.power(previous, s_cards[i])]
+            )
+        )
     expected = _final_challenge(
-        statement, [*proof.commitments, *proof.chain], [t1, t2, t3, t4_second, t4_first, *t_chain]
+        group, statement, [*proof.commitments, *proof.chain], [t1, t2, t3, t4_second, t4_first, *t_chain]
     )
     if expected != c:
         raise GameFileError(f"{where}: the proof of shuffle does not verify")
 
 
 # --- text form -----------------------------------------------------------------------------------
-def proof_fields(proof: ShuffleProof) -> dict[str, str | list[str]]:
-    """The proof as text fields of a ledger entry (about 4N+5 values of 344 characters)."""
+def proof_fields(proof: ShuffleProof, *, group: Group = MODP_2048) -> dict[str, str | list[str]]:
+    """The proof as text fields of a ledger entry (4N+5 elements and scalars)."""
     return {
         "commitments": [group.element_text(value) for value in proof.commitments],
         "chain": [group.element_text(value) for value in proof.chain],
-        "challenge": group.challenge_text(proof.challenge),
+        "challenge": challenge_text(proof.challenge),
         "responses": [group.scalar_text(value) for value in proof.responses],
         "chain_responses": [group.scalar_text(value) for value in proof.chain_responses],
         "card_responses": [group.scalar_text(value) for value in proof.card_responses],
     }
 
 
-def parse_proof(fields: Mapping[str, object], what: str) -> ShuffleProof:
+def parse_proof(fields: Mapping[str, object], what: str, *, group: Group = MODP_2048) -> ShuffleProof:
     def texts(name: str) -> list[object]:
         value = fields.get(name)
         if not isinstance(value, list):
@@ -284,7 +310,7 @@ def parse_proof(fields: Mapping[str, object], what: str) -> ShuffleProof:
             for i, text in enumerate(texts("commitments"))
         ),
         tuple(group.parse_element(text, f"{what} chain[{i}]") for i, text in enumerate(texts("chain"))),
-        group.parse_challenge(fields.get("challenge"), f"{what} challenge"),
+        parse_challenge(fields.get("challenge"), f"{what} challenge"),
         (responses[0], responses[1], responses[2], responses[3]),
         tuple(
             group.parse_scalar(text, f"{what} chain_responses[{i}]")

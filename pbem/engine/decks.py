@@ -33,11 +33,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pbem.crypto import group
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
 from pbem.crypto import shuffle_proof as sp
 from pbem.crypto.canonical import canonical_bytes
+from pbem.crypto.groups import Element, Group
 from pbem.crypto.hidden_deck import Ciphertext, Share
 from pbem.crypto.signing import pae
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, HiddenDeckRules, ReshuffleRules
@@ -86,27 +86,27 @@ def proof_key(kind: str, game_id: str, *parts: Any) -> str:
 
 
 # --- keys ----------------------------------------------------------------------------------------
-def secret_for(key_material: bytes, game_id: str, seat: str) -> int:
+def secret_for(key_material: bytes, game_id: str, seat: str, group: Group) -> int:
     """The seat's deck secret in this game, recomputed from its signing key whenever needed."""
-    return hd.derive_secret(hd.deck_seed(key_material), game_id, seat)
+    return hd.derive_secret(hd.deck_seed(key_material), game_id, seat, group=group)
 
 
-def key_fields(key_material: bytes, game_id: str, seat: str) -> dict[str, str]:
+def key_fields(key_material: bytes, game_id: str, seat: str, group: Group) -> dict[str, str]:
     """The ``deck_key`` and ``deck_key_proof`` fields of a seat's genesis or join entry."""
-    secret = secret_for(key_material, game_id, seat)
+    secret = secret_for(key_material, game_id, seat, group)
     return {
-        "deck_key": group.element_text(hd.public_key(secret)),
-        "deck_key_proof": hd.proof_text(hd.prove_key(secret, game_id, seat)),
+        "deck_key": group.element_text(hd.public_key(secret, group=group)),
+        "deck_key_proof": hd.proof_text(hd.prove_key(secret, game_id, seat, group=group), group=group),
     }
 
 
-def read_key(entry: Mapping[str, Any], game_id: str, seat: str, check: ProofCheck) -> int:
+def read_key(entry: Mapping[str, Any], game_id: str, seat: str, check: ProofCheck, group: Group) -> Element:
     """The seat's deck key from its genesis or join entry, its proof checked."""
     public = group.parse_element(entry["deck_key"], "deck_key")
-    proof = hd.parse_proof(entry["deck_key_proof"], "deck_key_proof")
+    proof = hd.parse_proof(entry["deck_key_proof"], "deck_key_proof", group=group)
     check(
         proof_key("key", game_id, seat, entry["deck_key"], entry["deck_key_proof"]),
-        lambda: hd.check_key(public, proof, game_id, seat),
+        lambda: hd.check_key(public, proof, game_id, seat, group=group),
     )
     return public
 
@@ -158,16 +158,17 @@ class Deck:
 @dataclass
 class Decks:
     seats: tuple[str, ...]
-    keys: dict[str, int]  # seat -> its checked deck key
-    joint: int
+    keys: dict[str, Element]  # seat -> its checked deck key
+    joint: Element
     decks: dict[str, Deck]
+    group: Group  # the group the genesis names, every deck's ciphertexts and proofs in it
     # The rules say the game is over: nobody plays a card again, so nothing is owed but the shares
     # of a card being dealt face up, which the rules asked to be seen.
     over: bool = False
 
     def copy(self) -> Decks:
         decks = {name: d.copy() for name, d in self.decks.items()}
-        return Decks(self.seats, self.keys, self.joint, decks, self.over)
+        return Decks(self.seats, self.keys, self.joint, decks, self.group, self.over)
 
     def ready(self, deck: Deck) -> bool:
         return deck.shuffled == len(self.seats)
@@ -190,20 +191,24 @@ def token(deck_id: str, slot: int) -> str:
     return f"{deck_id}:{slot}"
 
 
-def setup(specs: Sequence[DeckSpec], seats: Sequence[str], keys: Mapping[str, int]) -> Decks:
+def setup(
+    specs: Sequence[DeckSpec], seats: Sequence[str], keys: Mapping[str, Element], group: Group
+) -> Decks:
     """Every declared deck, open (each card encrypted with the public randomness 1)."""
     missing = [seat for seat in seats if seat not in keys]
     if missing:
         raise GameFileError(f"no deck key for {', '.join(missing)}")
-    joint = hd.joint_key(keys[seat] for seat in seats)
+    joint = hd.joint_key((keys[seat] for seat in seats), group=group)
     decks: dict[str, Deck] = {}
     for spec in specs:
         if not DECK_ID.fullmatch(spec.deck_id) or spec.deck_id in decks:
             raise GameFileError(f"the rules declare a hidden deck with a bad or repeated id {spec.deck_id!r}")
         if not spec.cards:
             raise GameFileError(f"the rules declare the hidden deck {spec.deck_id} without cards")
-        decks[spec.deck_id] = Deck(spec.deck_id, tuple(spec.cards), hd.open_deck(len(spec.cards), joint))
-    return Decks(tuple(seats), {seat: keys[seat] for seat in seats}, joint, decks)
+        decks[spec.deck_id] = Deck(
+            spec.deck_id, tuple(spec.cards), hd.open_deck(len(spec.cards), joint, group=group)
+        )
+    return Decks(tuple(seats), {seat: keys[seat] for seat in seats}, joint, decks, group)
 
 
 def owed(decks: Decks, seat: str) -> list[Owed]:
@@ -289,7 +294,8 @@ def owed_fields(
     that show no single seat fixes the order), so making the entry twice gives the same entry.
     """
     seed = hd.deck_seed(key_material)
-    secret = hd.derive_secret(seed, game_id, seat)
+    group = decks.group
+    secret = hd.derive_secret(seed, game_id, seat, group=group)
     fields: dict[str, Any] = {}
     for item in owed(decks, seat):
         deck = decks.decks[item.deck_id]
@@ -299,15 +305,15 @@ def owed_fields(
             )
             before = deck.mixed()
             after, how = sh.shuffle(
-                before, decks.joint, chosen, game_id=game_id, deck_id=deck.deck_id, seat=seat
+                before, decks.joint, chosen, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
             )
             proof = sp.prove_shuffle(
-                before, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat
+                before, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
             )
             shuffle: dict[str, Any] = {"deck": deck.deck_id}
             if deck.mixing is not None:
                 shuffle["slots"] = list(deck.mixing)
-            shuffle |= {"cards": hd.deck_text(after), **sp.proof_fields(proof)}
+            shuffle |= {"cards": hd.deck_text(after, group=group), **sp.proof_fields(proof, group=group)}
             fields.setdefault("shuffles", []).append(shuffle)
         else:
             made = hd.share(
@@ -317,17 +323,18 @@ def owed_fields(
                 deck_id=deck.deck_id,
                 position=item.slot,
                 seat=seat,
+                group=group,
             )
-            fields.setdefault("shares", []).append(_share_fields(deck.deck_id, item.slot, made))
+            fields.setdefault("shares", []).append(_share_fields(group, deck.deck_id, item.slot, made))
     return fields
 
 
-def _share_fields(deck_id: str, slot: int, made: Share) -> dict[str, Any]:
+def _share_fields(group: Group, deck_id: str, slot: int, made: Share) -> dict[str, Any]:
     return {
         "deck": deck_id,
         "slot": slot,
         "share": group.element_text(made.value),
-        "proof": hd.proof_text(made.proof),
+        "proof": hd.proof_text(made.proof, group=group),
     }
 
 
@@ -410,8 +417,9 @@ def _take_shuffle(
             f"{where}: the reshuffle of the {deck.deck_id} deck takes slots {list(deck.mixing)} (the cards "
             f"left, top first), not {item.get('slots')!r}"
         )
-    after = hd.parse_deck(item.get("cards"), f"{where} cards")
-    proof = sp.parse_proof(item, where)
+    group = decks.group
+    after = hd.parse_deck(item.get("cards"), f"{where} cards", group=group)
+    proof = sp.parse_proof(item, where, group=group)
     before = deck.mixed()
     key = proof_key(
         "shuffle",
@@ -419,13 +427,13 @@ def _take_shuffle(
         deck.deck_id,
         seat,
         group.element_text(decks.joint),
-        hd.deck_text(before),
+        hd.deck_text(before, group=group),
         [item[name] for name in ("cards", *PROOF_FIELDS)],
     )
     check(
         key,
         lambda: sp.check_shuffle(
-            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat
+            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
         ),
     )
     if deck.mixing is None:
@@ -460,8 +468,8 @@ def _take_share(
         )
     given = Share(
         seat,
-        group.parse_element(item.get("share"), f"{where} share"),
-        hd.parse_proof(item.get("proof"), f"{where} proof"),
+        decks.group.parse_element(item.get("share"), f"{where} share"),
+        hd.parse_proof(item.get("proof"), f"{where} proof", group=decks.group),
     )
     _check_share(decks, deck, slot, given, item, game_id=game_id, check=check)
     deck.shares.setdefault(slot, {})[seat] = given
@@ -485,14 +493,20 @@ def _check_share(
         deck.deck_id,
         slot,
         given.seat,
-        hd.ciphertext_text(ciphertext),
+        hd.ciphertext_text(ciphertext, group=decks.group),
         item.get("share"),
         item.get("proof"),
     )
     check(
         key,
         lambda: hd.check_share(
-            decks.keys[given.seat], ciphertext, given, game_id=game_id, deck_id=deck.deck_id, position=slot
+            decks.keys[given.seat],
+            ciphertext,
+            given,
+            game_id=game_id,
+            deck_id=deck.deck_id,
+            position=slot,
+            group=decks.group,
         ),
     )
 
@@ -565,7 +579,7 @@ def _open_dealt(hidden: HiddenDeckRules, decks: Decks, state: Any) -> Any:
             if any(seat not in shares for seat in decks.seats):
                 continue
             values = [shares[seat].value for seat in decks.seats]
-            card = deck.cards[hd.open_card(deck.slots[slot], values, len(deck.cards))]
+            card = deck.cards[hd.open_card(deck.slots[slot], values, len(deck.cards), group=decks.group)]
             del deck.showing[slot]
             deck.face_up[slot] = card
             state = hidden.card_revealed(state, token(deck.deck_id, slot), card)
@@ -576,7 +590,7 @@ def _open_dealt(hidden: HiddenDeckRules, decks: Decks, state: Any) -> Any:
 def hand(decks: Decks, seat: str, key_material: bytes, game_id: str) -> dict[str, str | None]:
     """The hidden cards ``seat`` holds, read with its own secret: token -> card, or None while
     another seat's share is still missing."""
-    secret = secret_for(key_material, game_id, seat)
+    secret = secret_for(key_material, game_id, seat, decks.group)
     found: dict[str, str | None] = {}
     for deck in decks.decks.values():
         for slot, holder in sorted(deck.held.items()):
@@ -591,7 +605,7 @@ def _read(decks: Decks, deck: Deck, slot: int, secret: int) -> str | None:
     if any(seat not in shares for seat in decks.seats if seat != holder):
         return None
     others = [share.value for seat, share in shares.items() if seat != holder]
-    return deck.cards[hd.read_card(secret, deck.slots[slot], others, len(deck.cards))]
+    return deck.cards[hd.read_card(secret, deck.slots[slot], others, len(deck.cards), group=decks.group)]
 
 
 # --- moves that use hidden cards -----------------------------------------------------------------
@@ -601,7 +615,8 @@ def card_fields(
     """The fields a move needs for the hidden cards it uses: the drawer's share of each card it
     shows (so everyone can check the claim), and each card it returns re-masked with a proof."""
     seed = hd.deck_seed(key_material)
-    secret = hd.derive_secret(seed, game_id, seat)
+    group = decks.group
+    secret = hd.derive_secret(seed, game_id, seat, group=group)
     fields: dict[str, Any] = {}
     taken: set[tuple[str, int]] = set()
     for use in uses:
@@ -616,12 +631,21 @@ def card_fields(
                     f"{', '.join(waiting_for(decks, deck.deck_id, slot))} publish their shares"
                 )
             made = hd.share(
-                secret, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot, seat=seat
+                secret,
+                ciphertext,
+                game_id=game_id,
+                deck_id=deck.deck_id,
+                position=slot,
+                seat=seat,
+                group=group,
             )
-            fields.setdefault("face_up", []).append(_share_fields(deck.deck_id, slot, made) | {"card": card})
+            shown = _share_fields(group, deck.deck_id, slot, made) | {"card": card}
+            fields.setdefault("face_up", []).append(shown)
         elif use.action == "bottom":
-            mask = hd.remask_scalar(seed, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot)
-            after = sh.remask(ciphertext, decks.joint, mask)
+            mask = hd.remask_scalar(
+                seed, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot, group=group
+            )
+            after = sh.remask(ciphertext, decks.joint, mask, group=group)
             proof = sp.prove_shuffle(
                 [ciphertext],
                 [after],
@@ -630,9 +654,10 @@ def card_fields(
                 game_id=game_id,
                 deck_id=deck.deck_id,
                 seat=seat,
+                group=group,
             )
-            remask = {"deck": deck.deck_id, "slot": slot, "cards": [hd.ciphertext_text(after)]}
-            fields.setdefault("remask", []).append(remask | sp.proof_fields(proof))
+            remask = {"deck": deck.deck_id, "slot": slot, "cards": [hd.ciphertext_text(after, group=group)]}
+            fields.setdefault("remask", []).append(remask | sp.proof_fields(proof, group=group))
     return fields
 
 
@@ -741,12 +766,13 @@ def _show(
         raise IllegalMoveError(f"{name} cannot be shown before {', '.join(missing)} publish their shares")
     given = Share(
         seat,
-        group.parse_element(item.get("share"), f"{where} share"),
-        hd.parse_proof(item.get("proof"), f"{where} proof"),
+        decks.group.parse_element(item.get("share"), f"{where} share"),
+        hd.parse_proof(item.get("proof"), f"{where} proof", group=decks.group),
     )
     _check_share(decks, deck, slot, given, item, game_id=game_id, check=check)
     values = [share.value for share in deck.shares.get(slot, {}).values()]
-    found = deck.cards[hd.open_card(deck.slots[slot], [given.value, *values], len(deck.cards))]
+    opened = hd.open_card(deck.slots[slot], [given.value, *values], len(deck.cards), group=decks.group)
+    found = deck.cards[opened]
     if found != card:
         raise GameFileError(
             f"{where}: {seat} claims {name} is {card}, but the shares open it as another card"
@@ -775,10 +801,11 @@ def _return(
         raise GameFileError(f"{where}: the move returns {use.token}, the entry returns {name}")
     if deck.held.get(slot) != seat:
         raise IllegalMoveError(f"{seat} does not hold {name}")
-    after = hd.parse_deck(item.get("cards"), f"{where} cards")
+    group = decks.group
+    after = hd.parse_deck(item.get("cards"), f"{where} cards", group=group)
     if len(after) != 1:
         raise GameFileError(f"{where}: a returned card is one ciphertext")
-    proof = sp.parse_proof(item, where)
+    proof = sp.parse_proof(item, where, group=group)
     before = [deck.slots[slot]]
     key = proof_key(
         "remask",
@@ -786,13 +813,13 @@ def _return(
         deck.deck_id,
         seat,
         group.element_text(decks.joint),
-        hd.deck_text(before),
+        hd.deck_text(before, group=group),
         [item[name] for name in ("cards", *PROOF_FIELDS)],
     )
     check(
         key,
         lambda: sp.check_shuffle(
-            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat
+            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
         ),
     )
     # Fresh randomness, so the shares already given for this card open nothing once it is drawn again.

@@ -16,9 +16,11 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from pbem.crypto import randomness, sealing
+from pbem.crypto import deck_groups, randomness, sealing
 from pbem.crypto.canonical import canonical_bytes
+from pbem.crypto.deck_groups import NEW_GROUP, OLD_GROUP
 from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.groups import Element, Group
 from pbem.crypto.identity import PublicIdentity, SecretKeys, check_name, valid_name
 from pbem.crypto.signing import (
     KEY_SIZE,
@@ -86,6 +88,9 @@ OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
 # A seat may give, in the entry that brings it in, the address its mail goes to (signed, so that
 # nobody redirects it); an ``address`` entry changes it later.
 OPTIONAL_FIELDS["genesis"] = OPTIONAL_FIELDS["join"] = ("email",)
+# The group of the game's hidden decks (see pbem.crypto.groups); a genesis without it, as every
+# game made before the curve, means the 2048-bit group.
+OPTIONAL_FIELDS["genesis"] += ("group",)
 EMAIL_PATTERN = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+")
 EMAIL_LIMIT = 254
 NOTE_LIMIT = 4000
@@ -155,7 +160,9 @@ class Ledger:
     # judged against it, since none of their authors saw the others.
     step_start: Table | None = None
     # per seat: its hidden-deck key, its proof checked
-    deck_keys: dict[str, int] = field(default_factory=dict)
+    deck_keys: dict[str, Element] = field(default_factory=dict)
+    # the group of the hidden decks, as the genesis names it
+    group: Group = OLD_GROUP
     # per seat: the address its mail goes to, as it last signed it (none for a seat that gave none)
     addresses: dict[str, str] = field(default_factory=dict)
     # how proofs are checked: every time, or skipping those a cache saw pass (never I/O here)
@@ -337,9 +344,10 @@ def new_game(
     nonce: str,
     components: Mapping[str, Any],
     email: str | None = None,
+    group: Group = NEW_GROUP,
 ) -> Ledger:
     """A ledger holding just the creator's signed genesis entry; ``nonce`` is 32 random hex
-    digits, which make the game's id its own."""
+    digits, which make the game's id its own. Its hidden decks live in ``group``."""
     identity = secret.public(setup.creator)
     genesis: dict[str, Any] = {
         "seq": 0,
@@ -356,12 +364,14 @@ def new_game(
         "sign": b64(identity.sign_public),
         "box": b64(identity.box_public),
     }
+    if group is not OLD_GROUP:
+        genesis["group"] = group.name
     if email is not None:
         genesis["email"] = check_email(email)
     game_id = genesis["game_id"] = game_id_of(genesis)
     bound = secret.for_game(game_id)  # the creator's secrets follow from the id, which follows from all else
     genesis["rand_tip"] = _chain(game_id, setup.creator, bound)[0].hex()
-    genesis.update(hidden_decks.key_fields(bound, game_id, setup.creator))
+    genesis.update(hidden_decks.key_fields(bound, game_id, setup.creator, group))
     return admit(None, sign_entry(game_id, genesis, secret), components=components)
 
 
@@ -385,7 +395,7 @@ def join(
         entry["email"] = check_email(email)
     bound = ledger.secret_seed(seat, secret)
     entry["rand_tip"] = _chain(ledger.game_id, seat, bound)[0].hex()
-    entry.update(hidden_decks.key_fields(bound, ledger.game_id, seat))
+    entry.update(hidden_decks.key_fields(bound, ledger.game_id, seat, ledger.group))
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed
 
@@ -861,6 +871,11 @@ class _Replay:
         identity = _keys(entry, found)
         if identity is None:
             return
+        try:
+            group = deck_groups.by_name(entry.get("group"))
+        except GameFileError as exc:
+            found.append(str(exc))
+            return
         ledger = Ledger(
             game_id,
             info,
@@ -870,6 +885,7 @@ class _Replay:
             entry["components"],
             void=self.void,
             check=self.check,
+            group=group,
         )
         given = {} if self.components is None else dict(self.components)
         try:
@@ -985,6 +1001,7 @@ class _Replay:
                 components=ledger.components,
                 seq=seq,
                 deck_keys=ledger.deck_keys,
+                group=ledger.group,
             )
             tables.track(rules, ledger.table, at, ledger.deadline_days)
 
@@ -1014,7 +1031,9 @@ class _Replay:
         if by in ledger.deck_keys:
             return
         try:
-            ledger.deck_keys[by] = hidden_decks.read_key(entry, ledger.game_id, by, ledger.check)
+            ledger.deck_keys[by] = hidden_decks.read_key(
+                entry, ledger.game_id, by, ledger.check, ledger.group
+            )
         except GameFileError as exc:
             found.append(str(exc))
 

@@ -16,6 +16,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pbem.crypto import sealing
+from pbem.crypto.deck_groups import OLD_GROUP
+from pbem.crypto.groups import Element, Group
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
@@ -100,14 +102,15 @@ def start(
     options: Mapping[str, OptionValue],
     components: Mapping[str, Any],
     seq: int,
-    deck_keys: Mapping[str, int] | None = None,
+    deck_keys: Mapping[str, Element] | None = None,
+    group: Group = OLD_GROUP,
 ) -> Table:
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     hidden = hidden_deck_rules(rules)
     if hidden is not None:
         specs = hidden.hidden_decks(table.state)
         if specs:
-            table.decks = hidden_decks.setup(specs, seats, deck_keys or {})
+            table.decks = hidden_decks.setup(specs, seats, deck_keys or {}, group)
     _note_requests(rules, table, seq)
     return table
 
