@@ -5,6 +5,9 @@ three games. The expected lines are computed from the states, not written out, w
 
 from __future__ import annotations
 
+import email
+import email.message
+import email.policy
 import json
 import random
 import re
@@ -367,3 +370,19 @@ def test_the_html_page_log_says_the_outcomes_too(cli: Cli, tmp_path: Path) -> No
     assert "turn order by bids: alice (3), bruno (2), chiara (1)</li>" in page
     logged = cli("log", path).stdout.splitlines()
     assert page.count("<li>") == sum(1 for line in logged if not line.startswith(" " * 30))
+
+
+def test_a_message_body_says_the_outcomes_under_the_moves(cli: Cli) -> None:
+    """The mail a move goes out in lists the moves as ``pbem log`` does, what came of them under
+    each: a player reading it in a mail client sees the turn order the bids decided."""
+    path = str(EXAMPLES / "three-players-by-email.toml")
+    sent = cli("mail", "send", path, "--as", "chiara", "--full", "--stdout")
+    assert sent.exit_code == 0, sent.stderr
+    message = email.message_from_bytes(sent.stdout.encode(), policy=email.policy.default)
+    part = message.get_body(("plain",))
+    assert isinstance(part, email.message.EmailMessage)
+    body = part.get_content()
+    lines = body.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("    12  chiara "))
+    assert lines[at + 1] == " " * 21 + "turn order by bids: alice (3), bruno (2), chiara (1)"
+    assert all(len(line) <= 76 for line in lines if "PBEM ENTRIES" not in line and " " in line)

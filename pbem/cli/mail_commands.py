@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 app = typer.Typer(help="Send and receive a game's moves by email.", no_args_is_help=True)
 
 
+# Outcome lines sit under the move in a message body, past its seq and seat columns.
+BODY_OUTCOME_INDENT = " " * 21
+
+
 @app.command("address")
 def address(
     file: Path = FILE,
@@ -224,7 +228,7 @@ def compose(
     from email.utils import make_msgid
 
     from pbem.cli.columns import pad
-    from pbem.cli.play_commands import log_line, status_report
+    from pbem.cli.play_commands import entry_outcomes, log_line, status_report
     from pbem.engine import table as tables
     from pbem.engine.seats import check_seat
     from pbem.errors import UsageError
@@ -267,20 +271,22 @@ def compose(
         lines.append(f"The whole game, {ledger.size()}, so far:")
     else:
         lines.append(f"Since step {start}, what this message brings you:")
-    lines += [
-        f"  {entry['seq']:>4}  {pad(entry['by'], 12)} {log_line(ledger, entry)}" for entry in sent[-40:]
-    ]
-    if len(sent) > 40:
-        lines.insert(-40, f"  ({len(sent) - 40} entries before these)")
+    if len(positions) > 40:
+        lines.append(f"  ({len(positions) - 40} entries before these)")
+    said = entry_outcomes(ledger, loaded.data)
+    for position in positions[-40:]:
+        entry = ledger.entries[position]
+        lines.append(f"  {entry['seq']:>4}  {pad(entry['by'], 12)} {log_line(ledger, entry)}")
+        lines += [BODY_OUTCOME_INDENT + line for line in said[position]]
     lines += ["", f"Where the game stands: {report['phase']}."]
     for wanted in report["waiting"]:
         deadline = f" (deadline {wanted['deadline']})" if wanted.get("deadline") else ""
         lines.append(f"  {wanted['seat']}: {wanted['prompt']}{deadline}")
     lines += [
         "",
-        "To take these moves into your copy: pbem mail fetch (or save this message and run",
-        "pbem mail import on it). The entries are attached, and again below between marker lines;",
-        "pbem verifies them with the whole game before it writes anything.",
+        "To take these moves into your copy: pbem mail fetch (or save this message and run pbem mail"
+        " import on it). The entries are attached, and again below between marker lines; pbem"
+        " verifies them with the whole game before it writes anything.",
     ]
     outgoing = Outgoing(
         sender=sender,
@@ -352,7 +358,8 @@ def _wrapped(line: str, width: int = 76) -> str:
     indent = " " * (len(line) - len(line.lstrip()))
     if len(line) <= width:
         return line
-    lead = indent + " " * 6 if line.lstrip()[:1].isdigit() else indent + "  "
+    # an entry's line goes on under its text, past the seq and seat; a paragraph under itself
+    lead = BODY_OUTCOME_INDENT + "  " if line.lstrip()[:1].isdigit() else indent + ("  " if indent else "")
     return "\n".join(
         textwrap.wrap(line, width, subsequent_indent=lead, break_long_words=False, break_on_hyphens=False)
     )
