@@ -48,7 +48,7 @@ sed 's/Agreed - and I keep out of the Pope auction./Agreed - and Milan is yours 
 # The complete games, each played by four players of some sense from a fixed seed.
 "$python" "$here/play-a-game.py" "$here/four-players.toml" --seed 1
 "$python" "$here/play-a-game.py" "$here/four-players-b-side.toml" --seed 2 --side b
-"$python" "$here/play-florence.py" "$here/florence-four-players.toml" --seed 1
+"$python" "$here/play-florence.py" "$here/florence-four-players.toml" --seed 3
 "$python" "$here/play-principe.py" "$here/principe-four-players.toml" --seed 1
 "$python" "$here/play-by-email.py" "$here/three-players-by-email.toml"
 
