@@ -127,3 +127,16 @@ def test_log_and_status_columns_stay_in_line_with_a_wide_name(cli: Cli, tmp_path
     waiting = [line for line in status if line.startswith("  ")]
     prompts = [line for line in waiting if line.split()[0] in {"a", "王芳", "c"}]
     assert prompts and len({cell_len(line[: line.index(line.split()[1])]) for line in prompts}) == 1, waiting
+    narrow = cli("status", str(game), home="a", env={"COLUMNS": "40"}).stdout.splitlines()
+    # a line may pass the width only when it is one word (a path) that is never cut
+    assert narrow and all(cell_len(line) <= 40 or len(line.split()) == 1 for line in narrow), narrow
+
+
+def test_wrapped_text_with_wide_names_fits_the_terminal() -> None:
+    from pbem.cli.common import wrap_cells
+
+    text = "waiting for 王芳王芳 and 李娜李娜 and 张伟张伟 to add randomness to the setup draw"
+    lines = wrap_cells(text, 30, "  ", "    ")
+    assert all(cell_len(line) <= 30 for line in lines), lines
+    assert " ".join(" ".join(lines).split()) == text
+    assert lines[0].startswith("  waiting") and all(line.startswith("    ") for line in lines[1:])

@@ -136,15 +136,38 @@ def echo_wrapped(text: str, *, first: str | None = None, indent: int = 0) -> Non
     if width is None:
         typer.echo(lead + text)
         return
+    from rich.cells import cell_len
+
+    width = max(width, cell_len(lead) + 20)
+    if cell_len(lead + text) != len(lead + text):
+        typer.echo("\n".join(wrap_cells(text, width, lead, " " * indent)))
+        return
     lines = textwrap.wrap(
         text,
-        width=max(width, len(lead) + 20),
+        width=width,
         initial_indent=lead,
         subsequent_indent=" " * indent,
         break_long_words=False,
         break_on_hyphens=False,
     )
     typer.echo("\n".join(lines or [lead.rstrip()]))
+
+
+def wrap_cells(text: str, width: int, lead: str, indent: str) -> list[str]:
+    """``text`` wrapped at spaces to ``width`` terminal columns: a Chinese or Japanese letter takes
+    two, which ``textwrap`` (counting letters) does not know."""
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    line = lead
+    for word in text.split():
+        if line.strip() and cell_len(line) + 1 + cell_len(word) > width:
+            lines.append(line)
+            line = indent + word
+        else:
+            line += (" " if line.strip() else "") + word
+    lines.append(line if line.strip() else lead.rstrip())
+    return lines
 
 
 def print_json(data: Any) -> None:
