@@ -9,13 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-import tomlkit
 from rich.cells import cell_len
 
 from pbem.cli.columns import pad
-from tests.conftest import Cli, game_ids, potr_components
+from tests.conftest import Cli, game_ids
 from tests.mail_servers import MailServers
-from tests.test_mail_lack import Homes
+from tests.test_mail_lack import Homes, quick_components
 
 
 @pytest.fixture
@@ -23,10 +22,7 @@ def joined(cli: Cli, mail_servers: MailServers, tmp_path: Path) -> Homes:
     """a, b and c, each with its address at the loopback mail servers, have joined by mail; a
     has a mail account (a Treachery deck of one card of each kind keeps the shuffles quick)."""
     homes = Homes(cli, tmp_path)
-    components = potr_components("2016")
-    components["treachery"] = [{**card, "copies": 1} for card in components["treachery"]]
-    ours = tmp_path / "components.toml"
-    ours.write_text(tomlkit.dumps(components), encoding="utf-8")
+    ours = quick_components(tmp_path)
     game = tmp_path / "game.toml"
     with game_ids("advice by mail"):
         homes.run("a", "new", str(game), "--game", "potr", "--players", "a,b,c", "--as", "a",

@@ -66,15 +66,22 @@ class Homes:
         return str(json.loads(self.run(seat, "verify", self.game, "--json"))["game"]["head"])
 
 
+def quick_components(folder: Path) -> Path:
+    """The 2016 components with a Treachery deck of one card of each kind, which keeps the
+    shuffles quick; written to ``folder``."""
+    components = potr_components("2016")
+    components["treachery"] = [{**card, "copies": 1} for card in components["treachery"]]
+    ours = folder / "components.toml"
+    ours.write_text(tomlkit.dumps(components), encoding="utf-8")
+    return ours
+
+
 @pytest.fixture
 def invited(cli: Cli, tmp_path: Path) -> Homes:
     """a made the game with its address and mailed it to b and c, who have not joined yet (a
     Treachery deck of one card of each kind keeps the shuffles quick)."""
     homes = Homes(cli, tmp_path)
-    components = potr_components("2016")
-    components["treachery"] = [{**card, "copies": 1} for card in components["treachery"]]
-    ours = tmp_path / "components.toml"
-    ours.write_text(tomlkit.dumps(components), encoding="utf-8")
+    ours = quick_components(tmp_path)
     game = tmp_path / "game.toml"
     with game_ids("what a message carries"):
         homes.run("a", "new", str(game), "--game", "potr", "--players", "a,b,c", "--as", "a",

@@ -221,14 +221,14 @@ class Ledger:
     def roster_table(self) -> dict[str, dict[str, str]]:
         """The ``[roster]`` tables, in the game's seat order: a function of the entries alone, not
         of the order joins reached a copy in."""
+        joined = [(seat, self.roster[seat]) for seat in self.seats if seat in self.roster]
         return {
             seat: {
-                "sign": b64(self.roster[seat].sign_public),
-                "box": b64(self.roster[seat].box_public),
-                "fingerprint": self.roster[seat].fingerprint,
+                "sign": b64(identity.sign_public),
+                "box": b64(identity.box_public),
+                "fingerprint": identity.fingerprint,
             }
-            for seat in self.seats
-            if seat in self.roster
+            for seat, identity in joined
         }
 
     def status_lines(self) -> list[str]:
