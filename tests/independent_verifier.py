@@ -344,6 +344,65 @@ def share_proof_holds(
     return challenge(grp, "pbem/hidden-deck/share-proof/v1", *parts, eb(t1), eb(t2)) == c
 
 
+def shares_proof_holds(
+    grp: Group,
+    h: Elem,
+    places: Sequence[tuple[str, int, Ciphertext]],
+    values: Sequence[Elem],
+    proof: tuple[int, int],
+    game_id: str,
+    seat: str,
+) -> bool:
+    """One Chaum-Pedersen proof for several shares, over sums weighted by the statement's hash."""
+    eb = grp.eb
+    parts = [text(game_id), text(seat), eb(h)]
+    for (deck, slot, ct), d in zip(places, values, strict=True):
+        parts += [text(deck), str(slot).encode(), eb(ct.c1), eb(ct.c2), eb(d)]
+    statement = hashlib.sha256(pae(grp.domain("pbem/hidden-deck/shares-proof/v1"), *parts)).digest()
+    weights = [
+        challenge(grp, "pbem/hidden-deck/shares-weight/v1", statement, str(i).encode())
+        for i in range(len(values))
+    ]
+    c1s = grp.weighted([ct.c1 for _, _, ct in places], weights)
+    ds = grp.weighted(list(values), weights)
+    c, s = proof
+    t1 = grp.mul(grp.power(grp.g, s), over(grp, h, c))
+    t2 = grp.mul(grp.power(c1s, s), over(grp, ds, c))
+    return challenge(grp, "pbem/hidden-deck/shares-proof/v1", statement, eb(t1), eb(t2)) == c
+
+
+def remask_proof_holds(
+    grp: Group,
+    joint: Elem,
+    before: Ciphertext,
+    after: Ciphertext,
+    proof: tuple[int, int],
+    game_id: str,
+    deck: str,
+    slot: int,
+    seat: str,
+) -> bool:
+    eb = grp.eb
+    statement = hashlib.sha256(
+        pae(
+            grp.domain("pbem/hidden-deck/remask-proof/v1"),
+            text(game_id),
+            text(deck),
+            str(slot).encode(),
+            text(seat),
+            eb(joint),
+            eb(before.c1),
+            eb(before.c2),
+            eb(after.c1),
+            eb(after.c2),
+        )
+    ).digest()
+    c, s = proof
+    t1 = grp.mul(grp.power(grp.g, s), over(grp, grp.mul(after.c1, grp.inv(before.c1)), c))
+    t2 = grp.mul(grp.power(joint, s), over(grp, grp.mul(after.c2, grp.inv(before.c2)), c))
+    return challenge(grp, "pbem/hidden-deck/remask-proof/v1", statement, eb(t1), eb(t2)) == c
+
+
 @dataclass(frozen=True)
 class ShuffleProof:
     commitments: list[Elem]
@@ -354,18 +413,48 @@ class ShuffleProof:
     card_responses: list[int]
 
 
-def shuffle_proof(grp: Group, item: Mapping[str, Any], where: str) -> ShuffleProof:
-    def listed(name: str) -> list[object]:
-        value = item.get(name)
+def pieces(grp: Group, value: object, size: int, what: str) -> list[bytes]:
+    """A list of fixed-size values: an array of base64 texts (2048-bit group), or one base64 text
+    of them all, concatenated (edwards25519)."""
+    if isinstance(grp, Modp):
         if not isinstance(value, list):
-            raise Bad(f"{where}: {name} is not an array")
-        return value
+            raise Bad(f"{what} is not an array")
+        return [unb64(item, size, f"{what}[{i}]") for i, item in enumerate(value)]
+    if not isinstance(value, str):
+        raise Bad(f"{what} is not text")
+    try:
+        raw = base64.b64decode(value.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise Bad(f"{what} is not base64") from None
+    if base64.b64encode(raw).decode("ascii") != value or len(raw) % size:
+        raise Bad(f"{what} is not the canonical base64 of {size}-byte values")
+    return [raw[i : i + size] for i in range(0, len(raw), size)]
 
+
+def elements_of(grp: Group, value: object, what: str) -> list[Elem]:
+    return [grp.element_of(raw, f"{what}[{i}]") for i, raw in enumerate(pieces(grp, value, grp.size, what))]
+
+
+def ciphertexts_of(grp: Group, value: object, what: str) -> list[Ciphertext]:
+    if isinstance(grp, Modp):
+        if not isinstance(value, list):
+            raise Bad(f"{what} is not an array")
+        return [ciphertext(grp, item, f"{what}[{i}]") for i, item in enumerate(value)]
+    points = elements_of(grp, value, what)
+    if len(points) % 2:
+        raise Bad(f"{what} does not hold whole ciphertexts")
+    return [Ciphertext(points[i], points[i + 1]) for i in range(0, len(points), 2)]
+
+
+def shuffle_proof(grp: Group, item: Mapping[str, Any], where: str) -> ShuffleProof:
     def scalars(name: str) -> list[int]:
-        return [scalar(grp, value, f"{where} {name}[{i}]") for i, value in enumerate(listed(name))]
+        found = [grp.scalar_of(raw) for raw in pieces(grp, item.get(name), grp.size, f"{where} {name}")]
+        if any(number >= grp.order for number in found):
+            raise Bad(f"{where} {name}: a value is not below the group's order")
+        return found
 
     def elements(name: str) -> list[Elem]:
-        return [element(grp, value, f"{where} {name}[{i}]") for i, value in enumerate(listed(name))]
+        return elements_of(grp, item.get(name), f"{where} {name}")
 
     responses = scalars("responses")
     if len(responses) != 4:
@@ -688,6 +777,8 @@ class Verifier:
             allowed.add("group")
         if kind in RIDING:
             allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
+            if isinstance(self.grp, Curve):
+                allowed |= {"shares_proof"} | ({"face_up_proof"} if kind == "move" else set())
         missing = sorted((set(COMMON) | set(KINDS[kind])) - set(entry))
         if missing or set(entry) - allowed:
             raise Bad(f"fields missing {missing} or unexpected {sorted(set(entry) - allowed)}")
@@ -937,14 +1028,54 @@ class Verifier:
             "face_up": self.face_up,
             "remask": self.remask,
         }
+        compact = isinstance(self.grp, Curve)
         for name, take in steps.items():
             items = entry.get(name, [])
             if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
                 raise Bad(f"{name} is not an array of tables")
             if items and not started:
                 raise Bad(f"{name} before the game started")
+            if compact and name in ("shares", "face_up"):
+                self.proven_shares(seat, entry, name)
+                continue
             for index, item in enumerate(items):
                 take(seat, item, f"{name}[{index}]")
+        for name in ("shares_proof", "face_up_proof"):
+            if name in entry and not entry.get(name.removesuffix("_proof")):
+                raise Bad(f"{name} without {name.removesuffix('_proof')}")
+
+    def proven_shares(self, seat: str, entry: Mapping[str, Any], name: str) -> None:
+        """A list of shares in the curve group's form: tables of one deck's slots, their shares
+        in one text (and, shown face up, the cards), and one proof for the whole list."""
+        flat: list[tuple[Deck, str, int, Elem, object, str]] = []
+        for index, item in enumerate(entry.get(name, [])):
+            where = f"{name}[{index}]"
+            only(item, ("deck", "slots", "shares", *(("cards",) if name == "face_up" else ())), where)
+            deck = self.deck(item, where)
+            slots = item.get("slots")
+            values = elements_of(self.grp, item.get("shares"), f"{where} shares")
+            cards = item.get("cards") if name == "face_up" else [None] * len(values)
+            if (
+                not isinstance(slots, list)
+                or not isinstance(cards, list)
+                or not len(slots) == len(values) == len(cards) > 0
+            ):
+                raise Bad(f"{where}: slots, shares and cards do not match one to one")
+            for number, (slot, d, claimed) in enumerate(zip(slots, values, cards, strict=True)):
+                self.slot(deck, {"slot": slot}, where)
+                flat.append((deck, str(item["deck"]), slot, d, claimed, f"{where} slots[{number}]"))
+        if not flat:
+            return
+        proof = short_proof(self.grp, entry.get(f"{name}_proof"), f"{name}_proof")
+        places = [(deck_id, slot, deck.slots[slot]) for deck, deck_id, slot, _, _, _ in flat]
+        values = [d for _, _, _, d, _, _ in flat]
+        if not shares_proof_holds(self.grp, self.deck_keys[seat], places, values, proof, self.game_id, seat):
+            raise Bad(f"{name}_proof: the proof of {seat}'s decryption shares does not verify")
+        for deck, _, slot, d, claimed, where in flat:
+            if name == "shares":
+                self.take_share(seat, deck, slot, d, where)
+            else:
+                self.show(seat, deck, slot, d, claimed, where)
 
     def shuffle(self, seat: str, item: Mapping[str, Any], where: str) -> None:
         only(item, ("deck", "slots", "cards", *PROOF_FIELDS), where)
@@ -971,10 +1102,7 @@ class Verifier:
             taken = slots
         if deck.shuffled >= len(self.seats) or self.seats[deck.shuffled] != seat:
             raise Bad(f"{where}: not {seat}'s turn to shuffle {item['deck']}")
-        cards = item.get("cards")
-        if not isinstance(cards, list):
-            raise Bad(f"{where}: cards is not an array")
-        after = [ciphertext(self.grp, value, f"{where} cards[{i}]") for i, value in enumerate(cards)]
+        after = ciphertexts_of(self.grp, item.get("cards"), f"{where} cards")
         proof = shuffle_proof(self.grp, item, where)
         before = [deck.slots[slot] for slot in taken]
         if not shuffle_holds(self.grp, before, after, self.joint, proof, self.game_id, item["deck"], seat):
@@ -998,11 +1126,14 @@ class Verifier:
         only(item, ("deck", "slot", "share", "proof"), where)
         deck = self.deck(item, where)
         slot = self.slot(deck, item, where)
+        self.take_share(seat, deck, slot, self.check_share(seat, deck, slot, item, where), where)
+
+    def take_share(self, seat: str, deck: Deck, slot: int, d: Elem, where: str) -> None:
         if deck.shuffled < len(self.seats) and (deck.mixing is None or slot in deck.mixing):
             raise Bad(f"{where}: a share of a slot not every seat has shuffled")
         if slot in deck.opened or seat in deck.shares.get(slot, {}):
             raise Bad(f"{where}: a second share of the slot, or a share of a slot already open")
-        deck.shares.setdefault(slot, {})[seat] = self.check_share(seat, deck, slot, item, where)
+        deck.shares.setdefault(slot, {})[seat] = d
         self.report.count("share")
         if sorted(deck.shares[slot]) == sorted(self.seats):
             # Only a card dealt face up has a share from every seat in shares tables: a drawer's
@@ -1031,15 +1162,42 @@ class Verifier:
         slot = self.slot(deck, item, where)
         if slot in deck.opened:
             raise Bad(f"{where}: the slot is open already")
+        self.show(seat, deck, slot, self.check_share(seat, deck, slot, item, where), item.get("card"), where)
+
+    def show(self, seat: str, deck: Deck, slot: int, d: Elem, claimed: object, where: str) -> None:
+        if slot in deck.opened:
+            raise Bad(f"{where}: the slot is open already")
         shares = dict(deck.shares.get(slot, {}))
-        shares[seat] = self.check_share(seat, deck, slot, item, where)
+        shares[seat] = d
         if sorted(shares) != sorted(self.seats):
             raise Bad(f"{where}: the slot has shares from {sorted(shares)}, not one from every seat")
-        self.open(deck, slot, shares, item.get("card"), where)
+        self.open(deck, slot, shares, claimed, where)
         deck.shares[slot] = shares
         self.report.count("card shown face up")
 
     def remask(self, seat: str, item: Mapping[str, Any], where: str) -> None:
+        if isinstance(self.grp, Curve):
+            only(item, ("deck", "slot", "card", "proof"), where)
+            deck = self.deck(item, where)
+            slot = self.slot(deck, item, where)
+            after_one = ciphertext(self.grp, item.get("card"), f"{where} card")
+            proof_one = short_proof(self.grp, item.get("proof"), f"{where} proof")
+            if not remask_proof_holds(
+                self.grp,
+                self.joint,
+                deck.slots[slot],
+                after_one,
+                proof_one,
+                self.game_id,
+                str(item["deck"]),
+                slot,
+                seat,
+            ):
+                raise Bad(f"{where}: the proof of the re-masked card does not verify")
+            deck.slots[slot] = after_one
+            deck.shares.pop(slot, None)
+            self.report.count("card put under the deck")
+            return
         only(item, ("deck", "slot", "cards", *PROOF_FIELDS), where)
         deck = self.deck(item, where)
         slot = self.slot(deck, item, where)

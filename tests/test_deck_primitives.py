@@ -176,7 +176,10 @@ def opened(played: Played, stage: str, slot: int) -> str:
 # --- a card dealt face up ----------------------------------------------------------------------------
 def test_a_card_dealt_face_up_waits_for_every_seats_share_its_owners_included(played: Played) -> None:
     entries = played.data("dealt")["entry"]
-    shares = {entry["seq"]: [item["slot"] for item in entry.get("shares", [])] for entry in entries[6:10]}
+    shares = {
+        entry["seq"]: [slot for item in entry.get("shares", []) for slot in item["slots"]]
+        for entry in entries[6:10]
+    }
     assert shares == {6: [], 7: [0], 8: [0, 1], 9: [0, 1, 2]}
     table = played.table("dealing")
     assert table.decks is not None
@@ -207,25 +210,38 @@ def test_the_card_dealt_face_up_is_seen_by_all_and_held_by_none(played: Played) 
 
 def test_a_forged_share_of_a_card_dealt_face_up_is_refused(played: Played) -> None:
     def change(entry: dict[str, Any]) -> None:
-        entry["shares"][0]["share"] = NEW_GROUP.element_text(NEW_GROUP.base_power(4242))
+        table = entry["shares"][0]
+        values = [NEW_GROUP.base_power(4242), *NEW_GROUP.parse_elements(table["shares"], "shares")[1:]]
+        table["shares"] = NEW_GROUP.elements_text(values)
 
     assert forge(played, "dealt", 9, change) == [
-        "entry 9 (by a): refused by the rules: decryption share of seat a at deck position 0: "
+        "entry 9 (by a): refused by the rules: decryption shares of seat a (deck:0, deck:1, deck:2): "
         "the proof does not verify"
     ]
 
 
 def test_a_card_dealt_face_up_cannot_be_left_out_or_shared_twice(played: Played) -> None:
-    assert forge(played, "dealt", 9, lambda entry: entry["shares"].pop(0)) == [
+    def first_left_out(entry: dict[str, Any]) -> None:
+        table = entry["shares"][0]
+        table["slots"] = table["slots"][1:]
+        table["shares"] = NEW_GROUP.elements_text(NEW_GROUP.parse_elements(table["shares"], "shares")[1:])
+
+    assert forge(played, "dealt", 9, first_left_out) == [
         "entry 9 (by a): refused by the rules: a owes its decryption share of deck:0, and this entry "
         "does not carry it"
     ]
 
     def again(entry: dict[str, Any]) -> None:
-        entry["shares"] = [*played.data("dealt")["entry"][9]["shares"][:1], *entry.get("shares", [])]
+        given = played.data("dealt")["entry"][9]["shares"][0]
+        first = {
+            "deck": given["deck"],
+            "slots": given["slots"][:1],
+            "shares": NEW_GROUP.elements_text(NEW_GROUP.parse_elements(given["shares"], "shares")[:1]),
+        }
+        entry["shares"] = [first, *entry.get("shares", [])]
 
     assert forge(played, "under", 10, again) == [
-        "entry 10 (by b): refused by the rules: shares[0]: b owes no share of deck:0 (a share is given "
+        "entry 10 (by b): refused by the rules: shares[0] slots[0]: b owes no share of deck:0 (a share is given "
         "only for a card another seat drew, or one dealt face up, once)"
     ]
 

@@ -116,6 +116,13 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     return Played(root, stages, drawn)
 
 
+def packed_set(text: str, index: int, value: bytes) -> str:
+    """A compact group's packed list with value ``index`` (of ``len(value)`` bytes) replaced."""
+    data = bytearray(unb64(text))
+    data[index * len(value) : (index + 1) * len(value)] = value
+    return b64(bytes(data))
+
+
 def forge(played: Played, stage: str, position: int, change: Callable[[dict[str, Any]], None]) -> list[str]:
     """The problems of entry ``position`` changed by ``change`` and signed again by its seat."""
     data = played.data(stage)
@@ -241,10 +248,11 @@ def test_the_whole_game_verifies(played: Played) -> None:
 # --- refusals ------------------------------------------------------------------------------------
 def test_a_forged_share_is_refused(played: Played) -> None:
     def change(entry: dict[str, Any]) -> None:
-        entry["shares"][0]["share"] = NEW_GROUP.element_text(NEW_GROUP.base_power(12345))
+        table = entry["shares"][0]
+        table["shares"] = packed_set(table["shares"], 0, NEW_GROUP.base_power(12345))
 
     assert forge(played, "readable", 8, change) == [
-        "entry 8 (by b): refused by the rules: decryption share of seat b at deck position 0: "
+        "entry 8 (by b): refused by the rules: decryption shares of seat b (deck:0): "
         "the proof does not verify"
     ]
 
@@ -260,33 +268,30 @@ def test_a_share_from_another_game_is_refused(played: Played) -> None:
         rebuilt.secret_seed("b", played.secret("b")), table.game_id, "b", group
     )
     # b's true share of the same ciphertext, but made (and proven) for another game
-    other = hd.share(
+    values, proof = hd.shares(
         secret_b,
-        table.decks.decks[DECK].slots[0],
+        [hd.Place(DECK, 0, table.decks.decks[DECK].slots[0])],
         game_id="f" * 32,
-        deck_id=DECK,
-        position=0,
         seat="b",
         group=group,
     )
 
     def change(entry: dict[str, Any]) -> None:
-        entry["shares"][0].update(
-            share=group.element_text(other.value), proof=hd.proof_text(other.proof, group=group)
-        )
+        entry["shares"][0]["shares"] = group.elements_text(values)
+        entry["shares_proof"] = hd.proof_text(proof, group=group)
 
     assert forge(played, "readable", 8, change) == [
-        "entry 8 (by b): refused by the rules: decryption share of seat b at deck position 0: "
+        "entry 8 (by b): refused by the rules: decryption shares of seat b (deck:0): "
         "the proof does not verify"
     ]
 
 
 def test_a_share_nobody_owes_is_refused(played: Played) -> None:
     def change(entry: dict[str, Any]) -> None:
-        entry["shares"][0]["slot"] = 3  # a card still in the deck
+        entry["shares"][0]["slots"][0] = 3  # a card still in the deck
 
     assert forge(played, "readable", 8, change) == [
-        "entry 8 (by b): refused by the rules: shares[0]: b owes no share of deck:3 (a share is given "
+        "entry 8 (by b): refused by the rules: shares[0] slots[0]: b owes no share of deck:3 (a share is given "
         "only for a card another seat drew, or one dealt face up, once)"
     ]
 
@@ -296,10 +301,10 @@ def test_a_wrong_card_claimed_on_play_is_refused(played: Played) -> None:
 
     def change(entry: dict[str, Any]) -> None:
         entry["move"] = f"play {other}"
-        entry["face_up"][0]["card"] = other
+        entry["face_up"][0]["cards"][0] = other
 
     assert forge(played, "played", 10, change) == [
-        f"entry 10 (by a): refused by the rules: face_up[0]: a claims deck:0 is {other}, but the shares "
+        f"entry 10 (by a): refused by the rules: face_up[0] slots[0]: a claims deck:0 is {other}, but the shares "
         "open it as another card"
     ]
 
@@ -315,11 +320,12 @@ def test_a_shuffle_that_drops_or_duplicates_a_card_is_refused(
     played: Played, cheat: str, message: str
 ) -> None:
     def change(entry: dict[str, Any]) -> None:
-        cards = entry["shuffles"][0]["cards"]
+        shuffle = entry["shuffles"][0]
+        cards = unb64(shuffle["cards"])
         if cheat == "drop":
-            cards.pop()
+            shuffle["cards"] = b64(cards[:-64])
         else:
-            cards[1] = cards[0]
+            shuffle["cards"] = packed_set(shuffle["cards"], 1, cards[:64])
 
     assert forge(played, "readable", 4, change) == [f"entry 4 (by b): refused by the rules: {message}"]
 
@@ -467,15 +473,10 @@ def test_once_the_game_is_over_only_a_card_dealt_face_up_is_still_owed(played: P
     share = hd.share(
         secret, ciphertext, game_id=game.game_id, deck_id=DECK, position=1, seat="b", group=group
     )
-    late = {
-        "deck": DECK,
-        "slot": 1,
-        "share": group.element_text(share.value),
-        "proof": hd.proof_text(share.proof, group=group),
-    }
+    late = {"deck": DECK, "slots": [1], "shares": group.elements_text([share.value])}
     position = len(game.entries) - 2  # b's sync, which carried its share of deck:2 only
     problems = forge(played, "ended", position, lambda entry: entry["shares"].append(late))
-    assert len(problems) == 1 and "shares[1]: b owes no share of deck:1" in problems[0]
+    assert len(problems) == 1 and "shares[1] slots[0]: b owes no share of deck:1" in problems[0]
 
 
 # --- the group ------------------------------------------------------------------------------------
@@ -484,8 +485,10 @@ def test_a_new_game_names_the_curve_group_and_its_values_are_32_bytes(played: Pl
     assert entries[0]["group"] == "edwards25519"
     assert all(len(entry["deck_key"]) == 44 and len(entry["deck_key_proof"]) == 88 for entry in entries[:3])
     shuffle = entries[4]["shuffles"][0]
-    assert {len(card) for card in shuffle["cards"]} == {88}
-    assert {len(value) for value in shuffle["commitments"]} == {44}
+    # each list packed in one text: six ciphertexts of two points, six commitments
+    assert len(unb64(shuffle["cards"])) == 6 * 64
+    assert len(unb64(shuffle["commitments"])) == 6 * 32
+    assert len(unb64(entries[8]["shares"][0]["shares"])) == 32
 
 
 SMALL_ORDER = {
@@ -501,9 +504,9 @@ NOT_CANONICAL = b64((2**255 - 19 + 5).to_bytes(32, "little"))
     ("position", "field", "where"),
     [
         (1, lambda e: e, "deck_key"),
-        (8, lambda e: e["shares"][0], "shares[0] share"),
-        (4, lambda e: e["shuffles"][0]["commitments"], "shuffles[0] commitments[2]"),
-        (4, lambda e: e["shuffles"][0]["chain"], "shuffles[0] chain[2]"),
+        (8, lambda e: e["shares"][0], "shares[0] shares[0]"),
+        (4, lambda e: e["shuffles"][0], "shuffles[0] commitments[2]"),
+        (4, lambda e: e["shuffles"][0], "shuffles[0] chain[2]"),
     ],
     ids=["deck_key", "share", "commitment", "chain"],
 )
@@ -514,12 +517,13 @@ def test_a_point_outside_the_prime_order_subgroup_is_refused_naming_the_entry_an
 
     def change(entry: dict[str, Any]) -> None:
         holder = field(entry)
-        if isinstance(holder, list):
-            holder[2] = bad
-        elif "deck_key" in holder:
+        if "deck_key" in holder:
             holder["deck_key"] = bad
+        elif "shares" in holder:
+            holder["shares"] = packed_set(holder["shares"], 0, unb64(bad))
         else:
-            holder["share"] = bad
+            name = where.split()[1].split("[")[0]
+            holder[name] = packed_set(holder[name], 2, unb64(bad))
 
     problems = forge(played, "readable", position, change)
     assert len(problems) == 1
@@ -530,8 +534,9 @@ def test_a_point_outside_the_prime_order_subgroup_is_refused_naming_the_entry_an
 
 def test_a_ciphertext_with_a_small_order_half_is_refused(played: Played) -> None:
     def change(entry: dict[str, Any]) -> None:
-        card = unb64(entry["shuffles"][0]["cards"][3])
-        entry["shuffles"][0]["cards"][3] = b64(card[:32] + bytes(32))
+        shuffle = entry["shuffles"][0]
+        card = unb64(shuffle["cards"])[3 * 64 : 4 * 64]
+        shuffle["cards"] = packed_set(shuffle["cards"], 3, card[:32] + bytes(32))
 
     problems = forge(played, "readable", 4, change)
     assert len(problems) == 1
@@ -540,7 +545,8 @@ def test_a_ciphertext_with_a_small_order_half_is_refused(played: Played) -> None
 
 def test_a_scalar_not_below_the_group_order_is_refused(played: Played) -> None:
     def change(entry: dict[str, Any]) -> None:
-        entry["shuffles"][0]["card_responses"][0] = b64(L.to_bytes(32, "little"))
+        shuffle = entry["shuffles"][0]
+        shuffle["card_responses"] = packed_set(shuffle["card_responses"], 0, L.to_bytes(32, "little"))
 
     problems = forge(played, "readable", 4, change)
     assert len(problems) == 1

@@ -180,7 +180,9 @@ def test_the_file_never_carries_a_card_held_face_down(played: Played) -> None:
     for stage in ("bought", "played"):
         text = outside_components(played.stages[stage])
         data = tomllib.loads(played.stages[stage])
-        shown = {item["card"] for entry in data["entry"] for item in entry.get("face_up", [])}
+        shown = {
+            card for entry in data["entry"] for item in entry.get("face_up", []) for card in item["cards"]
+        }
         held = {card for seat in SEATS for card in played.hand(seat).values() if card}
         hidden = held - shown
         assert hidden, "some card is still face down"
@@ -234,7 +236,7 @@ def test_moves_names_the_card_behind_each_token_for_its_holder(played: Played) -
 def test_a_card_played_face_up_is_proven_and_one_not_held_is_refused(played: Played) -> None:
     data = tomllib.loads(played.stages["played"])
     plays = [entry for entry in data["entry"] if "face_up" in entry]
-    assert [entry["face_up"][0]["card"] for entry in plays] == [played.shown]
+    assert [entry["face_up"][0]["cards"] for entry in plays] == [[played.shown]]
     # A card the player does not hold cannot be shown: refused before anything is written.
     before = played.root / "before.toml"
     before.write_text(played.stages["before play"], encoding="utf-8")
@@ -254,7 +256,7 @@ def test_a_card_played_face_up_is_proven_and_one_not_held_is_refused(played: Pla
     entry = copy.deepcopy(plays[0])
     other_card = "steal-gold-shipment" if played.shown == "steal-influence" else "steal-influence"
     entry["move"] = entry["move"].replace(played.shown, other_card)
-    entry["face_up"][0]["card"] = other_card
+    entry["face_up"][0]["cards"] = [other_card]
     del entry["sig"]
     secret = KeyStore(played.root / seat).secret(seat, lambda prompt: None)
     signed = ledger.sign_entry(data["game"]["id"], entry, secret)

@@ -325,16 +325,27 @@ def sync(
         send_after(file, seat)
 
 
+def _slots(items: list[dict[str, Any]]) -> list[tuple[str, int, str | None]]:
+    """Deck, slot and card of each share a list carries: a table per share, or (a compact
+    group's form) a table per run of slots of one deck."""
+    found: list[tuple[str, int, str | None]] = []
+    for item in items:
+        slots = item["slots"] if "slots" in item else [item["slot"]]
+        cards = item.get("cards") or [item.get("card")] * len(slots)
+        found += [(item["deck"], slot, card) for slot, card in zip(slots, cards, strict=False)]
+    return found
+
+
 def carried_text(entry: dict[str, Any]) -> str:
     """What an entry gave the hidden decks, in words (empty if nothing)."""
     parts = [
         f"{'reshuffled' if 'slots' in item else 'shuffled'} the {item['deck']} deck"
         for item in entry.get("shuffles", [])
     ]
-    shares = [f"{item['deck']}:{item['slot']}" for item in entry.get("shares", [])]
+    shares = [f"{deck}:{slot}" for deck, slot, _ in _slots(entry.get("shares", []))]
     if shares:
         parts.append(f"gave its share{'s' if len(shares) > 1 else ''} of {', '.join(shares)}")
-    parts += [f"showed {item['deck']}:{item['slot']}: {item['card']}" for item in entry.get("face_up", [])]
+    parts += [f"showed {deck}:{slot}: {card}" for deck, slot, card in _slots(entry.get("face_up", []))]
     parts += [f"put {item['deck']}:{item['slot']} under the deck" for item in entry.get("remask", [])]
     return "; ".join(parts)
 

@@ -51,6 +51,7 @@ class Edwards25519(Group):
     scalar_size = POINT_SIZE
     wide_size = 64  # 512 bits reduced mod a 253-bit order: bias below 2^-259
     identity: Element = IDENTITY
+    compact = True
 
     def __init__(self) -> None:
         self.generator = sodium.crypto_scalarmult_ed25519_base_noclamp(_scalar(1))

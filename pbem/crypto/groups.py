@@ -41,6 +41,10 @@ class Group(ABC):
     wide_size: int  # bytes of hash reduced mod the order, so the result is statistically uniform
     identity: Element
     generator: Element
+    # A compact group's entries pack each list of elements or scalars into one text, give one
+    # proof for all the shares an entry carries and prove a returned card's re-mask in short form
+    # (docs/game-file.md, "Compact entries"); the old group keeps the form its files were made in.
+    compact: bool = False
 
     # A group is a constant: a copy of a game's state keeps the very same group, so the copy
     # compares equal to the original and shares the group's caches.
@@ -140,6 +144,48 @@ class Group(ABC):
 
     def scalar_text(self, value: int) -> str:
         return b64(self.scalar_bytes(value))
+
+    def elements_text(self, values: Sequence[Element]) -> str | list[str]:
+        """A list of elements as entry text: one text for them all in a compact group."""
+        if self.compact:
+            return b64(b"".join(self.encode(value) for value in values))
+        return [self.element_text(value) for value in values]
+
+    def parse_elements(self, text: object, what: str) -> list[Element]:
+        return [
+            self.decode(data, f"{what}[{index}]")
+            for index, data in enumerate(self._pieces(text, self.element_size, what))
+        ]
+
+    def scalars_text(self, values: Sequence[int]) -> str | list[str]:
+        if self.compact:
+            return b64(b"".join(self.scalar_bytes(value) for value in values))
+        return [self.scalar_text(value) for value in values]
+
+    def parse_scalars(self, text: object, what: str) -> list[int]:
+        found = []
+        for index, data in enumerate(self._pieces(text, self.scalar_size, what)):
+            value = self.scalar_from_bytes(data)
+            if value >= self.order:
+                raise GameFileError(f"{what}[{index}]: not a scalar (not below the group order)")
+            found.append(value)
+        return found
+
+    def _pieces(self, text: object, size: int, what: str) -> list[bytes]:
+        """The fixed-size encodings a list holds: one packed text, or a list of texts."""
+        if not self.compact:
+            if not isinstance(text, list):
+                raise GameFileError(f"{what}: expected a list")
+            return [_decode(item, size, f"{what}[{index}]") for index, item in enumerate(text)]
+        if not isinstance(text, str):
+            raise GameFileError(f"{what}: expected one text packing the values")
+        try:
+            data = unb64(text)
+        except ValueError as exc:
+            raise GameFileError(f"{what}: {exc}") from None
+        if len(data) % size:
+            raise GameFileError(f"{what}: {len(data)} bytes is not a whole number of {size}-byte values")
+        return [data[start : start + size] for start in range(0, len(data), size)]
 
     def parse_scalar(self, text: object, what: str) -> int:
         value = self.scalar_from_bytes(_decode(text, self.scalar_size, what))

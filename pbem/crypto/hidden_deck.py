@@ -23,6 +23,7 @@ Shuffling is in :mod:`pbem.crypto.shuffle` and its proof in :mod:`pbem.crypto.sh
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,9 @@ from pbem.errors import GameFileError
 KEY_DOMAIN = "pbem/hidden-deck/key/v1"
 KEY_PROOF_DOMAIN = "pbem/hidden-deck/key-proof/v1"
 SHARE_PROOF_DOMAIN = "pbem/hidden-deck/share-proof/v1"
+SHARES_PROOF_DOMAIN = "pbem/hidden-deck/shares-proof/v1"
+SHARES_WEIGHT_DOMAIN = "pbem/hidden-deck/shares-weight/v1"
+REMASK_PROOF_DOMAIN = "pbem/hidden-deck/remask-proof/v1"
 NONCE_DOMAIN = "pbem/hidden-deck/nonce/v1"
 CARD_DOMAIN = "pbem/hidden-deck/card/v1"
 DECK_SEED_DOMAIN = "pbem/deck-seed/v1"
@@ -63,11 +67,21 @@ class Proof:
 
 @dataclass(frozen=True)
 class Share:
-    """One seat's decryption share ``c1^x`` of one deck position, with its proof."""
+    """One seat's decryption share ``c1^x`` of one deck position, with its proof (None when one
+    proof covers every share of the entry, see ``shares``)."""
 
     seat: str
     value: Element
-    proof: Proof
+    proof: Proof | None
+
+
+@dataclass(frozen=True)
+class Place:
+    """A deck position a share is for, and the card there when the share was given."""
+
+    deck_id: str
+    position: int
+    ciphertext: Ciphertext
 
 
 def _text(value: str) -> bytes:
@@ -297,6 +311,8 @@ def check_share(
     where = f"decryption share of seat {given.seat} at {deck_id} position {position}"
     if not group.is_element(given.value):
         raise GameFileError(f"{where}: not a group element")
+    if given.proof is None:
+        raise GameFileError(f"{where}: the share carries no proof")
     challenge, response = given.proof.challenge, given.proof.response
     first = group.divide(group.base_power(response), group.power(public, challenge))
     second = group.divide(group.power(ciphertext.c1, response), group.power(given.value, challenge))
@@ -315,6 +331,165 @@ def check_share(
         != challenge
     ):
         raise GameFileError(f"{where}: the proof does not verify")
+
+
+def _shares_statement(
+    group: Group,
+    public: Element,
+    places: Sequence[Place],
+    values: Sequence[Element],
+    *,
+    game_id: str,
+    seat: str,
+) -> bytes:
+    parts = [_text(game_id), _text(seat), group.encode(public)]
+    for place, value in zip(places, values, strict=True):
+        parts += [
+            _text(place.deck_id),
+            str(place.position).encode("ascii"),
+            group.encode(place.ciphertext.c1),
+            group.encode(place.ciphertext.c2),
+            group.encode(value),
+        ]
+    return hashlib.sha256(pae(group.domain(SHARES_PROOF_DOMAIN), *parts)).digest()
+
+
+def _combined(
+    group: Group, statement: bytes, places: Sequence[Place], values: Sequence[Element]
+) -> tuple[Element, Element]:
+    """The weighted sums one Chaum-Pedersen proof speaks for: with weights fixed by the whole
+    statement, a single wrong share makes the two sums disagree but with negligible chance."""
+    weights = [
+        group.challenge(SHARES_WEIGHT_DOMAIN, statement, str(index).encode("ascii"))
+        for index in range(len(places))
+    ]
+    return (
+        group.multi_power([place.ciphertext.c1 for place in places], weights),
+        group.multi_power(values, weights),
+    )
+
+
+def shares(
+    secret: int, places: Sequence[Place], *, game_id: str, seat: str, group: Group = MODP_2048
+) -> tuple[list[Element], Proof]:
+    """A seat's decryption shares of several positions with one proof for them all: that each
+    is ``c1^x`` for the ``x`` behind its published key (a batched Chaum-Pedersen proof)."""
+    if not places:
+        raise ValueError("no shares to prove")
+    values = [group.power(place.ciphertext.c1, secret) for place in places]
+    statement = _shares_statement(
+        group, public_key(secret, group=group), places, values, game_id=game_id, seat=seat
+    )
+    c1s, _ = _combined(group, statement, places, values)
+    nonce = _nonce(group, secret, statement)
+    first, second = group.base_power(nonce), group.power(c1s, nonce)
+    challenge = group.challenge(SHARES_PROOF_DOMAIN, statement, group.encode(first), group.encode(second))
+    return values, Proof(challenge, (nonce + challenge * secret) % group.order)
+
+
+def check_shares(
+    public: Element,
+    places: Sequence[Place],
+    values: Sequence[Element],
+    proof: Proof,
+    *,
+    game_id: str,
+    seat: str,
+    group: Group = MODP_2048,
+) -> None:
+    """Raise GameFileError unless ``proof`` shows every value is its place's share of ``seat``."""
+    named = ", ".join(f"{place.deck_id}:{place.position}" for place in places)
+    where = f"decryption shares of seat {seat} ({named})"
+    if not places or len(values) != len(places):
+        raise GameFileError(f"{where}: {len(values)} shares for {len(places)} positions")
+    statement = _shares_statement(group, public, places, values, game_id=game_id, seat=seat)
+    c1s, combined = _combined(group, statement, places, values)
+    first = group.divide(group.base_power(proof.response), group.power(public, proof.challenge))
+    second = group.divide(group.power(c1s, proof.response), group.power(combined, proof.challenge))
+    if group.challenge(SHARES_PROOF_DOMAIN, statement, group.encode(first), group.encode(second)) != (
+        proof.challenge
+    ):
+        raise GameFileError(f"{where}: the proof does not verify")
+
+
+# --- a card going back under the deck -------------------------------------------------------------
+def _remask_statement(
+    group: Group,
+    before: Ciphertext,
+    after: Ciphertext,
+    joint: Element,
+    *,
+    game_id: str,
+    deck_id: str,
+    position: int,
+    seat: str,
+) -> bytes:
+    return hashlib.sha256(
+        pae(
+            group.domain(REMASK_PROOF_DOMAIN),
+            _text(game_id),
+            _text(deck_id),
+            str(position).encode("ascii"),
+            _text(seat),
+            group.encode(joint),
+            *(group.encode(value) for value in (before.c1, before.c2, after.c1, after.c2)),
+        )
+    ).digest()
+
+
+def prove_remask(
+    before: Ciphertext,
+    after: Ciphertext,
+    joint: Element,
+    mask: int,
+    *,
+    game_id: str,
+    deck_id: str,
+    position: int,
+    seat: str,
+    group: Group = MODP_2048,
+) -> Proof:
+    """That ``after`` is ``before`` under fresh randomness: ``after / before = (g^r, H^r)`` for one
+    ``r`` (a Chaum-Pedersen proof; a one-card shuffle proves the same at five times the size)."""
+    statement = _remask_statement(
+        group, before, after, joint, game_id=game_id, deck_id=deck_id, position=position, seat=seat
+    )
+    nonce = _nonce(group, mask, statement)
+    first, second = group.base_power(nonce), group.fixed_base(joint)(nonce)
+    challenge = group.challenge(REMASK_PROOF_DOMAIN, statement, group.encode(first), group.encode(second))
+    return Proof(challenge, (nonce + challenge * mask) % group.order)
+
+
+def check_remask(
+    before: Ciphertext,
+    after: Ciphertext,
+    joint: Element,
+    proof: Proof,
+    *,
+    game_id: str,
+    deck_id: str,
+    position: int,
+    seat: str,
+    group: Group = MODP_2048,
+) -> None:
+    """Raise GameFileError unless ``proof`` shows ``after`` re-masks ``before`` under ``joint``."""
+    statement = _remask_statement(
+        group, before, after, joint, game_id=game_id, deck_id=deck_id, position=position, seat=seat
+    )
+    first = group.divide(
+        group.base_power(proof.response),
+        group.power(group.divide(after.c1, before.c1), proof.challenge),
+    )
+    second = group.divide(
+        group.fixed_base(joint)(proof.response),
+        group.power(group.divide(after.c2, before.c2), proof.challenge),
+    )
+    if group.challenge(REMASK_PROOF_DOMAIN, statement, group.encode(first), group.encode(second)) != (
+        proof.challenge
+    ):
+        raise GameFileError(
+            f"the card {seat} returns to {deck_id} position {position}: the re-mask proof does not verify"
+        )
 
 
 def _unmask(group: Group, ciphertext: Ciphertext, shares: Iterable[Element]) -> Element:
@@ -421,11 +596,28 @@ def parse_ciphertext(text: object, what: str, *, group: Group = MODP_2048) -> Ci
     )
 
 
-def deck_text(deck: Sequence[Ciphertext], *, group: Group = MODP_2048) -> list[str]:
+def deck_text(deck: Sequence[Ciphertext], *, group: Group = MODP_2048) -> str | list[str]:
+    """A deck as entry text: a list of ciphertexts, or one text of them all in a compact group."""
+    if group.compact:
+        return group.elements_text([value for ciphertext in deck for value in (ciphertext.c1, ciphertext.c2)])
     return [ciphertext_text(ciphertext, group=group) for ciphertext in deck]
 
 
 def parse_deck(texts: object, what: str, *, group: Group = MODP_2048) -> list[Ciphertext]:
+    if group.compact:
+        if not isinstance(texts, str):
+            raise GameFileError(f"{what}: expected one text packing the ciphertexts")
+        try:
+            data = unb64(texts)
+        except ValueError as exc:
+            raise GameFileError(f"{what}: {exc}") from None
+        size = 2 * group.element_size
+        if len(data) % size:
+            raise GameFileError(f"{what}: {len(data)} bytes is not a whole number of ciphertexts")
+        return [
+            parse_ciphertext(b64(data[start : start + size]), f"{what}[{start // size}]", group=group)
+            for start in range(0, len(data), size)
+        ]
     if not isinstance(texts, list):
         raise GameFileError(f"{what}: expected a list of ciphertexts")
     return [parse_ciphertext(text, f"{what}[{index}]", group=group) for index, text in enumerate(texts)]
@@ -450,6 +642,7 @@ def parse_proof(text: object, what: str, *, group: Group = MODP_2048) -> Proof:
 
 def share_fields(given: Share, *, group: Group = MODP_2048) -> dict[str, str]:
     """A share as the text fields of a ledger entry."""
+    assert given.proof is not None, "a share given on its own carries its proof"
     return {
         "seat": given.seat,
         "share": group.element_text(given.value),

@@ -281,43 +281,33 @@ def check_shuffle(
 
 # --- text form -----------------------------------------------------------------------------------
 def proof_fields(proof: ShuffleProof, *, group: Group = MODP_2048) -> dict[str, str | list[str]]:
-    """The proof as text fields of a ledger entry (4N+5 elements and scalars)."""
+    """The proof as text fields of a ledger entry (4N+5 elements and scalars; each list one text
+    in a compact group)."""
     return {
-        "commitments": [group.element_text(value) for value in proof.commitments],
-        "chain": [group.element_text(value) for value in proof.chain],
+        "commitments": group.elements_text(proof.commitments),
+        "chain": group.elements_text(proof.chain),
         "challenge": challenge_text(proof.challenge),
-        "responses": [group.scalar_text(value) for value in proof.responses],
-        "chain_responses": [group.scalar_text(value) for value in proof.chain_responses],
-        "card_responses": [group.scalar_text(value) for value in proof.card_responses],
+        "responses": group.scalars_text(proof.responses),
+        "chain_responses": group.scalars_text(proof.chain_responses),
+        "card_responses": group.scalars_text(proof.card_responses),
     }
 
 
 def parse_proof(fields: Mapping[str, object], what: str, *, group: Group = MODP_2048) -> ShuffleProof:
-    def texts(name: str) -> list[object]:
+    def field(name: str) -> object:
         value = fields.get(name)
-        if not isinstance(value, list):
-            raise GameFileError(f"{what}: {name} must be a list")
+        if value is None:
+            raise GameFileError(f"{what}: {name} is missing")
         return value
 
-    responses = [
-        group.parse_scalar(text, f"{what} responses[{i}]") for i, text in enumerate(texts("responses"))
-    ]
+    responses = group.parse_scalars(field("responses"), f"{what} responses")
     if len(responses) != 4:
         raise GameFileError(f"{what}: responses must hold 4 values, not {len(responses)}")
     return ShuffleProof(
-        tuple(
-            group.parse_element(text, f"{what} commitments[{i}]")
-            for i, text in enumerate(texts("commitments"))
-        ),
-        tuple(group.parse_element(text, f"{what} chain[{i}]") for i, text in enumerate(texts("chain"))),
+        tuple(group.parse_elements(field("commitments"), f"{what} commitments")),
+        tuple(group.parse_elements(field("chain"), f"{what} chain")),
         parse_challenge(fields.get("challenge"), f"{what} challenge"),
         (responses[0], responses[1], responses[2], responses[3]),
-        tuple(
-            group.parse_scalar(text, f"{what} chain_responses[{i}]")
-            for i, text in enumerate(texts("chain_responses"))
-        ),
-        tuple(
-            group.parse_scalar(text, f"{what} card_responses[{i}]")
-            for i, text in enumerate(texts("card_responses"))
-        ),
+        tuple(group.parse_scalars(field("chain_responses"), f"{what} chain_responses")),
+        tuple(group.parse_scalars(field("card_responses"), f"{what} card_responses")),
     )

@@ -47,8 +47,8 @@ CHECK_DOMAIN = "pbem/checked-proof/v1"
 DECK_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 # What an entry may carry for the hidden decks, by kind: what a seat owes rides in any entry it
 # signs during play; a move may also show, return or discard the hidden cards it uses.
-OWED_FIELDS = ("shuffles", "shares")
-CARD_FIELDS = ("face_up", "remask")
+OWED_FIELDS = ("shuffles", "shares", "shares_proof")
+CARD_FIELDS = ("face_up", "face_up_proof", "remask")
 RIDING_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "sync")
 PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
 
@@ -297,6 +297,7 @@ def owed_fields(
     group = decks.group
     secret = hd.derive_secret(seed, game_id, seat, group=group)
     fields: dict[str, Any] = {}
+    places: list[hd.Place] = []
     for item in owed(decks, seat):
         deck = decks.decks[item.deck_id]
         if item.kind == "shuffle":
@@ -315,6 +316,8 @@ def owed_fields(
                 shuffle["slots"] = list(deck.mixing)
             shuffle |= {"cards": hd.deck_text(after, group=group), **sp.proof_fields(proof, group=group)}
             fields.setdefault("shuffles", []).append(shuffle)
+        elif group.compact:
+            places.append(hd.Place(deck.deck_id, item.slot, deck.slots[item.slot]))
         else:
             made = hd.share(
                 secret,
@@ -326,10 +329,110 @@ def owed_fields(
                 group=group,
             )
             fields.setdefault("shares", []).append(_share_fields(group, deck.deck_id, item.slot, made))
+    if places:
+        fields["shares"], fields["shares_proof"] = _proven_shares(
+            group, secret, places, game_id=game_id, seat=seat
+        )
     return fields
 
 
+def _proven_shares(
+    group: Group,
+    secret: int,
+    places: Sequence[hd.Place],
+    *,
+    game_id: str,
+    seat: str,
+    cards: Sequence[str] = (),
+) -> tuple[list[dict[str, Any]], str]:
+    """Shares in a compact group's form: one table per run of places in the same deck (its slots,
+    its shares packed, the cards they show if any), and the one proof for them all."""
+    values, proof = hd.shares(secret, places, game_id=game_id, seat=seat, group=group)
+    tables: list[dict[str, Any]] = []
+    runs: list[list[int]] = []
+    for index, place in enumerate(places):
+        if runs and places[runs[-1][0]].deck_id == place.deck_id:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    for run in runs:
+        table: dict[str, Any] = {
+            "deck": places[run[0]].deck_id,
+            "slots": [places[index].position for index in run],
+            "shares": group.elements_text([values[index] for index in run]),
+        }
+        if cards:
+            table["cards"] = [cards[index] for index in run]
+        tables.append(table)
+    return tables, hd.proof_text(proof, group=group)
+
+
+def share_items(entry: Mapping[str, Any], name: str, group: Group) -> list[tuple[str, dict[str, Any]]]:
+    """The shares an entry's ``name`` list carries, one table each (deck, slot, share, and card
+    or proof where the form has them), with where each sits for messages. A compact group's
+    tables each hold a run of slots of one deck."""
+    items = _items(entry, name)
+    if not group.compact:
+        return [(f"{name}[{index}]", dict(item)) for index, item in enumerate(items)]
+    found: list[tuple[str, dict[str, Any]]] = []
+    for index, item in enumerate(items):
+        where = f"{name}[{index}]"
+        _only(item, ("deck", "slots", "shares", *(("cards",) if name == "face_up" else ())), where)
+        slots = item.get("slots")
+        if not isinstance(slots, list) or not slots:
+            raise GameFileError(f"{where}: slots must be a list of slots")
+        values = group.parse_elements(item.get("shares"), f"{where} shares")
+        cards = item.get("cards", [None] * len(slots)) if name == "face_up" else [None] * len(slots)
+        if len(values) != len(slots) or not isinstance(cards, list) or len(cards) != len(slots):
+            raise GameFileError(f"{where}: {len(slots)} slots, {len(values)} shares and {len(cards)} cards")
+        for number, (slot, value, card) in enumerate(zip(slots, values, cards, strict=True)):
+            flat: dict[str, Any] = {"deck": item.get("deck"), "slot": slot, "value": value}
+            if name == "face_up":
+                flat["card"] = card
+            found.append((f"{where} slots[{number}]", flat))
+    return found
+
+
+def _check_shares(
+    decks: Decks,
+    seat: str,
+    entry: Mapping[str, Any],
+    name: str,
+    *,
+    given: Sequence[hd.Place],
+    values: Sequence[Element],
+    game_id: str,
+    check: ProofCheck,
+) -> None:
+    """Check the one proof of a compact group's shares in ``name`` (nothing to check if none)."""
+    field_name = f"{name}_proof"
+    if not given:
+        if field_name in entry:
+            raise GameFileError(f"{field_name}: the entry carries no {name} for it to prove")
+        return
+    group = decks.group
+    proof = hd.parse_proof(entry.get(field_name), field_name, group=group)
+    key = proof_key(
+        "shares",
+        game_id,
+        seat,
+        [
+            [place.deck_id, place.position, hd.ciphertext_text(place.ciphertext, group=group)]
+            for place in given
+        ],
+        [group.element_text(value) for value in values],
+        entry.get(field_name),
+    )
+    check(
+        key,
+        lambda: hd.check_shares(
+            decks.keys[seat], given, values, proof, game_id=game_id, seat=seat, group=group
+        ),
+    )
+
+
 def _share_fields(group: Group, deck_id: str, slot: int, made: Share) -> dict[str, Any]:
+    assert made.proof is not None, "a share given on its own carries its proof"
     return {
         "deck": deck_id,
         "slot": slot,
@@ -354,15 +457,23 @@ def take_owed(
             _take_shuffle(decks, seat, item, where=f"shuffles[{index}]", game_id=game_id, check=check)
         )
     allowed = set(owed(decks, seat)) | set(owed(start, seat))
-    for index, item in enumerate(_items(entry, "shares")):
-        carried.append(
-            _take_share(
-                decks, seat, item, where=f"shares[{index}]", allowed=allowed, game_id=game_id, check=check
-            )
+    places: list[hd.Place] = []
+    values: list[Element] = []
+    for where, item in share_items(entry, "shares", decks.group):
+        taken, place, value = _take_share(
+            decks, seat, item, where=where, allowed=allowed, game_id=game_id, check=check
         )
+        carried.append(taken)
+        if decks.group.compact:
+            places.append(place)
+            values.append(value)
     missing = [item for item in owed(start, seat) if item not in carried]
     if missing:
         raise GameFileError(f"{seat} owes {missing[0].describe()}, and this entry does not carry it")
+    if decks.group.compact:
+        _check_shares(decks, seat, entry, "shares", given=places, values=values, game_id=game_id, check=check)
+        for place, value in zip(places, values, strict=True):
+            decks.decks[place.deck_id].shares.setdefault(place.position, {})[seat] = Share(seat, value, None)
     return len(carried)
 
 
@@ -456,8 +567,10 @@ def _take_share(
     allowed: set[Owed],
     game_id: str,
     check: ProofCheck,
-) -> Owed:
-    _only(item, ("deck", "slot", "share", "proof"), where)
+) -> tuple[Owed, hd.Place, Element]:
+    """Take one share; a compact group's share is checked with the rest of the entry's, later."""
+    if not decks.group.compact:
+        _only(item, ("deck", "slot", "share", "proof"), where)
     deck = _deck_of(decks, item, where)
     slot = _slot_of(deck, item, where)
     wanted = Owed("share", deck.deck_id, slot)
@@ -466,14 +579,35 @@ def _take_share(
             f"{where}: {seat} owes no share of {token(deck.deck_id, slot)} (a share is given only for "
             "a card another seat drew, or one dealt face up, once)"
         )
+    place = hd.Place(deck.deck_id, slot, deck.slots[slot])
+    given = _given_share(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
+    if not decks.group.compact:  # a compact group's shares are kept once their one proof holds
+        deck.shares.setdefault(slot, {})[seat] = given
+    return wanted, place, given.value
+
+
+def _given_share(
+    decks: Decks,
+    deck: Deck,
+    slot: int,
+    seat: str,
+    item: Mapping[str, Any],
+    *,
+    where: str,
+    game_id: str,
+    check: ProofCheck,
+) -> Share:
+    """A share as a flat item holds it: checked now with its own proof, or (compact) unchecked,
+    its entry's one proof being checked once every share of the entry is read."""
+    if decks.group.compact:
+        return Share(seat, item["value"], None)
     given = Share(
         seat,
         decks.group.parse_element(item.get("share"), f"{where} share"),
         hd.parse_proof(item.get("proof"), f"{where} proof", group=decks.group),
     )
     _check_share(decks, deck, slot, given, item, game_id=game_id, check=check)
-    deck.shares.setdefault(slot, {})[seat] = given
-    return wanted
+    return given
 
 
 def _check_share(
@@ -619,6 +753,7 @@ def card_fields(
     secret = hd.derive_secret(seed, game_id, seat, group=group)
     fields: dict[str, Any] = {}
     taken: set[tuple[str, int]] = set()
+    showing: list[tuple[hd.Place, str]] = []
     for use in uses:
         deck, slot = _find(decks, seat, use, secret, taken)
         taken.add((deck.deck_id, slot))
@@ -630,6 +765,9 @@ def card_fields(
                     f"{token(deck.deck_id, slot)} cannot be shown before "
                     f"{', '.join(waiting_for(decks, deck.deck_id, slot))} publish their shares"
                 )
+            if group.compact:
+                showing.append((hd.Place(deck.deck_id, slot, ciphertext), card))
+                continue
             made = hd.share(
                 secret,
                 ciphertext,
@@ -646,6 +784,27 @@ def card_fields(
                 seed, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot, group=group
             )
             after = sh.remask(ciphertext, decks.joint, mask, group=group)
+            if group.compact:
+                proven = hd.prove_remask(
+                    ciphertext,
+                    after,
+                    decks.joint,
+                    mask,
+                    game_id=game_id,
+                    deck_id=deck.deck_id,
+                    position=slot,
+                    seat=seat,
+                    group=group,
+                )
+                fields.setdefault("remask", []).append(
+                    {
+                        "deck": deck.deck_id,
+                        "slot": slot,
+                        "card": hd.ciphertext_text(after, group=group),
+                        "proof": hd.proof_text(proven, group=group),
+                    }
+                )
+                continue
             proof = sp.prove_shuffle(
                 [ciphertext],
                 [after],
@@ -658,6 +817,15 @@ def card_fields(
             )
             remask = {"deck": deck.deck_id, "slot": slot, "cards": [hd.ciphertext_text(after, group=group)]}
             fields.setdefault("remask", []).append(remask | sp.proof_fields(proof, group=group))
+    if showing:
+        fields["face_up"], fields["face_up_proof"] = _proven_shares(
+            group,
+            secret,
+            [place for place, _ in showing],
+            game_id=game_id,
+            seat=seat,
+            cards=[card for _, card in showing],
+        )
     return fields
 
 
@@ -700,7 +868,7 @@ def use_cards(
 ) -> Any:
     """Check the card fields of a move against what the rules say it uses; move the cards in
     ``decks`` and return the state told which cards were shown."""
-    shown = _items(entry, "face_up")
+    shown = share_items(entry, "face_up", decks.group)
     returned = _items(entry, "remask")
     reveals = [use for use in uses if use.action == "reveal"]
     bottoms = [use for use in uses if use.action == "bottom"]
@@ -709,20 +877,23 @@ def use_cards(
             f"the move shows {len(reveals)} and returns {len(bottoms)} hidden cards, but the entry "
             f"carries {len(shown)} shown and {len(returned)} returned"
         )
-    for index, (use, item) in enumerate(zip(reveals, shown, strict=True)):
-        state = _show(
-            hidden,
-            decks,
-            state,
-            seat,
-            use,
-            item=item,
-            where=f"face_up[{index}]",
-            game_id=game_id,
-            check=check,
+    if decks.group.compact:
+        # The one proof of the shares comes first, so a false share is named as such, not as a
+        # card that opens as another.
+        places = [
+            _shown_place(decks, seat, use, item, where)
+            for use, (where, item) in zip(reveals, shown, strict=True)
+        ]
+        values = [item["value"] for _, item in shown]
+        _check_shares(
+            decks, seat, entry, "face_up", given=places, values=values, game_id=game_id, check=check
         )
-    for index, (use, item) in enumerate(zip(bottoms, returned, strict=True)):
-        _return(decks, seat, use, item=item, where=f"remask[{index}]", game_id=game_id, check=check)
+    elif "face_up_proof" in entry:
+        raise GameFileError("face_up_proof: the shares of this game each carry their own proof")
+    for use, (where, item) in zip(reveals, shown, strict=True):
+        state = _show(hidden, decks, state, seat, use, item=item, where=where, game_id=game_id, check=check)
+    for index, (use, back) in enumerate(zip(bottoms, returned, strict=True)):
+        _return(decks, seat, use, item=back, where=f"remask[{index}]", game_id=game_id, check=check)
     for use in uses:
         if use.action == "discard":
             deck, slot = _held(decks, seat, use.token, "discard")
@@ -750,26 +921,10 @@ def _show(
     game_id: str,
     check: ProofCheck,
 ) -> Any:
-    _only(item, ("deck", "slot", "card", "share", "proof"), where)
-    deck = _deck_of(decks, item, where)
-    slot = _slot_of(deck, item, where)
+    deck, slot = _shown_slot(decks, seat, use, item, where)
     name = token(deck.deck_id, slot)
-    if deck.deck_id != use.deck_id or (use.token is not None and use.token != name):
-        raise GameFileError(f"{where}: the move uses {use.token or use.deck_id}, the entry shows {name}")
-    card = item.get("card")
-    if not isinstance(card, str) or (use.card is not None and card != use.card):
-        raise GameFileError(f"{where}: the move names {use.card}, the entry shows {card!r}")
-    if deck.held.get(slot) != seat:
-        raise IllegalMoveError(f"{seat} does not hold {name}")
-    missing = waiting_for(decks, deck.deck_id, slot)
-    if missing:
-        raise IllegalMoveError(f"{name} cannot be shown before {', '.join(missing)} publish their shares")
-    given = Share(
-        seat,
-        decks.group.parse_element(item.get("share"), f"{where} share"),
-        hd.parse_proof(item.get("proof"), f"{where} proof", group=decks.group),
-    )
-    _check_share(decks, deck, slot, given, item, game_id=game_id, check=check)
+    card = item["card"]
+    given = _given_share(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
     values = [share.value for share in deck.shares.get(slot, {}).values()]
     opened = hd.open_card(deck.slots[slot], [given.value, *values], len(deck.cards), group=decks.group)
     found = deck.cards[opened]
@@ -783,6 +938,33 @@ def _show(
     return hidden.card_revealed(state, name, card)
 
 
+def _shown_slot(
+    decks: Decks, seat: str, use: CardUse, item: Mapping[str, Any], where: str
+) -> tuple[Deck, int]:
+    """The slot a face-up item shows, once it is known to be the move's card, held and readable."""
+    if not decks.group.compact:
+        _only(item, ("deck", "slot", "card", "share", "proof"), where)
+    deck = _deck_of(decks, item, where)
+    slot = _slot_of(deck, item, where)
+    name = token(deck.deck_id, slot)
+    if deck.deck_id != use.deck_id or (use.token is not None and use.token != name):
+        raise GameFileError(f"{where}: the move uses {use.token or use.deck_id}, the entry shows {name}")
+    card = item.get("card")
+    if not isinstance(card, str) or (use.card is not None and card != use.card):
+        raise GameFileError(f"{where}: the move names {use.card}, the entry shows {card!r}")
+    if deck.held.get(slot) != seat:
+        raise IllegalMoveError(f"{seat} does not hold {name}")
+    missing = waiting_for(decks, deck.deck_id, slot)
+    if missing:
+        raise IllegalMoveError(f"{name} cannot be shown before {', '.join(missing)} publish their shares")
+    return deck, slot
+
+
+def _shown_place(decks: Decks, seat: str, use: CardUse, item: Mapping[str, Any], where: str) -> hd.Place:
+    deck, slot = _shown_slot(decks, seat, use, item, where)
+    return hd.Place(deck.deck_id, slot, deck.slots[slot])
+
+
 def _return(
     decks: Decks,
     seat: str,
@@ -793,7 +975,12 @@ def _return(
     game_id: str,
     check: ProofCheck,
 ) -> None:
-    _only(item, ("deck", "slot", "cards", *PROOF_FIELDS), where)
+    group = decks.group
+    _only(
+        item,
+        ("deck", "slot", "card", "proof") if group.compact else ("deck", "slot", "cards", *PROOF_FIELDS),
+        where,
+    )
     deck = _deck_of(decks, item, where)
     slot = _slot_of(deck, item, where)
     name = token(deck.deck_id, slot)
@@ -801,6 +988,69 @@ def _return(
         raise GameFileError(f"{where}: the move returns {use.token}, the entry returns {name}")
     if deck.held.get(slot) != seat:
         raise IllegalMoveError(f"{seat} does not hold {name}")
+    if group.compact:
+        _check_remask(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
+    else:
+        _check_returned_shuffle(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
+    deck.shares.pop(slot, None)
+    del deck.held[slot]
+    deck.pile.append(slot)
+
+
+def _check_remask(
+    decks: Decks,
+    deck: Deck,
+    slot: int,
+    seat: str,
+    item: Mapping[str, Any],
+    *,
+    where: str,
+    game_id: str,
+    check: ProofCheck,
+) -> None:
+    group = decks.group
+    before = deck.slots[slot]
+    after = hd.parse_ciphertext(item.get("card"), f"{where} card", group=group)
+    proof = hd.parse_proof(item.get("proof"), f"{where} proof", group=group)
+    key = proof_key(
+        "remask-short",
+        game_id,
+        deck.deck_id,
+        slot,
+        seat,
+        group.element_text(decks.joint),
+        hd.ciphertext_text(before, group=group),
+        [item.get("card"), item.get("proof")],
+    )
+    check(
+        key,
+        lambda: hd.check_remask(
+            before,
+            after,
+            decks.joint,
+            proof,
+            game_id=game_id,
+            deck_id=deck.deck_id,
+            position=slot,
+            seat=seat,
+            group=group,
+        ),
+    )
+    # Fresh randomness, so the shares already given for this card open nothing once it is drawn again.
+    deck.slots[slot] = after
+
+
+def _check_returned_shuffle(
+    decks: Decks,
+    deck: Deck,
+    slot: int,
+    seat: str,
+    item: Mapping[str, Any],
+    *,
+    where: str,
+    game_id: str,
+    check: ProofCheck,
+) -> None:
     group = decks.group
     after = hd.parse_deck(item.get("cards"), f"{where} cards", group=group)
     if len(after) != 1:
@@ -822,8 +1072,4 @@ def _return(
             before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
         ),
     )
-    # Fresh randomness, so the shares already given for this card open nothing once it is drawn again.
     deck.slots[slot] = after[0]
-    deck.shares.pop(slot, None)
-    del deck.held[slot]
-    deck.pile.append(slot)
