@@ -50,7 +50,6 @@ from pbem.cli import app
 from pbem.cli.template_commands import component_values
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import randomness
-from pbem.crypto import shuffle_proof as sp
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.deck_groups import by_name
 from pbem.crypto.encoding import b64, unb64
@@ -258,11 +257,21 @@ def toml_value(value: Any) -> str:
 
 
 DECK_FIELDS = ("shuffles", "shares", "face_up", "remask")
+# The packed lists of a compact group's hidden-deck tables: what each value is, and its size.
+PACKED = {
+    "cards": ("ciphertexts", 64),
+    "commitments": ("points", 32),
+    "chain": ("points", 32),
+    "responses": ("scalars", 32),
+    "chain_responses": ("scalars", 32),
+    "card_responses": ("scalars", 32),
+}
 
 
 def readable(entry: Mapping[str, Any], *, short: bool) -> str:
     """An entry one field a line, its hidden-deck tables as ``[[entry.shuffles]]`` and so on; with
-    ``short``, each long value cut to its first characters and each array to its first value."""
+    ``short``, each long value cut to its first characters (a packed list saying what it packs)
+    and each array to its first value."""
     lines = ["[[entry]]"]
     lines += [f"{key} = {toml_value(value)}" for key, value in entry.items() if key not in DECK_FIELDS]
     for key in DECK_FIELDS:
@@ -272,6 +281,11 @@ def readable(entry: Mapping[str, Any], *, short: bool) -> str:
                 if isinstance(value, list) and short:
                     more = f", …{len(value) - 1} more" if len(value) > 1 else ""
                     lines.append(f"{name} = [{toml_value(cut(value[0]))}{more}]")
+                elif isinstance(value, str) and short and name in PACKED:
+                    what_, size = PACKED[name]
+                    count = len(unb64(value)) // size
+                    note = f"{count} {what_}, {count * size} bytes, {len(value)} characters"
+                    lines.append(f"{name} = {toml_value(cut(value))}  # {note}")
                 elif isinstance(value, str) and short:
                     lines.append(f"{name} = {toml_value(cut(value))}")
                 else:
@@ -779,13 +793,38 @@ def what(entry: Mapping[str, Any]) -> str:
     return f"entry {entry['seq']}: {entry['by']}'s {said.get(kind, kind)}"
 
 
+def places(items: Sequence[Mapping[str, Any]]) -> list[tuple[str, int]]:
+    """The deck and slot of each share a ``shares`` or ``face_up`` list carries, in order: each
+    table holds a run of slots of one deck."""
+    return [(str(item["deck"]), int(slot)) for item in items for slot in item["slots"]]
+
+
+def given_shares(
+    items: Sequence[Mapping[str, Any]], group: Group
+) -> list[tuple[str, int, Element, str | None]]:
+    """Deck, slot, share and (shown face up) card of each share a list carries, in order."""
+    found: list[tuple[str, int, Element, str | None]] = []
+    for index, item in enumerate(items):
+        values = group.parse_elements(item["shares"], f"[{index}] shares")
+        cards = item.get("cards", [None] * len(values))
+        found += [
+            (str(item["deck"]), int(slot), value, card)
+            for slot, value, card in zip(item["slots"], values, cards, strict=True)
+        ]
+    return found
+
+
+def token_list(found: Sequence[tuple[str, int]]) -> str:
+    return ", ".join(f"{deck}:{slot}" for deck, slot in found)
+
+
 def holders(entries: Sequence[Mapping[str, Any]]) -> dict[int, str]:
     """Who drew each slot given shares: the one seat that gave none for it (three seats)."""
     seats = entries[0]["seats"]
     givers: dict[int, set[str]] = {}
     for entry in entries:
-        for item in entry.get("shares", []):
-            givers.setdefault(item["slot"], set()).add(entry["by"])
+        for _, slot in places(entry.get("shares", [])):
+            givers.setdefault(slot, set()).add(entry["by"])
     return {
         slot: next(s for s in seats if s not in given) for slot, given in givers.items() if len(given) == 2
     }
@@ -808,7 +847,7 @@ def deck_blocks(games: Games) -> Blocks:
             chosen.shares,
             f"{what(chosen.shares)}: its shares of "
             + ", ".join(
-                f"{i['deck']}:{i['slot']} (drawn by {drawn[i['slot']]})" for i in chosen.shares["shares"]
+                f"{deck}:{slot} (drawn by {drawn[slot]})" for deck, slot in places(chosen.shares["shares"])
             ),
         ),
         "deck-remask-entry": (
@@ -819,9 +858,7 @@ def deck_blocks(games: Games) -> Blocks:
         ),
         "deck-face-up-entry": (
             chosen.shown,
-            f"{what(chosen.shown)}, which shows "
-            + ", ".join(f"{i['deck']}:{i['slot']}" for i in chosen.shown["face_up"])
-            + " face up",
+            f"{what(chosen.shown)}, which shows {token_list(places(chosen.shown['face_up']))} face up",
         ),
     }
     for name, (entry, note) in notes.items():
@@ -872,78 +909,123 @@ def worked(entries: Sequence[Mapping[str, Any]], data: Mapping[str, Any], chosen
     deck = hd.open_deck(len(cards), joint, group=group)
     given: dict[int, dict[str, Element]] = {}
     for entry in entries:
+        by = entry["by"]
         for item in entry.get("shuffles", []):
             deck = hd.parse_deck(item["cards"], "cards", group=group)
-        for item in entry.get("shares", []):
-            slot, by = item["slot"], entry["by"]
-            d = group.parse_element(item["share"], "share")
+        shares = given_shares(entry.get("shares", []), group)
+        for _, slot, d, _ in shares:
             given.setdefault(slot, {})[by] = d
-            if entry is chosen.shares and item is entry["shares"][0]:
-                out += ["", f"{by}'s share of {item['deck']}:{slot} ({what(entry)}):"]
-                out += share_lines(item, deck[slot], keys[by], group, game_id=game_id, seat=by, d=d)
-        if entry is chosen.remasked:
-            item = entry["remask"][0]
-            slot = item["slot"]
-            out += ["", f"{entry['by']}'s card put under the deck, {item['deck']}:{slot} ({what(entry)}):"]
-            after = hd.parse_deck(item["cards"], "cards", group=group)
-            out += remask_lines(
-                item, deck[slot], after[0], group, joint=joint, game_id=game_id, seat=entry["by"]
+        if entry is chosen.shares:
+            tokens = token_list([(deck_id, slot) for deck_id, slot, _, _ in shares])
+            out += ["", f"{by}'s shares of {tokens} ({what(entry)}), and its one shares_proof:"]
+            out += shares_lines(
+                entry["shares_proof"],
+                [(deck_id, slot, deck[slot], d) for deck_id, slot, d, _ in shares],
+                keys[by],
+                group,
+                game_id=game_id,
+                seat=by,
             )
-        for item in entry.get("remask", []):
-            deck[item["slot"]] = hd.parse_deck(item["cards"], "cards", group=group)[0]
-            given.pop(item["slot"], None)
         if entry is chosen.shown:
-            item = entry["face_up"][0]
-            slot, by = item["slot"], entry["by"]
-            shares = {**given.get(slot, {}), by: group.parse_element(item["share"], "share")}
-            opened = group.divide(deck[slot].c2, group.product(shares.values()))
-            index = next(i for i in range(len(cards)) if hd.encode_card(i, group=group) == opened)
-            names = " · ".join(f"d_{seat}" for seat in sorted(shares))
+            shown = given_shares(entry["face_up"], group)
+            deck_id, slot, d, card = shown[0]
             out += [
                 "",
-                f"{by}'s card shown face up, {item['deck']}:{slot} ({what(entry)}):",
-                f"  every seat's share, each checked as above ({by}'s own from face_up)",
+                f"{by}'s card shown face up, {deck_id}:{slot} ({what(entry)}):",
+                f"  {by}'s own share, in face_up, and face_up_proof, checked as above:",
+            ]
+            out += shares_lines(
+                entry["face_up_proof"],
+                [(deck_id, slot, deck[slot], d) for deck_id, slot, d, _ in shown],
+                keys[by],
+                group,
+                game_id=game_id,
+                seat=by,
+            )
+            opened_by = {**given.get(slot, {}), by: d}
+            opened = group.divide(deck[slot].c2, group.product(opened_by.values()))
+            index = next(i for i in range(len(cards)) if hd.encode_card(i, group=group) == opened)
+            assert cards[index] == card, (cards[index], card)
+            names = " · ".join(f"d_{seat}" for seat in sorted(opened_by))
+            others = " and ".join(seat for seat in sorted(opened_by) if seat != by)
+            out += [
+                f"  with {others}'s shares of {deck_id}:{slot}, from their shares lists:",
                 f"  m = c2 / ({names}) = {number(opened, group)}",
                 f"  card({index})            = {number(hd.encode_card(index, group=group), group)}: "
                 f"card {index} of the deck,",
                 f"  {cards[index]}, the card named",
             ]
+        for item in entry.get("remask", []):
+            slot = item["slot"]
+            after = hd.parse_ciphertext(item["card"], "card", group=group)
+            if entry is chosen.remasked and item is entry["remask"][0]:
+                out += ["", f"{by}'s card put under the deck, {item['deck']}:{slot} ({what(entry)}):"]
+                out += remask_lines(item, deck[slot], after, group, joint=joint, game_id=game_id, seat=by)
+            deck[slot] = after
+            given.pop(slot, None)
     return "\n".join(out)
 
 
-def share_lines(
-    item: Mapping[str, Any],
-    ct: hd.Ciphertext,
+def shares_lines(
+    proof_text: str,
+    shares: Sequence[tuple[str, int, hd.Ciphertext, Element]],
     h: Element,
     group: Group,
     *,
     game_id: str,
     seat: str,
-    d: Element,
 ) -> list[str]:
-    proof = hd.parse_proof(item["proof"], "proof", group=group)
+    """The check of the one proof of a list of shares: its statement, weights and weighted sums."""
+    proof = hd.parse_proof(proof_text, "proof", group=group)
+    parts = [game_id.encode(), seat.encode(), group.encode(h)]
+    for deck_id, slot, ct, d in shares:
+        parts += [deck_id.encode(), str(slot).encode(), *(group.encode(v) for v in (ct.c1, ct.c2, d))]
+    statement = hashlib.sha256(pae(group.domain(hd.SHARES_PROOF_DOMAIN), *parts)).digest()
+    weights = [
+        group.challenge(hd.SHARES_WEIGHT_DOMAIN, statement, str(i).encode()) for i in range(len(shares))
+    ]
+    c1s = group.product(group.power(ct.c1, z) for (_, _, ct, _), z in zip(shares, weights, strict=True))
+    ds = group.product(group.power(d, z) for (_, _, _, d), z in zip(shares, weights, strict=True))
     t1 = group.divide(group.base_power(proof.response), group.power(h, proof.challenge))
-    t2 = group.divide(group.power(ct.c1, proof.response), group.power(d, proof.challenge))
-    parts = [
-        game_id.encode(),
-        item["deck"].encode(),
-        str(item["slot"]).encode(),
-        seat.encode(),
-        *(group.encode(v) for v in (h, ct.c1, ct.c2, d, t1, t2)),
+    t2 = group.divide(group.power(c1s, proof.response), group.power(ds, proof.challenge))
+    again = group.challenge(hd.SHARES_PROOF_DOMAIN, statement, group.encode(t1), group.encode(t2))
+    if again != proof.challenge:
+        raise SystemExit(f"the proof of {seat}'s shares does not verify as the document says")
+
+    def n(value: Element | int) -> str:
+        return number(value, group)
+
+    lines = []
+    for i, (deck_id, slot, ct, d) in enumerate(shares):
+        lines += [
+            f"  {deck_id}:{slot}: c1_{i} = {n(ct.c1)}, c2_{i} = {n(ct.c2)}",
+            f"  {' ' * len(f'{deck_id}:{slot}')}  d_{i}  = {n(d)}",
+        ]
+    named = [
+        f'"{deck_id}", "{slot}", c1_{i}, c2_{i}, d_{i}' for i, (deck_id, slot, _, _) in enumerate(shares)
     ]
-    again = group.challenge(hd.SHARE_PROOF_DOMAIN, *parts)
-    share_domain = group.domain(hd.SHARE_PROOF_DOMAIN)
-    return [
-        f"  the slot's ciphertext: c1 = {number(ct.c1, group)}",
-        f"                         c2 = {number(ct.c2, group)}",
-        f"  d = share = {number(d, group)}",
-        f"  c = {proof.challenge:064x}",
-        f"  s = {number(proof.response, group)}",
-        f"  t1 = g^s · h_{seat}^(-c) = {number(t1, group)}",
-        f"  t2 = c1^s · d^(-c)  = {number(t2, group)}",
-        f'  H("{share_domain}", game_id, "{item["deck"]}", "{item["slot"]}", "{seat}",',
-        f"    h_{seat}, c1, c2, d, t1, t2) = {again:064x}: c, so the share is {seat}'s",
+    lines.append(f'  S = SHA-256(pae("{group.domain(hd.SHARES_PROOF_DOMAIN)}", game_id, "{seat}", h_{seat},')
+    lines += [f"        {part}{',' if i < len(named) - 1 else '))'}" for i, part in enumerate(named)]
+    lines += [
+        f"    = {statement.hex()}",
+        f'  z_i = H("{group.domain(hd.SHARES_WEIGHT_DOMAIN)}", S, decimal(i)):',
     ]
+    lines += [f"  z_{i} = {z:064x}" for i, z in enumerate(weights)]
+    sums = [
+        ("C", " · ".join(f"c1_{i}^z_{i}" for i in range(len(shares))), c1s),
+        ("D", " · ".join(f"d_{i}^z_{i}" for i in range(len(shares))), ds),
+    ]
+    width = max(len(formula) for _, formula, _ in sums)
+    lines += [f"  {name} = {formula:<{width}} = {n(value)}" for name, formula, value in sums]
+    lines += [
+        f"  c (first 32 bytes) = {proof.challenge:064x}",
+        f"  s (next 32 bytes)  = {n(proof.response)}",
+        f"  t1 = g^s · h_{seat}^(-c) = {n(t1)}",
+        f"  t2 = C^s · D^(-c)   = {n(t2)}",
+        f'  H("{group.domain(hd.SHARES_PROOF_DOMAIN)}", S, t1, t2)',
+        f"    = {again:064x}: c, so {'every share is' if len(shares) > 1 else 'the share is'} {seat}'s",
+    ]
+    return lines
 
 
 def remask_lines(
@@ -956,74 +1038,43 @@ def remask_lines(
     game_id: str,
     seat: str,
 ) -> list[str]:
-    """The check of a one-card proof of shuffle, every value shown."""
-    q = group.order
-    proof = sp.parse_proof(item, "remask", group=group)
-    deck = item["deck"]
+    """The check of the re-mask proof of a card put under the deck, every value shown."""
+    proof = hd.parse_proof(item["proof"], "proof", group=group)
+    deck_id, slot = item["deck"], item["slot"]
+    domain = group.domain(hd.REMASK_PROOF_DOMAIN)
     statement = hashlib.sha256(
         pae(
-            group.domain(sp.STATEMENT_DOMAIN),
+            domain,
             game_id.encode(),
-            deck.encode(),
+            deck_id.encode(),
+            str(slot).encode(),
             seat.encode(),
             group.encode(joint),
-            group.encode(before.c1) + group.encode(before.c2),
-            group.encode(after.c1) + group.encode(after.c2),
+            *(group.encode(v) for v in (before.c1, before.c2, after.c1, after.c2)),
         )
     ).digest()
-    commitment, chain = proof.commitments[0], proof.chain[0]
-    base = hashlib.sha256(group.encode(commitment)).digest()
-    u = group.challenge(sp.U_DOMAIN, statement, base, b"0")
-    h0, h_1 = sp.generator(0, group), sp.generator(-1, group)
-    c = proof.challenge
-    s1, s2, s3, s4 = proof.responses
-    s_hat, s_prime = proof.chain_responses[0], proof.card_responses[0]
-    power, times = group.power, group.product
+    c, s = proof.challenge, proof.response
+    t1 = group.divide(group.base_power(s), group.power(group.divide(after.c1, before.c1), c))
+    t2 = group.divide(group.power(joint, s), group.power(group.divide(after.c2, before.c2), c))
+    again = group.challenge(hd.REMASK_PROOF_DOMAIN, statement, group.encode(t1), group.encode(t2))
+    if again != c:
+        raise SystemExit(f"the re-mask proof of {deck_id}:{slot} does not verify as the document says")
 
-    def over(value: Element) -> Element:
-        return group.divide(group.identity, power(value, c))
-
-    c_bar = group.divide(commitment, h0)
-    c_hat = group.divide(chain, power(h_1, u % q))
-    c_tilde = power(commitment, u)
-    a1, a2 = power(before.c1, u), power(before.c2, u)
-    t1 = times([over(c_bar), group.base_power(s1)])
-    t2 = times([over(c_hat), group.base_power(s2)])
-    t3 = times([over(c_tilde), group.base_power(s3), power(h0, s_prime)])
-    t4b = times([over(a2), power(joint, (q - s4) % q), power(after.c2, s_prime)])
-    t4a = times([over(a1), group.base_power((q - s4) % q), power(after.c1, s_prime)])
-    t_hat = times([over(chain), group.base_power(s_hat), power(h_1, s_prime)])
-    again = group.challenge(
-        sp.PROOF_DOMAIN,
-        statement,
-        group.encode(commitment) + group.encode(chain),
-        b"".join(group.encode(v) for v in (t1, t2, t3, t4b, t4a, t_hat)),
-    )
-
-    def n(value: Element) -> str:
+    def n(value: Element | int) -> str:
         return number(value, group)
 
     return [
-        f"  before: c1 = {n(before.c1)}, c2 = {n(before.c2)}",
-        f"  after:  c1 = {n(after.c1)}, c2 = {n(after.c2)}",
-        f"  S    = {statement.hex()}",
-        f"  h_-1 = {n(h_1)}",
-        f"  h_0  = {n(h0)}",
-        f"  B    = {base.hex()}",
-        f"  u_0  = {u:064x}",
-        f"  c̄ = c_0 / h_0        = {n(c_bar)}",
-        f"  ĉ = ĉ_0 / h_-1^u_0   = {n(c_hat)}",
-        f"  c̃ = c_0^u_0          = {n(c_tilde)}",
-        f"  a1 = {n(a1)}, a2 = {n(a2)}",
-        f"  t1  = {n(t1)}",
-        f"  t2  = {n(t2)}",
-        f"  t3  = {n(t3)}",
-        f"  t4b = {n(t4b)}",
-        f"  t4a = {n(t4a)}",
-        f"  t̂_0 = {n(t_hat)}",
-        f'  H("{group.domain(sp.PROOF_DOMAIN)}", S, c_0 || ĉ_0, t1 || t2 || t3 || t4b || t4a || t̂_0)',
-        f"      = {again:064x}",
-        f"  c   = {c:064x}: the same, so the proof holds",
+        f"  before (the slot's ciphertext): c1  = {n(before.c1)}, c2  = {n(before.c2)}",
+        f"  after (card):                   c1' = {n(after.c1)}, c2' = {n(after.c2)}",
+        f'  S = SHA-256(pae("{domain}", game_id, "{deck_id}", "{slot}", "{seat}",',
+        "        H, c1, c2, c1', c2'))",
+        f"    = {statement.hex()}",
+        f"  c (first 32 bytes) = {c:064x}",
+        f"  s (next 32 bytes)  = {n(s)}",
+        f"  t1 = g^s · (c1' / c1)^(-c) = {n(t1)}",
+        f"  t2 = H^s · (c2' / c2)^(-c) = {n(t2)}",
+        f'  H("{domain}", S, t1, t2)',
+        f"    = {again:064x}: c, so the card is the same one, re-masked",
     ]
 
 
@@ -1382,25 +1433,50 @@ def tamper_blocks(games: Games) -> Blocks:
         "played.toml",
         shuffle_edit(lambda s: s.update(challenge=flip(s["challenge"]))),
     )
+    point = by_name(played["entry"][0].get("group")).element_size
+
+    def packed_edit(
+        name: str, size: int, change: Callable[[list[bytes]], Any]
+    ) -> Callable[[dict[str, Any]], None]:
+        """An edit of the values one packed list of a's shuffle holds, ``size`` bytes each."""
+
+        def edit(shuffle: dict[str, Any]) -> None:
+            values = values_of(shuffle[name], size)
+            change(values)
+            shuffle[name] = b64(b"".join(values))
+
+        return shuffle_edit(edit)
+
     t.row(
         f"{up_to}'s shuffle with two cards of the new deck swapped, signed again",
         "played.toml",
-        shuffle_edit(lambda s: s["cards"].__setitem__(slice(0, 2), [s["cards"][1], s["cards"][0]])),
+        packed_edit("cards", 2 * point, lambda cards: cards.__setitem__(slice(0, 2), [cards[1], cards[0]])),
     )
     t.row(
         f"{up_to}'s shuffle with its last card left out, signed again",
         "played.toml",
-        shuffle_edit(lambda s: s["cards"].pop()),
+        packed_edit("cards", 2 * point, lambda cards: cards.pop()),
+    )
+    t.row(
+        f"{up_to}'s shuffle with the second half of card 3 of the new deck replaced by {point} zero bytes "
+        "(a point of small order), signed again",
+        "played.toml",
+        packed_edit("cards", 2 * point, lambda cards: cards.__setitem__(3, cards[3][:point] + bytes(point))),
+    )
+    t.row(
+        f"{up_to}'s proof of shuffle with its first `card_responses` value replaced by {point} bytes "
+        "0xff (not below the group order), signed again",
+        "played.toml",
+        packed_edit("card_responses", point, lambda values: values.__setitem__(0, b"\xff" * point)),
     )
     deck = together.data("deck.toml")
     chosen = DeckEntries.of(deck["entry"])
     giver, shown_by = chosen.shares["by"], chosen.shown["by"]
-    first_slot = chosen.shares["shares"][0]["slot"]
+    first_slot = places(chosen.shares["shares"])[0][1]
     other_giver = next(
         e["by"]
         for e in deck["entry"]
-        for i in e.get("shares", [])
-        if i["slot"] == first_slot and e["by"] != giver
+        if e["by"] != giver and any(slot == first_slot for _, slot in places(e.get("shares", [])))
     )
     unused = len(hd_cards(deck.get("components", {}))) - 1
 
@@ -1419,53 +1495,87 @@ def tamper_blocks(games: Games) -> Blocks:
         return f"`deck.toml` cut after {what(entry_)} (header updated), and {edit}, {signed}"
 
     sharing = chosen.shares["seq"]
+    size = by_name(deck["entry"][0].get("group")).element_size
+
+    def repacked(change: Callable[[list[int], list[bytes]], None]) -> Callable[[dict[str, Any]], None]:
+        """An edit of the slots and the packed shares of the first table of an entry's shares."""
+
+        def edit(target: dict[str, Any]) -> None:
+            item = target["shares"][0]
+            slots, values = list(item["slots"]), values_of(item["shares"], size)
+            change(slots, values)
+            item.update(slots=slots, shares=b64(b"".join(values)))
+
+        return edit
+
+    def add_unused(slots: list[int], values: list[bytes]) -> None:
+        slots.append(unused)
+        values.append(values[0])
+
+    def drop_last(slots: list[int], values: list[bytes]) -> None:
+        del slots[-1], values[-1]
+
     t.row(
-        cut_at(chosen.shares, f"one byte of the `proof` of {giver}'s first share changed"),
+        cut_at(chosen.shares, f"one byte of {giver}'s `shares_proof` changed"),
         "deck.toml",
-        deck_edit(sharing, lambda e: e["shares"][0].update(proof=flip(e["shares"][0]["proof"], 0))),
+        deck_edit(sharing, lambda e: e.update(shares_proof=flip(e["shares_proof"], 0))),
     )
     t.row(
         cut_at(chosen.shares, f"{giver}'s first share replaced by {other_giver}'s share of the same slot"),
         "deck.toml",
-        deck_edit(sharing, lambda e: e["shares"][0].update(share=share_of(deck, other_giver, first_slot))),
-    )
-    t.row(
-        cut_at(chosen.shares, f"a share of slot {unused}, which nobody drew, added to {giver}'s"),
-        "deck.toml",
-        deck_edit(sharing, lambda e: e["shares"].append(dict(e["shares"][0], slot=unused))),
-    )
-    t.row(
-        cut_at(chosen.shares, f"{giver}'s last share left out"),
-        "deck.toml",
-        deck_edit(sharing, lambda e: e["shares"].pop()),
+        deck_edit(
+            sharing,
+            repacked(lambda _, values: values.__setitem__(0, share_of(deck, other_giver, first_slot))),
+        ),
     )
     t.row(
         cut_at(
-            chosen.remasked, "one byte of the `challenge` of the proof of the card put under the deck changed"
+            chosen.shares,
+            f"a share of slot {unused}, which nobody drew, added to {giver}'s (the slot to `slots`, "
+            "a copy of the first share to `shares`)",
+        ),
+        "deck.toml",
+        deck_edit(sharing, repacked(add_unused)),
+    )
+    t.row(
+        cut_at(chosen.shares, f"{giver}'s last share left out (its slot and its share)"),
+        "deck.toml",
+        deck_edit(sharing, repacked(drop_last)),
+    )
+    t.row(
+        cut_at(chosen.shares, f"the last byte of {giver}'s packed `shares` cut off"),
+        "deck.toml",
+        deck_edit(sharing, lambda e: e["shares"][0].update(shares=b64(unb64(e["shares"][0]["shares"])[:-1]))),
+    )
+    t.row(
+        cut_at(
+            chosen.remasked,
+            "one byte of the challenge (the first 32 bytes of `proof`) of the card put under the deck "
+            "changed",
         ),
         "deck.toml",
         deck_edit(
             chosen.remasked["seq"],
-            lambda e: e["remask"][0].update(challenge=flip(e["remask"][0]["challenge"])),
+            lambda e: e["remask"][0].update(proof=flip(e["remask"][0]["proof"], 0)),
         ),
     )
     t.row(
         cut_at(chosen.remasked, "the card put under the deck replaced by the slot's old ciphertext"),
         "deck.toml",
-        deck_edit(chosen.remasked["seq"], lambda e: e["remask"][0].update(cards=[slot_before(deck, e)])),
+        deck_edit(chosen.remasked["seq"], lambda e: e["remask"][0].update(card=slot_before(deck, e))),
     )
-    shown_card = chosen.shown["face_up"][0]["card"]
+    shown_card = chosen.shown["face_up"][0]["cards"][0]
     other_card = "veto" if shown_card != "veto" else "bad-weather"
     t.row(
         cut_at(chosen.shown, f"the card shown named `{other_card}`"),
         "deck.toml",
-        deck_edit(chosen.shown["seq"], lambda e: e["face_up"][0].update(card=other_card)),
+        deck_edit(chosen.shown["seq"], lambda e: e["face_up"][0].update(cards=[other_card])),
     )
     t.row(
-        cut_at(chosen.shown, f"one byte of {shown_by}'s `share` of the card shown changed"),
+        cut_at(chosen.shown, f"one byte of {shown_by}'s share of the card shown changed"),
         "deck.toml",
         deck_edit(
-            chosen.shown["seq"], lambda e: e["face_up"][0].update(share=flip(e["face_up"][0]["share"]))
+            chosen.shown["seq"], lambda e: e["face_up"][0].update(shares=flip(e["face_up"][0]["shares"]))
         ),
     )
     return {"tamper-table": "\n".join(rows)}
@@ -1479,17 +1589,27 @@ def other_text(sig: str) -> str:
     return sig[:-3] + alphabet[last | 1 if last % 2 == 0 else last & ~1] + sig[-2:]
 
 
-def share_of(data: Mapping[str, Any], seat: str, slot: int) -> str:
-    """``seat``'s share of ``slot`` in the hidden-deck game."""
-    items = (item for e in data["entry"] if e["by"] == seat for item in e.get("shares", []))
-    return str(next(item["share"] for item in items if item["slot"] == slot))
+def values_of(text: str, size: int) -> list[bytes]:
+    """The encodings a packed list holds, ``size`` bytes each."""
+    raw = unb64(text)
+    return [raw[start : start + size] for start in range(0, len(raw), size)]
+
+
+def share_of(data: Mapping[str, Any], seat: str, slot: int) -> bytes:
+    """``seat``'s share of ``slot`` in the hidden-deck game: the share's encoding."""
+    size = by_name(data["entry"][0].get("group")).element_size
+    for item in (item for e in data["entry"] if e["by"] == seat for item in e.get("shares", [])):
+        if slot in item["slots"]:
+            return values_of(str(item["shares"]), size)[int(item["slots"].index(slot))]
+    raise LookupError(f"{seat} gave no share of slot {slot}")
 
 
 def slot_before(data: Mapping[str, Any], remasked: Mapping[str, Any]) -> str:
     """The ciphertext the slot a move puts under the deck held before: the last shuffle's."""
     slot = remasked["remask"][0]["slot"]
     last = [e for e in data["entry"] if e.get("shuffles")][-1]
-    return str(last["shuffles"][0]["cards"][slot])
+    size = 2 * by_name(data["entry"][0].get("group")).element_size
+    return b64(values_of(last["shuffles"][0]["cards"], size)[slot])
 
 
 def copies_blocks(games: Games) -> Blocks:
