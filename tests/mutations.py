@@ -478,6 +478,19 @@ def _sealed(rnd: random.Random, context: Context, entry: dict[str, Any]) -> str:
 
 
 DECK_FIELDS = ("shuffles", "shares", "face_up", "remask", "deck_key", "deck_key_proof")
+DECK_PROOFS = ("shares_proof", "face_up_proof")  # a compact group's one proof per list of shares
+
+
+def _swap_packed(rnd: random.Random, text: str, size: int) -> str | None:
+    """A packed list (a compact group's one text of ``size``-byte values) with two values swapped."""
+    raw = base64.b64decode(text)
+    count = len(raw) // size
+    if count < 2:
+        return None
+    first, second = sorted(rnd.sample(range(count), 2))
+    values = [raw[i * size : (i + 1) * size] for i in range(count)]
+    values[first], values[second] = values[second], values[first]
+    return base64.b64encode(b"".join(values)).decode("ascii")
 
 
 def _has_deck(entry: Mapping[str, Any]) -> bool:
@@ -485,20 +498,35 @@ def _has_deck(entry: Mapping[str, Any]) -> bool:
 
 
 def _deck(rnd: random.Random, context: Context, entry: dict[str, Any]) -> str:
-    name = rnd.choice([name for name in DECK_FIELDS if name in entry])
-    if name in ("deck_key", "deck_key_proof"):
+    name = rnd.choice([name for name in (*DECK_FIELDS, *DECK_PROOFS) if name in entry])
+    if name in ("deck_key", "deck_key_proof", *DECK_PROOFS):
         keys = sorted({other[name] for other in context.sound.entries if name in other} - {entry[name]})
         return _set(entry, name, rnd.choice([_b64_flip(rnd, entry[name]), *keys[:2]]))
     item = rnd.choice(entry[name])
+    compact = "slots" in item and name in ("shares", "face_up")
     if name == "face_up" and rnd.random() < 0.5:
         cards = {card["id"] for card in context.sound.data.get("components", {}).get("treachery", [])}
+        if compact:
+            named = item["cards"]
+            named[0] = rnd.choice(sorted(cards - {named[0]}) or ["x"])
+            return f"face_up: cards[0] = {named[0]!r}"
         return f"face_up: {_set(item, 'card', rnd.choice(sorted(cards - {item['card']}) or ['x']))}"
     if name in ("shares", "face_up") and rnd.random() < 0.3:
+        if compact:
+            item["slots"][0] += 1
+            return f"{name}: slots[0] = {item['slots'][0]}"
         return f"{name}: {_set(item, 'slot', item['slot'] + 1)}"
     values = [key for key, value in item.items() if isinstance(value, str) and key != "deck" and value] + [
-        key for key, value in item.items() if isinstance(value, list) and value
+        key
+        for key, value in item.items()
+        if isinstance(value, list) and value and all(isinstance(one, str) for one in value)
     ]
     key = rnd.choice(values)
+    if isinstance(item[key], str) and rnd.random() < 0.3:
+        swapped = _swap_packed(rnd, item[key], 64 if key in ("cards", "card") else 32)
+        if swapped is not None and swapped != item[key]:
+            item[key] = swapped
+            return f"{name}.{key}: two packed values swapped"
     if isinstance(item[key], list):
         items = item[key]
         if len(items) > 1 and rnd.random() < 0.5:
@@ -835,7 +863,38 @@ def _altered(rnd: random.Random, context: Context, index: int, entry: dict[str, 
         )
     if kind in ("undo", "consent"):
         options.append(lambda: _set(entry, "target", entry["target"] + rnd.choice([-1, 1])))
-    if entry.get("shares"):
+    if entry.get("shares") and "slots" in entry["shares"][0]:
+        tables = entry["shares"]
+
+        def drop_packed_share() -> str:
+            place = rnd.randrange(len(tables))
+            table = tables[place]
+            raw = base64.b64decode(table["shares"])
+            table["slots"] = table["slots"][1:]
+            table["shares"] = base64.b64encode(raw[32:]).decode("ascii")
+            if not table["slots"]:
+                del tables[place]
+            if not tables:
+                del entry["shares"]
+            return f"shares[{place}]: its first share left out"
+
+        def other_packed_share() -> str | None:
+            first = base64.b64decode(tables[0]["shares"])[:32]
+            values = [
+                base64.b64decode(item["shares"])[:32]
+                for other in context.sound.entries
+                for item in other.get("shares", ())
+                if "slots" in item
+            ]
+            values = [value for value in values if value != first]
+            if not values:
+                return None
+            raw = base64.b64decode(tables[0]["shares"])
+            tables[0]["shares"] = base64.b64encode(rnd.choice(values) + raw[32:]).decode("ascii")
+            return "shares[0]: its first share is another slot's"
+
+        options += [drop_packed_share, other_packed_share]
+    elif entry.get("shares"):
         shares = entry["shares"]
 
         def drop_share() -> str:
@@ -862,6 +921,11 @@ def _altered(rnd: random.Random, context: Context, index: int, entry: dict[str, 
 
         def swap_cards() -> str:
             cards = shuffle["cards"]
+            if isinstance(cards, str):
+                swapped = _swap_packed(rnd, cards, 64)
+                assert swapped is not None
+                shuffle["cards"] = swapped
+                return "shuffles[0]: two cards swapped after the proof was made"
             first, second = rnd.sample(range(len(cards)), 2)
             cards[first], cards[second] = cards[second], cards[first]
             return f"shuffles[0]: cards {first} and {second} swapped after the proof was made"
@@ -873,12 +937,19 @@ def _altered(rnd: random.Random, context: Context, index: int, entry: dict[str, 
         options += [swap_cards, no_shuffle]
     if entry.get("face_up"):
         item = entry["face_up"][0]
+        claimed = item["cards"][0] if "cards" in item else item["card"]
         names = sorted(
-            {card["id"] for card in context.sound.data.get("components", {}).get("treachery", ())}
-            - {item["card"]}
+            {card["id"] for card in context.sound.data.get("components", {}).get("treachery", ())} - {claimed}
         )
+
+        def other_card() -> str:
+            if "cards" in item:
+                item["cards"][0] = rnd.choice(names)
+                return f"face_up[0]: cards[0] = {item['cards'][0]!r}"
+            return "face_up[0]: " + _set(item, "card", rnd.choice(names))
+
         if names:
-            options.append(lambda: "face_up[0]: " + _set(item, "card", rnd.choice(names)))
+            options.append(other_card)
     rnd.shuffle(options)
     for edit in options:
         what = edit()

@@ -241,8 +241,8 @@ def test_a_card_dealt_face_up_cannot_be_left_out_or_shared_twice(played: Played)
         entry["shares"] = [first, *entry.get("shares", [])]
 
     assert forge(played, "under", 10, again) == [
-        "entry 10 (by b): refused by the rules: shares[0] slots[0]: b owes no share of deck:0 (a share is given "
-        "only for a card another seat drew, or one dealt face up, once)"
+        "entry 10 (by b): refused by the rules: shares[0] slots[0]: b owes no share of deck:0 (a share is "
+        "given only for a card another seat drew, or one dealt face up, once)"
     ]
 
 

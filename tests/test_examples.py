@@ -33,7 +33,7 @@ def hidden_deck_entries(path: Path) -> tuple[list[str], Counter[int], int]:
     shufflers = [
         e["by"] for e in entries for shuffle in e.get("shuffles", []) if shuffle["deck"] == "treachery"
     ]
-    shares = Counter(share["slot"] for e in entries for share in e.get("shares", []))
+    shares = Counter(slot for e in entries for table in e.get("shares", []) for slot in table["slots"])
     return shufflers, shares, sum(1 for e in entries if "face_up" in e)
 
 

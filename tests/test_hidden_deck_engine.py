@@ -25,6 +25,7 @@ from pbem.crypto import shuffle as sh
 from pbem.crypto.curve import L
 from pbem.crypto.deck_groups import NEW_GROUP
 from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.groups import MODP_2048
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger
@@ -291,9 +292,42 @@ def test_a_share_nobody_owes_is_refused(played: Played) -> None:
         entry["shares"][0]["slots"][0] = 3  # a card still in the deck
 
     assert forge(played, "readable", 8, change) == [
-        "entry 8 (by b): refused by the rules: shares[0] slots[0]: b owes no share of deck:3 (a share is given "
-        "only for a card another seat drew, or one dealt face up, once)"
+        "entry 8 (by b): refused by the rules: shares[0] slots[0]: b owes no share of deck:3 (a share is "
+        "given only for a card another seat drew, or one dealt face up, once)"
     ]
+
+
+def test_a_share_given_twice_in_one_entry_is_refused(played: Played) -> None:
+    def change(entry: dict[str, Any]) -> None:
+        table = entry["shares"][0]
+        table["slots"] = table["slots"] * 2
+        table["shares"] = b64(unb64(table["shares"]) * 2)
+
+    assert forge(played, "readable", 8, change) == [
+        "entry 8 (by b): refused by the rules: shares[0] slots[1]: a second share of deck:0"
+    ]
+
+
+def test_slots_without_a_share_each_are_refused(played: Played) -> None:
+    def change(entry: dict[str, Any]) -> None:
+        entry["shares"][0]["slots"].append(1)
+
+    assert forge(played, "readable", 8, change) == [
+        "entry 8 (by b): refused by the rules: shares[0]: 1 shares for 2 slots"
+    ]
+
+
+def test_a_game_of_the_old_group_refuses_a_proof_for_all_its_shares() -> None:
+    """Its shares each carry their own proof, so one for them all has no place there."""
+    group = MODP_2048
+    keys = {seat: hd.public_key(index + 2, group=group) for index, seat in enumerate(SEATS)}
+    decks = hidden_decks.setup([DeckSpec(DECK, CARDS)], SEATS, keys, group)
+    with pytest.raises(
+        GameFileError, match="shares_proof: the shares of this game each carry their own proof"
+    ):
+        hidden_decks.take_owed(
+            decks, decks, SEATS[0], {"shares_proof": "AA=="}, game_id="0" * 32, check=hidden_decks.check_now
+        )
 
 
 def test_a_wrong_card_claimed_on_play_is_refused(played: Played) -> None:
@@ -304,8 +338,8 @@ def test_a_wrong_card_claimed_on_play_is_refused(played: Played) -> None:
         entry["face_up"][0]["cards"][0] = other
 
     assert forge(played, "played", 10, change) == [
-        f"entry 10 (by a): refused by the rules: face_up[0] slots[0]: a claims deck:0 is {other}, but the shares "
-        "open it as another card"
+        f"entry 10 (by a): refused by the rules: face_up[0] slots[0]: a claims deck:0 is {other}, but the "
+        "shares open it as another card"
     ]
 
 
@@ -522,7 +556,7 @@ def test_a_point_outside_the_prime_order_subgroup_is_refused_naming_the_entry_an
         elif "shares" in holder:
             holder["shares"] = packed_set(holder["shares"], 0, unb64(bad))
         else:
-            name = where.split()[1].split("[")[0]
+            name = where.split()[1].split("[", maxsplit=1)[0]
             holder[name] = packed_set(holder[name], 2, unb64(bad))
 
     problems = forge(played, "readable", position, change)

@@ -169,29 +169,29 @@ def refusals(path: Path) -> tuple[list[str], list[str]]:
         ),
         (
             "shuffles",
-            lambda e: e["shuffles"][0]["card_responses"].__setitem__(
-                2, flipped(e["shuffles"][0]["card_responses"][2])
-            ),
+            lambda e: e["shuffles"][0].update(card_responses=flipped(e["shuffles"][0]["card_responses"], 70)),
             "shuffles[0]: the proof of shuffle does not verify",
             "the proof of shuffle does not verify",
         ),
         (
             "shares",
-            lambda e: e["shares"][0].update(proof=flipped(e["shares"][0]["proof"], 0)),
-            "shares[0]: the proof of b's decryption share does not verify",
-            "decryption share of seat b at deck position 0: the proof does not verify",
+            lambda e: e.update(shares_proof=flipped(e["shares_proof"], 0)),
+            "shares_proof: the proof of b's decryption shares does not verify",
+            "decryption shares of seat b (deck:0): the proof does not verify",
         ),
         (
             "face_up",
-            lambda e: e["face_up"][0].update(card=next(c for c in CARDS if c != e["face_up"][0]["card"])),
-            "face_up[0]: the slot holds",
-            "face_up[0]: the move names",
+            lambda e: e["face_up"][0].update(
+                cards=[next(c for c in CARDS if c != e["face_up"][0]["cards"][0])]
+            ),
+            "face_up[0] slots[0]: the slot holds",
+            "face_up[0] slots[0]: the move names",
         ),
         (
             "remask",
-            lambda e: e["remask"][0].update(challenge=flipped(e["remask"][0]["challenge"])),
+            lambda e: e["remask"][0].update(proof=flipped(e["remask"][0]["proof"])),
             "remask[0]: the proof of the re-masked card does not verify",
-            "the proof of shuffle does not verify",
+            "the re-mask proof does not verify",
         ),
     ],
 )
@@ -223,16 +223,19 @@ def test_the_game_is_in_the_curve_group(hidden: Path) -> None:
 def test_a_share_outside_the_prime_order_subgroup_is_refused_by_both(
     hidden: Path, tmp_path: Path, point: bytes, pbems: str
 ) -> None:
-    forgery = forged(
-        hidden, tmp_path / "forged.toml", "shares", lambda e: e["shares"][0].update(share=b64(point))
-    )
+    def change(entry: dict[str, Any]) -> None:
+        entry["shares"][0]["shares"] = b64(point + unb64(entry["shares"][0]["shares"])[32:])
+
+    forgery = forged(hidden, tmp_path / "forged.toml", "shares", change)
     mine, theirs = refusals(forgery)
-    assert len(mine) == 1 and "shares[0] share is not a point of the prime-order subgroup" in mine[0], mine
-    assert len(theirs) == 1 and f"shares[0] share: {pbems}" in theirs[0], theirs
+    assert len(mine) == 1 and "shares[0] shares[0] is not a point of the prime-order subgroup" in mine[0], (
+        mine
+    )
+    assert len(theirs) == 1 and f"shares[0] shares[0]: {pbems}" in theirs[0], theirs
     with hidden_deck_game.registered():
         said = run_cli(tmp_path / "home", "verify", str(forgery))
     assert said.exit_code == 3
-    assert said.stderr.count("\n") == 1 and f"shares[0] share: {pbems}" in said.stderr, said.stderr
+    assert said.stderr.count("\n") == 1 and f"shares[0] shares[0]: {pbems}" in said.stderr, said.stderr
 
 
 def test_a_flipped_byte_in_a_signature_is_refused(hidden: Path, tmp_path: Path) -> None:

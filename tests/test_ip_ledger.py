@@ -182,6 +182,8 @@ def strings(node: Any) -> Iterator[tuple[str, str]]:
         for name, value in node.items():
             if isinstance(value, str):
                 yield name, value
+            elif isinstance(value, list) and all(isinstance(item, str) for item in value):
+                yield from ((name, item) for item in value)
             else:
                 yield from strings(value)
     elif isinstance(node, list):
@@ -196,13 +198,13 @@ def check_secrets_kept(result: Played) -> None:
     data = tomllib.loads(result.text)
     named = 0
     for field, value in strings(data["entry"]):
-        if field in ("card", "move", "value"):  # a reveal's value is the move its commit sealed
+        if field in ("card", "cards", "move", "value"):  # a reveal's value is the move its commit sealed
             named += colour_words(value)
         else:
             assert not colour_words(value), (field, value)
     entries = result.text[result.text.index("[[entry]]") :]
     assert colour_words(entries) == named
-    shown = {item["slot"] for entry in data["entry"] for item in entry.get("face_up", [])}
+    shown = {slot for entry in data["entry"] for item in entry.get("face_up", []) for slot in item["slots"]}
     table = result.ledger.table
     assert table is not None and table.decks is not None
     deck = table.decks.decks[DECK]

@@ -161,7 +161,12 @@ def outside_components(text: str) -> str:
 
 def shown_in_entries(data: dict[str, Any]) -> set[tuple[str, str]]:
     """The cards a move showed: named in the entry, with the share that proves it."""
-    return {(item["deck"], item["card"]) for entry in data["entry"] for item in entry.get("face_up", [])}
+    return {
+        (item["deck"], card)
+        for entry in data["entry"]
+        for item in entry.get("face_up", [])
+        for card in item["cards"]
+    }
 
 
 def shown_cards(game: Ledger) -> set[tuple[str, str]]:

@@ -383,8 +383,10 @@ def share_items(entry: Mapping[str, Any], name: str, group: Group) -> list[tuple
             raise GameFileError(f"{where}: slots must be a list of slots")
         values = group.parse_elements(item.get("shares"), f"{where} shares")
         cards = item.get("cards", [None] * len(slots)) if name == "face_up" else [None] * len(slots)
-        if len(values) != len(slots) or not isinstance(cards, list) or len(cards) != len(slots):
-            raise GameFileError(f"{where}: {len(slots)} slots, {len(values)} shares and {len(cards)} cards")
+        if len(values) != len(slots):
+            raise GameFileError(f"{where}: {len(values)} shares for {len(slots)} slots")
+        if not isinstance(cards, list) or len(cards) != len(slots):
+            raise GameFileError(f"{where}: cards must name one card for each of the {len(slots)} slots")
         for number, (slot, value, card) in enumerate(zip(slots, values, cards, strict=True)):
             flat: dict[str, Any] = {"deck": item.get("deck"), "slot": slot, "value": value}
             if name == "face_up":
@@ -457,12 +459,16 @@ def take_owed(
             _take_shuffle(decks, seat, item, where=f"shuffles[{index}]", game_id=game_id, check=check)
         )
     allowed = set(owed(decks, seat)) | set(owed(start, seat))
+    if not decks.group.compact and "shares_proof" in entry:
+        raise GameFileError("shares_proof: the shares of this game each carry their own proof")
     places: list[hd.Place] = []
     values: list[Element] = []
     for where, item in share_items(entry, "shares", decks.group):
         taken, place, value = _take_share(
             decks, seat, item, where=where, allowed=allowed, game_id=game_id, check=check
         )
+        if taken in carried:
+            raise GameFileError(f"{where}: a second share of {token(taken.deck_id, place.position)}")
         carried.append(taken)
         if decks.group.compact:
             places.append(place)
