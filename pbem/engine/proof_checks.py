@@ -1,8 +1,9 @@
 """Hidden-deck proofs checked on every core while a game file is replayed.
 
 A proof check is pure, and the replay never reads its result: the check only raises when the
-proof is bad. Its arithmetic runs in libsodium (or gmpy2), which lets go of the interpreter
-while it works, so the checks can run in a few threads while the replay goes on with the rules.
+proof is bad. In the curve group its arithmetic runs in libsodium, which lets go of the
+interpreter while it works, so the checks can run in a few threads while the replay goes on with
+the rules. (The older 2048-bit group's arithmetic holds the interpreter: its files gain nothing.)
 
 The answer must be the one checking each proof in its place gives, to the letter:
 
@@ -14,7 +15,8 @@ The answer must be the one checking each proof in its place gives, to the letter
   already seen not run twice. That second replay is the answer, so the problems, their entries,
   their order and any exception are those of checking in place.
 
-A tampered file costs one replay more, without its proofs; a sound one is replayed once.
+A file with a bad proof costs one replay more (without the proofs seen to pass); a sound one is
+replayed once.
 """
 
 from __future__ import annotations
