@@ -53,7 +53,9 @@ RIDING_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "sync")
 PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
 
 # ``check(key, run)``: run the check ``run`` (which raises GameFileError) unless one with the
-# same ``key`` is known to have passed.
+# same ``key`` is known to have passed. ``run`` only raises or returns, nothing else: a replay may
+# run it later, in another thread (see proof_checks), with the lists it closes over copied when
+# it is handed over; whatever else it reads must not change afterwards.
 ProofCheck = Callable[[str, Callable[[], None]], None]
 
 

@@ -31,7 +31,7 @@ from pbem.crypto.signing import (
     signature_valid,
 )
 from pbem.engine import decks as hidden_decks
-from pbem.engine import registry
+from pbem.engine import proof_checks, registry
 from pbem.engine import table as tables
 from pbem.engine.branches import Branches, Node, step_digest
 from pbem.engine.decks import ProofCheck, check_now
@@ -575,9 +575,16 @@ def combine(
     entries = sorted(
         (dict(entry) for entry in resolution.entries), key=lambda entry: (entry["seq"], order[entry["by"]])
     )
-    replay = _Replay(void=_undone(entries), components=mine.components, check=check)
-    for index, entry in enumerate(entries):
-        replay.feed(index, entry)
+
+    def replayed(proofs: ProofCheck) -> _Replay:
+        replay = _Replay(void=_undone(entries), components=mine.components, check=proofs)
+        for index, entry in enumerate(entries):
+            replay.feed(index, entry)
+        return replay
+
+    replay = proof_checks.replayed(check, replayed)
+    if replay.ledger is not None:
+        replay.ledger.check = check
     if replay.problems:
         for problem in replay.problems:
             if problem.kind == "equivocation":
@@ -645,7 +652,10 @@ def _read_named(name: str, data: Mapping[str, Any], check: ProofCheck) -> Ledger
 def admit(
     ledger: Ledger | None, entry: dict[str, Any], components: Mapping[str, Any] | None = None
 ) -> Ledger:
-    """The ledger with one more entry; ``components`` only for a genesis entry."""
+    """The ledger with one more entry; ``components`` only for a genesis entry.
+
+    Its proofs are checked in place: the entry goes onto ``ledger`` itself, so its replay cannot
+    be made twice, and one entry has few proofs to spread over the cores."""
     replay = _Replay(components=components, check=ledger.check if ledger is not None else check_now)
     if ledger is not None:
         replay.ledger = ledger
@@ -712,7 +722,16 @@ def read(data: Any, check: ProofCheck = check_now) -> Ledger:
 
 
 def audit(data: Any, check: ProofCheck = check_now) -> Audit:
-    """Check everything about a parsed game file; never raises."""
+    """Check everything about a parsed game file; never raises.
+
+    Its proofs are checked in threads beside the replay (see ``proof_checks``), to the same end."""
+    result = proof_checks.replayed(check, lambda proofs: _audit(data, proofs))
+    if result.ledger is not None:
+        result.ledger.check = check  # what later moves on this ledger check their proofs with
+    return result
+
+
+def _audit(data: Any, check: ProofCheck) -> Audit:
     if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
         return Audit(None, (Problem("not a pbem game file: it has no [game] table"),))
     header = data["game"]
@@ -749,13 +768,17 @@ def states(data: Mapping[str, Any], check: ProofCheck = check_now) -> list[Any]:
     joined), in file order: what ``pbem log`` compares to say what each entry brought about."""
     entries = data["entry"]
     components = data.get("components", {})
-    replay = _Replay(void=_undone(entries), components=components, check=check)
-    found: list[Any] = []
-    for index, entry in enumerate(entries):
-        replay.feed(index, entry)
-        table = replay.ledger.table if replay.ledger is not None else None
-        found.append(None if table is None else table.state)
-    return found
+
+    def replayed(proofs: ProofCheck) -> list[Any]:
+        replay = _Replay(void=_undone(entries), components=components, check=proofs)
+        found: list[Any] = []
+        for index, entry in enumerate(entries):
+            replay.feed(index, entry)
+            table = replay.ledger.table if replay.ledger is not None else None
+            found.append(None if table is None else table.state)
+        return found
+
+    return proof_checks.replayed(check, replayed)
 
 
 class _Replay:

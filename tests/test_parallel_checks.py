@@ -1,0 +1,189 @@
+"""Proofs checked in threads beside the replay give what checking each in its place gives."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import threading
+import tomllib
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.cli.proof_cache import ProofCache
+from pbem.crypto import hidden_deck as hd
+from pbem.engine import decks as hidden_decks
+from pbem.engine import ledger as ledger_mod
+from pbem.engine import proof_checks
+from pbem.errors import GameFileError
+from tests.mutations import Sound, played_game
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+# (entry index, field, item field) of proofs in ``played``: ben's shuffle (the second of three),
+# a decryption share, cat's card put back under the deck with fresh randomness
+PROOFS = [(7, "shuffles", "card_responses"), (27, "shares", "proof"), (30, "remask", "card_responses")]
+
+
+@pytest.fixture(scope="module")
+def played() -> Sound:
+    return played_game(30)
+
+
+def every(key: str, run: Callable[[], None]) -> None:
+    """Every proof checked, none remembered (as ``pbem verify``)."""
+    run()
+
+
+def flipped(text: str) -> str:
+    raw = bytearray(base64.b64decode(text))
+    raw[1] ^= 1
+    return base64.b64encode(bytes(raw)).decode("ascii")
+
+
+def tampered(sound: Sound, index: int, field: str, name: str) -> dict[str, Any]:
+    """The game with one bit of a proof changed, and the entry signed again by its seat."""
+    data = copy.deepcopy(sound.data)
+    entry = data["entry"][index]
+    item = entry[field][0]
+    if isinstance(item[name], list):
+        item[name][0] = flipped(item[name][0])
+    else:
+        item[name] = flipped(item[name])
+    data["entry"][index] = ledger_mod.sign_entry(data["entry"][0]["game_id"], entry, sound.keys[entry["by"]])
+    return data
+
+
+def audited(data: dict[str, Any], workers: int, monkeypatch: pytest.MonkeyPatch, check: Any = every) -> Any:
+    monkeypatch.setenv(proof_checks.WORKERS_VARIABLE, str(workers))
+    return ledger_mod.audit(copy.deepcopy(data), check)
+
+
+def problems(result: ledger_mod.Audit) -> list[dict[str, Any]]:
+    return [problem.as_dict() for problem in result.problems]
+
+
+@pytest.mark.parametrize(("index", "field", "name"), PROOFS)
+@pytest.mark.parametrize("later", [False, True])
+def test_a_bad_proof_is_named_as_checking_in_place_names_it(
+    played: Sound, monkeypatch: pytest.MonkeyPatch, index: int, field: str, name: str, later: bool
+) -> None:
+    data = tampered(played, index, field, name)
+    if later:  # and a later entry broken another way
+        data["entry"][-2]["at"] = "2020-01-01T00:00:00Z"
+    in_place = audited(data, 1, monkeypatch)
+    threaded = audited(data, 2, monkeypatch)
+    assert problems(threaded) == problems(in_place)  # every one, as `verify --all` lists them
+    first = in_place.problems[0]
+    assert first.position == index
+    assert "does not verify" in first.message
+    monkeypatch.setenv(proof_checks.WORKERS_VARIABLE, "2")
+    with pytest.raises(GameFileError) as raised:
+        ledger_mod.read(copy.deepcopy(data), every)
+    assert str(raised.value) == str(first)
+
+
+def test_the_checks_run_beside_the_replay(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: set[str] = set()
+    real = hd.check_share
+
+    def check_share(*args: Any, **kwargs: Any) -> None:
+        threads.add(threading.current_thread().name)
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(hd, "check_share", check_share)
+    assert audited(played.data, 2, monkeypatch).ok
+    assert threads and threading.main_thread().name not in threads
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("pbem-proofs")]
+
+
+def test_an_untouched_example_verifies(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tomllib.loads((EXAMPLES / "florence-four-players.toml").read_text(encoding="utf-8"))
+    result = audited(data, 2, monkeypatch)
+    assert result.ok, result.problems[:1]
+    assert result.ledger is not None and result.ledger.check is every
+
+
+def test_only_passes_are_remembered_as_in_place(
+    played: Sound, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    data = tampered(played, *PROOFS[1])
+    remembered = []
+    for workers in (1, 2):
+        hidden_decks._PASSED.clear()
+        audited(data, workers, monkeypatch, hidden_decks.check_now)
+        remembered.append(set(hidden_decks._PASSED))
+    assert remembered[0] == remembered[1]
+    recorded = []
+    for workers in (1, 2):
+        cache = ProofCache(tmp_path / str(workers), consult=False)
+        audited(data, workers, monkeypatch, cache)
+        cache.save()
+        recorded.append(
+            (tmp_path / str(workers) / "checked-proofs" / played.entries[0]["game_id"]).read_text()
+        )
+    assert recorded[0] == recorded[1]
+    # the bad share's key is in neither: one check fewer than in the sound game
+    hidden_decks._PASSED.clear()
+    audited(played.data, 2, monkeypatch, hidden_decks.check_now)
+    assert remembered[1] < hidden_decks._PASSED
+
+
+def test_any_other_failure_of_a_check_is_raised(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
+    def check_share(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(hd, "check_share", check_share)
+    for workers in (1, 2):
+        with pytest.raises(RuntimeError, match="out of memory"):
+            audited(played.data, workers, monkeypatch)
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("pbem-proofs")]
+
+
+def test_a_check_sees_its_list_as_it_was_given() -> None:
+    """The replay goes on, and may change a list in place (a deck's slots), before the check runs:
+    a check that saw the change would fail, and the replay would be made again."""
+    changed = threading.Event()
+    replays: list[int] = []
+
+    def replay(check: hidden_decks.ProofCheck) -> None:
+        replays.append(1)
+        cards = [1, 2, 3]
+
+        def run() -> None:
+            changed.wait()
+            if cards != [1, 2, 3]:
+                raise GameFileError("the cards changed under the check")
+
+        check("key", run)
+        cards[0] = 9
+        changed.set()
+
+    proof_checks.replayed(every, replay, workers=2)
+    assert replays == [1]
+
+
+def test_a_failed_check_replays_in_place_without_running_the_passes_again() -> None:
+    runs: Counter[str] = Counter()  # not a list: a check has no output, and its lists are copied
+    lock = threading.Lock()
+
+    def replay(check: hidden_decks.ProofCheck) -> list[str]:
+        found = []
+        for key in ("a", "b", "c"):
+
+            def run(key: str = key) -> None:
+                with lock:
+                    runs[key] += 1
+                if key == "b":
+                    raise GameFileError("b does not verify")
+
+            try:
+                check(key, run)
+            except GameFileError as exc:
+                found.append(str(exc))
+        return found
+
+    assert proof_checks.replayed(every, replay, workers=2) == ["b does not verify"]
+    assert runs["b"] == 2 and runs["a"] == 1
