@@ -262,7 +262,7 @@ def test_complete_principe_example_replays_to_the_score_the_rules_count() -> Non
     for seat in state.seats:  # a game people play: every family builds and scores
         assert seat in state.built.values() and totals[seat] > 0, seat
     for field, value in strings(data["entry"]):  # a colour is named only where a card is face up
-        assert field in ("card", "move", "value") or not colour_words(value), (field, value)
+        assert field in ("card", "cards", "move", "value") or not colour_words(value), (field, value)
 
 
 def test_example_played_by_email_holds_each_players_address(cli: Cli) -> None:

@@ -250,7 +250,7 @@ def test_the_whole_game_verifies(played: Played) -> None:
 def test_a_forged_share_is_refused(played: Played) -> None:
     def change(entry: dict[str, Any]) -> None:
         table = entry["shares"][0]
-        table["shares"] = packed_set(table["shares"], 0, NEW_GROUP.base_power(12345))
+        table["shares"] = packed_set(table["shares"], 0, NEW_GROUP.encode(NEW_GROUP.base_power(12345)))
 
     assert forge(played, "readable", 8, change) == [
         "entry 8 (by b): refused by the rules: decryption shares of seat b (deck:0): "

@@ -23,8 +23,9 @@ from tests.mutations import Sound, played_game
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # (entry index, field, item field) of proofs in ``played``: ben's shuffle (the second of three),
-# a decryption share, cat's card put back under the deck with fresh randomness
-PROOFS = [(7, "shuffles", "card_responses"), (27, "shares", "proof"), (30, "remask", "card_responses")]
+# the one proof of an entry's decryption shares, cat's card put back under the deck with fresh
+# randomness
+PROOFS = [(7, "shuffles", "card_responses"), (27, "shares_proof", ""), (30, "remask", "proof")]
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +45,16 @@ def flipped(text: str) -> str:
 
 
 def tampered(sound: Sound, index: int, field: str, name: str) -> dict[str, Any]:
-    """The game with one bit of a proof changed, and the entry signed again by its seat."""
+    """The game with one bit of a proof changed (``entry[field][0][name]``, or ``entry[field]``
+    with no name), and the entry signed again by its seat."""
     data = copy.deepcopy(sound.data)
     entry = data["entry"][index]
+    if not name:
+        entry[field] = flipped(entry[field])
+        data["entry"][index] = ledger_mod.sign_entry(
+            data["entry"][0]["game_id"], entry, sound.keys[entry["by"]]
+        )
+        return data
     item = entry[field][0]
     if isinstance(item[name], list):
         item[name][0] = flipped(item[name][0])
@@ -87,13 +95,13 @@ def test_a_bad_proof_is_named_as_checking_in_place_names_it(
 
 def test_the_checks_run_beside_the_replay(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: set[str] = set()
-    real = hd.check_share
+    real = hd.check_shares
 
-    def check_share(*args: Any, **kwargs: Any) -> None:
+    def check_shares(*args: Any, **kwargs: Any) -> None:
         threads.add(threading.current_thread().name)
         real(*args, **kwargs)
 
-    monkeypatch.setattr(hd, "check_share", check_share)
+    monkeypatch.setattr(hd, "check_shares", check_shares)
     assert audited(played.data, 2, monkeypatch).ok
     assert threads and threading.main_thread().name not in threads
     assert not [thread for thread in threading.enumerate() if thread.name.startswith("pbem-proofs")]
@@ -132,10 +140,10 @@ def test_only_passes_are_remembered_as_in_place(
 
 
 def test_any_other_failure_of_a_check_is_raised(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
-    def check_share(*args: Any, **kwargs: Any) -> None:
+    def check_shares(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("out of memory")
 
-    monkeypatch.setattr(hd, "check_share", check_share)
+    monkeypatch.setattr(hd, "check_shares", check_shares)
     for workers in (1, 2):
         with pytest.raises(RuntimeError, match="out of memory"):
             audited(played.data, workers, monkeypatch)

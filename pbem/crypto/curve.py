@@ -40,6 +40,10 @@ def _point(value: Element) -> bytes:
     return value
 
 
+class UncheckedPoint(GameFileError):
+    """A point decoded lazily turned out, when raised to a power, not to be a group element."""
+
+
 def _scalar(exponent: int) -> bytes:
     return (exponent % L).to_bytes(POINT_SIZE, "little")
 
@@ -52,6 +56,7 @@ class Edwards25519(Group):
     wide_size = 64  # 512 bits reduced mod a 253-bit order: bias below 2^-259
     identity: Element = IDENTITY
     compact = True
+    checks_on_power = True
 
     def __init__(self) -> None:
         self.generator = sodium.crypto_scalarmult_ed25519_base_noclamp(_scalar(1))
@@ -77,9 +82,17 @@ class Edwards25519(Group):
     def power(self, base: Element, exponent: int) -> Element:
         # libsodium refuses a zero scalar and an identity result: both mean the identity here.
         point = _point(base)
-        if exponent % L == 0 or point == IDENTITY:
+        if point == IDENTITY:
             return IDENTITY
-        return bytes(sodium.crypto_scalarmult_ed25519_noclamp(_scalar(exponent), point))
+        if exponent % L == 0:
+            # libsodium is not asked, so it does not check the point: check it here
+            if not sodium.crypto_core_ed25519_is_valid_point(point):
+                raise UncheckedPoint("a point raised to a power is not a group element")
+            return IDENTITY
+        try:
+            return bytes(sodium.crypto_scalarmult_ed25519_noclamp(_scalar(exponent), point))
+        except RuntimeError:  # libsodium refuses a point off the curve or outside the subgroup
+            raise UncheckedPoint("a point raised to a power is not a group element") from None
 
     def base_power(self, exponent: int) -> Element:
         if exponent % L == 0:
@@ -101,14 +114,24 @@ class Edwards25519(Group):
     def encode(self, value: Element) -> bytes:
         return _point(value)
 
+    def decode_lazily(self, data: bytes, what: str) -> Element:
+        """The cheap checks only (size, canonical ``y``, not the identity): libsodium's scalar
+        multiplication checks the rest (on the curve, in the prime-order subgroup) whenever the
+        point is raised to a power, at no extra cost, so a point every check raises to a power
+        need not pay for ``is_valid_point`` twice."""
+        return self._decoded(data, what, full=False)
+
     def decode(self, data: bytes, what: str) -> Element:
+        return self._decoded(data, what, full=True)
+
+    def _decoded(self, data: bytes, what: str, *, full: bool) -> Element:
         if len(data) != POINT_SIZE:
             raise GameFileError(f"{what}: a point is {POINT_SIZE} bytes, found {len(data)}")
         if int.from_bytes(data, "little") & ((1 << 255) - 1) >= FIELD_PRIME:
             raise GameFileError(f"{what}: not a point (non-canonical encoding)")
         if data == IDENTITY:
             raise GameFileError(f"{what}: not a group element (the identity)")
-        if not sodium.crypto_core_ed25519_is_valid_point(data):
+        if full and not sodium.crypto_core_ed25519_is_valid_point(data):
             raise GameFileError(
                 f"{what}: not a group element (off the curve, of small order or outside the "
                 "prime-order subgroup)"

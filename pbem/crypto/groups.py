@@ -45,6 +45,8 @@ class Group(ABC):
     # proof for all the shares an entry carries and prove a returned card's re-mask in short form
     # (docs/game-file.md, "Compact entries"); the old group keeps the form its files were made in.
     compact: bool = False
+    # Raising an element to a power refuses a value that is not one (``decode_lazily``).
+    checks_on_power: bool = False
 
     # A group is a constant: a copy of a game's state keeps the very same group, so the copy
     # compares equal to the original and shares the group's caches.
@@ -104,6 +106,12 @@ class Group(ABC):
         """The element ``data`` encodes; GameFileError naming ``what`` unless it is a canonical,
         non-identity element of the prime-order group."""
 
+    def decode_lazily(self, data: bytes, what: str) -> Element:
+        """``decode``, but a group may leave its costliest check to the first multiplication, which
+        then refuses the element (``UncheckedPoint``). Only for an element every check that uses
+        it raises to a power; ``checked_points`` names the bad one when that power fails."""
+        return self.decode(data, what)
+
     @abstractmethod
     def scalar_bytes(self, value: int) -> bytes:
         """A scalar's fixed-size encoding."""
@@ -151,9 +159,10 @@ class Group(ABC):
             return b64(b"".join(self.encode(value) for value in values))
         return [self.element_text(value) for value in values]
 
-    def parse_elements(self, text: object, what: str) -> list[Element]:
+    def parse_elements(self, text: object, what: str, *, lazily: bool = False) -> list[Element]:
+        decode = self.decode_lazily if lazily else self.decode
         return [
-            self.decode(data, f"{what}[{index}]")
+            decode(data, f"{what}[{index}]")
             for index, data in enumerate(self._pieces(text, self.element_size, what))
         ]
 

@@ -582,17 +582,23 @@ def ciphertext_text(ciphertext: Ciphertext, *, group: Group = MODP_2048) -> str:
     return b64(group.encode(ciphertext.c1) + group.encode(ciphertext.c2))
 
 
-def parse_ciphertext(text: object, what: str, *, group: Group = MODP_2048) -> Ciphertext:
+def parse_ciphertext(
+    text: object, what: str, *, group: Group = MODP_2048, lazily: bool = False
+) -> Ciphertext:
     if not isinstance(text, str):
         raise GameFileError(f"{what}: expected text, found {type(text).__name__}")
     try:
         data = unb64(text, 2 * group.element_size)
     except ValueError as exc:
         raise GameFileError(f"{what}: {exc}") from None
+    return _ciphertext(group, data, what, lazily=lazily)
+
+
+def _ciphertext(group: Group, data: bytes, what: str, *, lazily: bool) -> Ciphertext:
+    decode = group.decode_lazily if lazily else group.decode
     half = group.element_size
     return Ciphertext(
-        group.decode(data[:half], f"{what} (first half)"),
-        group.decode(data[half:], f"{what} (second half)"),
+        decode(data[:half], f"{what} (first half)"), decode(data[half:], f"{what} (second half)")
     )
 
 
@@ -603,7 +609,10 @@ def deck_text(deck: Sequence[Ciphertext], *, group: Group = MODP_2048) -> str | 
     return [ciphertext_text(ciphertext, group=group) for ciphertext in deck]
 
 
-def parse_deck(texts: object, what: str, *, group: Group = MODP_2048) -> list[Ciphertext]:
+def parse_deck(
+    texts: object, what: str, *, group: Group = MODP_2048, lazily: bool = False
+) -> list[Ciphertext]:
+    """A deck's ciphertexts; ``lazily``: see ``Group.decode_lazily``."""
     if group.compact:
         if not isinstance(texts, str):
             raise GameFileError(f"{what}: expected one text packing the ciphertexts")
@@ -615,12 +624,15 @@ def parse_deck(texts: object, what: str, *, group: Group = MODP_2048) -> list[Ci
         if len(data) % size:
             raise GameFileError(f"{what}: {len(data)} bytes is not a whole number of ciphertexts")
         return [
-            parse_ciphertext(b64(data[start : start + size]), f"{what}[{start // size}]", group=group)
+            _ciphertext(group, data[start : start + size], f"{what}[{start // size}]", lazily=lazily)
             for start in range(0, len(data), size)
         ]
     if not isinstance(texts, list):
         raise GameFileError(f"{what}: expected a list of ciphertexts")
-    return [parse_ciphertext(text, f"{what}[{index}]", group=group) for index, text in enumerate(texts)]
+    return [
+        parse_ciphertext(text, f"{what}[{index}]", group=group, lazily=lazily)
+        for index, text in enumerate(texts)
+    ]
 
 
 def proof_text(proof: Proof, *, group: Group = MODP_2048) -> str:

@@ -225,7 +225,10 @@ def check_shuffle(
         len(proof.card_responses) != size
     ):
         raise GameFileError(f"{where}: the proof is for a deck of another size")
-    if not all(group.is_element(value) for value in (*proof.commitments, *proof.chain)):
+    # where a power refuses a non-element, the check below raises every one of them to a power
+    if not group.checks_on_power and not all(
+        group.is_element(value) for value in (*proof.commitments, *proof.chain)
+    ):
         raise GameFileError(f"{where}: a commitment of the proof is not a group element")
     statement = _statement(group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
     Q = group.order
@@ -293,7 +296,12 @@ def proof_fields(proof: ShuffleProof, *, group: Group = MODP_2048) -> dict[str, 
     }
 
 
-def parse_proof(fields: Mapping[str, object], what: str, *, group: Group = MODP_2048) -> ShuffleProof:
+def parse_proof(
+    fields: Mapping[str, object], what: str, *, group: Group = MODP_2048, lazily: bool = False
+) -> ShuffleProof:
+    """The proof in ``fields``; ``lazily``: see ``Group.decode_lazily`` (the check raises every
+    commitment and chain value to a power)."""
+
     def field(name: str) -> object:
         value = fields.get(name)
         if value is None:
@@ -304,8 +312,8 @@ def parse_proof(fields: Mapping[str, object], what: str, *, group: Group = MODP_
     if len(responses) != 4:
         raise GameFileError(f"{what}: responses must hold 4 values, not {len(responses)}")
     return ShuffleProof(
-        tuple(group.parse_elements(field("commitments"), f"{what} commitments")),
-        tuple(group.parse_elements(field("chain"), f"{what} chain")),
+        tuple(group.parse_elements(field("commitments"), f"{what} commitments", lazily=lazily)),
+        tuple(group.parse_elements(field("chain"), f"{what} chain", lazily=lazily)),
         parse_challenge(fields.get("challenge"), f"{what} challenge"),
         (responses[0], responses[1], responses[2], responses[3]),
         tuple(group.parse_scalars(field("chain_responses"), f"{what} chain_responses")),

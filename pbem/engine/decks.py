@@ -37,6 +37,7 @@ from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
 from pbem.crypto import shuffle_proof as sp
 from pbem.crypto.canonical import canonical_bytes
+from pbem.crypto.curve import UncheckedPoint
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.hidden_deck import Ciphertext, Share
 from pbem.crypto.signing import pae
@@ -383,7 +384,7 @@ def share_items(entry: Mapping[str, Any], name: str, group: Group) -> list[tuple
         slots = item.get("slots")
         if not isinstance(slots, list) or not slots:
             raise GameFileError(f"{where}: slots must be a list of slots")
-        values = group.parse_elements(item.get("shares"), f"{where} shares")
+        values = group.parse_elements(item.get("shares"), f"{where} shares", lazily=True)
         cards = item.get("cards", [None] * len(slots)) if name == "face_up" else [None] * len(slots)
         if len(values) != len(slots):
             raise GameFileError(f"{where}: {len(values)} shares for {len(slots)} slots")
@@ -395,6 +396,20 @@ def share_items(entry: Mapping[str, Any], name: str, group: Group) -> list[tuple
                 flat["card"] = card
             found.append((f"{where} slots[{number}]", flat))
     return found
+
+
+def _naming(run: Callable[[], None], where: str, decode: Callable[[], object]) -> Callable[[], None]:
+    """``run``, where a point decoded lazily that a power refused is named by ``decode``, which
+    decodes every point of the field in full (its error names the field and the value)."""
+
+    def checked() -> None:
+        try:
+            run()
+        except UncheckedPoint:
+            decode()
+            raise GameFileError(f"{where}: a point is not a group element") from None
+
+    return checked
 
 
 def _check_shares(
@@ -429,8 +444,15 @@ def _check_shares(
     )
     check(
         key,
-        lambda: hd.check_shares(
-            decks.keys[seat], given, values, proof, game_id=game_id, seat=seat, group=group
+        _naming(
+            lambda: hd.check_shares(
+                decks.keys[seat], given, values, proof, game_id=game_id, seat=seat, group=group
+            ),
+            name,
+            lambda: [
+                group.parse_elements(item.get("shares"), f"{name}[{index}] shares")
+                for index, item in enumerate(_items(entry, name))
+            ],
         ),
     )
 
@@ -537,8 +559,8 @@ def _take_shuffle(
             f"left, top first), not {item.get('slots')!r}"
         )
     group = decks.group
-    after = hd.parse_deck(item.get("cards"), f"{where} cards", group=group)
-    proof = sp.parse_proof(item, where, group=group)
+    after = hd.parse_deck(item.get("cards"), f"{where} cards", group=group, lazily=True)
+    proof = sp.parse_proof(item, where, group=group, lazily=True)
     before = deck.mixed()
     key = proof_key(
         "shuffle",
@@ -551,12 +573,26 @@ def _take_shuffle(
     )
     check(
         key,
-        lambda: sp.check_shuffle(
-            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
+        _naming(
+            lambda: sp.check_shuffle(
+                before,
+                after,
+                decks.joint,
+                proof,
+                game_id=game_id,
+                deck_id=deck.deck_id,
+                seat=seat,
+                group=group,
+            ),
+            where,
+            lambda: (
+                hd.parse_deck(item.get("cards"), f"{where} cards", group=group),
+                sp.parse_proof(item, where, group=group),
+            ),
         ),
     )
     if deck.mixing is None:
-        deck.slots = after
+        deck.slots = list(after)  # its own list: a check still to run keeps reading ``after``
     else:
         for slot, ciphertext in zip(deck.mixing, after, strict=True):
             deck.slots[slot] = ciphertext
