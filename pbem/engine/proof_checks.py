@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import threading
 import types
 from collections.abc import Callable
@@ -39,7 +38,6 @@ T = TypeVar("T")
 WORKERS_VARIABLE = "PBEM_PROOF_WORKERS"
 # Past a few threads the replay itself, on one core, is what everyone waits for.
 MOST_WORKERS = 4
-SWITCH_INTERVAL = 0.0002  # seconds; about one scalar multiplication
 
 
 def default_workers() -> int:
@@ -68,11 +66,6 @@ def replayed(check: ProofCheck, replay: Callable[[ProofCheck], T], *, workers: i
         return replay(check)
     pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="pbem-proofs")
     pending = _Pending(check, pool)
-    # A worker back from libsodium waits for the replay's thread to let go of the interpreter,
-    # which it does only every switch interval (5 ms by default): far longer than a scalar
-    # multiplication, so the workers would mostly wait. A short interval lets them run.
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         try:
             result = replay(pending)
@@ -88,7 +81,6 @@ def replayed(check: ProofCheck, replay: Callable[[ProofCheck], T], *, workers: i
                 pending.record()
                 return result
     finally:
-        sys.setswitchinterval(interval)
         pool.shutdown(wait=True, cancel_futures=True)
     return replay(pending.in_place())
 
