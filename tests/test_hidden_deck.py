@@ -106,9 +106,11 @@ def test_group_constants_are_a_safe_prime_group_with_g_of_order_q() -> None:
 @pytest.mark.parametrize("backend", ["python", "gmpy2"])
 def test_legendre_symbol_is_the_subgroup_test(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if backend == "python":
-        monkeypatch.setattr(group, "_symbol", None)
-    elif group._symbol is None:
+        monkeypatch.setattr(group._Choice, "active", (None, None))
+    elif group._gmpy2() is None:
         pytest.skip("gmpy2 is not installed")
+    else:
+        monkeypatch.setattr(group._Choice, "active", group._gmpy2())
     rng = random.Random(2)
     values = [rng.randrange(2, group.P - 1) for _ in range(40)]
     symbols = [group.legendre(value) for value in values]
@@ -121,8 +123,9 @@ def test_legendre_symbol_is_the_subgroup_test(backend: str, monkeypatch: pytest.
 @pytest.mark.parametrize("backend", ["python", "gmpy2"])
 def test_fixed_base_and_multi_power_agree_with_pow(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Without gmpy2 installed, the lifting path still runs, lifting to plain integers.
-    lift = None if backend == "python" else (group._GMPY2[0] if group._GMPY2 else int)
-    monkeypatch.setattr(group, "_lift", lift)
+    found = group._gmpy2()
+    lift = None if backend == "python" else (found[0] if found else int)
+    monkeypatch.setattr(group._Choice, "active", (lift, found[1] if found else None))
     rng = random.Random(3)
     bases = [group.hash_to_element("test", bytes([i])) for i in range(3)]
     exponents = [rng.randrange(group.Q) for _ in range(group.FixedBase.TABLE_AFTER + 2)]

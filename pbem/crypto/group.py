@@ -63,27 +63,47 @@ def _load_gmpy2() -> tuple[Callable[[int], int], Callable[[int, int], int]] | No
     return lift, symbol
 
 
-_GMPY2 = _load_gmpy2()
-# With gmpy2, numbers are lifted to its integers before any arithmetic: products and powers of
-# them then run in GMP, and the same table and window code serves both backends.
-_lift: Callable[[int], int] | None = _GMPY2[0] if _GMPY2 else None
-# Every element read from a file is checked for membership; GMP's symbol is ~50x faster.
-_symbol: Callable[[int, int], int] | None = _GMPY2[1] if _GMPY2 else None
+Backend = tuple[Callable[[int], int] | None, Callable[[int, int], int] | None]
+
+
+class _Choice:
+    """gmpy2 is looked for on the first use of this group, not at import: a game in the curve
+    group never needs it, and importing it costs a command a tenth of its time. With gmpy2,
+    numbers are lifted to its integers before any arithmetic: products and powers of them then
+    run in GMP, and the same table and window code serves both backends. Every element read from
+    a file is checked for membership; GMP's symbol is ~50x faster."""
+
+    looked = False
+    found: tuple[Callable[[int], int], Callable[[int, int], int]] | None = None
+    active: Backend | None = None  # None: not chosen yet
+
+
+def _gmpy2() -> tuple[Callable[[int], int], Callable[[int, int], int]] | None:
+    if not _Choice.looked:
+        _Choice.found, _Choice.looked = _load_gmpy2(), True
+    return _Choice.found
+
+
+def _backend() -> Backend:
+    if _Choice.active is None:
+        _Choice.active = _gmpy2() or (None, None)
+    return _Choice.active
 
 
 def gmpy2_available() -> bool:
-    return _GMPY2 is not None
+    return _gmpy2() is not None
 
 
 def use_gmpy2(enabled: bool) -> bool:
     """Switch the gmpy2 speed-up on or off (benchmarks compare both); True if it is now in use."""
-    global _lift, _symbol
-    _lift, _symbol = _GMPY2 if enabled and _GMPY2 else (None, None)
-    return _lift is not None
+    found = _gmpy2()
+    _Choice.active = found if enabled and found else (None, None)
+    return _Choice.active[0] is not None
 
 
 def _lifted(value: int) -> int:
-    return value if _lift is None else _lift(value)
+    lift = _backend()[0]
+    return value if lift is None else lift(value)
 
 
 def power(base: int, exponent: int) -> int:
@@ -115,7 +135,7 @@ class FixedBase:
         self._uses = 0
 
     def _table(self) -> list[list[int]]:
-        if self._rows is None or self._rows_lifted != (_lift is not None):
+        if self._rows is None or self._rows_lifted != (_backend()[0] is not None):
             rows: list[list[int]] = []
             current = _lifted(self.base)
             for _ in range((Q.bit_length() + WINDOW - 1) // WINDOW):
@@ -125,7 +145,7 @@ class FixedBase:
                 rows.append(row)
                 current = row[-1] * current % P
             self._rows = rows
-            self._rows_lifted = _lift is not None
+            self._rows_lifted = _backend()[0] is not None
         return self._rows
 
     def __call__(self, exponent: int) -> int:
@@ -187,8 +207,9 @@ def legendre(value: int) -> int:
     Computed by quadratic reciprocity (the Jacobi symbol algorithm), about forty times faster in
     Python than the power ``value^q``, which matters when a whole deck is read from a file.
     """
-    if _symbol is not None:
-        return int(_symbol(value % P, P))
+    symbol = _backend()[1]
+    if symbol is not None:
+        return int(symbol(value % P, P))
     a, n = value % P, P
     result = 1
     while a:
