@@ -6,9 +6,10 @@ part of the proof (the Hadamard argument needs three rows to have a partial prod
 
 from __future__ import annotations
 
+import base64
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -218,6 +219,189 @@ def test_a_mapping_that_is_not_a_permutation_gives_a_proof_that_does_not_verify(
             check(before, after, proof)
 
 
+# --- forged proofs: a cheat that gets past one argument is caught by the next -----------------
+class RowForger(bg._Prover):
+    """Commits, as the product of the columns' rows, values whose product is the public one, and
+    runs the Hadamard argument on them as if they were (``mode`` "rows": with the last partial
+    product replaced; "columns": with the last column changed to give them, against its
+    commitment) or runs the single value product argument alone on them ("svp": the Hadamard
+    argument on the true rows)."""
+
+    product_value = 0
+    mode = "rows"
+
+    def product(self, columns: list[list[int]], randomness: list[int]) -> None:
+        Q, n = self.order, self.n
+        true_rows = [1] * n
+        for column in columns:
+            true_rows = [value * entry % Q for value, entry in zip(true_rows, column, strict=True)]
+        found = 1
+        for value in true_rows:
+            found = found * value % Q
+        forged = [true_rows[0] * self.product_value * pow(found, -1, Q) % Q, *true_rows[1:]]
+        s_rows = self.nonce("product-s")
+        if self.mode == "svp":
+            self.send("product_commitment", (self.commit(true_rows, s_rows),))
+            super().hadamard(columns, randomness, s_rows)
+        else:
+            self.send("product_commitment", (self.commit(forged, s_rows),))
+            if self.mode == "columns":  # the last column changed so the columns multiply to forged
+                ratio = forged[0] * pow(true_rows[0], -1, Q) % Q
+                last = [columns[-1][0] * ratio % Q, *columns[-1][1:]]
+                super().hadamard([*columns[:-1], last], randomness, s_rows)
+            else:
+                self.rows = forged
+                self.hadamard(columns, randomness, s_rows)
+        self.single_value_product(forged, s_rows)
+
+    def hadamard(self, columns: list[list[int]], r: list[int], s: int) -> None:
+        Q, m, n = self.order, self.m, self.n
+        partial = [columns[0]]
+        for column in columns[1:]:
+            partial.append([value * entry % Q for value, entry in zip(partial[-1], column, strict=True)])
+        partial[-1] = self.rows  # the forgery: the last partial product is the forged rows
+        s_partial = [r[0], *self.nonces("hadamard-s", m - 2), s]
+        self.send(
+            "hadamard_commitments", tuple(self.commit(partial[j], s_partial[j]) for j in range(1, m - 1))
+        )
+        x = self.transcript.challenge("hadamard-x")
+        y = self.transcript.challenge("hadamard-y")
+        xp = bg._powers(x, m + 1, Q)
+        b_side = [[xp[i + 1] * value % Q for value in partial[i]] for i in range(m - 1)]
+        b_side.append(bg._combine(partial[1:], xp[1:m], Q))
+        s_side = [xp[i + 1] * s_partial[i] % Q for i in range(m - 1)]
+        s_side.append(sum(xp[j] * s_partial[j] for j in range(1, m)) % Q)
+        self.zero([*columns[1:], [Q - 1] * n], [*r[1:], 0], b_side, s_side, y)
+
+
+def forge(
+    before: Sequence[Ciphertext],
+    after: Sequence[Ciphertext],
+    masks: Sequence[int],
+    *,
+    committed: Callable[[list[int]], list[int]],
+    used: Callable[[list[int]], list[int]] | None = None,
+    prover_type: type[bg._Prover] = bg._Prover,
+    mode: str = "rows",
+) -> bg.BGProof:
+    """prove_shuffle_bg's steps for the identity mapping, with ``committed(x powers)`` as the
+    vector b committed in c_B and ``used(x powers)`` (the same by default) as the one the
+    multi-exponentiation argument is run on."""
+    Q, size = GROUP.order, len(before)
+    m, n = bg.dimensions(size)
+    total = m * n
+    statement = bg._statement(GROUP, before, after, joint_key(), game_id=GAME, deck_id=DECK, seat="a")
+    prover = prover_type(GROUP, statement, b"forger", m=m, n=n, joint=joint_key())
+    a_columns = bg._chunks(list(range(total)), m, n)
+    r = prover.nonces("shuffle-r", m)
+    prover.send("commitments_a", tuple(prover.commit(a_columns[i], r[i]) for i in range(m)))
+    x_powers = bg._powers(prover.transcript.challenge("x"), total, Q)
+    b_columns = bg._chunks(committed(x_powers), m, n)
+    s = prover.nonces("shuffle-s", m)
+    prover.send("commitments_b", tuple(prover.commit(b_columns[i], s[i]) for i in range(m)))
+    y, z = prover.transcript.challenge("y"), prover.transcript.challenge("z")
+    if isinstance(prover, RowForger):
+        prover.mode = mode
+        prover.product_value = 1
+        for k in range(total):
+            prover.product_value = prover.product_value * (y * k + x_powers[k] - z) % Q
+    d_columns = [
+        [(y * ai + bi - z) % Q for ai, bi in zip(a_columns[i], b_columns[i], strict=True)] for i in range(m)
+    ]
+    prover.product(d_columns, [(y * r[i] + s[i]) % Q for i in range(m)])
+    b_used = (used or committed)(x_powers)
+    padded_masks = [*masks, *[0] * (total - size)]
+    rho = -sum(mask * bi for mask, bi in zip(padded_masks, b_used, strict=True)) % Q
+    padded = bg._padded(after, total, GROUP)
+    prover.multi_exponentiation(
+        [padded[i * n : (i + 1) * n] for i in range(m)], bg._chunks(b_used, m, n), s, rho
+    )
+    return bg.BGProof(**{name: prover.parts.get(name, ()) for name in bg.FIELDS})
+
+
+def squared_first_card() -> tuple[list[Ciphertext], list[Ciphertext], list[int]]:
+    """A deck whose first card is replaced by the square of its encryption (card 0 times card 0,
+    not a card), the rest re-masked in place, and the masks used."""
+    before = shuffled_deck(FULL)
+    masks = list(range(201, 201 + FULL))
+    squared = Ciphertext(GROUP.power(before[0].c1, 2), GROUP.power(before[0].c2, 2))
+    after = [
+        sh.remask(c, joint_key(), mask, group=GROUP)
+        for c, mask in zip([squared, *before[1:]], masks, strict=True)
+    ]
+    return before, after, masks
+
+
+def halved_first(x_powers: list[int]) -> list[int]:
+    """x^k, but half for the first card: what makes prod after^b equal prod before^(x^k) when
+    the first card of ``after`` is the square of the first of ``before``."""
+    return [pow(2, -1, GROUP.order), *x_powers[1:]]
+
+
+def test_a_forgery_with_b_not_a_permutation_of_powers_is_caught_by_the_product_argument() -> None:
+    before, after, masks = squared_first_card()
+    proof = forge(before, after, masks, committed=halved_first)
+    with pytest.raises(GameFileError, match=r"does not verify \(single value product argument"):
+        check(before, after, proof)
+
+
+@pytest.mark.parametrize(
+    ("mode", "caught_by"),
+    [
+        ("rows", "zero argument, D"),  # the Hadamard relation itself fails
+        ("columns", "zero argument, A"),  # it holds, for columns other than the committed ones
+        ("svp", "single value product argument, a"),  # the product, of other rows than committed
+    ],
+)
+def test_a_forgery_of_the_rows_product_is_caught_by_the_argument_it_must_fool(
+    mode: str, caught_by: str
+) -> None:
+    before, after, masks = squared_first_card()
+    proof = forge(before, after, masks, committed=halved_first, prover_type=RowForger, mode=mode)
+    with pytest.raises(GameFileError, match=rf"does not verify \({caught_by}\)"):
+        check(before, after, proof)
+
+
+class ShiftingForger(bg._Prover):
+    """Puts ``g^-delta`` in the middle diagonal, where the checker puts C itself: what would make
+    up for a card whose plaintext was multiplied by ``g^delta`` if ``c_B_m`` were not fixed to 1."""
+
+    def diagonal_blinding(self, rho: int) -> tuple[list[int], list[int], list[int]]:
+        b, s, tau = super().diagonal_blinding(rho)
+        b[self.m] = -DELTA % GROUP.order
+        return b, s, tau
+
+
+DELTA = 5
+
+
+def test_a_card_with_a_shifted_plaintext_is_caught_by_the_multi_exponentiation_argument() -> None:
+    before = shuffled_deck(FULL)
+    masks = list(range(201, 201 + FULL))
+    after = [sh.remask(c, joint_key(), mask, group=GROUP) for c, mask in zip(before, masks, strict=True)]
+    after[0] = Ciphertext(after[0].c1, GROUP.multiply(after[0].c2, GROUP.base_power(DELTA)))
+    proof = forge(before, after, masks, committed=lambda powers: powers, prover_type=ShiftingForger)
+    with pytest.raises(GameFileError, match=r"does not verify \(multi-exponentiation argument, B\)"):
+        check(before, after, proof)
+
+
+def test_a_forgery_that_exponentiates_by_other_values_than_committed_is_caught() -> None:
+    """b committed honestly (x^k, a permutation's powers: the product argument holds), the decks
+    exponentiated by other values: the multi-exponentiation argument's opening check catches it."""
+    before, after, masks = squared_first_card()
+    proof = forge(before, after, masks, committed=lambda powers: powers, used=halved_first)
+    with pytest.raises(GameFileError, match=r"does not verify \(multi-exponentiation argument, A\)"):
+        check(before, after, proof)
+
+
+def test_the_forger_makes_proofs_that_verify_when_it_does_not_cheat() -> None:
+    """So the refusals above are the cheats' doing, not the forger's."""
+    before = shuffled_deck(FULL)
+    masks = list(range(201, 201 + FULL))
+    after = [sh.remask(c, joint_key(), mask, group=GROUP) for c, mask in zip(before, masks, strict=True)]
+    check(before, after, forge(before, after, masks, committed=lambda powers: powers))
+
+
 @pytest.mark.parametrize("field", bg.FIELDS)
 def test_a_truncated_list_is_refused_with_a_clear_error(field: str) -> None:
     deal = shuffled(FULL)
@@ -266,6 +450,27 @@ def test_a_point_outside_the_group_in_a_ciphertext_of_the_proof_is_refused() -> 
     hostile = (Ciphertext(first.c1, ORDER_2), *deal.proof.multi_exp_ciphertexts[1:])
     with pytest.raises(GameFileError):
         check(deal.before, deal.after, replace(deal.proof, multi_exp_ciphertexts=hostile))
+
+
+@pytest.mark.parametrize("field", bg.FIELDS)
+def test_any_byte_of_the_text_form_changed_gives_a_game_file_error_and_nothing_else(field: str) -> None:
+    """Bytes flipped anywhere in a field (a point that is no point, a scalar above the order, a
+    value that is merely different): parsing or checking refuses it, with a GameFileError."""
+    deal = shuffled(FULL)
+    fields = bg.proof_fields(deal.proof, GROUP)
+    text = fields[field]
+    assert isinstance(text, str)
+    data = base64.b64decode(text)
+    rng = random.Random(field)
+    for _ in range(4):
+        at = rng.randrange(len(data))
+        changed = bytearray(data)
+        changed[at] ^= 1 << rng.randrange(8)
+        with pytest.raises(GameFileError):
+            proof = bg.parse_proof(
+                {**fields, field: base64.b64encode(bytes(changed)).decode()}, "proof", GROUP
+            )
+            check(deal.before, deal.after, proof)
 
 
 # --- text form ------------------------------------------------------------------------------------

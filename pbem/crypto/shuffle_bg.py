@@ -389,6 +389,17 @@ class _Prover:
         # b~_0 = a~_0 and b~_(n-1) = x * product: the checker computes them, they are not sent.
         self.send("svp_responses", (*a_tilde, *b_tilde[1 : n - 1], (x * r + r_d) % Q, (x * sx + s0) % Q))
 
+    def diagonal_blinding(self, rho: int) -> tuple[list[int], list[int], list[int]]:
+        """The diagonals' ``b_k``, ``s_k`` (of their commitments) and ``tau_k`` (of their
+        re-encryption): random but the middle one's, whose ``E_m`` must be C itself, so
+        ``b_m = s_m = 0`` (its commitment is 1) and ``tau_m = rho``."""
+        m = self.m
+        b = self.nonces("multi-exp-b", 2 * m)
+        s = self.nonces("multi-exp-s", 2 * m)
+        tau = self.nonces("multi-exp-tau", 2 * m)
+        b[m], s[m], tau[m] = 0, 0, rho
+        return b, s, tau
+
     def multi_exponentiation(
         self, rows: list[list[Ciphertext]], columns: list[list[int]], r: list[int], rho: int
     ) -> None:
@@ -397,10 +408,7 @@ class _Prover:
         so the prover never computes it."""
         group, Q, m, n = self.group, self.order, self.m, self.n
         a0, r0 = self.nonces("multi-exp-a0", n), self.nonce("multi-exp-r0")
-        b = self.nonces("multi-exp-b", 2 * m)
-        s = self.nonces("multi-exp-s", 2 * m)
-        tau = self.nonces("multi-exp-tau", 2 * m)
-        b[m], s[m], tau[m] = 0, 0, rho
+        b, s, tau = self.diagonal_blinding(rho)
         a_ext, r_ext = [a0, *columns], [r0, *r]
         firsts: list[Element] = [group.identity] * (2 * m)
         seconds: list[Element] = [group.identity] * (2 * m)
@@ -649,7 +657,10 @@ def check_shuffle_bg(
         m=m,
         n=n,
     )
-    failed = checker.failed([transcript.weight(k) for k in range(len(checker.relations))])
+    try:
+        failed = checker.failed([transcript.weight(k) for k in range(len(checker.relations))])
+    except GameFileError as exc:  # a value of the proof or the decks outside the group
+        raise GameFileError(f"{where}: {exc}") from None
     if failed is not None:
         raise GameFileError(f"{where}: the proof of shuffle does not verify ({failed})")
 
