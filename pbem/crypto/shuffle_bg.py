@@ -104,11 +104,13 @@ def proof_values(m: int, n: int) -> tuple[int, int]:
 
 @lru_cache(maxsize=256)
 def dimensions(size: int) -> tuple[int, int]:
-    """The layout ``(m, n)`` of a deck of ``size`` cards: ``m <= n``, ``n >= 2``, ``m n >= size``
-    with less than one row of padding, the one with the smallest proof (then the least padding).
+    """The layout ``(m, n)`` of a deck of ``size`` cards: ``m`` rows of ``n``, ``m <= n``,
+    ``n >= 2`` (the single value product argument needs two values), ``n = ceil(size / m)`` (so
+    fewer than ``m`` padding cards), the one with the smallest proof, then the least padding.
 
-    Small decks take one row (``m = 1``: no Hadamard argument, a proof of about 3N values, which
-    is smaller up to about 28 cards); larger ones near ``m = sqrt(5N / 13)``.
+    Decks up to 24 cards take one row (``m = 1``: no Hadamard argument, a proof of about 3N
+    values, which is the smaller there); larger ones near ``m = sqrt(5N / 11)``, which is what
+    minimizes ``11m + 5n``.
     """
     if not 0 < size <= MAX_CARDS:
         raise ValueError(f"a deck holds 1 to {MAX_CARDS} cards")
