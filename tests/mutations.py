@@ -567,11 +567,13 @@ def _genesis(rnd: random.Random, context: Context) -> Mutation | None:
         options = dict(old)
         option = rnd.choice(sorted(options))
         value = options[option]
-        choices: list[Any] = (
-            [value + 1, -1, 0, 99, str(value)]
-            if type(value) is int
-            else [value + "x", value.upper(), True, "a", "b", "dice"]
-        )
+        choices: list[Any]
+        if type(value) is bool:
+            choices = [not value, 0, 1, str(value).lower()]
+        elif type(value) is int:
+            choices = [value + 1, -1, 0, 99, str(value)]
+        else:
+            choices = [value + "x", value.upper(), True, "a", "b", "dice"]
         options[option] = rnd.choice([choice for choice in choices if choice != value])
         if rnd.random() < 0.2:
             options["house_rule"] = True
