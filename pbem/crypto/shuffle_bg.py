@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pbem.crypto.curve import UncheckedPoint
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.hidden_deck import Ciphertext, int_bytes
 from pbem.crypto.shuffle import ShuffleSecret
@@ -661,6 +662,8 @@ def check_shuffle_bg(
     )
     try:
         failed = checker.failed([transcript.weight(k) for k in range(len(checker.relations))])
+    except UncheckedPoint:
+        raise  # a card read lazily: whoever read it names it (see ``Group.decode_lazily``)
     except GameFileError as exc:  # a value of the proof or the decks outside the group
         raise GameFileError(f"{where}: {exc}") from None
     if failed is not None:
