@@ -40,9 +40,9 @@ Cost (``m`` rows, ``n`` columns, ``m n >= N``; elements and scalars are 32 bytes
 
 * proof, for ``m > 1``: ``11m + 2`` group elements and ``5n + 7`` scalars; for ``m = 1`` (no
   Hadamard argument): 9 elements and ``3n + 4`` scalars. :func:`dimensions` picks the pair that
-  makes it smallest: up to 24 cards that is one row (a proof of about 3N values, against 4N for
-  the linear proof); a 100-card deck is 6 x 17 and 5.1 KB, against 12.8 KB for the linear proof;
-  200 cards are 10 x 20 and 7.0 KB, against 25.8 KB.
+  makes it smallest: up to 23 cards that is one row (a proof of about 3N values, against 4N for
+  the linear proof); a 100-card deck is 6 x 17 and 5,120 bytes, against 12,960 bytes for the
+  linear proof; 200 cards are 10 x 20 and 7.0 KB, against 25.8 KB.
 * checking: every equation of every sub-argument is linear in the group, so all of them are
   checked at once as one random linear combination (weights hashed from the whole proof, so a
   proof that fails any one equation passes with probability about ``1/order``). That costs one
@@ -107,9 +107,10 @@ def proof_values(m: int, n: int) -> tuple[int, int]:
 def dimensions(size: int) -> tuple[int, int]:
     """The layout ``(m, n)`` of a deck of ``size`` cards: ``m`` rows of ``n``, ``m <= n``,
     ``n >= 2`` (the single value product argument needs two values), ``n = ceil(size / m)`` (so
-    fewer than ``m`` padding cards), the one with the smallest proof, then the least padding.
+    fewer than ``m`` padding cards, but for one card, which takes ``1 x 2``), the one with the
+    smallest proof, then the least padding.
 
-    Decks up to 24 cards take one row (``m = 1``: no Hadamard argument, a proof of about 3N
+    Decks up to 23 cards take one row (``m = 1``: no Hadamard argument, a proof of about 3N
     values, which is the smaller there); larger ones near ``m = sqrt(5N / 11)``, which is what
     minimizes ``11m + 5n``.
     """
