@@ -7,8 +7,9 @@ Run from the repository root::
 
 It measures, in both groups, in the same run:
 
-* one seat's shuffle of a deck of N cards (default 25) with its proof of shuffle, and checking
-  that proof;
+* one seat's shuffle of a deck of N cards (default 25) with its proof of shuffle (the Bayer-Groth
+  argument in edwards25519, the Terelius-Wikstrom proof in the 2048-bit group: what each group's
+  games carry), and checking that proof;
 * one decryption share checked (its Chaum-Pedersen proof); in edwards25519 also eight shares of
   one entry checked with their one batched proof (per share), and a card put under the deck
   checked by its short re-mask proof against a one-card proof of shuffle;
@@ -45,6 +46,7 @@ from bench_verify import floor
 
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
+from pbem.crypto import shuffle_bg as bg
 from pbem.crypto import shuffle_proof as sp
 from pbem.crypto.curve import EDWARDS25519
 from pbem.crypto.groups import MODP_2048, Group
@@ -72,17 +74,29 @@ def primitives(group: Group, cards: int, runs: int) -> dict[str, float]:
     deck = hd.open_deck(cards, joint, group=group)
     made: dict[str, Any] = {}
 
+    # each group with the proof of shuffle its games carry: Bayer-Groth in the curve,
+    # Terelius-Wikstrom in the 2048-bit group
     def shuffle_and_prove() -> None:
         after, how = sh.shuffle(deck, joint, bytes(32), game_id=GAME, deck_id=DECK, seat="s0", group=group)
         made["after"] = after
-        made["proof"] = sp.prove_shuffle(
-            deck, after, joint, how, game_id=GAME, deck_id=DECK, seat="s0", group=group
-        )
+        if group.compact:
+            made["proof"] = bg.prove_shuffle_bg(
+                deck, after, joint, how, game_id=GAME, deck_id=DECK, seat="s0", group=group
+            )
+        else:
+            made["proof"] = sp.prove_shuffle(
+                deck, after, joint, how, game_id=GAME, deck_id=DECK, seat="s0", group=group
+            )
 
     def check() -> None:
-        sp.check_shuffle(
-            deck, made["after"], joint, made["proof"], game_id=GAME, deck_id=DECK, seat="s0", group=group
-        )
+        if group.compact:
+            bg.check_shuffle_bg(
+                deck, made["after"], joint, made["proof"], game_id=GAME, deck_id=DECK, seat="s0", group=group
+            )
+        else:
+            sp.check_shuffle(
+                deck, made["after"], joint, made["proof"], game_id=GAME, deck_id=DECK, seat="s0", group=group
+            )
 
     share = hd.share(secrets[1], deck[0], game_id=GAME, deck_id=DECK, position=0, seat="s1", group=group)
     public = hd.public_key(secrets[1], group=group)

@@ -260,11 +260,17 @@ DECK_FIELDS = ("shuffles", "shares", "face_up", "remask")
 # The packed lists of a compact group's hidden-deck tables: what each value is, and its size.
 PACKED = {
     "cards": ("ciphertexts", 64),
-    "commitments": ("points", 32),
-    "chain": ("points", 32),
-    "responses": ("scalars", 32),
-    "chain_responses": ("scalars", 32),
-    "card_responses": ("scalars", 32),
+    "commitments_a": ("points", 32),
+    "commitments_b": ("points", 32),
+    "product_commitment": ("points", 32),
+    "hadamard_commitments": ("points", 32),
+    "zero_commitments": ("points", 32),
+    "svp_commitments": ("points", 32),
+    "multi_exp_commitments": ("points", 32),
+    "multi_exp_ciphertexts": ("ciphertexts", 64),
+    "zero_responses": ("scalars", 32),
+    "svp_responses": ("scalars", 32),
+    "multi_exp_responses": ("scalars", 32),
 }
 
 
@@ -1114,6 +1120,11 @@ def flip(text: str, index: int = -1) -> str:
     return b64(bytes(raw))
 
 
+def low_bit(value: bytes) -> bytes:
+    """A scalar's 32 little-endian bytes with its lowest bit changed: still below the order."""
+    return bytes([value[0] ^ 1]) + value[1:]
+
+
 @dataclass
 class Tamper:
     """One row of the table: what was done to which file, and what ``pbem verify --all`` said."""
@@ -1428,11 +1439,6 @@ def tamper_blocks(games: Games) -> Blocks:
 
         return edit
 
-    t.row(
-        f"{up_to}'s proof of shuffle with one byte of its `challenge` changed, signed again",
-        "played.toml",
-        shuffle_edit(lambda s: s.update(challenge=flip(s["challenge"]))),
-    )
     point = by_name(played["entry"][0].get("group")).element_size
 
     def packed_edit(
@@ -1447,6 +1453,12 @@ def tamper_blocks(games: Games) -> Blocks:
 
         return shuffle_edit(edit)
 
+    t.row(
+        f"{up_to}'s proof of shuffle with the lowest bit of its first `multi_exp_responses` value "
+        "changed, signed again",
+        "played.toml",
+        packed_edit("multi_exp_responses", point, lambda values: values.__setitem__(0, low_bit(values[0]))),
+    )
     t.row(
         f"{up_to}'s shuffle with two cards of the new deck swapped, signed again",
         "played.toml",
@@ -1464,10 +1476,10 @@ def tamper_blocks(games: Games) -> Blocks:
         packed_edit("cards", 2 * point, lambda cards: cards.__setitem__(3, cards[3][:point] + bytes(point))),
     )
     t.row(
-        f"{up_to}'s proof of shuffle with its first `card_responses` value replaced by {point} bytes "
+        f"{up_to}'s proof of shuffle with its first `svp_responses` value replaced by {point} bytes "
         "0xff (not below the group order), signed again",
         "played.toml",
-        packed_edit("card_responses", point, lambda values: values.__setitem__(0, b"\xff" * point)),
+        packed_edit("svp_responses", point, lambda values: values.__setitem__(0, b"\xff" * point)),
     )
     deck = together.data("deck.toml")
     chosen = DeckEntries.of(deck["entry"])
@@ -1694,7 +1706,7 @@ def checker_blocks(games: Games) -> Blocks:
     data = together.data("played.toml")
     shuffled = next(e for e in data["entry"] if e.get("shuffles"))
     data["entry"] = [e for e in data["entry"] if e["seq"] <= shuffled["seq"]]
-    shuffled["shuffles"][0]["challenge"] = flip(shuffled["shuffles"][0]["challenge"])
+    shuffled["shuffles"][0]["multi_exp_responses"] = flip(shuffled["shuffles"][0]["multi_exp_responses"], 0)
     resign(shuffled, data["entry"][0]["game_id"])
     together.write("flipped.toml", refreshed(data))
     verified = [
@@ -1710,7 +1722,7 @@ def checker_blocks(games: Games) -> Blocks:
     about = (
         "# intro.toml is game.toml of the example, mail.toml the game of address (its addresses);\n"
         f"# flipped.toml is played.toml cut after {what(shuffled)},\n"
-        "# with one byte of the challenge of its proof of shuffle changed, "
+        "# with the lowest bit of a response of its proof of shuffle changed, "
         f"and signed again by {shuffled['by']}"
     )
     blocks["independent"] = fence("text", "\n".join([about, *verified]))

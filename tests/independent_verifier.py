@@ -10,6 +10,11 @@ reshuffles, decryption shares, cards shown face up, cards dealt face up, cards p
 deck). It does not replay the game's rules: whose turn it was, what a move may be, which slot a
 draw took, which shares were owed and when a deck was to be reshuffled are the rules' to say.
 
+A shuffle in edwards25519 carries either proof of shuffle: the linear one of Terelius and Wikstrom
+or, in newer games, the argument of Bayer and Groth (EUROCRYPT 2012, in the form of Swiss Post's
+crypto-primitives specification), whose sub-arguments this verifier checks one equation at a
+time; the 2048-bit group's shuffles carry the linear proof only.
+
 Usage: python tests/independent_verifier.py GAME.toml [--cards DECK=CARD,CARD,...]
 
 A deck's cards come from the rules; for Princes of the Renaissance, Princes of Florence and Il
@@ -171,6 +176,10 @@ class Modp:
     def scalar_of(self, raw: bytes) -> int:
         return int.from_bytes(raw, "big")
 
+    def sb(self, value: int) -> bytes:
+        """A scalar as the bytes that are hashed and written."""
+        return value.to_bytes(ELEMENT, "big")
+
     def hash_to_element(self, domain: str, *parts: bytes) -> Elem:
         counter = 0
         while True:
@@ -226,6 +235,9 @@ class Curve:
 
     def scalar_of(self, raw: bytes) -> int:
         return int.from_bytes(raw, "little")
+
+    def sb(self, value: int) -> bytes:
+        return value.to_bytes(32, "little")
 
     def hash_to_element(self, domain: str, *parts: bytes) -> Elem:
         counter = 0
@@ -538,6 +550,311 @@ def shuffle_holds(
         b"".join(eb(value) for value in (t1, t2, t3, t4_second, t4_first, *t_chain)),
     )
     return expected == c
+
+
+# --- the Bayer-Groth proof of shuffle (edwards25519) ------------------------------------------
+# The deck is an m x n matrix, committed to column by column with Pedersen commitments over n
+# generators hashed to the group; the proof holds a product argument (over a Hadamard and a zero
+# argument when m > 1, then a single value product argument) and a multi-exponentiation
+# argument, each checked here equation by equation.
+BG_ELEMENT_FIELDS = (
+    "commitments_a",
+    "commitments_b",
+    "product_commitment",
+    "hadamard_commitments",
+    "zero_commitments",
+    "svp_commitments",
+    "multi_exp_commitments",
+)
+BG_SCALAR_FIELDS = ("zero_responses", "svp_responses", "multi_exp_responses")
+BG_FIELDS = (*BG_ELEMENT_FIELDS, "multi_exp_ciphertexts", *BG_SCALAR_FIELDS)
+BG_MAX_CARDS = 0xFFFF
+
+
+def bg_size(m: int, n: int) -> int:
+    """How many values (elements and scalars) a proof for an m x n layout holds."""
+    return 3 * n + 13 if m == 1 else 11 * m + 5 * n + 9
+
+
+def bg_layout(cards: int) -> tuple[int, int]:
+    """The smallest proof's m x n (m <= n, n >= 2, n = ceil(cards / m)), then the least padding,
+    then the fewest rows."""
+    candidates = []
+    m = 1
+    while m <= (n := max(2, -(-cards // m))):
+        candidates.append(((bg_size(m, n), m * n - cards, m), (m, n)))
+        m += 1
+    return min(candidates)[1]
+
+
+def bg_counts(m: int, n: int) -> dict[str, int]:
+    """How many values each field holds for an m x n layout (a ciphertext counts as two)."""
+    rows = m > 1
+    return {
+        "commitments_a": m,
+        "commitments_b": m,
+        "product_commitment": 1 if rows else 0,
+        "hadamard_commitments": max(0, m - 2),
+        "zero_commitments": 2 * m + 2 if rows else 0,
+        "svp_commitments": 3,
+        "multi_exp_commitments": 2 * m,
+        "multi_exp_ciphertexts": 2 * (2 * m - 1),
+        "zero_responses": 2 * n + 3 if rows else 0,
+        "svp_responses": 2 * n,
+        "multi_exp_responses": n + 4,
+    }
+
+
+def scalars_of(grp: Group, value: object, what: str) -> list[int]:
+    found = [grp.scalar_of(raw) for raw in pieces(grp, value, grp.size, what)]
+    for i, number in enumerate(found):
+        if number >= grp.order:
+            raise Bad(f"{what}[{i}] is not below the group's order")
+    return found
+
+
+@dataclass(frozen=True)
+class BayerGroth:
+    """A proof's values, by field name: points (the ciphertexts' halves in turn) and scalars."""
+
+    points: dict[str, list[Elem]]
+    scalars: dict[str, list[int]]
+
+
+def bg_proof(grp: Group, fields: Mapping[str, Any], cards: int, where: str) -> BayerGroth:
+    """The proof in a shuffle table's fields, each of the size the deck's layout gives it."""
+    m, n = bg_layout(cards)
+    points: dict[str, list[Elem]] = {}
+    scalars: dict[str, list[int]] = {}
+    for name, count in bg_counts(m, n).items():
+        if name not in fields:
+            raise Bad(f"{where}: the proof of shuffle has no {name}")
+        what = f"{where} {name}"
+        if name in BG_SCALAR_FIELDS:
+            scalars[name] = scalars_of(grp, fields[name], what)
+            found = len(scalars[name])
+        else:
+            points[name] = elements_of(grp, fields[name], what)
+            found = len(points[name])
+        if found != count:
+            raise Bad(
+                f"{what} holds {found} values, not the {count} of a {cards}-card deck's proof ({m} x {n})"
+            )
+    return BayerGroth(points, scalars)
+
+
+_BG_GENERATORS: dict[tuple[str, int], Elem] = {}
+
+
+def bg_generators(grp: Group, n: int) -> list[Elem]:
+    """The commitment key: n elements hashed to the group (under the group's own domain string,
+    inside the hash to the group's), with g for the randomness."""
+    domain = grp.domain("pbem/hidden-deck/bg-generators/v1")
+    for i in range(n):
+        if (grp.name, i) not in _BG_GENERATORS:
+            _BG_GENERATORS[grp.name, i] = grp.hash_to_element(domain, str(i).encode())
+    return [_BG_GENERATORS[grp.name, i] for i in range(n)]
+
+
+class Transcript:
+    """The Fiat-Shamir transcript: a running SHA-256 over the layout and each field sent, every
+    challenge a hash of the statement, its label and the transcript so far."""
+
+    def __init__(self, grp: Group, statement: bytes, m: int, n: int) -> None:
+        self.grp, self.statement = grp, statement
+        self.running = hashlib.sha256(pae("dimensions", str(m).encode(), str(n).encode()))
+
+    def points(self, name: str, values: Sequence[Elem]) -> None:
+        self.running.update(pae(name, b"".join(self.grp.eb(value) for value in values)))
+
+    def scalars(self, name: str, values: Sequence[int]) -> None:
+        self.running.update(pae(name, b"".join(self.grp.sb(value) for value in values)))
+
+    def challenge(self, label: str) -> int:
+        so_far = self.running.copy().digest()
+        parts = (self.statement, label.encode(), so_far)
+        return challenge(self.grp, "pbem/hidden-deck/bg-challenge/v1", *parts) % self.grp.order
+
+
+def powers(x: int, count: int, q: int) -> list[int]:
+    out = [1]
+    while len(out) < count:
+        out.append(out[-1] * x % q)
+    return out[:count]
+
+
+@dataclass(frozen=True)
+class Commit:
+    """Pedersen commitments: g^r times the key's first elements to the values."""
+
+    grp: Group
+    key: list[Elem]
+
+    def __call__(self, values: Sequence[int], r: int) -> Elem:
+        return self.grp.weighted([self.grp.g, *self.key[: len(values)]], [r, *values])
+
+
+def same_point(grp: Group, left: Elem, right: Elem) -> bool:
+    return bool(grp.eb(left) == grp.eb(right))
+
+
+def svp_holds(com: Commit, t: Transcript, proof: BayerGroth, c_a: Elem, product: int, n: int) -> bool:
+    """The single value product argument: c_a opens to values whose product is ``product``."""
+    grp, q = com.grp, com.grp.order
+    c_d, c_low, c_high = proof.points["svp_commitments"]
+    t.points("svp_commitments", proof.points["svp_commitments"])
+    x = t.challenge("svp-x")
+    answers = proof.scalars["svp_responses"]
+    t.scalars("svp_responses", answers)
+    a = answers[:n]
+    b = [a[0], *answers[n : 2 * n - 2], x * product % q]
+    r, s = answers[2 * n - 2], answers[2 * n - 1]
+    e = [(x * b[k + 1] - b[k] * a[k + 1]) % q for k in range(n - 1)]
+    openings = same_point(grp, grp.mul(grp.power(c_a, x), c_d), com(a, r))
+    products = same_point(grp, grp.mul(grp.power(c_high, x), c_low), com(e, s))
+    return openings and products
+
+
+def zero_holds(
+    com: Commit, t: Transcript, proof: BayerGroth, a_side: list[Elem], b_side: list[Elem], y: int, n: int
+) -> bool:
+    """The zero argument: sum_i a_i * b_(i-1) = 0 for the committed a_1..a_m, b_0..b_(m-1), where
+    a * b = sum_j a_j b_j y^(j+1)."""
+    grp, q, m = com.grp, com.grp.order, len(a_side)
+    sent = proof.points["zero_commitments"]
+    t.points("zero_commitments", sent)
+    x = t.challenge("zero-x")
+    answers = proof.scalars["zero_responses"]
+    t.scalars("zero_responses", answers)
+    a, b = answers[:n], answers[n : 2 * n]
+    r, s, tt = answers[2 * n :]
+    xp = powers(x, 2 * m + 1, q)
+    a_all, b_all = [sent[0], *a_side], [*b_side, sent[1]]
+    d_all = [*sent[2 : m + 3], grp.identity, *sent[m + 3 :]]  # d_(m+1), the sum, is 0
+    a_b = sum(a[j] * b[j] * pow(y, j + 1, q) for j in range(n)) % q
+    return (
+        same_point(grp, grp.weighted(a_all, xp[: m + 1]), com(a, r))
+        and same_point(grp, grp.weighted(b_all, xp[m::-1]), com(b, s))
+        and same_point(grp, grp.weighted(d_all, xp), com([a_b], tt))
+    )
+
+
+def hadamard_holds(
+    com: Commit, t: Transcript, proof: BayerGroth, columns: list[Elem], c_rows: Elem, n: int
+) -> bool:
+    """The Hadamard argument: c_rows opens to the entry-wise product of the columns, through
+    partial products B_0 = column 0, .., B_(m-1) = c_rows, each the last times the next column."""
+    grp, q, m = com.grp, com.grp.order, len(columns)
+    middle = proof.points["hadamard_commitments"]
+    t.points("hadamard_commitments", middle)
+    x, y = t.challenge("hadamard-x"), t.challenge("hadamard-y")
+    xp = powers(x, m, q)
+    partial = [columns[0], *middle, c_rows]
+    minus_one = com([q - 1] * n, 0)
+    b_side = [grp.power(partial[i], xp[i + 1]) for i in range(m - 1)]
+    b_side.append(grp.weighted(partial[1:], xp[1:m]))
+    return zero_holds(com, t, proof, [*columns[1:], minus_one], b_side, y, n)
+
+
+def multi_exp_holds(
+    com: Commit,
+    t: Transcript,
+    proof: BayerGroth,
+    statement: tuple[list[Elem], list[Ciphertext], list[Ciphertext], Elem, list[int]],
+    n: int,
+) -> bool:
+    """The multi-exponentiation argument: prod before_i^(x^i) = Enc(1; rho) times the after deck's
+    rows raised to the committed columns b."""
+    grp, q = com.grp, com.grp.order
+    columns, before, after, joint, x_powers = statement
+    m = len(columns)
+    sent, halves = proof.points["multi_exp_commitments"], proof.points["multi_exp_ciphertexts"]
+    t.points("multi_exp_commitments", sent)
+    t.points("multi_exp_ciphertexts", halves)
+    x = t.challenge("multi-exp-x")
+    answers = proof.scalars["multi_exp_responses"]
+    t.scalars("multi_exp_responses", answers)
+    a, (r, b, s, tau) = answers[:n], answers[n:]
+    xp = powers(x, 2 * m, q)
+    diagonal = [k for k in range(2 * m) if k != m]  # E_m is the deck's product itself, not sent
+    if not same_point(grp, grp.mul(sent[0], grp.weighted(columns, xp[1 : m + 1])), com(a, r)):
+        return False
+    if not same_point(grp, grp.weighted(sent[1:], [xp[k] for k in diagonal]), com([b], s)):
+        return False
+    for half in (0, 1):
+        e = halves[half::2]
+        mine = [ct.c2 if half else ct.c1 for ct in before]
+        theirs = [ct.c2 if half else ct.c1 for ct in after]
+        left = grp.mul(
+            grp.weighted(e, [xp[k] for k in diagonal]),
+            grp.weighted(mine, [xp[m] * power % q for power in x_powers[: len(mine)]]),
+        )
+        weights = [xp[m - 1 - i] * a[j] % q for i in range(m) for j in range(n)][: len(theirs)]
+        masked = grp.weighted([grp.g, joint], [b, tau]) if half else grp.power(grp.g, tau)
+        if not same_point(grp, left, grp.mul(masked, grp.weighted(theirs, weights))):
+            return False
+    return True
+
+
+def bg_shuffle_holds(
+    grp: Group,
+    before: Sequence[Ciphertext],
+    after: Sequence[Ciphertext],
+    joint: Elem,
+    fields: Mapping[str, Any],
+    game_id: str,
+    deck: str,
+    seat: str,
+    *,
+    where: str | None = None,
+) -> bool:
+    """True if the Bayer-Groth proof in ``fields`` (a shuffle table's text) shows ``after`` is
+    ``before`` permuted and re-masked under ``joint``; Bad if a field is malformed.
+
+    The padding cards (the trivial ciphertext, m n - N of them on both sides) raise nothing, so
+    they are left out of every product."""
+    cards = len(before)
+    if not 0 < cards <= BG_MAX_CARDS or len(after) != cards:
+        return False
+    proof = bg_proof(grp, fields, cards, where or f"shuffle of {deck} by {seat}")
+    m, n = bg_layout(cards)
+    q = grp.order
+    statement = hashlib.sha256(
+        pae(
+            grp.domain("pbem/hidden-deck/bg-statement/v1"),
+            text(game_id),
+            text(deck),
+            text(seat),
+            grp.eb(joint),
+            b"".join(ct_bytes(grp, ct) for ct in before),
+            b"".join(ct_bytes(grp, ct) for ct in after),
+        )
+    ).digest()
+    t = Transcript(grp, statement, m, n)
+    com = Commit(grp, bg_generators(grp, n))
+    c_a, c_b = proof.points["commitments_a"], proof.points["commitments_b"]
+    t.points("commitments_a", c_a)
+    x = t.challenge("x")
+    t.points("commitments_b", c_b)
+    y, z = t.challenge("y"), t.challenge("z")
+    x_powers = powers(x, m * n, q)
+    # the columns y a_i + b_i - z, whose entries' product is public when a is a permutation of
+    # 0..mn-1 and b its powers of x
+    minus_z = com([q - z] * n, 0)
+    columns = [grp.mul(grp.mul(grp.power(c_a[i], y), c_b[i]), minus_z) for i in range(m)]
+    product = 1
+    for k in range(m * n):
+        product = product * (y * k + x_powers[k] - z) % q
+    if m == 1:
+        permutation = svp_holds(com, t, proof, columns[0], product, n)
+    else:
+        (c_rows,) = proof.points["product_commitment"]
+        t.points("product_commitment", [c_rows])
+        permutation = hadamard_holds(com, t, proof, columns, c_rows, n) and svp_holds(
+            com, t, proof, c_rows, product, n
+        )
+    decks = (list(c_b), list(before), list(after), joint, x_powers)
+    return permutation and multi_exp_holds(com, t, proof, decks, n)
 
 
 # --- the file ---------------------------------------------------------------------------------
@@ -1078,7 +1395,10 @@ class Verifier:
                 self.show(seat, deck, slot, d, claimed, where)
 
     def shuffle(self, seat: str, item: Mapping[str, Any], where: str) -> None:
-        only(item, ("deck", "slots", "cards", *PROOF_FIELDS), where)
+        # The curve group's shuffles carry either proof, each with exactly its own fields; the
+        # 2048-bit group's only the Terelius-Wikstrom one.
+        bayer_groth = isinstance(self.grp, Curve) and any(name in item for name in BG_FIELDS)
+        only(item, ("deck", "slots", "cards", *(BG_FIELDS if bayer_groth else PROOF_FIELDS)), where)
         deck = self.deck(item, where)
         slots = item.get("slots")
         if slots is None:
@@ -1103,9 +1423,14 @@ class Verifier:
         if deck.shuffled >= len(self.seats) or self.seats[deck.shuffled] != seat:
             raise Bad(f"{where}: not {seat}'s turn to shuffle {item['deck']}")
         after = ciphertexts_of(self.grp, item.get("cards"), f"{where} cards")
-        proof = shuffle_proof(self.grp, item, where)
         before = [deck.slots[slot] for slot in taken]
-        if not shuffle_holds(self.grp, before, after, self.joint, proof, self.game_id, item["deck"], seat):
+        grp, joint, game_id, deck_id = self.grp, self.joint, self.game_id, item["deck"]
+        if bayer_groth:
+            holds = bg_shuffle_holds(grp, before, after, joint, item, game_id, deck_id, seat, where=where)
+        else:
+            proof = shuffle_proof(grp, item, where)
+            holds = shuffle_holds(grp, before, after, joint, proof, game_id, deck_id, seat)
+        if not holds:
             raise Bad(f"{where}: the proof of shuffle does not verify")
         for slot, value in zip(taken, after, strict=True):
             deck.slots[slot] = value

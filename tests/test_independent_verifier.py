@@ -163,13 +163,15 @@ def refusals(path: Path) -> tuple[list[str], list[str]]:
     [
         (
             "shuffles",
-            lambda e: e["shuffles"][0].update(challenge=flipped(e["shuffles"][0]["challenge"])),
+            lambda e: e["shuffles"][0].update(
+                multi_exp_responses=flipped(e["shuffles"][0]["multi_exp_responses"], 0)
+            ),
             "shuffles[0]: the proof of shuffle does not verify",
             "the proof of shuffle does not verify",
         ),
         (
             "shuffles",
-            lambda e: e["shuffles"][0].update(card_responses=flipped(e["shuffles"][0]["card_responses"], 70)),
+            lambda e: e["shuffles"][0].update(svp_responses=flipped(e["shuffles"][0]["svp_responses"], 32)),
             "shuffles[0]: the proof of shuffle does not verify",
             "the proof of shuffle does not verify",
         ),

@@ -25,7 +25,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # (entry index, field, item field) of proofs in ``played``: ben's shuffle (the second of three),
 # the one proof of an entry's decryption shares, cat's card put back under the deck with fresh
 # randomness
-PROOFS = [(7, "shuffles", "card_responses"), (27, "shares_proof", ""), (30, "remask", "proof")]
+PROOFS = [(7, "shuffles", "multi_exp_responses"), (27, "shares_proof", ""), (30, "remask", "proof")]
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
+from pbem.crypto import shuffle_bg as bg
 from pbem.crypto import shuffle_proof as sp
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.curve import UncheckedPoint
@@ -52,6 +53,13 @@ OWED_FIELDS = ("shuffles", "shares", "shares_proof")
 CARD_FIELDS = ("face_up", "face_up_proof", "remask")
 RIDING_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "sync")
 PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
+
+
+def shuffle_fields(group: Group) -> tuple[str, ...]:
+    """The proof fields of a shuffle: the Bayer-Groth argument's in a compact group, the
+    Terelius-Wikstrom proof's in the 2048-bit group of older files."""
+    return bg.FIELDS if group.compact else PROOF_FIELDS
+
 
 # ``check(key, run)``: run the check ``run`` (which raises GameFileError) unless one with the
 # same ``key`` is known to have passed. ``run`` only raises or returns, nothing else: a replay may
@@ -311,13 +319,34 @@ def owed_fields(
             after, how = sh.shuffle(
                 before, decks.joint, chosen, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
             )
-            proof = sp.prove_shuffle(
-                before, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
-            )
             shuffle: dict[str, Any] = {"deck": deck.deck_id}
             if deck.mixing is not None:
                 shuffle["slots"] = list(deck.mixing)
-            shuffle |= {"cards": hd.deck_text(after, group=group), **sp.proof_fields(proof, group=group)}
+            shuffle["cards"] = hd.deck_text(after, group=group)
+            if group.compact:
+                proven = bg.prove_shuffle_bg(
+                    before,
+                    after,
+                    decks.joint,
+                    how,
+                    game_id=game_id,
+                    deck_id=deck.deck_id,
+                    seat=seat,
+                    group=group,
+                )
+                shuffle |= bg.proof_fields(proven, group)
+            else:
+                proof = sp.prove_shuffle(
+                    before,
+                    after,
+                    decks.joint,
+                    how,
+                    game_id=game_id,
+                    deck_id=deck.deck_id,
+                    seat=seat,
+                    group=group,
+                )
+                shuffle |= sp.proof_fields(proof, group=group)
             fields.setdefault("shuffles", []).append(shuffle)
         elif group.compact:
             places.append(hd.Place(deck.deck_id, item.slot, deck.slots[item.slot]))
@@ -537,7 +566,9 @@ def _only(item: Mapping[str, Any], names: Sequence[str], where: str) -> None:
 def _take_shuffle(
     decks: Decks, seat: str, item: Mapping[str, Any], *, where: str, game_id: str, check: ProofCheck
 ) -> Owed:
-    _only(item, ("deck", "slots", "cards", *PROOF_FIELDS), where)
+    group = decks.group
+    fields = shuffle_fields(group)
+    _only(item, ("deck", "slots", "cards", *fields), where)
     deck = _deck_of(decks, item, where)
     turn = decks.seats.index(seat)
     if deck.shuffled != turn:
@@ -558,23 +589,29 @@ def _take_shuffle(
             f"{where}: the reshuffle of the {deck.deck_id} deck takes slots {list(deck.mixing)} (the cards "
             f"left, top first), not {item.get('slots')!r}"
         )
-    group = decks.group
     after = hd.parse_deck(item.get("cards"), f"{where} cards", group=group, lazily=True)
-    proof = sp.parse_proof(item, where, group=group, lazily=True)
     before = deck.mixed()
-    key = proof_key(
-        "shuffle",
-        game_id,
-        deck.deck_id,
-        seat,
-        group.element_text(decks.joint),
-        hd.deck_text(before, group=group),
-        [item[name] for name in ("cards", *PROOF_FIELDS)],
-    )
-    check(
-        key,
-        _naming(
-            lambda: sp.check_shuffle(
+    run: Callable[[], None]
+    if group.compact:
+        proven = bg.parse_proof(item, where, group)
+
+        def run() -> None:
+            bg.check_shuffle_bg(
+                before,
+                after,
+                decks.joint,
+                proven,
+                game_id=game_id,
+                deck_id=deck.deck_id,
+                seat=seat,
+                group=group,
+            )
+
+    else:
+        proof = sp.parse_proof(item, where, group=group, lazily=True)
+
+        def run() -> None:
+            sp.check_shuffle(
                 before,
                 after,
                 decks.joint,
@@ -583,14 +620,18 @@ def _take_shuffle(
                 deck_id=deck.deck_id,
                 seat=seat,
                 group=group,
-            ),
-            where,
-            lambda: (
-                hd.parse_deck(item.get("cards"), f"{where} cards", group=group),
-                sp.parse_proof(item, where, group=group),
-            ),
-        ),
+            )
+
+    key = proof_key(
+        "shuffle",
+        game_id,
+        deck.deck_id,
+        seat,
+        group.element_text(decks.joint),
+        hd.deck_text(before, group=group),
+        [item[name] for name in ("cards", *fields)],
     )
+    check(key, _naming(run, where, lambda: hd.parse_deck(item.get("cards"), f"{where} cards", group=group)))
     if deck.mixing is None:
         deck.slots = list(after)  # its own list: a check still to run keeps reading ``after``
     else:
