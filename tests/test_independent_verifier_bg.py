@@ -200,7 +200,12 @@ def values_in(fields: dict[str, Any], name: str, cards: int) -> int:
     return count
 
 
-@pytest.mark.parametrize("cards", SIZES)
+# every value of every field, one at a time: a one-card, a one-row and a three-row proof (the
+# honest proofs of every size are checked above)
+ALTERED_SIZES = (1, 6, 25)
+
+
+@pytest.mark.parametrize("cards", ALTERED_SIZES)
 @pytest.mark.parametrize("name", bg.FIELDS)
 def test_any_value_replaced_in_any_field_is_refused_by_the_equations(cards: int, name: str) -> None:
     """Each value of the field in turn replaced by another valid one, so only the arguments'
@@ -210,7 +215,7 @@ def test_any_value_replaced_in_any_field_is_refused_by_the_equations(cards: int,
         assert not holds(d, fields=moved(d.fields, name, index)), index
 
 
-@pytest.mark.parametrize("cards", SIZES)
+@pytest.mark.parametrize("cards", ALTERED_SIZES)
 @pytest.mark.parametrize("name", bg.FIELDS)
 def test_any_value_with_a_flipped_byte_in_any_field_is_refused(cards: int, name: str) -> None:
     """A point that is no longer one, a scalar beyond the order (Bad), or just another value
