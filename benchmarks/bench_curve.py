@@ -28,11 +28,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bench_hidden_game
-from bench_hidden_game import RULES, BenchRules, full_verify, make_game
+from bench_hidden_game import RULES, BenchRules, full_verify, make_game, timed
 from bench_verify import floor
 
 from pbem.crypto import hidden_deck as hd
@@ -56,15 +53,6 @@ GAME = "0123456789abcdef0123456789abcdef"
 DECK = "treachery"
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "modp-2048"
 GROUPS = (EDWARDS25519, MODP_2048)
-
-
-def timed(runs: int, work: Callable[[], object]) -> float:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def primitives(group: Group, cards: int, runs: int) -> dict[str, float]:

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_hidden_game import timed
 
 from pbem.crypto import escrow as es
 from pbem.crypto import hidden_deck as hd
@@ -38,15 +38,6 @@ from pbem.crypto.groups import MODP_2048, Group
 
 GAME = "0123456789abcdef0123456789abcdef"
 DECK = "treachery"
-
-
-def timed(runs: int, work: Callable[[], object]) -> float:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def measure(group: Group, players: int, positions: int, runs: int) -> dict[str, float]:

@@ -20,13 +20,13 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_hidden_game import timed
 
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
@@ -37,16 +37,6 @@ from pbem.crypto.curve import EDWARDS25519 as GROUP
 GAME = "0123456789abcdef0123456789abcdef"
 DECK = "treachery"
 SEATS = ("a", "b", "c", "d")
-
-
-def timed(runs: int, work: Callable[[], object]) -> float:
-    """Median milliseconds of ``runs`` calls."""
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000
 
 
 def value_bytes(fields: dict[str, str | list[str]]) -> int:
@@ -79,16 +69,18 @@ def measure(cards: int, runs: int) -> dict[str, float]:
     return {
         "m": m,
         "n": n,
-        "prove_bg": timed(runs, prove_bg),
-        "prove_linear": timed(runs, prove_linear),
+        "prove_bg": timed(runs, prove_bg) * 1000,
+        "prove_linear": timed(runs, prove_linear) * 1000,
         "check_bg": timed(
             runs,
             lambda: bg.check_shuffle_bg(before, after, joint, proof_bg, seat="b", group=GROUP, **where),
-        ),
+        )
+        * 1000,
         "check_linear": timed(
             runs,
             lambda: sp.check_shuffle(before, after, joint, proof_linear, seat="b", group=GROUP, **where),
-        ),
+        )
+        * 1000,
         "bytes_bg": bg.proof_size_bytes(proof_bg, GROUP),
         "bytes_linear": value_bytes(fields_linear),
         "json_bg": len(json.dumps(fields_bg)),

@@ -7,7 +7,6 @@ exactly its fields; the 2048-bit group's only the Terelius-Wikstrom proof."""
 from __future__ import annotations
 
 import base64
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -25,22 +24,13 @@ from pbem.crypto.hidden_deck import Ciphertext
 from pbem.errors import GameFileError
 from tests import independent_verifier as iv
 from tests import test_shuffle_bg as forgers
+from tests.test_shuffle_bg import joint_key, seed
 
 GAME = "0123456789abcdef0123456789abcdef"
 DECK = "treachery"
 SEATS = ("a", "b", "c")
 SIZES = (1, 2, 6, 14, 21, 25, 100)  # one row up to 23 cards; 25 is 3 x 9, 100 is 6 x 17
 CURVE = iv.GROUPS["edwards25519"]
-
-
-def seed(label: str) -> bytes:
-    return random.Random(label).randbytes(32)
-
-
-@cache
-def joint_key(label: str = "") -> Element:
-    secrets = [hd.derive_secret(seed(f"key {s}{label}"), GAME, s, group=GROUP) for s in SEATS]
-    return hd.joint_key([hd.public_key(x, group=GROUP) for x in secrets], group=GROUP)
 
 
 @dataclass(frozen=True)

@@ -290,7 +290,9 @@ def forge(
     Q, size = GROUP.order, len(before)
     m, n = bg.dimensions(size)
     total = m * n
-    statement = bg._statement(GROUP, before, after, joint_key(), game_id=GAME, deck_id=DECK, seat="a")
+    statement = sh.statement(
+        bg.STATEMENT_DOMAIN, GROUP, before, after, joint_key(), game_id=GAME, deck_id=DECK, seat="a"
+    )
     prover = prover_type(GROUP, statement, b"forger", m=m, n=n, joint=joint_key())
     a_columns = bg._chunks(list(range(total)), m, n)
     r = prover.nonces("shuffle-r", m)

@@ -37,6 +37,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from pbem.crypto import hidden_deck as hd
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.hidden_deck import Place, Proof, int_bytes
 from pbem.crypto.signing import pae
@@ -395,26 +396,6 @@ def _partials_statement(
     return hashlib.sha256(pae(group.domain(PARTIALS_PROOF_DOMAIN), *parts)).digest()
 
 
-def _combined(
-    group: Group, statement: bytes, places: Sequence[Place], values: Sequence[Element]
-) -> tuple[Element, Element]:
-    """The weighted products one Chaum-Pedersen proof speaks for.
-
-    The weights ``w_j`` are hashes of the whole statement, every partial in it, so they are fixed
-    only after the partials are. A wrong partial ``c1_j^{s_i} * e_j`` (``e_j != 1``) leaves the
-    products ``prod c1_j^{w_j}`` and ``prod v_j^{w_j}`` related by ``s_i`` only if
-    ``prod e_j^{w_j} = 1``: one linear equation in the exponents that a hash output meets with
-    chance about ``1/order`` per try, so one proof for the batch is as sound as one per partial.
-    """
-    weights = [
-        group.challenge(PARTIALS_WEIGHT_DOMAIN, statement, _number(index)) for index in range(len(places))
-    ]
-    return (
-        group.multi_power([place.ciphertext.c1 for place in places], weights),
-        group.multi_power(list(values), weights),
-    )
-
-
 def partials(
     share: EscrowShare, dealing: Dealing, places: Sequence[Place], *, game_id: str, group: Group
 ) -> tuple[list[Element], Proof]:
@@ -427,7 +408,7 @@ def partials(
     statement = _partials_statement(
         group, dealing, key, places, values, game_id=game_id, holder=share.holder, index=share.index
     )
-    c1s, _ = _combined(group, statement, places, values)
+    c1s, _ = hd.weighted_sums(group, PARTIALS_WEIGHT_DOMAIN, statement, places, values)
     nonce = _nonce(group, share.value, statement)
     first, second = group.base_power(nonce), group.power(c1s, nonce)
     challenge = group.challenge(PARTIALS_PROOF_DOMAIN, statement, group.encode(first), group.encode(second))
@@ -458,7 +439,7 @@ def check_partials(
     statement = _partials_statement(
         group, dealing, key, places, values, game_id=game_id, holder=holder, index=index
     )
-    c1s, combined = _combined(group, statement, places, values)
+    c1s, combined = hd.weighted_sums(group, PARTIALS_WEIGHT_DOMAIN, statement, places, values)
     first = group.divide(group.base_power(proof.response), group.power(key, proof.challenge))
     second = group.divide(group.power(c1s, proof.response), group.power(combined, proof.challenge))
     if group.challenge(PARTIALS_PROOF_DOMAIN, statement, group.encode(first), group.encode(second)) != (

@@ -186,15 +186,7 @@ class Group(ABC):
             if not isinstance(text, list):
                 raise GameFileError(f"{what}: expected a list")
             return [_decode(item, size, f"{what}[{index}]") for index, item in enumerate(text)]
-        if not isinstance(text, str):
-            raise GameFileError(f"{what}: expected one text packing the values")
-        try:
-            data = unb64(text)
-        except ValueError as exc:
-            raise GameFileError(f"{what}: {exc}") from None
-        if len(data) % size:
-            raise GameFileError(f"{what}: {len(data)} bytes is not a whole number of {size}-byte values")
-        return [data[start : start + size] for start in range(0, len(data), size)]
+        return unpacked(text, size, what)
 
     def parse_scalar(self, text: object, what: str) -> int:
         value = self.scalar_from_bytes(_decode(text, self.scalar_size, what))
@@ -209,6 +201,22 @@ def challenge_text(value: int) -> str:
 
 def parse_challenge(text: object, what: str) -> int:
     return int.from_bytes(_decode(text, CHALLENGE_SIZE, what), "big")
+
+
+def unpacked(text: object, size: int, what: str, unit: str = "") -> list[bytes]:
+    """The ``size``-byte values one packed text holds (a compact group's lists), ``unit`` naming
+    them in errors."""
+    if not isinstance(text, str):
+        raise GameFileError(f"{what}: expected one text packing the {unit or 'values'}")
+    try:
+        data = unb64(text)
+    except ValueError as exc:
+        raise GameFileError(f"{what}: {exc}") from None
+    if len(data) % size:
+        raise GameFileError(
+            f"{what}: {len(data)} bytes is not a whole number of {unit or f'{size}-byte values'}"
+        )
+    return [data[start : start + size] for start in range(0, len(data), size)]
 
 
 def _decode(text: object, size: int, what: str) -> bytes:

@@ -87,6 +87,32 @@ def shuffle_secret(
     return ShuffleSecret(permutation, masks)
 
 
+def statement(
+    domain: str,
+    group: Group,
+    before: Sequence[Ciphertext],
+    after: Sequence[Ciphertext],
+    joint: Element,
+    *,
+    game_id: str,
+    deck_id: str,
+    seat: str,
+) -> bytes:
+    """What a proof of shuffle speaks for, hashed under its own ``domain``: the game, deck and
+    seat, the joint key and both decks, so a proof made for another shuffle does not verify."""
+    return hashlib.sha256(
+        pae(
+            group.domain(domain),
+            game_id.encode("utf-8"),
+            deck_id.encode("utf-8"),
+            seat.encode("utf-8"),
+            group.encode(joint),
+            b"".join(group.encode(c.c1) + group.encode(c.c2) for c in before),
+            b"".join(group.encode(c.c1) + group.encode(c.c2) for c in after),
+        )
+    ).digest()
+
+
 def remask(ciphertext: Ciphertext, joint: Element, mask: int, *, group: Group = MODP_2048) -> Ciphertext:
     """The same card under fresh randomness: ``(c1 g^mask, c2 H^mask)``."""
     return Ciphertext(

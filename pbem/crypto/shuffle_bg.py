@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pbem.crypto import shuffle as sh
 from pbem.crypto.curve import UncheckedPoint
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.hidden_deck import Ciphertext, int_bytes
@@ -140,29 +141,6 @@ def commitment_key(n: int, group: Group) -> list[Element]:
     """``g_1 .. g_n``, hashed to the group so nobody knows a relation between them or ``g``
     (the commitments' randomness generator)."""
     return [_generator(group, index) for index in range(n)]
-
-
-def _statement(
-    group: Group,
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-) -> bytes:
-    return hashlib.sha256(
-        pae(
-            group.domain(STATEMENT_DOMAIN),
-            game_id.encode("utf-8"),
-            deck_id.encode("utf-8"),
-            seat.encode("utf-8"),
-            group.encode(joint),
-            b"".join(group.encode(c.c1) + group.encode(c.c2) for c in before),
-            b"".join(group.encode(c.c1) + group.encode(c.c2) for c in after),
-        )
-    ).digest()
 
 
 class _Transcript:
@@ -480,7 +458,9 @@ def prove_shuffle_bg(
     Q = group.order
     m, n = dimensions(size)
     total = m * n
-    statement = _statement(group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
+    statement = sh.statement(
+        STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
+    )
     key = b"".join(int_bytes(mask % Q) for mask in masks) + ",".join(map(str, psi)).encode("ascii")
     prover = _Prover(group, statement, key, m=m, n=n, joint=joint)
     transcript = prover.transcript
@@ -624,7 +604,9 @@ def check_shuffle_bg(
             )
     _check_values(proof, group, where)
     Q, total = group.order, m * n
-    statement = _statement(group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
+    statement = sh.statement(
+        STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
+    )
     transcript = _Transcript(group, statement, m, n)
     checker = _Checker(group, n)
 

@@ -28,10 +28,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pbem.crypto import shuffle as sh
 from pbem.crypto.groups import MODP_2048, Element, Group, challenge_text, parse_challenge
 from pbem.crypto.hidden_deck import Ciphertext, int_bytes
 from pbem.crypto.shuffle import ShuffleSecret
-from pbem.crypto.signing import pae
 from pbem.errors import GameFileError
 
 PROOF_DOMAIN = "pbem/hidden-deck/shuffle-proof/v1"
@@ -59,30 +59,6 @@ def generator(index: int, group: Group = MODP_2048) -> Element:
 @lru_cache(maxsize=512)
 def _generator(group: Group, index: int) -> Element:
     return group.hash_to_element(GENERATORS_DOMAIN, str(index).encode("ascii"))
-
-
-def _statement(
-    group: Group,
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-) -> bytes:
-    digest = hashlib.sha256(
-        pae(
-            group.domain(STATEMENT_DOMAIN),
-            game_id.encode("utf-8"),
-            deck_id.encode("utf-8"),
-            seat.encode("utf-8"),
-            group.encode(joint),
-            b"".join(group.encode(c.c1) + group.encode(c.c2) for c in before),
-            b"".join(group.encode(c.c1) + group.encode(c.c2) for c in after),
-        )
-    )
-    return digest.digest()
 
 
 def _challenges(group: Group, statement: bytes, commitments: Sequence[Element]) -> list[int]:
@@ -136,7 +112,9 @@ def _prove(
     use) gives a proof that does not verify, which the tests show."""
     size = len(before)
     psi, masks = secret.permutation, secret.masks
-    statement = _statement(group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
+    statement = sh.statement(
+        STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
+    )
     key = b"".join(int_bytes(mask) for mask in masks) + ",".join(map(str, psi)).encode("ascii")
 
     def nonce(label: str, index: int = 0) -> int:
@@ -230,7 +208,9 @@ def check_shuffle(
         group.is_element(value) for value in (*proof.commitments, *proof.chain)
     ):
         raise GameFileError(f"{where}: a commitment of the proof is not a group element")
-    statement = _statement(group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat)
+    statement = sh.statement(
+        STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
+    )
     Q = group.order
     c = proof.challenge
     s1, s2, s3, s4 = proof.responses

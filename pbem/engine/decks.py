@@ -1073,16 +1073,13 @@ def _return(
         raise GameFileError(f"{where}: the move returns {use.token}, the entry returns {name}")
     if deck.held.get(slot) != seat:
         raise IllegalMoveError(f"{seat} does not hold {name}")
-    if group.compact:
-        _check_remask(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
-    else:
-        _check_returned_shuffle(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
+    _check_returned(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
     deck.shares.pop(slot, None)
     del deck.held[slot]
     deck.pile.append(slot)
 
 
-def _check_remask(
+def _check_returned(
     decks: Decks,
     deck: Deck,
     slot: int,
@@ -1093,68 +1090,55 @@ def _check_remask(
     game_id: str,
     check: ProofCheck,
 ) -> None:
+    """Check a returned card's proof that it is the same card under fresh randomness (the short
+    re-mask proof in a compact group, a one-card proof of shuffle in the 2048-bit group), and
+    put the new ciphertext in its slot: the shares already given for the card then open nothing
+    once it is drawn again."""
     group = decks.group
     before = deck.slots[slot]
-    after = hd.parse_ciphertext(item.get("card"), f"{where} card", group=group)
-    proof = hd.parse_proof(item.get("proof"), f"{where} proof", group=group)
-    key = proof_key(
-        "remask-short",
-        game_id,
-        deck.deck_id,
-        slot,
-        seat,
-        group.element_text(decks.joint),
-        hd.ciphertext_text(before, group=group),
-        [item.get("card"), item.get("proof")],
+    run: Callable[[], None]
+    if group.compact:
+        after = hd.parse_ciphertext(item.get("card"), f"{where} card", group=group)
+        proof = hd.parse_proof(item.get("proof"), f"{where} proof", group=group)
+        parts: list[Any] = ["remask-short", game_id, deck.deck_id, slot, seat]
+        texts = [item.get("card"), item.get("proof")]
+
+        def run() -> None:
+            hd.check_remask(
+                before,
+                after,
+                decks.joint,
+                proof,
+                game_id=game_id,
+                deck_id=deck.deck_id,
+                position=slot,
+                seat=seat,
+                group=group,
+            )
+
+    else:
+        cards = hd.parse_deck(item.get("cards"), f"{where} cards", group=group)
+        if len(cards) != 1:
+            raise GameFileError(f"{where}: a returned card is one ciphertext")
+        after = cards[0]
+        shuffle_proof = sp.parse_proof(item, where, group=group)
+        parts = ["remask", game_id, deck.deck_id, seat]
+        texts = [item[name] for name in ("cards", *PROOF_FIELDS)]
+
+        def run() -> None:
+            sp.check_shuffle(
+                [before],
+                [after],
+                decks.joint,
+                shuffle_proof,
+                game_id=game_id,
+                deck_id=deck.deck_id,
+                seat=seat,
+                group=group,
+            )
+
+    before_text = (
+        hd.ciphertext_text(before, group=group) if group.compact else hd.deck_text([before], group=group)
     )
-    check(
-        key,
-        lambda: hd.check_remask(
-            before,
-            after,
-            decks.joint,
-            proof,
-            game_id=game_id,
-            deck_id=deck.deck_id,
-            position=slot,
-            seat=seat,
-            group=group,
-        ),
-    )
-    # Fresh randomness, so the shares already given for this card open nothing once it is drawn again.
+    check(proof_key(*parts, group.element_text(decks.joint), before_text, texts), run)
     deck.slots[slot] = after
-
-
-def _check_returned_shuffle(
-    decks: Decks,
-    deck: Deck,
-    slot: int,
-    seat: str,
-    item: Mapping[str, Any],
-    *,
-    where: str,
-    game_id: str,
-    check: ProofCheck,
-) -> None:
-    group = decks.group
-    after = hd.parse_deck(item.get("cards"), f"{where} cards", group=group)
-    if len(after) != 1:
-        raise GameFileError(f"{where}: a returned card is one ciphertext")
-    proof = sp.parse_proof(item, where, group=group)
-    before = [deck.slots[slot]]
-    key = proof_key(
-        "remask",
-        game_id,
-        deck.deck_id,
-        seat,
-        group.element_text(decks.joint),
-        hd.deck_text(before, group=group),
-        [item[name] for name in ("cards", *PROOF_FIELDS)],
-    )
-    check(
-        key,
-        lambda: sp.check_shuffle(
-            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
-        ),
-    )
-    deck.slots[slot] = after[0]
