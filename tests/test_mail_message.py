@@ -10,7 +10,7 @@ import pytest
 
 from pbem.errors import MailContentError
 from pbem.mail.armor import armor
-from pbem.mail.message import Carried, Outgoing, build
+from pbem.mail.message import INLINE_LIMIT, Carried, Outgoing, build, inline
 from pbem.mail.message import read as read_all
 
 GAME = (Path(__file__).parent.parent / "examples" / "three-players.toml").read_text(encoding="utf-8")
@@ -129,3 +129,33 @@ def test_a_mime_bomb_of_nested_parts_is_refused() -> None:
         wide.attach(part)
     with pytest.raises(MailContentError, match="more than 200 parts"):
         read(wide.as_bytes())
+
+
+def long_entries() -> str:
+    """Entries whose armored copy is past the body's limit: proofs are random-looking base64,
+    which compression cannot shrink (seeded, so the size is the same on every run)."""
+    import base64
+    import random
+
+    noise = base64.b64encode(random.Random(7).randbytes(3 * INLINE_LIMIT // 4)).decode("ascii")
+    return f'[delta]\ngame = "14c6761ee2c018d43972947db37e876a"\n\n[[entry]]\nseq = 4\nproof = "{noise}"\n'
+
+
+def test_entries_too_long_to_repeat_ride_once_attached() -> None:
+    entries = long_entries()
+    assert inline(entries) is None and inline(GAME) is not None
+    message = build(outgoing(entries))
+    body = next(part for part in message.iter_parts() if not part.is_attachment())
+    assert isinstance(body, EmailMessage)
+    assert "BEGIN PBEM ENTRIES" not in body.get_content()
+    assert len(message.as_bytes()) < 1.2 * len(entries)  # once, not twice
+    carried = read(message.as_bytes())
+    assert carried is not None and carried.entries == entries
+
+
+def test_a_short_message_still_carries_its_entries_twice() -> None:
+    message = build(outgoing())
+    body = next(part for part in message.iter_parts() if not part.is_attachment())
+    assert isinstance(body, EmailMessage)
+    assert armor(GAME) in body.get_content().replace("\r\n", "\n")
+    assert any(part.is_attachment() for part in message.iter_parts())

@@ -235,7 +235,7 @@ def compose(
     from pbem.keys import default_home
     from pbem.mail.delivery import delta_text, lacked
     from pbem.mail.library import Library
-    from pbem.mail.message import Outgoing, build
+    from pbem.mail.message import Outgoing, build, inline
 
     check_seat(seat, ledger.seats)
     report = status_report(ledger, now(), loaded.path)
@@ -282,11 +282,16 @@ def compose(
     for wanted in report["waiting"]:
         deadline = f" (deadline {wanted['deadline']})" if wanted.get("deadline") else ""
         lines.append(f"  {wanted['seat']}: {wanted['prompt']}{deadline}")
+    where = (
+        "The entries are attached, and again below between marker lines"
+        if inline(carried) is not None
+        else "The entries are in the attached file (too long to repeat here: save it and run pbem"
+        " mail import on it if your mail program cannot save the message)"
+    )
     lines += [
         "",
         "To take these moves into your copy: pbem mail fetch (or save this message and run pbem mail"
-        " import on it). The entries are attached, and again below between marker lines; pbem"
-        " verifies them with the whole game before it writes anything.",
+        f" import on it). {where}; pbem verifies them with the whole game before it writes anything.",
     ]
     outgoing = Outgoing(
         sender=sender,

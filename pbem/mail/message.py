@@ -42,6 +42,9 @@ DEPTH_LIMIT = 8
 # at most the entries, which are at most ENTRIES_LIMIT: the armored copy is compressed, and the
 # words around it are a few lines.
 TEXT_LIMIT = ENTRIES_LIMIT
+# Characters of the armored entries a message repeats in its body: a median message's are under
+# 2,000; a set-up's shuffles come to 30,000 to 45,000, and ride attached only.
+INLINE_LIMIT = 16 * 1024
 # Characters of a header pbem has the mail parser read (Content-Type, Content-Disposition,
 # Content-Transfer-Encoding): a real one is a line or two; the parser's cost on a crafted
 # parameter (in a charset such as punycode) grows faster than its length.
@@ -89,6 +92,15 @@ class Carried:
     data: dict[str, Any] = field(default_factory=dict, compare=False)  # the entries, parsed
 
 
+def inline(entries: str) -> str | None:
+    """The armored block that repeats ``entries`` in the body, or None when they are too long to
+    repeat: a message that carries several shuffles (the set-up's, to seats not yet known to hold
+    them) would come to twice their size, and so long a body is what clients clip or mangle, where
+    the attachment arrives whole."""
+    armored = armor(entries)
+    return armored if len(armored) <= INLINE_LIMIT else None
+
+
 def build(outgoing: Outgoing) -> EmailMessage:
     message = EmailMessage()
     message["From"] = outgoing.sender
@@ -104,7 +116,10 @@ def build(outgoing: Outgoing) -> EmailMessage:
     message[GAME_HEADER] = outgoing.game_id
     # The entries ride twice: inline, for a client that drops attachments or a player who pastes
     # the body, and attached, for one that mangles long bodies; the reader checks they agree.
-    message.set_content(f"{outgoing.body.rstrip()}\n\n{armor(outgoing.entries)}", cte="quoted-printable")
+    # Past INLINE_LIMIT they ride once, attached (see ``inline``).
+    armored = inline(outgoing.entries)
+    text = outgoing.body.rstrip() + (f"\n\n{armored}" if armored is not None else "\n")
+    message.set_content(text, cte="quoted-printable")
     if outgoing.picture is not None:
         _add_picture(message, outgoing.body, outgoing.picture)
     # Quoted-printable, not base64: the entries are mostly base64 text already, which
