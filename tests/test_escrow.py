@@ -422,3 +422,72 @@ def test_escrow_in_the_2048_bit_group() -> None:
     forged = replace(given[0], value=MODP_2048.multiply(given[0].value, MODP_2048.generator))
     with pytest.raises(GameFileError, match="the proof does not verify"):
         es.check_partial(dealing, forged, c1, game_id=GAME, deck_id=DECK, position=3, group=MODP_2048)
+
+
+# --- shares sealed to their holders, and complaints ------------------------------------------------
+def receiving(seat: str) -> int:
+    return es.receive_secret(seed(f"deck {seat}"), GAME, seat, group=CURVE)
+
+
+def sealed_shares(dealing: es.Dealing, shares: dict[str, es.EscrowShare]) -> dict[str, es.Sealed]:
+    return {
+        holder: es.seal(
+            share,
+            dealing,
+            CURVE.base_power(receiving(holder)),
+            game_id=GAME,
+            group=CURVE,
+            seed=seed("escrow a"),
+        )
+        for holder, share in shares.items()
+    }
+
+
+def test_each_holder_unseals_its_own_share_and_no_other() -> None:
+    _, dealing, shares = dealt(4, 3)
+    sealed = sealed_shares(dealing, shares)
+    for holder, share in shares.items():
+        assert es.unseal(sealed[holder], receiving(holder), dealing, game_id=GAME, group=CURVE) == share
+    wrong = es.unseal(sealed["b"], receiving("c"), dealing, game_id=GAME, group=CURVE)
+    assert wrong.value != shares["b"].value
+    # what the file carries hides the share: the masked value is not it
+    assert all(sealed[holder].masked != share.value for holder, share in shares.items())
+
+
+def test_sealing_twice_gives_the_same_sealed_share() -> None:
+    _, dealing, shares = dealt(3, 2)
+    assert sealed_shares(dealing, shares) == sealed_shares(dealing, shares)
+
+
+def test_a_complaint_about_a_bad_share_convicts_the_dealer() -> None:
+    _, dealing, shares = dealt(4, 3)
+    bad = dict(shares, c=replace(shares["c"], value=(shares["c"].value + 1) % CURVE.order))
+    sealed = sealed_shares(dealing, bad)["c"]
+    opened = es.unseal(sealed, receiving("c"), dealing, game_id=GAME, group=CURVE)
+    with pytest.raises(GameFileError, match="does not match"):
+        es.check_escrow_share(dealing, opened, group=CURVE)
+    complaint = es.complain(sealed, receiving("c"), dealing, game_id=GAME, group=CURVE)
+    key = CURVE.base_power(receiving("c"))
+    assert es.at_fault(complaint, sealed, dealing, key, game_id=GAME, group=CURVE) == "a"
+
+
+def test_a_complaint_about_a_good_share_convicts_the_complainer() -> None:
+    _, dealing, shares = dealt(4, 3)
+    sealed = sealed_shares(dealing, shares)["d"]
+    complaint = es.complain(sealed, receiving("d"), dealing, game_id=GAME, group=CURVE)
+    key = CURVE.base_power(receiving("d"))
+    assert es.at_fault(complaint, sealed, dealing, key, game_id=GAME, group=CURVE) == "d"
+
+
+def test_a_complaint_with_a_made_up_opening_is_refused() -> None:
+    """A holder cannot blame an honest dealer by publishing some other ``R^y``: its proof fails."""
+    _, dealing, shares = dealt(4, 3)
+    sealed = sealed_shares(dealing, shares)["b"]
+    complaint = es.complain(sealed, receiving("b"), dealing, game_id=GAME, group=CURVE)
+    forged = replace(complaint, opened=CURVE.base_power(12345))
+    key = CURVE.base_power(receiving("b"))
+    with pytest.raises(GameFileError, match="proof does not verify"):
+        es.at_fault(forged, sealed, dealing, key, game_id=GAME, group=CURVE)
+    other = es.complain(sealed, receiving("c"), dealing, game_id=GAME, group=CURVE)  # not b's key
+    with pytest.raises(GameFileError, match="proof does not verify"):
+        es.at_fault(other, sealed, dealing, key, game_id=GAME, group=CURVE)

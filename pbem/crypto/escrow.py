@@ -48,6 +48,11 @@ NONCE_DOMAIN = "pbem/escrow/nonce/v1"
 PARTIAL_PROOF_DOMAIN = "pbem/escrow/partial-proof/v1"
 PARTIALS_PROOF_DOMAIN = "pbem/escrow/partials-proof/v1"
 PARTIALS_WEIGHT_DOMAIN = "pbem/escrow/partials-weight/v1"
+RECEIVE_DOMAIN = "pbem/escrow/receive-secret/v1"
+RECEIVE_CONTEXT = "escrow"  # the context of a receiving key's proof of knowledge
+SEAL_NONCE_DOMAIN = "pbem/escrow/seal-nonce/v1"
+SEAL_MASK_DOMAIN = "pbem/escrow/seal-mask/v1"
+COMPLAINT_PROOF_DOMAIN = "pbem/escrow/complaint-proof/v1"
 MIN_THRESHOLD = 2
 
 
@@ -530,3 +535,154 @@ def check_unlock(
             f"{deck_id} position {position}: the partials do not combine into the share given "
             f"for seat {dealing.dealer}"
         )
+
+
+# --- sealing a share to its holder --------------------------------------------------------------
+# A share travels in the game file, sealed to its holder with hashed ElGamal on the game's own
+# group: the dealer publishes ``R = g^r`` and ``s_i + H(R^y)`` mod the order, where ``Y = g^y`` is
+# the holder's *receiving key*, published with a proof of knowledge when it joined. Sealing on
+# the group (not with the identity's X25519 box) is what makes a complaint evidence: the holder
+# can publish ``R^y`` with a Chaum-Pedersen proof, and then anybody unseals the share and checks
+# it against the commitments, so the file itself says whether the dealer or the complainer lied.
+# The receiving key is not the deck key: a complaint publishes ``R^y`` for an ``R`` the dealer
+# chose, and were ``y`` the deck secret, a dealer who chose a card's ``c1`` as ``R`` would get the
+# holder's decryption share of that card.
+@dataclass(frozen=True)
+class Sealed:
+    """One holder's share as the dealing carries it: ``R = g^r`` and the masked share."""
+
+    holder: str
+    index: int
+    ephemeral: Element
+    masked: int
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """A holder's claim that its sealed share does not match the dealing: ``R^y`` with a proof
+    that it is, so anybody can unseal the share and see who is at fault."""
+
+    dealer: str
+    holder: str
+    opened: Element
+    proof: Proof
+
+
+def receive_secret(seed: bytes, game_id: str, seat: str, *, group: Group) -> int:
+    """A seat's receiving secret ``y`` in this game, derived from its deck seed (nothing stored)."""
+    return group.hash_to_scalar(group.domain(RECEIVE_DOMAIN), seed, _text(game_id), _text(seat))
+
+
+def _mask(group: Group, sealed_to: Element, ephemeral: Element, opened: Element, **named: str | int) -> int:
+    parts = [_text(f"{name}={value}") for name, value in sorted(named.items())]
+    return group.hash_to_scalar(
+        group.domain(SEAL_MASK_DOMAIN),
+        *parts,
+        group.encode(sealed_to),
+        group.encode(ephemeral),
+        group.encode(opened),
+    )
+
+
+def seal(
+    share: EscrowShare, dealing: Dealing, receiving: Element, *, game_id: str, group: Group, seed: bytes
+) -> Sealed:
+    """``share`` sealed to its holder's receiving key; ``r`` is fixed by the dealer's seed and
+    everything the share is for, so making the dealing twice gives the same entry."""
+    r = group.hash_to_scalar(
+        group.domain(SEAL_NONCE_DOMAIN),
+        seed,
+        _text(game_id),
+        _text(dealing.dealer),
+        _text(share.holder),
+        _number(share.index),
+        *(group.encode(commitment) for commitment in dealing.commitments),
+    )
+    ephemeral = group.base_power(r)
+    mask = _mask(
+        group,
+        receiving,
+        ephemeral,
+        group.power(receiving, r),
+        game=game_id,
+        dealer=dealing.dealer,
+        holder=share.holder,
+        index=share.index,
+    )
+    return Sealed(share.holder, share.index, ephemeral, (share.value + mask) % group.order)
+
+
+def unseal_with(
+    sealed: Sealed, opened: Element, dealing: Dealing, receiving: Element, *, game_id: str, group: Group
+) -> EscrowShare:
+    """The share, given ``R^y`` (the holder's own, or a complaint's)."""
+    mask = _mask(
+        group,
+        receiving,
+        sealed.ephemeral,
+        opened,
+        game=game_id,
+        dealer=dealing.dealer,
+        holder=sealed.holder,
+        index=sealed.index,
+    )
+    return EscrowShare(sealed.holder, sealed.index, (sealed.masked - mask) % group.order)
+
+
+def unseal(sealed: Sealed, secret: int, dealing: Dealing, *, game_id: str, group: Group) -> EscrowShare:
+    """The holder's share, unsealed with its receiving secret (check it: ``check_escrow_share``)."""
+    receiving = group.base_power(secret)
+    opened = group.power(sealed.ephemeral, secret)
+    return unseal_with(sealed, opened, dealing, receiving, game_id=game_id, group=group)
+
+
+def _complaint_statement(
+    group: Group, dealing: Dealing, sealed: Sealed, receiving: Element, opened: Element, *, game_id: str
+) -> list[bytes]:
+    return [
+        _text(game_id),
+        _text(dealing.dealer),
+        _text(sealed.holder),
+        _number(sealed.index),
+        *(group.encode(commitment) for commitment in dealing.commitments),
+        group.encode(receiving),
+        group.encode(sealed.ephemeral),
+        group.scalar_bytes(sealed.masked),
+        group.encode(opened),
+    ]
+
+
+def complain(sealed: Sealed, secret: int, dealing: Dealing, *, game_id: str, group: Group) -> Complaint:
+    """The holder's complaint: ``R^y`` and a Chaum-Pedersen proof that ``log_g Y = log_R R^y``."""
+    receiving = group.base_power(secret)
+    opened = group.power(sealed.ephemeral, secret)
+    statement = _complaint_statement(group, dealing, sealed, receiving, opened, game_id=game_id)
+    nonce = _nonce(group, secret, pae(group.domain(COMPLAINT_PROOF_DOMAIN), *statement))
+    first, second = group.base_power(nonce), group.power(sealed.ephemeral, nonce)
+    challenge = group.challenge(COMPLAINT_PROOF_DOMAIN, *statement, group.encode(first), group.encode(second))
+    proof = Proof(challenge, (nonce + challenge * secret) % group.order)
+    return Complaint(dealing.dealer, sealed.holder, opened, proof)
+
+
+def at_fault(
+    complaint: Complaint, sealed: Sealed, dealing: Dealing, receiving: Element, *, game_id: str, group: Group
+) -> str:
+    """Who the complaint shows lied: the dealer, when the share it sealed does not match its
+    commitments; the holder, when it does. GameFileError when the complaint's proof fails (then
+    it shows nothing, and the entry carrying it is refused)."""
+    where = f"complaint of {complaint.holder} against seat {complaint.dealer}'s escrow"
+    if complaint.holder != sealed.holder or complaint.dealer != dealing.dealer:
+        raise GameFileError(f"{where}: it names another share")
+    statement = _complaint_statement(group, dealing, sealed, receiving, complaint.opened, game_id=game_id)
+    challenge, response = complaint.proof.challenge, complaint.proof.response
+    first = group.divide(group.base_power(response), group.power(receiving, challenge))
+    second = group.divide(group.power(sealed.ephemeral, response), group.power(complaint.opened, challenge))
+    expected = group.challenge(COMPLAINT_PROOF_DOMAIN, *statement, group.encode(first), group.encode(second))
+    if expected != challenge:
+        raise GameFileError(f"{where}: the proof does not verify")
+    share = unseal_with(sealed, complaint.opened, dealing, receiving, game_id=game_id, group=group)
+    try:
+        check_escrow_share(dealing, share, group=group)
+    except GameFileError:
+        return dealing.dealer
+    return complaint.holder
