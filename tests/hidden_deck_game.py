@@ -23,7 +23,7 @@ from pbem.crypto import hidden_deck as hd
 from pbem.crypto.deck_groups import GROUPS
 from pbem.crypto.randomness import Draws
 from pbem.engine import registry
-from pbem.engine.registry import DEADLINE, GameInfo, OptionValue
+from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 
@@ -215,7 +215,9 @@ class Rules:
 
 
 RULES = Rules()
-INFO = GameInfo(NAME, "Hidden deck test", 2, 4, ("1",), (DEADLINE,), rules="tests.hidden_deck_game")
+INFO = GameInfo(
+    NAME, "Hidden deck test", 2, 4, ("1",), (DEADLINE, *HIDDEN_DECK_OPTIONS), rules="tests.hidden_deck_game"
+)
 RULES.info = INFO
 
 

@@ -38,7 +38,9 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             return
         echo_wrapped(f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}, {ledger.size()}")
         echo_wrapped(f"phase: {report['phase']}")
-        if report["over"] and not report["waiting"]:
+        if report.get("halted"):
+            echo_wrapped(report["halted"])
+        elif report["over"] and not report["waiting"]:
             echo_wrapped(f"the game is over: pbem show {file} gives the final score")
         elif not report["waiting"]:
             echo_wrapped("nobody needs to act")
@@ -147,7 +149,14 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     send_to = list(dict.fromkeys(item["seat"] for item in waiting))
     state = game.table.state
     over = game.rules.over(state)
-    return {"phase": game.rules.phase(state), "over": over, "waiting": waiting, "send_to": send_to}
+    halted = None if game.table.decks is None else game.table.decks.halted()
+    return {
+        "phase": game.rules.phase(state),
+        "over": over,
+        "waiting": waiting,
+        "send_to": send_to,
+        "halted": halted,
+    }
 
 
 def moves(

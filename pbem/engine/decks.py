@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pbem.crypto import escrow as es
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import shuffle as sh
 from pbem.crypto import shuffle_bg as bg
@@ -42,6 +43,7 @@ from pbem.crypto.curve import UncheckedPoint
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.hidden_deck import Ciphertext, Share
 from pbem.crypto.signing import pae
+from pbem.engine import escrows
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, HiddenDeckRules, ReshuffleRules
 from pbem.errors import GameFileError, IllegalMoveError
 
@@ -49,7 +51,7 @@ CHECK_DOMAIN = "pbem/checked-proof/v1"
 DECK_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 # What an entry may carry for the hidden decks, by kind: what a seat owes rides in any entry it
 # signs during play; a move may also show, return or discard the hidden cards it uses.
-OWED_FIELDS = ("shuffles", "shares", "shares_proof")
+OWED_FIELDS = ("shuffles", "shares", "shares_proof", *escrows.ESCROW_FIELDS)
 CARD_FIELDS = ("face_up", "face_up_proof", "remask")
 RIDING_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "sync")
 PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
@@ -176,24 +178,41 @@ class Decks:
     # The rules say the game is over: nobody plays a card again, so nothing is owed but the shares
     # of a card being dealt face up, which the rules asked to be seen.
     over: bool = False
+    escrow: escrows.Escrow | None = None  # the seats' deck secrets in escrow (option escrow)
 
     def copy(self) -> Decks:
         decks = {name: d.copy() for name, d in self.decks.items()}
-        return Decks(self.seats, self.keys, self.joint, decks, self.group, self.over)
+        escrow = None if self.escrow is None else self.escrow.copy()
+        return Decks(self.seats, self.keys, self.joint, decks, self.group, self.over, escrow)
+
+    def shuffled(self, deck: Deck) -> bool:
+        """Every seat has shuffled the deck (or reshuffled the slots a reshuffle takes)."""
+        return deck.shuffled == len(self.seats)
 
     def ready(self, deck: Deck) -> bool:
-        return deck.shuffled == len(self.seats)
+        """The deck may deal: every seat has shuffled it, and (with escrow) every dealing is
+        acknowledged, so no card is dealt that a silent seat could lock away."""
+        return self.shuffled(deck) and (self.escrow is None or self.escrow.complete(self.seats))
+
+    def halted(self) -> str | None:
+        """Why the game cannot go on (an escrow complaint's verdict), or None."""
+        return None if self.escrow is None else self.escrow.failed
 
 
 @dataclass(frozen=True)
 class Owed:
-    kind: Literal["shuffle", "share"]
-    deck_id: str
+    kind: Literal["shuffle", "share", "escrow", "acknowledge"]
+    deck_id: str = ""
     slot: int = -1
+    dealer: str = ""  # whose escrow dealing an acknowledgement answers
 
     def describe(self) -> str:
         if self.kind == "shuffle":
             return f"its shuffle of the {self.deck_id} deck"
+        if self.kind == "escrow":
+            return "its escrow dealing"
+        if self.kind == "acknowledge":
+            return f"its acknowledgement of {self.dealer}'s escrow dealing"
         return f"its decryption share of {token(self.deck_id, self.slot)}"
 
 
@@ -203,7 +222,11 @@ def token(deck_id: str, slot: int) -> str:
 
 
 def setup(
-    specs: Sequence[DeckSpec], seats: Sequence[str], keys: Mapping[str, Element], group: Group
+    specs: Sequence[DeckSpec],
+    seats: Sequence[str],
+    keys: Mapping[str, Element],
+    group: Group,
+    escrow: escrows.Escrow | None = None,
 ) -> Decks:
     """Every declared deck, open (each card encrypted with the public randomness 1)."""
     missing = [seat for seat in seats if seat not in keys]
@@ -219,7 +242,7 @@ def setup(
         decks[spec.deck_id] = Deck(
             spec.deck_id, tuple(spec.cards), hd.open_deck(len(spec.cards), joint, group=group)
         )
-    return Decks(tuple(seats), {seat: keys[seat] for seat in seats}, joint, decks, group)
+    return Decks(tuple(seats), {seat: keys[seat] for seat in seats}, joint, decks, group, escrow=escrow)
 
 
 def owed(decks: Decks, seat: str) -> list[Owed]:
@@ -233,6 +256,17 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
     every seat, as replay asks after every entry."""
     asked = decks.seats if seats is None else seats
     found: dict[str, list[Owed]] = {}
+    escrow = decks.escrow
+    if escrow is not None and escrow.failed is not None:
+        return found  # the game cannot go on: nothing is owed
+    if escrow is not None:
+        # each seat deals first, then answers every dealing it holds a share of
+        for seat in asked:
+            if seat not in escrow.dealings:
+                found.setdefault(seat, []).append(Owed("escrow"))
+            for dealer in escrow.dealings:
+                if seat != dealer and seat not in escrow.acknowledged.get(dealer, set()):
+                    found.setdefault(seat, []).append(Owed("acknowledge", dealer=dealer))
     for deck in decks.decks.values():
         if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked and not decks.over:
             found.setdefault(decks.seats[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
@@ -252,6 +286,21 @@ def demands(decks: Decks) -> list[Demand]:
     owes = owing(decks)
     for seat in decks.seats:
         for item in owes.get(seat, []):
+            if item.kind == "escrow":
+                found.append(
+                    Demand(seat, "escrow", "escrow", "deal your deck secret in escrow to the other seats")
+                )
+                continue
+            if item.kind == "acknowledge":
+                found.append(
+                    Demand(
+                        seat,
+                        "escrow",
+                        f"escrow of {item.dealer}",
+                        f"check and acknowledge {item.dealer}'s escrow dealing",
+                    )
+                )
+                continue
             deck = decks.decks[item.deck_id]
             if item.kind == "shuffle":
                 again = "re" if deck.mixing is not None else ""
@@ -309,7 +358,17 @@ def owed_fields(
     secret = hd.derive_secret(seed, game_id, seat, group=group)
     fields: dict[str, Any] = {}
     places: list[hd.Place] = []
+    answering: list[str] = []
     for item in owed(decks, seat):
+        if item.kind == "escrow":
+            assert decks.escrow is not None
+            fields["escrow"] = escrows.dealing_fields(
+                decks.escrow, decks.seats, seat, secret, seed=seed, game_id=game_id, group=group
+            )
+            continue
+        if item.kind == "acknowledge":
+            answering.append(item.dealer)
+            continue
         deck = decks.decks[item.deck_id]
         if item.kind == "shuffle":
             chosen = (shuffle_seeds or {}).get(deck.deck_id) or hd.shuffle_seed(
@@ -365,6 +424,10 @@ def owed_fields(
         fields["shares"], fields["shares_proof"] = _proven_shares(
             group, secret, places, game_id=game_id, seat=seat
         )
+    if answering:
+        assert decks.escrow is not None
+        receive = es.receive_secret(seed, game_id, seat, group=group)
+        fields |= escrows.answers(decks.escrow, seat, answering, receive, game_id=game_id, group=group)
     return fields
 
 
@@ -507,6 +570,7 @@ def take_owed(
     same step, made on another copy).
     """
     carried: list[Owed] = []
+    carried += _take_escrow(decks, seat, entry, game_id=game_id)
     for index, item in enumerate(_items(entry, "shuffles")):
         carried.append(
             _take_shuffle(decks, seat, item, where=f"shuffles[{index}]", game_id=game_id, check=check)
@@ -534,6 +598,25 @@ def take_owed(
         for place, value in zip(places, values, strict=True):
             decks.decks[place.deck_id].shares.setdefault(place.position, {})[seat] = Share(seat, value, None)
     return len(carried)
+
+
+def _take_escrow(decks: Decks, seat: str, entry: Mapping[str, Any], *, game_id: str) -> list[Owed]:
+    """Take the escrow dealing, acknowledgements and complaint an entry carries."""
+    escrow = decks.escrow
+    if escrow is None:
+        present = [name for name in escrows.ESCROW_FIELDS if name in entry]
+        if present:
+            raise GameFileError(f"{present[0]}: this game keeps no escrow")
+        return []
+    carried: list[Owed] = []
+    if "escrow" in entry:
+        escrows.take_dealing(
+            escrow, decks.seats, seat, entry["escrow"], deck_key=decks.keys[seat], group=decks.group
+        )
+        carried.append(Owed("escrow"))
+    for dealer in escrows.take_answers(escrow, seat, entry, game_id=game_id, group=decks.group):
+        carried.append(Owed("acknowledge", dealer=dealer))
+    return carried
 
 
 def _items(entry: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
@@ -574,7 +657,7 @@ def _take_shuffle(
     if deck.shuffled != turn:
         whose = (
             "every seat has shuffled it"
-            if decks.ready(deck)
+            if decks.shuffled(deck)
             else f"it is {decks.seats[deck.shuffled]}'s turn"
         )
         raise GameFileError(f"{where}: {seat} may not shuffle the {deck.deck_id} deck now ({whose})")
@@ -638,7 +721,7 @@ def _take_shuffle(
         for slot, ciphertext in zip(deck.mixing, after, strict=True):
             deck.slots[slot] = ciphertext
     deck.shuffled += 1
-    if decks.ready(deck) and deck.mixing is None:
+    if decks.shuffled(deck) and deck.mixing is None:
         deck.pile = list(range(len(after)))
     return Owed("shuffle", deck.deck_id)
 
@@ -747,13 +830,13 @@ def _reshuffle(reshuffle: ReshuffleRules, decks: Decks, state: Any) -> Any:
         deck = decks.decks.get(deck_id)
         if deck is None:
             raise GameFileError(f"the rules asked to reshuffle {deck_id!r}, not a hidden deck")
-        if deck.mixing is None and decks.ready(deck):
+        if deck.mixing is None and decks.shuffled(deck):
             deck.mixing = tuple(deck.pile)
             deck.rounds += 1
             # An empty deck has nothing to shuffle: its reshuffle is over as it begins.
             deck.shuffled = 0 if deck.pile else len(decks.seats)
     for deck in decks.decks.values():
-        if deck.mixing is not None and decks.ready(deck):
+        if deck.mixing is not None and decks.shuffled(deck):
             deck.mixing = None
             state = reshuffle.deck_reshuffled(state, deck.deck_id)
             if deck.deck_id in reshuffle.reshuffle_requests(state):

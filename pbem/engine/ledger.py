@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from pbem.crypto import deck_groups, randomness, sealing
+from pbem.crypto import hidden_deck as hd
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.deck_groups import NEW_GROUP, OLD_GROUP
 from pbem.crypto.encoding import b64, unb64
@@ -31,7 +32,7 @@ from pbem.crypto.signing import (
     signature_valid,
 )
 from pbem.engine import decks as hidden_decks
-from pbem.engine import proof_checks, registry
+from pbem.engine import escrows, proof_checks, registry
 from pbem.engine import table as tables
 from pbem.engine.branches import Branches, Node, step_digest
 from pbem.engine.decks import ProofCheck, check_now
@@ -46,7 +47,7 @@ COMPONENTS_DOMAIN = "pbem/components/v1"
 GAME_ID_DOMAIN = "pbem/game-id/v1"
 # The genesis fields the game id does not cover: the id itself, and what the creator derives
 # from it (its randomness chain and hidden-deck key) or signs over it.
-DERIVED_GENESIS_FIELDS = ("game_id", "rand_tip", "deck_key", "deck_key_proof", "sig")
+DERIVED_GENESIS_FIELDS = ("game_id", "rand_tip", "deck_key", "deck_key_proof", *escrows.KEY_FIELDS, "sig")
 GAME_ID_PATTERN = re.compile(r"[0-9a-f]{32}")
 HASH_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
 TIME_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
@@ -91,6 +92,9 @@ OPTIONAL_FIELDS["genesis"] = OPTIONAL_FIELDS["join"] = ("email",)
 # The group of the game's hidden decks (see pbem.crypto.groups); a genesis without it, as every
 # game made before the curve, means the 2048-bit group.
 OPTIONAL_FIELDS["genesis"] += ("group",)
+# With escrow, every seat publishes the key its escrow shares are sealed to (see engine.escrows).
+OPTIONAL_FIELDS["genesis"] += escrows.KEY_FIELDS
+OPTIONAL_FIELDS["join"] += escrows.KEY_FIELDS
 EMAIL_PATTERN = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+")
 EMAIL_LIMIT = 254
 NOTE_LIMIT = 4000
@@ -161,6 +165,8 @@ class Ledger:
     step_start: Table | None = None
     # per seat: its hidden-deck key, its proof checked
     deck_keys: dict[str, Element] = field(default_factory=dict)
+    # per seat: the key its escrow shares are sealed to (games with escrow), its proof checked
+    receiving_keys: dict[str, Element] = field(default_factory=dict)
     # the group of the hidden decks, as the genesis names it
     group: Group = OLD_GROUP
     # per seat: the address its mail goes to, as it last signed it (none for a seat that gave none)
@@ -372,6 +378,8 @@ def new_game(
     bound = secret.for_game(game_id)  # the creator's secrets follow from the id, which follows from all else
     genesis["rand_tip"] = _chain(game_id, setup.creator, bound)[0].hex()
     genesis.update(hidden_decks.key_fields(bound, game_id, setup.creator, group))
+    if escrows.wanted(setup.options):
+        genesis.update(escrows.key_fields(hd.deck_seed(bound), game_id, setup.creator, group))
     return admit(None, sign_entry(game_id, genesis, secret), components=components)
 
 
@@ -396,6 +404,8 @@ def join(
     bound = ledger.secret_seed(seat, secret)
     entry["rand_tip"] = _chain(ledger.game_id, seat, bound)[0].hex()
     entry.update(hidden_decks.key_fields(bound, ledger.game_id, seat, ledger.group))
+    if escrows.wanted(ledger.options):
+        entry.update(escrows.key_fields(hd.deck_seed(bound), ledger.game_id, seat, ledger.group))
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed
 
@@ -704,6 +714,9 @@ def _check_seats(info: GameInfo, seats: Sequence[str], options: Mapping[str, Opt
     if len(set(folded)) != len(folded):
         raise UsageError(f"seat names must differ: {', '.join(seats)}")
     info.check_seats(len(seats), options)
+    problem = escrows.check_options(options, len(seats))
+    if problem is not None:
+        raise UsageError(problem)
 
 
 # --- replay and audit ------------------------------------------------------------------------
@@ -929,6 +942,7 @@ class _Replay:
             )
         self._take_tip(entry, found)
         self._take_deck_key(entry, found)
+        self._take_receiving_key(entry, found)
         self._take_email(entry, found)
 
     def _later(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
@@ -953,6 +967,7 @@ class _Replay:
             self._admit(index, entry, PublicIdentity(by, *keys), found)
             self._take_tip(entry, found)
             self._take_deck_key(entry, found)
+            self._take_receiving_key(entry, found)
             self._take_email(entry, found)
             self._start_if_seated(entry["seq"], entry["at"])
             return
@@ -1025,6 +1040,7 @@ class _Replay:
                 seq=seq,
                 deck_keys=ledger.deck_keys,
                 group=ledger.group,
+                receiving_keys=ledger.receiving_keys if escrows.wanted(ledger.options) else None,
             )
             tables.track(rules, ledger.table, at, ledger.deadline_days)
 
@@ -1057,6 +1073,24 @@ class _Replay:
             ledger.deck_keys[by] = hidden_decks.read_key(
                 entry, ledger.game_id, by, ledger.check, ledger.group
             )
+        except GameFileError as exc:
+            found.append(str(exc))
+
+    def _take_receiving_key(self, entry: dict[str, Any], found: list[str]) -> None:
+        """Check the seat's escrow receiving key, which a game with escrow needs and a game
+        without refuses."""
+        ledger = self.ledger
+        assert ledger is not None
+        by = entry["by"]
+        if not escrows.wanted(ledger.options):
+            present = [name for name in escrows.KEY_FIELDS if name in entry]
+            if present:
+                found.append(f"{present[0]}: this game keeps no escrow")
+            return
+        if by in ledger.receiving_keys:
+            return
+        try:
+            ledger.receiving_keys[by] = escrows.read_key(entry, ledger.game_id, by, ledger.group)
         except GameFileError as exc:
             found.append(str(exc))
 

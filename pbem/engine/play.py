@@ -416,6 +416,9 @@ def sync(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger
 def check_sync(ledger: Ledger, seat: str) -> list[hidden_decks.Owed]:
     game = seated(ledger)
     tables.check_no_undo_pending(game.table)
+    halted = None if game.table.decks is None else game.table.decks.halted()
+    if halted is not None:
+        raise IllegalMoveError(halted)
     owed = owes_decks(ledger, seat)
     if not owed:
         raise IllegalMoveError(f"{seat} owes the hidden decks nothing now")

@@ -26,6 +26,9 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int = 0
     maximum: int = 0
+    # For an option added after games were made: the value a genesis without it means (the way
+    # those games were played). None: every genesis must record it.
+    absent: OptionValue | None = None
 
     def describe(self) -> str:
         if self.kind == "choice":
@@ -82,6 +85,27 @@ DEADLINE = OptionSpec(
     minimum=0,
     maximum=365,
 )
+ESCROW = OptionSpec(
+    "escrow",
+    "choice",
+    "none",
+    "others: each seat's deck secret is dealt in escrow to the other seats, so they can read for a "
+    "seat that goes silent what the game needs of it (3 or more players); none: no escrow",
+    choices=("none", "others"),
+    absent="none",
+)
+ESCROW_THRESHOLD = OptionSpec(
+    "escrow_threshold",
+    "int",
+    0,
+    "with escrow=others, how many of the other seats together unlock a silent seat (0: all of them; "
+    "at least 2)",
+    minimum=0,
+    maximum=9,
+    absent=0,
+)
+# What every game with hidden decks offers, after its own options.
+HIDDEN_DECK_OPTIONS = (ESCROW, ESCROW_THRESHOLD)
 
 
 @dataclass(frozen=True)
@@ -133,10 +157,13 @@ class GameInfo:
         """Validate a stored option table: every option present, none unknown."""
         for name in options:
             self.option(name)
-        missing = [spec.name for spec in self.options if spec.name not in options]
+        missing = [spec.name for spec in self.options if spec.name not in options and spec.absent is None]
         if missing:
             raise UsageError(f"options missing for {self.name}: {', '.join(missing)}")
-        return {spec.name: spec.check(options[spec.name]) for spec in self.options}
+        return {
+            spec.name: spec.check(options[spec.name]) if spec.name in options else spec.check(spec.absent)
+            for spec in self.options
+        }
 
     def check_seats(self, count: int, options: Mapping[str, OptionValue]) -> None:
         if not self.min_players <= count <= self.max_players:

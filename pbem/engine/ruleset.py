@@ -16,10 +16,12 @@ from pbem.crypto.randomness import Draws
 from pbem.engine.registry import GameInfo, OptionValue
 from pbem.errors import UsageError
 
-DemandKind = Literal["move", "sealed", "commit", "reveal", "contribute", "consent", "shuffle", "share"]
+DemandKind = Literal[
+    "move", "sealed", "commit", "reveal", "contribute", "consent", "shuffle", "share", "escrow"
+]
 CardAction = Literal["reveal", "bottom", "discard"]
 # What a seat owes the hidden decks: not asked by the rules, carried by its next entry of any kind.
-DECK_DEMANDS = ("shuffle", "share")
+DECK_DEMANDS = ("shuffle", "share", "escrow")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pbem.crypto.groups import Element, Group
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
+from pbem.engine.escrows import Escrow, threshold_of
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
@@ -104,13 +105,22 @@ def start(
     seq: int,
     deck_keys: Mapping[str, Element] | None = None,
     group: Group = OLD_GROUP,
+    receiving_keys: Mapping[str, Element] | None = None,
 ) -> Table:
+    """The table once every seat has joined; ``receiving_keys`` (each seat's, in a game with
+    escrow) start the escrow of the deck secrets."""
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     hidden = hidden_deck_rules(rules)
     if hidden is not None:
         specs = hidden.hidden_decks(table.state)
         if specs:
-            table.decks = hidden_decks.setup(specs, seats, deck_keys or {}, group)
+            escrow = None
+            if receiving_keys is not None:
+                missing = [seat for seat in seats if seat not in receiving_keys]
+                if missing:
+                    raise GameFileError(f"no escrow receiving key for {', '.join(missing)}")
+                escrow = Escrow(threshold_of(options, len(seats)), dict(receiving_keys))
+            table.decks = hidden_decks.setup(specs, seats, deck_keys or {}, group, escrow)
     _note_requests(rules, table, seq)
     return table
 
@@ -131,6 +141,8 @@ def demands(rules: Ruleset, table: Table) -> list[Demand]:
             for seat in table.seats
             if seat != undo["by"] and seat not in undo["agreed"]
         ]
+    if table.decks is not None and table.decks.halted() is not None:
+        return []  # an escrow complaint stopped the game
     found: list[Demand] = []
     wanted = _wanted(rules, table)
     sealing: dict[str, list[str]] = {}  # step -> the seats asked to seal a choice in it
@@ -177,6 +189,7 @@ SUMMARY = {
     "consent": "to answer an undo",
     "shuffle": "to shuffle",
     "share": "to give a decryption share",
+    "escrow": "to deal or acknowledge escrow",
 }
 
 
@@ -188,7 +201,8 @@ def waiting_summary(rules: Ruleset, table: Table) -> str:
         if demand.seat not in seats:
             seats.append(demand.seat)
     if not by_kind:
-        return "nobody needs to act"
+        halted = None if table.decks is None else table.decks.halted()
+        return halted if halted is not None else "nobody needs to act"
     return "waiting for " + "; ".join(
         f"{', '.join(seats)} {SUMMARY[kind]}" for kind, seats in by_kind.items()
     )
@@ -209,6 +223,9 @@ def _wanted(rules: Ruleset, table: Table) -> tuple[Demand, ...]:
 
 def demand_of(rules: Ruleset, table: Table, seat: str, kinds: tuple[str, ...]) -> Demand:
     """The seat's demand of one of ``kinds``, or IllegalMoveError saying what is wanted instead."""
+    halted = None if table.decks is None else table.decks.halted()
+    if halted is not None:
+        raise IllegalMoveError(halted)
     current = demands(rules, table)
     for demand in current:
         if demand.seat == seat and demand.kind in kinds:

@@ -9,7 +9,7 @@ do: every option must be stated in every game file and table log, so a new one w
 files made before it unreadable.
 """
 
-from pbem.engine.registry import DEADLINE, GameInfo, OptionSpec, register
+from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, register
 
 INFO = register(
     GameInfo(
@@ -29,6 +29,7 @@ INFO = register(
                 "the rules' variant: 10 ducats to start, 6 each round, cities may be built in round 1",
             ),
             DEADLINE,
+            *HIDDEN_DECK_OPTIONS,
         ),
     )
 )

@@ -6,7 +6,7 @@ players, which ``unofficial_rules=true`` turns on (and which a two-player game n
 
 from collections.abc import Mapping
 
-from pbem.engine.registry import DEADLINE, GameInfo, OptionSpec, OptionValue, register
+from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, OptionValue, register
 
 
 def _seats_rule(count: int, options: Mapping[str, OptionValue]) -> str | None:
@@ -35,6 +35,7 @@ INFO = register(
                 "use the unofficial rules for 2 or 3 players",
             ),
             DEADLINE,
+            *HIDDEN_DECK_OPTIONS,
         ),
         seats_rule=_seats_rule,
     )

@@ -5,7 +5,7 @@ Six families sit at most; wars per decade are counted for "fewer than 5" and "5 
 and the game is for three to six.
 """
 
-from pbem.engine.registry import DEADLINE, GameInfo, OptionSpec, register
+from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, register
 
 INFO = register(
     GameInfo(
@@ -34,6 +34,7 @@ INFO = register(
                 choices=("bid", "dice"),
             ),
             DEADLINE,
+            *HIDDEN_DECK_OPTIONS,
         ),
     )
 )

@@ -1,0 +1,283 @@
+"""Escrow of the seats' deck secrets at the table: dealings, acknowledgements and complaints.
+
+With the game option ``escrow = "others"``, every seat publishes a receiving key (with a proof of
+knowledge) beside its deck key when it joins. Once every seat has joined, each seat owes its
+*dealing*: Feldman commitments to a polynomial whose constant term is its deck secret (so the
+first commitment is its deck key) and each other seat's share of it, sealed to that seat's
+receiving key (``pbem.crypto.escrow``). Each holder then owes an *acknowledgement* of every
+dealing it holds a share of: its client unseals the share and checks it against the commitments
+before signing, and signs a *complaint* instead when the share is bad. A complaint publishes what
+opens the share, with a proof, so the file itself shows whether the dealer or the complainer lied;
+either way the escrow has failed and the game cannot go on (the players start again without the
+one at fault).
+
+No card is dealt until every dealing is in and acknowledged: a seat that later goes silent can
+then always be unlocked by the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.crypto import escrow as es
+from pbem.crypto import hidden_deck as hd
+from pbem.crypto.groups import Element, Group
+from pbem.engine.registry import OptionValue
+from pbem.errors import GameFileError
+
+ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint")
+KEY_FIELDS = ("escrow_key", "escrow_key_proof")
+OTHERS = "others"
+NONE = "none"
+
+
+@dataclass
+class Escrow:
+    """What the table knows of the escrow: the receiving keys, each dealing and the sealed shares
+    it carried, who has acknowledged which, and the verdict of a complaint."""
+
+    threshold: int
+    receiving: dict[str, Element]
+    dealings: dict[str, es.Dealing] = field(default_factory=dict)
+    sealed: dict[str, dict[str, es.Sealed]] = field(default_factory=dict)  # dealer -> holder -> share
+    acknowledged: dict[str, set[str]] = field(default_factory=dict)  # dealer -> holders
+    failed: str | None = None  # why the game cannot go on: a complaint's verdict
+
+    def copy(self) -> Escrow:
+        return Escrow(
+            self.threshold,
+            self.receiving,  # set once, when the last seat joined
+            dict(self.dealings),
+            dict(self.sealed),
+            {dealer: set(holders) for dealer, holders in self.acknowledged.items()},
+            self.failed,
+        )
+
+    def complete(self, seats: Sequence[str]) -> bool:
+        """Every seat's dealing is in and every holder has acknowledged it."""
+        return all(
+            dealer in self.dealings and self.acknowledged.get(dealer, set()) >= set(holders_of(seats, dealer))
+            for dealer in seats
+        )
+
+
+def holders_of(seats: Sequence[str], dealer: str) -> tuple[str, ...]:
+    """The seats holding ``dealer``'s shares: every other seat, in seat order."""
+    return tuple(seat for seat in seats if seat != dealer)
+
+
+def threshold_of(options: Mapping[str, OptionValue], seats: int) -> int:
+    """How many holders unlock a seat: ``escrow_threshold``, or (0) every other seat."""
+    given = int(options.get("escrow_threshold", 0) or 0)
+    return given or seats - 1
+
+
+def check_options(options: Mapping[str, OptionValue], seats: int) -> str | None:
+    """Why the escrow options cannot be played with ``seats`` seats, or None."""
+    chosen = options.get("escrow", NONE)
+    given = int(options.get("escrow_threshold", 0) or 0)
+    if chosen == NONE:
+        return "escrow_threshold needs escrow=others" if given else None
+    if seats < 3:
+        return (
+            f"escrow={chosen} needs 3 or more players: with 2, one holder alone would hold the other's secret"
+        )
+    threshold = threshold_of(options, seats)
+    if not es.MIN_THRESHOLD <= threshold <= seats - 1:
+        return (
+            f"escrow_threshold={given} with {seats} players: it must be from {es.MIN_THRESHOLD} to "
+            f"{seats - 1} (the other seats)"
+        )
+    return None
+
+
+def wanted(options: Mapping[str, OptionValue]) -> bool:
+    return options.get("escrow", NONE) == OTHERS
+
+
+# --- keys ----------------------------------------------------------------------------------------
+def key_fields(seed: bytes, game_id: str, seat: str, group: Group) -> dict[str, str]:
+    """The ``escrow_key`` and ``escrow_key_proof`` of a seat's genesis or join entry."""
+    secret = es.receive_secret(seed, game_id, seat, group=group)
+    return {
+        "escrow_key": group.element_text(group.base_power(secret)),
+        "escrow_key_proof": hd.proof_text(
+            hd.prove_key(secret, game_id, seat, es.RECEIVE_CONTEXT, group=group), group=group
+        ),
+    }
+
+
+def read_key(entry: Mapping[str, Any], game_id: str, seat: str, group: Group) -> Element:
+    """The seat's receiving key, its proof of knowledge checked."""
+    for name in KEY_FIELDS:
+        if name not in entry:
+            raise GameFileError(f"{name} missing: a seat of a game with escrow publishes a receiving key")
+    public = group.parse_element(entry["escrow_key"], "escrow_key")
+    proof = hd.parse_proof(entry["escrow_key_proof"], "escrow_key_proof", group=group)
+    try:
+        hd.check_key(public, proof, game_id, seat, es.RECEIVE_CONTEXT, group=group)
+    except GameFileError:
+        raise GameFileError(f"escrow_key of seat {seat}: the proof of knowledge does not verify") from None
+    return public
+
+
+# --- what a seat signs ---------------------------------------------------------------------------
+def dealing_fields(
+    escrow: Escrow, seats: Sequence[str], seat: str, secret: int, *, seed: bytes, game_id: str, group: Group
+) -> dict[str, str]:
+    """``seat``'s dealing: commitments, and each holder's share sealed to it."""
+    holders = holders_of(seats, seat)
+    dealing, shares = es.deal(
+        secret, holders, escrow.threshold, game_id=game_id, dealer=seat, group=group, seed=seed
+    )
+    sealed = [
+        es.seal(shares[holder], dealing, escrow.receiving[holder], game_id=game_id, group=group, seed=seed)
+        for holder in holders
+    ]
+    return {
+        "commitments": _packed(group.elements_text(list(dealing.commitments))),
+        "ephemeral": _packed(group.elements_text([each.ephemeral for each in sealed])),
+        "masked": _packed(group.scalars_text([each.masked for each in sealed])),
+    }
+
+
+def _packed(text: str | list[str]) -> str:
+    if not isinstance(text, str):  # the 2048-bit group writes lists; escrow is for compact groups
+        raise GameFileError("escrow needs a game whose hidden decks are on the curve")
+    return text
+
+
+def answers(
+    escrow: Escrow, seat: str, dealers: Sequence[str], receive: int, *, game_id: str, group: Group
+) -> dict[str, Any]:
+    """The acknowledgements ``seat`` signs for ``dealers`` (each share unsealed and checked), or
+    its complaint about the first share that does not match its dealing."""
+    acks: list[str] = []
+    for dealer in dealers:
+        dealing = escrow.dealings[dealer]
+        sealed = escrow.sealed[dealer][seat]
+        share = es.unseal(sealed, receive, dealing, game_id=game_id, group=group)
+        try:
+            es.check_escrow_share(dealing, share, group=group)
+        except GameFileError:
+            complaint = es.complain(sealed, receive, dealing, game_id=game_id, group=group)
+            return {
+                "escrow_complaint": {
+                    "dealer": dealer,
+                    "opened": group.element_text(complaint.opened),
+                    "proof": hd.proof_text(complaint.proof, group=group),
+                }
+            }
+        acks.append(dealer)
+    return {"escrow_acks": acks} if acks else {}
+
+
+def held_share(
+    escrow: Escrow, dealer: str, holder: str, receive: int, *, game_id: str, group: Group
+) -> es.EscrowShare:
+    """The share of ``dealer``'s secret ``holder`` was dealt, unsealed with its receiving secret."""
+    return es.unseal(
+        escrow.sealed[dealer][holder], receive, escrow.dealings[dealer], game_id=game_id, group=group
+    )
+
+
+# --- what replay takes ---------------------------------------------------------------------------
+def take_dealing(
+    escrow: Escrow, seats: Sequence[str], seat: str, item: object, *, deck_key: Element, group: Group
+) -> None:
+    """Check and take ``seat``'s dealing (GameFileError naming the field)."""
+    where = "escrow"
+    if not isinstance(item, Mapping):
+        raise GameFileError(f"{where}: expected a table")
+    unknown = sorted(set(item) - {"commitments", "ephemeral", "masked"})
+    if unknown:
+        raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
+    if seat in escrow.dealings:
+        raise GameFileError(f"{where}: {seat} has already dealt its escrow")
+    holders = holders_of(seats, seat)
+    commitments = group.parse_elements(item.get("commitments"), f"{where}.commitments")
+    ephemeral = group.parse_elements(item.get("ephemeral"), f"{where}.ephemeral")
+    masked = group.parse_scalars(item.get("masked"), f"{where}.masked")
+    if len(commitments) != escrow.threshold:
+        raise GameFileError(
+            f"{where}.commitments: {len(commitments)} commitments for a threshold of {escrow.threshold}"
+        )
+    if len(ephemeral) != len(holders) or len(masked) != len(holders):
+        raise GameFileError(f"{where}: a sealed share for each of the {len(holders)} other seats")
+    dealing = es.Dealing(seat, holders, tuple(commitments))
+    es.check_dealing(dealing, group=group)
+    es.check_dealing_key(dealing, deck_key)
+    escrow.dealings[seat] = dealing
+    escrow.sealed[seat] = {
+        holder: es.Sealed(holder, index, ephemeral[index - 1], masked[index - 1])
+        for index, holder in enumerate(holders, start=1)
+    }
+
+
+def take_answers(
+    escrow: Escrow, seat: str, entry: Mapping[str, Any], *, game_id: str, group: Group
+) -> list[str]:
+    """Take the acknowledgements and the complaint ``seat``'s entry carries; the dealers it answered."""
+    answered: list[str] = []
+    acks = entry.get("escrow_acks", [])
+    if not isinstance(acks, list) or not all(isinstance(dealer, str) for dealer in acks):
+        raise GameFileError("escrow_acks: expected a list of seats")
+    for dealer in acks:
+        _answerable(escrow, seat, dealer, "escrow_acks", answered)
+        escrow.acknowledged.setdefault(dealer, set()).add(seat)
+        answered.append(dealer)
+    if "escrow_complaint" in entry:
+        answered.append(
+            _take_complaint(escrow, seat, entry["escrow_complaint"], answered, game_id=game_id, group=group)
+        )
+    return answered
+
+
+def _answerable(escrow: Escrow, seat: str, dealer: object, where: str, answered: Sequence[str]) -> None:
+    if not isinstance(dealer, str) or dealer not in escrow.dealings:
+        raise GameFileError(f"{where}: {dealer!r} has dealt no escrow to answer")
+    if seat not in escrow.sealed[dealer]:
+        raise GameFileError(f"{where}: {seat} holds no share of {dealer}'s escrow")
+    if dealer in answered or seat in escrow.acknowledged.get(dealer, set()):
+        raise GameFileError(f"{where}: {seat} has already answered {dealer}'s escrow")
+
+
+def _take_complaint(
+    escrow: Escrow, seat: str, item: object, answered: Sequence[str], *, game_id: str, group: Group
+) -> str:
+    where = "escrow_complaint"
+    if not isinstance(item, Mapping):
+        raise GameFileError(f"{where}: expected a table")
+    unknown = sorted(set(item) - {"dealer", "opened", "proof"})
+    if unknown:
+        raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
+    dealer = item.get("dealer")
+    _answerable(escrow, seat, dealer, where, answered)
+    assert isinstance(dealer, str)
+    complaint = es.Complaint(
+        dealer,
+        seat,
+        group.parse_element(item.get("opened"), f"{where}.opened"),
+        hd.parse_proof(item.get("proof"), f"{where}.proof", group=group),
+    )
+    liar = es.at_fault(
+        complaint,
+        escrow.sealed[dealer][seat],
+        escrow.dealings[dealer],
+        escrow.receiving[seat],
+        game_id=game_id,
+        group=group,
+    )
+    if liar == dealer:
+        escrow.failed = (
+            f"{dealer} dealt {seat} an escrow share that does not match its commitments (proved by "
+            f"{seat}'s complaint): the game cannot go on; start again without {dealer}"
+        )
+    else:
+        escrow.failed = (
+            f"{seat} complained of {dealer}'s escrow share, which the complaint itself shows is sound: "
+            f"the game cannot go on; start again without {seat}"
+        )
+    return dealer
