@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe import scoring
 from pbem.games.il_principe.actions import last_draw_counts, next_group
-from pbem.games.il_principe.components import COLOURS, SHIELDS_PER_FAMILY
+from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.state import Table
 from pbem.games.il_principe.table import TRACKER
 
@@ -90,7 +90,9 @@ def check(state: Table, cards: int) -> None:
     seats = state.seats.values()
     in_play = sum(seat.hand_size + seat.played for seat in seats) + sum(state.reserve.values())
     assert state.deck + state.discards + in_play == cards
-    assert all(seat.ducats >= 0 and 0 <= seat.shields_placed <= SHIELDS_PER_FAMILY for seat in seats)
+    assert all(
+        seat.ducats >= 0 and 0 <= seat.shields_placed <= state.parts.box.shields_per_family for seat in seats
+    )
     assert all(min(seat.hand.values()) >= 0 for seat in seats)
     assert all(holder in state.players for holder in state.roles.values() if holder is not None)
     if len(state.players) == 2:

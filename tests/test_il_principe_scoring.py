@@ -85,7 +85,8 @@ def test_seed_region_example_in_the_score_and_the_regions_query() -> None:
     ],
 )
 def test_region_majorities(shields: dict[str, int], expected: dict[str, int]) -> None:
-    assert scoring.region_points(shields) == expected
+    # « ils reçoivent chacun 5 points », « reçoivent chacun 2 points »
+    assert scoring.region_points(shields, 5, 2) == expected
 
 
 # --- role majorities -------------------------------------------------------------------------------
@@ -265,4 +266,4 @@ def test_still_tied_without_major_roles_is_shared() -> None:
 
 def test_most_cards_in_hand_when_nobody_holds_any_is_a_tie_of_all() -> None:
     # Read as written: « en cas d'égalité, tous les joueurs concernés gagnent 2 PVs ».
-    assert scoring.most({"ann": 0, "ben": 0}) == {"ann": 2, "ben": 2}
+    assert scoring.most({"ann": 0, "ben": 0}, 2) == {"ann": 2, "ben": 2}

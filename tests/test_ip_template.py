@@ -22,13 +22,14 @@ from pbem import gamefile
 from pbem.engine import templates
 from pbem.engine.templates import ComponentError
 from pbem.errors import IllegalMoveError, UsageError
-from pbem.games.il_principe import components, scoring
-from pbem.games.il_principe.components import COMPONENTS, parse
+from pbem.games.il_principe import components
+from pbem.games.il_principe.components import load_set, parse
 from pbem.games.il_principe.state import Table
 from pbem.games.il_principe.table import TRACKER, rules_for
 from tests.conftest import Cli
 
 Data = dict[str, Any]
+COMPONENTS = load_set()
 
 
 def shipped() -> Data:
@@ -304,21 +305,22 @@ def test_a_corrupted_template_is_refused_in_one_line_naming_the_value(case: str)
 
 
 def test_the_companion_takes_only_what_a_text_gives() -> None:
-    assert set(components.KNOWN_ICONS) == {"firenze", "lucca", "milano"}
-    assert set(components.KNOWN_REGIONS) == {"firenze", "milano"}
-    parts = components.load(None)
+    parts = components.load(None, COMPONENTS)
+    assert {name for name, city in parts.cities.items() if city.icons} == {"firenze", "lucca", "milano"}
+    assert {name for name, city in parts.cities.items() if city.regions} == {"firenze", "milano"}
     assert parts.cities["siena"].icons is None and parts.cities["siena"].regions is None
     assert parts.cities["milano"].icons == ("blue", "blue", "red", "yellow")
-    assert parts.cities["firenze"].vp == 8 and parts.regions == components.REGIONS
+    assert parts.cities["firenze"].vp == 8 and parts.regions == tuple(sorted(COMPONENTS.regions))
     assert [parts.reading(name) for name in components.READINGS] == ["paid", "reuse-removed", "six"]
     # the numbers of each player count and the variant come from the template's [rules]
-    three, two, rich = rules_for(3, False), rules_for(2, False), rules_for(4, True)
+    three, two = rules_for(COMPONENTS, 3, False), rules_for(COMPONENTS, 2, False)
+    rich = rules_for(COMPONENTS, 4, True)
     assert (three.start_ducats, three.income, three.draw, three.reserve) == (5, 5, 4, 2)
     assert (three.threshold, three.last_draw, three.cities) == (12, 6, 15)
     assert (two.income, two.draw, two.reserve, two.threshold, two.cities) == (6, 5, 3, 10, 10)
     assert (rich.start_ducats, rich.income, rich.threshold) == (10, 6, 16)
-    assert (scoring.REGION_FIRST, scoring.REGION_SECOND, scoring.PER_SET) == (5, 2, 2)
-    assert components.ROLE_EFFECTS["yellow minor"] == ("ducats", 2)
+    assert [parts.rule(name) for name in ("region_first_vp", "region_second_vp", "set_vp")] == [5, 2, 2]
+    assert COMPONENTS.role_effects()["yellow minor"] == ("ducats", 2)
 
 
 def _table(players: tuple[str, ...], components_given: Data | None = None) -> Table:
@@ -366,10 +368,10 @@ def test_the_two_player_last_round_takes_either_count_unless_the_table_picks_one
 
 def test_an_unknown_reading_is_refused_in_one_line() -> None:
     with pytest.raises(UsageError) as caught:
-        components.load({"readings": {"short-pile": "shuffle"}})
+        components.load({"readings": {"short-pile": "shuffle"}}, COMPONENTS)
     assert str(caught.value) == "components readings.short-pile: expected reuse-removed or game-ends"
     with pytest.raises(UsageError, match="unknown reading 'tax'; known: last-round-ducats"):
-        components.load({"readings": {"tax": "paid"}})
+        components.load({"readings": {"tax": "paid"}}, COMPONENTS)
 
 
 def test_templates_list_and_show_il_principe(cli: Cli) -> None:

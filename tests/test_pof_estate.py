@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import pytest
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError
-from pbem.games.princes_of_florence.components import COMPONENTS, Building, Landscape
+from pbem.games.princes_of_florence.components import Building, Landscape, load
 from pbem.games.princes_of_florence.estate import (
     Cells,
     Estate,
@@ -31,6 +31,8 @@ from pbem.games.princes_of_florence.estate import (
     squares_of,
     turned,
 )
+
+COMPONENTS = load()
 
 
 @dataclass(frozen=True)

@@ -20,19 +20,19 @@ from hypothesis import strategies as st
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence.buildings import cost
-from pbem.games.princes_of_florence.components import (
-    BONUS_CARDS,
-    BUILDINGS,
-    FREEDOMS,
-    LANDSCAPES,
-    PRESTIGE_CARDS,
-    PROFESSIONS,
-    SUPPLY,
-    UNLISTED_BONUS_CARDS,
-)
+from pbem.games.princes_of_florence.components import FREEDOMS, LANDSCAPES, load
 from pbem.games.princes_of_florence.state import Table
 from pbem.games.princes_of_florence.table import TRACKER
 from pbem.games.princes_of_florence.works import minimum
+
+# The shipped template's values, as a table set up without components plays with.
+PARTS = load()
+BONUS_CARDS = PARTS.listed_bonus()
+BUILDINGS = PARTS.building_names
+PRESTIGE_CARDS = PARTS.prestige
+PROFESSIONS = PARTS.professions
+SUPPLY = PARTS.supply()
+UNLISTED_BONUS_CARDS = SUPPLY["bonus"] - len(BONUS_CARDS)
 
 PLAYERS = ("alice", "bob", "carla")
 # Rounds 1-4 have no minimum in any source; most tests fix them as a group would from its board.
@@ -267,7 +267,7 @@ def test_building_costs_700_300_with_one_or_two_builders_and_nothing_with_three(
     # "Для постройки здания игрок платит в банк 700 флоринов, в независимости от его размеров. Если
     # игрок имеет в поместье одного или двух строителей, он платит за постройку всего 300 флоринов.
     # Если игрок имеет 3 строителей в своем поместье, он строит здания бесплатно."
-    assert cost(builders) == price
+    assert cost(builders, PARTS) == price
     state = table()
     state.estates["bob"].builders = builders
     report = TRACKER.query(state, "building-cost bob")[0]

@@ -19,12 +19,12 @@ import pytest
 from pbem import gamefile
 from pbem.engine import templates
 from pbem.engine.templates import ComponentError
-from pbem.games.princes_of_florence import components
-from pbem.games.princes_of_florence.components import COMPONENTS, parse
+from pbem.games.princes_of_florence.components import load, parse
 from pbem.games.princes_of_florence.estate import format_squares
 from tests.conftest import Cli
 
 Data = dict[str, Any]
+COMPONENTS = load()
 
 
 def shipped() -> Data:
@@ -108,12 +108,13 @@ def test_every_value_has_a_source_and_the_reference_set_is_marked_unverified() -
 
 def test_the_companion_takes_only_what_a_source_gives() -> None:
     # A table records the rest (the minimum off the round track, a bonus card by its value).
-    assert components.MINIMUM_WORK == {5: 15, 7: 17}
-    assert len(components.BONUS_CARDS) == 13 and components.UNLISTED_BONUS_CARDS == 7
-    assert "parks" not in components.BONUS_CARDS
-    assert components.PRESTIGE_CARDS["four-buildings-two-freedoms"].source == "pbem default"
-    assert components.PRESTIGE_CARDS["most-works"].source == "notes"
-    assert components.SUPPLY == {
+    assert COMPONENTS.known_minimums() == {5: 15, 7: 17}
+    listed = COMPONENTS.listed_bonus()
+    assert len(listed) == 13 and COMPONENTS.rule("bonus_cards") - len(listed) == 7
+    assert "parks" not in listed
+    assert COMPONENTS.prestige["four-buildings-two-freedoms"].source == "pbem default"
+    assert COMPONENTS.prestige["most-works"].source == "notes"
+    assert COMPONENTS.supply() == {
         "forest": 6,
         "lake": 6,
         "park": 6,
@@ -123,7 +124,7 @@ def test_the_companion_takes_only_what_a_source_gives() -> None:
         "recruitment": 5,
         "bonus": 20,
     }
-    assert components.UNOFFICIAL_RECRUITMENT == {2: 3, 3: 4}
+    assert [COMPONENTS.unofficial_recruitment(count) for count in (2, 3)] == [3, 4]
 
 
 def test_the_values_a_game_embeds_parse_without_their_sources() -> None:

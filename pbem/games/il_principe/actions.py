@@ -11,15 +11,7 @@ from collections.abc import Mapping, Sequence
 from pbem.companion import words as w
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe import roles
-from pbem.games.il_principe.components import (
-    COLOURS,
-    RANKS,
-    ROLE_BY_NAME,
-    ROLES,
-    RULES,
-    SHIELDS_PER_FAMILY,
-    check_icons,
-)
+from pbem.games.il_principe.components import COLOURS, RANKS, ROLES, check_icons
 from pbem.games.il_principe.state import UNKNOWN, Seat, Table
 
 Log = list[str]
@@ -34,15 +26,16 @@ def region(table: Table, text: str, word: str) -> str:
     return w.one_of(text, word, "region", table.parts.regions)
 
 
-def role(text: str, words: Sequence[str], at: int) -> tuple[str, int]:
+def role(table: Table, text: str, words: Sequence[str], at: int) -> tuple[str, int]:
     """A role as ``blue major`` or by its name (``noble``); the role and the next word's index."""
-    if at < len(words) and words[at] in ROLE_BY_NAME:
-        return ROLE_BY_NAME[words[at]], at + 1
+    by_name = table.parts.box.role_by_name()
+    if at < len(words) and words[at] in by_name:
+        return by_name[words[at]], at + 1
     if at + 1 < len(words) and f"{words[at]} {words[at + 1]}" in ROLES:
         return f"{words[at]} {words[at + 1]}", at + 2
     got = " ".join(words[at : at + 2]) or "nothing"
     raise MoveSyntaxError(
-        f"{text!r}: unknown role {got!r}; known: <colour> major|minor or {', '.join(sorted(ROLE_BY_NAME))}"
+        f"{text!r}: unknown role {got!r}; known: <colour> major|minor or {', '.join(sorted(by_name))}"
     )
 
 
@@ -128,7 +121,7 @@ def last_draw_counts(table: Table) -> tuple[int, ...]:
         else:
             counts = {min(table.rules.last_draw, table.deck + table.discards)}
     else:
-        six = min(RULES["two_players_last_round_draw"], table.deck)
+        six = min(table.parts.rule("two_players_last_round_draw"), table.deck)
         counts = {"six": {six}, "all": {table.deck}}.get(
             table.parts.readings.get("two-players-last-round", ""), {six, table.deck}
         )
@@ -422,7 +415,7 @@ def builds(
         raise IllegalMoveError(f"{text!r}: {problem}")
     pay(text, seat, city.size.cost, f"a city costs the ducats printed on its card, {city.size.cost}")
     take_from_hand(table, text, seat, cards)
-    due = min(city.size.shields, SHIELDS_PER_FAMILY - seat.shields_placed)
+    due = min(city.size.shields, table.parts.box.shields_per_family - seat.shields_placed)
     if len(regions) != due:
         raise IllegalMoveError(
             f"{text!r}: {seat.name} places {due} shield(s) for a {city.size.name} city (1 for a small "
@@ -459,7 +452,7 @@ def role_points(table: Table, builder: str, cards: Sequence[str]) -> dict[str, i
         for rank in RANKS:
             holder = table.holder(f"{card} {rank}")
             if holder is not None and holder != builder:
-                points[holder] = points.get(holder, 0) + RULES[f"city_{rank}_vp"]
+                points[holder] = points.get(holder, 0) + table.parts.rule(f"city_{rank}_vp")
     return points
 
 

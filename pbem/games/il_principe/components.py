@@ -9,6 +9,10 @@ unverified there has them stated by the table when it is built, or passed in ``c
 a table starts (see ``load``). The whole reference map is for games that need every value, and
 for ``pbem templates show il-principe``.
 
+A game reads its components once, from the values its genesis signs (or a table from those its log
+starts with), and the rules read every value from the state: nothing here is read at import, so a
+group's own copy of the template is played as signed.
+
 Tables and records of the template:
 
 - ``[rules]``: ``{ value = N, source = "..." }``: counts, money, the numbers each player count
@@ -169,6 +173,26 @@ class ComponentSet:
     def sourced(self, path: str) -> bool:
         """Whether a text gives the value at ``path`` (``city siena icons``)."""
         return path not in self.unverified
+
+    def rule(self, name: str) -> int:
+        return self.rules[name]
+
+    @property
+    def shields_per_family(self) -> int:
+        return self.rules["shields_per_family"]
+
+    def role_names(self) -> dict[tuple[str, str], str]:
+        """(colour, rank) -> the role's name (``noble``)."""
+        return {(role.colour, role.rank): role.id for role in self.roles.values()}
+
+    def role_by_name(self) -> dict[str, str]:
+        """A role's name -> the role as ``blue major``."""
+        return {role.id: f"{role.colour} {role.rank}" for role in self.roles.values()}
+
+    def role_effects(self) -> dict[str, tuple[str, int]]:
+        """What each role (``blue major``) does when taken: (effect, amount); both ranks of a
+        colour do the same."""
+        return {f"{role.colour} {role.rank}": (role.effect, role.amount) for role in self.roles.values()}
 
 
 _FIELDS: dict[str, dict[str, type]] = {
@@ -392,43 +416,13 @@ def _check_whole(components: ComponentSet) -> None:
 
 
 def load_set() -> ComponentSet:
-    """The components of the template pbem ships, checked with their sources."""
+    """The components of the template pbem ships, checked with their sources: read only where a
+    command needs the defaults (a new game without its own components, a table's set-up)."""
     return parse(gamefile.shipped_template(TEMPLATE), require_sources=True)
 
 
-COMPONENTS = load_set()
-RULES = COMPONENTS.rules
-
-BUILDINGS = {colour: found.building for colour, found in COMPONENTS.colours.items()}
-CARDS_BY_COLOUR = {colour: found.cards for colour, found in COMPONENTS.colours.items()}
-CARDS_PER_COLOUR = min(CARDS_BY_COLOUR.values())
-# "Règles spéciales pour 2 joueurs": « 7 bâtiments de chaque couleur » go back in the box.
-TWO_PLAYER_REMOVED_PER_COLOUR = RULES["two_players_removed_per_colour"]
-TWO_PLAYER_REMOVED_CITIES = RULES["two_players_removed_cities"]
-SHIELDS_PER_FAMILY = RULES["shields_per_family"]
-
-ROLE_NAMES = {(role.colour, role.rank): role.id for role in COMPONENTS.roles.values()}
+# Roles as ``colour rank``, in colour order: the board's, whatever a set of components calls them.
 ROLES = tuple(f"{colour} {rank}" for colour in COLOURS for rank in RANKS)
-ROLE_BY_NAME = {name: f"{colour} {rank}" for (colour, rank), name in ROLE_NAMES.items()}
-# What each colour's roles do when taken: (effect, amount); both ranks of a colour do the same.
-ROLE_EFFECTS = {
-    f"{role.colour} {role.rank}": (role.effect, role.amount) for role in COMPONENTS.roles.values()
-}
-
-# Regions are named by their colour on the map (see the template): six names for the six regions.
-REGIONS = tuple(sorted(COMPONENTS.regions))
-SIZES = {name: COMPONENTS.sizes[name] for name in SIZE_NAMES}
-CITY_SIZES = {name: city.size.name for name, city in COMPONENTS.cities.items()}
-# Only what a text gives: the examples of "Construire une cité" (Firenze, Lucca, Milano).
-KNOWN_ICONS = {
-    name: city.icons for name, city in COMPONENTS.cities.items() if COMPONENTS.sourced(f"city {name} icons")
-}
-KNOWN_REGIONS = {
-    name: city.regions
-    for name, city in COMPONENTS.cities.items()
-    if COMPONENTS.sourced(f"city {name} regions")
-}
-DEFAULT_READINGS = {name: reading.default for name, reading in COMPONENTS.readings.items()}
 
 
 @dataclass(frozen=True)
@@ -443,14 +437,23 @@ class City:
 @dataclass(frozen=True)
 class Components:
     """What a table plays with: the cities as far as the texts (or the table) give them, the
-    regions, and the readings picked where the translations disagree (absent: pbem's default)."""
+    regions, and the readings picked where the translations disagree (absent: the default the
+    components mark). ``box`` is the set of components they come from: every number a rule needs
+    is read from it, so a table or a game plays with the values it was set up with."""
 
+    box: ComponentSet
     cities: Mapping[str, City]
     regions: tuple[str, ...]
     readings: Mapping[str, str] = field(default_factory=dict)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Components:
+        return self  # immutable: every copy of a table shares one set of components
+
     def reading(self, name: str) -> str:
-        return self.readings.get(name, DEFAULT_READINGS[name])
+        return self.readings.get(name, self.box.readings[name].default)
+
+    def rule(self, name: str) -> int:
+        return self.box.rules[name]
 
 
 def _colours(field: str, city: str, value: Any) -> tuple[str, ...]:
@@ -476,20 +479,22 @@ def _readings(given: Any) -> dict[str, str]:
     return dict(given)
 
 
-def load(overrides: Mapping[str, Any] | None) -> Components:
-    """The components, with a table's overrides: ``icons`` and ``regions`` (city -> list of
-    colours/regions), ``vp`` (city -> points printed on its card), ``region_names`` (the six
-    regions' names) and ``readings`` (reading -> the choice where the translations disagree)."""
+def load(overrides: Mapping[str, Any] | None, box: ComponentSet) -> Components:
+    """The components of ``box`` as far as a text gives them, with a table's overrides: ``icons``
+    and ``regions`` (city -> list of colours/regions), ``vp`` (city -> points printed on its card),
+    ``region_names`` (the six regions' names) and ``readings`` (reading -> the choice where the
+    translations disagree)."""
     overrides = overrides or {}
+    default_names = tuple(sorted(box.regions))
     unknown = set(overrides) - {"icons", "regions", "vp", "region_names", "readings"}
     if unknown:
         raise UsageError(
             f"unknown components {', '.join(sorted(unknown))}; "
             "known: icons, regions, vp, region_names, readings"
         )
-    names = tuple(overrides.get("region_names", REGIONS))
+    names = tuple(overrides.get("region_names", default_names))
     if (
-        len(names) != len(REGIONS)
+        len(names) != len(default_names)
         or len(set(names)) != len(names)
         or not all(isinstance(n, str) for n in names)
     ):
@@ -498,18 +503,20 @@ def load(overrides: Mapping[str, Any] | None) -> Components:
         )
     for field_name in ("icons", "regions", "vp"):
         for city in overrides.get(field_name, {}):
-            if city not in CITY_SIZES:
+            if city not in box.cities:
                 raise UsageError(f"components {field_name}: unknown city {city!r}")
     cities: dict[str, City] = {}
-    for name, card in COMPONENTS.cities.items():
+    for name, card in box.cities.items():
         size = card.size
-        icons = KNOWN_ICONS.get(name)
+        # Only what a text gives: the examples of "Construire une cité" (Firenze, Lucca, Milano).
+        icons = card.icons if box.sourced(f"city {name} icons") else None
         if name in overrides.get("icons", {}):
             icons = _colours("icons", name, overrides["icons"][name])
             problem = check_icons(size, icons)
             if problem:
                 raise UsageError(f"components icons.{name}: {problem}")
-        regions = KNOWN_REGIONS.get(name) if names == REGIONS else None
+        known_regions = card.regions if box.sourced(f"city {name} regions") else None
+        regions = known_regions if names == default_names else None
         if name in overrides.get("regions", {}):
             given = overrides["regions"][name]
             if not isinstance(given, list | tuple) or not all(region in names for region in given):
@@ -523,4 +530,4 @@ def load(overrides: Mapping[str, Any] | None) -> Components:
         if not isinstance(vp, int) or isinstance(vp, bool) or vp < 0:
             raise UsageError(f"components vp.{name}: expected a whole number")
         cities[name] = City(name, size, vp, icons, regions)
-    return Components(cities, names, _readings(overrides.get("readings", {})))
+    return Components(box, cities, names, _readings(overrides.get("readings", {})))

@@ -165,7 +165,7 @@ def companion_parts(found: ComponentSet, readings: Mapping[str, str]) -> Compone
     cities = {
         name: City(name, card.size, card.vp, card.icons, card.regions) for name, card in found.cities.items()
     }
-    return Components(cities, tuple(sorted(found.regions)), dict(readings))
+    return Components(found, cities, tuple(sorted(found.regions)), dict(readings))
 
 
 def as_table(game: Game) -> companion.Table:
@@ -201,7 +201,7 @@ def settings(found: ComponentSet, seats: int, rich_start: bool, chosen: Mapping[
     """``chosen``: the readings a game picked; the others are those the components mark as the
     default (``[[reading]] default``)."""
     readings = {name: chosen.get(name, found.readings[name].default) for name in found.readings}
-    return Settings(rules_for(seats, rich_start), readings, rich_start)
+    return Settings(rules_for(found, seats, rich_start), readings, rich_start)
 
 
 def new_game(found: ComponentSet, seats: Sequence[str], config: Settings) -> Game:

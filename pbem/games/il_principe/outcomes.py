@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.engine.ruleset import standings
 from pbem.games.il_principe import scoring
-from pbem.games.il_principe.components import COLOURS, ROLE_EFFECTS
+from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.game import AUCTION, OVER, Game, Player, as_table
 
 
@@ -18,7 +18,7 @@ def outcomes(before: Game, after: Game) -> list[str]:
     sold = before.auction.lot if before.auction is not None else ""
     for role, seat in after.roles.items():
         if before.roles.get(role) != seat and role != sold:
-            found.append(f"{seat} takes the {role} role{_effect(role)}")
+            found.append(f"{seat} takes the {role} role{_effect(after, role)}")
     for old, new in zip(before.players, after.players, strict=True):
         found += _player(after, old, new)
     found += [f"city turned up: {_city(after, city)}" for city in after.face_up if city not in before.face_up]
@@ -56,7 +56,7 @@ def _auction(before: Game, after: Game) -> list[str]:
         winner = after.player(holder)
     paid = _paid(before, after, winner.seat)
     principe = ", and becomes Il Principe" if before.principe != after.principe == winner.seat else ""
-    effect = "" if auction.lot in COLOURS else _effect(auction.lot)
+    effect = "" if auction.lot in COLOURS else _effect(before, auction.lot)
     return [f"{winner.seat} wins {group} for {paid} ducat{'s' if paid != 1 else ''}{principe}{effect}"]
 
 
@@ -70,8 +70,8 @@ _EFFECTS = {
 }
 
 
-def _effect(role: str) -> str:
-    kind, amount = ROLE_EFFECTS[role]
+def _effect(game: Game, role: str) -> str:
+    kind, amount = game.components.role_effects()[role]
     return f" ({_EFFECTS[kind].format(amount)})" if kind in _EFFECTS else ""
 
 
@@ -83,7 +83,7 @@ def _paid(before: Game, after: Game, seat: str) -> int:
     if auction.leader == seat:
         return auction.price
     spent = before.player(seat).ducats - after.player(seat).ducats
-    kind, amount = ROLE_EFFECTS.get(auction.lot, ("", 0))
+    kind, amount = before.components.role_effects().get(auction.lot, ("", 0))
     if kind == "ducats":
         spent += amount
     if after.round > before.round:

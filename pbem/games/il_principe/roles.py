@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.errors import IllegalMoveError
-from pbem.games.il_principe.components import COLOURS, ROLE_EFFECTS, ROLE_NAMES, SHIELDS_PER_FAMILY
+from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.state import UNKNOWN, Step, Table
 
 
@@ -19,9 +19,9 @@ def turned_down(face_up: int) -> int:
     return (face_up + 1) // 2
 
 
-def role_label(role: str) -> str:
+def role_label(table: Table, role: str) -> str:
     colour, rank = role.split()
-    return f"{role} ({ROLE_NAMES[colour, rank]})"
+    return f"{role} ({table.parts.box.role_names()[colour, rank]})"
 
 
 @dataclass(frozen=True)
@@ -80,10 +80,10 @@ def waiting(table: Table) -> str | None:
     colour = step.role.split()[0]
     if step.kind == "auction":
         return (
-            f"{role_label(step.role)} is auctioned between {', '.join(step.players)}: record "
+            f"{role_label(table, step.role)} is auctioned between {', '.join(step.players)}: record "
             f"`<player> takes {step.role} for <ducats>` or `nobody takes {step.role}`"
         )
-    if ROLE_EFFECTS[step.role][0] == "turn-up":
+    if table.parts.box.role_effects()[step.role][0] == "turn-up":
         who = step.players[0]
         return f"{who} turns up a face-down card (not {colour}): `{who} turns up <colour>`"
     return f"{step.players[0]} places a shield: `{step.players[0]} shield <region>`"
@@ -102,7 +102,7 @@ def give(table: Table, role: str, player: str, log: list[str]) -> None:
         seat.up[colour] -= turned
         seat.down[colour] += turned
         note = f", turns {turned} {colour} face down"
-    log.append(f"{role_label(role)}: {player}{note}")
+    log.append(f"{role_label(table, role)}: {player}{note}")
     table.steps.insert(0, Step("effect", role, (player,)))
 
 
@@ -110,7 +110,7 @@ def effect(table: Table, step: Step, log: list[str]) -> bool:
     """Carry out an effect that needs no choice; False if the table must choose. What each role
     does is the template's (``effect``, ``amount``): the tiles' table in "Les tuiles de Rôle"."""
     colour = step.role.split()[0]
-    kind, amount = ROLE_EFFECTS[step.role]
+    kind, amount = table.parts.box.role_effects()[step.role]
     seat = table.seats[step.players[0]]
     if kind == "vp":
         seat.vp += amount
@@ -130,7 +130,7 @@ def effect(table: Table, step: Step, log: list[str]) -> bool:
         if any(seat.down[other] for other in COLOURS if other != colour):
             return False
         log.append(f"  {seat.name} has no face-down card but {colour} to turn up")
-    elif seat.shields_placed < SHIELDS_PER_FAMILY:
+    elif seat.shields_placed < table.parts.box.shields_per_family:
         return False
     else:
         log.append(f"  {seat.name} has no shield left to place")
@@ -163,7 +163,8 @@ def _head(table: Table, text: str, kind: str, role_effect: str | None = None) ->
     if not table.steps:
         raise IllegalMoveError(f"{text!r}: phase 4 is not waiting for anything: no role is being handed out")
     step = table.steps[0]
-    if step.kind != kind or (role_effect is not None and ROLE_EFFECTS[step.role][0] != role_effect):
+    effects = table.parts.box.role_effects()
+    if step.kind != kind or (role_effect is not None and effects[step.role][0] != role_effect):
         raise IllegalMoveError(f"{text!r}: phase 4 waits for this first: {waiting(table)}")
     return step
 
@@ -195,7 +196,7 @@ def nobody_takes(table: Table, text: str, role: str, log: list[str]) -> None:
     if step.role != role:
         raise IllegalMoveError(f"{text!r}: phase 4 waits for this first: {waiting(table)}")
     table.steps.pop(0)
-    log.append(f"{role_label(role)}: nobody bid, it stays on the board")
+    log.append(f"{role_label(table, role)}: nobody bid, it stays on the board")
     run(table, log)
 
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe import actions, roles
-from pbem.games.il_principe.components import COLOURS, ROLE_EFFECTS, check_icons
+from pbem.games.il_principe.components import COLOURS, check_icons
 from pbem.games.il_principe.game import (
     ACTIONS,
     AUCTION,
@@ -543,7 +543,7 @@ def _effect(game: Game, role: str, seat: str) -> Game:
     """« Les tuiles de Rôle »: turn a card up (not of the role's colour), 1 VP, draw a card, place
     a shield, 2 ducats."""
     colour = role.split(maxsplit=1)[0]
-    kind, amount = ROLE_EFFECTS[role]
+    kind, amount = game.components.role_effects()[role]
     player = game.player(seat)
     if kind == "vp":
         return game.with_player(replace(player, vp=player.vp + amount))

@@ -8,20 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pbem.games.il_principe.components import COLOURS, RULES
+from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.state import Table
 
 CATEGORIES = ("track", "regions", "roles", "sets", "most ducats", "most cards in hand")
-REGION_FIRST = RULES["region_first_vp"]
-REGION_SECOND = RULES["region_second_vp"]
-MAJOR_ROLE = RULES["end_major_vp"]
-MINOR_ROLE = RULES["end_minor_vp"]
-PER_SET = RULES["set_vp"]
-MOST_DUCATS = RULES["most_ducats_vp"]
-MOST_CARDS = RULES["most_cards_vp"]
 
 
-def region_points(shields: Mapping[str, int]) -> dict[str, int]:
+def region_points(shields: Mapping[str, int], first_vp: int, second_vp: int) -> dict[str, int]:
     """One region: « Si il y a un ou plusieurs joueurs avec le plus de blasons dans une région, ils
     reçoivent chacun 5 points ... aucun autre joueur ... ne reçoit des points »; with one most,
     « un ou plusieurs joueurs ont le second plus grand total ... reçoivent chacun 2 points ».
@@ -33,23 +26,26 @@ def region_points(shields: Mapping[str, int]) -> dict[str, int]:
         return points
     first = [name for name, count in present.items() if count == levels[0]]
     for name in first:
-        points[name] = REGION_FIRST
+        points[name] = first_vp
     if len(first) == 1 and len(levels) > 1:
         for name, count in present.items():
             if count == levels[1]:
-                points[name] = REGION_SECOND
+                points[name] = second_vp
     return points
 
 
 def regions(table: Table) -> dict[str, dict[str, int]]:
     """Each region's points per family."""
+    first, second = table.parts.rule("region_first_vp"), table.parts.rule("region_second_vp")
     return {
-        region: region_points({name: seat.shields.get(region, 0) for name, seat in table.seats.items()})
+        region: region_points(
+            {name: seat.shields.get(region, 0) for name, seat in table.seats.items()}, first, second
+        )
         for region in table.parts.regions
     }
 
 
-def most(amounts: Mapping[str, int], points: int = MOST_DUCATS) -> dict[str, int]:
+def most(amounts: Mapping[str, int], points: int) -> dict[str, int]:
     """« 2 PVs pour le joueur qui possède le plus ... (en cas d'égalité, tous les joueurs concernés
     gagnent 2 PVs) ». Read as written, families tied with none at all also share the 2 points."""
     best = max(amounts.values(), default=0)
@@ -61,23 +57,26 @@ def sets(table: Table, name: str) -> int:
     moins de cartes », which is « 2 points de victoire pour chaque lot de 5 cartes Bâtiment de
     couleurs différentes »: face up or down alike."""
     seat = table.seats[name]
-    return PER_SET * min(seat.in_front(colour) for colour in COLOURS)
+    return table.parts.rule("set_vp") * min(seat.in_front(colour) for colour in COLOURS)
 
 
 def role_points(table: Table, name: str) -> int:
     """« 2 PVs pour chaque Rôle Majeur ... 1 PV pour chaque Rôle Mineur contrôlé à la fin »."""
+    major, minor = table.parts.rule("end_major_vp"), table.parts.rule("end_minor_vp")
     return sum(
-        MAJOR_ROLE if role.endswith("major") else MINOR_ROLE
-        for role, holder in table.roles.items()
-        if holder == name
+        major if role.endswith("major") else minor for role, holder in table.roles.items() if holder == name
     )
 
 
 def breakdown(table: Table) -> dict[str, dict[str, int]]:
     """Points per family and category, with ``total``."""
     by_region = regions(table)
-    ducats = most({name: seat.ducats for name, seat in table.seats.items()}, MOST_DUCATS)
-    hands = most({name: seat.hand_size for name, seat in table.seats.items()}, MOST_CARDS)
+    ducats = most(
+        {name: seat.ducats for name, seat in table.seats.items()}, table.parts.rule("most_ducats_vp")
+    )
+    hands = most(
+        {name: seat.hand_size for name, seat in table.seats.items()}, table.parts.rule("most_cards_vp")
+    )
     scores: dict[str, dict[str, int]] = {}
     for name in table.players:
         row = {

@@ -17,15 +17,13 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.il_principe import actions as act
 from pbem.games.il_principe import roles, scoring, view
 from pbem.games.il_principe.components import (
-    CARDS_BY_COLOUR,
     COLOURS,
     RANKS,
-    ROLE_BY_NAME,
-    RULES,
-    SHIELDS_PER_FAMILY,
-    TWO_PLAYER_REMOVED_CITIES,
-    TWO_PLAYER_REMOVED_PER_COLOUR,
+    Components,
+    ComponentSet,
     load,
+    load_set,
+    parse,
 )
 from pbem.games.il_principe.state import Rules, Seat, Table
 
@@ -136,14 +134,14 @@ PLAYER_VERBS = (
     "reserves", "wins", "builds", "places", "takes", "turns", "shield",
     "draws", "pays", "ducats", "vp", "hand", "shields", "up", "down", "holds",
 )  # fmt: skip
-RESERVED = {"round", "game", "nobody", *COLOURS, *ROLE_BY_NAME}
+RESERVED = {"round", "game", "nobody", *COLOURS}
 
 
-def rules_for(players: int, rich_start: bool) -> Rules:
+def rules_for(found: ComponentSet, players: int, rich_start: bool) -> Rules:
     """Setup, phase 1 and the end of the game, with « Règles spéciales pour 2 joueurs » and the
     « Variante » (10 ducats to start, 6 a round, a city may be built in the first round)."""
     two = players == 2
-    rule = RULES
+    rule = found.rules
     income = rule["two_players_income"] if two else rule["income"]
     return Rules(
         start_ducats=rule["variant_start_ducats"] if rich_start else rule["start_ducats"],
@@ -153,7 +151,7 @@ def rules_for(players: int, rich_start: bool) -> Rules:
         threshold=rule["two_players_last_round_below"] if two else rule[f"last_round_below_{players}"],
         # 0: the two-player draw, whose count the texts word two ways (``act.last_draw_counts``)
         last_draw=0 if two else rule[f"last_round_draw_{players}"],
-        cities=rule["city_cards"] - (TWO_PLAYER_REMOVED_CITIES if two else 0),
+        cities=rule["city_cards"] - (rule["two_players_removed_cities"] if two else 0),
         minor_roles=not two,
         build_first_round=rich_start,
     )
@@ -222,7 +220,7 @@ def _player_action(table: Table, text: str, words: list[str], log: list[str]) ->
         act.places(table, text, seat, count, act.colour(text, words[3]), log=log)
     elif verb == "takes":
         act.not_over(table, text)
-        role, at = act.role(text, words, 2)
+        role, at = act.role(table, text, words, 2)
         act.check_role(table, text, role)
         bid = _for(text, words, at, "<player> takes <role> for <ducats>")
         roles.take(table, text, seat.name, role, bid, log=log)
@@ -235,7 +233,7 @@ def _player_action(table: Table, text: str, words: list[str], log: list[str]) ->
     elif verb == "shield":
         w.expect(text, words, 3, "<player> shield <region>")
         act.not_over(table, text)
-        if seat.shields_placed >= SHIELDS_PER_FAMILY:
+        if seat.shields_placed >= table.parts.box.shields_per_family:
             raise IllegalMoveError(f"{text!r}: {seat.name} has no shield left to place")
         roles.shield(table, text, seat.name, act.region(table, text, words[2]), log)
     else:
@@ -275,7 +273,11 @@ def _correction(table: Table, text: str, seat: Seat, verb: str, words: list[str]
             text, seat.shields.get(place, 0), change, f"{seat.name}'s shields in {place}"
         )
         act.adjust(
-            text, seat.shields_placed - change, change, f"{seat.name}'s shields placed", SHIELDS_PER_FAMILY
+            text,
+            seat.shields_placed - change,
+            change,
+            f"{seat.name}'s shields placed",
+            table.parts.box.shields_per_family,
         )
         log.append(f"{seat.name} shields in {place} {change:+d}")
     elif verb in ("up", "down"):
@@ -290,7 +292,7 @@ def _correction(table: Table, text: str, seat: Seat, verb: str, words: list[str]
 
 
 def _holds(table: Table, text: str, holder: str | None, words: list[str], log: list[str]) -> None:
-    role, at = act.role(text, words, 2)
+    role, at = act.role(table, text, words, 2)
     w.expect(text, words, at, "<player>|nobody holds <role>")
     act.check_role(table, text, role)
     table.roles[role] = holder
@@ -317,7 +319,7 @@ def dispatch(table: Table, text: str, words: list[str], log: list[str]) -> None:
             act.wins(table, text, None, act.colour(text, words[2]), 0, log=log)
         elif verb == "takes":
             act.not_over(table, text)
-            role, at = act.role(text, words, 2)
+            role, at = act.role(table, text, words, 2)
             w.expect(text, words, at, "nobody takes <role>")
             act.check_role(table, text, role)
             roles.nobody_takes(table, text, role, log)
@@ -325,6 +327,19 @@ def dispatch(table: Table, text: str, words: list[str], log: list[str]) -> None:
             _holds(table, text, None, words, log)
     else:
         _player_action(table, text, words, log)
+
+
+def _components(given: Mapping[str, Any] | None) -> tuple[ComponentSet, Components]:
+    """The box a table plays with, read once at its set-up: every rule after it reads the values
+    from the table. A whole template (a group's copy of ``pbem templates show``, with its
+    ``[template]`` table) gives every value itself, and may carry a ``readings`` table as a game's
+    components do; otherwise the template pbem ships gives them, with a table's overrides."""
+    if given and "template" in given:
+        box = parse(given)
+        readings = given.get("readings")
+        return box, load({"readings": readings} if readings is not None else None, box)
+    box = load_set()
+    return box, load(given, box)
 
 
 class IlPrincipeTracker:
@@ -351,20 +366,21 @@ class IlPrincipeTracker:
             raise UsageError("il principe is for 2 to 5 players")
         if len(set(names)) != len(names):
             raise UsageError("each player needs a different name")
+        box, parts = _components(components)
         for name in names:
-            if name in RESERVED or not name.isidentifier():
+            if name in RESERVED or name in box.role_by_name() or not name.isidentifier():
                 raise UsageError(
                     f"player name {name!r} cannot be told from the words of an action; choose another"
                 )
-        rules = rules_for(len(names), bool(options.get("rich_start", False)))
-        removed = TWO_PLAYER_REMOVED_PER_COLOUR if len(names) == 2 else 0
+        rules = rules_for(box, len(names), bool(options.get("rich_start", False)))
+        removed = box.rules["two_players_removed_per_colour"] if len(names) == 2 else 0
         return Table(
             players=names,
-            parts=load(components),
+            parts=parts,
             rules=rules,
             seats={name: Seat(name, rules.start_ducats) for name in names},
             principe=names[0],
-            deck=sum(cards - removed for cards in CARDS_BY_COLOUR.values()),
+            deck=sum(colour.cards - removed for colour in box.colours.values()),
         )
 
     def apply(self, state: Table, text: str) -> tuple[Table, Sheet]:
@@ -419,7 +435,8 @@ class IlPrincipeTracker:
 
 def candidates(table: Table, words: list[str]) -> list[str]:
     """The words that may come next."""
-    role_words = [*COLOURS, *ROLE_BY_NAME]
+    by_name = table.parts.box.role_by_name()
+    role_words = [*COLOURS, *by_name]
     if not words:
         return [*table.players, "round", "game", "nobody"]
     head, rest = words[0], words[1:]
@@ -440,7 +457,7 @@ def candidates(table: Table, words: list[str]) -> list[str]:
             return list(RANKS)
         return (
             ["for"]
-            if verb == "takes" and head != "nobody" and (args[-1] in RANKS or args[-1] in ROLE_BY_NAME)
+            if verb == "takes" and head != "nobody" and (args[-1] in RANKS or args[-1] in by_name)
             else []
         )
     if verb == "builds":
@@ -471,8 +488,7 @@ def picture_view(table: Table) -> dict[str, Any]:
     one drawing serves both. A table does not record which cities lie face up, nor the colour of
     the cards drawn face down; a city's regions are those the texts give or the table named when
     it was built."""
-    from pbem.games.il_principe.components import COMPONENTS
-
+    box = table.parts.box
     players = []
     for name in table.players:
         seat = table.seats[name]
@@ -494,7 +510,7 @@ def picture_view(table: Table) -> dict[str, Any]:
         )
     cities = []
     for city, found in table.parts.cities.items():
-        card = COMPONENTS.cities.get(city)
+        card = box.cities.get(city)
         regions = found.regions or table.city_regions.get(city)
         cities.append(
             {
@@ -516,7 +532,7 @@ def picture_view(table: Table) -> dict[str, Any]:
         "reserve": {c: n for c, n in table.reserve.items() if n},
         "removed_from_play": table.discards,
         "roles": {role: holder for role, holder in table.roles.items() if holder},
-        "regions": {region: COMPONENTS.region_name(region) for region in table.parts.regions},
+        "regions": {region: box.region_name(region) for region in table.parts.regions},
         "cities": cities,
         "players": players,
         "score": snake_scores(scores),

@@ -8,7 +8,7 @@ from pbem.companion.tracker import Report, Sheet
 from pbem.engine.json_shape import snake_scores
 from pbem.games.il_principe import roles, scoring
 from pbem.games.il_principe.actions import next_group, role_points
-from pbem.games.il_principe.components import COLOURS, ROLES, SHIELDS_PER_FAMILY, City
+from pbem.games.il_principe.components import COLOURS, ROLES, City
 from pbem.games.il_principe.state import Table
 
 
@@ -40,7 +40,7 @@ def families(table: Table) -> Report:
                 seat.vp,
                 _hand(table, name),
                 _cards(table, name),
-                f"{seat.shields_placed}/{SHIELDS_PER_FAMILY}",
+                f"{seat.shields_placed}/{table.parts.box.shields_per_family}",
                 ", ".join(held) or "-",
                 ", ".join(seat.cities) or "-",
             )
@@ -96,9 +96,10 @@ def regions(table: Table) -> Report:
         )
         scored = ", ".join(f"{name} {value}" for name, value in points[region].items() if value)
         rows.append((region, shields or "-", scored or "-"))
+    first, second = table.parts.rule("region_first_vp"), table.parts.rule("region_second_vp")
     notes = (
-        "one family with the most shields: 5 VP, and 2 VP to each family second; several tied for "
-        "the most: 5 VP each and nobody else scores",
+        f"one family with the most shields: {first} VP, and {second} VP to each family second; several "
+        f"tied for the most: {first} VP each and nobody else scores",
     )
     return Report("Regions", ("region", "shields", "VP"), tuple(rows), notes, {"points": points})
 

@@ -7,17 +7,6 @@ from collections.abc import Sequence
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.buildings import cost, size_problem
-from pbem.games.princes_of_florence.components import (
-    ACTIONS_PER_ROUND,
-    BEST_WORK_PRESTIGE,
-    BONUS_PRICE,
-    BUILDING_PRESTIGE,
-    FREEDOM_PRICE,
-    PROFESSION_PRICE,
-    ROUNDS,
-    SELL_PRESTIGE,
-    UNOFFICIAL_PROFESSION_LIMIT,
-)
 from pbem.games.princes_of_florence.state import ACTIONS, AUCTION, OVER, Table, Work
 from pbem.games.princes_of_florence.works import (
     Bonus,
@@ -38,10 +27,11 @@ ONCE_PER_ROUND = ("profession", "freedom")
 def _act(table: Table, text: str, player: str, action: str) -> None:
     """Count one of the player's two actions; the first action ends the auction phase."""
     estate = table.estates[player]
-    if len(estate.actions) >= ACTIONS_PER_ROUND:
+    allowed = table.components.rule("actions_per_round")
+    if len(estate.actions) >= allowed:
         raise IllegalMoveError(
             f"{text!r}: {player} has taken both actions of round {table.round} ("
-            f"{', '.join(estate.actions)}), and each player takes {ACTIONS_PER_ROUND} actions a round"
+            f"{', '.join(estate.actions)}), and each player takes {allowed} actions a round"
         )
     if action in ONCE_PER_ROUND and action in estate.actions:
         raise IllegalMoveError(
@@ -77,15 +67,15 @@ def build(table: Table, text: str, player: str, building: str, size: str | None)
             f"{text!r}: say the {building}'s size (large, medium or small): no source gives the sizes "
             "of the building types"
         )
-    problem = size_problem(table.sizes, building, size)
+    problem = size_problem(table.sizes, building, size, table.components)
     if problem:
         raise IllegalMoveError(f"{text!r}: {problem}")
-    price = cost(estate.builders)
+    price = cost(estate.builders, table.components)
     _pay(table, text, player, price, f"a building with {estate.builders} builder(s)")
     estate.buildings[building] = size
     table.sizes[building] = size
     table.supply[building] -= 1
-    estate.prestige["buildings"] += BUILDING_PRESTIGE
+    estate.prestige["buildings"] += table.components.rule("building_prestige")
     return price
 
 
@@ -103,7 +93,7 @@ def take_freedom(table: Table, text: str, player: str, freedom: str) -> None:
             f"{text!r}: no {freedom} marker is left (the game has {len(table.players) - 1} of each type, "
             "one fewer than the players)"
         )
-    _pay(table, text, player, FREEDOM_PRICE, "a freedom")
+    _pay(table, text, player, table.components.rule("freedom_price"), "a freedom")
     table.supply[key] -= 1
     estate.freedoms.append(freedom)
 
@@ -132,7 +122,7 @@ def _profession_refusal(table: Table, text: str) -> IllegalMoveError | None:
     turned up, so the text's limit of 6 is never what stops a player; with two, 7 are turned up
     and the limit of 4 does."""
     count = len(table.players)
-    limit = UNOFFICIAL_PROFESSION_LIMIT[count]
+    limit = table.components.profession_limit(count)
     turned = revealed_professions(table)
     taken = table.professions_taken
     if taken >= limit:
@@ -171,7 +161,7 @@ def take_profession(table: Table, text: str, player: str, name: str | None) -> N
             raise refusal
     if name is not None:
         _check_unseen(table, text, name)
-    _pay(table, text, player, PROFESSION_PRICE, "a profession card")
+    _pay(table, text, player, table.components.rule("profession_price"), "a profession card")
     table.supply["profession"] -= 1
     table.professions_taken += 1
     estate = table.estates[player]
@@ -199,7 +189,7 @@ def take_bonus(table: Table, text: str, player: str) -> None:
     _act(table, text, player, "bonus")
     if table.supply["bonus"] <= 0:
         raise IllegalMoveError(f"{text!r}: the bonus deck is empty, so no bonus card can be taken")
-    _pay(table, text, player, BONUS_PRICE, "a bonus card")
+    _pay(table, text, player, table.components.rule("bonus_price"), "a bonus card")
     table.supply["bonus"] -= 1
     table.estates[player].bonus += 1
 
@@ -266,20 +256,22 @@ def create_work(
             f"{text!r}: round {table.round}'s minimum work value is in no source; record it from the "
             "round track with 'minimum N' or add 'min N' to the work"
         )
-    value = work_value(estate, profession, bonuses)
+    value = work_value(estate, profession, bonuses, table.components)
     if value.total < least:
         raise IllegalMoveError(
             f"{text!r}: the work is worth {value.total} WP, below round {table.round}'s minimum {least}, "
             "and a work must be worth at least the round's minimum"
         )
-    if prestige > most_prestige(value.total):
+    most = most_prestige(value.total, table.components)
+    if prestige > most:
+        pays = value.total * table.components.rule("florins_per_wp")
+        each = table.components.rule("florins_per_prestige")
         raise IllegalMoveError(
-            f"{text!r}: a {value.total} WP work pays {value.total * 100} florins, at most "
-            f"{most_prestige(value.total)} prestige at 200 florins each: the prestige taken is paid "
-            "for from the work's own florins"
+            f"{text!r}: a {value.total} WP work pays {pays} florins, at most {most} prestige at {each} "
+            "florins each: the prestige taken is paid for from the work's own florins"
         )
     estate.bonus -= len(bonuses)
-    florins = florins_left(value.total, prestige)
+    florins = florins_left(value.total, prestige, table.components)
     estate.florins += florins
     estate.prestige["works"] += prestige
     estate.works.append(Work(profession, table.round, value.total, prestige, florins))
@@ -292,24 +284,25 @@ def sell_prestige(table: Table, text: str, player: str, points: int) -> None:
     if points > estate.points:
         raise IllegalMoveError(f"{text!r}: {player} has {estate.points} prestige points, not {points}")
     estate.prestige["sold"] -= points
-    estate.florins += points * SELL_PRESTIGE
+    estate.florins += points * table.components.rule("sell_prestige")
 
 
 def end_round(table: Table, text: str) -> tuple[int, list[str]]:
     """Seed 001: the best work of the round earns 3 prestige; the first player's figure passes left
     and the round marker moves on; "Игра заканчивается в конце 7 раунда". Returns the best work."""
+    rounds = table.components.rule("rounds")
     if table.phase == OVER:
         raise IllegalMoveError(
-            f"{text!r}: the game is over after round {ROUNDS}; there is no round {ROUNDS + 1}"
+            f"{text!r}: the game is over after round {rounds}; there is no round {rounds + 1}"
         )
     value, best = best_work(table)
     for player in best:
-        table.estates[player].prestige["best work"] += BEST_WORK_PRESTIGE
+        table.estates[player].prestige["best work"] += table.components.rule("best_work_prestige")
     for estate in table.estates.values():
         estate.bought = None
         estate.actions = []
     table.auctioned = []
-    if table.round == ROUNDS:
+    if table.round == rounds:
         table.phase = OVER
         return value, best
     table.round += 1

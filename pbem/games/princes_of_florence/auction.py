@@ -4,16 +4,7 @@
 from __future__ import annotations
 
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_florence.components import (
-    BUILDER_PRESTIGE,
-    COMPONENTS,
-    LANDSCAPES,
-    MAX_BUILDERS,
-    OPENING_BID,
-    RAISE,
-    REPEAT_PRESTIGE,
-    Components,
-)
+from pbem.games.princes_of_florence.components import LANDSCAPES, Components
 from pbem.games.princes_of_florence.state import AUCTION, Table
 
 LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruitment")
@@ -21,24 +12,23 @@ LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruit
 # Unofficial rules for 2 players: "стартовая цена за карту престижа, карту найма или маркер
 # строителя всегда 500 флоринов. Стартовая цена за шута в раунды с первого по четвертый всегда 700
 # флоринов, в раунды с пятого по седьмой 300 флоринов."
-_UNOFFICIAL = COMPONENTS.unofficial
-TWO_PLAYER_OPENING = dict.fromkeys(
-    ("prestige-card", "recruitment", "builder"), _UNOFFICIAL["two_players_opening_bid"]
-)
+TWO_PLAYER_OPENING_LOTS = ("prestige-card", "recruitment", "builder")
 
 
-def opening_price(lot: str, *, players: int, unofficial: bool, round_: int) -> int:
+def opening_price(lot: str, components: Components, *, players: int, unofficial: bool, round_: int) -> int:
     """The bid an auction of ``lot`` opens with: 200 ("начинает аукцион со ставкой 200
     флоринов"), or the unofficial rules' "стартовая цена" for two players."""
     if unofficial and players == 2:
+        extra = components.unofficial
         if lot == "jester":
-            late = round_ >= _UNOFFICIAL["two_players_jester_late_from"]
-            return _UNOFFICIAL["two_players_jester_late" if late else "two_players_jester_early"]
-        return TWO_PLAYER_OPENING.get(lot, OPENING_BID)
-    return OPENING_BID
+            late = round_ >= extra["two_players_jester_late_from"]
+            return extra["two_players_jester_late" if late else "two_players_jester_early"]
+        if lot in TWO_PLAYER_OPENING_LOTS:
+            return extra["two_players_opening_bid"]
+    return components.rule("opening_bid")
 
 
-def alone_price(components: Components = COMPONENTS) -> int:
+def alone_price(components: Components) -> int:
     """What the last player without a lot pays to take one without an auction: "Этот игрок может
     просто заплатить в банк 200 флоринов и взять один из доступных объектов", whatever the lot. The
     unofficial rules for two raise the "стартовая цена" (the bid an auction opens with), and the
@@ -47,7 +37,9 @@ def alone_price(components: Components = COMPONENTS) -> int:
 
 
 def opening(table: Table, lot: str) -> int:
-    return opening_price(lot, players=len(table.players), unofficial=table.unofficial, round_=table.round)
+    return opening_price(
+        lot, table.components, players=len(table.players), unofficial=table.unofficial, round_=table.round
+    )
 
 
 def lot_slot(lot: str, *, unofficial: bool) -> str:
@@ -72,6 +64,8 @@ def slot(table: Table, lot: str) -> str:
 def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str | None) -> None:
     """Record ``player`` winning ``lot`` for ``price`` on ``table`` (already a copy)."""
     estate = table.estates[player]
+    parts = table.components
+    most_builders, step = parts.builders.limit, parts.rule("raise")
 
     def refuse(problem: str) -> IllegalMoveError:
         return IllegalMoveError(f"{text!r}: {problem}")
@@ -92,15 +86,15 @@ def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str
         )
     if table.supply[lot] <= 0:
         raise refuse(f"no {lot} is left, and a lot is put up only while some are left")
-    if lot == "builder" and estate.builders >= MAX_BUILDERS:
-        raise refuse(f"{player} has {MAX_BUILDERS} builders already, the most an estate may have")
+    if lot == "builder" and estate.builders >= most_builders:
+        raise refuse(f"{player} has {most_builders} builders already, the most an estate may have")
     # The table does not record who is the last player in the round's auctions (passes and turn
     # order go unrecorded), so a lot may be won at an auction or taken alone.
-    least, alone = opening(table, lot), alone_price()
-    if price != alone and (price < least or (price - least) % RAISE):
+    least, alone = opening(table, lot), alone_price(parts)
+    if price != alone and (price < least or (price - least) % step):
         raise refuse(
-            f"a {lot} is won at an auction for {least}, {least + RAISE}, {least + 2 * RAISE}... (it opens "
-            f"at {least} and every bid adds exactly {RAISE}), or taken alone for {alone} by the last "
+            f"a {lot} is won at an auction for {least}, {least + step}, {least + 2 * step}... (it opens "
+            f"at {least} and every bid adds exactly {step}), or taken alone for {alone} by the last "
             "player without a lot"
         )
     if price > estate.florins:
@@ -118,14 +112,14 @@ def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str
         # "Если хозяин поместья размещает в нем второй лес ... 3 очка престижа ... третий лес ...
         # вновь 3 очка престижа и т. д."; lakes and parks "так же, как и лес".
         if estate.landscapes[lot] >= 2:
-            estate.prestige["landscapes"] += REPEAT_PRESTIGE
+            estate.prestige["landscapes"] += parts.rule("landscape_prestige")
     elif lot == "jester":
         estate.jesters += 1
     elif lot == "builder":
         estate.builders += 1
         # "Если игрок приобрел второго строителя ... 3 очка престижа ... третьего ... так же"
-        if estate.builders >= COMPONENTS.builders.prestige_from:
-            estate.prestige["builders"] += BUILDER_PRESTIGE
+        if estate.builders >= parts.builders.prestige_from:
+            estate.prestige["builders"] += parts.builders.prestige
     elif lot == "recruitment":
         estate.recruitment += 1
     else:

@@ -9,6 +9,10 @@ unverified there is read from the table (the user records it) or marked ``pbem d
 replaced through ``components`` when a table starts (see ``overrides``). The whole reference set is
 for games that need every value, and for ``pbem templates show princes-of-florence``.
 
+A game reads its components once, from the values its genesis signs (or a table from those its log
+starts with), and the rules read every value from the state: nothing here is read at import, so a
+group's own copy of the template is played as signed.
+
 Tables and records of the template:
 
 - ``[rules]``, ``[minimum_work]`` (by round) and ``[unofficial]``: ``{ value = N, source = "..." }``.
@@ -290,6 +294,59 @@ class Components:
         """Whether a public text gives the value at ``path`` (``minimum_work 5``)."""
         return path not in self.unverified
 
+    @property
+    def building_names(self) -> tuple[str, ...]:
+        return tuple(sorted(self.buildings))
+
+    def size_kinds(self) -> dict[str, int]:
+        """How many building types each size has. The template's sizes are pbem's reference set,
+        in no source: at a table the players say a type's size when it is first built, and these
+        only bound how many types each size has."""
+        return {size: self.rules[f"{size}_types"] for size in SIZES}
+
+    def supply(self) -> dict[str, int]:
+        """The lots and decks of the box, before the player count or the unofficial rules."""
+        return {
+            **{name: landscape.copies for name, landscape in self.landscapes.items()},
+            "jester": self.jester.copies,
+            "builder": self.builders.copies,
+            "prestige-card": self.rules["prestige_cards"],
+            "recruitment": self.recruitment.copies,
+            "bonus": self.rules["bonus_cards"],
+        }
+
+    def unofficial_recruitment(self, players: int) -> int | None:
+        """The recruitment cards left once the unofficial rules remove some (None: none removed)."""
+        key = {2: "two_players_recruitment_removed", 3: "three_players_recruitment_removed"}.get(players)
+        return None if key is None else self.recruitment.copies - self.unofficial[key]
+
+    def unofficial_building_copies(self, players: int) -> int | None:
+        """With two, "доступно только по одному зданию каждого типа" (None: every tile is used)."""
+        return self.unofficial["two_players_building_copies"] if players == 2 else None
+
+    def profession_limit(self, players: int) -> int:
+        """ "За всю игру только 6 (4) карт профессий могут приобрести игроки"; players take only the
+        cards turned up one a round from round 3 (two more in rounds 6 and 7 with 2 players): 5 in a
+        game of three, so the limit of 6 is never reached; 7 in a game of two, so the limit of 4 is."""
+        return self.unofficial[
+            "two_players_profession_limit" if players == 2 else "three_players_profession_limit"
+        ]
+
+    def listed_bonus(self) -> dict[str, str]:
+        """The bonus cards a source lists, by name, with their text: at a table only these are
+        named; a card in no source is given by the value read off it (``bonus 4``)."""
+        return {card.id: card.text for card in self.bonus.values() if self.sourced(f"bonus {card.id} wp")}
+
+    def known_minimums(self) -> dict[int, int]:
+        """The minimum work values a source gives. notes: "round 5 is 15 and round 7 is 17"; seed 001
+        says only that the minimum is printed on the round track and "возрастает с каждым раундом".
+        The others are read off the table."""
+        return {
+            round_: value
+            for round_, value in self.minimum_work.items()
+            if self.sourced(f"minimum_work {round_}")
+        }
+
 
 _FIELDS: dict[str, dict[str, type]] = {
     "profession": {"name": str, "building": str, "landscape": str, "freedom": str},
@@ -562,87 +619,9 @@ def _check_whole(components: Components) -> None:
 
 
 def load() -> Components:
-    """The components of the template pbem ships, checked with their sources."""
+    """The components of the template pbem ships, checked with their sources: read only where a
+    command needs the defaults (a new game without its own components, a table's set-up)."""
     return parse(gamefile.shipped_template(TEMPLATE), require_sources=True)
-
-
-COMPONENTS = load()
-_RULE = COMPONENTS.rules
-
-ROUNDS = _RULE["rounds"]
-START_FLORINS = _RULE["start_florins"]
-START_HAND = _RULE["start_hand"]
-DEALT = _RULE["dealt"]
-BUILDING_PRESTIGE = _RULE["building_prestige"]
-REPEAT_PRESTIGE = _RULE["landscape_prestige"]  # the second and each further landscape of a type
-BUILDER_PRESTIGE = COMPONENTS.builders.prestige
-BEST_WORK_PRESTIGE = _RULE["best_work_prestige"]
-FLORINS_PER_WP = _RULE["florins_per_wp"]
-FLORINS_PER_PRESTIGE = _RULE["florins_per_prestige"]
-SELL_PRESTIGE = _RULE["sell_prestige"]
-PROFESSION_PRICE = _RULE["profession_price"]
-FREEDOM_PRICE = _RULE["freedom_price"]
-BONUS_PRICE = _RULE["bonus_price"]
-ACTIONS_PER_ROUND = _RULE["actions_per_round"]
-OPENING_BID = _RULE["opening_bid"]
-RAISE = _RULE["raise"]
-MAX_BUILDERS = COMPONENTS.builders.limit
-
-WP_BUILDING = _RULE["wp_building"]
-WP_LANDSCAPE = _RULE["wp_landscape"]
-WP_FREEDOM = _RULE["wp_freedom"]
-WP_JESTER = COMPONENTS.jester.wp
-WP_CARD = _RULE["wp_card"]
-
-BUILDINGS = tuple(sorted(COMPONENTS.buildings))
-# The template's sizes are pbem's reference set, in no source: at a table the players say a type's
-# size when it is first built, and these only bound how many types each size has.
-SIZE_KINDS = {size: _RULE[f"{size}_types"] for size in SIZES}
-
-PROFESSIONS: dict[str, Profession] = dict(COMPONENTS.professions)
-
-SUPPLY = {
-    **{name: landscape.copies for name, landscape in COMPONENTS.landscapes.items()},
-    "jester": COMPONENTS.jester.copies,
-    "builder": COMPONENTS.builders.copies,
-    "prestige-card": _RULE["prestige_cards"],
-    "recruitment": COMPONENTS.recruitment.copies,
-    "bonus": _RULE["bonus_cards"],
-}
-BUILDING_COPIES = {name: building.copies for name, building in COMPONENTS.buildings.items()}
-_UNOFFICIAL = COMPONENTS.unofficial
-UNOFFICIAL_RECRUITMENT = {
-    2: COMPONENTS.recruitment.copies - _UNOFFICIAL["two_players_recruitment_removed"],
-    3: COMPONENTS.recruitment.copies - _UNOFFICIAL["three_players_recruitment_removed"],
-}
-UNOFFICIAL_BUILDING_COPIES = {2: _UNOFFICIAL["two_players_building_copies"]}
-# "За всю игру только 6 (4) карт профессий могут приобрести игроки"; players take only the cards
-# turned up one a round from round 3 (two more in rounds 6 and 7 with 2 players): 5 in a game of
-# three, so the limit of 6 is never reached; 7 in a game of two, so the limit of 4 is.
-UNOFFICIAL_PROFESSION_LIMIT = {
-    2: _UNOFFICIAL["two_players_profession_limit"],
-    3: _UNOFFICIAL["three_players_profession_limit"],
-}
-
-# seed 001: "Если ... игрок делит с другим участником игры первенство в требуемой области, то он
-# получает лишь половину очков престижа"; notes give the printed tied values (half, rounded up).
-# The one value no source gives is pbem's default, to be replaced by the printed one.
-PRESTIGE_CARDS: dict[str, PrestigeCard] = dict(COMPONENTS.prestige)
-
-# Bonus cards (notes): what each adds to a work. At a table only the cards a source lists are named;
-# a card in no source (7 of the box's 20) is given by the value read off it (``bonus 4``).
-BONUS_CARDS: dict[str, str] = {
-    card.id: card.text for card in COMPONENTS.bonus.values() if COMPONENTS.sourced(f"bonus {card.id} wp")
-}
-UNLISTED_BONUS_CARDS = SUPPLY["bonus"] - len(BONUS_CARDS)
-
-# notes: "round 5 is 15 and round 7 is 17"; seed 001 says only that the minimum is printed on the
-# round track and "возрастает с каждым раундом". The others are read off the table.
-MINIMUM_WORK = {
-    round_: value
-    for round_, value in COMPONENTS.minimum_work.items()
-    if COMPONENTS.sourced(f"minimum_work {round_}")
-}
 
 
 @dataclass(frozen=True)
@@ -654,9 +633,10 @@ class Overrides:
     sizes: dict[str, str]
 
 
-def overrides(components: Mapping[str, Any] | None) -> Overrides:
+def overrides(components: Mapping[str, Any] | None, found: Components) -> Overrides:
     """Read ``components``: ``minimum_work`` ({round: value}), ``prestige_values``
-    ({card: value or [value, tied]}) and ``building_sizes`` ({building: large|medium|small})."""
+    ({card: value or [value, tied]}) and ``building_sizes`` ({building: large|medium|small}), over
+    the values ``found`` gives."""
     given = dict(components or {})
     unknown = set(given) - {"minimum_work", "prestige_values", "building_sizes"}
     if unknown:
@@ -664,13 +644,13 @@ def overrides(components: Mapping[str, Any] | None) -> Overrides:
             f"princes-of-florence components: unknown {', '.join(sorted(unknown))}; known: "
             "building_sizes, minimum_work, prestige_values"
         )
-    minimums = dict(MINIMUM_WORK)
+    minimums = found.known_minimums()
     for key, value in dict(given.get("minimum_work", {})).items():
         round_ = int(key)
-        if not 1 <= round_ <= ROUNDS or type(value) is not int or value < 0:
+        if not 1 <= round_ <= found.rule("rounds") or type(value) is not int or value < 0:
             raise UsageError(f"princes-of-florence components: minimum_work {key}={value!r}")
         minimums[round_] = value
-    cards = dict(PRESTIGE_CARDS)
+    cards = dict(found.prestige)
     for name, value in dict(given.get("prestige_values", {})).items():
         if name not in cards:
             raise UsageError(f"princes-of-florence components: unknown prestige card {name!r}")
@@ -680,10 +660,10 @@ def overrides(components: Mapping[str, Any] | None) -> Overrides:
         cards[name] = PrestigeCard(full, tied, cards[name].condition, source="components")
     sizes: dict[str, str] = {}
     for name, size in dict(given.get("building_sizes", {})).items():
-        if name not in BUILDINGS or size not in SIZES:
+        if name not in found.buildings or size not in SIZES:
             raise UsageError(f"princes-of-florence components: building_sizes {name}={size!r}")
         sizes[name] = size
-    for size, kinds in SIZE_KINDS.items():
+    for size, kinds in found.size_kinds().items():
         if sum(1 for value in sizes.values() if value == size) > kinds:
             raise UsageError(f"princes-of-florence components: more than {kinds} {size} building types")
     return Overrides(minimums, cards, sizes)

@@ -258,7 +258,9 @@ def _lot_refusal(game: Game, lot: str) -> str | None:
 
 
 def price(game: Game, lot: str) -> int:
-    return opening_price(lot, players=len(game.seats), unofficial=game.unofficial, round_=game.round)
+    return opening_price(
+        lot, game.components, players=len(game.seats), unofficial=game.unofficial, round_=game.round
+    )
 
 
 def _wants_refusal(game: Game, seat: str, lot: str) -> str | None:
@@ -555,7 +557,7 @@ def _acted(game: Game, player: Player, action: str) -> Game:
 
 
 def building_cost(game: Game, player: Player) -> int:
-    return cost(player.builders, game.components.rule("building_price"), game.components.builders)
+    return cost(player.builders, game.components)
 
 
 def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
@@ -779,10 +781,12 @@ def check_payment(game: Game, seat: str, points: int) -> None:
     не получил от создания данного шедевра"."""
     _ensure_turn(game, seat)
     due = _due(game, seat, PAYMENT)
-    most = most_prestige(int(due.what))
+    most = most_prestige(int(due.what), game.components)
     if points > most:
+        pays = int(due.what) * game.components.rule("florins_per_wp")
+        each = game.components.rule("florins_per_prestige")
         raise IllegalMoveError(
-            f"a {due.what} WP work pays {int(due.what) * 100} florins: at most {most} prestige at 200 each"
+            f"a {due.what} WP work pays {pays} florins: at most {most} prestige at {each} each"
         )
 
 
@@ -790,7 +794,7 @@ def payment(game: Game, seat: str, points: int) -> Game:
     due = _due(game, seat, PAYMENT)
     value = int(due.what)
     player = game.player(seat)
-    refund = value * game.components.rule("florins_per_wp") - florins_left(value, points)
+    refund = value * game.components.rule("florins_per_wp") - florins_left(value, points, game.components)
     works = (*player.works[:-1], replace(player.works[-1], prestige=points))
     player = replace(player.gain("works", points), florins=player.florins - refund, works=works)
     return _carry_on(_without(game.with_player(player), due))

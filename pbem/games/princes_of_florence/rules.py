@@ -322,7 +322,8 @@ def _prompt(state: Game, seat: str) -> str:
             RETURN: "return one of the four profession cards dealt: return TOKEN",
             KEEP: f"keep one of the {due.what} cards drawn: keep TOKEN [under TOKEN ...]",
             PLACE: f"place the {due.what} won: place KIND at SQUARE rot R",
-            PAYMENT: f"the work is worth {due.what} WP: prestige K (K prestige for 200 florins each)",
+            PAYMENT: f"the work is worth {due.what} WP: prestige K (K prestige for "
+            f"{state.components.rule('florins_per_prestige')} florins each)",
             RECRUIT: "use the recruitment card now (recruit PROFESSION from SEAT) or keep it: pass",
         }[due.kind]
     if state.phase == AUCTION and state.auction is not None:
@@ -335,7 +336,8 @@ def _prompt(state: Game, seat: str) -> str:
         return "put a lot up: auction LOT, or pass to take no lot this round"
     if state.phase == ACTIONS:
         done = len(state.player(seat).actions)
-        return f"action {done + 1} of 2: build, freedom, take profession, take bonus, work; or pass"
+        allowed = state.components.rule("actions_per_round")
+        return f"action {done + 1} of {allowed}: build, freedom, take profession, take bonus, work; or pass"
     return "reveal TOKEN for each prestige card, or pass to leave the rest face down"
 
 

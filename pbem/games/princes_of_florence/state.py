@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.games.princes_of_florence.components import PrestigeCard
+from pbem.games.princes_of_florence.components import Components, PrestigeCard
 
 AUCTION = "auction"
 ACTIONS = "actions"
@@ -70,6 +70,9 @@ class Estate:
 
 @dataclass
 class Table:
+    # The box's values the table was set up with: every rule reads them from here, never from a
+    # file, so a table replays with the values it started with.
+    components: Components
     players: tuple[str, ...]
     unofficial: bool
     estates: dict[str, Estate]

@@ -19,21 +19,14 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence import actions, auction
 from pbem.games.princes_of_florence.buildings import buildable
 from pbem.games.princes_of_florence.components import (
-    BONUS_CARDS,
-    BUILDING_COPIES,
-    BUILDINGS,
-    DEALT,
     FREEDOMS,
     LANDSCAPES,
-    PROFESSIONS,
-    ROUNDS,
     SIZES,
-    START_FLORINS,
-    START_HAND,
-    SUPPLY,
-    UNOFFICIAL_BUILDING_COPIES,
-    UNOFFICIAL_RECRUITMENT,
+    Components,
+    Overrides,
+    load,
     overrides,
+    parse,
 )
 from pbem.games.princes_of_florence.prestige import breakdown, face_down, reveal_hint
 from pbem.games.princes_of_florence.state import OVER, Estate, Table
@@ -166,22 +159,30 @@ class PrincesOfFlorence:
         unofficial = options.get("unofficial_rules") is True
         if len(names) == 2 and not unofficial:
             raise UsageError("princes-of-florence with 2 players needs the unofficial rules")
-        given = overrides(components)
+        found, given = _components(components)
         count = len(names)
-        supply = dict(SUPPLY)
+        supply = found.supply()
         if unofficial:
-            supply["recruitment"] = UNOFFICIAL_RECRUITMENT.get(count, supply["recruitment"])
+            left = found.unofficial_recruitment(count)
+            supply["recruitment"] = supply["recruitment"] if left is None else left
         # "сдается по 4 карты ... оставшуюся карту сбрасывает обратно в колоду"
-        supply["profession"] = len(PROFESSIONS) - START_HAND * count
-        assert DEALT * count <= len(PROFESSIONS)
-        limit = UNOFFICIAL_BUILDING_COPIES.get(count) if unofficial else None
-        supply.update({name: BUILDING_COPIES[name] if limit is None else limit for name in BUILDINGS})
+        hand = found.rule("start_hand")
+        supply["profession"] = len(found.professions) - hand * count
+        assert found.rule("dealt") * count <= len(found.professions)
+        limit = found.unofficial_building_copies(count) if unofficial else None
+        supply.update(
+            {
+                name: building.copies if limit is None else limit
+                for name, building in sorted(found.buildings.items())
+            }
+        )
         # "Число маркеров свободы каждого типа, доступное в игре, равно количеству игроков минус 1."
         supply.update({f"freedom-{kind}": count - 1 for kind in FREEDOMS})
         return Table(
+            components=found,
             players=names,
             unofficial=unofficial,
-            estates={name: Estate(florins=START_FLORINS, hand=START_HAND) for name in names},
+            estates={name: Estate(florins=found.rule("start_florins"), hand=hand) for name in names},
             supply=supply,
             minimums=given.minimums,
             prestige_cards=given.prestige,
@@ -225,8 +226,8 @@ class PrincesOfFlorence:
         if len(words) < 3:
             raise MoveSyntaxError(f"{text!r}: expected 'work PLAYER PROFESSION [bonus CARD|N]... [min N]'")
         player = read.player(text, words[1], state.players)
-        profession = read.one_of(text, words[2], "profession", PROFESSIONS)
-        bonuses, stated, _ = _work_tail(text, words[3:], allow_prestige=False)
+        profession = read.one_of(text, words[2], "profession", state.components.professions)
+        bonuses, stated, _ = _work_tail(state, text, words[3:], allow_prestige=False)
         return (_work_query(state, text, player, profession, bonuses=bonuses, stated=stated),)
 
     def income_action(self, state: Table) -> str | None:
@@ -246,6 +247,18 @@ class PrincesOfFlorence:
         return read.prefixed(_candidates(state, [word.lower() for word in words]), incomplete)
 
 
+def _components(given: Mapping[str, Any] | None) -> tuple[Components, Overrides]:
+    """The box a table plays with, read once at its set-up: every rule after it reads the values
+    from the table. A whole template (a group's copy of ``pbem templates show``, with its
+    ``[template]`` table) gives every value itself; otherwise the template pbem ships gives them,
+    with the few values the sources leave open replaced (``overrides``)."""
+    if given and "template" in given:
+        found = parse(given)
+        return found, overrides(None, found)
+    found = load()
+    return found, overrides(given, found)
+
+
 def _notes(lines: Sequence[str]) -> Sheet:
     return (Report(title="Note", columns=("note",), rows=tuple((line,) for line in lines)),) if lines else ()
 
@@ -259,7 +272,9 @@ def _game_over_notes(table: Table) -> tuple[str, ...]:
 
 def _playing(table: Table, text: str) -> None:
     if table.phase == OVER:
-        raise IllegalMoveError(f"{text!r}: the game is over: it ends with round {ROUNDS}")
+        raise IllegalMoveError(
+            f"{text!r}: the game is over: it ends with round {table.components.rule('rounds')}"
+        )
 
 
 def _price(text: str, rest: Sequence[str], form: str) -> int:
@@ -294,10 +309,11 @@ def _builds(table: Table, text: str, player: str, rest: Sequence[str]) -> Sheet:
     _playing(table, text)
     if len(rest) not in (1, 2):
         raise MoveSyntaxError(f"{text!r}: expected 'PLAYER builds BUILDING [large|medium|small]'")
-    building = read.one_of(text, rest[0], "building", BUILDINGS)
+    building = read.one_of(text, rest[0], "building", table.components.building_names)
     size = read.one_of(text, rest[1], "size", SIZES) if len(rest) == 2 else None
     price = actions.build(table, text, player, building, size)
-    return _notes((f"{player} builds the {building} for {price} florins and gains 3 prestige",))
+    gain = table.components.rule("building_prestige")
+    return _notes((f"{player} builds the {building} for {price} florins and gains {gain} prestige",))
 
 
 def _takes(table: Table, text: str, player: str, rest: Sequence[str]) -> Sheet:
@@ -311,7 +327,9 @@ def _takes(table: Table, text: str, player: str, rest: Sequence[str]) -> Sheet:
     elif what == "profession":
         if len(rest) > 2:
             raise MoveSyntaxError(f"{text!r}: expected 'PLAYER takes profession [PROFESSION]'")
-        name = read.one_of(text, rest[1], "profession", PROFESSIONS) if len(rest) == 2 else None
+        name = (
+            read.one_of(text, rest[1], "profession", table.components.professions) if len(rest) == 2 else None
+        )
         actions.take_profession(table, text, player, name)
     else:
         read.expect(text, rest, 1, "PLAYER takes bonus")
@@ -320,7 +338,7 @@ def _takes(table: Table, text: str, player: str, rest: Sequence[str]) -> Sheet:
 
 
 def _work_tail(
-    text: str, rest: Sequence[str], *, allow_prestige: bool
+    table: Table, text: str, rest: Sequence[str], *, allow_prestige: bool
 ) -> tuple[list[Bonus], int | None, int]:
     """Read ``bonus CARD|N``..., ``min N`` and ``prestige K`` after a work's profession: the one
     place both ``creates work`` and the ``work`` calculation read them, so both refuse alike."""
@@ -338,7 +356,7 @@ def _work_tail(
             if value.isdigit():
                 bonuses.append(read.number(text, value, "bonus value"))
                 continue
-            card = read.one_of(text, value, "bonus card", BONUS_CARDS)
+            card = read.one_of(text, value, "bonus card", table.components.listed_bonus())
             if card in bonuses:
                 # A card given by its value (``bonus 4``) may repeat: two cards no source lists
                 # can be worth the same.
@@ -360,15 +378,19 @@ def _creates(table: Table, text: str, player: str, rest: Sequence[str]) -> Sheet
         raise MoveSyntaxError(
             f"{text!r}: expected 'PLAYER creates work PROFESSION [bonus CARD|N]... [min N] [prestige K]'"
         )
-    profession = read.one_of(text, rest[1], "profession", PROFESSIONS)
-    bonuses, stated, prestige = _work_tail(text, rest[2:], allow_prestige=True)
+    profession = read.one_of(text, rest[1], "profession", table.components.professions)
+    bonuses, stated, prestige = _work_tail(table, text, rest[2:], allow_prestige=True)
     value, least = actions.create_work(
         table, text, player, profession, bonuses=bonuses, stated_minimum=stated, prestige=prestige
     )
     work = table.estates[player].works[-1]
     return (
         work_report(
-            player, value, least, (f"{player} takes {work.prestige} prestige and {work.florins} florins",)
+            player,
+            value,
+            least,
+            table.components,
+            (f"{player} takes {work.prestige} prestige and {work.florins} florins",),
         ),
     )
 
@@ -377,7 +399,7 @@ def _recruits(table: Table, text: str, player: str, rest: Sequence[str]) -> Shee
     _playing(table, text)
     if len(rest) != 3 or rest[1] != "from":
         raise MoveSyntaxError(f"{text!r}: expected 'PLAYER recruits PROFESSION from PLAYER'")
-    profession = read.one_of(text, rest[0], "profession", PROFESSIONS)
+    profession = read.one_of(text, rest[0], "profession", table.components.professions)
     auction.recruit(table, text, player, profession, read.player(text, rest[2], table.players))
     return ()
 
@@ -417,8 +439,12 @@ def _empty(table: Table, text: str, player: str, rest: Sequence[str]) -> Sheet:
         raise MoveSyntaxError(f"{text!r}: expected 'PLAYER empty-squares N'")
     count = read.number(text, rest[0], "empty squares")
     # "поместье": a 7x7 grid less the 3x2 palace (notes), so 43 squares at most are empty.
-    if count > 43:
-        raise IllegalMoveError(f"{text!r}: an estate has 43 free squares (7x7 less the palace)")
+    layout = table.components.estate
+    free = layout.columns * layout.rows - len(layout.palace)
+    if count > free:
+        raise IllegalMoveError(
+            f"{text!r}: an estate has {free} free squares ({layout.columns}x{layout.rows} less the palace)"
+        )
     table.estates[player].empty = count
     return ()
 
@@ -455,8 +481,8 @@ def _work_query(
     least = stated if stated is not None else minimum(state.minimums, state.round)
     if least is None:
         notes.append(f"round {state.round}'s minimum is in no source: add 'min N' from the round track")
-    value = work_value(table.estates[player], profession, bonuses)
-    return work_report(player, value, least, tuple(notes))
+    value = work_value(table.estates[player], profession, bonuses, state.components)
+    return work_report(player, value, least, state.components, tuple(notes))
 
 
 def _candidates(table: Table, words: Sequence[str]) -> list[str]:
@@ -487,28 +513,29 @@ def _candidates(table: Table, words: Sequence[str]) -> list[str]:
         )
     if verb == "builds":
         if not rest:
-            return buildable(estate.buildings, table.supply)
+            return buildable(estate.buildings, table.supply, table.components)
         return (
             [table.sizes[rest[0]]]
             if rest[0] in table.sizes and len(rest) == 1
             else (list(SIZES) if len(rest) == 1 else [])
         )
+    professions = table.components.professions
     if verb == "takes":
         if not rest:
             return ["freedom", "profession", "bonus"]
         if len(rest) == 1 and rest[0] == "freedom":
             return [kind for kind in FREEDOMS if kind not in estate.freedoms]
         if len(rest) == 1 and rest[0] == "profession":
-            return [name for name in PROFESSIONS if name not in seen]
+            return [name for name in professions if name not in seen]
         return []
     if verb == "creates":
         if not rest:
             return ["work"]
         if len(rest) == 1:
-            return estate.named + ([name for name in PROFESSIONS if name not in seen] if estate.hand else [])
+            return estate.named + ([name for name in professions if name not in seen] if estate.hand else [])
         tail = rest[2:]
         if len(tail) % 2:
-            return list(BONUS_CARDS) if tail[-1] == "bonus" else []
+            return list(table.components.listed_bonus()) if tail[-1] == "bonus" else []
         return ["bonus", "min", "prestige"]
     if verb == "recruits":
         if not rest:
@@ -531,11 +558,10 @@ def picture_view(table: Table) -> dict[str, Any]:
     the grid; its buildings and landscapes are listed by name. Cards in hands are counts (the
     cards the table named are listed too); a prestige card not yet revealed is face down."""
     from pbem.games.princes_of_florence import estate as grid
-    from pbem.games.princes_of_florence.components import COMPONENTS
     from pbem.games.princes_of_florence.email_view import pieces
     from pbem.games.princes_of_florence.prestige import winners
 
-    layout = COMPONENTS.estate
+    layout = table.components.estate
     palace = pieces(grid.Estate.start(layout.columns, layout.rows, layout.palace))
     players = []
     for name in table.players:
@@ -574,7 +600,9 @@ def picture_view(table: Table) -> dict[str, Any]:
         "minimum_work": minimum(table.minimums, table.round),
         "lots_sold_this_round": list(table.auctioned),
         "decks": {deck: table.supply[deck] for deck in DECKS if deck in table.supply},
-        "supply": {_supply_name(item): count for item, count in table.supply.items() if item not in DECKS},
+        "supply": {
+            _supply_name(table, item): count for item, count in table.supply.items() if item not in DECKS
+        },
         "players": players,
         "score": snake_scores(scores),
         "score_final": final,
@@ -585,9 +613,9 @@ def picture_view(table: Table) -> dict[str, Any]:
 DECKS = ("profession", "bonus")
 
 
-def _supply_name(item: str) -> str:
+def _supply_name(table: Table, item: str) -> str:
     """A supply item named as a game by email names it (``building:opera``, ``freedom:travel``)."""
-    if item in BUILDINGS:
+    if item in table.components.buildings:
         return f"building:{item}"
     return item.replace("freedom-", "freedom:", 1)
 

@@ -6,13 +6,7 @@ from __future__ import annotations
 from pbem.companion.tracker import Cell, Report, Sheet
 from pbem.engine.json_shape import snake_scores
 from pbem.games.princes_of_florence.buildings import buildable, cost, may_touch
-from pbem.games.princes_of_florence.components import (
-    BEST_WORK_PRESTIGE,
-    FLORINS_PER_PRESTIGE,
-    FLORINS_PER_WP,
-    LANDSCAPES,
-    ROUNDS,
-)
+from pbem.games.princes_of_florence.components import LANDSCAPES, Components
 from pbem.games.princes_of_florence.prestige import (
     all_card_points,
     breakdown,
@@ -68,7 +62,8 @@ def _cards_row(player: str, estate: Estate) -> tuple[Cell, ...]:
 
 def table_sheet(table: Table) -> Sheet:
     """Three narrow tables rather than one wide one, so the sheet fits a terminal."""
-    state = "game over" if table.phase == OVER else f"round {table.round} of {ROUNDS}, {table.phase} phase"
+    rounds = table.components.rule("rounds")
+    state = "game over" if table.phase == OVER else f"round {table.round} of {rounds}, {table.phase} phase"
     players = Report(
         title=f"Princes of Florence: {state}",
         columns=(
@@ -111,32 +106,33 @@ def table_sheet(table: Table) -> Sheet:
     return (players, estates, cards, supply)
 
 
-def work_report(player: str, value: WorkValue, least: int | None, notes: tuple[str, ...] = ()) -> Report:
+def work_report(
+    player: str, value: WorkValue, least: int | None, components: Components, notes: tuple[str, ...] = ()
+) -> Report:
     """The value line by line against the minimum, and what florins or prestige it would pay."""
     total = value.total
+    per_wp, per_prestige = components.rule("florins_per_wp"), components.rule("florins_per_prestige")
     verdict = (
         "minimum not known"
         if least is None
         else ("meets" if total >= least else "below") + f" the round's minimum {least}"
     )
-    most = total * FLORINS_PER_WP // FLORINS_PER_PRESTIGE
+    most = total * per_wp // per_prestige
     return Report(
         title=f"Work: {player}'s {value.profession}",
         columns=("part", "WP"),
         rows=(*((part.label, part.points) for part in value.parts), ("total", total)),
         notes=(
             verdict,
-            f"pays {total * FLORINS_PER_WP} florins (100 per WP), or up to {most} prestige "
-            f"({FLORINS_PER_PRESTIGE} florins each): k prestige leave {total * FLORINS_PER_WP} - 200k "
-            "florins",
+            f"pays {total * per_wp} florins ({per_wp} per WP), or up to {most} prestige "
+            f"({per_prestige} florins each): k prestige leave {total * per_wp} - {per_prestige}k florins",
             *notes,
         ),
         data={
             "value": total,
             "minimum": least,
             "options": [
-                {"prestige": k, "florins": total * FLORINS_PER_WP - k * FLORINS_PER_PRESTIGE}
-                for k in range(most + 1)
+                {"prestige": k, "florins": total * per_wp - k * per_prestige} for k in range(most + 1)
             ],
         },
     )
@@ -144,8 +140,8 @@ def work_report(player: str, value: WorkValue, least: int | None, notes: tuple[s
 
 def building_cost_report(table: Table, player: str) -> Report:
     estate = table.estates[player]
-    price = cost(estate.builders)
-    can = buildable(estate.buildings, table.supply)
+    price = cost(estate.builders, table.components)
+    can = buildable(estate.buildings, table.supply, table.components)
     return Report(
         title=f"Building cost: {player}",
         columns=("item", "value"),
@@ -154,7 +150,10 @@ def building_cost_report(table: Table, player: str) -> Report:
             ("cost of a building", price),
             ("florins", estate.florins),
             ("may build", ", ".join(f"{name} ({table.sizes.get(name, '?')})" for name in can) or "-"),
-            ("buildings may touch", "yes" if may_touch(estate.builders) else "no (corners only)"),
+            (
+                "buildings may touch",
+                "yes" if may_touch(estate.builders, table.components) else "no (corners only)",
+            ),
         ),
         notes=("700 florins; 300 with one or two builders; free with three (seed 001)",),
         data={"cost": price, "buildable": can},
@@ -171,7 +170,8 @@ def best_work_report(table: Table, ended: bool = False) -> Report:
     ]
     if best:
         gain = "gain" if ended else "would gain"
-        note = f"best work {value} WP: {', '.join(best)} {gain} {BEST_WORK_PRESTIGE} prestige"
+        points = table.components.rule("best_work_prestige")
+        note = f"best work {value} WP: {', '.join(best)} {gain} {points} prestige"
     else:
         note = "no work created this round: no prestige for the best work"
     return Report(

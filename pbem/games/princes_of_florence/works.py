@@ -7,14 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from pbem.games.princes_of_florence.components import (
-    COMPONENTS,
-    FLORINS_PER_PRESTIGE,
-    FLORINS_PER_WP,
-    LANDSCAPES,
-    BonusCard,
-    Components,
-)
+from pbem.games.princes_of_florence.components import LANDSCAPES, BonusCard, Components
 from pbem.games.princes_of_florence.state import Estate, Table
 
 Bonus = str | int  # a bonus card by name, or the value read off a card no source lists
@@ -68,7 +61,7 @@ def bonus_points(estate: Estate, card: BonusCard) -> int:
     return card.wp * sum(counted(estate, thing) for thing in card.counts)
 
 
-def bonus_value(estate: Estate, card: Bonus, components: Components = COMPONENTS) -> int:
+def bonus_value(estate: Estate, card: Bonus, components: Components) -> int:
     """What a bonus card adds, given by name (a card of the template) or by the value read off it."""
     if isinstance(card, int):
         return card
@@ -76,7 +69,7 @@ def bonus_value(estate: Estate, card: Bonus, components: Components = COMPONENTS
 
 
 def work_value(
-    estate: Estate, profession: str, bonuses: Sequence[Bonus] = (), components: Components = COMPONENTS
+    estate: Estate, profession: str, bonuses: Sequence[Bonus], components: Components
 ) -> WorkValue:
     """Seed 001: "Начальная ценность шедевра 0 WP": +4 for the liked building, +3 for the liked
     landscape, +3 for the liked freedom, +2 per jester, +1 per profession and recruitment card "на
@@ -125,14 +118,14 @@ def repeat_refusal(player: str, profession: str, made: Iterable[str]) -> str | N
     return None
 
 
-def most_prestige(value: int) -> int:
+def most_prestige(value: int, components: Components) -> int:
     """Seed 001: the work pays 100 florins per WP; the player may take part of it as prestige,
     "1 очко престижа стоит 200 флоринов", never more than the work's own florins."""
-    return value * FLORINS_PER_WP // FLORINS_PER_PRESTIGE
+    return value * components.rule("florins_per_wp") // components.rule("florins_per_prestige")
 
 
-def florins_left(value: int, prestige: int) -> int:
-    return value * FLORINS_PER_WP - prestige * FLORINS_PER_PRESTIGE
+def florins_left(value: int, prestige: int, components: Components) -> int:
+    return value * components.rule("florins_per_wp") - prestige * components.rule("florins_per_prestige")
 
 
 def minimum_bounds(minimums: Mapping[int, int], round_: int) -> tuple[int | None, int | None]:
