@@ -178,7 +178,7 @@ def test_no_card_is_dealt_until_every_dealing_is_acknowledged(played: Played) ->
 def test_a_dealing_of_another_key_than_the_deck_key_is_refused(played: Played) -> None:
     def other_key(entry: dict[str, Any]) -> None:
         data = bytearray(unb64(entry["escrow"]["commitments"]))
-        data[:32] = CURVE.base_power(7)
+        data[:32] = CURVE.encode(CURVE.base_power(7))
         entry["escrow"]["commitments"] = b64(bytes(data))
 
     found = problems(resigned(played, "a dealt", 3, other_key), 3)

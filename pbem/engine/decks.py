@@ -201,10 +201,10 @@ class Decks:
 
 @dataclass(frozen=True)
 class Owed:
-    kind: Literal["shuffle", "share", "escrow", "acknowledge"]
+    kind: Literal["shuffle", "share", "escrow", "acknowledge", "partial"]
     deck_id: str = ""
     slot: int = -1
-    dealer: str = ""  # whose escrow dealing an acknowledgement answers
+    dealer: str = ""  # whose escrow an acknowledgement answers, or a partial helps unlock
 
     def describe(self) -> str:
         if self.kind == "shuffle":
@@ -213,6 +213,8 @@ class Owed:
             return "its escrow dealing"
         if self.kind == "acknowledge":
             return f"its acknowledgement of {self.dealer}'s escrow dealing"
+        if self.kind == "partial":
+            return f"its partial decryption of {self.dealer}'s share of {token(self.deck_id, self.slot)}"
         return f"its decryption share of {token(self.deck_id, self.slot)}"
 
 
@@ -267,6 +269,14 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
             for dealer in escrow.dealings:
                 if seat != dealer and seat not in escrow.acknowledged.get(dealer, set()):
                     found.setdefault(seat, []).append(Owed("acknowledge", dealer=dealer))
+        # a silent seat's shares being unlocked: every holder owes its partial until enough are in
+        for silent, positions in escrow.unlocking.items():
+            for (deck_id, slot), given in positions.items():
+                if len(given) >= escrow.threshold:
+                    continue
+                for seat in asked:
+                    if seat != silent and seat not in given:
+                        found.setdefault(seat, []).append(Owed("partial", deck_id, slot, dealer=silent))
     for deck in decks.decks.values():
         if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked and not decks.over:
             found.setdefault(decks.seats[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
@@ -276,6 +286,8 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
             shares = deck.shares.get(slot, {})
             for seat in asked:
                 if seat != holder and seat not in shares:
+                    if escrow is not None and escrow.unlocked(seat, deck.deck_id, slot):
+                        continue  # the others give it, by their partials
                     found.setdefault(seat, []).append(Owed("share", deck.deck_id, slot))
     return found
 
@@ -298,6 +310,18 @@ def demands(decks: Decks) -> list[Demand]:
                         "escrow",
                         f"escrow of {item.dealer}",
                         f"check and acknowledge {item.dealer}'s escrow dealing",
+                    )
+                )
+                continue
+            if item.kind == "partial":
+                name = token(item.deck_id, item.slot)
+                found.append(
+                    Demand(
+                        seat,
+                        "escrow",
+                        f"unlock of {item.dealer}",
+                        f"give a partial decryption of {item.dealer}'s share of {name} "
+                        f"({item.dealer} is silent)",
                     )
                 )
                 continue
@@ -359,6 +383,7 @@ def owed_fields(
     fields: dict[str, Any] = {}
     places: list[hd.Place] = []
     answering: list[str] = []
+    unlocking: dict[str, dict[str, list[hd.Place]]] = {}
     for item in owed(decks, seat):
         if item.kind == "escrow":
             assert decks.escrow is not None
@@ -370,6 +395,10 @@ def owed_fields(
             answering.append(item.dealer)
             continue
         deck = decks.decks[item.deck_id]
+        if item.kind == "partial":
+            place = hd.Place(deck.deck_id, item.slot, deck.slots[item.slot])
+            unlocking.setdefault(item.dealer, {}).setdefault(deck.deck_id, []).append(place)
+            continue
         if item.kind == "shuffle":
             chosen = (shuffle_seeds or {}).get(deck.deck_id) or hd.shuffle_seed(
                 seed, game_id=game_id, deck_id=deck.deck_id, seat=seat, round=deck.rounds
@@ -424,10 +453,14 @@ def owed_fields(
         fields["shares"], fields["shares_proof"] = _proven_shares(
             group, secret, places, game_id=game_id, seat=seat
         )
-    if answering:
+    if answering or unlocking:
         assert decks.escrow is not None
         receive = es.receive_secret(seed, game_id, seat, group=group)
         fields |= escrows.answers(decks.escrow, seat, answering, receive, game_id=game_id, group=group)
+        if unlocking:
+            fields["escrow_partials"] = escrows.partial_fields(
+                decks.escrow, seat, unlocking, receive, game_id=game_id, group=group
+            )
     return fields
 
 
@@ -570,7 +603,7 @@ def take_owed(
     same step, made on another copy).
     """
     carried: list[Owed] = []
-    carried += _take_escrow(decks, seat, entry, game_id=game_id)
+    carried += _take_escrow(decks, start, seat, entry, game_id=game_id, check=check)
     for index, item in enumerate(_items(entry, "shuffles")):
         carried.append(
             _take_shuffle(decks, seat, item, where=f"shuffles[{index}]", game_id=game_id, check=check)
@@ -600,7 +633,9 @@ def take_owed(
     return len(carried)
 
 
-def _take_escrow(decks: Decks, seat: str, entry: Mapping[str, Any], *, game_id: str) -> list[Owed]:
+def _take_escrow(
+    decks: Decks, start: Decks, seat: str, entry: Mapping[str, Any], *, game_id: str, check: ProofCheck
+) -> list[Owed]:
     """Take the escrow dealing, acknowledgements and complaint an entry carries."""
     escrow = decks.escrow
     if escrow is None:
@@ -616,7 +651,107 @@ def _take_escrow(decks: Decks, seat: str, entry: Mapping[str, Any], *, game_id: 
         carried.append(Owed("escrow"))
     for dealer in escrows.take_answers(escrow, seat, entry, game_id=game_id, group=decks.group):
         carried.append(Owed("acknowledge", dealer=dealer))
+    for index, item in enumerate(_items(entry, "escrow_partials")):
+        where = f"escrow_partials[{index}]"
+        carried += _take_partials(decks, escrow, start, seat, item, where=where, game_id=game_id, check=check)
     return carried
+
+
+def _take_partials(
+    decks: Decks,
+    escrow: escrows.Escrow,
+    start: Decks,
+    seat: str,
+    item: Mapping[str, Any],
+    *,
+    where: str,
+    game_id: str,
+    check: ProofCheck,
+) -> list[Owed]:
+    """Take one table of partial decryptions for a silent seat; each position whose partials are
+    then enough gets the silent seat's share, as if it had given it."""
+    _only(item, ("seat", "deck", "slots", "partials", "proof"), where)
+    silent = item.get("seat")
+    if not isinstance(silent, str) or silent not in escrow.unlocking:
+        raise GameFileError(f"{where}: {silent!r} is not a seat being unlocked")
+    deck = _deck_of(decks, item, where)
+    slots = item.get("slots")
+    if not isinstance(slots, list) or not slots or not all(type(slot) is int for slot in slots):
+        raise GameFileError(f"{where}: slots must be a list of slots")
+    if len(set(slots)) != len(slots):
+        raise GameFileError(f"{where}: a slot named twice")
+    allowed = set(owed(decks, seat)) | set(owed(start, seat))
+    taken = [Owed("partial", deck.deck_id, slot, dealer=silent) for slot in slots]
+    for slot, wanted in zip(slots, taken, strict=True):
+        if wanted not in allowed:
+            raise GameFileError(
+                f"{where}: {seat} owes no partial decryption of {silent}'s share of "
+                f"{token(deck.deck_id, slot)} (the others unlock only what the game needs of a silent seat)"
+            )
+    group = decks.group
+    values = group.parse_elements(item.get("partials"), f"{where} partials")
+    if len(values) != len(slots):
+        raise GameFileError(f"{where}: {len(values)} partials for {len(slots)} slots")
+    proof = hd.parse_proof(item.get("proof"), f"{where} proof", group=group)
+    places = [hd.Place(deck.deck_id, slot, deck.slots[slot]) for slot in slots]
+    dealing = escrow.dealings[silent]
+    c1s = [group.element_text(place.ciphertext.c1) for place in places]
+    check(
+        proof_key(
+            "partials", game_id, seat, silent, deck.deck_id, slots, item["partials"], item["proof"], c1s
+        ),
+        lambda: es.check_partials(dealing, seat, places, values, proof, game_id=game_id, group=group),
+    )
+    for slot, value in zip(slots, values, strict=True):
+        given = escrow.unlocking[silent][(deck.deck_id, slot)]
+        given[seat] = value
+        if len(given) == escrow.threshold:
+            combined = es.combine(
+                [(dealing.index(holder), partial) for holder, partial in given.items()],
+                threshold=escrow.threshold,
+                group=group,
+            )
+            deck.shares.setdefault(slot, {})[silent] = Share(silent, combined, None)
+    return taken
+
+
+# --- a silent seat ------------------------------------------------------------------------------
+def standing_in(decks: Decks, late: str, kind: str) -> str | None:
+    """Why the others cannot stand in for ``late``, which let its deadline pass for what it owes
+    the decks of ``kind``, or None when they can: its shares are unlocked by the escrow holders'
+    partials, its shuffle is skipped (the others' shuffles still hide the order)."""
+    escrow = decks.escrow
+    if kind == "escrow":
+        return (
+            f"{late} owes the escrow of the deck secrets, which nobody can give for it: without "
+            "every seat's dealing and answers no card can be dealt (start again without it)"
+        )
+    if escrow is None:
+        return (
+            f"{late} owes the hidden deck its {kind}, which no default can stand in for: without it no "
+            "card can be dealt (a game made with --option escrow=others lets the others stand in)"
+        )
+    if escrow.failed is not None:
+        return escrow.failed
+    if not escrow.complete(decks.seats):
+        return f"the escrow is not complete, so nobody can stand in for {late} yet"
+    return None
+
+
+def stand_in(decks: Decks, late: str, kind: str, deck_id: str | None) -> None:
+    """The others stand in for ``late``: every share it owes now is to be unlocked by their
+    partials; or its shuffle of ``deck_id`` is skipped."""
+    assert decks.escrow is not None
+    if kind == "shuffle" and deck_id is not None:
+        deck = decks.decks[deck_id]
+        if decks.seats[deck.shuffled] != late:
+            raise GameFileError(f"it is not {late}'s turn to shuffle the {deck_id} deck")
+        deck.shuffled += 1  # its shuffle is skipped: the deck stays as the last seat left it
+        if decks.shuffled(deck) and deck.mixing is None:
+            deck.pile = list(range(len(deck.slots)))
+        return
+    positions = [(item.deck_id, item.slot) for item in owed(decks, late) if item.kind == "share"]
+    escrows.start_unlock(decks.escrow, late, positions)
 
 
 def _items(entry: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:

@@ -27,7 +27,7 @@ from pbem.crypto.groups import Element, Group
 from pbem.engine.registry import OptionValue
 from pbem.errors import GameFileError
 
-ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint")
+ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint", "escrow_partials")
 KEY_FIELDS = ("escrow_key", "escrow_key_proof")
 OTHERS = "others"
 NONE = "none"
@@ -44,6 +44,9 @@ class Escrow:
     sealed: dict[str, dict[str, es.Sealed]] = field(default_factory=dict)  # dealer -> holder -> share
     acknowledged: dict[str, set[str]] = field(default_factory=dict)  # dealer -> holders
     failed: str | None = None  # why the game cannot go on: a complaint's verdict
+    # A silent seat's shares being unlocked: seat -> (deck, slot) -> holder -> its partial, each
+    # position until ``threshold`` partials combine into the seat's share.
+    unlocking: dict[str, dict[tuple[str, int], dict[str, Element]]] = field(default_factory=dict)
 
     def copy(self) -> Escrow:
         return Escrow(
@@ -53,7 +56,15 @@ class Escrow:
             dict(self.sealed),
             {dealer: set(holders) for dealer, holders in self.acknowledged.items()},
             self.failed,
+            {
+                seat: {place: dict(given) for place, given in positions.items()}
+                for seat, positions in self.unlocking.items()
+            },
         )
+
+    def unlocked(self, seat: str, deck_id: str, slot: int) -> bool:
+        """The seat's share of the slot is being unlocked by the others."""
+        return (deck_id, slot) in self.unlocking.get(seat, {})
 
     def complete(self, seats: Sequence[str]) -> bool:
         """Every seat's dealing is in and every holder has acknowledged it."""
@@ -281,3 +292,42 @@ def _take_complaint(
             f"the game cannot go on; start again without {seat}"
         )
     return dealer
+
+
+# --- unlocking a silent seat -------------------------------------------------------------------
+def start_unlock(escrow: Escrow, seat: str, positions: Sequence[tuple[str, int]]) -> None:
+    """The others begin to unlock ``seat``'s shares of ``positions``, the shares it owes and let
+    its deadline pass for: no other position, so the quorum reads nothing the game does not need."""
+    if seat not in escrow.dealings:
+        raise GameFileError(f"{seat} has dealt no escrow, so nobody can stand in for it")
+    unlocking = escrow.unlocking.setdefault(seat, {})
+    for place in positions:
+        unlocking.setdefault(place, {})
+
+
+def partial_fields(
+    escrow: Escrow,
+    seat: str,
+    wanted: Mapping[str, Mapping[str, Sequence[hd.Place]]],
+    receive: int,
+    *,
+    game_id: str,
+    group: Group,
+) -> list[dict[str, Any]]:
+    """``seat``'s partial decryptions for the silent seats it helps unlock: ``wanted`` maps each
+    silent seat and deck to the places (slots and their cards); one table, with one proof, each."""
+    found: list[dict[str, Any]] = []
+    for silent, decks in wanted.items():
+        share = held_share(escrow, silent, seat, receive, game_id=game_id, group=group)
+        for deck_id, places in decks.items():
+            values, proof = es.partials(share, escrow.dealings[silent], places, game_id=game_id, group=group)
+            found.append(
+                {
+                    "seat": silent,
+                    "deck": deck_id,
+                    "slots": [place.position for place in places],
+                    "partials": _packed(group.elements_text(values)),
+                    "proof": hd.proof_text(proof, group=group),
+                }
+            )
+    return found

@@ -479,10 +479,11 @@ def check_timeout(
         raise IllegalMoveError(f"{late} owes nothing in the {step}")
     demand = mine[0]
     if demand.kind in DECK_DEMANDS:
-        raise IllegalMoveError(
-            f"{late} owes the hidden deck its {demand.kind}, which no default can stand in for: "
-            "without it no card can be dealt"
-        )
+        if table.decks is None:
+            raise IllegalMoveError(f"{late} owes a hidden deck, but this game has none")
+        why = hidden_decks.standing_in(table.decks, late, demand.kind)
+        if why is not None:
+            raise IllegalMoveError(why)
     due = deadline(table, demand, days)
     if due is None or at < due:
         raise IllegalMoveError(
@@ -503,7 +504,13 @@ def check_timeout(
 
 
 def apply_timeout(rules: Ruleset, table: Table, demand: Demand) -> None:
-    """Apply the rules' default for a seat that let its deadline pass."""
+    """Apply the rules' default for a seat that let its deadline pass (the others stand in for
+    what it owes the hidden decks)."""
+    if demand.kind in DECK_DEMANDS:
+        assert table.decks is not None
+        deck_id = demand.step.removeprefix("shuffle of ") if demand.kind == "shuffle" else None
+        hidden_decks.stand_in(table.decks, demand.seat, demand.kind, deck_id)
+        return
     if demand.kind == "contribute":
         for pending in table.pending:
             if pending.context == demand.step:

@@ -1,0 +1,203 @@
+"""A seat that goes silent no longer stops the deck: its shares are unlocked by the others'
+partial decryptions, its shuffle skipped (option escrow=others, with deadlines).
+
+Three seats play the engine's test game through the command line with a one-day deadline; c
+answers nothing once a has drawn. The clock is set per command (``PBEM_NOW``) so deadlines pass
+without waiting.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import Result
+
+from pbem import gamefile
+from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.identity import SecretKeys
+from pbem.engine import ledger
+from pbem.keys import KeyStore
+from tests import hidden_deck_game
+from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
+
+SEATS = ("a", "b", "c")
+DAY1 = "2026-01-01T00:00:00Z"
+DAY3 = "2026-01-03T00:00:00Z"  # c's deadline (a day after its demands began) has passed
+
+
+@dataclass
+class Played:
+    root: Path
+    stages: dict[str, str]
+
+    def run(self, seat: str, *args: str, at: str = DAY3) -> Result:
+        return run_cli(self.root / seat, *args, env={"PBEM_NOW": at})
+
+    def step(self, seat: str, *args: str, at: str = DAY3) -> Result:
+        result = self.run(seat, *args, at=at)
+        assert result.exit_code == 0, result.stderr
+        return result
+
+    def file(self, stage: str, name: str) -> Path:
+        path = self.root / f"{name}.toml"
+        path.write_text(self.stages[stage], encoding="utf-8")
+        forget_seen_games(self.root)
+        return path
+
+    def secret(self, seat: str) -> SecretKeys:
+        return KeyStore(self.root / seat).secret(seat, lambda prompt: None)
+
+    def hand(self, path: Path, seat: str) -> dict[str, Any]:
+        shown = json.loads(self.step(seat, "show", str(path), "--as", seat, "--json").stdout)
+        hand: dict[str, Any] = shown["hand"]
+        return hand
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _test_game() -> Iterator[None]:
+    with hidden_deck_game.registered():
+        yield
+
+
+def play_to_the_draw(root: Path, options: tuple[str, ...]) -> Played:
+    make_key_homes(root, SEATS)
+    game = root / "game.toml"
+    played = Played(root, {})
+    with game_ids(f"escrow unlock {options}"):
+        played.step(
+            "a", "new", str(game), "--game", hidden_deck_game.NAME, "--players", ",".join(SEATS), "--as", "a",
+            "--option", "deadline_days=1", *(f"--option={option}" for option in options), at=DAY1,
+        )  # fmt: skip
+    played.step("b", "join", str(game), "--as", "b", at=DAY1)
+    played.step("c", "join", str(game), "--as", "c", at=DAY1)
+    for seat, verb in (("a", "pass"), ("b", None), ("c", None), ("b", "pass"), ("c", "pass"), ("a", "draw")):
+        if verb is None:
+            played.step(seat, "sync", str(game), "--as", seat, at=DAY1)
+        else:
+            played.step(seat, "play", str(game), "--as", seat, verb, at=DAY1)
+    played.step("b", "play", str(game), "--as", "b", "pass", at=DAY1)  # b's share of a's draw
+    played.stages["c silent"] = game.read_text(encoding="utf-8")
+    return played
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    played = play_to_the_draw(tmp_path_factory.mktemp("unlock"), ("escrow=others",))
+    game = played.file("c silent", "game")
+    played.step("a", "timeout", str(game), "c", "--as", "a")  # c's turn: the rules' default, a pass
+    played.step("a", "timeout", str(game), "c", "--as", "a")  # c's share of deck:0: unlocked
+    played.stages["unlocking"] = game.read_text(encoding="utf-8")
+    played.step("a", "sync", str(game), "--as", "a")  # a's partial
+    played.stages["one partial"] = game.read_text(encoding="utf-8")
+    played.step("b", "sync", str(game), "--as", "b")  # b's partial: with 2, c's share
+    played.stages["unlocked"] = game.read_text(encoding="utf-8")
+    return played
+
+
+def resigned(
+    played: Played, stage: str, position: int, change: Callable[[dict[str, Any]], None]
+) -> list[str]:
+    """The problems of the game at ``stage`` with entry ``position`` changed and signed again."""
+    data = tomllib.loads(played.stages[stage])
+    entry = copy.deepcopy(data["entry"][position])
+    change(entry)
+    del entry["sig"]
+    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(entry["by"]))
+    trial = dict(data, entry=[*data["entry"][:position], signed])
+    trial["game"] = dict(data["game"], entries=position + 1)
+    return [str(problem) for problem in ledger.audit(trial).problems if problem.position == position]
+
+
+def test_the_others_unlock_the_silent_seats_share_and_the_drawer_reads_its_card(played: Played) -> None:
+    unlocked = played.file("unlocked", "unlocked")
+    card = played.hand(unlocked, "a")["deck:0"]
+    assert card in hidden_deck_game.CARDS
+    # the very card a reads had c given its share itself
+    answered = played.file("c silent", "answered")
+    played.step("c", "sync", str(answered), "--as", "c")
+    assert played.hand(answered, "a")["deck:0"] == card
+    assert played.run("a", "verify", str(unlocked)).exit_code == 0
+
+
+def test_the_timeout_asks_each_other_seat_for_a_partial_of_exactly_the_share_owed(played: Played) -> None:
+    status = played.step("a", "status", str(played.file("unlocking", "unlocking"))).stdout
+    assert "give a partial decryption of c's share of deck:0 (c is silent)" in status
+    assert "c            give a decryption share" not in status
+    entries = tomllib.loads(played.stages["unlocked"])["entry"]
+    given = [entry["escrow_partials"] for entry in entries if "escrow_partials" in entry]
+    assert [[(item["seat"], item["deck"], item["slots"]) for item in each] for each in given] == [
+        [("c", "deck", [0])],
+        [("c", "deck", [0])],
+    ]
+
+
+def test_fewer_partials_than_the_threshold_do_not_open_the_card(played: Played) -> None:
+    hand = played.hand(played.file("one partial", "one-partial"), "a")
+    assert hand["deck:0"] is None
+    game = ledger.read(tomllib.loads(played.stages["one partial"]))
+    assert game.table is not None and game.table.decks is not None
+    assert "c" not in game.table.decks.decks["deck"].shares.get(0, {})
+
+
+def test_a_forged_partial_is_refused_naming_the_entry(played: Played) -> None:
+    position = len(tomllib.loads(played.stages["one partial"])["entry"]) - 1
+
+    def forged(entry: dict[str, Any]) -> None:
+        item = entry["escrow_partials"][0]
+        item["partials"] = b64(bytes(reversed(unb64(item["partials"]))))
+
+    found = resigned(played, "one partial", position, forged)
+    assert found and ("proof does not verify" in found[0] or "not a group element" in found[0]), found
+
+
+def test_a_partial_for_a_position_not_unlocked_is_refused(played: Played) -> None:
+    position = len(tomllib.loads(played.stages["one partial"])["entry"]) - 1
+
+    def another_slot(entry: dict[str, Any]) -> None:
+        entry["escrow_partials"][0]["slots"] = [1]
+
+    found = resigned(played, "one partial", position, another_slot)
+    assert any("owes no partial decryption of c's share of deck:1" in problem for problem in found), found
+
+
+def test_the_silent_seat_cannot_be_unlocked_before_its_deadline(played: Played) -> None:
+    early = played.run("a", "timeout", str(played.file("c silent", "early")), "c", "--as", "a", at=DAY1)
+    assert early.exit_code != 0 and "a timeout can be claimed only after it" in early.stderr
+
+
+def test_without_escrow_a_silent_seats_share_still_stops_the_deck(tmp_path: Path) -> None:
+    played = play_to_the_draw(tmp_path, ())
+    game = played.file("c silent", "game")
+    played.step("a", "timeout", str(game), "c", "--as", "a")  # the turn: a default exists
+    refused = played.run("a", "timeout", str(game), "c", "--as", "a")
+    assert refused.exit_code != 0
+    assert "no default can stand in for" in refused.stderr and "escrow=others" in refused.stderr
+    assert gamefile.load(game).data["entry"][-1]["kind"] == "timeout"  # the refusal wrote nothing
+
+
+def test_a_silent_seats_reshuffle_is_skipped(tmp_path: Path) -> None:
+    played = play_to_the_draw(tmp_path, ("escrow=others",))
+    game = played.file("c silent", "game")
+    played.step("c", "sync", str(game), "--as", "c")  # c's share of deck:0, then it goes silent
+    played.step("c", "play", str(game), "--as", "c", "reshuffle")
+    played.step("a", "play", str(game), "--as", "a", "pass")  # a's reshuffle rides along
+    played.step("b", "play", str(game), "--as", "b", "pass")  # b's too
+    status = played.step("a", "status", str(game)).stdout
+    assert "c            reshuffle the deck deck" in status
+    later = "2026-01-05T00:00:00Z"
+    played.step("a", "timeout", str(game), "c", "--as", "a", at=later)  # c's turn to move: a pass
+    played.step("a", "timeout", str(game), "c", "--as", "a", at=later)  # c's reshuffle: skipped
+    data = gamefile.load(game).data
+    replayed = ledger.read(data)
+    assert replayed.table is not None and replayed.table.decks is not None
+    deck = replayed.table.decks.decks["deck"]
+    assert deck.mixing is None and replayed.table.decks.shuffled(deck)
+    played.step("a", "play", str(game), "--as", "a", "draw", at=later)  # the deck deals again
+    assert played.run("a", "verify", str(game)).exit_code == 0
