@@ -78,7 +78,13 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
     assert genesis["edition"] == "2003"
     assert genesis["by"] == "b"
     assert genesis["seats"] == ["a", "b", "c", "d"]
-    assert genesis["options"] == {"family_side": "a", "turn_order": "dice", "deadline_days": 3}
+    assert genesis["options"] == {
+        "family_side": "a",
+        "turn_order": "dice",
+        "deadline_days": 3,
+        "escrow": "none",
+        "escrow_threshold": 0,
+    }
     assert data["game"]["id"] == genesis["game_id"]
     assert list(data["roster"]) == ["b"]
     assert "send it to a, c, d to join" in result.stderr
@@ -100,7 +106,8 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
         (
             ["--game", "potr", "--players", "a,b,c", "--option", "speed=fast"],
             "unknown option 'speed' for princes-of-the-renaissance; valid options: family_side=a|b "
-            "(default a); turn_order=bid|dice (default bid); deadline_days=0..365 (default 0)",
+            "(default a); turn_order=bid|dice (default bid); deadline_days=0..365 (default 0); "
+            "escrow=none|others (default none); escrow_threshold=0..9 (default 0)",
         ),
         (
             ["--game", "potr", "--players", "a,b,c", "--option", "family_side=c"],
