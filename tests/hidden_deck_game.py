@@ -23,7 +23,7 @@ from pbem.crypto import hidden_deck as hd
 from pbem.crypto.deck_groups import GROUPS
 from pbem.crypto.randomness import Draws
 from pbem.engine import registry
-from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionValue
+from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 
@@ -47,6 +47,7 @@ class State:
     table: tuple[str, ...] = ()  # tokens dealt face up, in the order dealt
     reshuffling: tuple[str, ...] = ()  # decks to shuffle again
     ended: bool = False
+    default: str = "pass"  # what a late seat's turn does (option default): pass, or a verb for its first card
 
 
 class Rules:
@@ -59,7 +60,9 @@ class Rules:
         options: Mapping[str, OptionValue],
         components: Mapping[str, Any],
     ) -> State:
-        return State(tuple(seats), hands=dict.fromkeys(seats, ()))
+        return State(
+            tuple(seats), hands=dict.fromkeys(seats, ()), default=str(options.get("default", "pass"))
+        )
 
     def phase(self, state: State) -> str:
         return "over" if state.ended else "play"
@@ -151,6 +154,8 @@ class Rules:
         )
 
     def default_move(self, state: State, seat: str, step: str) -> tuple[str, str] | None:
+        if state.default != "pass" and state.hands.get(seat):
+            return (state.default, state.hands[seat][0])
         return ("pass", "")
 
     def random_requests(self, state: State) -> list[RandomRequest]:
@@ -215,8 +220,24 @@ class Rules:
 
 
 RULES = Rules()
+# What a late seat's turn does by default: a pass, or show, put under the deck or discard the
+# first card it holds (the defaults that move a silent seat's hidden cards).
+DEFAULT = OptionSpec(
+    "default",
+    "choice",
+    "pass",
+    "a late seat's default turn",
+    choices=("pass", "show", "bottom", "discard"),
+    absent="pass",
+)
 INFO = GameInfo(
-    NAME, "Hidden deck test", 2, 4, ("1",), (DEADLINE, *HIDDEN_DECK_OPTIONS), rules="tests.hidden_deck_game"
+    NAME,
+    "Hidden deck test",
+    2,
+    4,
+    ("1",),
+    (DEADLINE, *HIDDEN_DECK_OPTIONS, DEFAULT),
+    rules="tests.hidden_deck_game",
 )
 RULES.info = INFO
 

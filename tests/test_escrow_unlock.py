@@ -201,3 +201,98 @@ def test_a_silent_seats_reshuffle_is_skipped(tmp_path: Path) -> None:
     assert deck.mixing is None and replayed.table.decks.shuffled(deck)
     played.step("a", "play", str(game), "--as", "a", "draw", at=later)  # the deck deals again
     assert played.run("a", "verify", str(game)).exit_code == 0
+
+
+# --- defaults that move a silent seat's hidden cards ------------------------------------------------
+def c_holds_a_card(root: Path, default: str, *, escrow: bool = True) -> tuple[Played, Path]:
+    """c draws deck:0, the others give their shares, and then c is silent on its turn."""
+    make_key_homes(root, SEATS)
+    game = root / "game.toml"
+    played = Played(root, {})
+    options = ["--option=deadline_days=1", f"--option=default={default}"]
+    if escrow:
+        options.append("--option=escrow=others")
+    with game_ids(f"escrow default {default} {escrow}"):
+        played.step(
+            "a", "new", str(game), "--game", hidden_deck_game.NAME, "--players", ",".join(SEATS), "--as", "a",
+            *options, at=DAY1,
+        )  # fmt: skip
+    played.step("b", "join", str(game), "--as", "b", at=DAY1)
+    played.step("c", "join", str(game), "--as", "c", at=DAY1)
+    steps = (
+        ("a", "pass"),
+        ("b", None),
+        ("c", None),
+        ("a", None),  # a acknowledges b's and c's dealings: the escrow is complete
+        ("b", "pass"),
+        ("c", "draw"),
+        ("a", "pass"),  # a's share of deck:0
+        ("b", "pass"),  # b's: c reads its card
+    )
+    for index, (seat, verb) in enumerate(steps):
+        if verb is None:
+            if index == 3 and not escrow:
+                continue  # nothing to acknowledge
+            played.step(seat, "sync", str(game), "--as", seat, at=DAY1)
+        else:
+            played.step(seat, "play", str(game), "--as", seat, verb, at=DAY1)
+    played.stages["c holds"] = game.read_text(encoding="utf-8")
+    return played, game
+
+
+def test_a_silent_seats_default_shows_its_card_once_the_others_unlock_its_share(tmp_path: Path) -> None:
+    played, game = c_holds_a_card(tmp_path, "show")
+    own = played.hand(game, "c")["deck:0"]  # what c alone could read
+    played.step("a", "timeout", str(game), "c", "--as", "a")  # c's turn: its default shows deck:0
+    status = played.step("a", "status", str(game)).stdout
+    assert "give a partial decryption of c's share of deck:0 (c is silent)" in status
+    waiting = played.run("b", "timeout", str(game), "c", "--as", "b")
+    assert waiting.exit_code != 0 and "wait for the partial decryptions that unlock them" in waiting.stderr
+    played.step("a", "sync", str(game), "--as", "a")
+    played.step("b", "sync", str(game), "--as", "b")
+    played.step("b", "timeout", str(game), "c", "--as", "b")  # now the default is made
+    game_now = ledger.read(gamefile.load(game).data)
+    assert game_now.table is not None and game_now.table.decks is not None
+    assert game_now.table.decks.decks["deck"].face_up == {0: own}
+    state = game_now.table.state
+    assert state.hands["c"] == () and state.known["deck:0"] == own
+    assert state.seats[state.turn] == "a"
+    assert played.run("a", "verify", str(game)).exit_code == 0
+
+
+def test_a_silent_seats_default_puts_its_card_under_the_deck_re_masked_by_the_claimant(
+    tmp_path: Path,
+) -> None:
+    played, game = c_holds_a_card(tmp_path, "bottom")
+    before = ledger.read(gamefile.load(game).data)
+    assert before.table is not None and before.table.decks is not None
+    old = before.table.decks.decks["deck"].slots[0]
+    played.step("a", "timeout", str(game), "c", "--as", "a")  # no share is needed: at once
+    claim = gamefile.load(game).data["entry"][-1]
+    assert claim["kind"] == "timeout" and [item["slot"] for item in claim["remask"]] == [0]
+    after = ledger.read(gamefile.load(game).data)
+    assert after.table is not None and after.table.decks is not None
+    deck = after.table.decks.decks["deck"]
+    assert 0 not in deck.held and deck.pile[-1] == 0 and deck.slots[0] != old
+    assert after.table.state.hands["c"] == ()
+    assert played.run("a", "verify", str(game)).exit_code == 0
+
+
+def test_a_claim_that_re_masks_the_card_wrongly_is_refused(tmp_path: Path) -> None:
+    played, game = c_holds_a_card(tmp_path, "bottom")
+    played.step("a", "timeout", str(game), "c", "--as", "a")
+    played.stages["claimed"] = game.read_text(encoding="utf-8")
+    position = len(tomllib.loads(played.stages["claimed"])["entry"]) - 1
+
+    def forged(entry: dict[str, Any]) -> None:
+        entry["remask"][0]["card"] = b64(bytes(reversed(unb64(entry["remask"][0]["card"]))))
+
+    found = resigned(played, "claimed", position, forged)
+    assert found and any("remask[0]" in problem or "re-mask" in problem for problem in found), found
+
+
+def test_without_escrow_a_default_that_shows_a_card_is_refused(tmp_path: Path) -> None:
+    played, game = c_holds_a_card(tmp_path, "show", escrow=False)
+    refused = played.run("a", "timeout", str(game), "c", "--as", "a")
+    assert refused.exit_code != 0 and "only c's own key can do" in refused.stderr
+    assert "escrow=others" in refused.stderr

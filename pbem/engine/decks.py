@@ -754,6 +754,138 @@ def stand_in(decks: Decks, late: str, kind: str, deck_id: str | None) -> None:
     escrows.start_unlock(decks.escrow, late, positions)
 
 
+def cards_standing_in(
+    decks: Decks, late: str, uses: Sequence[CardUse]
+) -> tuple[str | None, list[tuple[str, int]]]:
+    """Whether the others can make ``late``'s default move, which uses the hidden cards it holds:
+    (why not, or None; the slots of the cards it shows whose share must first be unlocked).
+
+    A card the default shows opens once the late seat's share of it is in: unlocked from the
+    escrow like any share it owes. A card it puts under the deck is re-masked by whoever claims
+    the timeout (no secret is needed for that); a card it discards needs nothing. Without escrow
+    the first reason is ``NO_ESCROW``.
+    """
+    escrow = decks.escrow
+    if escrow is None:
+        return NO_ESCROW, []
+    if escrow.failed is not None:
+        return escrow.failed, []
+    if not escrow.complete(decks.seats):
+        return f"the escrow is not complete, so nobody can stand in for {late} yet", []
+    missing: list[tuple[str, int]] = []
+    for use in uses:
+        if use.token is None:
+            return f"{late}'s default names a card, not a token: only {late}'s key can find it", []
+        deck, slot = _held(decks, late, use.token, use.action)
+        if use.action != "reveal":
+            continue
+        waiting = waiting_for(decks, deck.deck_id, slot)
+        if waiting:
+            return f"{use.token} waits for the shares of {', '.join(waiting)}", []
+        if late not in deck.shares.get(slot, {}):
+            missing.append((deck.deck_id, slot))
+    pending = [place for place in missing if escrow.unlocked(late, *place)]
+    if pending:
+        owing = sorted(
+            seat
+            for seat in decks.seats
+            if seat != late and any(seat not in escrow.unlocking[late][place] for place in pending)
+        )
+        return (
+            f"{late}'s cards wait for the partial decryptions that unlock them ({', '.join(owing)} owe them)",
+            [],
+        )
+    return None, missing
+
+
+NO_ESCROW = "no escrow"
+
+
+def stand_in_cards(
+    hidden: HiddenDeckRules,
+    decks: Decks,
+    state: Any,
+    late: str,
+    uses: Sequence[CardUse],
+    *,
+    entry: Mapping[str, Any],
+    game_id: str,
+    check: ProofCheck,
+) -> Any:
+    """Move ``late``'s hidden cards as its default says, without its key: each card shown opens
+    with every seat's share (its own unlocked), each card put under the deck takes the claimant's
+    re-mask from ``entry``, each card discarded just leaves the hand."""
+    returned = _items(entry, "remask")
+    bottoms = [use for use in uses if use.action == "bottom"]
+    if len(returned) != len(bottoms) or "face_up" in entry:
+        raise GameFileError(
+            f"{late}'s default returns {len(bottoms)} hidden cards under the deck, but the entry carries "
+            f"{len(returned)} re-masked (and shows none itself: the unlocked shares show them)"
+        )
+    for use in uses:
+        if use.action != "reveal":
+            continue
+        assert use.token is not None
+        deck, slot = _held(decks, late, use.token, "reveal")
+        shares = deck.shares.get(slot, {})
+        if any(seat not in shares for seat in decks.seats):
+            raise GameFileError(f"{use.token} cannot be shown for {late}: not every share of it is in")
+        opened = hd.open_card(
+            deck.slots[slot], [shares[seat].value for seat in decks.seats], len(deck.cards), group=decks.group
+        )
+        card = deck.cards[opened]
+        del deck.held[slot]
+        deck.face_up[slot] = card
+        state = hidden.card_revealed(state, use.token, card)
+    for index, (use, back) in enumerate(zip(bottoms, returned, strict=True)):
+        _return(decks, late, use, item=back, where=f"remask[{index}]", game_id=game_id, check=check)
+    for use in uses:
+        if use.action == "discard":
+            deck, slot = _held(decks, late, use.token, "discard")
+            del deck.held[slot]
+            deck.gone.add(slot)
+    return state
+
+
+def stand_in_fields(
+    decks: Decks, late: str, uses: Sequence[CardUse], *, game_id: str, key_material: bytes
+) -> dict[str, Any]:
+    """The ``remask`` fields a timeout claimant adds for the cards ``late``'s default puts under
+    the deck: re-masked with the claimant's own randomness."""
+    seed = hd.deck_seed(key_material)
+    group = decks.group
+    found: list[dict[str, Any]] = []
+    for use in uses:
+        if use.action != "bottom" or use.token is None:
+            continue
+        deck, slot = _held(decks, late, use.token, "bottom")
+        ciphertext = deck.slots[slot]
+        mask = hd.remask_scalar(
+            seed, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot, group=group
+        )
+        after = sh.remask(ciphertext, decks.joint, mask, group=group)
+        proven = hd.prove_remask(
+            ciphertext,
+            after,
+            decks.joint,
+            mask,
+            game_id=game_id,
+            deck_id=deck.deck_id,
+            position=slot,
+            seat=late,
+            group=group,
+        )
+        found.append(
+            {
+                "deck": deck.deck_id,
+                "slot": slot,
+                "card": hd.ciphertext_text(after, group=group),
+                "proof": hd.proof_text(proven, group=group),
+            }
+        )
+    return {"remask": found} if found else {}
+
+
 def _items(entry: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
     value = entry.get(name, [])
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):

@@ -88,6 +88,8 @@ OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
 }
 # A seat may give, in the entry that brings it in, the address its mail goes to (signed, so that
 # nobody redirects it); an ``address`` entry changes it later.
+# A timeout whose default puts a silent seat's cards under the deck carries them re-masked.
+OPTIONAL_FIELDS["timeout"] += ("remask",)
 OPTIONAL_FIELDS["genesis"] = OPTIONAL_FIELDS["join"] = ("email",)
 # The group of the game's hidden decks (see pbem.crypto.groups); a genesis without it, as every
 # game made before the curve, means the 2048-bit group.
@@ -1283,7 +1285,8 @@ def _replay_play(
         }
         if shared:
             tables.check_timeout(rules, step_start, **claim)
-        tables.apply_timeout(rules, table, tables.check_timeout(rules, table, **claim))
+        demand = tables.check_timeout(rules, table, **claim)
+        tables.apply_timeout(rules, table, demand, cards=entry, check=check)
         return
     if kind == "move":
         if shared:

@@ -194,6 +194,19 @@ def timeout(
     entry = ledger.next_entry(claimant, at, "timeout")
     entry["late"] = late
     entry["step"] = demand.step
+    game = seated(ledger)
+    uses, missing = tables.default_cards(game.rules, game.table, demand)
+    if uses and not missing:
+        assert game.table.decks is not None
+        entry.update(
+            hidden_decks.stand_in_fields(
+                game.table.decks,
+                late,
+                uses,
+                game_id=ledger.game_id,
+                key_material=ledger.secret_seed(claimant, secret),
+            )
+        )
     return _sign(ledger, claimant, entry, secret)
 
 

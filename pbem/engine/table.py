@@ -21,7 +21,7 @@ from pbem.crypto.groups import Element, Group
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
-from pbem.engine.escrows import Escrow, threshold_of
+from pbem.engine.escrows import Escrow, start_unlock, threshold_of
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
@@ -493,19 +493,76 @@ def check_timeout(
         default = rules.default_move(table.state, late, step)
         if default is None:
             raise IllegalMoveError(f"the rules give no default for {late} in the {step}")
-        if card_uses(rules, table, late, default):
-            # Showing, re-masking or discarding a card takes its holder's key: applied without
-            # it, the rules would move a card the decks still hold, and the two would disagree.
-            raise IllegalMoveError(
-                f"{late}'s default in the {step} ({rules.format(default)}) moves a hidden card, "
-                f"which only {late}'s own key can do: {late} must make the move"
-            )
+        uses = card_uses(rules, table, late, default)
+        if uses:
+            # Showing a card takes its holder's share: without escrow only the holder can give it,
+            # and applied without it the rules would move a card the decks still hold.
+            assert table.decks is not None
+            why, _ = hidden_decks.cards_standing_in(table.decks, late, uses)
+            if why == hidden_decks.NO_ESCROW or demand.kind != "move":
+                raise IllegalMoveError(
+                    f"{late}'s default in the {step} ({rules.format(default)}) moves a hidden card, "
+                    f"which only {late}'s own key can do: {late} must make the move"
+                    + (
+                        " (a game made with --option escrow=others lets the others stand in)"
+                        if why == hidden_decks.NO_ESCROW
+                        else ""
+                    )
+                )
+            if why is not None:
+                raise IllegalMoveError(why)
     return demand
 
 
-def apply_timeout(rules: Ruleset, table: Table, demand: Demand) -> None:
+def default_cards(
+    rules: Ruleset, table: Table, demand: Demand
+) -> tuple[list[CardUse], list[tuple[str, int]]]:
+    """The hidden cards the late seat's default move uses, and those of them it shows whose share
+    must first be unlocked (then the timeout unlocks them, and a later one makes the move)."""
+    if demand.kind != "move" or table.decks is None:
+        return [], []
+    default = rules.default_move(table.state, demand.seat, demand.step)
+    uses = card_uses(rules, table, demand.seat, default) if default is not None else []
+    if not uses:
+        return [], []
+    _, missing = hidden_decks.cards_standing_in(table.decks, demand.seat, uses)
+    return uses, missing
+
+
+def apply_timeout(
+    rules: Ruleset,
+    table: Table,
+    demand: Demand,
+    *,
+    cards: Mapping[str, Any] | None = None,
+    check: ProofCheck = check_now,
+) -> None:
     """Apply the rules' default for a seat that let its deadline pass (the others stand in for
-    what it owes the hidden decks)."""
+    what it owes the hidden decks). A default that shows a card whose share the seat never gave
+    first unlocks that share; the default itself is made by a later timeout, once it is in.
+    ``cards`` holds the claim's fields: the re-masked cards the default puts under the deck."""
+    uses, missing = default_cards(rules, table, demand)
+    if missing:
+        assert table.decks is not None and table.decks.escrow is not None
+        start_unlock(table.decks.escrow, demand.seat, missing)
+        return
+    if uses:
+        hidden = hidden_deck_rules(rules)
+        assert hidden is not None and table.decks is not None
+        move = rules.default_move(table.state, demand.seat, demand.step)
+        table.state = hidden_decks.stand_in_cards(
+            hidden,
+            table.decks,
+            table.state,
+            demand.seat,
+            uses,
+            entry=cards or {},
+            game_id=table.game_id,
+            check=check,
+        )
+        rules.check(table.state, demand.seat, move)
+        table.state = rules.apply(table.state, demand.seat, move)
+        return
     if demand.kind in DECK_DEMANDS:
         assert table.decks is not None
         deck_id = demand.step.removeprefix("shuffle of ") if demand.kind == "shuffle" else None
