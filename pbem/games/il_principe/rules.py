@@ -112,18 +112,20 @@ class Rules:
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
-        phase 3's action); otherwise what it must do is done the first way the lists give: the
-        first cards of its hand go in the reserve, the blue role's shield goes in the first region
-        in alphabetical order. A reserve is not shown for a late seat: only its key can show its
-        cards, and a default is applied without them."""
+        phase 3's action); otherwise what it must do is done the first way the lists give: its
+        cards in the lowest slots of the deck go in the reserve (a choice nobody made, and no one
+        can steer: the slots' order is the shuffle's), then its public cards; its reserve is
+        shown (in a game with escrow, the others first unlock its shares of those cards); the
+        blue role's shield goes in the first region in alphabetical order."""
         if seat not in rounds.actors(state):
             return None
         if state.phase == RESERVE:
             player = state.player(seat)
-            items = [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
+            hand = sorted(player.hand, key=_slot)
+            items = [*hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
             return Reserve(tuple(items[: state.settings.rules.reserve]))
         if state.phase == SHOW:
-            return None
+            return Show()
         due = state.follow_ups[0] if state.follow_ups else None
         if due is not None and due.kind == SHIELD:
             return Shield(sorted(state.components.regions)[0])
@@ -183,6 +185,11 @@ class Rules:
 
     def card_revealed(self, state: Game, token: str, card: str) -> Game:
         return rounds.revealed(state, token, card)
+
+
+def _slot(token: str) -> int:
+    """A hidden card's slot in the deck (``building:16``)."""
+    return int(token.rpartition(":")[2])
 
 
 def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
