@@ -792,7 +792,8 @@ def cards_standing_in(
             if seat != late and any(seat not in escrow.unlocking[late][place] for place in pending)
         )
         return (
-            f"{late}'s cards wait for the partial decryptions that unlock them ({', '.join(owing)} owe them)",
+            f"{late}'s cards wait for the partial decryptions that unlock them ({', '.join(owing)} "
+            f"{'owes' if len(owing) == 1 else 'owe'} them)",
             [],
         )
     return None, missing

@@ -490,7 +490,7 @@ def check_timeout(
             f"{late}'s deadline for the {step} is {due}; a timeout can be claimed only after it"
         )
     if demand.kind in ("move", "commit", "reveal"):
-        default = rules.default_move(table.state, late, step)
+        default = default_for(rules, table, late, step)
         if default is None:
             raise IllegalMoveError(f"the rules give no default for {late} in the {step}")
         uses = card_uses(rules, table, late, default)
@@ -514,6 +514,23 @@ def check_timeout(
     return demand
 
 
+def default_for(rules: Ruleset, table: Table, late: str, step: str) -> Any | None:
+    """The rules' default for ``late`` in ``step``. A default that moves the late seat's hidden
+    cards needs the others to stand in for its key, which only escrow allows: without it, a
+    ruleset may give a second default that moves none (``keyless_default``), such as leaving
+    cards face down where the first would show them."""
+    default = rules.default_move(table.state, late, step)
+    if default is None or table.decks is None or table.decks.escrow is not None:
+        return default
+    if not card_uses(rules, table, late, default):
+        return default
+    keyless = getattr(rules, "keyless_default", None)
+    other = keyless(table.state, late, step) if keyless is not None else None
+    if other is not None and not card_uses(rules, table, late, other):
+        return other
+    return default
+
+
 def default_cards(
     rules: Ruleset, table: Table, demand: Demand
 ) -> tuple[list[CardUse], list[tuple[str, int]]]:
@@ -521,7 +538,7 @@ def default_cards(
     must first be unlocked (then the timeout unlocks them, and a later one makes the move)."""
     if demand.kind != "move" or table.decks is None:
         return [], []
-    default = rules.default_move(table.state, demand.seat, demand.step)
+    default = default_for(rules, table, demand.seat, demand.step)
     uses = card_uses(rules, table, demand.seat, default) if default is not None else []
     if not uses:
         return [], []
@@ -549,7 +566,7 @@ def apply_timeout(
     if uses:
         hidden = hidden_deck_rules(rules)
         assert hidden is not None and table.decks is not None
-        move = rules.default_move(table.state, demand.seat, demand.step)
+        move = default_for(rules, table, demand.seat, demand.step)
         table.state = hidden_decks.stand_in_cards(
             hidden,
             table.decks,
@@ -573,7 +590,7 @@ def apply_timeout(
             if pending.context == demand.step:
                 pending.excused.add(demand.seat)
         return
-    move = rules.default_move(table.state, demand.seat, demand.step)
+    move = default_for(rules, table, demand.seat, demand.step)
     if demand.kind in ("commit", "reveal"):
         table.commitments.setdefault(demand.step, {}).setdefault(demand.seat, TIMED_OUT)
         table.revealed.setdefault(demand.step, set()).add(demand.seat)

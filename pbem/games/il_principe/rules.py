@@ -112,17 +112,16 @@ class Rules:
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
-        phase 3's action); otherwise what it must do is done the first way the lists give: its
-        cards in the lowest slots of the deck go in the reserve (a choice nobody made, and no one
-        can steer: the slots' order is the shuffle's), then its public cards; its reserve is
-        shown (in a game with escrow, the others first unlock its shares of those cards); the
-        blue role's shield goes in the first region in alphabetical order."""
+        phase 3's action); otherwise what it must do is done the first way the lists give: the
+        first cards of its hand go in the reserve (the hand in the order drawn, then its public
+        cards; games made before depend on that order, so it stays); its reserve is shown (in a
+        game with escrow, the others first unlock its shares of those cards; without, the game
+        waits for it); the blue role's shield goes in the first region in alphabetical order."""
         if seat not in rounds.actors(state):
             return None
         if state.phase == RESERVE:
             player = state.player(seat)
-            hand = sorted(player.hand, key=_slot)
-            items = [*hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
+            items = [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
             return Reserve(tuple(items[: state.settings.rules.reserve]))
         if state.phase == SHOW:
             return Show()
@@ -185,11 +184,6 @@ class Rules:
 
     def card_revealed(self, state: Game, token: str, card: str) -> Game:
         return rounds.revealed(state, token, card)
-
-
-def _slot(token: str) -> int:
-    """A hidden card's slot in the deck (``building:16``)."""
-    return int(token.rpartition(":")[2])
 
 
 def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:

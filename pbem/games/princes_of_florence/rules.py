@@ -110,12 +110,17 @@ class Rules:
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late player passes: in an auction (a pass on the lot, or no lot put up), in the action
-        phase (no action), on a recruitment offer and at the end (cards left face down score
-        nothing). What must be done is done the first way the lists give: the card dealt last goes
-        back, the first card drawn is kept (the rest under the deck as drawn), a landscape goes on
-        the first square it fits, and a work's florins are all taken as florins."""
+        phase (no action) and on a recruitment offer. At the end its prestige cards are turned up,
+        one by one, and score, as its player would have done (in a game with escrow the others
+        unlock them; see ``keyless_default``). What must be done is done the first way the lists
+        give: the card dealt last goes back, the first card drawn is kept (the rest under the deck
+        as drawn), a landscape goes on the first square it fits, and a work's florins are all taken
+        as florins."""
         if seat not in rounds.actors(state):
             return None
+        if state.phase == REVEAL:
+            hidden = rounds.hidden_prestige(state, state.player(seat))
+            return Reveal(hidden[0]) if hidden else Pass()
         due = next((item for item in state.follow_ups if item.seat == seat), None)
         if due is not None and due.kind == RETURN:
             return Return(state.player(seat).hand[-1])
@@ -126,6 +131,13 @@ class Rules:
         if due is not None and due.kind == PAYMENT:
             return Payment(0)
         return Pass()
+
+    def keyless_default(self, state: Game, seat: str, step: str) -> Move | None:
+        """Without escrow nobody else can turn a late player's prestige cards up: they stay face
+        down and score nothing, so the game can end."""
+        if seat in rounds.actors(state) and state.phase == REVEAL:
+            return Pass()
+        return None
 
     def random_requests(self, state: Game) -> list[RandomRequest]:
         return []
