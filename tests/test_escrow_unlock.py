@@ -94,6 +94,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     played.step("a", "timeout", str(game), "c", "--as", "a")  # c's turn: the rules' default, a pass
     played.step("a", "timeout", str(game), "c", "--as", "a")  # c's share of deck:0: unlocked
     played.stages["unlocking"] = game.read_text(encoding="utf-8")
+    played.stages["inbox"] = played.step("b", "inbox").stdout
     played.step("a", "sync", str(game), "--as", "a")  # a's partial
     played.stages["one partial"] = game.read_text(encoding="utf-8")
     played.step("b", "sync", str(game), "--as", "b")  # b's partial: with 2, c's share
@@ -136,6 +137,10 @@ def test_the_timeout_asks_each_other_seat_for_a_partial_of_exactly_the_share_owe
         [("c", "deck", [0])],
         [("c", "deck", [0])],
     ]
+
+
+def test_the_inbox_says_the_others_are_unlocking_the_silent_seats_cards(played: Played) -> None:
+    assert "to act: a, b (your move: b); unlocking the cards of c (silent)" in played.stages["inbox"]
 
 
 def test_fewer_partials_than_the_threshold_do_not_open_the_card(played: Played) -> None:

@@ -325,19 +325,26 @@ def later(clock: Clock) -> str:
     return clock.tick()
 
 
-def test_a_late_player_whose_default_moves_a_hidden_card_cannot_be_timed_out() -> None:
-    """The deal's default returns the card dealt last under the deck: only its holder's key can
-    re-mask it, so nobody else can make that move for them. Were the timeout let through, the rules
-    would count the card back in the deck while the engine still had it in the late player's hand,
-    and the next draw from a deck the rules think holds a card would make the file unreadable."""
+def test_a_late_players_dealt_card_goes_back_under_the_deck_re_masked_by_the_claimant() -> None:
+    """The deal's default returns the card dealt last under the deck. Re-masking a card takes no
+    secret (a fresh encryption of the same card under the joint key), so the claimant makes it and
+    its timeout carries the card with its proof: the engine and the rules both put the card back,
+    and the game goes on without the late player's key (and without escrow)."""
     seats = ("ann", "ben", "cat")
     game, keys, clock = dealt(seats)
-    with pytest.raises(IllegalMoveError, match="hidden card"):
-        play.timeout(game, "ann", "ben", keys["ann"], later(clock))
-    # Once the cards are back, a late player's pass needs no key: the timeout is let through.
-    for seat in seats:
-        state = game.table.state if game.table else None
-        assert state is not None
+    assert game.table is not None and game.table.decks is not None
+    late_card = game.table.state.player("ben").hand[-1]
+    deck_id, _, slot = late_card.partition(":")
+    before = game.table.decks.decks[deck_id].slots[int(slot)]
+    game, claim = play.timeout(game, "ann", "ben", keys["ann"], later(clock))
+    assert [(item["deck"], item["slot"]) for item in claim["remask"]] == [(deck_id, int(slot))]
+    assert game.table is not None and game.table.decks is not None
+    deck = game.table.decks.decks[deck_id]
+    assert int(slot) not in deck.held and deck.pile[-1] == int(slot) and deck.slots[int(slot)] != before
+    assert late_card not in game.table.state.player("ben").hand
+    # Once the cards are back, a late player's pass needs no key either.
+    for seat in ("ann", "cat"):
+        state = game.table.state
         game, _ = play.play(game, seat, f"return {state.player(seat).hand[-1]}", keys[seat], clock.tick())
     game, _ = play.timeout(game, "ben", "ann", keys["ben"], later(clock))
     assert game.table is not None and game.table.state.player("ann").out

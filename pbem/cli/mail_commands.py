@@ -947,6 +947,15 @@ def show_inbox(*, as_json: bool) -> None:
                 "waiting": waiting,
                 "yours": sorted({item["seat"] for item in waiting if item["seat"] in mine}),
                 "overdue": sorted({item["seat"] for item in waiting if item["overdue"]}),
+                # silent seats whose shares the others are unlocking from the escrow
+                "unlocking": sorted(
+                    {
+                        item["step"].removeprefix("unlock of ")
+                        for item in report["waiting"]
+                        if item["kind"] == "unlock"
+                    }
+                ),
+                "halted": report.get("halted"),
                 "key_mismatches": roster_mismatches(ledger),
             }
         )
@@ -967,6 +976,10 @@ def show_inbox(*, as_json: bool) -> None:
             else ""
         )
         late = f"; overdue: {', '.join(row['overdue'])}" if row.get("overdue") else ""
+        if row.get("unlocking"):
+            late += f"; unlocking the cards of {', '.join(row['unlocking'])} (silent)"
+        if row.get("halted"):
+            late += f"; stopped: {row['halted']}"
         yours = f" (your move: {', '.join(row['yours'])})" if row["yours"] else ""
         echo_wrapped(
             f"{mark} {row['title']} {row['game'][:8]}: {row['phase']}; to act: {who}{yours}{late}{news}",

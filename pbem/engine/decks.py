@@ -318,7 +318,7 @@ def demands(decks: Decks) -> list[Demand]:
                 found.append(
                     Demand(
                         seat,
-                        "escrow",
+                        "unlock",
                         f"unlock of {item.dealer}",
                         f"give a partial decryption of {item.dealer}'s share of {name} "
                         f"({item.dealer} is silent)",
@@ -721,6 +721,11 @@ def standing_in(decks: Decks, late: str, kind: str) -> str | None:
     the decks of ``kind``, or None when they can: its shares are unlocked by the escrow holders'
     partials, its shuffle is skipped (the others' shuffles still hide the order)."""
     escrow = decks.escrow
+    if kind == "unlock":
+        return (
+            f"{late} owes partial decryptions to unlock a silent seat, which nobody can give for it: "
+            "every other seat's are needed (a game made with a lower escrow_threshold needs fewer)"
+        )
     if kind == "escrow":
         return (
             f"{late} owes the escrow of the deck secrets, which nobody can give for it: without "
@@ -761,10 +766,17 @@ def cards_standing_in(
     (why not, or None; the slots of the cards it shows whose share must first be unlocked).
 
     A card the default shows opens once the late seat's share of it is in: unlocked from the
-    escrow like any share it owes. A card it puts under the deck is re-masked by whoever claims
-    the timeout (no secret is needed for that); a card it discards needs nothing. Without escrow
-    the first reason is ``NO_ESCROW``.
+    escrow like any share it owes (without escrow the reason is ``NO_ESCROW``). A card it puts
+    under the deck is re-masked by whoever claims the timeout (no secret is needed for that); a
+    card it discards needs nothing: those need no escrow.
     """
+    for use in uses:
+        if use.token is None:
+            return f"{late}'s default names a card, not a token: only {late}'s key can find it", []
+        _held(decks, late, use.token, use.action)
+    reveals = [use for use in uses if use.action == "reveal"]
+    if not reveals:
+        return None, []  # re-masking a card takes no secret, discarding one nothing at all
     escrow = decks.escrow
     if escrow is None:
         return NO_ESCROW, []
@@ -773,12 +785,9 @@ def cards_standing_in(
     if not escrow.complete(decks.seats):
         return f"the escrow is not complete, so nobody can stand in for {late} yet", []
     missing: list[tuple[str, int]] = []
-    for use in uses:
-        if use.token is None:
-            return f"{late}'s default names a card, not a token: only {late}'s key can find it", []
+    for use in reveals:
+        assert use.token is not None
         deck, slot = _held(decks, late, use.token, use.action)
-        if use.action != "reveal":
-            continue
         waiting = waiting_for(decks, deck.deck_id, slot)
         if waiting:
             return f"{use.token} waits for the shares of {', '.join(waiting)}", []

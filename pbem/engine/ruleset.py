@@ -17,11 +17,11 @@ from pbem.engine.registry import GameInfo, OptionValue
 from pbem.errors import UsageError
 
 DemandKind = Literal[
-    "move", "sealed", "commit", "reveal", "contribute", "consent", "shuffle", "share", "escrow"
+    "move", "sealed", "commit", "reveal", "contribute", "consent", "shuffle", "share", "escrow", "unlock"
 ]
 CardAction = Literal["reveal", "bottom", "discard"]
 # What a seat owes the hidden decks: not asked by the rules, carried by its next entry of any kind.
-DECK_DEMANDS = ("shuffle", "share", "escrow")
+DECK_DEMANDS = ("shuffle", "share", "escrow", "unlock")
 
 
 @dataclass(frozen=True)

@@ -190,6 +190,7 @@ SUMMARY = {
     "shuffle": "to shuffle",
     "share": "to give a decryption share",
     "escrow": "to deal or acknowledge escrow",
+    "unlock": "to give partial decryptions for a silent player",
 }
 
 
@@ -515,14 +516,14 @@ def check_timeout(
 
 
 def default_for(rules: Ruleset, table: Table, late: str, step: str) -> Any | None:
-    """The rules' default for ``late`` in ``step``. A default that moves the late seat's hidden
+    """The rules' default for ``late`` in ``step``. A default that shows the late seat's hidden
     cards needs the others to stand in for its key, which only escrow allows: without it, a
-    ruleset may give a second default that moves none (``keyless_default``), such as leaving
-    cards face down where the first would show them."""
+    ruleset may give a second default that shows none (``keyless_default``), such as leaving
+    cards face down where the first would turn them up."""
     default = rules.default_move(table.state, late, step)
     if default is None or table.decks is None or table.decks.escrow is not None:
         return default
-    if not card_uses(rules, table, late, default):
+    if not any(use.action == "reveal" for use in card_uses(rules, table, late, default)):
         return default
     keyless = getattr(rules, "keyless_default", None)
     other = keyless(table.state, late, step) if keyless is not None else None
