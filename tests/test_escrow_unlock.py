@@ -301,3 +301,23 @@ def test_without_escrow_a_default_that_shows_a_card_is_refused(tmp_path: Path) -
     refused = played.run("a", "timeout", str(game), "c", "--as", "a")
     assert refused.exit_code != 0 and "only c's own key can do" in refused.stderr
     assert "escrow=others" in refused.stderr
+
+
+def test_a_seat_that_missed_retire_after_deadlines_is_played_by_the_defaults(tmp_path: Path) -> None:
+    played = play_to_the_draw(tmp_path, ("escrow=others", "retire_after=1"))
+    game = played.file("c silent", "game")
+    played.step("a", "timeout", str(game), "c", "--as", "a")  # c's turn: its one missed deadline
+    status = played.step("a", "status", str(game)).stdout
+    assert "c missed 1 deadline: the rules' defaults play it for the rest of the game" in status
+    # no second timeout: the share c owes is unlocked at once, and the others are asked for it
+    assert "give a partial decryption of c's share of deck:0 (c is silent)" in status
+    assert gamefile.load(game).data["entry"][-1]["kind"] == "timeout"
+    played.step("a", "sync", str(game), "--as", "a")
+    played.step("b", "sync", str(game), "--as", "b")
+    assert played.hand(game, "a")["deck:0"] in hidden_deck_game.CARDS
+    played.step("a", "play", str(game), "--as", "a", "pass")
+    played.step("b", "play", str(game), "--as", "b", "pass")  # c's turn comes: its pass is made for it
+    replayed = ledger.read(gamefile.load(game).data)
+    assert replayed.table is not None and replayed.table.state.seats[replayed.table.state.turn] == "a"
+    assert "c missed 1 deadline" in played.step("b", "show", str(game)).stdout
+    assert played.run("a", "verify", str(game)).exit_code == 0

@@ -38,6 +38,8 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             return
         echo_wrapped(f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}, {ledger.size()}")
         echo_wrapped(f"phase: {report['phase']}")
+        for line in _stood_in_lines(ledger):
+            echo_wrapped(line)
         if report.get("halted"):
             echo_wrapped(report["halted"])
         elif report["over"] and not report["waiting"]:
@@ -64,6 +66,20 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
                 echo_wrapped(
                     "(each may work on a copy at the same time; combine the copies with pbem merge)", indent=2
                 )
+
+
+def _stood_in_lines(ledger: Ledger) -> list[str]:
+    """A line for each seat the rules' defaults now play, having missed too many deadlines."""
+    from pbem.engine import table as tables
+
+    if ledger.table is None:
+        return []
+    after = ledger.table.retire_after
+    return [
+        f"{seat} missed {after} deadline{'s' if after != 1 else ''}: the rules' defaults play it for "
+        "the rest of the game"
+        for seat in tables.retired(ledger.table)
+    ]
 
 
 def _grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -151,6 +167,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     over = game.rules.over(state)
     halted = None if game.table.decks is None else game.table.decks.halted()
     return {
+        "retired": tables.retired(game.table),
         "phase": game.rules.phase(state),
         "over": over,
         "waiting": waiting,
@@ -640,6 +657,8 @@ def show(
         from pbem.render.state import render
 
         render(ledger.info.name, ledger.info.title, view, private)
+        for line in _stood_in_lines(ledger):
+            typer.echo(line)
         for name, card in hand.items():
             shown = card if card is not None else "not readable yet: " + play_mod.share_wait(ledger, name)
             typer.echo(f"your hidden card {name}: {shown} (only you can see this)")

@@ -104,8 +104,18 @@ ESCROW_THRESHOLD = OptionSpec(
     maximum=9,
     absent=0,
 )
+RETIRE_AFTER = OptionSpec(
+    "retire_after",
+    "int",
+    3,
+    "deadlines a player may miss before the rules' defaults play it for the rest of the game, "
+    "without a timeout at each step (0: never)",
+    minimum=0,
+    maximum=100,
+    absent=0,
+)
 # What every game with hidden decks offers, after its own options.
-HIDDEN_DECK_OPTIONS = (ESCROW, ESCROW_THRESHOLD)
+HIDDEN_DECK_OPTIONS = (ESCROW, ESCROW_THRESHOLD, RETIRE_AFTER)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,10 @@ class Table:
     last_play: tuple[int, str, str] | None = None  # (seq, seat, kind) of the latest play entry
     undo: dict[str, Any] | None = None  # a pending undo: by, target, agreed
     decks: Decks | None = None  # the hidden decks, for rulesets that declare any
+    # seat -> the steps whose deadline it missed (a timeout was claimed), and how many make the
+    # rules' defaults play it for the rest of the game (option retire_after; 0: never)
+    missed: dict[str, frozenset[str]] = field(default_factory=dict)
+    retire_after: int = 0
     # The rules' demands of ``state`` and the rules and state they answer for (see ``_wanted``).
     asked: tuple[Ruleset, Any, tuple[Demand, ...]] | None = field(default=None, compare=False, repr=False)
 
@@ -90,6 +94,8 @@ class Table:
             last_play=self.last_play,
             undo=None if self.undo is None else {**self.undo, "agreed": set(self.undo["agreed"])},
             decks=None if self.decks is None else self.decks.copy(),
+            missed=dict(self.missed),
+            retire_after=self.retire_after,
             asked=self.asked,  # an answer about the state, which the copy shares
         )
 
@@ -110,6 +116,7 @@ def start(
     """The table once every seat has joined; ``receiving_keys`` (each seat's, in a game with
     escrow) start the escrow of the deck secrets."""
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
+    table.retire_after = int(options.get("retire_after", 0) or 0)
     hidden = hidden_deck_rules(rules)
     if hidden is not None:
         specs = hidden.hidden_decks(table.state)
@@ -388,6 +395,9 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
                 table.state = dealt
                 _note_requests(rules, table, seq)
                 progress = True
+        if not progress and _stand_in_for_retired(rules, table):
+            _note_requests(rules, table, seq)
+            progress = True
 
 
 def note_play(table: Table, seq: int, seat: str, kind: str) -> None:
@@ -479,40 +489,85 @@ def check_timeout(
     if not mine:
         raise IllegalMoveError(f"{late} owes nothing in the {step}")
     demand = mine[0]
-    if demand.kind in DECK_DEMANDS:
-        if table.decks is None:
-            raise IllegalMoveError(f"{late} owes a hidden deck, but this game has none")
-        why = hidden_decks.standing_in(table.decks, late, demand.kind)
-        if why is not None:
-            raise IllegalMoveError(why)
+    why = _deck_reason(table, demand)
+    if why is not None:
+        raise IllegalMoveError(why)
     due = deadline(table, demand, days)
     if due is None or at < due:
         raise IllegalMoveError(
             f"{late}'s deadline for the {step} is {due}; a timeout can be claimed only after it"
         )
-    if demand.kind in ("move", "commit", "reveal"):
-        default = default_for(rules, table, late, step)
-        if default is None:
-            raise IllegalMoveError(f"the rules give no default for {late} in the {step}")
-        uses = card_uses(rules, table, late, default)
-        if uses:
-            # Showing a card takes its holder's share: without escrow only the holder can give it,
-            # and applied without it the rules would move a card the decks still hold.
-            assert table.decks is not None
-            why, _ = hidden_decks.cards_standing_in(table.decks, late, uses)
-            if why == hidden_decks.NO_ESCROW or demand.kind != "move":
-                raise IllegalMoveError(
-                    f"{late}'s default in the {step} ({rules.format(default)}) moves a hidden card, "
-                    f"which only {late}'s own key can do: {late} must make the move"
-                    + (
-                        " (a game made with --option escrow=others lets the others stand in)"
-                        if why == hidden_decks.NO_ESCROW
-                        else ""
-                    )
-                )
-            if why is not None:
-                raise IllegalMoveError(why)
+    why = _default_reason(rules, table, demand)
+    if why is not None:
+        raise IllegalMoveError(why)
     return demand
+
+
+def _deck_reason(table: Table, demand: Demand) -> str | None:
+    """Why nobody can stand in for what the late seat owes the hidden decks, or None."""
+    if demand.kind not in DECK_DEMANDS:
+        return None
+    if table.decks is None:
+        return f"{demand.seat} owes a hidden deck, but this game has none"
+    return hidden_decks.standing_in(table.decks, demand.seat, demand.kind)
+
+
+def _default_reason(rules: Ruleset, table: Table, demand: Demand) -> str | None:
+    """Why the rules' default cannot be made for the late seat now, or None."""
+    if demand.kind not in ("move", "commit", "reveal"):
+        return None
+    late, step = demand.seat, demand.step
+    default = default_for(rules, table, late, step)
+    if default is None:
+        return f"the rules give no default for {late} in the {step}"
+    uses = card_uses(rules, table, late, default)
+    if not uses:
+        return None
+    # Showing a card takes its holder's share: without escrow only the holder can give it, and
+    # applied without it the rules would move a card the decks still hold.
+    assert table.decks is not None
+    why, _ = hidden_decks.cards_standing_in(table.decks, late, uses)
+    if why == hidden_decks.NO_ESCROW or demand.kind != "move":
+        return (
+            f"{late}'s default in the {step} ({rules.format(default)}) moves a hidden card, "
+            f"which only {late}'s own key can do: {late} must make the move"
+            + (
+                " (a game made with --option escrow=others lets the others stand in)"
+                if why == hidden_decks.NO_ESCROW
+                else ""
+            )
+        )
+    return why
+
+
+# --- seats played by their defaults -----------------------------------------------------------------
+def retired(table: Table) -> list[str]:
+    """The seats that missed ``retire_after`` deadlines: the rules' defaults play them from then
+    on, each time they are asked, without anyone claiming a timeout."""
+    if table.retire_after <= 0:
+        return []
+    return [seat for seat in table.seats if len(table.missed.get(seat, ())) >= table.retire_after]
+
+
+def _stand_in_for_retired(rules: Ruleset, table: Table) -> bool:
+    """Apply one default for a retired seat, if one can be made now; whether one was.
+
+    A default that puts the seat's cards under the deck waits for a claimant's timeout, which
+    re-masks them with its own randomness (the engine has none to give)."""
+    gone = retired(table)
+    if not gone:
+        return False
+    for demand in demands(rules, table):
+        if demand.seat not in gone:
+            continue
+        if _deck_reason(table, demand) is not None or _default_reason(rules, table, demand) is not None:
+            continue
+        uses, _ = default_cards(rules, table, demand)
+        if any(use.action == "bottom" for use in uses):
+            continue
+        apply_timeout(rules, table, demand, record=False)
+        return True
+    return False
 
 
 def default_for(rules: Ruleset, table: Table, late: str, step: str) -> Any | None:
@@ -554,11 +609,15 @@ def apply_timeout(
     *,
     cards: Mapping[str, Any] | None = None,
     check: ProofCheck = check_now,
+    record: bool = True,
 ) -> None:
     """Apply the rules' default for a seat that let its deadline pass (the others stand in for
     what it owes the hidden decks). A default that shows a card whose share the seat never gave
     first unlocks that share; the default itself is made by a later timeout, once it is in.
-    ``cards`` holds the claim's fields: the re-masked cards the default puts under the deck."""
+    ``cards`` holds the claim's fields: the re-masked cards the default puts under the deck.
+    A claim is counted against the seat (``record``), towards ``retire_after``."""
+    if record:
+        table.missed[demand.seat] = table.missed.get(demand.seat, frozenset()) | {demand.step}
     uses, missing = default_cards(rules, table, demand)
     if missing:
         assert table.decks is not None and table.decks.escrow is not None
