@@ -7,8 +7,15 @@ document specifies: every signature, the steps and the hash chain, the game id, 
 roster copies, the component hash, every randomness link, every address a seat's mail goes to,
 every reveal against its commitment, and every hidden-deck proof (deck keys, shuffles and
 reshuffles, decryption shares, cards shown face up, cards dealt face up, cards put under the
-deck). It does not replay the game's rules: whose turn it was, what a move may be, which slot a
-draw took, which shares were owed and when a deck was to be reshuffled are the rules' to say.
+deck), and in a game with escrow of the deck secrets every escrow value: the receiving keys'
+proofs, each dealing against its seat's deck key, each complaint's proof and the verdict it
+gives (the game stops there), each table of partial decryptions against its holder's public
+value, and the share K partials combine into, which then opens its card like any other share.
+It does not replay the game's rules: whose turn it was, what a move may be, which slot a draw
+took, which shares were owed and when a deck was to be reshuffled are the rules' to say. So a
+timeout against a seat's share unlocks here the shares the file shows it owes (the one named,
+and each slot another seat has given a share of and it has not), which cannot tell its own card
+from one dealt face up.
 
 A shuffle in edwards25519 carries either proof of shuffle: the linear one of Terelius and Wikstrom
 or, in newer games, the argument of Bayer and Groth (EUROCRYPT 2012, in the form of Swiss Post's
@@ -330,10 +337,13 @@ def short_proof(grp: Group, value: object, what: str) -> tuple[int, int]:
 
 
 # --- the proofs (game-file.md, "Hidden decks: the computations") ------------------------------
-def key_proof_holds(grp: Group, h: Elem, proof: tuple[int, int], game_id: str, seat: str) -> bool:
+def key_proof_holds(
+    grp: Group, h: Elem, proof: tuple[int, int], game_id: str, seat: str, context: str = ""
+) -> bool:
+    """The Schnorr proof of a deck key (empty context) or of an escrow receiving key (``escrow``)."""
     c, s = proof
     t = grp.mul(grp.power(grp.g, s), over(grp, h, c))
-    statement = (text(game_id), text(seat), b"", grp.eb(h), grp.eb(t))
+    statement = (text(game_id), text(seat), text(context), grp.eb(h), grp.eb(t))
     return challenge(grp, "pbem/hidden-deck/key-proof/v1", *statement) == c
 
 
@@ -413,6 +423,123 @@ def remask_proof_holds(
     t1 = grp.mul(grp.power(grp.g, s), over(grp, grp.mul(after.c1, grp.inv(before.c1)), c))
     t2 = grp.mul(grp.power(joint, s), over(grp, grp.mul(after.c2, grp.inv(before.c2)), c))
     return challenge(grp, "pbem/hidden-deck/remask-proof/v1", statement, eb(t1), eb(t2)) == c
+
+
+# --- the escrow of the deck secrets (game-file.md, "The escrow: the computations") ------------
+def hash_to_scalar(grp: Group, domain: str, *parts: bytes) -> int:
+    """A scalar from 1 to q - 1: SHAKE-256 of the parts under the group's own hash-to-scalar domain,
+    read big-endian and reduced as ``w mod (q - 1) + 1``."""
+    wide = WIDE if isinstance(grp, Modp) else 64
+    material = pae(grp.domain("pbem/hidden-deck/hash-to-scalar/v1"), domain.encode("ascii"), *parts)
+    return int.from_bytes(hashlib.shake_256(material).digest(wide), "big") % (grp.order - 1) + 1
+
+
+def holder_value(grp: Group, commitments: Sequence[Elem], index: int) -> Elem:
+    """``g^{f(i)} = C_0 · C_1^i · … · C_{K-1}^{i^(K-1)}``: holder ``i``'s public value."""
+    return grp.weighted(list(commitments), [index**degree for degree in range(len(commitments))])
+
+
+def complaint_proof_holds(
+    grp: Group,
+    receiving: Elem,
+    ephemeral: Elem,
+    masked: int,
+    opened: Elem,
+    commitments: Sequence[Elem],
+    proof: tuple[int, int],
+    game_id: str,
+    dealer: str,
+    holder: str,
+    index: int,
+) -> bool:
+    """``log_g Y = log_R opened``: the complaint opens the very share sealed to the holder."""
+    eb = grp.eb
+    c, s = proof
+    t1 = grp.mul(grp.power(grp.g, s), over(grp, receiving, c))
+    t2 = grp.mul(grp.power(ephemeral, s), over(grp, opened, c))
+    parts = (
+        text(game_id),
+        text(dealer),
+        text(holder),
+        str(index).encode(),
+        *(eb(value) for value in commitments),
+        eb(receiving),
+        eb(ephemeral),
+        grp.sb(masked),
+        eb(opened),
+    )
+    return challenge(grp, "pbem/escrow/complaint-proof/v1", *parts, eb(t1), eb(t2)) == c
+
+
+def unsealed(
+    grp: Group,
+    receiving: Elem,
+    ephemeral: Elem,
+    masked: int,
+    opened: Elem,
+    game_id: str,
+    dealer: str,
+    holder: str,
+    index: int,
+) -> int:
+    """The share sealed to a holder, given ``opened = R^y``: the masked scalar less the mask."""
+    named = (f"dealer={dealer}", f"game={game_id}", f"holder={holder}", f"index={index}")
+    mask = hash_to_scalar(
+        grp,
+        grp.domain("pbem/escrow/seal-mask/v1"),
+        *map(text, named),
+        grp.eb(receiving),
+        grp.eb(ephemeral),
+        grp.eb(opened),
+    )
+    return (masked - mask) % grp.order
+
+
+def partials_proof_holds(
+    grp: Group,
+    commitments: Sequence[Elem],
+    index: int,
+    places: Sequence[tuple[str, int, Ciphertext]],
+    values: Sequence[Elem],
+    proof: tuple[int, int],
+    game_id: str,
+    dealer: str,
+    holder: str,
+) -> bool:
+    """One Chaum-Pedersen proof that every partial is ``c1^{f(i)}`` of its place, against the
+    holder's public value ``g^{f(i)}`` computed from the dealing's commitments."""
+    eb = grp.eb
+    key = holder_value(grp, commitments, index)
+    parts = [text(game_id), text(dealer), text(holder), str(index).encode(), eb(commitments[0]), eb(key)]
+    for (deck, slot, ct), p in zip(places, values, strict=True):
+        parts += [text(deck), str(slot).encode(), eb(ct.c1), eb(p)]
+    statement = hashlib.sha256(pae(grp.domain("pbem/escrow/partials-proof/v1"), *parts)).digest()
+    weights = [
+        challenge(grp, "pbem/escrow/partials-weight/v1", statement, str(i).encode())
+        for i in range(len(values))
+    ]
+    c1s = grp.weighted([ct.c1 for _, _, ct in places], weights)
+    ps = grp.weighted(list(values), weights)
+    c, s = proof
+    t1 = grp.mul(grp.power(grp.g, s), over(grp, key, c))
+    t2 = grp.mul(grp.power(c1s, s), over(grp, ps, c))
+    return challenge(grp, "pbem/escrow/partials-proof/v1", statement, eb(t1), eb(t2)) == c
+
+
+def lagrange_combined(grp: Group, partials: Mapping[int, Elem]) -> Elem:
+    """``c1^x`` from the partials ``c1^{f(i)}`` of holders ``i``: Lagrange at 0 in the exponent,
+    ``λ_i = ∏_{j≠i} j / (j − i)`` mod q."""
+    q = grp.order
+    indices = sorted(partials)
+    weights = []
+    for i in indices:
+        numerator = denominator = 1
+        for j in indices:
+            if j != i:
+                numerator = numerator * j % q
+                denominator = denominator * (j - i) % q
+        weights.append(numerator * pow(denominator, -1, q) % q)
+    return grp.weighted([partials[i] for i in indices], weights)
 
 
 @dataclass(frozen=True)
@@ -889,6 +1016,8 @@ KINDS: dict[str, tuple[str, ...]] = {
 RIDING = ("move", "commit", "reveal", "contribute", "timeout", "sync")
 SIGNING_IN = ("genesis", "join")  # the entries that may also give the seat's address, in ``email``
 PLAY = (*RIDING, "undo", "consent")
+ESCROW_KEY_FIELDS = ("escrow_key", "escrow_key_proof")  # in genesis and join, with escrow
+ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint", "escrow_partials")  # riding, in order
 PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
 HEADER = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
 EMAIL_LIMIT = 254
@@ -1015,6 +1144,17 @@ class Deck:
     shares: dict[int, dict[str, int]] = field(default_factory=dict)  # slot -> seat -> share
     mixing: list[int] | None = None  # the slots of the reshuffle under way or last made
     opened: set[int] = field(default_factory=set)  # slots shown or dealt face up
+    name: str = ""
+
+
+@dataclass
+class Dealing:
+    """A seat's escrow dealing: its commitments, and per holder (the other seats in seat order)
+    its index from 1, the ephemeral point and the masked share."""
+
+    commitments: list[Elem]
+    sealed: dict[str, tuple[int, Elem, int]]
+    answered: set[str] = field(default_factory=set)  # holders that acknowledged or complained
 
 
 @dataclass
@@ -1051,6 +1191,14 @@ class Verifier:
         self.decks: dict[str, Deck] | None = None
         self.joint: Elem = 0
         self.void: set[int] = set()
+        # the escrow (option escrow = "others"): K, the receiving keys, each seat's dealing, the
+        # verdict of a complaint, and each silent seat's shares being unlocked, by position, with
+        # the partials given so far by holder index
+        self.threshold = 0
+        self.receiving: dict[str, Elem] = {}
+        self.dealings: dict[str, Dealing] = {}
+        self.verdict: str | None = None
+        self.unlocking: dict[str, dict[tuple[str, int], dict[int, Elem]]] = {}
 
     def problem(self, where: str, message: str) -> None:
         self.report.problems.append(f"{where}: {message}" if where else message)
@@ -1092,8 +1240,12 @@ class Verifier:
         allowed = set(COMMON) | set(KINDS[kind]) | ({"email"} if kind in SIGNING_IN else set())
         if kind == "genesis":
             allowed.add("group")
+        if kind == "genesis" or (kind == "join" and self.threshold):
+            allowed |= set(ESCROW_KEY_FIELDS)  # a genesis without escrow is refused them below
         if kind in RIDING:
             allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
+            if self.threshold:
+                allowed |= set(ESCROW_FIELDS)
             if isinstance(self.grp, Curve):
                 allowed |= {"shares_proof"} | ({"face_up_proof"} if kind == "move" else set())
         missing = sorted((set(COMMON) | set(KINDS[kind])) - set(entry))
@@ -1140,11 +1292,12 @@ class Verifier:
         if entry.get("group") not in GROUPS:
             raise Bad(f"group {entry.get('group')!r} is not edwards25519 or modp-2048")
         self.grp = GROUPS[entry.get("group")]
-        core = {
-            k: v
-            for k, v in entry.items()
-            if k not in ("game_id", "rand_tip", "deck_key", "deck_key_proof", "sig")
-        }
+        self.escrow_options(entry.get("options"))
+        extra = sorted(set(entry) & set(ESCROW_KEY_FIELDS)) if not self.threshold else []
+        if extra:
+            raise Bad(f"{extra[0]} in a game without escrow")
+        derived = ("game_id", "rand_tip", "deck_key", "deck_key_proof", *ESCROW_KEY_FIELDS, "sig")
+        core = {k: v for k, v in entry.items() if k not in derived}
         expected = hashlib.sha256(pae("pbem/game-id/v1", canonical(core))).hexdigest()[:32]
         if expected != game_id:
             self.problem(where, f"game_id is not the hash of the genesis entry ({expected})")
@@ -1203,6 +1356,8 @@ class Verifier:
             self.take_email(entry, where)
         if kind in RIDING and not (kind == "move" and seq in self.void):
             self.hidden(entry, where, started=self.started is not None and seq > self.started)
+        if kind == "timeout" and self.threshold:
+            self.timeout(entry, where)
 
     def signed_in(self, entry: dict[str, Any], where: str) -> None:
         """A genesis or join entry: the keys it brings, signed by themselves."""
@@ -1218,6 +1373,16 @@ class Verifier:
             raise Bad(f"the proof of {seat}'s deck key does not verify")
         self.deck_keys[seat] = h
         self.report.count("deck key")
+        if self.threshold:
+            missing = [name for name in ESCROW_KEY_FIELDS if name not in entry]
+            if missing:
+                raise Bad(f"{missing[0]} missing: every seat of a game with escrow publishes a receiving key")
+            y = element(self.grp, entry["escrow_key"], "escrow_key")
+            y_proof = short_proof(self.grp, entry["escrow_key_proof"], "escrow_key_proof")
+            if not key_proof_holds(self.grp, y, y_proof, self.game_id, seat, "escrow"):
+                raise Bad(f"the proof of {seat}'s escrow receiving key does not verify")
+            self.receiving[seat] = y
+            self.report.count("escrow key")
         if "email" in entry:
             self.take_email(entry, where)
 
@@ -1319,7 +1484,7 @@ class Verifier:
                 for deck, names in known.items()
             }
             self.decks = {
-                deck: Deck(list(names), [Ciphertext(grp.g, value) for value in opened[deck]])
+                deck: Deck(list(names), [Ciphertext(grp.g, value) for value in opened[deck]], name=deck)
                 for deck, names in known.items()
             }
         return self.decks
@@ -1346,6 +1511,12 @@ class Verifier:
             "remask": self.remask,
         }
         compact = isinstance(self.grp, Curve)
+        if self.verdict is not None:
+            raise Bad(f"the game cannot go on after the escrow complaint: {self.verdict}")
+        if self.threshold and started:
+            self.escrow_fields(seat, entry)
+        elif any(name in entry for name in ESCROW_FIELDS):
+            raise Bad("an escrow field before the game started")
         for name, take in steps.items():
             items = entry.get(name, [])
             if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
@@ -1417,6 +1588,10 @@ class Verifier:
                 if any(deck.shares.get(slot) for slot in slots):
                     raise Bad(f"{where}: a slot with a decryption share is not in the deck to reshuffle")
                 deck.mixing, deck.shuffled = list(slots), 0
+            elif deck.mixing == []:  # the first seat's reshuffle was skipped: this one names them
+                if any(deck.shares.get(slot) for slot in slots):
+                    raise Bad(f"{where}: a slot with a decryption share is not in the deck to reshuffle")
+                deck.mixing = list(slots)
             elif deck.mixing != slots:
                 raise Bad(f"{where}: the reshuffle under way takes the slots {deck.mixing}, not {slots}")
             taken = slots
@@ -1456,6 +1631,7 @@ class Verifier:
     def take_share(self, seat: str, deck: Deck, slot: int, d: Elem, where: str) -> None:
         if deck.shuffled < len(self.seats) and (deck.mixing is None or slot in deck.mixing):
             raise Bad(f"{where}: a share of a slot not every seat has shuffled")
+        self.dealable(where)
         if slot in deck.opened or seat in deck.shares.get(slot, {}):
             raise Bad(f"{where}: a second share of the slot, or a share of a slot already open")
         deck.shares.setdefault(slot, {})[seat] = d
@@ -1492,6 +1668,7 @@ class Verifier:
     def show(self, seat: str, deck: Deck, slot: int, d: Elem, claimed: object, where: str) -> None:
         if slot in deck.opened:
             raise Bad(f"{where}: the slot is open already")
+        self.dealable(where)
         shares = dict(deck.shares.get(slot, {}))
         shares[seat] = d
         if sorted(shares) != sorted(self.seats):
@@ -1521,6 +1698,7 @@ class Verifier:
                 raise Bad(f"{where}: the proof of the re-masked card does not verify")
             deck.slots[slot] = after_one
             deck.shares.pop(slot, None)
+            self.forget_unlock(deck, slot)
             self.report.count("card put under the deck")
             return
         only(item, ("deck", "slot", "cards", *PROOF_FIELDS), where)
@@ -1536,7 +1714,228 @@ class Verifier:
             raise Bad(f"{where}: the proof of the re-masked card does not verify")
         deck.slots[slot] = after[0]
         deck.shares.pop(slot, None)
+        self.forget_unlock(deck, slot)
         self.report.count("card put under the deck")
+
+    # --- the escrow of the deck secrets ---
+    def escrow_options(self, options: object) -> None:
+        """K from the genesis options: 0 (no escrow), or escrow_threshold (0: every other seat)."""
+        if not isinstance(options, dict):
+            raise Bad("options is not a table")
+        chosen, given = options.get("escrow", "none"), options.get("escrow_threshold", 0)
+        if chosen not in ("none", "others") or type(given) is not int:
+            raise Bad(f"escrow = {chosen!r}, escrow_threshold = {given!r} are not escrow options")
+        if chosen == "none":
+            if given:
+                raise Bad("escrow_threshold without escrow = 'others'")
+            return
+        threshold = given or len(self.seats) - 1
+        if not (len(self.seats) >= 3 and 2 <= threshold <= len(self.seats) - 1):
+            raise Bad(f"an escrow threshold of {threshold} with {len(self.seats)} seats")
+        if not isinstance(self.grp, Curve):
+            raise Bad("escrow in a game whose decks are not in the curve group")
+        self.threshold = threshold
+
+    def holders(self, dealer: str) -> list[str]:
+        return [seat for seat in self.seats if seat != dealer]
+
+    def complete(self) -> bool:
+        return len(self.dealings) == len(self.seats) and all(
+            len(dealing.answered) == len(self.seats) - 1 for dealing in self.dealings.values()
+        )
+
+    def dealable(self, where: str) -> None:
+        """No card is dealt until every dealing is in and acknowledged."""
+        if self.threshold and not self.complete():
+            raise Bad(f"{where}: a card's share before every escrow dealing is in and acknowledged")
+
+    def escrow_fields(self, seat: str, entry: Mapping[str, Any]) -> None:
+        """The dealing, the answers and the partials an entry carries, before its shuffles."""
+        if "escrow" in entry:
+            self.dealing(seat, entry["escrow"])
+        acks = entry.get("escrow_acks", [])
+        if not isinstance(acks, list) or not all(isinstance(dealer, str) for dealer in acks):
+            raise Bad("escrow_acks is not an array of seats")
+        for dealer in acks:
+            self.answerable(seat, dealer, "escrow_acks").answered.add(seat)
+            self.report.count("escrow acknowledgement")
+        if "escrow_complaint" in entry:
+            self.complaint(seat, entry["escrow_complaint"])
+        partials = entry.get("escrow_partials", [])
+        if not isinstance(partials, list) or not all(isinstance(item, dict) for item in partials):
+            raise Bad("escrow_partials is not an array of tables")
+        for index, item in enumerate(partials):
+            self.partials(seat, item, f"escrow_partials[{index}]")
+
+    def dealing(self, seat: str, item: object) -> None:
+        if not isinstance(item, dict):
+            raise Bad("escrow is not a table")
+        only(item, ("commitments", "ephemeral", "masked"), "escrow")
+        if seat in self.dealings:
+            raise Bad(f"escrow: {seat} has dealt its escrow already")
+        commitments = elements_of(self.grp, item.get("commitments"), "escrow commitments")
+        ephemeral = elements_of(self.grp, item.get("ephemeral"), "escrow ephemeral")
+        masked = scalars_of(self.grp, item.get("masked"), "escrow masked")
+        holders = self.holders(seat)
+        if len(commitments) != self.threshold:
+            raise Bad(f"escrow: {len(commitments)} commitments, not the threshold {self.threshold}")
+        if not same_point(self.grp, commitments[0], self.deck_keys[seat]):
+            raise Bad(f"escrow: the first commitment of {seat}'s dealing is not its deck key")
+        if len(ephemeral) != len(holders) or len(masked) != len(holders):
+            raise Bad(f"escrow: not one ephemeral point and one masked share for each of {holders}")
+        sealed = {
+            holder: (index, ephemeral[index - 1], masked[index - 1])
+            for index, holder in enumerate(holders, start=1)
+        }
+        self.dealings[seat] = Dealing(commitments, sealed)
+        self.report.count("escrow dealing")
+
+    def answerable(self, seat: str, dealer: object, where: str) -> Dealing:
+        dealing = self.dealings.get(dealer) if isinstance(dealer, str) else None
+        if dealing is None:
+            raise Bad(f"{where}: {dealer!r} has dealt no escrow to answer")
+        if seat not in dealing.sealed:
+            raise Bad(f"{where}: {seat} holds no share of {dealer}'s escrow")
+        if seat in dealing.answered:
+            raise Bad(f"{where}: {seat} has answered {dealer}'s escrow already")
+        return dealing
+
+    def complaint(self, seat: str, item: object) -> None:
+        """A holder's complaint: its proof must hold; then the share it opens, checked against the
+        commitments, says who lied, and the game stops there."""
+        where = "escrow_complaint"
+        if not isinstance(item, dict):
+            raise Bad(f"{where} is not a table")
+        only(item, ("dealer", "opened", "proof"), where)
+        dealer = item.get("dealer")
+        dealing = self.answerable(seat, dealer, where)
+        assert isinstance(dealer, str)
+        opened = element(self.grp, item.get("opened"), f"{where} opened")
+        proof = short_proof(self.grp, item.get("proof"), f"{where} proof")
+        index, ephemeral, masked = dealing.sealed[seat]
+        receiving = self.receiving[seat]
+        fields = (self.game_id, dealer, seat, index)
+        if not complaint_proof_holds(
+            self.grp, receiving, ephemeral, masked, opened, dealing.commitments, proof, *fields
+        ):
+            raise Bad(f"{where}: the proof of {seat}'s complaint against {dealer}'s escrow does not verify")
+        share = unsealed(self.grp, receiving, ephemeral, masked, opened, *fields)
+        matches = same_point(
+            self.grp, self.grp.power(self.grp.g, share), holder_value(self.grp, dealing.commitments, index)
+        )
+        dealing.answered.add(seat)
+        self.verdict = (
+            f"{seat} complained of a sound share: {seat} is at fault"
+            if matches
+            else f"{dealer} sealed {seat} a share that does not match its commitments: {dealer} is at fault"
+        )
+        self.report.notes.append(f"escrow complaint of {seat} against {dealer}: {self.verdict}")
+        self.report.count("escrow complaint")
+
+    def partials(self, seat: str, item: Mapping[str, Any], where: str) -> None:
+        """One table of a holder's partial decryptions of a silent seat's shares, only of
+        positions a timeout unlocked; each position whose K-th partial this is gets the silent
+        seat's share, combined."""
+        only(item, ("seat", "deck", "slots", "partials", "proof"), where)
+        silent = item.get("seat")
+        if not isinstance(silent, str) or silent not in self.unlocking:
+            raise Bad(f"{where}: {silent!r} is not a seat being unlocked")
+        dealing = self.dealings[silent]
+        if seat not in dealing.sealed:
+            raise Bad(f"{where}: {seat} holds no share of {silent}'s escrow")
+        index = dealing.sealed[seat][0]
+        deck = self.deck(item, where)
+        slots = item.get("slots")
+        if (
+            not isinstance(slots, list)
+            or not slots
+            or not all(type(slot) is int and 0 <= slot < len(deck.slots) for slot in slots)
+            or len(set(slots)) != len(slots)
+        ):
+            raise Bad(f"{where}: slots is not an array of different slots of the deck")
+        positions = self.unlocking[silent]
+        for slot in slots:
+            given = positions.get((deck.name, slot))
+            if given is None:
+                raise Bad(
+                    f"{where}: no timeout unlocked {silent}'s share of {deck.name}:{slot}, "
+                    f"so {seat} may give no partial of it"
+                )
+            if index in given or len(given) >= self.threshold:
+                raise Bad(
+                    f"{where}: {silent}'s share of {deck.name}:{slot} needs no more partial from {seat}"
+                )
+        values = elements_of(self.grp, item.get("partials"), f"{where} partials")
+        if len(values) != len(slots):
+            raise Bad(f"{where}: {len(values)} partials for {len(slots)} slots")
+        proof = short_proof(self.grp, item.get("proof"), f"{where} proof")
+        places = [(deck.name, slot, deck.slots[slot]) for slot in slots]
+        if not partials_proof_holds(
+            self.grp, dealing.commitments, index, places, values, proof, self.game_id, silent, seat
+        ):
+            raise Bad(f"{where}: the proof of {seat}'s partial decryptions for {silent} does not verify")
+        for slot, value in zip(slots, values, strict=True):
+            given = positions[deck.name, slot]
+            given[index] = value
+            self.report.count("partial decryption")
+            if len(given) == self.threshold:
+                # the silent seat's share, as if it had given it: kept with the slot's shares
+                share = lagrange_combined(self.grp, given)
+                deck.shares.setdefault(slot, {})[silent] = share
+                self.report.count("share unlocked")
+                if sorted(deck.shares[slot]) == sorted(self.seats):
+                    self.open(deck, slot, deck.shares[slot], None, f"{where} slots")
+                    self.report.count("card dealt face up")
+
+    def timeout(self, entry: Mapping[str, Any], where: str) -> None:
+        """A timeout against a seat's share starts the unlock of every share the file shows it
+        owes (see ``owed_positions``); against its shuffle, the shuffle is skipped."""
+        late, step = entry["late"], entry["step"]
+        if late not in self.seats or late == entry["by"]:
+            raise Bad(f"a timeout against {late!r}")
+        if step.startswith("share of "):
+            if self.verdict is not None or not self.complete():
+                raise Bad(f"a timeout against {late}'s share before the escrow is complete")
+            named = step.removeprefix("share of ")
+            deck_id, _, number = named.rpartition(":")
+            deck = self.deck({"deck": deck_id}, where)
+            slot = int(number) if number.isdigit() else -1
+            if (
+                not 0 <= slot < len(deck.slots)
+                or slot in deck.opened
+                or late in deck.shares.get(slot, {})
+                or (deck.shuffled < len(self.seats) and (deck.mixing is None or slot in deck.mixing))
+            ):
+                raise Bad(f"the timeout names {named}, a share {late} cannot owe")
+            owed = self.owed_positions(late) | {(deck_id, slot)}
+            unlocking = self.unlocking.setdefault(late, {})
+            for place in owed:
+                unlocking.setdefault(place, {})
+        elif step.startswith("shuffle of "):
+            deck = self.deck({"deck": step.removeprefix("shuffle of ")}, where)
+            if deck.shuffled == len(self.seats):  # a reshuffle the skipped seat begins
+                deck.shuffled, deck.mixing = 0, []
+            if self.seats[deck.shuffled] != late:
+                raise Bad(f"a timeout against {late}'s shuffle of {deck.name}, which it does not owe")
+            deck.shuffled += 1
+
+    def forget_unlock(self, deck: Deck, slot: int) -> None:
+        """A card put under the deck takes a new ciphertext: an unlock of a share of the old one
+        ends, its partials forgotten (partials of two ciphertexts combine into nothing)."""
+        for positions in self.unlocking.values():
+            positions.pop((deck.name, slot), None)
+
+    def owed_positions(self, late: str) -> set[tuple[str, int]]:
+        """The shares the file shows ``late`` owes, beside the one its timeout names: every slot,
+        not open, of whose current ciphertext another seat has given a share and ``late`` has not.
+        (Which seat drew a slot is the rules' to say: this cannot tell ``late``'s own card from one
+        dealt face up, nor see a card drawn so lately that nobody has given a share of it.)"""
+        found = set()
+        for name, deck in self.setup_decks().items():
+            for slot, given in deck.shares.items():
+                if slot not in deck.opened and late not in given and given:
+                    found.add((name, slot))
+        return found
 
     # --- the unsigned copies ---
     def copies(self, header: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]) -> None:
@@ -1635,6 +2034,12 @@ PLURAL = {
     "card shown face up": "cards shown face up",
     "card dealt face up": "cards dealt face up",
     "card put under the deck": "cards put under the deck",
+    "escrow key": "escrow keys",
+    "escrow dealing": "escrow dealings",
+    "escrow acknowledgement": "escrow acknowledgements",
+    "escrow complaint": "escrow complaints",
+    "partial decryption": "partial decryptions",
+    "share unlocked": "shares unlocked",
 }
 
 

@@ -172,6 +172,19 @@ def test_a_partial_for_a_position_not_unlocked_is_refused(played: Played) -> Non
     assert any("owes no partial decryption of c's share of deck:1" in problem for problem in found), found
 
 
+def test_a_card_put_under_the_deck_ends_the_unlock_of_its_share(played: Played) -> None:
+    game = played.file("unlocking", "bottom")
+    played.step("a", "play", str(game), "--as", "a", "bottom", "deck:0")  # a's partial rides along
+    # b would give its partial of the new ciphertext, which with a's of the old one combines
+    # into no share of either: the slot, drawn again, could then never be read
+    assert "partial decryption" not in played.step("a", "status", str(game)).stdout
+    replayed = ledger.read(gamefile.load(game).data)
+    assert replayed.table is not None and replayed.table.decks is not None
+    escrow = replayed.table.decks.escrow
+    assert escrow is not None and escrow.unlocking["c"] == {}
+    assert played.run("a", "verify", str(game)).exit_code == 0
+
+
 def test_the_silent_seat_cannot_be_unlocked_before_its_deadline(played: Played) -> None:
     early = played.run("a", "timeout", str(played.file("c silent", "early")), "c", "--as", "a", at=DAY1)
     assert early.exit_code != 0 and "a timeout can be claimed only after it" in early.stderr

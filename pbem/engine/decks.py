@@ -1435,6 +1435,8 @@ def _return(
         raise IllegalMoveError(f"{seat} does not hold {name}")
     _check_returned(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
     deck.shares.pop(slot, None)
+    if decks.escrow is not None:
+        decks.escrow.forget(deck.deck_id, slot)
     del deck.held[slot]
     deck.pile.append(slot)
 

@@ -66,6 +66,13 @@ class Escrow:
         """The seat's share of the slot is being unlocked by the others."""
         return (deck_id, slot) in self.unlocking.get(seat, {})
 
+    def forget(self, deck_id: str, slot: int) -> None:
+        """The slot's card went under the deck with a new ciphertext: an unlock of a share of the
+        old one ends, its partials dropped, since partials of two ciphertexts combine into no share
+        and a share of the new one is owed only once the card is drawn again."""
+        for positions in self.unlocking.values():
+            positions.pop((deck_id, slot), None)
+
     def complete(self, seats: Sequence[str]) -> bool:
         """Every seat's dealing is in and every holder has acknowledged it."""
         return all(
