@@ -51,7 +51,7 @@ def fingerprint(sign: bytes, box: bytes) -> str:
 
 def game_id_of(genesis: dict[str, Any]) -> str:
     # A hash of the genesis entry, but for the fields that follow from the id.
-    derived = ("game_id", "rand_tip", "deck_key", "deck_key_proof", "sig")
+    derived = ("game_id", "rand_tip", "deck_key", "deck_key_proof", "escrow_key", "escrow_key_proof", "sig")
     core = {name: value for name, value in genesis.items() if name not in derived}
     return hashlib.sha256(pae("pbem/game-id/v1", canonical(core))).hexdigest()[:32]
 

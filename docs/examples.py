@@ -48,6 +48,7 @@ from typer.testing import CliRunner, Result
 from pbem import gamefile
 from pbem.cli import app
 from pbem.cli.template_commands import component_values
+from pbem.crypto import escrow as es
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import randomness
 from pbem.crypto.canonical import canonical_bytes
@@ -67,6 +68,7 @@ VERIFIER = HERE.parent / "tests" / "independent_verifier.py"
 BEGIN = re.compile(r"<!-- begin example ([a-z0-9-]+): made by docs/examples\.py; edit that, not this -->\n")
 END = "<!-- end example {name} -->"
 POTR = "princes-of-the-renaissance"
+PRINCIPE = "il-principe"
 
 
 # --- playing ---------------------------------------------------------------------------------
@@ -146,7 +148,10 @@ class Table:
         """``pbem new``, through the library so that the game's nonce is fixed."""
         options = dict(options or {})
         setup = ledger.plan(game=game, edition=None, options=options, seats=self.seats, creator=creator)
-        data = component_values(setup.info.name, setup.edition, None)
+        # A game whose rules read one template for every edition (Il Principe's) embeds that.
+        data = component_values(setup.info.name, setup.edition, None) or (
+            templates.values(gamefile.shipped_template(game)) if registry.get(game).rules else {}
+        )
         nonce = hashlib.sha256(f"pbem docs game {self.root.name} {name}".encode()).hexdigest()[:32]
         made = ledger.new_game(
             setup, seeded_keys(creator), at=self.clock.tick(), nonce=nonce, components=data, email=email
@@ -256,7 +261,8 @@ def toml_value(value: Any) -> str:
     raise TypeError(type(value))
 
 
-DECK_FIELDS = ("shuffles", "shares", "face_up", "remask")
+DECK_FIELDS = ("shuffles", "shares", "face_up", "remask", "escrow_partials")
+ESCROW_TABLES = ("escrow", "escrow_complaint")  # one table each, never cut: short values
 # The packed lists of a compact group's hidden-deck tables: what each value is, and its size.
 PACKED = {
     "cards": ("ciphertexts", 64),
@@ -271,6 +277,7 @@ PACKED = {
     "zero_responses": ("scalars", 32),
     "svp_responses": ("scalars", 32),
     "multi_exp_responses": ("scalars", 32),
+    "partials": ("points", 32),
 }
 
 
@@ -279,12 +286,17 @@ def readable(entry: Mapping[str, Any], *, short: bool) -> str:
     ``short``, each long value cut to its first characters (a packed list saying what it packs)
     and each array to its first value."""
     lines = ["[[entry]]"]
-    lines += [f"{key} = {toml_value(value)}" for key, value in entry.items() if key not in DECK_FIELDS]
+    tables = (*DECK_FIELDS, *ESCROW_TABLES)
+    lines += [f"{key} = {toml_value(value)}" for key, value in entry.items() if key not in tables]
+    for key in ESCROW_TABLES:
+        if key in entry:
+            lines += ["", f"[entry.{key}]"]
+            lines += [f"{name} = {toml_value(value)}" for name, value in entry[key].items()]
     for key in DECK_FIELDS:
         for item in entry.get(key, []):
             lines += ["", f"[[entry.{key}]]"]
             for name, value in item.items():
-                if isinstance(value, list) and short:
+                if isinstance(value, list) and short and all(isinstance(each, str) for each in value):
                     more = f", …{len(value) - 1} more" if len(value) > 1 else ""
                     lines.append(f"{name} = [{toml_value(cut(value[0]))}{more}]")
                 elif isinstance(value, str) and short and name in PACKED:
@@ -402,6 +414,34 @@ class Games:
         table.pbem("b", "join", "mail.toml", "--as", "b", "--email", "b@example.org")
         table.pbem("b", "mail", "address", "mail.toml", "b@example.net", "--as", "b")
         table.pbem("c", "join", "mail.toml", "--as", "c")
+        return table
+
+    @cached_property
+    def escrow(self) -> Table:
+        """Il Principe with escrow and a one-day deadline: each seat deals its deck secret to the
+        other two, the decks deal each seat four cards, and c answers nothing more; a day later
+        a and b unlock c's shares of their cards. ``answered.toml`` is a copy on which c gave its
+        shares after all, for comparison."""
+        table = Table(self.root / "escrow", "abc", "2026-11-23T08:00:00Z")
+        name = "escrow.toml"
+        table.new(name, game=PRINCIPE, options={"escrow": "others", "deadline_days": "1"})
+        table.pbem("b", "join", name, "--as", "b")
+        table.pbem("c", "join", name, "--as", "c")
+        for seat in "abc":
+            table.pbem(seat, "play", name, "roll", "--as", seat)
+        table.pbem("a", "sync", name, "--as", "a", comment="a acknowledges b's and c's dealings")
+        table.pbem("b", "sync", name, "--as", "b", comment="b acknowledges c's: the decks deal")
+        self.escrow_dealt = len(table.lines)
+        table.pbem("a", "sync", name, "--as", "a", comment="a's shares of b's and c's cards")
+        table.pbem("b", "sync", name, "--as", "b", comment="b's shares of a's and c's cards; c sends nothing")
+        table.copy(name, "answered.toml", comment="for comparison: a copy on which c answers after all")
+        table.pbem("c", "sync", "answered.toml", "--as", "c")
+        table.clock.time += timedelta(days=1)
+        table.lines.append("# a day later, c's deadline has passed")
+        table.pbem("a", "timeout", name, "c", "--as", "a", comment="c's sealed reserve: the rules' default")
+        table.pbem("a", "timeout", name, "c", "--as", "a", comment="c's shares: to be unlocked")
+        table.pbem("a", "sync", name, "--as", "a", comment="a's partial decryptions")
+        table.pbem("b", "sync", name, "--as", "b", comment="b's: with two, c's shares")
         return table
 
     @cached_property
@@ -1084,6 +1124,362 @@ def remask_lines(
     ]
 
 
+# --- the escrow ----------------------------------------------------------------------------------
+ESCROW_SETUP_NOTES = (
+    (r"\[\[entry\]\]", "^Entry 2: c joins, with its receiving key beside its deck key."),
+    ("escrow_key = ", "Y_c: the others seal c's shares of their secrets to it"),
+    ("escrow_key_proof = ", 'a Schnorr proof that c knows y_c, context "escrow"'),
+    (
+        r"\[\[entry\]\]",
+        "^Entry 4: b's randomness for the cities, carrying everything b owed: its answer to a's\n"
+        "dealing (entry 3), its own dealing, its shuffle.",
+    ),
+    ("escrow_acks = ", "b unsealed its share of a's secret and checked it against a's commitments"),
+    (r"\[entry\.escrow\]", "b's dealing: K = 2; its holders are a (i = 1) and c (i = 2)"),
+    ("commitments = ", "C_0 (b's deck_key), C_1: 2 points"),
+    ("ephemeral = ", "R_1 (for a), R_2 (for c): 2 points"),
+    ("masked = ", "masked_1, masked_2: 2 scalars"),
+    (r"\[\[entry\]\]", "^Entry 6: a answers the dealings of b and c, made after its own."),
+    ("escrow_acks = ", "with this, every seat has dealt and only b's answer to c is missing"),
+)
+
+COMPLAINT_NOTES = (
+    (r"\[entry\.escrow\]", "b's own dealing, as in escrow.toml"),
+    (r"\[entry\.escrow_complaint\]", 'in place of escrow_acks = ["a"]'),
+    ("opened = ", "R_1^y_b: what unseals b's share"),
+    ("proof = ", "a Chaum-Pedersen proof that log_g Y_b = log_R_1 opened"),
+)
+
+ESCROW_UNLOCK_NOTES = (
+    (r"\[\[entry\]\]", "^Entry 11: a claims c's shares, past their deadline."),
+    ("step = ", "the first of them: the claim unlocks every share c owes now"),
+    (r"\[\[entry\]\]", "^Entry 12: a's partial decryptions of c's shares, one table for c and the deck."),
+    ("slots = ", "the 8 cards a and b hold, whose shares c owed"),
+    ("proof = ", "one batched Chaum-Pedersen proof, against g^f(1) of c's dealing"),
+)
+
+
+def escrow_blocks(games: Games) -> Blocks:
+    table = games.escrow
+    data = table.data("escrow.toml")
+    entries = data["entry"]
+    blocks: Blocks = {
+        "escrow-commands": table.commands(),
+    }
+    join_c = next(e for e in entries if e["kind"] == "join" and e["by"] == "c")
+    dealt_b = next(e for e in entries if e["by"] == "b" and "escrow" in e)
+    acks_a = next(e for e in entries if e["by"] == "a" and "escrow" not in e and e.get("escrow_acks"))
+    shown = "\n\n".join(readable(e, short=True) for e in (join_c, dealt_b, acks_a))
+    blocks["escrow-setup-entries"] = fence("toml", annotate(shown, ESCROW_SETUP_NOTES))
+    claim = next(e for e in entries if e["kind"] == "timeout" and e["step"].startswith("share of"))
+    partial_a = next(e for e in entries if e["by"] == "a" and "escrow_partials" in e)
+    shown = "\n\n".join(readable(e, short=True) for e in (claim, partial_a))
+    blocks["escrow-unlock-entries"] = fence("toml", annotate(shown, ESCROW_UNLOCK_NOTES))
+    game = ledger.read(data)  # every proof checked once, for both worked examples
+    blocks["escrow-seal-worked"] = fence("text", sealed_share(data, game))
+    blocks["escrow-unlock-worked"] = fence("text", unlocked_share(table, data, game))
+    blocks.update(complaint(table, data))
+    return blocks
+
+
+def escrow_of(
+    entries: Sequence[Mapping[str, Any]], dealer: str, group: Group
+) -> tuple[int, es.Dealing, dict[str, Any]]:
+    """The entry of ``dealer``'s dealing, its position, and the dealing it carries."""
+    seats = entries[0]["seats"]
+    seq, entry = next((i, e) for i, e in enumerate(entries) if e["by"] == dealer and "escrow" in e)
+    commitments = group.parse_elements(entry["escrow"]["commitments"], "commitments")
+    holders = tuple(seat for seat in seats if seat != dealer)
+    return seq, es.Dealing(dealer, holders, tuple(commitments)), entry["escrow"]
+
+
+def sealed_share(data: Mapping[str, Any], game: ledger.Ledger) -> str:
+    """a's share for b, unsealed and checked by b, every value shown."""
+    entries = data["entry"]
+    group, game_id = game.group, game.game_id
+    dealer, holder = "a", "b"
+    seq, dealing, item = escrow_of(entries, dealer, group)
+    index = dealing.index(holder)
+    commitments = dealing.commitments
+    ephemeral = group.parse_elements(item["ephemeral"], "ephemeral")[index - 1]
+    masked = group.parse_scalars(item["masked"], "masked")[index - 1]
+    deck_key = group.parse_element(entries[0]["deck_key"], "deck_key")
+    assert commitments[0] == deck_key
+    join = next(e for e in entries if e["kind"] == "join" and e["by"] == holder)
+    receiving = group.parse_element(join["escrow_key"], "escrow_key")
+    y = es.receive_secret(
+        hd.deck_seed(game.secret_seed(holder, seeded_keys(holder))), game_id, holder, group=group
+    )
+    assert group.base_power(y) == receiving
+    opened = group.power(ephemeral, y)
+    # the dealer's side: what it sealed with
+    seed = hd.deck_seed(game.secret_seed(dealer, seeded_keys(dealer)))
+    r = group.hash_to_scalar(
+        group.domain(es.SEAL_NONCE_DOMAIN),
+        seed,
+        game_id.encode(),
+        dealer.encode(),
+        holder.encode(),
+        str(index).encode(),
+        *(group.encode(value) for value in commitments),
+    )
+    assert group.base_power(r) == ephemeral and group.power(receiving, r) == opened
+    named = {"dealer": dealer, "game": game_id, "holder": holder, "index": index}
+    mask = group.hash_to_scalar(
+        group.domain(es.SEAL_MASK_DOMAIN),
+        *(f"{name}={value}".encode() for name, value in named.items()),
+        group.encode(receiving),
+        group.encode(ephemeral),
+        group.encode(opened),
+    )
+    share = (masked - mask) % group.order
+    assert (
+        share
+        == es.unseal(
+            es.Sealed(holder, index, ephemeral, masked), y, dealing, game_id=game_id, group=group
+        ).value
+    )
+    left, right = group.base_power(share), group.multiply(commitments[0], commitments[1])
+    if left != right or right != es.holder_key(dealing, index, group=group):
+        raise SystemExit("a's escrow share for b does not check as the document says")
+    others = " and ".join(f"{seat} (i = {dealing.index(seat)})" for seat in dealing.holders)
+
+    def n(value: Element | int) -> str:
+        return number(value, group)
+
+    labels = ", ".join(f'"{name}={value}"' for name, value in named.items())
+    return "\n".join(
+        [
+            f"In the group {group.name}: a's dealing (entry {seq}), K = {dealing.threshold}, "
+            f"holders {others}.",
+            f"Holder {holder}, i = {index}:",
+            f"  C_0 = commitments[0] = {n(commitments[0])}  (a's deck_key)",
+            f"  C_1 = commitments[1] = {n(commitments[1])}",
+            f"  R_{index} = ephemeral[{index - 1}]   = {n(ephemeral)}",
+            f"  masked_{index} = masked[{index - 1}] = {n(masked)}",
+            "",
+            f"{holder}'s receiving secret, from its deck seed (secret: shown here for the example):",
+            f'  y = H("{group.domain(es.RECEIVE_DOMAIN)}"; seed, game_id, "{holder}")',
+            f"    = {n(y)}",
+            f"  Y = g^y = {n(receiving)}: escrow_key of {holder}'s join",
+            "",
+            f"{holder} unseals its share:",
+            f"  R_{index}^y = {n(opened)}",
+            f'  (a sealed it with r = H("{group.domain(es.SEAL_NONCE_DOMAIN)}";',
+            f'                          a\'s seed, game_id, "{dealer}", "{holder}", "{index}", C_0, C_1):',
+            f"   g^r = R_{index}, and Y^r = {n(group.power(receiving, r))}, the same point)",
+            f'  mask = H("{group.domain(es.SEAL_MASK_DOMAIN)}";',
+            f"           {labels},",
+            f"           Y, R_{index}, R_{index}^y)",
+            f"       = {n(mask)}",
+            f"  s_{index} = masked_{index} - mask mod the order = {n(share)}",
+            "",
+            f"{holder} checks it against the commitments (Feldman):",
+            f"  g^s_{index}       = {n(left)}",
+            f"  C_0 · C_1^{index} = {n(right)}: the same, so {holder} acknowledges a's dealing",
+            f"  (C_0 · C_1^{index} is g^f({index}), what {holder}'s partials are later proven against)",
+        ]
+    )
+
+
+def unlocked_share(table: Table, data: Mapping[str, Any], game: ledger.Ledger) -> str:
+    """c's share of a card a holds, from a's and b's partials, and the card it opens."""
+    entries = data["entry"]
+    group, game_id = game.group, game.game_id
+    assert game.table is not None and game.table.decks is not None
+    silent, drawer = "c", "a"
+    seq, dealing, _ = escrow_of(entries, silent, group)
+    deck = game.table.decks.decks["building"]
+    slot = min(held for held, seat in deck.held.items() if seat == drawer)
+    place = f"{deck.deck_id}:{slot}"
+    cipher = deck.slots[slot]
+    last = [i for i, e in enumerate(entries) if e.get("shuffles")][-1]
+    size = 2 * group.element_size
+    assert values_of(entries[last]["shuffles"][0]["cards"], size)[slot] == group.encode(
+        cipher.c1
+    ) + group.encode(cipher.c2)
+    commitments = dealing.commitments
+    keys = {i: es.holder_key(dealing, i, group=group) for i in (1, 2)}
+    given: dict[str, tuple[int, Element, int]] = {}  # holder -> entry, partial, place in its table
+    proved: list[str] = []
+    for position, entry in enumerate(entries):
+        for item in entry.get("escrow_partials", []):
+            if item["seat"] != silent:
+                continue
+            values = group.parse_elements(item["partials"], "partials")
+            places = [hd.Place(item["deck"], each, deck.slots[each]) for each in item["slots"]]
+            proof = hd.parse_proof(item["proof"], "proof", group=group)
+            es.check_partials(dealing, entry["by"], places, values, proof, game_id=game_id, group=group)
+            at = item["slots"].index(slot)
+            given[entry["by"]] = (position, values[at], at)
+            if not proved:
+                proved = partials_lines(
+                    dealing, entry["by"], places, values, proof, game_id=game_id, group=group
+                )
+    weights = es.lagrange_at_zero([1, 2], group.order)
+    assert weights[0] == 2 and weights[1] == group.order - 1
+    p1, p2 = given[dealing.holders[0]][1], given[dealing.holders[1]][1]
+    combined = group.multi_power([p1, p2], weights)
+    assert combined == deck.shares[slot][silent].value
+    answered = table.data("answered.toml")["entry"][-1]
+    own = next(d for _, at, d, _ in given_shares(answered["shares"], group) if at == slot)
+    if own != combined:
+        raise SystemExit("the partials do not give c's own share, as the document says")
+    share_b = next(
+        d
+        for e in entries
+        if e["by"] == "b"
+        for _, at, d, _ in given_shares(e.get("shares", []), group)
+        if at == slot
+    )
+    x = hd.derive_secret(
+        hd.deck_seed(game.secret_seed(drawer, seeded_keys(drawer))), game_id, drawer, group=group
+    )
+    assert group.base_power(x) == game.table.decks.keys[drawer]
+    share_a = group.power(cipher.c1, x)
+    opened = group.divide(cipher.c2, group.product([share_a, share_b, combined]))
+    card = next(i for i in range(len(deck.cards)) if hd.encode_card(i, group=group) == opened)
+    shown = json.loads(
+        table.pbem(drawer, "show", "escrow.toml", "--as", drawer, "--json", record=False).stdout
+    )
+    if shown["hand"][place] != deck.cards[card]:
+        raise SystemExit(f"{drawer}'s hand shows {place} otherwise than the document says")
+
+    def n(value: Element | int) -> str:
+        return number(value, group)
+
+    holders = " and ".join(f"{seat} (i = {dealing.index(seat)})" for seat in dealing.holders)
+    return "\n".join(
+        [
+            f"{place}, drawn by {drawer}; its ciphertext since the last shuffle (entry {last}):",
+            f"  c1 = {n(cipher.c1)}, c2 = {n(cipher.c2)}",
+            "",
+            f"{silent}'s dealing (entry {seq}): K = {dealing.threshold}, holders {holders}:",
+            f"  C_0 = {n(commitments[0])}  ({silent}'s deck_key), C_1 = {n(commitments[1])}",
+            f"  g^f(1) = C_0 · C_1   = {n(keys[1])}  (a's public value)",
+            f"  g^f(2) = C_0 · C_1^2 = {n(keys[2])}  (b's)",
+            "",
+            f"a's partials (entry {given['a'][0]}), v_j of slot_j = its slots[j], and their one proof:",
+            *proved,
+            "",
+            f"The partials of {place}, b's table checked in the same way against g^f(2):",
+            f"  p_1 = c1^s_1, a's (entry {given['a'][0]}, its v_{given['a'][2]}) = {n(p1)}",
+            f"  p_2 = c1^s_2, b's (entry {given['b'][0]}, its v_{given['b'][2]}) = {n(p2)}",
+            "Their Lagrange weights at 0, for the holders 1 and 2:",
+            "  λ_1 = 2 / (2 - 1) = 2",
+            f"  λ_2 = 1 / (1 - 2) = -1 = the order - 1 = {group.order - 1:064x}",
+            f"  d_{silent} = p_1^λ_1 · p_2^λ_2 = {n(combined)}",
+            f"  {silent}'s own share of {place} (answered.toml, where {silent} gave it) = {n(own)}: the same",
+            "",
+            f"The card {drawer} reads, with b's share (entry "
+            f"{next(i for i, e in enumerate(entries) if e['by'] == 'b' and e.get('shares'))}) and its own:",
+            f"  d_b                        = {n(share_b)}",
+            f"  d_a = c1^x_a               = {n(share_a)}  (a's own share: a computes it, never writes it)",
+            f"  m = c2 / (d_a · d_b · d_{silent}) = {n(opened)}",
+            f"  {f'card({card})':<26} = {n(hd.encode_card(card, group=group))}: "
+            f"card {card} of the {deck.deck_id} deck, {deck.cards[card]}",
+            f"  pbem show escrow.toml --as a: {place} is {shown['hand'][place]}",
+        ]
+    )
+
+
+def partials_lines(
+    dealing: es.Dealing,
+    holder: str,
+    places: Sequence[hd.Place],
+    values: Sequence[Element],
+    proof: hd.Proof,
+    *,
+    game_id: str,
+    group: Group,
+) -> list[str]:
+    """The check of one table of partials: its statement, weights and weighted products."""
+    index = dealing.index(holder)
+    key = es.holder_key(dealing, index, group=group)
+    parts = [game_id.encode(), dealing.dealer.encode(), holder.encode(), str(index).encode()]
+    parts += [group.encode(dealing.commitments[0]), group.encode(key)]
+    for place, value in zip(places, values, strict=True):
+        parts += [place.deck_id.encode(), str(place.position).encode()]
+        parts += [group.encode(place.ciphertext.c1), group.encode(value)]
+    domain = group.domain(es.PARTIALS_PROOF_DOMAIN)
+    statement = hashlib.sha256(pae(domain, *parts)).digest()
+    weights = [
+        group.challenge(es.PARTIALS_WEIGHT_DOMAIN, statement, str(j).encode()) for j in range(len(places))
+    ]
+    c1s = group.multi_power([place.ciphertext.c1 for place in places], weights)
+    ps = group.multi_power(list(values), weights)
+    c, s = proof.challenge, proof.response
+    t1 = group.divide(group.base_power(s), group.power(key, c))
+    t2 = group.divide(group.power(c1s, s), group.power(ps, c))
+    again = group.challenge(es.PARTIALS_PROOF_DOMAIN, statement, group.encode(t1), group.encode(t2))
+    if again != c:
+        raise SystemExit(f"the proof of {holder}'s partials does not verify as the document says")
+
+    def n(value: Element | int) -> str:
+        return number(value, group)
+
+    last = len(places) - 1
+    return [
+        f"  v_0 = {n(values[0])}, … v_{last} = {n(values[last])}",
+        f'  S = SHA-256(pae("{domain}", game_id, "{dealing.dealer}", "{holder}", "{index}",',
+        f'        C_0, g^f({index}), "{places[0].deck_id}", "{places[0].position}", c1_0, v_0, … '
+        f'"{places[last].deck_id}", "{places[last].position}", c1_{last}, v_{last}))',
+        f"    = {statement.hex()}",
+        f'  z_j = H("{group.domain(es.PARTIALS_WEIGHT_DOMAIN)}", S, decimal(j)):',
+        f"  z_0 = {weights[0]:064x}, …",
+        f"  C = c1_0^z_0 · … · c1_{last}^z_{last} = {n(c1s)}",
+        f"  V = v_0^z_0 · … · v_{last}^z_{last}   = {n(ps)}",
+        f"  c (first 32 bytes) = {c:064x}",
+        f"  s (next 32 bytes)  = {n(s)}",
+        f"  t1 = g^s · g^f({index})^(-c) = {n(t1)}",
+        f"  {'t2 = C^s · V^(-c)':<22} = {n(t2)}",
+        f'  H("{domain}", S, t1, t2)',
+        f"    = {again:064x}: c, so every partial is c1^s_{index} of its slot",
+    ]
+
+
+def complaint(table: Table, data: Mapping[str, Any]) -> Blocks:
+    """a's share for b made bad (``complaint.toml``): b's complaint, and what pbem says of it."""
+    forged = copy.deepcopy(dict(data))
+    entries = forged["entry"]
+    game_id = entries[0]["game_id"]
+    seq = next(i for i, e in enumerate(entries) if e["by"] == "a" and "escrow" in e)
+    del entries[seq + 1 :]
+    masked = values_of(entries[seq]["escrow"]["masked"], 32)
+    group = by_name(entries[0].get("group"))
+    bad = (int.from_bytes(masked[0], "little") + 1) % group.order
+    masked[0] = bad.to_bytes(32, "little")
+    entries[seq]["escrow"]["masked"] = b64(b"".join(masked))
+    resign(entries[seq], game_id)
+    table.write("complaint.toml", refreshed(forged))
+    lines = []
+    # b and c in second homes: their first have seen escrow.toml go on past a's dealing
+    for home, args, code in (
+        ("b2", ("sync", "complaint.toml", "--as", "b"), 0),
+        ("@", ("status", "complaint.toml"), 0),
+        ("c2", ("sync", "complaint.toml", "--as", "c"), 1),
+        ("@", ("verify", "complaint.toml"), 0),
+    ):
+        result = table.pbem(home, *args, code=code, record=False)
+        lines.append(printed(result, "pbem " + shlex.join(args)))
+        if result.exit_code:
+            lines.append(f"# exit {result.exit_code}")
+    said = table.data("complaint.toml")["entry"][-1]
+    assert "escrow_complaint" in said and said.get("shuffles")
+    said.pop("shuffles")
+    return {
+        "escrow-complaint-entry": fence(
+            "toml",
+            annotate(
+                f"# {what(said)}, carrying its complaint (and b's shuffle, left out here)\n"
+                + readable(said, short=True),
+                COMPLAINT_NOTES,
+            ),
+        ),
+        "escrow-complaint-printed": fence("text", "\n".join(lines)),
+    }
+
+
 # --- edited files ------------------------------------------------------------------------------
 def resign(entry: dict[str, Any], game_id: str) -> None:
     """The entry signed again by its author, as that player could."""
@@ -1746,6 +2142,7 @@ GROUPS: dict[str, Callable[[Games], Blocks]] = {
     "cards": cards_blocks,
     "together": together_blocks,
     "deck": deck_blocks,
+    "escrow": escrow_blocks,
     "copies": copies_blocks,
     "tamper": tamper_blocks,
     "checkers": checker_blocks,
