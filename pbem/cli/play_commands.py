@@ -100,9 +100,21 @@ def _grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for item in owed.values():
         prompts = item.pop("prompts")
         shares = [prompt for prompt in prompts if prompt.startswith("give a decryption share")]
+        partials = [prompt for prompt in prompts if prompt.startswith("give a partial decryption")]
+        others = [prompt for prompt in prompts if prompt not in shares and prompt not in partials]
+        said = list(dict.fromkeys(others))
         if len(shares) > 1:
-            others = [prompt for prompt in prompts if prompt not in shares]
-            item["prompt"] = "; ".join([*others, f"give its decryption shares of {len(shares)} cards"])
+            said.append(f"give its decryption shares of {len(shares)} cards")
+        else:
+            said += shares
+        if len(partials) > 1:
+            silent = sorted({prompt.split("'s share of ")[0].rpartition(" of ")[2] for prompt in partials})
+            said.append(
+                f"give partial decryptions of {len(partials)} of {', '.join(silent)}'s shares (silent)"
+            )
+        else:
+            said += partials
+        item["prompt"] = "; ".join(said)
     return shown
 
 
@@ -364,7 +376,18 @@ def _slots(items: list[dict[str, Any]]) -> list[tuple[str, int, str | None]]:
 
 def carried_text(entry: dict[str, Any]) -> str:
     """What an entry gave the hidden decks, in words (empty if nothing)."""
-    parts = [
+    parts = []
+    if "escrow" in entry:
+        parts.append("dealt its deck secret in escrow")
+    if entry.get("escrow_acks"):
+        parts.append(f"acknowledged the escrow of {', '.join(map(str, entry['escrow_acks']))}")
+    complaint = entry.get("escrow_complaint")
+    if isinstance(complaint, dict):
+        parts.append(f"complained that {complaint.get('dealer')}'s escrow share does not match its dealing")
+    for item in entry.get("escrow_partials", []):
+        slots = ", ".join(f"{item['deck']}:{slot}" for slot in item.get("slots", []))
+        parts.append(f"gave partial decryptions of {item['seat']}'s share of {slots}")
+    parts += [
         f"{'reshuffled' if 'slots' in item else 'shuffled'} the {item['deck']} deck"
         for item in entry.get("shuffles", [])
     ]
