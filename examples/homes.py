@@ -34,7 +34,7 @@ from pbem.cli import app
 Turn = Callable[["Runner", str, str, list[dict[str, Any]], dict[str, Any]], None]
 
 
-DECK_WORK = ("shuffle", "share")
+DECK_WORK = ("shuffle", "share", "escrow", "unlock")
 START = "2026-11-02T18:00:00Z"  # when the first command runs
 STEP = timedelta(minutes=1)  # and how long after it each next one does
 PARSE = tomllib.loads
@@ -47,7 +47,38 @@ def arguments(doc: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--silent",
+        metavar="SEAT",
+        help="this player answers nothing from round (or decade) --silent-from on: the game is made "
+        "with escrow and one-day deadlines, and the others claim timeouts against it",
+    )
+    parser.add_argument("--silent-from", type=int, default=2, metavar="ROUND")
     return parser
+
+
+def silence(args: argparse.Namespace) -> Silent | None:
+    """What ``--silent`` asks of ``play``, and the options its game is made with."""
+    if not args.silent:
+        return None
+    return Silent(args.silent, args.silent_from)
+
+
+class Silent:
+    """A player who stops answering at a round (or decade): the others claim a timeout whenever
+    it is asked for something, a day after its deadline, and go on."""
+
+    DAYS = 1
+    OPTIONS = ("--option", "deadline_days=1", "--option", "escrow=others")
+
+    def __init__(self, seat: str, start: int) -> None:
+        self.seat = seat
+        self.start = start
+        self.timeouts = 0
+
+    def quiet(self, run: Runner, seat: str, game: str) -> bool:
+        view = json.loads(run(seat, "show", game, "--json"))
+        return int(view.get("round", view.get("decade", 0)) or 0) >= self.start
 
 
 def answer(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], move: Callable[[], None]) -> None:
@@ -55,6 +86,8 @@ def answer(run: Runner, seat: str, game: str, asked: list[dict[str, Any]], move:
     it owes the hidden decks rides in that entry, and goes alone with ``pbem sync`` only when the
     seat is asked for nothing else."""
     wanted = next((item for item in asked if item["kind"] not in DECK_WORK), asked[0])
+    if wanted.get("waiting_for_shares") and any(item["kind"] in DECK_WORK for item in asked):
+        wanted = next(item for item in asked if item["kind"] in DECK_WORK)  # what unblocks the move
     if wanted["kind"] in DECK_WORK:
         run(seat, "sync", game, "--as", seat)
     elif wanted["kind"] == "reveal":
@@ -132,11 +165,21 @@ def send(mail: dict[str, Path], sender: str, receiver: str) -> None:
 
 
 def play(
-    run: Runner, seats: Sequence[str], new: Sequence[str], rnd: random.Random, *, turn: Turn, out: Path
+    run: Runner,
+    seats: Sequence[str],
+    new: Sequence[str],
+    rnd: random.Random,
+    *,
+    turn: Turn,
+    out: Path,
+    silent: Silent | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """Keys made, the game created by the first seat (``pbem new FILE`` then ``new``), joined by the
     others in turn, played until nobody is asked for anything, verified and copied to ``out``; the
-    entries after joining and the final view."""
+    entries after joining and the final view. A ``silent`` player answers nothing from its round
+    on: the others claim timeouts against it."""
+    if silent is not None:
+        new = [*new, *Silent.OPTIONS]
     for seat in seats:
         run(seat, "key", "new", seat, "--no-passphrase")
     mail = {seat: run.root / "mail" / seat / "game.toml" for seat in seats}
@@ -153,7 +196,16 @@ def play(
         status = json.loads(run(holder, "status", str(mail[holder]), "--json"))
         if not status["waiting"]:
             break
-        seat = rnd.choice(status["send_to"])
+        choices = status["send_to"]
+        if silent is not None and silent.quiet(run, holder, str(mail[holder])):
+            choices = [seat for seat in choices if seat != silent.seat]
+            if silent.seat in status["send_to"] and _claimed(run, mail, holder, silent, seats):
+                holder = next(seat for seat in seats if seat != silent.seat)
+                entries += 1
+                continue
+            if not choices:
+                sys.exit(f"stuck: only {silent.seat} is asked, and no timeout is let through")
+        seat = rnd.choice(choices)
         send(mail, holder, seat)
         holder = seat
         asked = [item for item in status["waiting"] if item["seat"] == seat]
@@ -162,6 +214,21 @@ def play(
     run(holder, "verify", str(mail[holder]))
     shutil.copy(mail[holder], out)
     return entries, json.loads(run(holder, "show", str(out), "--json"))
+
+
+def _claimed(run: Runner, mail: dict[str, Path], holder: str, silent: Silent, seats: Sequence[str]) -> bool:
+    """The first other seat claims a timeout against the silent one, past its deadline; whether it
+    was let through (it is not while the others owe the partials that unlock its cards)."""
+    claimant = next(seat for seat in seats if seat != silent.seat)
+    send(mail, holder, claimant)
+    before = run.time
+    run.time += timedelta(days=Silent.DAYS, minutes=1)
+    done = run.attempt(claimant, "timeout", str(mail[claimant]), silent.seat, "--as", claimant)
+    if done.exit_code != 0:
+        run.time = before
+        return False
+    silent.timeouts += 1
+    return True
 
 
 def main() -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from homes import Runner, answer, arguments, play
+from homes import Runner, answer, arguments, play, silence
 
 SEATS = ("alice", "bruno", "chiara", "dario")
 FAMILIES = ("baglioni", "bentivoglio", "malatesta", "este", "gonzaga", "montefeltro")
@@ -46,7 +46,9 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
         new = ["--game", "potr", "--edition", args.edition, "--option", f"family_side={args.side}"]
-        entries, view = play(Runner(Path(work), args.seed), SEATS, new, rnd, turn=turn, out=args.out)
+        entries, view = play(
+            Runner(Path(work), args.seed), SEATS, new, rnd, turn=turn, out=args.out, silent=silence(args)
+        )
     print(f"{args.out}: {entries} moves after joining; winners: {', '.join(view['winners'])}")
     return 0
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from homes import Runner, answer, arguments, play
+from homes import Runner, answer, arguments, play, silence
 
 SEATS = ("alice", "bruno", "chiara", "dario")
 LOTS = ("forest", "lake", "park")
@@ -51,7 +51,9 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="pbem-example-") as work:
         new = ["--game", "princes-of-florence"]
-        entries, view = play(Runner(Path(work), args.seed), SEATS, new, rnd, turn=turn, out=args.out)
+        entries, view = play(
+            Runner(Path(work), args.seed), SEATS, new, rnd, turn=turn, out=args.out, silent=silence(args)
+        )
     totals = {seat: row["total"] for seat, row in view["score"].items()}
     print(f"{args.out}: {entries} entries after joining; prestige {totals}")
     return 0
