@@ -23,7 +23,7 @@ from pbem.crypto import hidden_deck as hd
 from pbem.crypto.deck_groups import GROUPS
 from pbem.crypto.randomness import Draws
 from pbem.engine import registry
-from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, OptionValue
+from pbem.engine.registry import DEADLINE, ESCROW, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 
@@ -230,13 +230,21 @@ DEFAULT = OptionSpec(
     choices=("pass", "show", "bottom", "discard"),
     absent="pass",
 )
+# The engine's tests of its hidden decks build on a set-up without escrow unless they ask for it.
+TEST_OPTIONS = tuple(
+    replace(spec, default="none") if spec is ESCROW else spec for spec in HIDDEN_DECK_OPTIONS
+)
+# The engine's tests of its hidden decks build on a set-up without escrow unless they ask for it.
+TEST_OPTIONS = tuple(
+    replace(spec, default="none") if spec is ESCROW else spec for spec in HIDDEN_DECK_OPTIONS
+)
 INFO = GameInfo(
     NAME,
     "Hidden deck test",
     2,
     4,
     ("1",),
-    (DEADLINE, *HIDDEN_DECK_OPTIONS, DEFAULT),
+    (DEADLINE, *TEST_OPTIONS, DEFAULT),
     rules="tests.hidden_deck_game",
 )
 RULES.info = INFO

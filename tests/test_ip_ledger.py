@@ -340,6 +340,6 @@ def test_timeouts_in_the_reserve_and_the_show() -> None:
         assert game.table is not None
         (first, *_) = tables.demands(RULES, game.table)
         claimant = "ben" if first.seat != "ben" else "ann"
-        with pytest.raises(IllegalMoveError, match="only .* own key can do.*escrow=others"):
+        with pytest.raises(IllegalMoveError, match=r"only .* own key can do.*escrow=others"):
             play.timeout(game, claimant, first.seat, keys[claimant], clock.tick(60 * 24 * 2))
     assert isinstance(RULES.default_move(state_of(game), first.seat, first.step), Show)

@@ -31,6 +31,7 @@ ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint", "escrow_partials")
 KEY_FIELDS = ("escrow_key", "escrow_key_proof")
 OTHERS = "others"
 NONE = "none"
+MIN_SEATS = 3  # with two, the one holder would hold the other's secret outright
 
 
 @dataclass
@@ -98,7 +99,7 @@ def check_options(options: Mapping[str, OptionValue], seats: int) -> str | None:
     given = int(options.get("escrow_threshold", 0) or 0)
     if chosen == NONE:
         return "escrow_threshold needs escrow=others" if given else None
-    if seats < 3:
+    if seats < MIN_SEATS:
         return (
             f"escrow={chosen} needs 3 or more players: with 2, one holder alone would hold the other's secret"
         )

@@ -323,6 +323,8 @@ def plan(
     info = registry.get(game)
     chosen_edition = info.check_edition(edition or info.default_edition)
     resolved = info.resolve_options(options)
+    if "escrow" in resolved and "escrow" not in options and len(seats) < escrows.MIN_SEATS:
+        resolved["escrow"] = escrows.NONE  # two players have no third to hold the escrow
     _check_seats(info, seats, resolved)
     check_seat(creator, seats)
     return Setup(info, chosen_edition, resolved, tuple(seats), creator)

@@ -88,9 +88,10 @@ DEADLINE = OptionSpec(
 ESCROW = OptionSpec(
     "escrow",
     "choice",
-    "none",
+    "others",
     "others: each seat's deck secret is dealt in escrow to the other seats, so they can read for a "
-    "seat that goes silent what the game needs of it (3 or more players); none: no escrow",
+    "seat that goes silent what the game needs of it (3 or more players; with 2 the default is "
+    "none); none: no escrow",
     choices=("none", "others"),
     absent="none",
 )
