@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -593,20 +594,22 @@ def _take_shuffle(
     before = deck.mixed()
     run: Callable[[], None]
     if group.compact:
-        proven = bg.parse_proof(item, where, group)
-
-        def run() -> None:
-            bg.check_shuffle_bg(
-                before,
-                after,
+        run = ShuffleCheck(
+            bg.Shuffle(
+                tuple(before),
+                tuple(after),
                 decks.joint,
-                proven,
+                bg.parse_proof(item, where, group, lazily=True),
                 game_id=game_id,
                 deck_id=deck.deck_id,
                 seat=seat,
                 group=group,
-            )
-
+            ),
+            where,
+            item,
+            batch=f"shuffles of {deck.deck_id}",
+            last=turn == len(decks.seats) - 1,
+        )
     else:
         proof = sp.parse_proof(item, where, group=group, lazily=True)
 
@@ -631,7 +634,9 @@ def _take_shuffle(
         hd.deck_text(before, group=group),
         [item[name] for name in ("cards", *fields)],
     )
-    check(key, _naming(run, where, lambda: hd.parse_deck(item.get("cards"), f"{where} cards", group=group)))
+    if not isinstance(run, ShuffleCheck):  # which names a bad point itself
+        run = _naming(run, where, lambda: hd.parse_deck(item.get("cards"), f"{where} cards", group=group))
+    check(key, run)
     if deck.mixing is None:
         deck.slots = list(after)  # its own list: a check still to run keeps reading ``after``
     else:
@@ -641,6 +646,66 @@ def _take_shuffle(
     if decks.ready(deck) and deck.mixing is None:
         deck.pile = list(range(len(after)))
     return Owed("shuffle", deck.deck_id)
+
+
+class BatchedCheck(ABC):
+    """A check that may also run at once with others of its batch, for less than each on its own
+    (see ``proof_checks``). Called, it is an ordinary check."""
+
+    batch: str  # the checks that may run together share it
+    last: bool  # no later check joins this one's batch
+
+    @abstractmethod
+    def __call__(self) -> None:
+        """The check on its own."""
+
+    @staticmethod
+    @abstractmethod
+    def together(checks: Sequence[BatchedCheck]) -> None:
+        """Every one of ``checks`` (of one batch, in the order met), with the outcome of calling
+        each in turn: the same error, from the same check."""
+
+
+@dataclass(frozen=True, eq=False)
+class ShuffleCheck(BatchedCheck):
+    """A Bayer-Groth proof of shuffle; the shuffles of one deck in seat order are one batch,
+    checked together as ``shuffle_bg.shuffles_hold`` does."""
+
+    shuffle: bg.Shuffle
+    where: str
+    item: Mapping[str, Any]  # the entry's table, read again in full to name a point refused
+    batch: str
+    last: bool
+
+    def __call__(self) -> None:
+        _naming(self._alone, self.where, self._decoded)()
+
+    def _alone(self) -> None:
+        given = self.shuffle
+        bg.check_shuffle_bg(
+            given.before,
+            given.after,
+            given.joint,
+            given.proof,
+            game_id=given.game_id,
+            deck_id=given.deck_id,
+            seat=given.seat,
+            group=given.group,
+        )
+
+    def _decoded(self) -> None:
+        group = self.shuffle.group
+        bg.parse_proof(self.item, self.where, group)
+        hd.parse_deck(self.item.get("cards"), f"{self.where} cards", group=group)
+
+    @staticmethod
+    def together(checks: Sequence[BatchedCheck]) -> None:
+        shuffles = [check for check in checks if isinstance(check, ShuffleCheck)]
+        if len(shuffles) == len(checks) and bg.shuffles_hold([check.shuffle for check in shuffles]):
+            return
+        for check in checks:
+            check()
+        raise GameFileError("the proofs of shuffle do not verify together")  # never in a group
 
 
 def _take_share(

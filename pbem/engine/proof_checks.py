@@ -17,6 +17,10 @@ The answer must be the one checking each proof in its place gives, to the letter
 
 A file with a bad proof costs one replay more (without the proofs seen to pass); a sound one is
 replayed once.
+
+Checks of one batch (``decks.BatchedCheck``: the shuffles of a deck in seat order) are held until
+the last of them is met, or the replay ends, and run as one task, which costs less than each on
+its own; each keeps its own key, and a failure of the batch is a failure of each of its checks.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
 from typing import TypeVar
 
-from pbem.engine.decks import ProofCheck
+from pbem.engine.decks import BatchedCheck, ProofCheck
 
 T = TypeVar("T")
 
@@ -105,6 +109,8 @@ class _Pending:
         self.futures: dict[str, Future[None]] = {}
         # set from a worker thread, read by the replay's
         self.failed = threading.Event()
+        # batch -> its checks met so far, each with the future that stands for its outcome
+        self.held: dict[str, list[tuple[Future[None], BatchedCheck]]] = {}
 
     def __call__(self, key: str, run: Callable[[], None]) -> None:
         if self.failed.is_set():
@@ -115,16 +121,41 @@ class _Pending:
             self.check(key, lambda: self._submit(key, run))
 
     def _submit(self, key: str, run: Callable[[], None]) -> None:
-        future = self.pool.submit(_detached(run))
+        if isinstance(run, BatchedCheck):
+            future: Future[None] = Future()
+            self.held.setdefault(run.batch, []).append((future, run))
+            if run.last:
+                self._release(run.batch)
+        else:
+            future = self.pool.submit(_detached(run))
         future.add_done_callback(self._note)
         self.futures[key] = future
         raise _Wanted
+
+    def _release(self, batch: str) -> None:
+        """Run the held checks of ``batch`` as one task; each one's future takes its outcome."""
+        held = self.held.pop(batch)
+        checks = [check for _, check in held]
+        task = self.pool.submit(type(checks[0]).together, checks)
+
+        def settle(done: Future[None]) -> None:
+            for future, _ in held:
+                if done.cancelled():
+                    future.cancel()
+                elif done.exception() is not None:
+                    future.set_exception(done.exception())
+                else:
+                    future.set_result(None)
+
+        task.add_done_callback(settle)
 
     def _note(self, future: Future[None]) -> None:
         if not future.cancelled() and future.exception() is not None:
             self.failed.set()
 
     def all_passed(self) -> bool:
+        for batch in list(self.held):
+            self._release(batch)
         wait_for(list(self.futures.values()))
         return not self.failed.is_set()
 
