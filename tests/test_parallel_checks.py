@@ -115,9 +115,10 @@ def test_a_decks_shuffles_are_checked_together_beside_the_replay_and_each_alone_
     alone: list[str] = []
     together, each = bg.shuffles_hold, bg.check_shuffle_bg
 
-    def shuffles_hold(shuffles: Sequence[bg.Shuffle]) -> bool:
+    def shuffles_hold(shuffles: Sequence[bg.Shuffle], *, threads: int) -> bool:
+        assert threads == 2  # the batch shares the workers' threads
         batches.append([shuffle.seat for shuffle in shuffles])
-        return together(shuffles)
+        return together(shuffles, threads=threads)
 
     def check_shuffle_bg(*args: Any, **kwargs: Any) -> None:
         alone.append(kwargs["seat"])
@@ -137,7 +138,7 @@ def test_a_decks_shuffles_are_checked_together_beside_the_replay_and_each_alone_
 def test_a_failed_batch_is_each_of_its_checks_failing(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch that does not hold is checked again shuffle by shuffle, in place: the problem is
     the one bad shuffle's, even when the batch is refused for no reason at all."""
-    monkeypatch.setattr(bg, "shuffles_hold", lambda shuffles: False)
+    monkeypatch.setattr(bg, "shuffles_hold", lambda shuffles, *, threads: False)
     assert audited(played.data, 2, monkeypatch).ok
     index, field, name = PROOFS[0]
     data = tampered(played, index, field, name)

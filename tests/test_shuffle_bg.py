@@ -578,6 +578,7 @@ def test_a_decks_honest_shuffles_hold_together_and_each_deck_between_is_raised_o
     together = powers_taken(monkeypatch, lambda: bg.shuffles_hold(shuffles))
     # the two decks between the three shuffles: both halves of every card, once instead of twice
     assert together <= alone - 2 * 2 * FULL
+    assert bg.shuffles_hold(shuffles, threads=3)  # its powers shared among threads
 
 
 @pytest.mark.parametrize("index", [0, 1, 2])
@@ -607,7 +608,9 @@ def test_a_card_between_two_shuffles_altered_in_both_does_not_hold_together() ->
     assert not bg.shuffles_hold([replace(first, after=changed), replace(second, before=changed), third])
 
 
-def test_a_point_outside_the_group_makes_the_batch_fail_without_raising() -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_point_outside_the_group_makes_the_batch_fail_without_raising(threads: int) -> None:
     first, second, third = chain()
     changed = (Ciphertext(ORDER_2, first.after[0].c2), *first.after[1:])
-    assert not bg.shuffles_hold([replace(first, after=changed), replace(second, before=changed), third])
+    batch = [replace(first, after=changed), replace(second, before=changed), third]
+    assert not bg.shuffles_hold(batch, threads=threads)

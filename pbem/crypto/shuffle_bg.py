@@ -58,6 +58,7 @@ Cost (``m`` rows, ``n`` columns, ``m n >= N``; elements and scalars are 32 bytes
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -619,7 +620,7 @@ class Shuffle:
     group: Group
 
 
-def shuffles_hold(shuffles: Sequence[Shuffle]) -> bool:
+def shuffles_hold(shuffles: Sequence[Shuffle], *, threads: int = 1) -> bool:
     """True when every proof holds, as :func:`check_shuffle_bg` would find each; False when one
     may not (never an exception: the caller checks each in turn to learn which and why).
 
@@ -638,6 +639,9 @@ def shuffles_hold(shuffles: Sequence[Shuffle]) -> bool:
     one proof. The group has prime order (libsodium refuses to raise a point outside the
     prime-order subgroup, and a base whose combined exponent is 0 is checked on its own), so no
     small-order part can cancel between terms.
+
+    ``threads``: how many threads share the powers (libsodium works without holding the
+    interpreter, so they run side by side); the batch is one task, often the longest of a replay.
     """
     if not shuffles:
         return True
@@ -669,9 +673,37 @@ def shuffles_hold(shuffles: Sequence[Shuffle]) -> bool:
             alpha = group.challenge(CHAIN_DOMAIN, summary, str(index).encode("ascii")) % Q
             for number, (_, form) in enumerate(checker.relations):
                 terms.append((form, alpha * transcript.weight(number) % Q))
-        return prepared[0][0].value(_linear(Q, *terms)) == group.identity
+        return _vanishes(prepared[0][0], _linear(Q, *terms), threads)
     except Exception:  # whatever it is, checking each in turn meets it and names it
         return False
+
+
+def _vanishes(checker: _Checker, form: Form, threads: int) -> bool:
+    """Whether ``checker.value(form)`` is the identity, its bases split among ``threads`` threads."""
+    items = list(form.items())
+    size = -(-len(items) // max(1, threads))
+    parts: list[Form] = [dict(items[start : start + size]) for start in range(0, len(items), size)]
+    found: list[Element | Exception | None] = [None] * len(parts)
+
+    def work(index: int) -> None:
+        try:
+            found[index] = checker.value(parts[index])
+        except Exception as exc:  # raised again on the caller's thread
+            found[index] = exc
+
+    helpers = [threading.Thread(target=work, args=(index,)) for index in range(1, len(parts))]
+    for helper in helpers:
+        helper.start()
+    work(0)
+    for helper in helpers:
+        helper.join()
+    values: list[Element] = []
+    for value in found:
+        if isinstance(value, Exception):
+            raise value
+        assert value is not None
+        values.append(value)
+    return checker.group.product(values) == checker.group.identity
 
 
 def _prepared(

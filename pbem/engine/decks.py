@@ -232,15 +232,29 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
     """What each of ``seats`` (default every seat) owes the decks now, seats owing nothing left
     out: deck by deck, each seat's shuffle before its shares. One pass over the decks serves
     every seat, as replay asks after every entry."""
-    asked = decks.seats if seats is None else seats
+    everyone = decks.seats
+    asked = everyone if seats is None else seats
+    count = len(everyone)
     found: dict[str, list[Owed]] = {}
     for deck in decks.decks.values():
-        if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked and not decks.over:
-            found.setdefault(decks.seats[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
+        if deck.shuffled < count and everyone[deck.shuffled] in asked and not decks.over:
+            found.setdefault(everyone[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
         # A slot dealt face up is held by nobody: every seat owes its share, the one it is for too.
-        for slot in sorted([*([] if decks.over else deck.held), *deck.showing]):
-            holder = deck.held.get(slot)
-            shares = deck.shares.get(slot, {})
+        held, every_share = deck.held, deck.shares
+        open_slots = []
+        for slot in [*([] if decks.over else held), *deck.showing]:
+            shares = every_share.get(slot)
+            # Most held cards have every share they need, which their count shows (shares are
+            # keyed by seat): only the others are looked at seat by seat, which replay asks after
+            # every entry.
+            if shares is not None:
+                holder = held.get(slot)
+                if len(shares) - (holder in shares) == count - (holder in everyone):
+                    continue
+            open_slots.append(slot)
+        for slot in sorted(open_slots):
+            holder = held.get(slot)
+            shares = every_share.get(slot, {})
             for seat in asked:
                 if seat != holder and seat not in shares:
                     found.setdefault(seat, []).append(Owed("share", deck.deck_id, slot))
@@ -512,7 +526,8 @@ def take_owed(
         carried.append(
             _take_shuffle(decks, seat, item, where=f"shuffles[{index}]", game_id=game_id, check=check)
         )
-    allowed = set(owed(decks, seat)) | set(owed(start, seat))
+    owed_at_start = owed(start, seat)
+    allowed = set(owed(decks, seat)) | set(owed_at_start)
     if not decks.group.compact and "shares_proof" in entry:
         raise GameFileError("shares_proof: the shares of this game each carry their own proof")
     places: list[hd.Place] = []
@@ -527,7 +542,7 @@ def take_owed(
         if decks.group.compact:
             places.append(place)
             values.append(value)
-    missing = [item for item in owed(start, seat) if item not in carried]
+    missing = [item for item in owed_at_start if item not in carried]
     if missing:
         raise GameFileError(f"{seat} owes {missing[0].describe()}, and this entry does not carry it")
     if decks.group.compact:
@@ -661,9 +676,10 @@ class BatchedCheck(ABC):
 
     @staticmethod
     @abstractmethod
-    def together(checks: Sequence[BatchedCheck]) -> None:
+    def together(checks: Sequence[BatchedCheck], threads: int) -> None:
         """Every one of ``checks`` (of one batch, in the order met), with the outcome of calling
-        each in turn: the same error, from the same check."""
+        each in turn: the same error, from the same check. It may work in up to ``threads``
+        threads of its own."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -699,9 +715,11 @@ class ShuffleCheck(BatchedCheck):
         hd.parse_deck(self.item.get("cards"), f"{self.where} cards", group=group)
 
     @staticmethod
-    def together(checks: Sequence[BatchedCheck]) -> None:
+    def together(checks: Sequence[BatchedCheck], threads: int) -> None:
         shuffles = [check for check in checks if isinstance(check, ShuffleCheck)]
-        if len(shuffles) == len(checks) and bg.shuffles_hold([check.shuffle for check in shuffles]):
+        if len(shuffles) == len(checks) and bg.shuffles_hold(
+            [check.shuffle for check in shuffles], threads=threads
+        ):
             return
         for check in checks:
             check()
