@@ -132,7 +132,9 @@ class Deck:
     shuffled: int = 0  # how many seats have shuffled it, in seat order
     pile: list[int] = field(default_factory=list)  # slots left to draw, top first
     held: dict[int, str] = field(default_factory=dict)  # slot -> the seat holding it face down
-    shares: dict[int, dict[str, Share]] = field(default_factory=dict)  # of each slot's ciphertext
+    # of each slot's ciphertext, by seat; a slot's table is replaced, never changed (``add_share``),
+    # so that a copy of the deck shares the tables (replay copies the decks at every step)
+    shares: dict[int, dict[str, Share]] = field(default_factory=dict)
     face_up: dict[int, str] = field(default_factory=dict)  # slot -> the card shown
     gone: set[int] = field(default_factory=set)  # discarded face down
     # slot -> the seat a face-up deal is for, while every seat's share of it comes in (in the
@@ -151,13 +153,16 @@ class Deck:
             self.shuffled,
             list(self.pile),
             dict(self.held),
-            {slot: dict(shares) for slot, shares in self.shares.items()},
+            dict(self.shares),
             dict(self.face_up),
             set(self.gone),
             dict(self.showing),
             self.mixing,
             self.rounds,
         )
+
+    def add_share(self, slot: int, given: Share) -> None:
+        self.shares[slot] = {**self.shares.get(slot, {}), given.seat: given}
 
     def mixed(self) -> list[Ciphertext]:
         """The ciphertexts the next shuffle takes: every slot at first, the slots a reshuffle
@@ -548,7 +553,7 @@ def take_owed(
     if decks.group.compact:
         _check_shares(decks, seat, entry, "shares", given=places, values=values, game_id=game_id, check=check)
         for place, value in zip(places, values, strict=True):
-            decks.decks[place.deck_id].shares.setdefault(place.position, {})[seat] = Share(seat, value, None)
+            decks.decks[place.deck_id].add_share(place.position, Share(seat, value, None))
     return len(carried)
 
 
@@ -750,7 +755,7 @@ def _take_share(
     place = hd.Place(deck.deck_id, slot, deck.slots[slot])
     given = _given_share(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
     if not decks.group.compact:  # a compact group's shares are kept once their one proof holds
-        deck.shares.setdefault(slot, {})[seat] = given
+        deck.add_share(slot, given)
     return wanted, place, given.value
 
 
@@ -1101,7 +1106,7 @@ def _show(
             f"{where}: {seat} claims {name} is {card}, but the shares open it as another card"
         )
     del deck.held[slot]
-    deck.shares.setdefault(slot, {})[seat] = given
+    deck.add_share(slot, given)
     deck.face_up[slot] = card
     return hidden.card_revealed(state, name, card)
 
