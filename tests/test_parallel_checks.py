@@ -1,4 +1,4 @@
-"""Proofs checked in threads beside the replay give what checking each in its place gives."""
+"""Proofs checked in threads once the replay is over give what checking each in its place gives."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def test_a_bad_proof_is_named_as_checking_in_place_names_it(
     assert str(raised.value) == str(first)
 
 
-def test_the_checks_run_beside_the_replay(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_checks_run_in_the_pools_threads(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: set[str] = set()
     real = hd.check_shares
 
@@ -108,7 +108,7 @@ def test_the_checks_run_beside_the_replay(played: Sound, monkeypatch: pytest.Mon
     assert not [thread for thread in threading.enumerate() if thread.name.startswith("pbem-proofs")]
 
 
-def test_a_decks_shuffles_are_checked_together_beside_the_replay_and_each_alone_in_place(
+def test_a_decks_shuffles_are_checked_together_in_threads_and_each_alone_in_place(
     played: Sound, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     batches: list[list[str]] = []

@@ -43,7 +43,7 @@ T = TypeVar("T")
 
 # How many threads check proofs: a number, or 1 to check each proof in its place.
 WORKERS_VARIABLE = "PBEM_PROOF_WORKERS"
-# Past a few threads the replay itself, on one core, is what everyone waits for.
+# Past a few threads, the checks wait on each other for the interpreter between libsodium calls.
 MOST_WORKERS = 4
 
 
