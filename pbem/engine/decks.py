@@ -628,7 +628,6 @@ def _take_shuffle(
             where,
             item,
             batch=f"shuffles of {deck.deck_id}",
-            last=turn == len(decks.seats) - 1,
         )
     else:
         proof = sp.parse_proof(item, where, group=group, lazily=True)
@@ -673,7 +672,6 @@ class BatchedCheck(ABC):
     (see ``proof_checks``). Called, it is an ordinary check."""
 
     batch: str  # the checks that may run together share it
-    last: bool  # no later check joins this one's batch
 
     @abstractmethod
     def __call__(self) -> None:
@@ -689,14 +687,13 @@ class BatchedCheck(ABC):
 
 @dataclass(frozen=True, eq=False)
 class ShuffleCheck(BatchedCheck):
-    """A Bayer-Groth proof of shuffle; the shuffles of one deck in seat order are one batch,
-    checked together as ``shuffle_bg.shuffles_hold`` does."""
+    """A Bayer-Groth proof of shuffle; the shuffles of one deck are one batch, checked together
+    as ``shuffle_bg.shuffles_hold`` does (in seat order, each one's new deck the next one's old)."""
 
     shuffle: bg.Shuffle
     where: str
     item: Mapping[str, Any]  # the entry's table, read again in full to name a point refused
     batch: str
-    last: bool
 
     def __call__(self) -> None:
         _naming(self._alone, self.where, self._decoded)()

@@ -21,7 +21,7 @@ The answer must be the one checking each proof in its place gives, to the letter
 A file with a bad proof costs one replay more (without the proofs seen to pass); a sound one is
 replayed once.
 
-Checks of one batch (``decks.BatchedCheck``: the shuffles of a deck in seat order) run as one
+Checks of one batch (``decks.BatchedCheck``: the shuffles of a deck) run as one
 task, which costs less than each on its own, and first, since such a task is the longest; each
 check keeps its own key, and a failure of the batch is a failure of each of its checks.
 """
