@@ -70,7 +70,7 @@ def rules_game(seed: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quick", action="store_true", help="2 games, one run of each timing")
@@ -92,7 +92,7 @@ def main() -> int:
         print(json.dumps(results, indent=2))
     else:
         for key, value in results.items():
-            print(f"{key:<28} {value}")
+            print(f"{key:<32} {value}")
     return 0
 
 

@@ -184,7 +184,7 @@ def summary(name: str, found: dict[int, Round], ended: bool) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--players", default="2,4,5", help="player counts of the ledger games in (c)")
     parser.add_argument("--json", action="store_true")

@@ -1,4 +1,4 @@
-"""Proofs checked in threads beside the replay give what checking each in its place gives."""
+"""Proofs checked in threads once the replay is over give what checking each in its place gives."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import copy
 import threading
 import tomllib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 
 from pbem.cli.proof_cache import ProofCache
 from pbem.crypto import hidden_deck as hd
+from pbem.crypto import shuffle_bg as bg
 from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger as ledger_mod
 from pbem.engine import proof_checks
@@ -93,7 +94,7 @@ def test_a_bad_proof_is_named_as_checking_in_place_names_it(
     assert str(raised.value) == str(first)
 
 
-def test_the_checks_run_beside_the_replay(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_checks_run_in_the_pools_threads(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: set[str] = set()
     real = hd.check_shares
 
@@ -105,6 +106,43 @@ def test_the_checks_run_beside_the_replay(played: Sound, monkeypatch: pytest.Mon
     assert audited(played.data, 2, monkeypatch).ok
     assert threads and threading.main_thread().name not in threads
     assert not [thread for thread in threading.enumerate() if thread.name.startswith("pbem-proofs")]
+
+
+def test_a_decks_shuffles_are_checked_together_in_threads_and_each_alone_in_place(
+    played: Sound, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batches: list[list[str]] = []
+    alone: list[str] = []
+    together, each = bg.shuffles_hold, bg.check_shuffle_bg
+
+    def shuffles_hold(shuffles: Sequence[bg.Shuffle], *, threads: int) -> bool:
+        assert threads == 2  # the batch shares the workers' threads
+        batches.append([shuffle.seat for shuffle in shuffles])
+        return together(shuffles, threads=threads)
+
+    def check_shuffle_bg(*args: Any, **kwargs: Any) -> None:
+        alone.append(kwargs["seat"])
+        each(*args, **kwargs)
+
+    monkeypatch.setattr(bg, "shuffles_hold", shuffles_hold)
+    monkeypatch.setattr(bg, "check_shuffle_bg", check_shuffle_bg)
+    shufflers = [entry["by"] for entry in played.data["entry"] for _ in entry.get("shuffles", [])]
+    assert len(shufflers) > 1
+    assert audited(played.data, 2, monkeypatch).ok
+    assert (batches, alone) == ([shufflers], [])
+    batches.clear()
+    assert audited(played.data, 1, monkeypatch).ok
+    assert (batches, alone) == ([], shufflers)
+
+
+def test_a_failed_batch_is_each_of_its_checks_failing(played: Sound, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch that does not hold is checked again shuffle by shuffle, in place: the problem is
+    the one bad shuffle's, even when the batch is refused for no reason at all."""
+    monkeypatch.setattr(bg, "shuffles_hold", lambda shuffles, *, threads: False)
+    assert audited(played.data, 2, monkeypatch).ok
+    index, field, name = PROOFS[0]
+    data = tampered(played, index, field, name)
+    assert problems(audited(data, 2, monkeypatch)) == problems(audited(data, 1, monkeypatch))
 
 
 def test_an_untouched_example_verifies(monkeypatch: pytest.MonkeyPatch) -> None:

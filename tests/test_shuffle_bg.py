@@ -515,3 +515,102 @@ def test_the_proof_is_smaller_and_cheaper_to_check_than_the_linear_one_for_100_c
     )
     linear_size = len(json.dumps(linear))
     assert len(json.dumps(bg.proof_fields(deal.proof, GROUP))) * 2 < linear_size
+
+
+# --- a deck's shuffles checked together ---------------------------------------------------------
+@cache
+def chain() -> tuple[bg.Shuffle, ...]:
+    """Seats a, b and c shuffle an open deck in turn: each shuffle's output is the next one's input."""
+    deck = hd.open_deck(FULL, joint_key(), group=GROUP)
+    found = []
+    for seat in SEATS:
+        after, secret = sh.shuffle(
+            deck, joint_key(), seed(f"chain {seat}"), game_id=GAME, deck_id=DECK, seat=seat, group=GROUP
+        )
+        proof = bg.prove_shuffle_bg(
+            deck, after, joint_key(), secret, game_id=GAME, deck_id=DECK, seat=seat, group=GROUP
+        )
+        found.append(bg.Shuffle(tuple(deck), tuple(after), joint_key(), proof, GAME, DECK, seat, GROUP))
+        deck = after
+    return tuple(found)
+
+
+def powers_taken(monkeypatch: pytest.MonkeyPatch, work: Callable[[], object]) -> int:
+    """How many points ``work`` raises to a power (each a scalar multiplication)."""
+    taken = [0]
+    real = GROUP.power
+
+    def power(base: Element, exponent: int) -> Element:
+        taken[0] += 1
+        return real(base, exponent)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(GROUP, "power", power)
+        work()
+    return taken[0]
+
+
+def check_alone(shuffle: bg.Shuffle) -> None:
+    bg.check_shuffle_bg(
+        shuffle.before,
+        shuffle.after,
+        shuffle.joint,
+        shuffle.proof,
+        game_id=shuffle.game_id,
+        deck_id=shuffle.deck_id,
+        seat=shuffle.seat,
+        group=shuffle.group,
+    )
+
+
+def check_each(shuffles: Sequence[bg.Shuffle]) -> None:
+    for shuffle in shuffles:
+        check_alone(shuffle)
+
+
+def test_a_decks_honest_shuffles_hold_together_and_each_deck_between_is_raised_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shuffles = chain()
+    assert bg.shuffles_hold(shuffles)
+    assert bg.shuffles_hold(shuffles[1:]) and bg.shuffles_hold(shuffles[:1]) and bg.shuffles_hold(())
+    alone = powers_taken(monkeypatch, lambda: check_each(shuffles))
+    together = powers_taken(monkeypatch, lambda: bg.shuffles_hold(shuffles))
+    # the two decks between the three shuffles: both halves of every card, once instead of twice
+    assert together <= alone - 2 * 2 * FULL
+    assert bg.shuffles_hold(shuffles, threads=3)  # its powers shared among threads
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize(
+    "field", ["commitments_a", "zero_responses", "svp_commitments", "multi_exp_ciphertexts"]
+)
+def test_one_altered_proof_keeps_the_shuffles_from_holding_together(index: int, field: str) -> None:
+    shuffles = list(chain())
+    shuffles[index] = replace(shuffles[index], proof=altered(shuffles[index].proof, field, 0))
+    assert not bg.shuffles_hold(shuffles)
+
+
+def test_proofs_swapped_between_shuffles_do_not_hold_together() -> None:
+    first, second, third = chain()
+    assert not bg.shuffles_hold(
+        [replace(first, proof=second.proof), replace(second, proof=first.proof), third]
+    )
+
+
+def test_a_card_between_two_shuffles_altered_in_both_does_not_hold_together() -> None:
+    """The deck between two shuffles is read once for both: changing it there, the same for both,
+    must still break them."""
+    first, second, third = chain()
+    card = first.after[0]
+    other = Ciphertext(card.c1, GROUP.multiply(card.c2, GROUP.generator))
+    changed = (other, *first.after[1:])
+    assert not bg.shuffles_hold([replace(first, after=changed), replace(second, before=changed), third])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_point_outside_the_group_makes_the_batch_fail_without_raising(threads: int) -> None:
+    first, second, third = chain()
+    changed = (Ciphertext(ORDER_2, first.after[0].c2), *first.after[1:])
+    batch = [replace(first, after=changed), replace(second, before=changed), third]
+    assert not bg.shuffles_hold(batch, threads=threads)

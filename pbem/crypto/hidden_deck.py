@@ -365,11 +365,15 @@ def weighted_sums(
     by ``x`` only if ``prod e_j^{w_j} = 1``: one linear equation in the exponents that a hash
     output meets with chance about ``1/order`` per try, so one proof for the batch is as sound as
     one per value (RFC 9497's composites rest on the same)."""
-    weights = [group.challenge(domain, statement, str(index).encode("ascii")) for index in range(len(places))]
+    weights = _weights(group, domain, statement, len(places))
     return (
         group.multi_power([place.ciphertext.c1 for place in places], weights),
         group.multi_power(list(values), weights),
     )
+
+
+def _weights(group: Group, domain: str, statement: bytes, count: int) -> list[int]:
+    return [group.challenge(domain, statement, str(index).encode("ascii")) for index in range(count)]
 
 
 def shares(
@@ -406,9 +410,17 @@ def check_shares(
     if not places or len(values) != len(places):
         raise GameFileError(f"{where}: {len(values)} shares for {len(places)} positions")
     statement = _shares_statement(group, public, places, values, game_id=game_id, seat=seat)
-    c1s, combined = weighted_sums(group, SHARES_WEIGHT_DOMAIN, statement, places, values)
     first = group.divide(group.base_power(proof.response), group.power(public, proof.challenge))
-    second = group.divide(group.power(c1s, proof.response), group.power(combined, proof.challenge))
+    # ``c1s^response / combined^challenge`` for the weighted sums of ``weighted_sums``, taken as
+    # one product of each value's own power: the same element, without raising the two sums.
+    weights, order = _weights(group, SHARES_WEIGHT_DOMAIN, statement, len(places)), group.order
+    second = group.multi_power(
+        [*(place.ciphertext.c1 for place in places), *values],
+        [
+            *(weight * proof.response % order for weight in weights),
+            *(-weight * proof.challenge % order for weight in weights),
+        ],
+    )
     if group.challenge(SHARES_PROOF_DOMAIN, statement, group.encode(first), group.encode(second)) != (
         proof.challenge
     ):

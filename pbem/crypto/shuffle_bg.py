@@ -58,6 +58,7 @@ Cost (``m`` rows, ``n`` columns, ``m n >= N``; elements and scalars are 32 bytes
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -76,6 +77,9 @@ CHALLENGE_DOMAIN = "pbem/hidden-deck/bg-challenge/v1"
 GENERATORS_DOMAIN = "pbem/hidden-deck/bg-generators/v1"
 NONCE_DOMAIN = "pbem/hidden-deck/bg-nonce/v1"
 BATCH_DOMAIN = "pbem/hidden-deck/bg-batch/v1"
+# The weights of several proofs checked together (``shuffles_hold``): the verifier's own choice,
+# never written to a file.
+CHAIN_DOMAIN = "pbem/hidden-deck/bg-chain/v1"
 
 MAX_CARDS = 0xFFFF  # as ``shuffle_secret`` allows
 
@@ -589,6 +593,133 @@ def check_shuffle_bg(
 ) -> None:
     """Raise GameFileError unless ``proof`` shows ``after`` is a shuffle of ``before``."""
     where = f"shuffle of {deck_id} by seat {seat}"
+    checker, transcript = _prepared(
+        before, after, joint, proof, game_id=game_id, deck_id=deck_id, seat=seat, group=group, where=where
+    )
+    try:
+        failed = checker.failed([transcript.weight(k) for k in range(len(checker.relations))])
+    except UncheckedPoint:
+        raise  # a card read lazily: whoever read it names it (see ``Group.decode_lazily``)
+    except GameFileError as exc:  # a value of the proof or the decks outside the group
+        raise GameFileError(f"{where}: {exc}") from None
+    if failed is not None:
+        raise GameFileError(f"{where}: the proof of shuffle does not verify ({failed})")
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """One shuffle's statement and its proof, as :func:`check_shuffle_bg` takes them."""
+
+    before: Sequence[Ciphertext]
+    after: Sequence[Ciphertext]
+    joint: Element
+    proof: BGProof
+    game_id: str
+    deck_id: str
+    seat: str
+    group: Group
+
+
+def shuffles_hold(shuffles: Sequence[Shuffle], *, threads: int = 1) -> bool:
+    """True when every proof holds, as :func:`check_shuffle_bg` would find each; False when one
+    may not (never an exception: the caller checks each in turn to learn which and why).
+
+    Every proof's equations are checked as one random linear combination, so a point two
+    statements share is raised to a power once. That is what makes it pay: the seats shuffle a
+    deck in turn, each shuffle's output is the next one's input, and a chain of k shuffles of N
+    cards raises ``2N (k + 1)`` ciphertext halves instead of ``4N k``.
+
+    Why it is as sound as checking each. Proof k alone passes when ``R_k``, its equations
+    combined with the weights hashed from its own transcript, is the identity. Here the test is
+    ``sum_k alpha_k R_k = 0`` (written additively), each ``alpha_k`` a hash of every statement and
+    every proof of the batch (each proof's running transcript covers its statement and all its
+    values), so fixed only once every ``R_k`` is. If some ``R_j`` is not the identity, then for
+    the other terms fixed, exactly one value of ``alpha_j`` mod the prime order ``l`` makes the
+    sum vanish: a hash output hits it with chance ``1/l`` per try, as with the weights inside
+    one proof. The group has prime order (libsodium refuses to raise a point outside the
+    prime-order subgroup, and a base whose combined exponent is 0 is checked on its own), so no
+    small-order part can cancel between terms.
+
+    ``threads``: how many threads share the powers (libsodium works without holding the
+    interpreter, so they run side by side); the batch is one task, often the longest of a replay.
+    """
+    if not shuffles:
+        return True
+    group = shuffles[0].group
+    try:
+        prepared = []
+        for item in shuffles:
+            if item.group is not group:
+                return False
+            prepared.append(
+                _prepared(
+                    item.before,
+                    item.after,
+                    item.joint,
+                    item.proof,
+                    game_id=item.game_id,
+                    deck_id=item.deck_id,
+                    seat=item.seat,
+                    group=group,
+                    where=f"shuffle of {item.deck_id} by seat {item.seat}",
+                )
+            )
+        Q = group.order
+        summary = b"".join(
+            transcript.statement + transcript.state.copy().digest() for _, transcript in prepared
+        )
+        terms: list[tuple[Form, int]] = []
+        for index, (checker, transcript) in enumerate(prepared):
+            alpha = group.challenge(CHAIN_DOMAIN, summary, str(index).encode("ascii")) % Q
+            for number, (_, form) in enumerate(checker.relations):
+                terms.append((form, alpha * transcript.weight(number) % Q))
+        return _vanishes(prepared[0][0], _linear(Q, *terms), threads)
+    except Exception:  # whatever it is, checking each in turn meets it and names it
+        return False
+
+
+def _vanishes(checker: _Checker, form: Form, threads: int) -> bool:
+    """Whether ``checker.value(form)`` is the identity, its bases split among ``threads`` threads."""
+    items = list(form.items())
+    size = -(-len(items) // max(1, threads))
+    parts: list[Form] = [dict(items[start : start + size]) for start in range(0, len(items), size)]
+    found: list[Element | Exception | None] = [None] * len(parts)
+
+    def work(index: int) -> None:
+        try:
+            found[index] = checker.value(parts[index])
+        except Exception as exc:  # raised again on the caller's thread
+            found[index] = exc
+
+    helpers = [threading.Thread(target=work, args=(index,)) for index in range(1, len(parts))]
+    for helper in helpers:
+        helper.start()
+    work(0)
+    for helper in helpers:
+        helper.join()
+    values: list[Element] = []
+    for value in found:
+        if isinstance(value, Exception):
+            raise value
+        assert value is not None
+        values.append(value)
+    return checker.group.product(values) == checker.group.identity
+
+
+def _prepared(
+    before: Sequence[Ciphertext],
+    after: Sequence[Ciphertext],
+    joint: Element,
+    proof: BGProof,
+    *,
+    game_id: str,
+    deck_id: str,
+    seat: str,
+    group: Group,
+    where: str,
+) -> tuple[_Checker, _Transcript]:
+    """Every equation the proof must meet, and its transcript (which gives their weights);
+    GameFileError if the proof's shape or values do not fit the decks."""
     size = len(before)
     if len(after) != size:
         raise GameFileError(f"{where}: {len(after)} cards came out of {size}")
@@ -643,14 +774,7 @@ def check_shuffle_bg(
         m=m,
         n=n,
     )
-    try:
-        failed = checker.failed([transcript.weight(k) for k in range(len(checker.relations))])
-    except UncheckedPoint:
-        raise  # a card read lazily: whoever read it names it (see ``Group.decode_lazily``)
-    except GameFileError as exc:  # a value of the proof or the decks outside the group
-        raise GameFileError(f"{where}: {exc}") from None
-    if failed is not None:
-        raise GameFileError(f"{where}: the proof of shuffle does not verify ({failed})")
+    return checker, transcript
 
 
 def _check_hadamard(
@@ -805,9 +929,11 @@ def proof_fields(proof: BGProof, group: Group) -> dict[str, str | list[str]]:
     return fields
 
 
-def parse_proof(fields: Mapping[str, object], what: str, group: Group) -> BGProof:
+def parse_proof(fields: Mapping[str, object], what: str, group: Group, *, lazily: bool = False) -> BGProof:
     """The proof in ``fields``, its fields' sizes checked against each other (the check then
-    checks them against the deck)."""
+    checks them against the deck). ``lazily``: each element gets the cheap checks only
+    (``Group.decode_lazily``): the check raises every one of them to a power, which refuses one
+    outside the group (whoever reads it lazily names it again in full, as ``decks`` does)."""
 
     def field(name: str) -> object:
         value = fields.get(name)
@@ -817,8 +943,10 @@ def parse_proof(fields: Mapping[str, object], what: str, group: Group) -> BGProo
 
     parsed: dict[str, tuple[Any, ...]] = {}
     for name in ELEMENT_FIELDS:
-        parsed[name] = tuple(group.parse_elements(field(name), f"{what} {name}"))
-    halves = group.parse_elements(field("multi_exp_ciphertexts"), f"{what} multi_exp_ciphertexts")
+        parsed[name] = tuple(group.parse_elements(field(name), f"{what} {name}", lazily=lazily))
+    halves = group.parse_elements(
+        field("multi_exp_ciphertexts"), f"{what} multi_exp_ciphertexts", lazily=lazily
+    )
     if len(halves) % 2:
         raise GameFileError(f"{what}: multi_exp_ciphertexts holds an odd number of values")
     parsed["multi_exp_ciphertexts"] = tuple(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -133,7 +134,9 @@ class Deck:
     shuffled: int = 0  # how many seats have shuffled it, in seat order
     pile: list[int] = field(default_factory=list)  # slots left to draw, top first
     held: dict[int, str] = field(default_factory=dict)  # slot -> the seat holding it face down
-    shares: dict[int, dict[str, Share]] = field(default_factory=dict)  # of each slot's ciphertext
+    # of each slot's ciphertext, by seat; a slot's table is replaced, never changed (``add_share``),
+    # so that a copy of the deck shares the tables (replay copies the decks at every step)
+    shares: dict[int, dict[str, Share]] = field(default_factory=dict)
     face_up: dict[int, str] = field(default_factory=dict)  # slot -> the card shown
     gone: set[int] = field(default_factory=set)  # discarded face down
     # slot -> the seat a face-up deal is for, while every seat's share of it comes in (in the
@@ -152,13 +155,16 @@ class Deck:
             self.shuffled,
             list(self.pile),
             dict(self.held),
-            {slot: dict(shares) for slot, shares in self.shares.items()},
+            dict(self.shares),
             dict(self.face_up),
             set(self.gone),
             dict(self.showing),
             self.mixing,
             self.rounds,
         )
+
+    def add_share(self, slot: int, given: Share) -> None:
+        self.shares[slot] = {**self.shares.get(slot, {}), given.seat: given}
 
     def mixed(self) -> list[Ciphertext]:
         """The ciphertexts the next shuffle takes: every slot at first, the slots a reshuffle
@@ -256,7 +262,9 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
     """What each of ``seats`` (default every seat) owes the decks now, seats owing nothing left
     out: deck by deck, each seat's shuffle before its shares. One pass over the decks serves
     every seat, as replay asks after every entry."""
-    asked = decks.seats if seats is None else seats
+    everyone = decks.seats
+    asked = everyone if seats is None else seats
+    count = len(everyone)
     found: dict[str, list[Owed]] = {}
     escrow = decks.escrow
     if escrow is not None and escrow.failed is not None:
@@ -278,12 +286,24 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
                     if seat != silent and seat not in given:
                         found.setdefault(seat, []).append(Owed("partial", deck_id, slot, dealer=silent))
     for deck in decks.decks.values():
-        if deck.shuffled < len(decks.seats) and decks.seats[deck.shuffled] in asked and not decks.over:
-            found.setdefault(decks.seats[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
+        if deck.shuffled < count and everyone[deck.shuffled] in asked and not decks.over:
+            found.setdefault(everyone[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
         # A slot dealt face up is held by nobody: every seat owes its share, the one it is for too.
-        for slot in sorted([*([] if decks.over else deck.held), *deck.showing]):
-            holder = deck.held.get(slot)
-            shares = deck.shares.get(slot, {})
+        held, every_share = deck.held, deck.shares
+        open_slots = []
+        for slot in [*([] if decks.over else held), *deck.showing]:
+            shares = every_share.get(slot)
+            # Most held cards have every share they need, which their count shows (shares are
+            # keyed by seat): only the others are looked at seat by seat, which replay asks after
+            # every entry.
+            if shares is not None:
+                holder = held.get(slot)
+                if len(shares) - (holder in shares) == count - (holder in everyone):
+                    continue
+            open_slots.append(slot)
+        for slot in sorted(open_slots):
+            holder = held.get(slot)
+            shares = every_share.get(slot, {})
             for seat in asked:
                 if seat != holder and seat not in shares:
                     if escrow is not None and escrow.unlocked(seat, deck.deck_id, slot):
@@ -608,7 +628,8 @@ def take_owed(
         carried.append(
             _take_shuffle(decks, seat, item, where=f"shuffles[{index}]", game_id=game_id, check=check)
         )
-    allowed = set(owed(decks, seat)) | set(owed(start, seat))
+    owed_at_start = owed(start, seat)
+    allowed = set(owed(decks, seat)) | set(owed_at_start)
     if not decks.group.compact and "shares_proof" in entry:
         raise GameFileError("shares_proof: the shares of this game each carry their own proof")
     places: list[hd.Place] = []
@@ -623,13 +644,13 @@ def take_owed(
         if decks.group.compact:
             places.append(place)
             values.append(value)
-    missing = [item for item in owed(start, seat) if item not in carried]
+    missing = [item for item in owed_at_start if item not in carried]
     if missing:
         raise GameFileError(f"{seat} owes {missing[0].describe()}, and this entry does not carry it")
     if decks.group.compact:
         _check_shares(decks, seat, entry, "shares", given=places, values=values, game_id=game_id, check=check)
         for place, value in zip(places, values, strict=True):
-            decks.decks[place.deck_id].shares.setdefault(place.position, {})[seat] = Share(seat, value, None)
+            decks.decks[place.deck_id].add_share(place.position, Share(seat, value, None))
     return len(carried)
 
 
@@ -953,20 +974,21 @@ def _take_shuffle(
     before = deck.mixed()
     run: Callable[[], None]
     if group.compact:
-        proven = bg.parse_proof(item, where, group)
-
-        def run() -> None:
-            bg.check_shuffle_bg(
-                before,
-                after,
+        run = ShuffleCheck(
+            bg.Shuffle(
+                tuple(before),
+                tuple(after),
                 decks.joint,
-                proven,
+                bg.parse_proof(item, where, group, lazily=True),
                 game_id=game_id,
                 deck_id=deck.deck_id,
                 seat=seat,
                 group=group,
-            )
-
+            ),
+            where,
+            item,
+            batch=f"shuffles of {deck.deck_id}",
+        )
     else:
         proof = sp.parse_proof(item, where, group=group, lazily=True)
 
@@ -991,7 +1013,9 @@ def _take_shuffle(
         hd.deck_text(before, group=group),
         [item[name] for name in ("cards", *fields)],
     )
-    check(key, _naming(run, where, lambda: hd.parse_deck(item.get("cards"), f"{where} cards", group=group)))
+    if not isinstance(run, ShuffleCheck):  # which names a bad point itself
+        run = _naming(run, where, lambda: hd.parse_deck(item.get("cards"), f"{where} cards", group=group))
+    check(key, run)
     if deck.mixing is None:
         deck.slots = list(after)  # its own list: a check still to run keeps reading ``after``
     else:
@@ -1001,6 +1025,67 @@ def _take_shuffle(
     if decks.shuffled(deck) and deck.mixing is None:
         deck.pile = list(range(len(after)))
     return Owed("shuffle", deck.deck_id)
+
+
+class BatchedCheck(ABC):
+    """A check that may also run at once with others of its batch, for less than each on its own
+    (see ``proof_checks``). Called, it is an ordinary check."""
+
+    batch: str  # the checks that may run together share it
+
+    @abstractmethod
+    def __call__(self) -> None:
+        """The check on its own."""
+
+    @staticmethod
+    @abstractmethod
+    def together(checks: Sequence[BatchedCheck], threads: int) -> None:
+        """Every one of ``checks`` (of one batch, in the order met), with the outcome of calling
+        each in turn: the same error, from the same check. It may work in up to ``threads``
+        threads of its own."""
+
+
+@dataclass(frozen=True, eq=False)
+class ShuffleCheck(BatchedCheck):
+    """A Bayer-Groth proof of shuffle; the shuffles of one deck are one batch, checked together
+    as ``shuffle_bg.shuffles_hold`` does (in seat order, each one's new deck the next one's old)."""
+
+    shuffle: bg.Shuffle
+    where: str
+    item: Mapping[str, Any]  # the entry's table, read again in full to name a point refused
+    batch: str
+
+    def __call__(self) -> None:
+        _naming(self._alone, self.where, self._decoded)()
+
+    def _alone(self) -> None:
+        given = self.shuffle
+        bg.check_shuffle_bg(
+            given.before,
+            given.after,
+            given.joint,
+            given.proof,
+            game_id=given.game_id,
+            deck_id=given.deck_id,
+            seat=given.seat,
+            group=given.group,
+        )
+
+    def _decoded(self) -> None:
+        group = self.shuffle.group
+        bg.parse_proof(self.item, self.where, group)
+        hd.parse_deck(self.item.get("cards"), f"{self.where} cards", group=group)
+
+    @staticmethod
+    def together(checks: Sequence[BatchedCheck], threads: int) -> None:
+        shuffles = [check for check in checks if isinstance(check, ShuffleCheck)]
+        if len(shuffles) == len(checks) and bg.shuffles_hold(
+            [check.shuffle for check in shuffles], threads=threads
+        ):
+            return
+        for check in checks:
+            check()
+        raise GameFileError("the proofs of shuffle do not verify together")  # never in a group
 
 
 def _take_share(
@@ -1027,7 +1112,7 @@ def _take_share(
     place = hd.Place(deck.deck_id, slot, deck.slots[slot])
     given = _given_share(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
     if not decks.group.compact:  # a compact group's shares are kept once their one proof holds
-        deck.shares.setdefault(slot, {})[seat] = given
+        deck.add_share(slot, given)
     return wanted, place, given.value
 
 
@@ -1378,7 +1463,7 @@ def _show(
             f"{where}: {seat} claims {name} is {card}, but the shares open it as another card"
         )
     del deck.held[slot]
-    deck.shares.setdefault(slot, {})[seat] = given
+    deck.add_share(slot, given)
     deck.face_up[slot] = card
     return hidden.card_revealed(state, name, card)
 

@@ -1,42 +1,49 @@
-"""Hidden-deck proofs checked on every core while a game file is replayed.
+"""Hidden-deck proofs checked on every core once a game file is replayed.
 
 A proof check is pure, and the replay never reads its result: the check only raises when the
-proof is bad. In the curve group its arithmetic runs in libsodium, which lets go of the
-interpreter while it works, so the checks can run in a few threads while the replay goes on with
-the rules. (The older 2048-bit group's arithmetic holds the interpreter: its files gain nothing.)
+proof is bad. So the replay goes on without them, and once it is over they are run in a few
+threads: in the curve group their arithmetic runs in libsodium, which lets go of the interpreter
+while it works, so the threads check side by side. (The older 2048-bit group's arithmetic holds
+the interpreter: its files gain nothing.) They wait for the end of the replay because a thread
+gets the interpreter back after each libsodium call only when the replay's thread gives it up,
+every few milliseconds: checks run beside the pure-Python replay get little done and slow it.
 
 The answer must be the one checking each proof in its place gives, to the letter:
 
 - the given ``ProofCheck`` still decides which checks run (a pass it knows is skipped), and
   hears of each pass on the replay's own thread, in the replay's order, once every check of the
   replay has passed: it never records a pass that was not seen;
-- once any check fails (or raises anything else), what the replay concluded after it is
-  worthless: the replay is abandoned and made again with every check in its place, the passes
-  already seen not run twice. That second replay is the answer, so the problems, their entries,
-  their order and any exception are those of checking in place.
+- if any check fails (or raises anything else), what the replay concluded after it is
+  worthless: the replay is made again with every check in its place, the passes already seen
+  not run twice. That second replay is the answer, so the problems, their entries, their order
+  and any exception are those of checking in place.
 
 A file with a bad proof costs one replay more (without the proofs seen to pass); a sound one is
 replayed once.
+
+Checks of one batch (``decks.BatchedCheck``: the shuffles of a deck) run as one
+task, which costs less than each on its own, and first, since such a task is the longest; each
+check keeps its own key, and a failure of the batch is a failure of each of its checks.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import threading
 import types
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
+from functools import partial
 from typing import TypeVar
 
-from pbem.engine.decks import ProofCheck
+from pbem.engine.decks import BatchedCheck, ProofCheck
 
 T = TypeVar("T")
 
 # How many threads check proofs: a number, or 1 to check each proof in its place.
 WORKERS_VARIABLE = "PBEM_PROOF_WORKERS"
-# Past a few threads the replay itself, on one core, is what everyone waits for.
+# Past a few threads, the checks wait on each other for the interpreter between libsodium calls.
 MOST_WORKERS = 4
 
 
@@ -65,12 +72,10 @@ def replayed(check: ProofCheck, replay: Callable[[ProofCheck], T], *, workers: i
     if count <= 1 or isinstance(check, _Pending):
         return replay(check)
     pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="pbem-proofs")
-    pending = _Pending(check, pool)
+    pending = _Pending(check, pool, count)
     try:
         try:
             result = replay(pending)
-        except _Failed:
-            pass
         except Exception:
             # met with every check before it passing, so checking in place meets it too
             if pending.all_passed():
@@ -90,43 +95,59 @@ class _Wanted(BaseException):
     between it and here could take it for a proof's failure."""
 
 
-class _Failed(BaseException):
-    """A pending check failed: the replay stops, since what it concludes from then on is worthless."""
-
-
 class _Pending:
-    """The ``ProofCheck`` the replay is given: it submits the checks ``check`` wants run."""
+    """The ``ProofCheck`` the replay is given: it keeps the checks ``check`` wants run, to run them
+    once the replay is over."""
 
-    def __init__(self, check: ProofCheck, pool: ThreadPoolExecutor) -> None:
+    def __init__(self, check: ProofCheck, pool: ThreadPoolExecutor, workers: int) -> None:
         self.check = check
         self.pool = pool
-        # key -> its run, in the order the replay met them (a key already here is not run twice:
-        # the same inputs give the same outcome)
+        self.workers = workers
+        # key -> the future of its outcome, in the order the replay met them (a key already here
+        # is not run twice: the same inputs give the same outcome)
         self.futures: dict[str, Future[None]] = {}
-        # set from a worker thread, read by the replay's
-        self.failed = threading.Event()
+        self.batches: dict[str, list[tuple[Future[None], BatchedCheck]]] = {}
+        self.singles: list[tuple[Future[None], Callable[[], None]]] = []
 
     def __call__(self, key: str, run: Callable[[], None]) -> None:
-        if self.failed.is_set():
-            raise _Failed
         if key in self.futures:
             return
         with contextlib.suppress(_Wanted):
-            self.check(key, lambda: self._submit(key, run))
+            self.check(key, lambda: self._keep(key, run))
 
-    def _submit(self, key: str, run: Callable[[], None]) -> None:
-        future = self.pool.submit(_detached(run))
-        future.add_done_callback(self._note)
+    def _keep(self, key: str, run: Callable[[], None]) -> None:
+        future: Future[None] = Future()
+        if isinstance(run, BatchedCheck):
+            self.batches.setdefault(run.batch, []).append((future, run))
+        else:
+            self.singles.append((future, _detached(run)))
         self.futures[key] = future
         raise _Wanted
 
-    def _note(self, future: Future[None]) -> None:
-        if not future.cancelled() and future.exception() is not None:
-            self.failed.set()
-
     def all_passed(self) -> bool:
+        """Run every check kept, the batches first, and wait for them all: True if all passed."""
+        for held in self.batches.values():
+            checks = [check for _, check in held]
+            self._run(partial(type(checks[0]).together, checks, self.workers), [f for f, _ in held])
+        for future, run in self.singles:
+            self._run(run, [future])
+        self.batches, self.singles = {}, []
         wait_for(list(self.futures.values()))
-        return not self.failed.is_set()
+        return all(_passes(future) for future in self.futures.values())
+
+    def _run(self, work: Callable[[], None], futures: list[Future[None]]) -> None:
+        """``work`` in the pool; each of ``futures`` takes its outcome."""
+
+        def settle(done: Future[None]) -> None:
+            for future in futures:
+                if done.cancelled():
+                    future.cancel()
+                elif done.exception() is not None:
+                    future.set_exception(done.exception())
+                else:
+                    future.set_result(None)
+
+        self.pool.submit(work).add_done_callback(settle)
 
     def record(self) -> None:
         """Tell ``check`` of each pass, in the order met, as if each had just been run in place."""
@@ -135,17 +156,17 @@ class _Pending:
 
     def in_place(self) -> ProofCheck:
         """``check`` itself, but with the runs seen to pass not made again."""
-        passed = {
-            key
-            for key, future in self.futures.items()
-            if future.done() and not future.cancelled() and future.exception() is None
-        }
+        passed = {key for key, future in self.futures.items() if _passes(future)}
         check = self.check
 
         def again(key: str, run: Callable[[], None]) -> None:
             check(key, _passed if key in passed else run)
 
         return again
+
+
+def _passes(future: Future[None]) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
 
 
 def _passed() -> None:
