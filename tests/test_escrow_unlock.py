@@ -334,3 +334,19 @@ def test_a_seat_that_missed_retire_after_deadlines_is_played_by_the_defaults(tmp
     assert replayed.table is not None and replayed.table.state.seats[replayed.table.state.turn] == "a"
     assert "c missed 1 deadline" in played.step("b", "show", str(game)).stdout
     assert played.run("a", "verify", str(game)).exit_code == 0
+
+
+def test_an_undo_waiting_for_a_retired_seats_consent_is_declined_for_it(tmp_path: Path) -> None:
+    played = play_to_the_draw(tmp_path, ("escrow=others", "retire_after=1"))
+    game = played.file("c silent", "game")
+    played.step("a", "timeout", str(game), "c", "--as", "a")  # c retires; its pass is made
+    played.step("a", "sync", str(game), "--as", "a")
+    played.step("b", "sync", str(game), "--as", "b")
+    played.step("a", "play", str(game), "--as", "a", "pass")
+    played.step("a", "undo", str(game), "--as", "a")  # b and c must consent: c cannot
+    late = played.run("b", "consent", str(game), "--as", "b")
+    assert late.exit_code != 0 and "no undo is waiting for consent" in late.stderr
+    replayed = ledger.read(gamefile.load(game).data)
+    assert replayed.table is not None and replayed.table.undo is None  # declined for c, not hanging
+    assert replayed.table.state.seats[replayed.table.state.turn] == "b"  # a's pass stands
+    assert played.run("a", "verify", str(game)).exit_code == 0

@@ -732,7 +732,7 @@ def _take_partials(
                 threshold=escrow.threshold,
                 group=group,
             )
-            deck.shares.setdefault(slot, {})[silent] = Share(silent, combined, None)
+            deck.add_share(slot, Share(silent, combined, None))
     return taken
 
 

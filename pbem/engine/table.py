@@ -65,9 +65,9 @@ class Table:
     last_play: tuple[int, str, str] | None = None  # (seq, seat, kind) of the latest play entry
     undo: dict[str, Any] | None = None  # a pending undo: by, target, agreed
     decks: Decks | None = None  # the hidden decks, for rulesets that declare any
-    # seat -> the steps whose deadline it missed (a timeout was claimed), and how many make the
+    # seat -> how many deadlines it missed (timeouts that stood in for it), and how many make the
     # rules' defaults play it for the rest of the game (option retire_after; 0: never)
-    missed: dict[str, frozenset[str]] = field(default_factory=dict)
+    missed: dict[str, int] = field(default_factory=dict)
     retire_after: int = 0
     # The rules' demands of ``state`` and the rules and state they answer for (see ``_wanted``).
     asked: tuple[Ruleset, Any, tuple[Demand, ...]] | None = field(default=None, compare=False, repr=False)
@@ -370,6 +370,7 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
     _note_requests(rules, table, seq)
     hidden = hidden_deck_rules(rules) if table.decks is not None else None
     reshuffle = reshuffle_rules(rules)
+    stood_in: set[str] = set()
     progress = True
     while progress:
         progress = False
@@ -395,7 +396,7 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
                 table.state = dealt
                 _note_requests(rules, table, seq)
                 progress = True
-        if not progress and _stand_in_for_retired(rules, table):
+        if not progress and _stand_in_for_retired(rules, table, stood_in):
             _note_requests(rules, table, seq)
             progress = True
 
@@ -546,25 +547,35 @@ def retired(table: Table) -> list[str]:
     on, each time they are asked, without anyone claiming a timeout."""
     if table.retire_after <= 0:
         return []
-    return [seat for seat in table.seats if len(table.missed.get(seat, ())) >= table.retire_after]
+    return [seat for seat in table.seats if table.missed.get(seat, 0) >= table.retire_after]
 
 
-def _stand_in_for_retired(rules: Ruleset, table: Table) -> bool:
-    """Apply one default for a retired seat, if one can be made now; whether one was.
+def _stand_in_for_retired(rules: Ruleset, table: Table, done: set[str]) -> bool:
+    """Apply one default for a retired seat, if one can be made now; whether one was. ``done``
+    holds the demands already stood in for while settling this entry: one that comes back (a
+    default that leaves the seat asked the same) is left for the next entry, so settling ends.
 
     A default that puts the seat's cards under the deck waits for a claimant's timeout, which
-    re-masks them with its own randomness (the engine has none to give)."""
+    re-masks them with its own randomness (the engine has none to give). An undo waiting for a
+    retired seat's consent is declined for it: nobody can agree in its name to take a move back."""
     gone = retired(table)
     if not gone:
         return False
     for demand in demands(rules, table):
-        if demand.seat not in gone:
+        if demand.seat not in gone or demand_key(demand) in done:
+            continue
+        if demand.kind == "consent":
+            assert table.undo is not None
+            answer_undo(table, demand.seat, int(table.undo["target"]), agree=False)
+            return True
+        if demand.kind not in ("move", "commit", "reveal", "contribute", *DECK_DEMANDS):
             continue
         if _deck_reason(table, demand) is not None or _default_reason(rules, table, demand) is not None:
             continue
         uses, _ = default_cards(rules, table, demand)
         if any(use.action == "bottom" for use in uses):
             continue
+        done.add(demand_key(demand))
         apply_timeout(rules, table, demand, record=False)
         return True
     return False
@@ -615,14 +626,30 @@ def apply_timeout(
     what it owes the hidden decks). A default that shows a card whose share the seat never gave
     first unlocks that share; the default itself is made by a later timeout, once it is in.
     ``cards`` holds the claim's fields: the re-masked cards the default puts under the deck.
-    A claim is counted against the seat (``record``), towards ``retire_after``."""
-    if record:
-        table.missed[demand.seat] = table.missed.get(demand.seat, frozenset()) | {demand.step}
+    A claim that stood in for the seat is counted against it (``record``), towards
+    ``retire_after``: one that only began unlocking the cards its default shows is not (the
+    later one that makes the default is), nor one refused."""
     uses, missing = default_cards(rules, table, demand)
     if missing:
         assert table.decks is not None and table.decks.escrow is not None
         start_unlock(table.decks.escrow, demand.seat, missing)
         return
+    _stand_in(rules, table, demand, uses, cards=cards, check=check)
+    if record:
+        table.missed[demand.seat] = table.missed.get(demand.seat, 0) + 1
+
+
+def _stand_in(
+    rules: Ruleset,
+    table: Table,
+    demand: Demand,
+    uses: list[CardUse],
+    *,
+    cards: Mapping[str, Any] | None,
+    check: ProofCheck,
+) -> None:
+    if demand.kind not in ("move", "commit", "reveal", "contribute", *DECK_DEMANDS):
+        raise IllegalMoveError(f"nobody can stand in for {demand.seat} in the {demand.step}")
     if uses:
         hidden = hidden_deck_rules(rules)
         assert hidden is not None and table.decks is not None
