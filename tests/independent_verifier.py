@@ -1531,6 +1531,7 @@ class Verifier:
         compact = isinstance(self.grp, Curve)
         if self.verdict is not None:
             raise Bad(f"the game cannot go on after the escrow complaint: {self.verdict}")
+        self.skip_retired()  # as pbem settled the entry before, even one refused here
         if self.threshold and started:
             self.escrow_fields(seat, entry)
         elif any(name in entry for name in ESCROW_FIELDS):
