@@ -17,6 +17,16 @@ timeout against a seat's share unlocks here the shares the file shows it owes (t
 and each slot another seat has given a share of and it has not), which cannot tell its own card
 from one dealt face up.
 
+A seat with ``retire_after`` distinct timeout steps against it (option ``retire_after``; absent,
+0: never) is played by pbem without further timeouts, so in a game with escrow this verifier
+follows it from the entry after the one that made the count: each shuffle or reshuffle that falls
+to it is skipped once every dealing is acknowledged, and a table of partial decryptions for it is
+taken for any slot it could owe a share of, as far as the file can tell: a slot of a deck every
+seat has shuffled (or not in the reshuffle under way), not open, whose current ciphertext it has
+given no share of. Which timeouts the rules accepted, and which slots were drawn, are again the
+rules' to say: this takes every timeout it does not refuse itself, and cannot tell a slot still
+in the deck (or the retired seat's own card) from one it owes a share of.
+
 A shuffle in edwards25519 carries either proof of shuffle: the linear one of Terelius and Wikstrom
 or, in newer games, the argument of Bayer and Groth (EUROCRYPT 2012, in the form of Swiss Post's
 crypto-primitives specification), whose sub-arguments this verifier checks one equation at a
@@ -1199,6 +1209,9 @@ class Verifier:
         self.dealings: dict[str, Dealing] = {}
         self.verdict: str | None = None
         self.unlocking: dict[str, dict[tuple[str, int], dict[int, Elem]]] = {}
+        # option retire_after, and the distinct steps each seat was claimed late in
+        self.retire_after = 0
+        self.missed: dict[str, set[str]] = {}
 
     def problem(self, where: str, message: str) -> None:
         self.report.problems.append(f"{where}: {message}" if where else message)
@@ -1293,6 +1306,7 @@ class Verifier:
             raise Bad(f"group {entry.get('group')!r} is not edwards25519 or modp-2048")
         self.grp = GROUPS[entry.get("group")]
         self.escrow_options(entry.get("options"))
+        self.retire_option(entry.get("options"))
         extra = sorted(set(entry) & set(ESCROW_KEY_FIELDS)) if not self.threshold else []
         if extra:
             raise Bad(f"{extra[0]} in a game without escrow")
@@ -1356,8 +1370,12 @@ class Verifier:
             self.take_email(entry, where)
         if kind in RIDING and not (kind == "move" and seq in self.void):
             self.hidden(entry, where, started=self.started is not None and seq > self.started)
-        if kind == "timeout" and self.threshold:
-            self.timeout(entry, where)
+        if kind == "timeout":
+            if self.threshold:
+                self.timeout(entry, where)
+            # counted once taken, as pbem counts a claim it applied, and acted on after the entry
+            self.missed.setdefault(entry["late"], set()).add(entry["step"])
+        self.skip_retired()
 
     def signed_in(self, entry: dict[str, Any], where: str) -> None:
         """A genesis or join entry: the keys it brings, signed by themselves."""
@@ -1513,6 +1531,7 @@ class Verifier:
         compact = isinstance(self.grp, Curve)
         if self.verdict is not None:
             raise Bad(f"the game cannot go on after the escrow complaint: {self.verdict}")
+        self.skip_retired()  # as pbem settled the entry before, even one refused here
         if self.threshold and started:
             self.escrow_fields(seat, entry)
         elif any(name in entry for name in ESCROW_FIELDS):
@@ -1571,6 +1590,7 @@ class Verifier:
         bayer_groth = isinstance(self.grp, Curve) and any(name in item for name in BG_FIELDS)
         only(item, ("deck", "slots", "cards", *(BG_FIELDS if bayer_groth else PROOF_FIELDS)), where)
         deck = self.deck(item, where)
+        self.skip_retired_in(deck)
         slots = item.get("slots")
         if slots is None:
             if deck.mixing is not None:
@@ -1588,6 +1608,7 @@ class Verifier:
                 if any(deck.shares.get(slot) for slot in slots):
                     raise Bad(f"{where}: a slot with a decryption share is not in the deck to reshuffle")
                 deck.mixing, deck.shuffled = list(slots), 0
+                self.skip_retired_in(deck)  # or the first not retired, which names the slots
             elif deck.mixing == []:  # the first seat's reshuffle was skipped: this one names them
                 if any(deck.shares.get(slot) for slot in slots):
                     raise Bad(f"{where}: a slot with a decryption share is not in the deck to reshuffle")
@@ -1610,6 +1631,7 @@ class Verifier:
         for slot, value in zip(taken, after, strict=True):
             deck.slots[slot] = value
         deck.shuffled += 1
+        self.skip_retired_in(deck)
         self.report.count("shuffle")
 
     def check_share(self, seat: str, deck: Deck, slot: int, item: Mapping[str, Any], where: str) -> Elem:
@@ -1838,7 +1860,8 @@ class Verifier:
         seat's share, combined."""
         only(item, ("seat", "deck", "slots", "partials", "proof"), where)
         silent = item.get("seat")
-        if not isinstance(silent, str) or silent not in self.unlocking:
+        retired = isinstance(silent, str) and silent in self.retired()
+        if not isinstance(silent, str) or (silent not in self.unlocking and not retired):
             raise Bad(f"{where}: {silent!r} is not a seat being unlocked")
         dealing = self.dealings[silent]
         if seat not in dealing.sealed:
@@ -1853,9 +1876,14 @@ class Verifier:
             or len(set(slots)) != len(slots)
         ):
             raise Bad(f"{where}: slots is not an array of different slots of the deck")
-        positions = self.unlocking[silent]
+        positions = self.unlocking.setdefault(silent, {})
         for slot in slots:
             given = positions.get((deck.name, slot))
+            if given is None and retired:
+                why = self.cannot_owe(silent, deck, slot)
+                if why is not None:
+                    raise Bad(f"{where}: {silent} is retired, but {why}, so {seat} may give no partial of it")
+                given = positions[deck.name, slot] = {}  # unlocked as pbem stood in for it
             if given is None:
                 raise Bad(
                     f"{where}: no timeout unlocked {silent}'s share of {deck.name}:{slot}, "
@@ -1918,6 +1946,51 @@ class Verifier:
             if self.seats[deck.shuffled] != late:
                 raise Bad(f"a timeout against {late}'s shuffle of {deck.name}, which it does not owe")
             deck.shuffled += 1
+
+    def retire_option(self, options: object) -> None:
+        """retire_after from the genesis options: absent, 0 (never)."""
+        assert isinstance(options, dict)  # escrow_options has refused anything else
+        given = options.get("retire_after", 0)
+        if type(given) is not int or given < 0:
+            raise Bad(f"retire_after = {given!r} is not a count of deadlines")
+        self.retire_after = given
+
+    def retired(self) -> list[str]:
+        """The seats with retire_after distinct timeout steps against them."""
+        if self.retire_after <= 0:
+            return []
+        return [seat for seat in self.seats if len(self.missed.get(seat, ())) >= self.retire_after]
+
+    def stands_in(self) -> bool:
+        """pbem stands in for a retired seat's shares and shuffles only with the escrow complete
+        and no complaint upheld, as it does for a timeout."""
+        return bool(self.threshold) and self.verdict is None and self.complete()
+
+    def skip_retired(self) -> None:
+        """After each entry, as pbem settles it: every deck's shuffle or reshuffle under way
+        passes over the retired seats whose turn it is."""
+        if self.decks is not None:
+            for deck in self.decks.values():
+                self.skip_retired_in(deck)
+
+    def skip_retired_in(self, deck: Deck) -> None:
+        if not self.stands_in():
+            return
+        gone = self.retired()
+        while deck.shuffled < len(self.seats) and self.seats[deck.shuffled] in gone:
+            deck.shuffled += 1
+
+    def cannot_owe(self, silent: str, deck: Deck, slot: int) -> str | None:
+        """Why the file shows ``silent`` owes no share of the slot now, or None."""
+        if not self.stands_in():
+            return "the escrow is not complete"
+        if deck.shuffled < len(self.seats) and (deck.mixing is None or slot in deck.mixing):
+            return f"{deck.name}:{slot} is in a deck not every seat has shuffled"
+        if slot in deck.opened:
+            return f"{deck.name}:{slot} is open"
+        if silent in deck.shares.get(slot, {}):
+            return f"it gave its share of {deck.name}:{slot}"
+        return None
 
     def forget_unlock(self, deck: Deck, slot: int) -> None:
         """A card put under the deck takes a new ciphertext: an unlock of a share of the old one

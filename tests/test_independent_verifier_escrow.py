@@ -3,10 +3,12 @@
 complaint and its verdict, the partial decryptions that unlock a silent seat's share, and the
 share they combine into, which opens the drawer's card when it is shown.
 
-Two games are played through the command line with seeded keys and a fixed clock: one where c
-goes silent after a has drawn and the others unlock c's share of a's card (a then shows it), and
-one where b complains of the share a sealed it. Forgeries of single entries, signed again by
-their seats, are refused by both verifiers, each naming what is wrong.
+Three games are played through the command line with seeded keys and a fixed clock: one where c
+goes silent after a has drawn and the others unlock c's share of a's card (a then shows it), one
+where b complains of the share a sealed it, and one where a seat retired after one missed deadline
+(option retire_after=1) has its shares unlocked and its reshuffle skipped with no more timeouts.
+Forgeries of single entries, signed again by their seats, are refused by both verifiers, each
+naming what is wrong.
 """
 
 from __future__ import annotations
@@ -380,3 +382,77 @@ def test_it_follows_a_silent_seats_skipped_reshuffle(tmp_path: Path) -> None:
     ours, pbems = refusals(table.game)
     assert ours == [] and pbems == []
     assert independent_verifier.verify(table.game, DECKS).counts["shuffle"] == 5  # 3, then a's and b's
+
+
+# --- a retired seat -----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def retired(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """With retire_after=1, a goes silent once c has drawn deck:1: one timeout (its turn) and pbem
+    plays it from then on. Its share of deck:1 is unlocked and its reshuffle skipped without a
+    timeout; after the reshuffle b draws deck:2, whose share of a is unlocked the same way."""
+    table = Table(tmp_path_factory.mktemp("escrow-retired"))
+    table.new("independent escrow retired", "deadline_days=1", "escrow=others", "retire_after=1")
+    for seat, verb in (("a", "pass"), ("b", None), ("c", None), ("b", "pass"), ("c", "pass"), ("a", "pass")):
+        table.step(seat, "sync") if verb is None else table.step(seat, "play", verb)
+    table.step("b", "play", "draw")  # deck:0, with a, b and c's escrow complete
+    table.step("c", "play", "pass")  # c's share of deck:0
+    table.step("a", "play", "pass")  # a's share of deck:0: a owes no share of it from here on
+    table.step("b", "play", "pass")
+    table.step("c", "play", "draw")  # deck:1; a now says nothing
+    table.step("b", "timeout", "a", at=DAY3)  # a's turn: its one missed deadline, and a pass
+    table.step("b", "play", "reshuffle", at=DAY3)  # b's partial of a's share of deck:1
+    table.step("c", "play", "pass", at=DAY3)  # c's: with K = 2, a's share; a's turn passes by itself
+    table.step("b", "play", "draw", at=DAY3)  # b's reshuffle, the first (a's skipped): it names the slots
+    hand = json.loads(table.run("c", "show", str(table.game), "--as", "c", "--json", at=DAY3))["hand"]
+    table.step("c", "play", "play", hand["deck:1"], at=DAY3)  # c's reshuffle; b draws deck:2
+    table.step("b", "sync", at=DAY3)  # b's partial of a's share of its own card, before any share of it
+    table.step("c", "sync", at=DAY3)  # c's share and partial
+    hand = json.loads(table.run("b", "show", str(table.game), "--as", "b", "--json", at=DAY3))["hand"]
+    table.step("b", "play", "play", hand["deck:2"], at=DAY3)  # opened with a's combined share
+    return table.game
+
+
+def test_it_follows_a_retired_seat_without_more_timeouts(retired: Path) -> None:
+    ours, pbems = refusals(retired)
+    assert ours == [] and pbems == []
+    entries = tomllib.loads(retired.read_text(encoding="utf-8"))["entry"]
+    assert [entry["step"] for entry in entries if entry["kind"] == "timeout"] == ["turn"]
+    counts = independent_verifier.verify(retired, DECKS).counts
+    # a's shares of deck:1 and deck:2, each from b's and c's partials, opened both cards as named
+    assert counts["partial decryption"] == 4 and counts["share unlocked"] == 2
+    assert counts["card shown face up"] == 2
+    assert counts["shuffle"] == 5  # 3, then b's and c's reshuffles
+
+
+def test_a_partial_for_a_share_the_retired_seat_gave_is_refused(retired: Path, tmp_path: Path) -> None:
+    """a gave its share of deck:0 before it went silent: it owes none, retired or not."""
+    data = tomllib.loads(retired.read_text(encoding="utf-8"))
+    position = position_of(data, lambda entry: "escrow_partials" in entry)
+
+    def given_slot(entry: dict[str, Any]) -> None:
+        entry["escrow_partials"][0]["slots"] = [0]
+
+    ours, pbems = refusals(written(tmp_path / "given.toml", signed_again(data, position, given_slot)))
+    assert ours == [
+        f"entry {position} (by b, position {position}): escrow_partials[0]: a is retired, but it gave "
+        "its share of deck:0, so b may give no partial of it"
+    ]
+    assert any("b owes no partial decryption of a's share of deck:0" in problem for problem in pbems), pbems
+
+
+def test_a_partial_in_the_entry_that_retires_the_seat_is_refused(retired: Path, tmp_path: Path) -> None:
+    """pbem stands in for a seat once the timeout that retires it is applied: the same partial,
+    carried by the timeout entry itself, comes too early."""
+    data = tomllib.loads(retired.read_text(encoding="utf-8"))
+    position = position_of(data, lambda entry: entry["kind"] == "timeout")
+    partials = data["entry"][position + 1]["escrow_partials"]
+    assert data["entry"][position + 1]["by"] == data["entry"][position]["by"] == "b"
+
+    def early(entry: dict[str, Any]) -> None:
+        entry["escrow_partials"] = partials
+
+    ours, pbems = refusals(written(tmp_path / "early.toml", signed_again(data, position, early)))
+    assert ours == [
+        f"entry {position} (by b, position {position}): escrow_partials[0]: 'a' is not a seat being unlocked"
+    ]
+    assert any("escrow_partials[0]: 'a' is not a seat being unlocked" in problem for problem in pbems), pbems
