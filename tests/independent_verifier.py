@@ -17,7 +17,7 @@ timeout against a seat's share unlocks here the shares the file shows it owes (t
 and each slot another seat has given a share of and it has not), which cannot tell its own card
 from one dealt face up.
 
-A seat with ``retire_after`` distinct timeout steps against it (option ``retire_after``; absent,
+A seat with ``retire_after`` timeouts claimed against it (option ``retire_after``; absent,
 0: never) is played by pbem without further timeouts, so in a game with escrow this verifier
 follows it from the entry after the one that made the count: each shuffle or reshuffle that falls
 to it is skipped once every dealing is acknowledged, and a table of partial decryptions for it is
@@ -1209,9 +1209,9 @@ class Verifier:
         self.dealings: dict[str, Dealing] = {}
         self.verdict: str | None = None
         self.unlocking: dict[str, dict[tuple[str, int], dict[int, Elem]]] = {}
-        # option retire_after, and the distinct steps each seat was claimed late in
+        # option retire_after, and how many timeouts were claimed against each seat
         self.retire_after = 0
-        self.missed: dict[str, set[str]] = {}
+        self.missed: dict[str, int] = {}
 
     def problem(self, where: str, message: str) -> None:
         self.report.problems.append(f"{where}: {message}" if where else message)
@@ -1374,7 +1374,7 @@ class Verifier:
             if self.threshold:
                 self.timeout(entry, where)
             # counted once taken, as pbem counts a claim it applied, and acted on after the entry
-            self.missed.setdefault(entry["late"], set()).add(entry["step"])
+            self.missed[entry["late"]] = self.missed.get(entry["late"], 0) + 1
         self.skip_retired()
 
     def signed_in(self, entry: dict[str, Any], where: str) -> None:
@@ -1956,10 +1956,10 @@ class Verifier:
         self.retire_after = given
 
     def retired(self) -> list[str]:
-        """The seats with retire_after distinct timeout steps against them."""
+        """The seats with retire_after timeouts claimed against them."""
         if self.retire_after <= 0:
             return []
-        return [seat for seat in self.seats if len(self.missed.get(seat, ())) >= self.retire_after]
+        return [seat for seat in self.seats if self.missed.get(seat, 0) >= self.retire_after]
 
     def stands_in(self) -> bool:
         """pbem stands in for a retired seat's shares and shuffles only with the escrow complete

@@ -626,15 +626,15 @@ def apply_timeout(
     what it owes the hidden decks). A default that shows a card whose share the seat never gave
     first unlocks that share; the default itself is made by a later timeout, once it is in.
     ``cards`` holds the claim's fields: the re-masked cards the default puts under the deck.
-    A claim that stood in for the seat is counted against it (``record``), towards
-    ``retire_after``: one that only began unlocking the cards its default shows is not (the
-    later one that makes the default is), nor one refused."""
+    Each claim applied is counted against the seat (``record``), towards ``retire_after``; a
+    refused one is not. (A default that shows cards takes two claims, and counts two: a verifier
+    without the rules counts the claims it reads.)"""
     uses, missing = default_cards(rules, table, demand)
     if missing:
         assert table.decks is not None and table.decks.escrow is not None
         start_unlock(table.decks.escrow, demand.seat, missing)
-        return
-    _stand_in(rules, table, demand, uses, cards=cards, check=check)
+    else:
+        _stand_in(rules, table, demand, uses, cards=cards, check=check)
     if record:
         table.missed[demand.seat] = table.missed.get(demand.seat, 0) + 1
 
