@@ -313,7 +313,7 @@ def test_it_accepts_a_game_made_with_email(mailed: Path) -> None:
     report = independent_verifier.verify(mailed)
     assert report.ok, report.problems
     assert report.addresses == {"a": "a@example.org", "b": "b@example.net"}
-    assert report.counts == {"signature": 5, "deck key": 3, "address": 3}
+    assert report.counts == {"signature": 5, "deck key": 3, "escrow key": 3, "address": 3}
     kinds = [entry["kind"] for entry in tomllib.loads(mailed.read_text(encoding="utf-8"))["entry"]]
     assert kinds == ["genesis", "join", "address", "join", "note"]
 

@@ -131,7 +131,7 @@ def played(
         setup = ledger_mod.plan(
             game=GAME,
             edition="standard",
-            options={"deadline_days": str(deadline_days)},
+            options={"deadline_days": str(deadline_days), "escrow": "none"},
             seats=list(seats),
             creator=seats[0],
         )

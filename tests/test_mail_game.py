@@ -119,7 +119,8 @@ def test_a_decade_by_email_over_real_servers(cli: Cli, mail_servers: MailServers
     game.parent.mkdir()
     with game_ids("a decade by email"):
         players.run("a", "new", str(game), "--game", "potr", "--players", ",".join(SEATS), "--as", "a",
-                    "--email", mail_servers.address("a"), "--components", str(ours))  # fmt: skip
+                    "--email", mail_servers.address("a"), "--components", str(ours),
+                    "--option", "escrow=none")  # fmt: skip
     players.game_id = players.json("a", "verify", str(game))["game"]["id"]
     short = players.game_id[:8]
     players.run("a", "mail", "send", short, "--as", "a", "--to", mail_servers.address("b"),

@@ -103,7 +103,11 @@ STYLES = st.builds(
 # --- helpers -----------------------------------------------------------------------------------
 def new_game(edition: str, turn_order: str, seats: Sequence[str], nonce: str) -> Ledger:
     setup = ledger.plan(
-        game=GAME, edition=edition, options={"turn_order": turn_order}, seats=seats, creator=seats[0]
+        game=GAME,
+        edition=edition,
+        options={"turn_order": turn_order, "escrow": "none"},
+        seats=seats,
+        creator=seats[0],
     )
     game = ledger.new_game(setup, KEYS[seats[0]], at=AT, nonce=nonce, components=COMPONENTS[edition])
     for seat in seats[1:]:

@@ -90,7 +90,7 @@ def play_game(seats: Sequence[str], *, seed: int, unofficial: bool = False) -> P
     keys = {seat: seeded_keys(seat) for seat in seats}
     rnd = random.Random(seed)
     clock = Clock()
-    options = {"unofficial_rules": "true"} if unofficial else {}
+    options = {"escrow": "none"} | ({"unofficial_rules": "true"} if unofficial else {})
     setup = ledger.plan(game=GAME, edition=None, options=options, seats=list(seats), creator=seats[0])
     game = ledger.new_game(
         setup, keys[seats[0]], at=clock.tick(), nonce=f"{seed:032x}", components=COMPONENTS
@@ -309,7 +309,7 @@ def dealt(seats: Sequence[str]) -> tuple[Ledger, dict[str, SecretKeys], Clock]:
     """A game with a one-day deadline, every deck shuffled and the four professions dealt."""
     keys = {seat: seeded_keys(seat) for seat in seats}
     clock = Clock()
-    options = {"deadline_days": "1"}
+    options = {"deadline_days": "1", "escrow": "none"}
     setup = ledger.plan(game=GAME, edition=None, options=options, seats=list(seats), creator=seats[0])
     game = ledger.new_game(setup, keys[seats[0]], at=clock.tick(), nonce="de" * 16, components=COMPONENTS)
     for seat in seats[1:]:

@@ -12,8 +12,9 @@ def test_show_draws_each_estate_and_the_round(cli: Cli, tmp_path: Path) -> None:
     game = tmp_path / "florence.toml"
     with game_ids("florence show"):
         made = cli(
-            "new", str(game), "--game", "princes-of-florence", "--players", "a,b,c", "--as", "a", home="a"
-        )
+            "new", str(game), "--game", "princes-of-florence", "--players", "a,b,c", "--as", "a",
+            "--option", "escrow=none", home="a",
+        )  # fmt: skip
     assert made.exit_code == 0, made.stderr
     for seat in "bc":
         assert cli("join", str(game), "--as", seat, home=seat).exit_code == 0

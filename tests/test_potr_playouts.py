@@ -1722,7 +1722,7 @@ def test_a_whole_game_through_the_signed_ledger_audits_clean() -> None:
     setup = ledger.plan(
         game=GAME,
         edition="2016",
-        options={"turn_order": "bid", "family_side": "a"},
+        options={"turn_order": "bid", "family_side": "a", "escrow": "none"},
         seats=seats,
         creator=seats[0],
     )
