@@ -155,9 +155,22 @@ def signing_key(ledger: Ledger, seat: str, key: str | None) -> SecretKeys:
     """The seat's secret keys, refusing a key other than the one the seat joined with."""
     from pbem.engine import ledger as ledger_mod
 
-    secret = open_key(key or seat)
-    ledger_mod.check_signer(ledger, seat, secret, key or seat)
+    name = key or default_key(ledger, seat)
+    secret = open_key(name)
+    ledger_mod.check_signer(ledger, seat, secret, name)
     return secret
+
+
+def default_key(ledger: Ledger, seat: str) -> str:
+    """The key ``--as SEAT`` signs with unless ``--key`` names one: the seat's name, or for a
+    seat handed on, the name of the player it was handed on to."""
+    from pbem.keys import KeyStore
+
+    past = ledger.handovers.get(seat)
+    if past and KeyStore().key_path(past[-1].holder).exists():
+        return past[-1].holder
+    # the seat's own name even so: signing with it then says the seat was handed on
+    return seat
 
 
 def write_entries(loaded: LoadedFile, entries: list[dict[str, Any]], after: Ledger) -> None:
