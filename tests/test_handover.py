@@ -24,8 +24,9 @@ from pbem.crypto.encoding import b64
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import ledger
 from pbem.keys import KeyStore
-from tests import hidden_deck_game
+from tests import hidden_deck_game, independent_verifier
 from tests.conftest import CREATED, forget_seen_games, game_ids, make_key_homes, run_cli, seeded_keys
+from tests.hidden_deck_game import DECK
 
 SEATS = ("a", "b", "c")
 HANDOVER = 12  # the seq of b's handover in the module's game
@@ -341,3 +342,46 @@ def test_a_game_file_made_before_handovers_still_verifies_with_its_roster_unchan
     game = ledger.read(data)
     assert game.handovers == {}
     assert game.roster_table() == data["roster"]
+
+
+# --- the independent verifier, which shares no code with pbem -------------------------------------
+def independently(played: Played, text: str, name: str) -> independent_verifier.Report:
+    return independent_verifier.verify(played.file(text, name), {DECK: list(hidden_deck_game.CARDS)})
+
+
+def test_the_independent_verifier_follows_the_key_change(played: Played) -> None:
+    report = independently(played, played.stages["played on"], "independent")
+    assert report.problems == []
+    assert report.counts["handover"] == 1
+
+
+def test_the_independent_verifier_refuses_the_old_key_after_the_handover(played: Played) -> None:
+    forged = resigned(played, "played on", HANDOVER + 4, lambda entry: None, "b")
+    report = independently(played, forged, "independent-old-key")
+    assert report.problems == [
+        f"entry {HANDOVER + 4} (by b, position {HANDOVER + 4}): the signature does not verify"
+    ]
+
+
+def test_the_independent_verifier_refuses_an_impostors_handover(played: Played) -> None:
+    forged = resigned(played, "handed over", HANDOVER, lambda entry: None, "c")
+    report = independently(played, forged, "independent-impostor")
+    assert (
+        report.problems[0] == f"entry {HANDOVER} (by b, position {HANDOVER}): the signature does not verify"
+    )
+
+
+def test_the_independent_verifier_refuses_a_handover_to_a_seated_key(played: Played) -> None:
+    c = seeded_keys("c")
+    identity = c.public("c")
+
+    def to_c(entry: dict[str, Any]) -> None:
+        entry["name"] = "c"
+        entry["sign"], entry["box"] = b64(identity.sign_public), b64(identity.box_public)
+        entry["identity_sig"] = b64(c.sign(identity.binding_message()))
+
+    report = independently(played, resigned(played, "handed over", HANDOVER, to_c, "b"), "independent-seated")
+    assert (
+        f"entry {HANDOVER} (by b, position {HANDOVER}): the new holder's key holds seat c already"
+        in report.problems
+    )
