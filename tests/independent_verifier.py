@@ -5,9 +5,10 @@ It shares no code with pbem and imports none of it: only the standard library, `
 group of newer games' hidden decks), and gmpy2 if it is installed, for speed. It checks what the
 document specifies: every signature, the steps and the hash chain, the game id, the header and
 roster copies, the component hash, every randomness link, every address a seat's mail goes to,
-every reveal against its commitment, and every hidden-deck proof (deck keys, shuffles and
-reshuffles, decryption shares, cards shown face up, cards dealt face up, cards put under the
-deck), and in a game with escrow of the deck secrets every escrow value: the receiving keys'
+every reveal against its commitment, every handover of a seat to another player's key (the new
+key's self-signature, and that it holds no seat), and every hidden-deck proof (deck keys,
+shuffles and reshuffles, decryption shares, cards shown face up, cards dealt face up, cards put
+under the deck), and in a game with escrow of the deck secrets every escrow value: the receiving keys'
 proofs, each dealing against its seat's deck key, each complaint's proof and the verdict it
 gives (the game stops there), each table of partial decryptions against its holder's public
 value, and the share K partials combine into, which then opens its card like any other share.

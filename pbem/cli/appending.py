@@ -122,12 +122,14 @@ def own_seats(ledger: Ledger, *, joining: bool = False) -> frozenset[str]:
         identity = ledger.roster.get(seat)
         if identity is None and not joining:
             continue
-        try:
-            entry = store.public(seat)
-        except PbemError:
-            continue
-        if entry.private and (identity is None or entry.identity.sign_public == identity.sign_public):
-            own.add(seat)
+        # a seat handed on is played with its new holder's key, kept under the holder's name
+        for name in dict.fromkeys((seat, default_key(ledger, seat))):
+            try:
+                entry = store.public(name)
+            except PbemError:
+                continue
+            if entry.private and (identity is None or entry.identity.sign_public == identity.sign_public):
+                own.add(seat)
     return frozenset(own)
 
 
