@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -384,4 +385,29 @@ def test_the_independent_verifier_refuses_a_handover_to_a_seated_key(played: Pla
     assert (
         f"entry {HANDOVER} (by b, position {HANDOVER}): the new holder's key holds seat c already"
         in report.problems
+    )
+
+
+def test_imported_identities_are_checked_against_the_new_holder(played: Played, tmp_path: Path) -> None:
+    """A player who imported b's and carol's identities is told nothing; one who imported
+    another key as carol is told the seat went to another key."""
+    home = tmp_path / "a"
+    shutil.copytree(played.root / "a", home)
+    path = played.file(played.stages["played on"], "imported")
+    for name in ("b", "carol"):
+        result = run_cli(home, "key", "import", str(played.identity(name)))
+        assert result.exit_code == 0, result.stderr
+    assert run_cli(home, "verify", str(path)).exit_code == 0
+    other = tmp_path / "dave"
+    make_key_homes(tmp_path, ("dave",))
+    exported = tmp_path / "dave.id"
+    assert run_cli(other, "key", "export", "dave", "--output", str(exported)).exit_code == 0
+    shutil.rmtree(home / "identities")
+    result = run_cli(home, "key", "import", str(exported), "--name", "carol")
+    assert result.exit_code == 0, result.stderr
+    result = run_cli(home, "verify", str(path))
+    assert result.exit_code == 4
+    assert (
+        f"seat b was handed on to carol in entry {HANDOVER} with key "
+        f"{seeded_keys('carol').public('b').fingerprint}, not the key you imported as carol" in result.stderr
     )

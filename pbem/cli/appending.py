@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,8 +12,8 @@ from pbem.cli.common import now, open_key, warn
 
 if TYPE_CHECKING:
     from pbem.cli.seen_heads import Comparison
-    from pbem.crypto.identity import SecretKeys
-    from pbem.engine.ledger import Ledger
+    from pbem.crypto.identity import PublicIdentity, SecretKeys
+    from pbem.engine.ledger import Handover, Ledger
     from pbem.gamefile import LoadedFile
 
 FILE = typer.Argument(..., help="The game file.")
@@ -141,6 +141,10 @@ def roster_mismatches(ledger: Ledger) -> list[str]:
     imported = KeyStore().imported()
     lines = []
     for seat, identity in ledger.roster.items():
+        past = ledger.handovers.get(seat)
+        if past:
+            lines += _handed_on_mismatches(seat, identity, past, imported)
+            continue
         known = imported.get(seat)
         if known is not None and (known.sign_public, known.box_public) != (
             identity.sign_public,
@@ -150,6 +154,30 @@ def roster_mismatches(ledger: Ledger) -> list[str]:
                 f"seat {seat} joined with key {identity.fingerprint}, not the key you imported as "
                 f"{seat} ({known.fingerprint}): check the fingerprint with {seat} before playing on"
             )
+    return lines
+
+
+def _handed_on_mismatches(
+    seat: str, identity: PublicIdentity, past: Sequence[Handover], imported: Mapping[str, PublicIdentity]
+) -> list[str]:
+    """For a seat handed on: the identity imported under the new holder's name must be the key
+    the seat went to; one imported under the seat's name may be any key that held the seat."""
+    holder, seq = past[-1].holder, past[-1].seq
+    held = [(key.sign_public, key.box_public) for key in (identity, *(h.before for h in past))]
+    lines = []
+    known = imported.get(holder)
+    if known is not None and (known.sign_public, known.box_public) != held[0]:
+        lines.append(
+            f"seat {seat} was handed on to {holder} in entry {seq} with key {identity.fingerprint}, not "
+            f"the key you imported as {holder} ({known.fingerprint}): check the fingerprint with "
+            f"{holder} before playing on"
+        )
+    known = imported.get(seat)
+    if known is not None and (known.sign_public, known.box_public) not in held:
+        lines.append(
+            f"seat {seat} was never held by the key you imported as {seat} ({known.fingerprint}): "
+            f"check the fingerprints with {seat}'s players before playing on"
+        )
     return lines
 
 
