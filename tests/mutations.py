@@ -149,14 +149,16 @@ def _merged(name: str, *copies: Ledger) -> Ledger:
     return ledger_mod.merge((name, first.data()), [(name, other.data()) for other in others]).ledger
 
 
-def played_game(entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small_deck: bool = True) -> Sound:
+def played_game(
+    entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small_deck: bool = True, handover: bool = False
+) -> Sound:
     """Princes of the Renaissance for ann, ben and cat, played through the signed ledger as pbem
     does, to at least ``entries`` entries and a hidden card shown: b and c join at once on copies
     (one step) giving their addresses, a note, a change of address, the setup draw and every
     seat's shuffle, two sealed bids made at once on copies, a timeout claimed against the third
-    bidder, the reveals, a move undone with every other seat's consent, ben's seat handed on to
-    dan, then random moves that favour the Treachery cards (draws, decryption shares, cards shown
-    face up). The same arguments give the same file on every run."""
+    bidder, the reveals, a move undone with every other seat's consent, with ``handover`` ben's
+    seat handed on to dan, then random moves that favour the Treachery cards (draws, decryption
+    shares, cards shown face up). The same arguments give the same file on every run."""
     keys = {seat: seeded_keys(seat) for seat in SEATS}
     signers = dict(keys)  # who signs for each seat now: ben's key, then dan's
     handed: dict[str, tuple[int, SecretKeys]] = {}
@@ -183,7 +185,7 @@ def played_game(entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small
         undone = timed_out = False
         shown = 0
         while len(game.entries) < entries or not shown:
-            if undone and not handed:
+            if handover and undone and not handed:
                 dan = seeded_keys("dan")
                 try:
                     game, entry = ledger_mod.handover(
