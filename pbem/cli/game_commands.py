@@ -223,7 +223,10 @@ def handover(
             f"{seat} is handed on to {name} (entry {entry['seq']}, fingerprint "
             f"{updated.roster[seat].fingerprint}); your key no longer signs for {seat}"
         )
-        info(f"send the file to {name}: pbem show {file} --as {seat} --key {name} shows {seat}'s hand")
+        info(
+            f"send the file to {name}, who plays on as {seat} with their own key "
+            f"(pbem show {file} --as {seat} shows them {seat}'s hand)"
+        )
     if send:
         send_after(file, seat)
 
