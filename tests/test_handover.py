@@ -411,3 +411,83 @@ def test_imported_identities_are_checked_against_the_new_holder(played: Played, 
         f"seat b was handed on to carol in entry {HANDOVER} with key "
         f"{seeded_keys('carol').public('b').fingerprint}, not the key you imported as carol" in result.stderr
     )
+
+
+def test_a_handover_made_beside_another_seats_entry_merges(played: Played) -> None:
+    """b hands its seat on while a writes a note on another copy: one step, and carol plays on."""
+    handed = played.file(played.stages["handed over"], "merge-handed")
+    noted = played.file(played.stages["before"], "merge-noted")
+    result = played.run("a", "note", str(noted), "meanwhile", "--as", "a")
+    assert result.exit_code == 0, result.stderr
+    result = played.run("carol", "merge", str(handed), str(noted))
+    assert result.exit_code == 0, result.stderr
+    data = tomllib.loads(handed.read_text(encoding="utf-8"))
+    assert [(entry["seq"], entry["kind"]) for entry in data["entry"][HANDOVER:]] == [
+        (HANDOVER, "note"),
+        (HANDOVER, "handover"),
+    ]
+    result = played.run("carol", "play", str(handed), "--as", "b", f"play {played.card}")
+    assert result.exit_code == 0, result.stderr
+    assert ledger.read(tomllib.loads(handed.read_text(encoding="utf-8"))).roster["b"] == seeded_keys(
+        "carol"
+    ).public("b")
+
+
+def test_a_seat_whose_sealed_choice_waits_is_not_handed_on() -> None:
+    """Only the seat's present box key opens its sealed bid, so the bid is revealed first: the
+    engine refuses to sign the handover, and replay refuses one signed anyway."""
+    from pbem.engine import play
+    from pbem.engine import table as tables
+    from pbem.engine.ruleset import DECK_DEMANDS
+    from pbem.errors import UsageError
+    from tests import mutations
+
+    keys = {seat: seeded_keys(seat) for seat in ("ann", "ben", "cat")}
+    clock = mutations._Clock()
+    setup = ledger.plan(game="potr", edition="2016", options={}, seats=list(keys), creator="ann")
+    game = ledger.new_game(
+        setup, keys["ann"], at=clock.tick(), nonce="ab" * 16, components=mutations._components(True)
+    )
+    for seat in ("ben", "cat"):
+        game, _ = ledger.join(game, seat, keys[seat], clock.tick())
+    while True:
+        assert game.table is not None and game.rules is not None
+        demands = tables.demands(game.rules, game.table)
+        demand = next((demand for demand in demands if demand.seat == "ben"), demands[0])
+        if demand.kind in DECK_DEMANDS:
+            game, _ = play.sync(game, demand.seat, keys[demand.seat], clock.tick())
+        elif demand.kind == "contribute":
+            game, _ = play.play(game, demand.seat, play.ROLL, keys[demand.seat], clock.tick())
+        else:
+            assert (demand.seat, demand.kind) == ("ben", "commit")
+            game, _ = play.play(game, "ben", "bid 1", keys["ben"], clock.tick())
+            break
+    carol = seeded_keys("carol")
+    identity = carol.public("carol")
+    message = (
+        "ben's sealed turn-order bid is not revealed yet, and only ben's present key opens it: reveal "
+        "it first, then hand the seat on"
+    )
+    with pytest.raises(UsageError) as refused:
+        ledger.handover(
+            game,
+            "ben",
+            identity,
+            keys["ben"],
+            to_signature=carol.sign(identity.binding_message()),
+            at=clock.tick(),
+        )
+    assert str(refused.value) == message
+    entry = game.next_entry("ben", clock.tick(), "handover")
+    entry |= {
+        "name": "carol",
+        "sign": b64(identity.sign_public),
+        "box": b64(identity.box_public),
+        "identity_sig": b64(carol.sign(identity.binding_message())),
+        "sealed_secret": b64(bytes(128)),
+        "rand": ledger.contribution(game, "ben", keys["ben"]),
+    }
+    data = game.data()
+    data["entry"] = [*data["entry"], ledger.sign_entry(game.game_id, entry, keys["ben"])]
+    found = [str(problem) for problem in ledger.audit(data).problems if problem.seq is not None]
+    assert found == [f"entry {entry['seq']} (by ben): {message}"]
