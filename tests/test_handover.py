@@ -491,3 +491,24 @@ def test_a_seat_whose_sealed_choice_waits_is_not_handed_on() -> None:
     data["entry"] = [*data["entry"], ledger.sign_entry(game.game_id, entry, keys["ben"])]
     found = [str(problem) for problem in ledger.audit(data).problems if problem.seq is not None]
     assert found == [f"entry {entry['seq']} (by ben): {message}"]
+
+
+def test_the_short_checker_in_the_docs_follows_the_key_change(played: Played) -> None:
+    import subprocess
+    import sys
+
+    checker = Path(__file__).resolve().parent.parent / "docs" / "check_pbem.py"
+
+    def check(text: str, name: str) -> subprocess.CompletedProcess[str]:
+        path = played.file(text, name)
+        return subprocess.run(
+            [sys.executable, str(checker), str(path)], capture_output=True, text=True, check=False
+        )
+
+    done = check(played.stages["played on"], "short-check")
+    assert done.returncode == 0, done.stdout
+    assert f"  b                {seeded_keys('carol').public('b').fingerprint}" in done.stdout
+    forged = resigned(played, "played on", HANDOVER + 4, lambda entry: None, "b")
+    done = check(forged, "short-check-old-key")
+    assert done.returncode == 1
+    assert f"entry {HANDOVER + 4} (move by b): signature does not verify against b's key" in done.stdout
