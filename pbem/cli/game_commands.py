@@ -195,8 +195,9 @@ def handover(
     email: str | None = typer.Option(None, "--email", help="The address the new player's mail goes to."),
     send: bool = SEND,
 ) -> None:
-    """Hand your seat on to another player: their key signs for it from the next entry on, and
-    your seat's secret for this game goes to them sealed, so they read your hand and play on."""
+    """Hand your seat on to another player, whose key signs for it from the next entry on.
+
+    Your seat's secret for this game goes to them sealed, so they read your hand and play on."""
     from pbem.crypto.identity import parse_signed_identity_line
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import UsageError
