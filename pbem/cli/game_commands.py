@@ -188,8 +188,8 @@ def handover(
     to: tuple[str, Path] = typer.Option(
         ...,
         "--to",
-        help="NAME KEYFILE: the player taking your seat, and the identity they exported "
-        "('pbem key export NAME').",
+        metavar="NAME KEYFILE",
+        help="The player taking your seat, and the identity they exported ('pbem key export NAME').",
     ),
     key: str | None = KEY,
     email: str | None = typer.Option(None, "--email", help="The address the new player's mail goes to."),
