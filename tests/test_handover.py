@@ -512,3 +512,13 @@ def test_the_short_checker_in_the_docs_follows_the_key_change(played: Played) ->
     done = check(forged, "short-check-old-key")
     assert done.returncode == 1
     assert f"entry {HANDOVER + 4} (move by b): signature does not verify against b's key" in done.stdout
+
+
+def test_a_roster_copy_that_still_shows_the_old_key_is_refused(played: Played) -> None:
+    data = played.data("played on")
+    before = played.data("before")["roster"]["b"]
+    data["roster"]["b"] = before
+    found = [str(problem) for problem in ledger.audit(data).problems]
+    assert found == [
+        f"entry {HANDOVER} (by b): roster keys for 'b' differ from the keys b signed in entry {HANDOVER}"
+    ]

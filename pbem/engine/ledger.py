@@ -1643,10 +1643,13 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
             elif seat not in roster:
                 problems.append(Problem(f"roster is missing {seat!r}, who joined in entry {joined}"))
             elif not _same(roster[seat], table[seat]):
+                past = ledger.handovers.get(seat)
+                # a seat handed on holds the keys its last handover named, signed in that entry
+                signed = past[-1].seq if past else joined
                 problems.append(
                     Problem(
-                        f"roster keys for {seat!r} differ from the keys {seat} signed in entry {joined}",
-                        joined,
+                        f"roster keys for {seat!r} differ from the keys {seat} signed in entry {signed}",
+                        signed,
                         seat,
                     )
                 )
