@@ -42,7 +42,7 @@ from tests.fuzzing import COMMANDS, Fuzzer, Seed
 
 
 def seeds(args: argparse.Namespace) -> list[Seed]:
-    played = mutations.played_game(args.entries)
+    played = mutations.played_game(args.entries, handover=True)
     notes = mutations.notes_game("77" * 16)
     games = [fuzzing.game_seed("played", played.data, "ann"), fuzzing.game_seed("notes", notes.data, "ben")]
     for name in args.files:

@@ -43,7 +43,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def games(args: argparse.Namespace) -> tuple[list[Sound], list[str]]:
     """The sound games to mutate, and a line for each file left out because it does not verify."""
     sounds = [
-        mutations.played_game(args.entries, small_deck=args.quick),
+        mutations.played_game(args.entries, small_deck=args.quick, handover=True),
         mutations.from_file(mutations.EXAMPLE),
     ]
     skipped = []

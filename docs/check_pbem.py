@@ -149,6 +149,12 @@ def check(path: str) -> int:
                     links[seat] = (count + 1, link)
                 else:
                     problems.append(f"rand is not the next link of {seat}'s chain (contribution {count + 1})")
+            if kind == "handover" and first_in_step and not problems:
+                # The seat goes to the key the entry names: it signs the seat's later entries.
+                try:
+                    keys[seat] = (unb64(entry["sign"], 32), unb64(entry["box"], 32), keys[seat][2])
+                except ValueError:
+                    problems.append("the new holder's public keys are malformed")
         if kind == "commit" and first_in_step:
             commitments.setdefault((seat, entry["step"]), entry["commitment"])
         if kind == "reveal" and first_in_step:

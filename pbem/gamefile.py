@@ -298,6 +298,10 @@ def _edit_head(
     else:
         for seat in missing:
             roster_table[seat] = dict(roster[seat])
+    for seat in present:
+        # a seat handed on to another player: its keys are the new holder's
+        if seat in roster and dict(roster_table[seat]) != dict(roster[seat]):
+            roster_table[seat] = dict(roster[seat])
     if entry is not None:
         doc["entry"].append(entry_table(entry))
     return tomlkit.dumps(doc)

@@ -5,9 +5,10 @@ It shares no code with pbem and imports none of it: only the standard library, `
 group of newer games' hidden decks), and gmpy2 if it is installed, for speed. It checks what the
 document specifies: every signature, the steps and the hash chain, the game id, the header and
 roster copies, the component hash, every randomness link, every address a seat's mail goes to,
-every reveal against its commitment, and every hidden-deck proof (deck keys, shuffles and
-reshuffles, decryption shares, cards shown face up, cards dealt face up, cards put under the
-deck), and in a game with escrow of the deck secrets every escrow value: the receiving keys'
+every reveal against its commitment, every handover of a seat to another player's key (the new
+key's self-signature, and that it holds no seat), and every hidden-deck proof (deck keys,
+shuffles and reshuffles, decryption shares, cards shown face up, cards dealt face up, cards put
+under the deck), and in a game with escrow of the deck secrets every escrow value: the receiving keys'
 proofs, each dealing against its seat's deck key, each complaint's proof and the verdict it
 gives (the game stops there), each table of partial decryptions against its holder's public
 value, and the share K partials combine into, which then opens its card like any other share.
@@ -1022,9 +1023,10 @@ KINDS: dict[str, tuple[str, ...]] = {
     "undo": ("target", "rand"),
     "consent": ("target", "agree", "rand"),
     "sync": ("rand",),
+    "handover": ("name", "sign", "box", "identity_sig", "sealed_secret", "rand"),
 }
 RIDING = ("move", "commit", "reveal", "contribute", "timeout", "sync")
-SIGNING_IN = ("genesis", "join")  # the entries that may also give the seat's address, in ``email``
+SIGNING_IN = ("genesis", "join", "handover")  # the entries that may give the seat's address, in ``email``
 PLAY = (*RIDING, "undo", "consent")
 ESCROW_KEY_FIELDS = ("escrow_key", "escrow_key_proof")  # in genesis and join, with escrow
 ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint", "escrow_partials")  # riding, in order
@@ -1190,6 +1192,9 @@ class Verifier:
         self.game_id = ""
         self.seats: list[str] = []
         self.keys: dict[str, tuple[bytes, bytes, int]] = {}  # seat -> sign, box, seq of its join
+        # seat -> (the new holder's name, the handover's seq, the fingerprint it hands on from),
+        # for each handover of the seat, oldest first
+        self.handovers: dict[str, list[tuple[str, int, str]]] = {}
         self.links: dict[str, bytes] = {}  # seat -> the last link it revealed (its tip first)
         self.deck_keys: dict[str, Elem] = {}
         self.grp: Group = GROUPS[None]
@@ -1280,7 +1285,7 @@ class Verifier:
             raise Bad("the first entry is not the genesis entry")
         for name in KINDS[kind]:
             wanted: type = {"target": int, "agree": bool}.get(name, str)
-            if kind in (*PLAY, "address") and (type(entry[name]) is not wanted):
+            if kind in (*PLAY, "address", "handover") and (type(entry[name]) is not wanted):
                 raise Bad(f"field {name!r} is not of type {wanted.__name__}")
         self.later(entry, where)
 
@@ -1368,6 +1373,8 @@ class Verifier:
             self.report.count("reveal")
         if kind == "address":
             self.take_email(entry, where)
+        if kind == "handover":
+            self.handover(entry, where)
         if kind in RIDING and not (kind == "move" and seq in self.void):
             self.hidden(entry, where, started=self.started is not None and seq > self.started)
         if kind == "timeout":
@@ -1403,6 +1410,34 @@ class Verifier:
             self.report.count("escrow key")
         if "email" in entry:
             self.take_email(entry, where)
+
+    def handover(self, entry: dict[str, Any], where: str) -> None:
+        """The seat's new holder: its self-signed keys sign for the seat from the next entry on.
+        (Whether the game was over, or the seat's sealed choice waiting, is the rules' to say.)"""
+        seat, name = entry["by"], entry["name"]
+        if not valid_name(name):
+            raise Bad(f"the new holder's name {name!r} is not one word")
+        sign, box = unb64(entry["sign"], 32, "sign"), unb64(entry["box"], 32, "box")
+        vouched = pae("pbem/identity/v1", text(name), sign, box)
+        try:
+            Ed25519PublicKey.from_public_bytes(sign).verify(
+                unb64(entry["identity_sig"], 64, "identity_sig"), vouched
+            )
+        except InvalidSignature:
+            raise Bad(f"identity_sig is not {name}'s self-signature") from None
+        sealed = entry["sealed_secret"]
+        unb64(sealed, len(base64.b64decode(sealed + "==")), "sealed_secret")
+        for other, (held_sign, held_box, _) in self.keys.items():
+            if sign == held_sign or box == held_box:
+                raise Bad(f"the new holder's key holds seat {other} already")
+        old_sign, old_box, joined = self.keys[seat]
+        self.handovers.setdefault(seat, []).append((name, entry["seq"], fingerprint(old_sign, old_box)))
+        self.keys[seat] = (sign, box, joined)
+        self.report.count("handover")
+        if "email" in entry:
+            self.take_email(entry, where)
+        else:
+            self.report.addresses.pop(seat, None)
 
     def take_email(self, entry: Mapping[str, Any], where: str) -> None:
         """The address the seat's mail goes to from this entry on."""
@@ -2029,7 +2064,7 @@ class Verifier:
                     "header", f"{name} is {header.get(name)!r}, the entries say {expected.get(name)!r}"
                 )
         roster = self.data.get("roster", {})
-        tables = {
+        tables: dict[str, dict[str, Any]] = {
             seat: {
                 "sign": base64.b64encode(sign).decode(),
                 "box": base64.b64encode(box).decode(),
@@ -2037,6 +2072,13 @@ class Verifier:
             }
             for seat, (sign, box, _) in self.keys.items()
         }
+        for seat, handovers in self.handovers.items():
+            holder, seq, _ = handovers[-1]
+            tables[seat] |= {
+                "holder": holder,
+                "handed_over": seq,
+                "held_before": [before for _, _, before in handovers],
+            }
         if not same(roster, tables):
             self.problem("roster", "the [roster] tables are not the keys the seats signed in")
 

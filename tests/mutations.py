@@ -43,6 +43,7 @@ from pbem.engine import table as tables
 from pbem.engine.decks import ProofCheck, check_now
 from pbem.engine.ledger import KIND_FIELDS, Ledger, Problem
 from pbem.engine.ruleset import DECK_DEMANDS
+from pbem.errors import UsageError
 from tests.conftest import potr_components, seeded_keys
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "three-players.toml"
@@ -63,6 +64,16 @@ class Sound:
     text: str
     data: dict[str, Any]
     keys: Mapping[str, SecretKeys] = field(default_factory=dict)
+    # seat -> (the seq of its handover, the key that signs for it after that)
+    handed: Mapping[str, tuple[int, SecretKeys]] = field(default_factory=dict)
+
+    def key_for(self, entry: Mapping[str, Any]) -> SecretKeys:
+        """The key that signs ``entry`` for its seat: the seat's own, or after its handover the
+        new holder's."""
+        handed = self.handed.get(entry["by"])
+        if handed is not None and entry["seq"] > handed[0]:
+            return handed[1]
+        return self.keys[entry["by"]]
 
     @property
     def entries(self) -> list[dict[str, Any]]:
@@ -138,15 +149,19 @@ def _merged(name: str, *copies: Ledger) -> Ledger:
     return ledger_mod.merge((name, first.data()), [(name, other.data()) for other in others]).ledger
 
 
-def played_game(entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small_deck: bool = True) -> Sound:
+def played_game(
+    entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small_deck: bool = True, handover: bool = False
+) -> Sound:
     """Princes of the Renaissance for ann, ben and cat, played through the signed ledger as pbem
     does, to at least ``entries`` entries and a hidden card shown: b and c join at once on copies
     (one step) giving their addresses, a note, a change of address, the setup draw and every
     seat's shuffle, two sealed bids made at once on copies, a timeout claimed against the third
-    bidder, the reveals, a move undone with every other seat's consent, then random moves that
-    favour the Treachery cards (draws, decryption shares, cards shown face up). The same
-    arguments give the same file on every run."""
+    bidder, the reveals, a move undone with every other seat's consent, with ``handover`` ben's
+    seat handed on to dan, then random moves that favour the Treachery cards (draws, decryption
+    shares, cards shown face up). The same arguments give the same file on every run."""
     keys = {seat: seeded_keys(seat) for seat in SEATS}
+    signers = dict(keys)  # who signs for each seat now: ben's key, then dan's
+    handed: dict[str, tuple[int, SecretKeys]] = {}
     components = _components(small_deck)
     rnd = random.Random(seed)
     clock = _Clock()
@@ -170,6 +185,19 @@ def played_game(entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small
         undone = timed_out = False
         shown = 0
         while len(game.entries) < entries or not shown:
+            if handover and undone and not handed:
+                dan = seeded_keys("dan")
+                try:
+                    game, entry = ledger_mod.handover(
+                        game, "ben", dan.public("dan"), signers["ben"],
+                        to_signature=dan.sign(dan.public("dan").binding_message()), at=clock.tick(),
+                    )  # fmt: skip
+                except UsageError:
+                    pass  # ben's sealed bid waits to be revealed: hand the seat on later
+                else:
+                    handed["ben"] = (entry["seq"], dan)
+                    signers["ben"] = dan
+                    continue
             assert game.table is not None and game.rules is not None
             if game.table.state.phase == "game over" or len(game.entries) > 4 * entries:
                 break
@@ -181,37 +209,37 @@ def played_game(entries: int, *, seed: int = 2026, nonce: str = "5e" * 16, small
                 game = _merged(
                     "bids",
                     *(
-                        play.play(_copy(game), seat, f"bid {rnd.randrange(9)}", keys[seat], at)[0]
+                        play.play(_copy(game), seat, f"bid {rnd.randrange(9)}", signers[seat], at)[0]
                         for seat in SEATS[:2]
                     ),
                 )
-                game, _ = play.timeout(game, "ann", "cat", keys["ann"], clock.tick(60 * 24 * 2))
+                game, _ = play.timeout(game, "ann", "cat", signers["ann"], clock.tick(60 * 24 * 2))
                 timed_out = True
                 continue
             demand = rnd.choice(demands)
             seat = demand.seat
-            _, moves = play.legal(game, seat, play.hidden_hand(game, seat, keys[seat]))
+            _, moves = play.legal(game, seat, play.hidden_hand(game, seat, signers[seat]))
             if demand.kind == "reveal":
-                game, entry = play.reveal(game, seat, keys[seat], clock.tick())
+                game, entry = play.reveal(game, seat, signers[seat], clock.tick())
             elif demand.kind in DECK_DEMANDS:
-                game, entry = play.sync(game, seat, keys[seat], clock.tick())
+                game, entry = play.sync(game, seat, signers[seat], clock.tick())
             elif demand.kind == "contribute":
-                game, entry = play.play(game, seat, play.ROLL, keys[seat], clock.tick())
+                game, entry = play.play(game, seat, play.ROLL, signers[seat], clock.tick())
             else:
                 game, entry = play.play(
-                    game, seat, _choose(rnd, moves, demand.kind), keys[seat], clock.tick()
+                    game, seat, _choose(rnd, moves, demand.kind), signers[seat], clock.tick()
                 )
                 if entry["kind"] == "move" and not undone:
-                    game, _ = play.ask_undo(game, seat, keys[seat], clock.tick())
+                    game, _ = play.ask_undo(game, seat, signers[seat], clock.tick())
                     for other in SEATS:
                         if other != seat:
-                            game, _ = play.answer_undo(game, other, True, keys[other], clock.tick())
+                            game, _ = play.answer_undo(game, other, True, signers[other], clock.tick())
                     undone = True
             shown += "face_up" in entry
     text = gamefile.render_new(
         game.header(), game.roster_table(), components, game.entries, game.status_lines()
     )
-    return Sound(f"played-{len(game.entries)}", text, tomllib.loads(text), keys)
+    return Sound(f"played-{len(game.entries)}", text, tomllib.loads(text), keys, handed)
 
 
 def _choose(rnd: random.Random, moves: Sequence[str], kind: str) -> str:
@@ -865,6 +893,12 @@ def _altered(rnd: random.Random, context: Context, index: int, entry: dict[str, 
         )
     if kind in ("undo", "consent"):
         options.append(lambda: _set(entry, "target", entry["target"] + rnd.choice([-1, 1])))
+    if kind == "handover":
+        seated = [other["sign"] for other in context.sound.entries if other["kind"] in ("genesis", "join")]
+        options += [
+            lambda: _set(entry, "name", entry["name"] + "x") + " (an identity its key did not sign)",
+            lambda: _set(entry, "sign", rnd.choice(seated)) + " (a key that holds a seat)",
+        ]
     if entry.get("shares") and "slots" in entry["shares"][0]:
         tables = entry["shares"]
 
@@ -980,7 +1014,7 @@ def _resign(rnd: random.Random, context: Context) -> Mutation | None:
         if what is None:
             entries[index] = copy.deepcopy(context.sound.entries[index])
             continue
-        entries[index] = ledger_mod.sign_entry(entries[0]["game_id"], entry, keys[entry["by"]])
+        entries[index] = ledger_mod.sign_entry(entries[0]["game_id"], entry, context.sound.key_for(entry))
         return Mutation(
             "re-signed",
             f"{label}: {what}, signed again by {entry['by']}",
@@ -1004,7 +1038,9 @@ def _equivocation(rnd: random.Random, context: Context) -> Mutation | None:
     other["at"] = _shift_time(rnd, other["at"])
     if "text" in other:
         other["text"] = "I never said that"
-    entries.insert(index + 1, ledger_mod.sign_entry(entries[0]["game_id"], other, keys[other["by"]]))
+    entries.insert(
+        index + 1, ledger_mod.sign_entry(entries[0]["game_id"], other, context.sound.key_for(other))
+    )
     what = f"{_label(entries, index)}: a second one for its step, {other['at']}, signed by {other['by']}"
     return Mutation("equivocation", what, data, frozenset({index + 1}), ("equivocation",))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,8 +12,8 @@ from pbem.cli.common import now, open_key, warn
 
 if TYPE_CHECKING:
     from pbem.cli.seen_heads import Comparison
-    from pbem.crypto.identity import SecretKeys
-    from pbem.engine.ledger import Ledger
+    from pbem.crypto.identity import PublicIdentity, SecretKeys
+    from pbem.engine.ledger import Handover, Ledger
     from pbem.gamefile import LoadedFile
 
 FILE = typer.Argument(..., help="The game file.")
@@ -122,12 +122,14 @@ def own_seats(ledger: Ledger, *, joining: bool = False) -> frozenset[str]:
         identity = ledger.roster.get(seat)
         if identity is None and not joining:
             continue
-        try:
-            entry = store.public(seat)
-        except PbemError:
-            continue
-        if entry.private and (identity is None or entry.identity.sign_public == identity.sign_public):
-            own.add(seat)
+        # a seat handed on is played with its new holder's key, kept under the holder's name
+        for name in dict.fromkeys((seat, default_key(ledger, seat))):
+            try:
+                entry = store.public(name)
+            except PbemError:
+                continue
+            if entry.private and (identity is None or entry.identity.sign_public == identity.sign_public):
+                own.add(seat)
     return frozenset(own)
 
 
@@ -139,6 +141,10 @@ def roster_mismatches(ledger: Ledger) -> list[str]:
     imported = KeyStore().imported()
     lines = []
     for seat, identity in ledger.roster.items():
+        past = ledger.handovers.get(seat)
+        if past:
+            lines += _handed_on_mismatches(seat, identity, past, imported)
+            continue
         known = imported.get(seat)
         if known is not None and (known.sign_public, known.box_public) != (
             identity.sign_public,
@@ -151,13 +157,50 @@ def roster_mismatches(ledger: Ledger) -> list[str]:
     return lines
 
 
+def _handed_on_mismatches(
+    seat: str, identity: PublicIdentity, past: Sequence[Handover], imported: Mapping[str, PublicIdentity]
+) -> list[str]:
+    """For a seat handed on: the identity imported under the new holder's name must be the key
+    the seat went to; one imported under the seat's name may be any key that held the seat."""
+    holder, seq = past[-1].holder, past[-1].seq
+    held = [(key.sign_public, key.box_public) for key in (identity, *(h.before for h in past))]
+    lines = []
+    known = imported.get(holder)
+    if known is not None and (known.sign_public, known.box_public) != held[0]:
+        lines.append(
+            f"seat {seat} was handed on to {holder} in entry {seq} with key {identity.fingerprint}, not "
+            f"the key you imported as {holder} ({known.fingerprint}): check the fingerprint with "
+            f"{holder} before playing on"
+        )
+    known = imported.get(seat)
+    if known is not None and (known.sign_public, known.box_public) not in held:
+        lines.append(
+            f"seat {seat} was never held by the key you imported as {seat} ({known.fingerprint}): "
+            f"check the fingerprints with {seat}'s players before playing on"
+        )
+    return lines
+
+
 def signing_key(ledger: Ledger, seat: str, key: str | None) -> SecretKeys:
     """The seat's secret keys, refusing a key other than the one the seat joined with."""
     from pbem.engine import ledger as ledger_mod
 
-    secret = open_key(key or seat)
-    ledger_mod.check_signer(ledger, seat, secret, key or seat)
+    name = key or default_key(ledger, seat)
+    secret = open_key(name)
+    ledger_mod.check_signer(ledger, seat, secret, name)
     return secret
+
+
+def default_key(ledger: Ledger, seat: str) -> str:
+    """The key ``--as SEAT`` signs with unless ``--key`` names one: the seat's name, or for a
+    seat handed on, the name of the player it was handed on to."""
+    from pbem.keys import KeyStore
+
+    past = ledger.handovers.get(seat)
+    if past and KeyStore().key_path(past[-1].holder).exists():
+        return past[-1].holder
+    # the seat's own name even so: signing with it then says the seat was handed on
+    return seat
 
 
 def write_entries(loaded: LoadedFile, entries: list[dict[str, Any]], after: Ledger) -> None:

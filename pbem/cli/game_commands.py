@@ -182,6 +182,56 @@ def note(
         send_after(file, seat)
 
 
+def handover(
+    file: Path = typer.Argument(..., help="The game file."),
+    seat: str = SEAT,
+    to: tuple[str, Path] = typer.Option(
+        ...,
+        "--to",
+        metavar="NAME KEYFILE",
+        help="The player taking your seat, and the identity they exported ('pbem key export NAME').",
+    ),
+    key: str | None = KEY,
+    email: str | None = typer.Option(None, "--email", help="The address the new player's mail goes to."),
+    send: bool = SEND,
+) -> None:
+    """Hand your seat on to another player, whose key signs for it from the next entry on.
+
+    Your seat's secret for this game goes to them sealed, so they read your hand and play on."""
+    from pbem.crypto.identity import parse_signed_identity_line
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import UsageError
+    from pbem.gamefile import read_bytes
+
+    name, keyfile = to
+    with reported():
+        text = read_bytes(keyfile).decode("utf-8", "replace")
+        identity, signature = parse_signed_identity_line(text, str(keyfile))
+        if identity.name != name:
+            raise UsageError(f"{keyfile} holds {identity.name}'s identity, not {name}'s")
+        if email is not None:
+            ledger_mod.check_email(email)
+        updated, entry = append_entry(
+            file,
+            seat,
+            key,
+            lambda current: ledger_mod.check_can_handover(current, seat, identity),
+            lambda current, secret, at: ledger_mod.handover(
+                current, seat, identity, secret, to_signature=signature, at=at, email=email
+            ),
+        )
+        info(
+            f"{seat} is handed on to {name} (entry {entry['seq']}, fingerprint "
+            f"{updated.roster[seat].fingerprint}); your key no longer signs for {seat}"
+        )
+        info(
+            f"send the file to {name}, who plays on as {seat} with their own key "
+            f"(pbem show {file} --as {seat} shows them {seat}'s hand)"
+        )
+    if send:
+        send_after(file, seat)
+
+
 def verify(
     file: Path = typer.Argument(..., help="The game file to check."),
     all_problems: bool = typer.Option(False, "--all", help="List every problem, not just the first."),
@@ -250,7 +300,14 @@ def verify(
             if identity is None:
                 typer.echo(f"  {pad(seat, 16)} not joined yet")
             else:
-                typer.echo(f"  {pad(seat, 16)} {identity.fingerprint}  (entry {ledger.joined_at[seat]})")
+                typer.echo(f"  {pad(seat, 16)} {identity.fingerprint}  ({_held_since(ledger, seat)})")
+                start = ledger.joined_at[seat]
+                for handover in ledger.handovers.get(seat, ()):
+                    typer.echo(
+                        f"  {pad('', 16)} {handover.before.fingerprint}  (held it from entry {start} "
+                        f"to entry {handover.seq})"
+                    )
+                    start = handover.seq
 
 
 def games(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
@@ -350,6 +407,14 @@ def _by_email(info: Any) -> str:
         "by email: players can join and write notes, not play moves yet; "
         "at the table: pbem table keeps the score"
     )
+
+
+def _held_since(ledger: Any, seat: str) -> str:
+    """Since when the seat's present key holds it: its join, or the handover to its holder."""
+    past = ledger.handovers.get(seat)
+    if not past:
+        return f"entry {ledger.joined_at[seat]}"
+    return f"entry {past[-1].seq}: handed on to {past[-1].holder}"
 
 
 def _has_decks(ledger: Any) -> bool:

@@ -582,6 +582,10 @@ def describe_entry(entry: dict[str, Any]) -> str:
         return repr(entry["text"])
     if kind == "address":
         return f"mail now goes to {entry['email']}"
+    if kind == "handover":
+        return f"handed the seat on to {entry['name']}" + (
+            f", mail to {entry['email']}" if "email" in entry else ""
+        )
     if kind == "move":
         return str(entry["move"])
     if kind == "commit":

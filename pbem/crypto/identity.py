@@ -120,6 +120,17 @@ def identity_line(identity: PublicIdentity, secret: SecretKeys) -> str:
 
 def parse_identity_line(text: str, source: str) -> PublicIdentity:
     """Read an identity line, checking its self-signature; errors name ``source``."""
+    return parse_signed_identity_line(text, source)[0]
+
+
+def identity_signed(identity: PublicIdentity, signature: bytes) -> bool:
+    """True if ``signature`` is ``identity``'s self-signature: its signing key vouches for its
+    name and box key."""
+    return signature_valid(identity.sign_public, identity.binding_message(), signature)
+
+
+def parse_signed_identity_line(text: str, source: str) -> tuple[PublicIdentity, bytes]:
+    """An identity line read, its self-signature checked and kept (a handover carries it)."""
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     tagged = [line for line in lines if line.split()[0] == IDENTITY_LINE_TAG]
     if not tagged:
@@ -144,6 +155,6 @@ def parse_identity_line(text: str, source: str) -> PublicIdentity:
         signature = unb64(sig_text, SIGNATURE_SIZE)
     except ValueError as exc:
         raise IdentityError(f"{source}: damaged identity line ({exc})") from exc
-    if not signature_valid(identity.sign_public, identity.binding_message(), signature):
+    if not identity_signed(identity, signature):
         raise IdentityError(f"{source}: identity self-signature does not verify (line altered?)")
-    return identity
+    return identity, signature

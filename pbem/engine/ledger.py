@@ -22,7 +22,7 @@ from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.deck_groups import NEW_GROUP, OLD_GROUP
 from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.groups import Element, Group
-from pbem.crypto.identity import PublicIdentity, SecretKeys, check_name, valid_name
+from pbem.crypto.identity import PublicIdentity, SecretKeys, check_name, identity_signed, valid_name
 from pbem.crypto.signing import (
     KEY_SIZE,
     SIGNATURE_SIZE,
@@ -78,6 +78,8 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "undo": ("target", "rand"),
     "consent": ("target", "agree", "rand"),
     "sync": ("rand",),
+    # The seat's holder hands it on to another player (see ``handover``).
+    "handover": ("name", "sign", "box", "identity_sig", "sealed_secret", "rand"),
 }
 PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "undo", "consent", "sync")
 # Optional fields: what a seat owes the hidden decks rides in any of these entries it signs,
@@ -90,13 +92,15 @@ OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
 # nobody redirects it); an ``address`` entry changes it later.
 # A timeout whose default puts a silent seat's cards under the deck carries them re-masked.
 OPTIONAL_FIELDS["timeout"] += ("remask",)
-OPTIONAL_FIELDS["genesis"] = OPTIONAL_FIELDS["join"] = ("email",)
+OPTIONAL_FIELDS["genesis"] = OPTIONAL_FIELDS["join"] = OPTIONAL_FIELDS["handover"] = ("email",)
 # The group of the game's hidden decks (see pbem.crypto.groups); a genesis without it, as every
 # game made before the curve, means the 2048-bit group.
 OPTIONAL_FIELDS["genesis"] += ("group",)
 # With escrow, every seat publishes the key its escrow shares are sealed to (see engine.escrows).
 OPTIONAL_FIELDS["genesis"] += escrows.KEY_FIELDS
 OPTIONAL_FIELDS["join"] += escrows.KEY_FIELDS
+# What a handover seals to the new holder: the seat's secret for the game (see ``secret_seed``).
+HANDOVER_STEP = "handover"
 EMAIL_PATTERN = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+")
 EMAIL_LIMIT = 254
 NOTE_LIMIT = 4000
@@ -138,6 +142,17 @@ class Problem:
         }
 
 
+@dataclass(frozen=True)
+class Handover:
+    """A seat handed on: in entry ``seq``, signed with ``before`` (the key that held the seat
+    until then), to the player ``holder`` names, with the seat's secret sealed to that player."""
+
+    seq: int
+    before: PublicIdentity
+    holder: str
+    sealed: bytes
+
+
 @dataclass
 class Ledger:
     """The replayed game file: its fixed setup, the pinned roster and the chain of entries."""
@@ -173,6 +188,8 @@ class Ledger:
     group: Group = OLD_GROUP
     # per seat: the address its mail goes to, as it last signed it (none for a seat that gave none)
     addresses: dict[str, str] = field(default_factory=dict)
+    # per seat handed on to another player: who held it before, oldest first (see ``Handover``)
+    handovers: dict[str, list[Handover]] = field(default_factory=dict)
     # how proofs are checked: every time, or skipping those a cache saw pass (never I/O here)
     check: ProofCheck = field(default=check_now, compare=False, repr=False)
 
@@ -230,14 +247,30 @@ class Ledger:
         """The ``[roster]`` tables, in the game's seat order: a function of the entries alone, not
         of the order joins reached a copy in."""
         joined = [(seat, self.roster[seat]) for seat in self.seats if seat in self.roster]
-        return {
-            seat: {
+        table: dict[str, dict[str, Any]] = {}
+        for seat, identity in joined:
+            table[seat] = {
                 "sign": b64(identity.sign_public),
                 "box": b64(identity.box_public),
                 "fingerprint": identity.fingerprint,
             }
-            for seat, identity in joined
-        }
+            past = self.handovers.get(seat)
+            if past:
+                # Only a seat handed on says more, so the rosters of other games stay as they were.
+                table[seat] |= {
+                    "holder": past[-1].holder,
+                    "handed_over": past[-1].seq,
+                    "held_before": [handover.before.fingerprint for handover in past],
+                }
+        return table
+
+    def key_at(self, seat: str, seq: int) -> PublicIdentity | None:
+        """The key that signed for ``seat`` in entry ``seq``: the one it joined with, or the one
+        a handover gave the seat to (a handover itself is signed by the key it hands on from)."""
+        for handover in self.handovers.get(seat, ()):
+            if seq <= handover.seq:
+                return handover.before
+        return self.roster.get(seat)
 
     def status_lines(self) -> list[str]:
         """Where the game stands, for the comment at the top of the file and after a merge."""
@@ -261,8 +294,34 @@ class Ledger:
         entry, so that a second genesis with the same id (only its creator could sign one)
         shares no secret of theirs. (Secrets bound to a creator-chosen id alone would repeat in
         a "rematch" made with the same id: one game's cards and dice would show the other's.)"""
+        past = self.handovers.get(seat)
+        if past:
+            return self.handed_secret(seat, past[-1], secret)
         creator = self.entries[0]["by"]
         return secret.for_game(self.game_id if seat == creator else f"genesis {self.hashes[0]}")
+
+    def handed_secret(self, seat: str, handover: Handover, secret: SecretKeys) -> bytes:
+        """The seat's secret as the handover sealed it to its new holder, checked against the
+        seat's deck key, which every later share and proof of the seat must match: the new
+        holder plays with the seat's secret, never one of its own."""
+        try:
+            opening = sealing.unseal(
+                secret.box_secret, handover.sealed, self.game_id, f"{HANDOVER_STEP} {handover.seq}", seat
+            )
+            seed = bytes.fromhex(opening.value)
+        except ValueError:
+            raise IdentityError(
+                f"the secret of seat {seat} handed on in entry {handover.seq} does not open with this "
+                f"key: it was sealed to {handover.holder}'s key"
+            ) from None
+        key = self.deck_keys.get(seat)
+        deck_secret = hidden_decks.secret_for(seed, self.game_id, seat, self.group)
+        if key is not None and hd.public_key(deck_secret, group=self.group) != key:
+            raise IdentityError(
+                f"the secret sealed in entry {handover.seq} is not seat {seat}'s (its deck key "
+                "differs): the handover cannot be played on; ask the player who signed it"
+            )
+        return seed
 
     def next_entry(self, by: str, at: str, kind: str) -> dict[str, Any]:
         """The common fields of the entry that would come next."""
@@ -287,10 +346,25 @@ class Audit:
             report["game"] = ledger.header() | {"options": ledger.options}
             report["roster"] = {
                 seat: {"fingerprint": identity.fingerprint, "entry": ledger.joined_at[seat]}
+                | _handed_over(ledger, seat)
                 for seat, identity in ledger.roster.items()
             }
             report["waiting_to_join"] = ledger.waiting_to_join
         return report
+
+
+def _handed_over(ledger: Ledger, seat: str) -> dict[str, Any]:
+    """For a seat handed on: who holds it, since when, and the keys that held it before."""
+    past = ledger.handovers.get(seat)
+    if not past:
+        return {}
+    return {
+        "holder": past[-1].holder,
+        "handed_over": past[-1].seq,
+        "held_before": [
+            {"fingerprint": handover.before.fingerprint, "until": handover.seq} for handover in past
+        ],
+    }
 
 
 def components_hash(components: Mapping[str, Any]) -> str:
@@ -444,6 +518,78 @@ def check_can_address(ledger: Ledger, seat: str, email: str) -> None:
         raise UsageError(f"{seat}'s mail goes to {email} already")
 
 
+def check_can_handover(ledger: Ledger, seat: str, to: PublicIdentity) -> None:
+    """Refuse a handover the replay would refuse: by a seat not in the game, to a key that signs
+    for a seat already, in a game that is over, or while the seat's sealed choice waits."""
+    if seat not in ledger.roster:
+        raise UsageError(f"{seat!r} has not joined this game; seats that have: {', '.join(ledger.roster)}")
+    problem = _handover_problem(ledger, seat, to)
+    if problem is not None:
+        raise UsageError(problem)
+
+
+def _handover_problem(ledger: Ledger, seat: str, to: PublicIdentity) -> str | None:
+    for other, identity in ledger.roster.items():
+        if identity.sign_public == to.sign_public or identity.box_public == to.box_public:
+            return (
+                f"{to.name}'s key (fingerprint {to.fingerprint}) already signs for seat {other}: "
+                "a seat is handed on to a player who holds none"
+            )
+    table, rules = ledger.table, ledger.rules
+    if table is not None and rules is not None and rules.over(table.state):
+        return "the game is over: there is no seat to hand on"
+    waiting = (
+        []
+        if table is None
+        else [
+            step
+            for step, sealed in table.sealed.items()
+            if seat in sealed and seat not in table.revealed.get(step, set())
+        ]
+    )
+    if waiting:
+        step = waiting[0]
+        return (
+            f"{seat}'s sealed {step} is not revealed yet, and only {seat}'s present key opens it: "
+            "reveal it first, then hand the seat on"
+        )
+    return None
+
+
+def handover(
+    ledger: Ledger,
+    seat: str,
+    to: PublicIdentity,
+    secret: SecretKeys,
+    *,
+    to_signature: bytes,
+    at: str,
+    email: str | None = None,
+) -> tuple[Ledger, dict[str, Any]]:
+    """Hand ``seat`` on to the player ``to`` (a self-signed identity, as ``pbem key export``
+    writes it): from the next entry on, that player's key signs for the seat. The seat's secret
+    for the game goes with it, sealed to the new player's box key, so the new player reads the
+    seat's hand and continues its randomness chain, and every share and proof the seat owes
+    still matches the deck key the seat joined with."""
+    check_can_handover(ledger, seat, to)
+    if not identity_signed(to, to_signature):
+        raise IdentityError(f"{to.name}'s identity is not signed by its own key")
+    bound = ledger.secret_seed(seat, secret)
+    entry = ledger.next_entry(seat, at, "handover")
+    entry["name"] = to.name
+    entry["sign"] = b64(to.sign_public)
+    entry["box"] = b64(to.box_public)
+    entry["identity_sig"] = b64(to_signature)
+    opening = sealing.new_opening(bound.hex())
+    step = f"{HANDOVER_STEP} {entry['seq']}"
+    entry["sealed_secret"] = b64(sealing.seal(to.box_public, ledger.game_id, step, seat, opening))
+    if email is not None:
+        entry["email"] = check_email(email)
+    entry["rand"] = contribution(ledger, seat, secret)
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return admit(ledger, signed), signed
+
+
 def check_signer(ledger: Ledger, seat: str, secret: SecretKeys, key_name: str) -> None:
     """Refuse to sign for a seat with any key but the one that seat joined with."""
     pinned = ledger.roster.get(seat)
@@ -451,6 +597,13 @@ def check_signer(ledger: Ledger, seat: str, secret: SecretKeys, key_name: str) -
         return
     mine = secret.public(seat)
     if mine != pinned:
+        past = ledger.handovers.get(seat)
+        if past:
+            raise IdentityError(
+                f"key {key_name!r} (fingerprint {mine.fingerprint}) no longer signs for {seat}: the seat "
+                f"was handed on to {past[-1].holder} in entry {past[-1].seq} (fingerprint "
+                f"{pinned.fingerprint})"
+            )
         raise IdentityError(
             f"key {key_name!r} (fingerprint {mine.fingerprint}) is not the key {seat} joined this game "
             f"with (fingerprint {pinned.fingerprint})"
@@ -642,7 +795,8 @@ def _equivocation_line(one: Node, two: Node, name: str) -> str:
 
 
 def _signed_by_its_seat(ledger: Ledger, entry: Mapping[str, Any]) -> bool:
-    identity = ledger.roster.get(entry.get("by", ""))
+    seq = entry.get("seq")
+    identity = ledger.key_at(entry.get("by", ""), seq if type(seq) is int else -1)
     signature = entry.get("sig")
     if identity is None or not isinstance(signature, str):
         return False
@@ -995,9 +1149,48 @@ class _Replay:
             self._take_link(entry, found)
             if entry["kind"] == "address" and not found:
                 self._take_email(entry, found)
+            if entry["kind"] == "handover" and not found:
+                self._hand_over(entry, found)
             if entry["kind"] in PLAY_KINDS and not found:
                 self._play(entry, found)
         self._settle(entry)
+
+    def _hand_over(self, entry: dict[str, Any], found: list[str]) -> None:
+        """Seat the new holder's key: the entries after this one are signed with it."""
+        ledger = self.ledger
+        assert ledger is not None
+        by = entry["by"]
+        name = entry["name"]
+        if not isinstance(name, str) or not valid_name(name):
+            found.append("the new holder's name must be one word of letters, digits, '-' or '_'")
+            return
+        keys = _keys(entry, found)
+        if keys is None:
+            return
+        to = PublicIdentity(name, *keys)
+        try:
+            signature = unb64(entry["identity_sig"], SIGNATURE_SIZE)
+            sealed = unb64(entry["sealed_secret"])
+        except (ValueError, TypeError, AttributeError):
+            found.append("identity_sig and sealed_secret must be base64 (a signature of 64 bytes)")
+            return
+        if not identity_signed(to, signature):
+            found.append(
+                f"identity_sig is not {name}'s self-signature: the new holder's key did not vouch "
+                "for this identity"
+            )
+            return
+        problem = _handover_problem(ledger, by, to)
+        if problem is not None:
+            found.append(problem)
+            return
+        if "email" in entry:
+            self._take_email(entry, found)
+        else:
+            ledger.addresses.pop(by, None)  # the old holder's address is not the new holder's
+        before = ledger.roster[by]
+        ledger.handovers.setdefault(by, []).append(Handover(entry["seq"], before, name, sealed))
+        ledger.roster[by] = PublicIdentity(by, *keys)
 
     def _play(self, entry: dict[str, Any], found: list[str]) -> None:
         """Replay a move, commitment, reveal or contribution through the rules."""
@@ -1452,10 +1645,13 @@ def _check_copies(ledger: Ledger, data: dict[str, Any]) -> list[Problem]:
             elif seat not in roster:
                 problems.append(Problem(f"roster is missing {seat!r}, who joined in entry {joined}"))
             elif not _same(roster[seat], table[seat]):
+                past = ledger.handovers.get(seat)
+                # a seat handed on holds the keys its last handover named, signed in that entry
+                signed = past[-1].seq if past else joined
                 problems.append(
                     Problem(
-                        f"roster keys for {seat!r} differ from the keys {seat} signed in entry {joined}",
-                        joined,
+                        f"roster keys for {seat!r} differ from the keys {seat} signed in entry {signed}",
+                        signed,
                         seat,
                     )
                 )
