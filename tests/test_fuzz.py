@@ -15,7 +15,7 @@ import pytest
 from tests import fuzzing, mutations
 from tests.fuzzing import BREAKERS, COMMANDS, Fuzzer, Seed
 
-FILES = 240
+FILES = 180
 SEED = 2026
 
 

@@ -1345,7 +1345,7 @@ GAMES = {
 
 
 # --- 1. whole games, with the books kept ---------------------------------------------------------------
-@settings(max_examples=60, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=45, deadline=None, suppress_health_check=SLOW)
 @given(**GAMES)
 def test_random_games_end_with_a_valid_score_and_every_payment_accounted_for(
     players: int, edition: str, turn_order: str, side: str, seed: int
@@ -1626,7 +1626,7 @@ def rule_checks(state: Game, books: Books, seat: str) -> None:
             assert player.troops, "only a player with a Troop tile bids to be a condottiere"
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=16, deadline=None, suppress_health_check=SLOW)
 @given(**GAMES)
 def test_moves_not_listed_are_refused_in_one_line_and_change_nothing(
     players: int, edition: str, turn_order: str, side: str, seed: int
