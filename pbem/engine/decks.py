@@ -884,17 +884,28 @@ def stand_in_fields(
     """The ``remask`` fields a timeout claimant adds for the cards ``late``'s default puts under
     the deck: re-masked with the claimant's own randomness."""
     seed = hd.deck_seed(key_material)
-    group = decks.group
     found: list[dict[str, Any]] = []
     for use in uses:
         if use.action != "bottom" or use.token is None:
             continue
         deck, slot = _held(decks, late, use.token, "bottom")
-        ciphertext = deck.slots[slot]
-        mask = hd.remask_scalar(
-            seed, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot, group=group
-        )
-        after = sh.remask(ciphertext, decks.joint, mask, group=group)
+        found.append(_remask_item(decks, deck, slot, late, seed=seed, game_id=game_id))
+    return {"remask": found} if found else {}
+
+
+def _remask_item(
+    decks: Decks, deck: Deck, slot: int, seat: str, *, seed: bytes, game_id: str
+) -> dict[str, Any]:
+    """A ``remask`` item for the card of ``slot``, held by ``seat``, re-masked with randomness
+    from ``seed`` (its holder's, or a timeout claimant's: re-masking takes no secret), in the form
+    the game's group writes: a short re-mask proof, or in the 2048-bit group a one-card shuffle."""
+    group = decks.group
+    ciphertext = deck.slots[slot]
+    mask = hd.remask_scalar(
+        seed, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot, group=group
+    )
+    after = sh.remask(ciphertext, decks.joint, mask, group=group)
+    if group.compact:
         proven = hd.prove_remask(
             ciphertext,
             after,
@@ -903,18 +914,27 @@ def stand_in_fields(
             game_id=game_id,
             deck_id=deck.deck_id,
             position=slot,
-            seat=late,
+            seat=seat,
             group=group,
         )
-        found.append(
-            {
-                "deck": deck.deck_id,
-                "slot": slot,
-                "card": hd.ciphertext_text(after, group=group),
-                "proof": hd.proof_text(proven, group=group),
-            }
-        )
-    return {"remask": found} if found else {}
+        return {
+            "deck": deck.deck_id,
+            "slot": slot,
+            "card": hd.ciphertext_text(after, group=group),
+            "proof": hd.proof_text(proven, group=group),
+        }
+    proof = sp.prove_shuffle(
+        [ciphertext],
+        [after],
+        decks.joint,
+        sh.ShuffleSecret((0,), (mask,)),
+        game_id=game_id,
+        deck_id=deck.deck_id,
+        seat=seat,
+        group=group,
+    )
+    remask = {"deck": deck.deck_id, "slot": slot, "cards": [hd.ciphertext_text(after, group=group)]}
+    return remask | sp.proof_fields(proof, group=group)
 
 
 def _items(entry: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
@@ -1310,43 +1330,9 @@ def card_fields(
             shown = _share_fields(group, deck.deck_id, slot, made) | {"card": card}
             fields.setdefault("face_up", []).append(shown)
         elif use.action == "bottom":
-            mask = hd.remask_scalar(
-                seed, ciphertext, game_id=game_id, deck_id=deck.deck_id, position=slot, group=group
+            fields.setdefault("remask", []).append(
+                _remask_item(decks, deck, slot, seat, seed=seed, game_id=game_id)
             )
-            after = sh.remask(ciphertext, decks.joint, mask, group=group)
-            if group.compact:
-                proven = hd.prove_remask(
-                    ciphertext,
-                    after,
-                    decks.joint,
-                    mask,
-                    game_id=game_id,
-                    deck_id=deck.deck_id,
-                    position=slot,
-                    seat=seat,
-                    group=group,
-                )
-                fields.setdefault("remask", []).append(
-                    {
-                        "deck": deck.deck_id,
-                        "slot": slot,
-                        "card": hd.ciphertext_text(after, group=group),
-                        "proof": hd.proof_text(proven, group=group),
-                    }
-                )
-                continue
-            proof = sp.prove_shuffle(
-                [ciphertext],
-                [after],
-                decks.joint,
-                sh.ShuffleSecret((0,), (mask,)),
-                game_id=game_id,
-                deck_id=deck.deck_id,
-                seat=seat,
-                group=group,
-            )
-            remask = {"deck": deck.deck_id, "slot": slot, "cards": [hd.ciphertext_text(after, group=group)]}
-            fields.setdefault("remask", []).append(remask | sp.proof_fields(proof, group=group))
     if showing:
         fields["face_up"], fields["face_up_proof"] = _proven_shares(
             group,
