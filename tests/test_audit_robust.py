@@ -29,7 +29,7 @@ def test_any_odd_value_anywhere_is_reported_not_raised() -> None:
     paths = list(_paths(original))
     rng = random.Random(2026)
     tried = 0
-    for _ in range(3000):
+    for _ in range(2000):
         data = copy.deepcopy(original)
         path = rng.choice(paths)
         parent = data
@@ -49,7 +49,7 @@ def test_any_odd_value_anywhere_is_reported_not_raised() -> None:
             f"changing {path} to {parent.get(path[-1]) if isinstance(parent, dict) else '?'}"
         )
         assert not result.ok
-    assert tried > 2500
+    assert tried > 1700
 
 
 def test_format_true_is_not_format_one() -> None:

@@ -343,7 +343,7 @@ def fresh(base_text: str) -> dict[str, Any]:
     return gamefile.parse(base_text.encode("utf-8"), "game.toml")
 
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # --- 1. canonical encoding -------------------------------------------------------------------
