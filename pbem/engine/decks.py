@@ -861,20 +861,11 @@ def stand_in_cards(
         shares = deck.shares.get(slot, {})
         if any(seat not in shares for seat in decks.seats):
             raise GameFileError(f"{use.token} cannot be shown for {late}: not every share of it is in")
-        opened = hd.open_card(
-            deck.slots[slot], [shares[seat].value for seat in decks.seats], len(deck.cards), group=decks.group
-        )
-        card = deck.cards[opened]
+        card = _opened(decks, deck, slot)
         del deck.held[slot]
         deck.face_up[slot] = card
         state = hidden.card_revealed(state, use.token, card)
-    for index, (use, back) in enumerate(zip(bottoms, returned, strict=True)):
-        _return(decks, late, use, item=back, where=f"remask[{index}]", game_id=game_id, check=check)
-    for use in uses:
-        if use.action == "discard":
-            deck, slot = _held(decks, late, use.token, "discard")
-            del deck.held[slot]
-            deck.gone.add(slot)
+    _put_away(decks, late, uses, returned, game_id=game_id, check=check)
     return state
 
 
@@ -935,6 +926,34 @@ def _remask_item(
     )
     remask = {"deck": deck.deck_id, "slot": slot, "cards": [hd.ciphertext_text(after, group=group)]}
     return remask | sp.proof_fields(proof, group=group)
+
+
+def _opened(decks: Decks, deck: Deck, slot: int) -> str:
+    """The card of ``slot``, opened with every seat's share of it (each checked as it came)."""
+    shares = deck.shares[slot]
+    values = [shares[seat].value for seat in decks.seats]
+    return deck.cards[hd.open_card(deck.slots[slot], values, len(deck.cards), group=decks.group)]
+
+
+def _put_away(
+    decks: Decks,
+    seat: str,
+    uses: Sequence[CardUse],
+    returned: Sequence[Mapping[str, Any]],
+    *,
+    game_id: str,
+    check: ProofCheck,
+) -> None:
+    """The cards ``seat`` holds that ``uses`` put under the deck (re-masked as ``returned``
+    carries them, in order) or discard face down."""
+    bottoms = [use for use in uses if use.action == "bottom"]
+    for index, (use, back) in enumerate(zip(bottoms, returned, strict=True)):
+        _return(decks, seat, use, item=back, where=f"remask[{index}]", game_id=game_id, check=check)
+    for use in uses:
+        if use.action == "discard":
+            deck, slot = _held(decks, seat, use.token, "discard")
+            del deck.held[slot]
+            deck.gone.add(slot)
 
 
 def _items(entry: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
@@ -1262,8 +1281,7 @@ def _open_dealt(hidden: HiddenDeckRules, decks: Decks, state: Any) -> Any:
             shares = deck.shares.get(slot, {})
             if any(seat not in shares for seat in decks.seats):
                 continue
-            values = [shares[seat].value for seat in decks.seats]
-            card = deck.cards[hd.open_card(deck.slots[slot], values, len(deck.cards), group=decks.group)]
+            card = _opened(decks, deck, slot)
             del deck.showing[slot]
             deck.face_up[slot] = card
             state = hidden.card_revealed(state, token(deck.deck_id, slot), card)
@@ -1408,13 +1426,7 @@ def use_cards(
         raise GameFileError("face_up_proof: the shares of this game each carry their own proof")
     for use, (where, item) in zip(reveals, shown, strict=True):
         state = _show(hidden, decks, state, seat, use, item=item, where=where, game_id=game_id, check=check)
-    for index, (use, back) in enumerate(zip(bottoms, returned, strict=True)):
-        _return(decks, seat, use, item=back, where=f"remask[{index}]", game_id=game_id, check=check)
-    for use in uses:
-        if use.action == "discard":
-            deck, slot = _held(decks, seat, use.token, "discard")
-            del deck.held[slot]
-            deck.gone.add(slot)
+    _put_away(decks, seat, uses, returned, game_id=game_id, check=check)
     return state
 
 
