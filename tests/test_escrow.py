@@ -236,13 +236,23 @@ def test_dealing_twice_with_the_same_seed_gives_the_same_dealing() -> None:
     assert partial_of(dealing, shares["c"], c1) == partial_of(dealing, shares["c"], c1)
 
 
+def test_a_referee_alone_holds_the_whole_secret_with_a_threshold_of_one() -> None:
+    secret = secret_of("a")
+    dealing, shares = es.deal(secret, ("r",), 1, game_id=GAME, dealer="a", group=CURVE, seed=seed("escrow r"))
+    assert dealing.commitments == (CURVE.base_power(secret),)  # the deck key, nothing more
+    assert shares["r"].value == secret
+    es.check_dealing(dealing, group=CURVE)
+    c1 = c1_at(0)
+    given = partial_of(dealing, shares["r"], c1, position=0)
+    assert es.combine([(given.index, given.value)], threshold=1, group=CURVE) == CURVE.power(c1, secret)
+
+
 @pytest.mark.parametrize(
     ("holders", "threshold", "message"),
     [
         (("b", "c", "d"), 1, "a threshold of 1 with 3 holders"),
         (("b", "c", "d"), 0, "a threshold of 0"),
         (("b", "c", "d"), 4, "a threshold of 4 with 3 holders"),
-        (("b",), 1, "a threshold of 1 with 1 holders"),
         (("b",), 2, "a threshold of 2 with 1 holders"),
         (("b", "c", "b"), 2, "named twice"),
         (("b", "a", "c"), 2, "does not hold a share of its own"),

@@ -14,9 +14,11 @@ from pbem.cli.appending import (
     SEND,
     append_entry,
     compare_with_seen,
+    read_game,
     register,
     resolve,
     roster_mismatches,
+    write_entries,
 )
 from pbem.cli.columns import pad
 from pbem.cli.common import (
@@ -54,6 +56,16 @@ def new(
         help="A component template to play with instead of pbem's (see 'pbem templates show').",
     ),
     email: str | None = EMAIL,
+    referee: tuple[str, Path] | None = typer.Option(
+        None,
+        "--referee",
+        metavar="NAME KEYFILE",
+        help="A referee outside the game who holds every seat's deck secret in escrow (escrow=referee, "
+        "the escrow two players can have), and the identity they exported ('pbem key export NAME').",
+    ),
+    referee_email: str | None = typer.Option(
+        None, "--referee-email", help="The address the referee's mail goes to."
+    ),
 ) -> None:
     """Create a game file with its signed genesis entry and the game's component data."""
     with reported():
@@ -64,16 +76,25 @@ def new(
         from pbem.errors import FileAccessError
 
         options = option_texts(option)
+        if referee is not None:
+            options.setdefault("escrow", "referee")
         seats = [name.strip() for name in players.split(",") if name.strip()]
         setup = ledger_mod.plan(game=game, edition=edition, options=options, seats=seats, creator=seat)
         if file.exists():
             raise FileAccessError(f"{file}: already exists; choose another name")
         data = _components(setup, components)
+        chosen = _referee(referee, referee_email)
         secret = open_key(key or seat)
         if email is not None:
             ledger_mod.check_email(email)
         ledger = ledger_mod.new_game(
-            setup, secret, at=now(), nonce=secrets.token_hex(16), components=data, email=email
+            setup,
+            secret,
+            at=now(),
+            nonce=secrets.token_hex(16),
+            components=data,
+            email=email,
+            referee=chosen,
         )
         text = gamefile.render_new(
             ledger.header(), ledger.roster_table(), data, ledger.entries, ledger.status_lines()
@@ -87,7 +108,60 @@ def new(
                 "not play moves (pbem table keeps the score of a game at the table)"
             )
         info(f"send it to {', '.join(ledger.waiting_to_join)} to join: pbem join {file} --as SEAT")
+        if chosen is not None:
+            name = chosen.identity.name
+            info(f"and to the referee {name}, to accept: pbem referee {file} --as {name}")
         info(f"or invite them by mail: pbem mail send {file} --as {seat} --to ADDRESS --to ADDRESS ...")
+
+
+def _referee(given: tuple[str, Path] | None, email: str | None) -> Any:
+    """The referee ``--referee NAME KEYFILE`` names, their exported identity read and checked."""
+    from pbem.crypto.identity import parse_signed_identity_line
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import UsageError
+    from pbem.gamefile import read_bytes
+
+    if given is None:
+        if email is not None:
+            raise UsageError("--referee-email needs --referee")
+        return None
+    name, keyfile = given
+    text = read_bytes(keyfile).decode("utf-8", "replace")
+    identity, signature = parse_signed_identity_line(text, str(keyfile))
+    if identity.name != name:
+        raise UsageError(f"{keyfile} holds {identity.name}'s identity, not {name}'s")
+    if email is not None:
+        ledger_mod.check_email(email)
+    return ledger_mod.Referee(identity, signature, email)
+
+
+def referee(
+    file: Path = typer.Argument(..., help="The game file."),
+    name: str = typer.Option(..., "--as", help="The referee's name, as the game names them."),
+    key: str | None = KEY,
+    send: bool = SEND,
+) -> None:
+    """As the game's referee: accept (give the key the seats' escrow is sealed to), then check and
+    acknowledge each seat's escrow and give what an unlock of a silent seat needs.
+
+    The referee holds every seat's deck secret, so could read every hidden card: the trust the
+    players chose; the referee never plays a move."""
+    from pbem.cli.play_commands import carried_text
+    from pbem.engine import ledger as ledger_mod
+
+    with reported():
+        loaded, ledger = read_game(file, writing=True)
+        secret = open_key(key or name)
+        ledger_mod.check_referee(ledger, name, secret)
+        first = ledger.referee_joined is None
+        updated, entry = ledger_mod.referee_entry(ledger, name, secret, now())
+        write_entries(loaded, [entry], updated)
+        if first:
+            info(f"the referee {name} accepted (entry {entry['seq']}): the seats' escrows are sealed to you")
+        else:
+            info(f"the referee {name} {carried_text(entry)} (entry {entry['seq']})")
+    if send:
+        send_after(file, name)
 
 
 def _components(setup: Any, path: Path | None) -> dict[str, Any]:
@@ -153,6 +227,9 @@ def join(
         info(f"{seat} joined {file} (entry {entry['seq']}, fingerprint {updated.roster[seat].fingerprint})")
         if updated.waiting_to_join and not send:  # with --send, the send says who gets it
             info(f"send it to {', '.join(updated.waiting_to_join)} to join")
+        elif updated.referee_waiting is not None:
+            name = updated.referee_waiting
+            info(f"every seat has joined; the referee {name} accepts with: pbem referee {file} --as {name}")
         else:
             info("every seat has joined")
     if send:
@@ -308,6 +385,14 @@ def verify(
                         f"to entry {handover.seq})"
                     )
                     start = handover.seq
+        if ledger.referee is not None:
+            name = ledger.referee.name
+            since = (
+                "not accepted yet"
+                if ledger.referee_joined is None
+                else f"referee, entry {ledger.referee_joined}"
+            )
+            typer.echo(f"  {pad(name, 16)} {ledger.referee.fingerprint}  ({since})")
 
 
 def games(as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:

@@ -262,6 +262,8 @@ def compose(
         tables.waiting_summary(ledger.rules, ledger.table)
         if ledger.table is not None and ledger.rules is not None
         else "waiting for " + ", ".join(ledger.waiting_to_join) + " to join"
+        if ledger.waiting_to_join
+        else f"waiting for the referee {ledger.referee_waiting} to accept"
     )
     subject = (
         f"[pbem] {ledger.info.title} {ledger.game_id[:8]}: {_short(happened, 60)}; {_short(summary, 60)}"

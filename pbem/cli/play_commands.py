@@ -123,7 +123,8 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     from pbem.engine import table as tables
     from pbem.engine.ruleset import DECK_DEMANDS
 
-    if ledger.waiting_to_join:
+    referee = ledger.referee_waiting
+    if ledger.waiting_to_join or referee is not None:
         joining = [
             {
                 "seat": seat,
@@ -135,7 +136,19 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
             }
             for seat in ledger.waiting_to_join
         ]
-        return {"phase": "joining", "over": False, "waiting": joining, "send_to": ledger.waiting_to_join}
+        if referee is not None:
+            joining.append(
+                {
+                    "seat": referee,
+                    "kind": "join",
+                    "step": "joining",
+                    "prompt": "accept as the game's referee",
+                    "command": f"pbem referee {file} --as {referee}",
+                    "note": "",
+                }
+            )
+        send_to = [item["seat"] for item in joining]
+        return {"phase": "joining", "over": False, "waiting": joining, "send_to": send_to}
     game = play_mod.seated(ledger)
     due = play_mod.deadlines(ledger)
     waiting: list[dict[str, Any]] = []
@@ -150,6 +163,8 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
         elif demand.kind == "consent":
             prompt, command = demand.prompt, f"pbem consent {file} --as {seat}"
             note = "add --decline to refuse the undo"
+        elif demand.kind in DECK_DEMANDS and seat not in ledger.seats:
+            prompt, command = demand.prompt, f"pbem referee {file} --as {seat}"
         elif demand.kind in DECK_DEMANDS:
             prompt, command = demand.prompt, f"pbem sync {file} --as {seat}"
             note = "or it rides in the seat's next entry"
@@ -563,7 +578,7 @@ def log_line(ledger: Ledger, entry: dict[str, Any]) -> str:
     carried = carried_text(entry)
     return (
         describe_entry(entry)
-        + (f" [{carried}]" if entry["kind"] != "sync" and carried else "")
+        + (f" [{carried}]" if entry["kind"] not in ("sync", "referee") and carried else "")
         + (" (undone)" if _void(ledger, entry) else "")
     )
 
@@ -600,6 +615,10 @@ def describe_entry(entry: dict[str, Any]) -> str:
         return f"claimed that {entry['late']} let the deadline of the {entry['step']} pass"
     if kind == "sync":
         return carried_text(entry)
+    if kind == "referee":
+        if "escrow_key" in entry:
+            return "accepted as the referee: the seats' escrows are sealed to its key"
+        return "as the referee, " + carried_text(entry)
     return f"added randomness to the {entry['event']}"
 
 

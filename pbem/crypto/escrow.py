@@ -23,7 +23,9 @@ publishes a *partial* ``c1^{s_i}`` with a Chaum-Pedersen proof that it used the 
 (``combine``), the share the silent seat would have published, and nothing about its other cards.
 Fewer than ``K`` holders learn nothing of ``x`` (Shamir's sharing is perfectly hiding below the
 threshold); ``K`` holders together could rebuild ``x``, which is why the threshold is all the other
-seats by default and never below 2 (one holder alone would hold the secret outright).
+seats by default and never below 2 (one holder alone would hold the secret outright), but for a
+*referee*: a person outside the game whom the players chose to trust with every seat's secret, the
+one holder of each dealing, with a threshold of 1 (a polynomial of degree 0: the share is the secret).
 
 Coefficients are derived from a seed, the secret and the whole statement of the dealing, and proof
 nonces from the holder's share and the statement (as in RFC 6979), so the same call always makes
@@ -114,6 +116,8 @@ def default_threshold(holders: Sequence[str]) -> int:
 
 
 def _check_threshold(threshold: int, holders: int, what: str) -> None:
+    if threshold == holders == 1:
+        return  # a referee: the one holder the players chose to trust with the secret
     if not MIN_THRESHOLD <= threshold <= holders:
         raise ValueError(
             f"{what}: a threshold of {threshold} with {holders} holders; it must be from "
@@ -200,7 +204,8 @@ def _evaluate(polynomial: Sequence[int], point: int, order: int) -> int:
 
 def check_dealing(dealing: Dealing, *, group: Group) -> None:
     """Raise GameFileError unless the dealing is well formed: distinct holders other than the
-    dealer, a threshold from 2 to their number, every commitment a (non-identity) group element.
+    dealer, a threshold from 2 to their number (1 for a referee, the one holder), every
+    commitment a (non-identity) group element.
 
     A commitment of the identity would mean a zero coefficient: no honest dealing has one, and
     refusing it keeps every holder's key a proper element for the partials' proofs.
@@ -484,8 +489,8 @@ def combine(
         raise GameFileError("partials to combine: a holder's partial is given twice")
     if any(index < 1 for index in indices):
         raise GameFileError("partials to combine: holder indices start at 1")
-    if threshold < MIN_THRESHOLD:
-        raise GameFileError(f"partials to combine: a threshold of {threshold} is below {MIN_THRESHOLD}")
+    if threshold < 1:
+        raise GameFileError(f"partials to combine: a threshold of {threshold} is below 1")
     if len(pairs) < threshold:
         raise GameFileError(f"{len(pairs)} of {threshold} partials: too few to combine")
     chosen = sorted(pairs, key=lambda pair: pair[0])[:threshold]

@@ -253,38 +253,49 @@ def setup(
     return Decks(tuple(seats), {seat: keys[seat] for seat in seats}, joint, decks, group, escrow=escrow)
 
 
+def participants(decks: Decks) -> tuple[str, ...]:
+    """Everyone who may owe the decks something: the seats, and the referee of a game with one."""
+    referee = None if decks.escrow is None else decks.escrow.referee
+    return decks.seats if referee is None else (*decks.seats, referee)
+
+
 def owed(decks: Decks, seat: str) -> list[Owed]:
     """What ``seat`` owes the decks now: its turn to shuffle, shares of others' draws."""
     return owing(decks, (seat,)).get(seat, [])
 
 
 def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Owed]]:
-    """What each of ``seats`` (default every seat) owes the decks now, seats owing nothing left
-    out: deck by deck, each seat's shuffle before its shares. One pass over the decks serves
-    every seat, as replay asks after every entry."""
+    """What each of ``seats`` (default every seat, and the referee of a game with one) owes the
+    decks now, seats owing nothing left out: deck by deck, each seat's shuffle before its shares.
+    One pass over the decks serves every seat, as replay asks after every entry."""
     everyone = decks.seats
-    asked = everyone if seats is None else seats
+    escrow = decks.escrow
+    asked = participants(decks) if seats is None else seats
     count = len(everyone)
     found: dict[str, list[Owed]] = {}
-    escrow = decks.escrow
     if escrow is not None and escrow.failed is not None:
         return found  # the game cannot go on: nothing is owed
     if escrow is not None:
-        # each seat deals first, then answers every dealing it holds a share of
+        # each seat deals first, then each holder answers every dealing it holds a share of
         for seat in asked:
-            if seat not in escrow.dealings:
+            if seat in everyone and seat not in escrow.dealings:
                 found.setdefault(seat, []).append(Owed("escrow"))
             for dealer in escrow.dealings:
-                if seat != dealer and seat not in escrow.acknowledged.get(dealer, set()):
+                if seat in escrow.holders(everyone, dealer) and seat not in escrow.acknowledged.get(
+                    dealer, set()
+                ):
                     found.setdefault(seat, []).append(Owed("acknowledge", dealer=dealer))
         # a silent seat's shares being unlocked: every holder owes its partial until enough are in
         for silent, positions in escrow.unlocking.items():
+            holders = escrow.holders(everyone, silent)
             for (deck_id, slot), given in positions.items():
                 if len(given) >= escrow.threshold:
                     continue
                 for seat in asked:
-                    if seat != silent and seat not in given:
+                    if seat in holders and seat not in given:
                         found.setdefault(seat, []).append(Owed("partial", deck_id, slot, dealer=silent))
+        if escrow.referee is not None:
+            asked = [seat for seat in asked if seat in everyone]  # the referee owes no deck a share
     for deck in decks.decks.values():
         if deck.shuffled < count and everyone[deck.shuffled] in asked and not decks.over:
             found.setdefault(everyone[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
@@ -316,12 +327,12 @@ def demands(decks: Decks) -> list[Demand]:
     """What the seats owe, as demands any entry of theirs settles (``pbem sync`` if nothing else)."""
     found: list[Demand] = []
     owes = owing(decks)
-    for seat in decks.seats:
+    for seat in participants(decks):
         for item in owes.get(seat, []):
             if item.kind == "escrow":
-                found.append(
-                    Demand(seat, "escrow", "escrow", "deal your deck secret in escrow to the other seats")
-                )
+                referee = decks.escrow is not None and decks.escrow.referee is not None
+                whom = "the referee" if referee else "the other seats"
+                found.append(Demand(seat, "escrow", "escrow", f"deal your deck secret in escrow to {whom}"))
                 continue
             if item.kind == "acknowledge":
                 found.append(
@@ -666,6 +677,8 @@ def _take_escrow(
         return []
     carried: list[Owed] = []
     if "escrow" in entry:
+        if seat not in decks.seats:
+            raise GameFileError("escrow: a referee holds the seats' dealings and deals none")
         escrows.take_dealing(
             escrow, decks.seats, seat, entry["escrow"], deck_key=decks.keys[seat], group=decks.group
         )
@@ -742,6 +755,11 @@ def standing_in(decks: Decks, late: str, kind: str) -> str | None:
     the decks of ``kind``, or None when they can: its shares are unlocked by the escrow holders'
     partials, its shuffle is skipped (the others' shuffles still hide the order)."""
     escrow = decks.escrow
+    if escrow is not None and late == escrow.referee:
+        return (
+            f"the referee {late} owes the escrow what only the referee holds, which nobody can give "
+            "for it: the game waits for the referee"
+        )
     if kind == "unlock":
         return (
             f"{late} owes partial decryptions to unlock a silent seat, which nobody can give for it: "

@@ -13,6 +13,12 @@ one at fault).
 
 No card is dealt until every dealing is in and acknowledged: a seat that later goes silent can
 then always be unlocked by the others.
+
+With ``escrow = "referee"`` the one holder of every seat's secret is a *referee*: a person outside
+the game, named with the key they exported in the genesis entry, who signs ``referee`` entries
+(its receiving key first, then its acknowledgements and partials) and never a move. It takes no
+quorum: the referee alone could read every hidden card, which is the trust the players chose; it
+is the only escrow two players can have.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from pbem.errors import GameFileError
 ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint", "escrow_partials")
 KEY_FIELDS = ("escrow_key", "escrow_key_proof")
 OTHERS = "others"
+REFEREE = "referee"
 NONE = "none"
 MIN_SEATS = 3  # with two, the one holder would hold the other's secret outright
 
@@ -48,6 +55,11 @@ class Escrow:
     # A silent seat's shares being unlocked: seat -> (deck, slot) -> holder -> its partial, each
     # position until ``threshold`` partials combine into the seat's share.
     unlocking: dict[str, dict[tuple[str, int], dict[str, Element]]] = field(default_factory=dict)
+    referee: str | None = None  # with escrow=referee, the one holder of every dealing
+
+    def holders(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
+        """Who holds ``dealer``'s shares: the referee, or every other seat in seat order."""
+        return (self.referee,) if self.referee is not None else holders_of(seats, dealer)
 
     def copy(self) -> Escrow:
         return Escrow(
@@ -61,6 +73,7 @@ class Escrow:
                 seat: {place: dict(given) for place, given in positions.items()}
                 for seat, positions in self.unlocking.items()
             },
+            self.referee,
         )
 
     def unlocked(self, seat: str, deck_id: str, slot: int) -> bool:
@@ -77,7 +90,8 @@ class Escrow:
     def complete(self, seats: Sequence[str]) -> bool:
         """Every seat's dealing is in and every holder has acknowledged it."""
         return all(
-            dealer in self.dealings and self.acknowledged.get(dealer, set()) >= set(holders_of(seats, dealer))
+            dealer in self.dealings
+            and self.acknowledged.get(dealer, set()) >= set(self.holders(seats, dealer))
             for dealer in seats
         )
 
@@ -88,7 +102,10 @@ def holders_of(seats: Sequence[str], dealer: str) -> tuple[str, ...]:
 
 
 def threshold_of(options: Mapping[str, OptionValue], seats: int) -> int:
-    """How many holders unlock a seat: ``escrow_threshold``, or (0) every other seat."""
+    """How many holders unlock a seat: ``escrow_threshold``, or (0) every other seat; the one
+    referee alone."""
+    if options.get("escrow") == REFEREE:
+        return 1
     given = int(options.get("escrow_threshold", 0) or 0)
     return given or seats - 1
 
@@ -97,11 +114,12 @@ def check_options(options: Mapping[str, OptionValue], seats: int) -> str | None:
     """Why the escrow options cannot be played with ``seats`` seats, or None."""
     chosen = options.get("escrow", NONE)
     given = int(options.get("escrow_threshold", 0) or 0)
-    if chosen == NONE:
-        return "escrow_threshold needs escrow=others" if given else None
+    if chosen in (NONE, REFEREE):
+        return f"escrow_threshold needs escrow=others (escrow={chosen})" if given else None
     if seats < MIN_SEATS:
         return (
-            f"escrow={chosen} needs 3 or more players: with 2, one holder alone would hold the other's secret"
+            f"escrow={chosen} needs 3 or more players: with 2, one holder alone would hold the other's "
+            "secret (--referee NAME KEYFILE lets a referee outside the game hold them)"
         )
     threshold = threshold_of(options, seats)
     if not es.MIN_THRESHOLD <= threshold <= seats - 1:
@@ -113,7 +131,12 @@ def check_options(options: Mapping[str, OptionValue], seats: int) -> str | None:
 
 
 def wanted(options: Mapping[str, OptionValue]) -> bool:
+    """The seats hold each other's shares, so each publishes a receiving key."""
     return options.get("escrow", NONE) == OTHERS
+
+
+def by_referee(options: Mapping[str, OptionValue]) -> bool:
+    return options.get("escrow", NONE) == REFEREE
 
 
 # --- keys ----------------------------------------------------------------------------------------
@@ -147,7 +170,7 @@ def dealing_fields(
     escrow: Escrow, seats: Sequence[str], seat: str, secret: int, *, seed: bytes, game_id: str, group: Group
 ) -> dict[str, str]:
     """``seat``'s dealing: commitments, and each holder's share sealed to it."""
-    holders = holders_of(seats, seat)
+    holders = escrow.holders(seats, seat)
     dealing, shares = es.deal(
         secret, holders, escrow.threshold, game_id=game_id, dealer=seat, group=group, seed=seed
     )
@@ -215,7 +238,7 @@ def take_dealing(
         raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
     if seat in escrow.dealings:
         raise GameFileError(f"{where}: {seat} has already dealt its escrow")
-    holders = holders_of(seats, seat)
+    holders = escrow.holders(seats, seat)
     commitments = group.parse_elements(item.get("commitments"), f"{where}.commitments")
     ephemeral = group.parse_elements(item.get("ephemeral"), f"{where}.ephemeral")
     masked = group.parse_scalars(item.get("masked"), f"{where}.masked")
@@ -224,7 +247,8 @@ def take_dealing(
             f"{where}.commitments: {len(commitments)} commitments for a threshold of {escrow.threshold}"
         )
     if len(ephemeral) != len(holders) or len(masked) != len(holders):
-        raise GameFileError(f"{where}: a sealed share for each of the {len(holders)} other seats")
+        whom = "the referee" if escrow.referee is not None else f"each of the {len(holders)} other seats"
+        raise GameFileError(f"{where}: a sealed share for {whom}")
     dealing = es.Dealing(seat, holders, tuple(commitments))
     es.check_dealing(dealing, group=group)
     es.check_dealing_key(dealing, deck_key)

@@ -80,6 +80,8 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "sync": ("rand",),
     # The seat's holder hands it on to another player (see ``handover``).
     "handover": ("name", "sign", "box", "identity_sig", "sealed_secret", "rand"),
+    # The referee of a game with escrow=referee: its receiving key, then its answers to the escrow.
+    "referee": (),
 }
 PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "undo", "consent", "sync")
 # Optional fields: what a seat owes the hidden decks rides in any of these entries it signs,
@@ -99,6 +101,11 @@ OPTIONAL_FIELDS["genesis"] += ("group",)
 # With escrow, every seat publishes the key its escrow shares are sealed to (see engine.escrows).
 OPTIONAL_FIELDS["genesis"] += escrows.KEY_FIELDS
 OPTIONAL_FIELDS["join"] += escrows.KEY_FIELDS
+# With escrow=referee, the genesis names the referee (see ``read_referee``), and the referee's
+# entries carry its receiving key first, then its acknowledgements, complaint and partials.
+OPTIONAL_FIELDS["genesis"] += ("referee",)
+OPTIONAL_FIELDS["referee"] = (*escrows.KEY_FIELDS, *escrows.ESCROW_FIELDS[1:])
+REFEREE_FIELDS = ("name", "sign", "box", "identity_sig")
 # What a handover seals to the new holder: the seat's secret for the game (see ``secret_seed``).
 HANDOVER_STEP = "handover"
 EMAIL_PATTERN = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+")
@@ -190,6 +197,9 @@ class Ledger:
     addresses: dict[str, str] = field(default_factory=dict)
     # per seat handed on to another player: who held it before, oldest first (see ``Handover``)
     handovers: dict[str, list[Handover]] = field(default_factory=dict)
+    # with escrow=referee: the referee the genesis names, and the entry that gave its receiving key
+    referee: PublicIdentity | None = None
+    referee_joined: int | None = None
     # how proofs are checked: every time, or skipping those a cache saw pass (never I/O here)
     check: ProofCheck = field(default=check_now, compare=False, repr=False)
 
@@ -222,6 +232,16 @@ class Ledger:
     @property
     def waiting_to_join(self) -> list[str]:
         return [seat for seat in self.seats if seat not in self.roster]
+
+    @property
+    def referee_waiting(self) -> str | None:
+        """The referee's name while it has not given its receiving key (no card is dealt before)."""
+        return self.referee.name if self.referee is not None and self.referee_joined is None else None
+
+    @property
+    def participants(self) -> tuple[str, ...]:
+        """Everyone who signs entries: the seats, then the referee of a game with one."""
+        return self.seats if self.referee is None else (*self.seats, self.referee.name)
 
     def header(self) -> dict[str, Any]:
         return {
@@ -281,6 +301,11 @@ class Ledger:
         rules = self.rules
         if self.waiting_to_join:
             lines.append(f"waiting for {', '.join(self.waiting_to_join)} to join (pbem join FILE --as SEAT)")
+        elif self.referee_waiting is not None:
+            lines.append(
+                f"waiting for the referee {self.referee_waiting} to accept (pbem referee FILE --as "
+                f"{self.referee_waiting})"
+            )
         elif self.table is None or rules is None:
             lines.append("every seat has joined")
         else:
@@ -420,6 +445,64 @@ def check_email(address: str) -> str:
     return address
 
 
+@dataclass(frozen=True)
+class Referee:
+    """The referee of a game with escrow=referee, as ``pbem key export`` gave their key: a
+    self-signed identity, and the address their mail goes to if the players know it."""
+
+    identity: PublicIdentity
+    signature: bytes
+    email: str | None = None
+
+    def fields(self) -> dict[str, str]:
+        found = {
+            "name": self.identity.name,
+            "sign": b64(self.identity.sign_public),
+            "box": b64(self.identity.box_public),
+            "identity_sig": b64(self.signature),
+        }
+        if self.email is not None:
+            found["email"] = check_email(self.email)
+        return found
+
+
+def read_referee(item: object, seats: Sequence[str]) -> tuple[PublicIdentity, str | None]:
+    """The referee a genesis names, its self-signature checked (GameFileError naming the field)."""
+    where = "referee"
+    if not isinstance(item, Mapping):
+        raise GameFileError(f"{where}: expected a table")
+    unknown = sorted(set(item) - {*REFEREE_FIELDS, "email"})
+    if unknown:
+        raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
+    missing = [name for name in REFEREE_FIELDS if name not in item]
+    if missing:
+        raise GameFileError(f"{where}: field {missing[0]!r} missing")
+    name = item["name"]
+    if not isinstance(name, str) or not valid_name(name):
+        raise GameFileError(f"{where}.name must be one word of letters, digits, '-' or '_'")
+    if name.casefold() in {seat.casefold() for seat in seats}:
+        raise GameFileError(f"{where}.name: the referee {name} is a seat; a referee plays no seat")
+    try:
+        identity = PublicIdentity(name, unb64(item["sign"], KEY_SIZE), unb64(item["box"], KEY_SIZE))
+        signature = unb64(item["identity_sig"], SIGNATURE_SIZE)
+    except (ValueError, TypeError, AttributeError):
+        raise GameFileError(
+            f"{where}: sign and box must be keys of {KEY_SIZE} bytes and identity_sig a signature of "
+            f"{SIGNATURE_SIZE} bytes, in base64"
+        ) from None
+    if not identity_signed(identity, signature):
+        raise GameFileError(
+            f"{where}.identity_sig is not {name}'s self-signature: the referee's key did not vouch for it"
+        )
+    email = item.get("email")
+    if email is not None:
+        try:
+            email = check_email(_text(email, f"{where}.email"))
+        except UsageError as exc:
+            raise GameFileError(f"{where}.email: {exc}") from None
+    return identity, email
+
+
 def new_game(
     setup: Setup,
     secret: SecretKeys,
@@ -429,9 +512,11 @@ def new_game(
     components: Mapping[str, Any],
     email: str | None = None,
     group: Group = NEW_GROUP,
+    referee: Referee | None = None,
 ) -> Ledger:
     """A ledger holding just the creator's signed genesis entry; ``nonce`` is 32 random hex
-    digits, which make the game's id its own. Its hidden decks live in ``group``."""
+    digits, which make the game's id its own. Its hidden decks live in ``group``; a game with
+    escrow=referee names its ``referee``."""
     identity = secret.public(setup.creator)
     genesis: dict[str, Any] = {
         "seq": 0,
@@ -452,6 +537,18 @@ def new_game(
         genesis["group"] = group.name
     if email is not None:
         genesis["email"] = check_email(email)
+    if escrows.by_referee(setup.options) != (referee is not None):
+        raise UsageError(
+            "escrow=referee needs --referee NAME KEYFILE (the key the referee exported)"
+            if referee is None
+            else "--referee needs --option escrow=referee"
+        )
+    if referee is not None:
+        if referee.identity.name.casefold() in {seat.casefold() for seat in setup.seats}:
+            raise UsageError(f"the referee {referee.identity.name} is a seat; a referee plays no seat")
+        if not identity_signed(referee.identity, referee.signature):
+            raise IdentityError(f"{referee.identity.name}'s identity is not signed by its own key")
+        genesis["referee"] = referee.fields()
     game_id = genesis["game_id"] = game_id_of(genesis)
     bound = secret.for_game(game_id)  # the creator's secrets follow from the id, which follows from all else
     genesis["rand_tip"] = _chain(game_id, setup.creator, bound)[0].hex()
@@ -484,6 +581,49 @@ def join(
     entry.update(hidden_decks.key_fields(bound, ledger.game_id, seat, ledger.group))
     if escrows.wanted(ledger.options):
         entry.update(escrows.key_fields(hd.deck_seed(bound), ledger.game_id, seat, ledger.group))
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return admit(ledger, signed), signed
+
+
+def check_referee(ledger: Ledger, name: str, secret: SecretKeys) -> list[hidden_decks.Owed]:
+    """Refuse a referee entry the replay would refuse; what the referee owes (nothing before its
+    first entry, which gives its receiving key)."""
+    if ledger.referee is None:
+        raise UsageError("this game has no referee (it was not made with --option escrow=referee)")
+    if name != ledger.referee.name:
+        raise UsageError(f"{name!r} is not this game's referee; its referee is {ledger.referee.name}")
+    if secret.public(name) != ledger.referee:
+        raise IdentityError(
+            f"this key is not the one the game names for the referee {name} (fingerprint "
+            f"{ledger.referee.fingerprint})"
+        )
+    if ledger.referee_joined is None:
+        return []
+    table = ledger.table
+    if table is None or table.decks is None:
+        raise UsageError("the referee answers the escrow once every seat has joined")
+    halted = table.decks.halted()
+    if halted is not None:
+        raise UsageError(halted)
+    owed = hidden_decks.owed(table.decks, name)
+    if not owed:
+        raise UsageError(f"the referee {name} owes the escrow nothing now")
+    return owed
+
+
+def referee_entry(ledger: Ledger, name: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
+    """The referee's entry: its receiving key first; later, its acknowledgements of the seats'
+    dealings (or a complaint) and the partial decryptions an unlock needs of it."""
+    check_referee(ledger, name, secret)
+    entry = ledger.next_entry(name, at, "referee")
+    seed = ledger.secret_seed(name, secret)
+    if ledger.referee_joined is None:
+        entry.update(escrows.key_fields(hd.deck_seed(seed), ledger.game_id, name, ledger.group))
+    else:
+        assert ledger.table is not None and ledger.table.decks is not None
+        entry.update(
+            hidden_decks.owed_fields(ledger.table.decks, name, game_id=ledger.game_id, key_material=seed)
+        )
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed
 
@@ -1102,6 +1242,27 @@ class _Replay:
         self._take_deck_key(entry, found)
         self._take_receiving_key(entry, found)
         self._take_email(entry, found)
+        self._take_referee(entry, found)
+
+    def _take_referee(self, entry: dict[str, Any], found: list[str]) -> None:
+        """The referee a game with escrow=referee names: its self-signed identity, pinned, so
+        only the key the players chose signs the referee's entries."""
+        ledger = self.ledger
+        assert ledger is not None
+        if "referee" not in entry:
+            if escrows.by_referee(ledger.options):
+                found.append("referee missing: a game with escrow=referee names its referee")
+            return
+        if not escrows.by_referee(ledger.options):
+            found.append("referee: only a game with escrow=referee names a referee")
+            return
+        try:
+            ledger.referee, email = read_referee(entry["referee"], ledger.seats)
+        except GameFileError as exc:
+            found.append(str(exc))
+            return
+        if email is not None:
+            ledger.addresses[ledger.referee.name] = email
 
     def _later(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
         if self.ledger is None:
@@ -1109,6 +1270,13 @@ class _Replay:
             return
         ledger = self.ledger
         by = entry["by"]
+        if ledger.referee is not None and by == ledger.referee.name:
+            self._referee(index, entry, found)
+            return
+        if entry["kind"] == "referee":
+            found.append(f"{by!r} is not this game's referee: only the referee signs referee entries")
+            self._chain_only(index, entry, found)
+            return
         if by not in ledger.seats:
             found.append(f"{by!r} is not a seat of this game (seats: {', '.join(ledger.seats)})")
             self._chain_only(index, entry, found)
@@ -1153,6 +1321,46 @@ class _Replay:
                 self._hand_over(entry, found)
             if entry["kind"] in PLAY_KINDS and not found:
                 self._play(entry, found)
+        self._settle(entry)
+
+    def _referee(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
+        """The referee's entry: its receiving key first, then what it owes the escrow."""
+        ledger = self.ledger
+        assert ledger is not None and ledger.referee is not None
+        by = entry["by"]
+        if entry["kind"] != "referee":
+            found.append(f"the referee {by} signs only referee entries, not a {entry['kind']} entry")
+            self._chain_only(index, entry, found)
+            return
+        if not self._admit(index, entry, ledger.referee, found) or found:
+            return
+        keyed = [name for name in escrows.KEY_FIELDS if name in entry]
+        answers = [name for name in escrows.ESCROW_FIELDS if name in entry]
+        if ledger.referee_joined is None:
+            if answers:
+                found.append(f"{answers[0]}: the referee's first entry gives its receiving key, nothing else")
+                return
+            try:
+                ledger.receiving_keys[by] = escrows.read_key(entry, ledger.game_id, by, ledger.group)
+            except GameFileError as exc:
+                found.append(str(exc))
+                return
+            ledger.referee_joined = entry["seq"]
+            self._start_if_seated(entry["seq"], entry["at"])
+            return
+        if keyed:
+            found.append(f"{keyed[0]}: the referee gave its receiving key in entry {ledger.referee_joined}")
+            return
+        if ledger.table is None or ledger.step_start is None:
+            found.append("the referee answers the escrow once every seat has joined")
+            return
+        try:
+            if not tables.take_owed(ledger.table, ledger.step_start, by, entry, ledger.check):
+                raise GameFileError(
+                    f"a referee entry carries what the referee owes the escrow, and {by} owed nothing"
+                )
+        except PbemError as exc:
+            found.append(f"refused by the rules: {exc}")
         self._settle(entry)
 
     def _hand_over(self, entry: dict[str, Any], found: list[str]) -> None:
@@ -1226,7 +1434,12 @@ class _Replay:
         ledger = self.ledger
         assert ledger is not None
         rules = ledger.rules
-        if ledger.table is None and rules is not None and not ledger.waiting_to_join:
+        if (
+            ledger.table is None
+            and rules is not None
+            and not ledger.waiting_to_join
+            and ledger.referee_waiting is None
+        ):
             ledger.table = tables.start(
                 rules,
                 game_id=ledger.game_id,
@@ -1237,7 +1450,10 @@ class _Replay:
                 seq=seq,
                 deck_keys=ledger.deck_keys,
                 group=ledger.group,
-                receiving_keys=ledger.receiving_keys if escrows.wanted(ledger.options) else None,
+                receiving_keys=(
+                    ledger.receiving_keys if escrows.wanted(ledger.options) or ledger.referee else None
+                ),
+                referee=None if ledger.referee is None else ledger.referee.name,
             )
             tables.track(rules, ledger.table, at, ledger.deadline_days)
 
@@ -1391,7 +1607,7 @@ class _Replay:
                     self._same_place(position, entry, found)
                     return last
             previous_by = ledger.entries[ledger.steps[last][-1]].get("by")
-            if ledger.seats.index(by) < _seat_index(ledger, previous_by):
+            if _seat_index(ledger, by) < _seat_index(ledger, previous_by):
                 found.append(f"entries of step {seq} are not in seat order ({by} after {previous_by})")
             if entry["prev"] != ledger.step_hash(last - 1):
                 found.append(
@@ -1537,7 +1753,9 @@ def _step_name(ledger: Ledger, step: int) -> str:
 
 
 def _seat_index(ledger: Ledger, seat: object) -> int:
-    return ledger.seats.index(seat) if isinstance(seat, str) and seat in ledger.seats else -1
+    """A signer's place in a step's order: the seats' order, the referee after them."""
+    signers = ledger.participants
+    return signers.index(seat) if isinstance(seat, str) and seat in signers else -1
 
 
 def _text(value: Any, name: str) -> str:

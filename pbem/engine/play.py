@@ -49,6 +49,11 @@ class Seated:
 def seated(ledger: Ledger) -> Seated:
     rules = require_ruleset(ledger.info)
     if ledger.table is None:
+        if ledger.referee_waiting is not None and not ledger.waiting_to_join:
+            raise IllegalMoveError(
+                f"the game starts once the referee {ledger.referee_waiting} has accepted "
+                f"(pbem referee FILE --as {ledger.referee_waiting})"
+            )
         raise IllegalMoveError(
             f"the game starts once every seat has joined; waiting for {', '.join(ledger.waiting_to_join)}"
         )

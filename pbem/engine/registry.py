@@ -91,8 +91,9 @@ ESCROW = OptionSpec(
     "others",
     "others: each seat's deck secret is dealt in escrow to the other seats, so they can read for a "
     "seat that goes silent what the game needs of it (3 or more players; with 2 the default is "
-    "none); none: no escrow",
-    choices=("none", "others"),
+    "none); referee: a referee outside the game holds them (pbem new --referee NAME KEYFILE; the "
+    "escrow two players can have); none: no escrow",
+    choices=("none", "others", "referee"),
     absent="none",
 )
 ESCROW_THRESHOLD = OptionSpec(

@@ -112,9 +112,10 @@ def start(
     deck_keys: Mapping[str, Element] | None = None,
     group: Group = OLD_GROUP,
     receiving_keys: Mapping[str, Element] | None = None,
+    referee: str | None = None,
 ) -> Table:
     """The table once every seat has joined; ``receiving_keys`` (each seat's, in a game with
-    escrow) start the escrow of the deck secrets."""
+    escrow, or the ``referee``'s alone) start the escrow of the deck secrets."""
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     table.retire_after = int(options.get("retire_after", 0) or 0)
     hidden = hidden_deck_rules(rules)
@@ -123,10 +124,11 @@ def start(
         if specs:
             escrow = None
             if receiving_keys is not None:
-                missing = [seat for seat in seats if seat not in receiving_keys]
+                holders = seats if referee is None else (referee,)
+                missing = [seat for seat in holders if seat not in receiving_keys]
                 if missing:
                     raise GameFileError(f"no escrow receiving key for {', '.join(missing)}")
-                escrow = Escrow(threshold_of(options, len(seats)), dict(receiving_keys))
+                escrow = Escrow(threshold_of(options, len(seats)), dict(receiving_keys), referee=referee)
             table.decks = hidden_decks.setup(specs, seats, deck_keys or {}, group, escrow)
     _note_requests(rules, table, seq)
     return table
