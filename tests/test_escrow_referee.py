@@ -268,3 +268,39 @@ def test_the_referee_game_replays_from_the_file_alone(played: Played) -> None:
         and replayed.referee.sign_public == seeded_keys(REFEREE).public(REFEREE).sign_public
     )
     assert replayed.referee_joined == 2
+
+
+def test_the_referee_is_mailed_what_it_must_answer_and_mails_its_answer_to_the_seats(tmp_path: Path) -> None:
+    import email
+    import email.policy
+
+    make_key_homes(tmp_path, (*SEATS, REFEREE))
+    played = Played(tmp_path)
+    exported = tmp_path / "r.id"
+    exported.write_text(played.step(REFEREE, "key", "export", REFEREE).stdout, encoding="utf-8")
+    game = tmp_path / "game.toml"
+    made = new_game(
+        played, game, "--email", "a@example.org", "--referee", REFEREE, str(exported),
+        "--referee-email", "r@example.org",
+    )  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    played.step("b", "join", str(game), "--as", "b", "--email", "b@example.org", at=DAY1)
+
+    def mailed(who: str, name: str) -> email.message.EmailMessage:
+        out = tmp_path / f"{name}.eml"
+        played.step(who, "mail", "send", str(game), "--as", who, "--to-file", str(out), at=DAY1)
+        message = email.message_from_bytes(out.read_bytes(), policy=email.policy.default)
+        assert isinstance(message, email.message.EmailMessage)
+        return message
+
+    assert mailed("b", "joined")["To"] == "r@example.org"  # the referee must accept next
+    played.step(REFEREE, "referee", str(game), "--as", REFEREE, at=DAY1)
+    assert set(mailed(REFEREE, "accepted")["To"].split(", ")) == {"a@example.org", "b@example.org"}
+    played.step("a", "sync", str(game), "--as", "a", at=DAY1)
+    played.step("b", "sync", str(game), "--as", "b", at=DAY1)
+    to_referee = mailed("b", "dealt")
+    assert "r@example.org" in to_referee["To"]
+    # the referee's home takes the message in and answers from its own copy
+    imported = played.run(REFEREE, "mail", "import", str(tmp_path / "dealt.eml"), at=DAY1)
+    assert imported.exit_code == 0, imported.stderr
+    assert "(your move: r)" in played.step(REFEREE, "inbox", at=DAY1).stdout

@@ -130,6 +130,14 @@ def own_seats(ledger: Ledger, *, joining: bool = False) -> frozenset[str]:
                 continue
             if entry.private and (identity is None or entry.identity.sign_public == identity.sign_public):
                 own.add(seat)
+    referee = ledger.referee
+    if referee is not None:  # a referee's home answers for it as a player's does for a seat
+        try:
+            entry = store.public(referee.name)
+        except PbemError:
+            return frozenset(own)
+        if entry.private and entry.identity.sign_public == referee.sign_public:
+            own.add(referee.name)
     return frozenset(own)
 
 

@@ -237,10 +237,10 @@ def compose(
     from pbem.mail.library import Library
     from pbem.mail.message import Outgoing, build, inline
 
-    check_seat(seat, ledger.seats)
+    check_seat(seat, ledger.participants)  # a referee mails its entries as a seat does
     report = status_report(ledger, now(), loaded.path)
     asked = [other for other in report["send_to"] if other != seat]
-    others = [other for other in ledger.seats if other != seat and other not in asked]
+    others = [other for other in ledger.participants if other != seat and other not in asked]
     recipients = asked + others
     if not recipients:
         raise UsageError("the game has no other seat to send to")
@@ -446,7 +446,10 @@ def send_file(
 
     for address in to:
         check_email(address)
-    loaded, ledger = read_game(file, seat=seat)
+    from pbem.engine.seats import check_seat
+
+    loaded, ledger = read_game(file)
+    check_seat(seat, ledger.participants)  # a referee mails its entries as a seat does
     account = _account()
     sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
     if picture is None:  # as the account says: pictures cost each message about 100 KB

@@ -287,6 +287,8 @@ class Ledger:
     def key_at(self, seat: str, seq: int) -> PublicIdentity | None:
         """The key that signed for ``seat`` in entry ``seq``: the one it joined with, or the one
         a handover gave the seat to (a handover itself is signed by the key it hands on from)."""
+        if self.referee is not None and seat == self.referee.name:
+            return self.referee
         for handover in self.handovers.get(seat, ()):
             if seq <= handover.seq:
                 return handover.before
@@ -862,7 +864,7 @@ def combine(
             known.add(node.hash)
             came_from[node.hash] = name
             nodes.append(node)
-    branches = Branches(mine.seats, nodes)
+    branches = Branches(mine.participants, nodes)
     for one, two in branches.rivals():
         signed = all(_signed_by_its_seat(mine, node.entry) for node in (one, two))
         if signed and branches.equivocation(one, two):
@@ -878,7 +880,7 @@ def combine(
             f"{resolution.split} (made on by {sides}): two histories that each go on, and pbem cannot "
             "choose between them; keep one copy and make the other's moves again on it"
         )
-    order = {seat: index for index, seat in enumerate(mine.seats)}
+    order = {seat: index for index, seat in enumerate(mine.participants)}
     entries = sorted(
         (dict(entry) for entry in resolution.entries), key=lambda entry: (entry["seq"], order[entry["by"]])
     )

@@ -128,9 +128,9 @@ def learned(
     of order), and a message that relied on it would not apply there."""
     delta = carried.get(DELTA)
     said = delta.get("sender") if isinstance(delta, Mapping) else None
-    if isinstance(said, str) and said in ledger.seats:
+    if isinstance(said, str) and said in ledger.participants:
         sender = said
-    if sender is None or sender not in ledger.seats:
+    if sender is None or sender not in ledger.participants:
         return {}
     table = delta if isinstance(delta, Mapping) else carried.get("game")
     head = table.get("head") if isinstance(table, Mapping) else None
