@@ -1024,6 +1024,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "consent": ("target", "agree", "rand"),
     "sync": ("rand",),
     "handover": ("name", "sign", "box", "identity_sig", "sealed_secret", "rand"),
+    "referee": (),  # with escrow = "referee": by the referee the genesis names, never by a seat
 }
 RIDING = ("move", "commit", "reveal", "contribute", "timeout", "sync")
 SIGNING_IN = ("genesis", "join", "handover")  # the entries that may give the seat's address, in ``email``
@@ -1210,6 +1211,11 @@ class Verifier:
         # verdict of a complaint, and each silent seat's shares being unlocked, by position, with
         # the partials given so far by holder index
         self.threshold = 0
+        # with escrow = "referee": the referee's name and signing key, and the seq of its first
+        # entry (its receiving key)
+        self.referee = ""
+        self.referee_sign = b""
+        self.referee_seq: int | None = None
         self.receiving: dict[str, Elem] = {}
         self.dealings: dict[str, Dealing] = {}
         self.verdict: str | None = None
@@ -1257,7 +1263,9 @@ class Verifier:
             raise Bad(f"unknown kind {kind!r}")
         allowed = set(COMMON) | set(KINDS[kind]) | ({"email"} if kind in SIGNING_IN else set())
         if kind == "genesis":
-            allowed.add("group")
+            allowed |= {"group", "referee"}  # a referee only with escrow = "referee", checked below
+        if kind == "referee":
+            allowed |= {*ESCROW_KEY_FIELDS, *ESCROW_FIELDS[1:]}
         if kind == "genesis" or (kind == "join" and self.threshold):
             allowed |= set(ESCROW_KEY_FIELDS)  # a genesis without escrow is refused them below
         if kind in RIDING:
@@ -1312,7 +1320,11 @@ class Verifier:
         self.grp = GROUPS[entry.get("group")]
         self.escrow_options(entry.get("options"))
         self.retire_option(entry.get("options"))
-        extra = sorted(set(entry) & set(ESCROW_KEY_FIELDS)) if not self.threshold else []
+        if entry["options"].get("escrow") == "referee":
+            self.referee_of(entry.get("referee"))
+        elif "referee" in entry:
+            raise Bad("referee in a game whose escrow is not 'referee'")
+        extra = sorted(set(entry) & set(ESCROW_KEY_FIELDS)) if not self.threshold or self.referee else []
         if extra:
             raise Bad(f"{extra[0]} in a game without escrow")
         derived = ("game_id", "rand_tip", "deck_key", "deck_key_proof", *ESCROW_KEY_FIELDS, "sig")
@@ -1329,8 +1341,70 @@ class Verifier:
             self.problem(where, "the component data does not hash to the genesis 'components'")
         self.signed_in(entry, where)
 
+    def referee_of(self, item: object) -> None:
+        """The referee the genesis names: a table of name, sign, box, identity_sig (its own
+        signature of its identity) and perhaps email; no seat's name."""
+        if not isinstance(item, dict):
+            raise Bad("a game with escrow = 'referee' names its referee in a table 'referee'")
+        only(item, ("name", "sign", "box", "identity_sig", "email"), "referee")
+        name = item.get("name")
+        if not isinstance(name, str) or not valid_name(name):
+            raise Bad(f"the referee's name {name!r} is not one word")
+        if name.casefold() in {seat.casefold() for seat in self.seats}:
+            raise Bad(f"the referee {name} is a seat")
+        sign, box = unb64(item.get("sign"), 32, "referee sign"), unb64(item.get("box"), 32, "referee box")
+        try:
+            Ed25519PublicKey.from_public_bytes(sign).verify(
+                unb64(item.get("identity_sig"), 64, "referee identity_sig"),
+                pae("pbem/identity/v1", text(name), sign, box),
+            )
+        except InvalidSignature:
+            raise Bad(f"the referee's identity_sig is not {name}'s self-signature") from None
+        if "email" in item and not valid_email(item["email"]):
+            raise Bad(f"the referee's email {item['email']!r} is not an address")
+        self.referee, self.referee_sign = name, sign
+
+    def referee_entry(self, entry: dict[str, Any], where: str) -> None:
+        """The referee's entry: its receiving key (the first), then its answers to the seats'
+        dealings and its partials; the game starts once every seat has joined and it has accepted."""
+        if entry["kind"] != "referee":
+            raise Bad(f"the referee {self.referee} signs only referee entries")
+        first = self.place(entry, where)
+        self.signature(entry, where, self.referee_sign)
+        if not first:
+            return
+        keyed = [name for name in ESCROW_KEY_FIELDS if name in entry]
+        if self.referee_seq is None:
+            if len(keyed) != 2 or any(name in entry for name in ESCROW_FIELDS):
+                raise Bad("the referee's first entry gives its receiving key and nothing else")
+            y = element(self.grp, entry["escrow_key"], "escrow_key")
+            y_proof = short_proof(self.grp, entry["escrow_key_proof"], "escrow_key_proof")
+            if not key_proof_holds(self.grp, y, y_proof, self.game_id, self.referee, "escrow"):
+                raise Bad("the proof of the referee's escrow receiving key does not verify")
+            self.receiving[self.referee] = y
+            self.referee_seq = entry["seq"]
+            self.report.count("escrow key")
+            if self.started is None and all(s in self.keys for s in self.seats):
+                self.started = entry["seq"]
+            return
+        if keyed:
+            raise Bad("the referee gave its receiving key already")
+        if self.started is None or entry["seq"] <= self.started:
+            raise Bad("a referee entry before the game started")
+        if self.verdict is not None:
+            raise Bad(f"the game cannot go on after the escrow complaint: {self.verdict}")
+        if not any(name in entry for name in ESCROW_FIELDS):
+            raise Bad("a referee entry that carries nothing")
+        self.escrow_fields(self.referee, entry)
+        self.skip_retired()
+
     def later(self, entry: dict[str, Any], where: str) -> None:
         seat, kind, seq = entry["by"], entry["kind"], entry["seq"]
+        if self.referee and seat == self.referee:
+            self.referee_entry(entry, where)
+            return
+        if kind == "referee":
+            raise Bad(f"{seat!r} is not the referee")
         if seat not in self.seats:
             raise Bad(f"{seat!r} is not a seat")
         if kind == "join" and seat in self.keys and self.keys[seat][2] < seq:
@@ -1339,7 +1413,8 @@ class Verifier:
             raise Bad(f"{seat} has no key in this step")
         if kind == "join" and seat not in self.keys:
             self.signed_in(entry, where)
-            if self.started is None and all(s in self.keys for s in self.seats):
+            accepted = not self.referee or self.referee_seq is not None
+            if self.started is None and accepted and all(s in self.keys for s in self.seats):
                 self.started = seq
             return
         text_ = entry.get("text")
@@ -1398,7 +1473,7 @@ class Verifier:
             raise Bad(f"the proof of {seat}'s deck key does not verify")
         self.deck_keys[seat] = h
         self.report.count("deck key")
-        if self.threshold:
+        if self.threshold and not self.referee:
             missing = [name for name in ESCROW_KEY_FIELDS if name not in entry]
             if missing:
                 raise Bad(f"{missing[0]} missing: every seat of a game with escrow publishes a receiving key")
@@ -1493,7 +1568,7 @@ class Verifier:
             if seat in self.step_seats[-1]:
                 self.problem(where, f"{seat} has two entries in step {seq}: a duplicate or equivocation")
                 first = False
-            elif self.seats.index(seat) < self.seats.index(self.step_seats[-1][-1]):
+            elif self.order(seat) < self.order(self.step_seats[-1][-1]):
                 self.problem(where, f"the entries of step {seq} are not in seat order")
         else:
             self.problem(where, f"seq {seq} neither starts the next step nor continues this one")
@@ -1504,6 +1579,11 @@ class Verifier:
         self.hashes[-1].append(self.entry_hash(entry))
         self.step_seats[-1].append(seat)
         return first
+
+    def order(self, signer: str) -> int:
+        """A signer's place in a step: the seats in seat order, the referee after them."""
+        signers = [*self.seats, *([self.referee] if self.referee else [])]
+        return signers.index(signer) if signer in signers else -1
 
     def new_step(self, seq: int) -> None:
         self.hashes.append([])
@@ -1776,15 +1856,20 @@ class Verifier:
 
     # --- the escrow of the deck secrets ---
     def escrow_options(self, options: object) -> None:
-        """K from the genesis options: 0 (no escrow), or escrow_threshold (0: every other seat)."""
+        """K from the genesis options: 0 (no escrow), escrow_threshold (0: every other seat), or
+        1 for a referee."""
         if not isinstance(options, dict):
             raise Bad("options is not a table")
         chosen, given = options.get("escrow", "none"), options.get("escrow_threshold", 0)
-        if chosen not in ("none", "others") or type(given) is not int:
+        if chosen not in ("none", "others", "referee") or type(given) is not int:
             raise Bad(f"escrow = {chosen!r}, escrow_threshold = {given!r} are not escrow options")
-        if chosen == "none":
+        if chosen in ("none", "referee"):
             if given:
                 raise Bad("escrow_threshold without escrow = 'others'")
+            if chosen == "referee":
+                if not isinstance(self.grp, Curve):
+                    raise Bad("escrow in a game whose decks are not in the curve group")
+                self.threshold = 1  # the referee alone holds each seat's secret
             return
         threshold = given or len(self.seats) - 1
         if not (len(self.seats) >= 3 and 2 <= threshold <= len(self.seats) - 1):
@@ -1794,11 +1879,13 @@ class Verifier:
         self.threshold = threshold
 
     def holders(self, dealer: str) -> list[str]:
+        if self.referee:
+            return [self.referee]
         return [seat for seat in self.seats if seat != dealer]
 
     def complete(self) -> bool:
         return len(self.dealings) == len(self.seats) and all(
-            len(dealing.answered) == len(self.seats) - 1 for dealing in self.dealings.values()
+            len(dealing.answered) == len(dealing.sealed) for dealing in self.dealings.values()
         )
 
     def dealable(self, where: str) -> None:

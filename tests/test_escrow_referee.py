@@ -304,3 +304,54 @@ def test_the_referee_is_mailed_what_it_must_answer_and_mails_its_answer_to_the_s
     imported = played.run(REFEREE, "mail", "import", str(tmp_path / "dealt.eml"), at=DAY1)
     assert imported.exit_code == 0, imported.stderr
     assert "(your move: r)" in played.step(REFEREE, "inbox", at=DAY1).stdout
+
+
+def written(path: Path, data: dict[str, Any]) -> Path:
+    path.write_text(
+        gamefile.render_new(
+            data["game"], data["roster"], data.get("components", {}), data["entry"], ["forged"]
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_the_independent_verifier_checks_the_referee_from_the_document_alone(played: Played) -> None:
+    from tests import independent_verifier
+
+    game = played.file("unlocked", "independent")
+    hand = played.hand(game, "a")
+    played.step("a", "play", str(game), "--as", "a", "play", hand["deck:0"])  # opened with the referee's
+    report = independent_verifier.verify(game, {hidden_deck_game.DECK: list(hidden_deck_game.CARDS)})
+    assert report.ok, report.problems
+    assert report.counts["escrow key"] == 1  # the referee's: the seats publish none
+    assert report.counts["escrow dealing"] == 2 and report.counts["escrow acknowledgement"] == 2
+    assert report.counts["partial decryption"] == 1 and report.counts["share unlocked"] == 1
+
+
+def test_the_independent_verifier_refuses_a_referee_entry_by_a_seat_or_a_forged_partial(
+    played: Played,
+) -> None:
+    from tests import independent_verifier
+
+    data = tomllib.loads(played.stages["unlocked"])
+    last = data["entry"][-1]
+    forged = copy.deepcopy(last)
+    item = forged["escrow_partials"][0]
+    item["partials"] = entries(played, "accepted")[-1]["escrow_key"]  # a point, not the partial
+    forged.pop("sig")
+    signed = ledger.sign_entry(data["game"]["id"], forged, played.secret(REFEREE))
+    path = played.root / "forged-partial.toml"
+    written(path, dict(data, entry=[*data["entry"][:-1], signed]))
+    problems = independent_verifier.verify(
+        path, {hidden_deck_game.DECK: list(hidden_deck_game.CARDS)}
+    ).problems
+    assert problems and any("escrow_partials[0]" in problem for problem in problems), problems
+    by_seat = copy.deepcopy(last) | {"by": "a"}
+    by_seat.pop("sig")
+    signed = ledger.sign_entry(data["game"]["id"], by_seat, played.secret("a"))
+    written(path, dict(data, entry=[*data["entry"][:-1], signed]))
+    problems = independent_verifier.verify(
+        path, {hidden_deck_game.DECK: list(hidden_deck_game.CARDS)}
+    ).problems
+    assert any("'a' is not the referee" in problem for problem in problems), problems
