@@ -328,9 +328,10 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> Keys:
     return {seat: store.secret(seat, lambda prompt: None) for seat in SEATS}
 
 
-@pytest.fixture(scope="session")
-def base_text(keys: Keys) -> str:
-    """A sound game file: genesis, two joins, three notes, component data."""
+@pytest.fixture(scope="module")
+def base_text(keys: Keys, file_only_game: None) -> str:
+    """A sound game file: genesis, two joins, three notes, component data (made once the game is
+    registered, whichever test of the module a worker runs first)."""
     current = start_game(keys, COMPONENTS)
     for seat, text in BASE_NOTES:
         current, _ = ledger.note(current, seat, text, keys[seat], AT)
