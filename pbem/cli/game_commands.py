@@ -270,11 +270,20 @@ def handover(
     ),
     key: str | None = KEY,
     email: str | None = typer.Option(None, "--email", help="The address the new player's mail goes to."),
+    silent: str | None = typer.Option(
+        None,
+        "--silent",
+        metavar="SEAT",
+        help="Propose handing on SEAT, a silent player's (a timeout was claimed against it), instead "
+        "of your own: done once every other remaining player consents (pbem consent).",
+    ),
     send: bool = SEND,
 ) -> None:
     """Hand your seat on to another player, whose key signs for it from the next entry on.
 
-    Your seat's secret for this game goes to them sealed, so they read your hand and play on."""
+    Your seat's secret for this game goes to them sealed, so they read your hand and play on.
+    With --silent, the others hand on a silent player's seat: the new player takes it with
+    'pbem join FILE --as SEAT', and the escrow's holders seal it the seat's secret."""
     from pbem.crypto.identity import parse_signed_identity_line
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import UsageError
@@ -288,6 +297,11 @@ def handover(
             raise UsageError(f"{keyfile} holds {identity.name}'s identity, not {name}'s")
         if email is not None:
             ledger_mod.check_email(email)
+        if silent is not None:
+            _propose(file, seat, silent, key, identity, signature, email)
+            if send:
+                send_after(file, seat)
+            return
         updated, entry = append_entry(
             file,
             seat,
@@ -307,6 +321,35 @@ def handover(
         )
     if send:
         send_after(file, seat)
+
+
+def _propose(
+    file: Path, seat: str, silent: str, key: str | None, identity: Any, signature: bytes, email: str | None
+) -> None:
+    from pbem.engine import ledger as ledger_mod
+
+    updated, entry = append_entry(
+        file,
+        seat,
+        key,
+        lambda current: ledger_mod.check_can_replace(current, seat, silent, identity),
+        lambda current, secret, at: ledger_mod.replace(
+            current, seat, silent, identity, secret, to_signature=signature, at=at, email=email
+        ),
+    )
+    waiting = [demand.seat for demand in _consents(updated)]
+    info(
+        f"{seat} proposed handing {silent}'s seat on to {identity.name} (entry {entry['seq']}); "
+        + (f"play waits for {', '.join(waiting)} to consent (pbem consent)" if waiting else "done")
+    )
+
+
+def _consents(ledger: Any) -> list[Any]:
+    from pbem.engine import table as tables
+
+    if ledger.table is None or ledger.rules is None:
+        return []
+    return [demand for demand in tables.demands(ledger.rules, ledger.table) if demand.kind == "consent"]
 
 
 def verify(

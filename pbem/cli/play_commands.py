@@ -189,6 +189,25 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "waiting_for_shares": waits,
             }
         )
+    # a seat the others handed on: its new player takes it before anything else of it
+    waiting = [
+        *(
+            {
+                "seat": seat,
+                "kind": "join",
+                "step": "joining",
+                "prompt": "take the seat handed on to you",
+                "command": f"pbem join {file} --as {seat}",
+                "note": "",
+                "deadline": None,
+                "overdue": False,
+                "waiting_for_shares": {},
+            }
+            for seat in ledger.seats
+            if seat in ledger.rejoining
+        ),
+        *waiting,
+    ]
     send_to = list(dict.fromkeys(item["seat"] for item in waiting))
     state = game.table.state
     over = game.rules.over(state)
@@ -394,6 +413,11 @@ def carried_text(entry: dict[str, Any]) -> str:
     parts = []
     if "escrow" in entry:
         parts.append("dealt its deck secret in escrow")
+    if entry.get("escrow_reshares"):
+        handed = ", ".join(str(item.get("seat")) for item in entry["escrow_reshares"])
+        parts.append(f"sealed its share of {handed}'s secret to the new player")
+    if "escrow_reshare_complaint" in entry:
+        parts.append(f"complained of {entry['escrow_reshare_complaint'].get('holder')}'s resealed share")
     if entry.get("escrow_acks"):
         parts.append(f"acknowledged the escrow of {', '.join(map(str, entry['escrow_acks']))}")
     complaint = entry.get("escrow_complaint")
@@ -490,11 +514,12 @@ def undo(
 def consent(
     file: Path = FILE,
     seat: str = SEAT,
-    decline: bool = typer.Option(False, "--decline", help="Refuse the undo instead."),
+    decline: bool = typer.Option(False, "--decline", help="Refuse the undo (or handover) instead."),
     key: str | None = KEY,
     send: bool = SEND,
 ) -> None:
-    """Agree to (or decline) another player's request to undo their last move."""
+    """Agree to (or decline) another player's request to undo their last move, or to hand a
+    silent player's seat on."""
     with reported():
         from pbem.engine import play as play_mod
 
@@ -506,7 +531,20 @@ def consent(
             lambda ledger, secret, at: play_mod.answer_undo(ledger, seat, not decline, secret, at),
         )
         target = entry["target"]
-        if decline:
+        handed = [past[-1] for past in current.handovers.values() if past[-1].seq == entry["seq"]]
+        asked = current.entries[_position(current, target)]
+        if asked["kind"] == "replace":
+            what = f"handing {asked['seat']}'s seat on to {asked['name']}"
+            if decline:
+                info(f"{seat} declined {what}; play goes on")
+            elif handed:
+                info(
+                    f"{asked['seat']}'s seat is handed on to {asked['name']}, who takes it with: pbem join "
+                    f"{file} --as {asked['seat']}"
+                )
+            else:
+                info(f"{seat} agreed to {what}")
+        elif decline:
             info(f"{seat} declined the undo of entry {target}; play goes on")
         elif target in current.void:
             info(f"entry {target} is undone (it stays in the file, marked void)")
@@ -515,6 +553,11 @@ def consent(
         _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
+
+
+def _position(ledger: Ledger, seq: int) -> int:
+    """Where in the file the entry of step ``seq`` is (the first of its step)."""
+    return ledger.steps[seq][0]
 
 
 def _next(ledger: Ledger, file: Path, seat: str, *, send: bool) -> None:
@@ -597,6 +640,10 @@ def describe_entry(entry: dict[str, Any]) -> str:
         return repr(entry["text"])
     if kind == "address":
         return f"mail now goes to {entry['email']}"
+    if kind == "replace":
+        return f"proposed handing {entry['seat']}'s seat on to {entry['name']} (silent)"
+    if kind == "rejoin":
+        return "took the seat as its new player" + (f", mail to {entry['email']}" if "email" in entry else "")
     if kind == "handover":
         return f"handed the seat on to {entry['name']}" + (
             f", mail to {entry['email']}" if "email" in entry else ""

@@ -46,7 +46,7 @@ from pbem.crypto.hidden_deck import Ciphertext, Share
 from pbem.crypto.signing import pae
 from pbem.engine import escrows
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, HiddenDeckRules, ReshuffleRules
-from pbem.errors import GameFileError, IllegalMoveError
+from pbem.errors import GameFileError, IdentityError, IllegalMoveError
 
 CHECK_DOMAIN = "pbem/checked-proof/v1"
 DECK_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
@@ -100,8 +100,21 @@ def proof_key(kind: str, game_id: str, *parts: Any) -> str:
 
 
 # --- keys ----------------------------------------------------------------------------------------
+class KeyMaterial(bytes):
+    """What a seat's secrets derive from, for a seat handed on by consent: its new player's own
+    key material, and the seat's deck secret as the new player rebuilt it from the escrow
+    (``waiting`` says why not yet), since nothing the new player holds derives the old one."""
+
+    deck_secret: int | None = None
+    waiting: str = ""
+
+
 def secret_for(key_material: bytes, game_id: str, seat: str, group: Group) -> int:
     """The seat's deck secret in this game, recomputed from its signing key whenever needed."""
+    if isinstance(key_material, KeyMaterial):
+        if key_material.deck_secret is None:
+            raise IdentityError(key_material.waiting)
+        return key_material.deck_secret
     return hd.derive_secret(hd.deck_seed(key_material), game_id, seat, group=group)
 
 
@@ -207,7 +220,7 @@ class Decks:
 
 @dataclass(frozen=True)
 class Owed:
-    kind: Literal["shuffle", "share", "escrow", "acknowledge", "partial"]
+    kind: Literal["shuffle", "share", "escrow", "acknowledge", "partial", "reshare", "complaint"]
     deck_id: str = ""
     slot: int = -1
     dealer: str = ""  # whose escrow an acknowledgement answers, or a partial helps unlock
@@ -219,6 +232,10 @@ class Owed:
             return "its escrow dealing"
         if self.kind == "acknowledge":
             return f"its acknowledgement of {self.dealer}'s escrow dealing"
+        if self.kind == "complaint":
+            return f"its complaint of {self.dealer}'s share"
+        if self.kind == "reshare":
+            return f"its share of {self.dealer}'s secret, sealed to {self.dealer}'s new player"
         if self.kind == "partial":
             return f"its partial decryption of {self.dealer}'s share of {token(self.deck_id, self.slot)}"
         return f"its decryption share of {token(self.deck_id, self.slot)}"
@@ -285,6 +302,11 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
                     dealer, set()
                 ):
                     found.setdefault(seat, []).append(Owed("acknowledge", dealer=dealer))
+        # a silent seat handed on: its holders owe their shares sealed to its new player
+        for handed in escrow.resharing:
+            for giver in escrows.reshare_owed(escrow, everyone, handed):
+                if giver in asked:
+                    found.setdefault(giver, []).append(Owed("reshare", dealer=handed))
         # a silent seat's shares being unlocked: every holder owes its partial until enough are in
         for silent, positions in escrow.unlocking.items():
             holders = escrow.holders(everyone, silent)
@@ -341,6 +363,16 @@ def demands(decks: Decks) -> list[Demand]:
                         "escrow",
                         f"escrow of {item.dealer}",
                         f"check and acknowledge {item.dealer}'s escrow dealing",
+                    )
+                )
+                continue
+            if item.kind == "reshare":
+                found.append(
+                    Demand(
+                        seat,
+                        "escrow",
+                        f"handover of {item.dealer}",
+                        f"seal your share of {item.dealer}'s secret to {item.dealer}'s new player",
                     )
                 )
                 continue
@@ -410,12 +442,18 @@ def owed_fields(
     """
     seed = hd.deck_seed(key_material)
     group = decks.group
-    secret = hd.derive_secret(seed, game_id, seat, group=group)
+    owes = owed(decks, seat)
+    needs_secret = any(item.kind in ("escrow", "shuffle", "share") for item in owes)
+    secret = secret_for(key_material, game_id, seat, group) if needs_secret else 0
     fields: dict[str, Any] = {}
     places: list[hd.Place] = []
     answering: list[str] = []
+    resharing = False
     unlocking: dict[str, dict[str, list[hd.Place]]] = {}
-    for item in owed(decks, seat):
+    for item in owes:
+        if item.kind == "reshare":
+            resharing = True
+            continue
         if item.kind == "escrow":
             assert decks.escrow is not None
             fields["escrow"] = escrows.dealing_fields(
@@ -484,13 +522,26 @@ def owed_fields(
         fields["shares"], fields["shares_proof"] = _proven_shares(
             group, secret, places, game_id=game_id, seat=seat
         )
-    if answering or unlocking:
-        assert decks.escrow is not None
+    escrow = decks.escrow
+    if answering or unlocking or resharing:
+        assert escrow is not None
         receive = es.receive_secret(seed, game_id, seat, group=group)
-        fields |= escrows.answers(decks.escrow, seat, answering, receive, game_id=game_id, group=group)
+        fields |= escrows.answers(escrow, seat, answering, receive, game_id=game_id, group=group)
         if unlocking:
             fields["escrow_partials"] = escrows.partial_fields(
-                decks.escrow, seat, unlocking, receive, game_id=game_id, group=group
+                escrow, seat, unlocking, receive, game_id=game_id, group=group
+            )
+        if resharing:
+            fields["escrow_reshares"] = escrows.reshare_fields(
+                escrow, seat, decks.seats, receive, seed=seed, game_id=game_id, group=group
+            )
+    if escrow is not None and seat in escrow.resharing and escrow.failed is None:
+        # the new player of a seat handed on checks what the holders sealed to it
+        receive = es.receive_secret(seed, game_id, seat, group=group)
+        _, bad = escrows.reshared_secret(escrow, seat, receive, game_id=game_id, group=group)
+        if bad is not None:
+            fields["escrow_reshare_complaint"] = escrows.reshare_complaint_fields(
+                escrow, seat, bad, receive, game_id=game_id, group=group
             )
     return fields
 
@@ -688,6 +739,16 @@ def _take_escrow(
     for index, item in enumerate(_items(entry, "escrow_partials")):
         where = f"escrow_partials[{index}]"
         carried += _take_partials(decks, escrow, start, seat, item, where=where, game_id=game_id, check=check)
+    if "escrow_reshares" in entry:
+        for handed in escrows.take_reshares(
+            escrow, decks.seats, seat, entry["escrow_reshares"], group=decks.group
+        ):
+            carried.append(Owed("reshare", dealer=handed))
+    if "escrow_reshare_complaint" in entry:
+        carried.append(Owed("complaint", dealer=str(entry["escrow_reshare_complaint"].get("holder"))))
+        escrows.take_reshare_complaint(
+            escrow, seat, entry["escrow_reshare_complaint"], game_id=game_id, group=decks.group
+        )
     return carried
 
 
@@ -1336,7 +1397,7 @@ def card_fields(
     shows (so everyone can check the claim), and each card it returns re-masked with a proof."""
     seed = hd.deck_seed(key_material)
     group = decks.group
-    secret = hd.derive_secret(seed, game_id, seat, group=group)
+    secret = secret_for(key_material, game_id, seat, group)
     fields: dict[str, Any] = {}
     taken: set[tuple[str, int]] = set()
     showing: list[tuple[hd.Place, str]] = []

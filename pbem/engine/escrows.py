@@ -33,7 +33,14 @@ from pbem.crypto.groups import Element, Group
 from pbem.engine.registry import OptionValue
 from pbem.errors import GameFileError
 
-ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint", "escrow_partials")
+ESCROW_FIELDS = (
+    "escrow",
+    "escrow_acks",
+    "escrow_complaint",
+    "escrow_partials",
+    "escrow_reshares",
+    "escrow_reshare_complaint",
+)
 KEY_FIELDS = ("escrow_key", "escrow_key_proof")
 OTHERS = "others"
 REFEREE = "referee"
@@ -56,6 +63,10 @@ class Escrow:
     # position until ``threshold`` partials combine into the seat's share.
     unlocking: dict[str, dict[tuple[str, int], dict[str, Element]]] = field(default_factory=dict)
     referee: str | None = None  # with escrow=referee, the one holder of every dealing
+    # A silent seat handed on by consent: the receiving key of its new player, and its holders'
+    # shares of its secret sealed again to that key, until ``threshold`` of them are in
+    resharing: dict[str, Element] = field(default_factory=dict)
+    reshared: dict[str, dict[str, es.Sealed]] = field(default_factory=dict)
 
     def holders(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
         """Who holds ``dealer``'s shares: the referee, or every other seat in seat order."""
@@ -74,6 +85,8 @@ class Escrow:
                 for seat, positions in self.unlocking.items()
             },
             self.referee,
+            dict(self.resharing),
+            {seat: dict(given) for seat, given in self.reshared.items()},
         )
 
     def unlocked(self, seat: str, deck_id: str, slot: int) -> bool:
@@ -324,6 +337,154 @@ def _take_complaint(
             f"the game cannot go on; start again without {seat}"
         )
     return dealer
+
+
+# --- a silent seat handed on: its secret sealed again to the new player -------------------------
+def start_reshare(escrow: Escrow, seat: str, receiving: Element) -> None:
+    """The new player of ``seat`` (handed on by consent) gave its receiving key: the holders of
+    the seat's secret each owe their share of it sealed to that key, never published, so the new
+    player alone rebuilds the secret from ``threshold`` of them and plays the seat as its own."""
+    if seat not in escrow.dealings:
+        raise GameFileError(f"{seat} dealt no escrow, so nobody can give its secret to a new player")
+    escrow.resharing[seat] = receiving
+    escrow.reshared[seat] = {}
+
+
+def reshare_owed(escrow: Escrow, seats: Sequence[str], seat: str) -> tuple[str, ...]:
+    """The holders that still owe ``seat``'s new player their share: none once enough are in."""
+    given = escrow.reshared.get(seat, {})
+    if seat not in escrow.resharing or len(given) >= escrow.threshold:
+        return ()
+    return tuple(holder for holder in escrow.holders(seats, seat) if holder not in given)
+
+
+def reshare_fields(
+    escrow: Escrow,
+    holder: str,
+    seats: Sequence[str],
+    receive: int,
+    *,
+    seed: bytes,
+    game_id: str,
+    group: Group,
+) -> list[dict[str, str]]:
+    """``holder``'s share of each handed-on seat's secret, sealed to the seat's new player."""
+    found = []
+    for seat, key in escrow.resharing.items():
+        if holder not in reshare_owed(escrow, seats, seat):
+            continue
+        share = held_share(escrow, seat, holder, receive, game_id=game_id, group=group)
+        # the nonce is bound to the new key too: a seat handed on twice is sealed anew each time
+        sealed = es.seal(
+            share, escrow.dealings[seat], key, game_id=game_id, group=group, seed=seed + group.encode(key)
+        )
+        found.append(
+            {
+                "seat": seat,
+                "ephemeral": group.element_text(sealed.ephemeral),
+                "masked": _packed(group.scalars_text([sealed.masked])),
+            }
+        )
+    return found
+
+
+def take_reshares(
+    escrow: Escrow, seats: Sequence[str], holder: str, items: object, *, group: Group
+) -> list[str]:
+    """Take ``holder``'s resealed shares; the seats they are for."""
+    where = "escrow_reshares"
+    if not isinstance(items, list) or not all(isinstance(item, Mapping) for item in items):
+        raise GameFileError(f"{where}: expected an array of tables")
+    taken: list[str] = []
+    for index, item in enumerate(items):
+        here = f"{where}[{index}]"
+        unknown = sorted(set(item) - {"seat", "ephemeral", "masked"})
+        if unknown:
+            raise GameFileError(f"{here}: unknown field {unknown[0]!r}")
+        seat = item.get("seat")
+        if not isinstance(seat, str) or holder not in reshare_owed(escrow, seats, seat) or seat in taken:
+            raise GameFileError(f"{here}: {holder} owes no share of {seat!r}'s secret to a new player")
+        dealing = escrow.dealings[seat]
+        masked = group.parse_scalars(item.get("masked"), f"{here}.masked")
+        if len(masked) != 1:
+            raise GameFileError(f"{here}.masked: one masked share")
+        ephemeral = group.parse_element(item.get("ephemeral"), f"{here}.ephemeral")
+        escrow.reshared[seat][holder] = es.Sealed(holder, dealing.index(holder), ephemeral, masked[0])
+        taken.append(seat)
+    return taken
+
+
+def reshared_secret(
+    escrow: Escrow, seat: str, receive: int, *, game_id: str, group: Group
+) -> tuple[int | None, str | None]:
+    """What the new player of ``seat`` rebuilds from the shares sealed to it: the seat's deck
+    secret once ``threshold`` sound ones are in (else None), and the first holder whose share
+    does not match the seat's dealing (for a complaint), if any."""
+    dealing = escrow.dealings[seat]
+    good: list[es.EscrowShare] = []
+    for holder, sealed in escrow.reshared.get(seat, {}).items():
+        share = es.unseal(sealed, receive, dealing, game_id=game_id, group=group)
+        try:
+            es.check_escrow_share(dealing, share, group=group)
+        except GameFileError:
+            return None, holder
+        good.append(share)
+    if len(good) < escrow.threshold:
+        return None, None
+    chosen = sorted(good, key=lambda share: share.index)[: escrow.threshold]
+    weights = es.lagrange_at_zero([share.index for share in chosen], group.order)
+    return sum(
+        weight * share.value for weight, share in zip(weights, chosen, strict=True)
+    ) % group.order, None
+
+
+def reshare_complaint_fields(
+    escrow: Escrow, seat: str, holder: str, receive: int, *, game_id: str, group: Group
+) -> dict[str, str]:
+    """The new player's complaint about the share ``holder`` sealed to it: what opens it, proved."""
+    complaint = es.complain(
+        escrow.reshared[seat][holder], receive, escrow.dealings[seat], game_id=game_id, group=group
+    )
+    return {
+        "holder": holder,
+        "opened": group.element_text(complaint.opened),
+        "proof": hd.proof_text(complaint.proof, group=group),
+    }
+
+
+def take_reshare_complaint(escrow: Escrow, seat: str, item: object, *, game_id: str, group: Group) -> None:
+    """The new player of ``seat`` complains of a holder's resealed share: the file shows who lied,
+    and either way the game cannot go on (as with a complaint at the start)."""
+    where = "escrow_reshare_complaint"
+    if not isinstance(item, Mapping):
+        raise GameFileError(f"{where}: expected a table")
+    unknown = sorted(set(item) - {"holder", "opened", "proof"})
+    if unknown:
+        raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
+    holder = item.get("holder")
+    given = escrow.reshared.get(seat, {})
+    if seat not in escrow.resharing or not isinstance(holder, str) or holder not in given:
+        raise GameFileError(f"{where}: {holder!r} sealed no share of {seat}'s secret to its new player")
+    sealed = given[holder]
+    complaint = es.Complaint(
+        seat,
+        holder,
+        group.parse_element(item.get("opened"), f"{where}.opened"),
+        hd.parse_proof(item.get("proof"), f"{where}.proof", group=group),
+    )
+    liar = es.at_fault(
+        complaint, sealed, escrow.dealings[seat], escrow.resharing[seat], game_id=game_id, group=group
+    )
+    if liar == seat:  # the share does not match: the holder that sealed it lied
+        escrow.failed = (
+            f"{holder} sealed {seat}'s new player a share that does not match {seat}'s escrow (proved by "
+            f"the new player's complaint): the game cannot go on"
+        )
+    else:
+        escrow.failed = (
+            f"{seat}'s new player complained of {holder}'s sound share, which the complaint itself shows: "
+            "the game cannot go on"
+        )
 
 
 # --- unlocking a silent seat -------------------------------------------------------------------

@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from pbem.crypto import deck_groups, randomness, sealing
+from pbem.crypto import escrow as es
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.deck_groups import NEW_GROUP, OLD_GROUP
@@ -82,6 +83,10 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "handover": ("name", "sign", "box", "identity_sig", "sealed_secret", "rand"),
     # The referee of a game with escrow=referee: its receiving key, then its answers to the escrow.
     "referee": (),
+    # A seat proposes handing a silent seat on to a new player (see ``replace``); the others
+    # consent; then the new player takes the seat with a fresh randomness chain (``rejoin``).
+    "replace": ("seat", "name", "sign", "box", "identity_sig", "rand"),
+    "rejoin": ("rand_tip",),
 }
 PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "undo", "consent", "sync")
 # Optional fields: what a seat owes the hidden decks rides in any of these entries it signs,
@@ -105,6 +110,8 @@ OPTIONAL_FIELDS["join"] += escrows.KEY_FIELDS
 # entries carry its receiving key first, then its acknowledgements, complaint and partials.
 OPTIONAL_FIELDS["genesis"] += ("referee",)
 OPTIONAL_FIELDS["referee"] = (*escrows.KEY_FIELDS, *escrows.ESCROW_FIELDS[1:])
+OPTIONAL_FIELDS["replace"] = ("email",)
+OPTIONAL_FIELDS["rejoin"] = ("email", *escrows.KEY_FIELDS)
 REFEREE_FIELDS = ("name", "sign", "box", "identity_sig")
 # What a handover seals to the new holder: the seat's secret for the game (see ``secret_seed``).
 HANDOVER_STEP = "handover"
@@ -157,7 +164,11 @@ class Handover:
     seq: int
     before: PublicIdentity
     holder: str
-    sealed: bytes
+    sealed: bytes  # empty for a silent seat handed on by the others' consent: nothing was sealed
+
+    @property
+    def by_consent(self) -> bool:
+        return not self.sealed
 
 
 @dataclass
@@ -200,6 +211,10 @@ class Ledger:
     # with escrow=referee: the referee the genesis names, and the entry that gave its receiving key
     referee: PublicIdentity | None = None
     referee_joined: int | None = None
+    # a silent seat proposed to be handed on: the new player's keys (named for the seat), its
+    # name and address; and the seats handed on by consent whose new player has not yet rejoined
+    proposals: dict[str, tuple[PublicIdentity, str, str | None]] = field(default_factory=dict)
+    rejoining: set[str] = field(default_factory=set)
     # how proofs are checked: every time, or skipping those a cache saw pass (never I/O here)
     check: ProofCheck = field(default=check_now, compare=False, repr=False)
 
@@ -322,10 +337,41 @@ class Ledger:
         shares no secret of theirs. (Secrets bound to a creator-chosen id alone would repeat in
         a "rematch" made with the same id: one game's cards and dice would show the other's.)"""
         past = self.handovers.get(seat)
+        if past and past[-1].by_consent:
+            return self.rebuilt_secret(seat, past[-1], secret)
         if past:
             return self.handed_secret(seat, past[-1], secret)
         creator = self.entries[0]["by"]
         return secret.for_game(self.game_id if seat == creator else f"genesis {self.hashes[0]}")
+
+    def rebuilt_secret(self, seat: str, handover: Handover, secret: SecretKeys) -> bytes:
+        """The secrets of a seat the others handed on: the new player's own (its randomness chain,
+        its receiving key), and the seat's deck secret as the new player rebuilds it from the
+        shares the holders sealed to it (the one secret nothing the new player holds derives)."""
+        material = hidden_decks.KeyMaterial(
+            secret.for_game(f"{self.game_id} {seat} handed on in {handover.seq}")
+        )
+        decks = self.table.decks if self.table is not None else None
+        escrow = decks.escrow if decks is not None else None
+        if escrow is None or seat not in escrow.resharing:
+            material.waiting = f"{seat}'s new player has not taken the seat yet (pbem join FILE --as {seat})"
+            return material
+        receive = es.receive_secret(hd.deck_seed(material), self.game_id, seat, group=self.group)
+        rebuilt, bad = escrows.reshared_secret(escrow, seat, receive, game_id=self.game_id, group=self.group)
+        if rebuilt is not None and hd.public_key(rebuilt, group=self.group) == self.deck_keys.get(seat):
+            material.deck_secret = rebuilt
+        elif bad is not None:
+            material.waiting = (
+                f"{bad} sealed you a share of {seat}'s secret that does not match its escrow (your next "
+                "entry carries your complaint)"
+            )
+        else:
+            given = len(escrow.reshared.get(seat, {}))
+            material.waiting = (
+                f"{seat}'s secret is not rebuilt yet: {given} of the {escrow.threshold} shares it takes "
+                "are sealed to you"
+            )
+        return material
 
     def handed_secret(self, seat: str, handover: Handover, secret: SecretKeys) -> bytes:
         """The seat's secret as the handover sealed it to its new holder, checked against the
@@ -562,6 +608,8 @@ def new_game(
 
 def check_can_join(ledger: Ledger, seat: str) -> None:
     check_seat(seat, ledger.seats)
+    if seat in ledger.rejoining:
+        return  # its new player takes the seat the others handed on
     if seat in ledger.roster:
         raise UsageError(f"{seat!r} has already joined (entry {ledger.joined_at[seat]})")
 
@@ -572,6 +620,8 @@ def join(
     """Add ``seat``'s self-signed public keys (and the address its mail goes to); returns the new
     ledger and the entry."""
     check_can_join(ledger, seat)
+    if seat in ledger.rejoining:
+        return rejoin(ledger, seat, secret, at, email)
     identity = secret.public(seat)
     entry = ledger.next_entry(seat, at, "join")
     entry["sign"] = b64(identity.sign_public)
@@ -728,6 +778,80 @@ def handover(
     if email is not None:
         entry["email"] = check_email(email)
     entry["rand"] = contribution(ledger, seat, secret)
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return admit(ledger, signed), signed
+
+
+def check_can_replace(ledger: Ledger, seat: str, silent: str, to: PublicIdentity) -> None:
+    """Refuse a proposal to hand a silent seat on that the replay would refuse."""
+    check_seat(seat, ledger.seats)
+    check_seat(silent, ledger.seats)
+    problem = _handover_problem(ledger, silent, to) or _referee_clash(ledger, to)
+    if problem is not None:
+        raise UsageError(problem)
+    table = ledger.table
+    if table is None:
+        raise UsageError("the game starts once every seat has joined")
+    try:
+        tables.propose_handover(table.snapshot(), seat, silent, to.name, len(ledger.steps))
+    except PbemError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _referee_clash(ledger: Ledger, to: PublicIdentity) -> str | None:
+    referee = ledger.referee
+    if referee is not None and (referee.sign_public == to.sign_public or referee.box_public == to.box_public):
+        return f"{to.name}'s key is the referee's: a referee plays no seat"
+    return None
+
+
+def replace(
+    ledger: Ledger,
+    seat: str,
+    silent: str,
+    to: PublicIdentity,
+    secret: SecretKeys,
+    *,
+    to_signature: bytes,
+    at: str,
+    email: str | None = None,
+) -> tuple[Ledger, dict[str, Any]]:
+    """``seat`` proposes handing the silent seat on to the player ``to`` (a self-signed
+    identity, as ``pbem key export`` writes it): done once every remaining seat consents. The
+    new player then takes the seat (``rejoin``), and the escrow's holders seal it the seat's
+    secret, which nothing else gives it."""
+    check_can_replace(ledger, seat, silent, to)
+    if not identity_signed(to, to_signature):
+        raise IdentityError(f"{to.name}'s identity is not signed by its own key")
+    entry = ledger.next_entry(seat, at, "replace")
+    entry["seat"] = silent
+    entry["name"] = to.name
+    entry["sign"] = b64(to.sign_public)
+    entry["box"] = b64(to.box_public)
+    entry["identity_sig"] = b64(to_signature)
+    if email is not None:
+        entry["email"] = check_email(email)
+    entry["rand"] = contribution(ledger, seat, secret)
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return admit(ledger, signed), signed
+
+
+def rejoin(
+    ledger: Ledger, seat: str, secret: SecretKeys, at: str, email: str | None = None
+) -> tuple[Ledger, dict[str, Any]]:
+    """The new player of a seat the others handed on takes it: a randomness chain of its own,
+    and (with escrow) the receiving key the seat's secret is sealed to it under."""
+    if seat not in ledger.rejoining:
+        raise UsageError(f"{seat!r} has joined already (entry {ledger.joined_at[seat]})")
+    check_signer(ledger, seat, secret, seat)
+    entry = ledger.next_entry(seat, at, "rejoin")
+    bound = ledger.secret_seed(seat, secret)
+    entry["rand_tip"] = _chain(ledger.game_id, seat, bound)[0].hex()
+    decks = ledger.table.decks if ledger.table is not None else None
+    if decks is not None and decks.escrow is not None:
+        entry.update(escrows.key_fields(hd.deck_seed(bound), ledger.game_id, seat, ledger.group))
+    if email is not None:
+        entry["email"] = check_email(email)
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed
 
@@ -1283,6 +1407,9 @@ class _Replay:
             found.append(f"{by!r} is not a seat of this game (seats: {', '.join(ledger.seats)})")
             self._chain_only(index, entry, found)
             return
+        if by in ledger.rejoining or entry["kind"] == "rejoin":
+            self._rejoin(index, entry, found)
+            return
         if entry["kind"] == "join":
             if by in ledger.roster and ledger.joined_at[by] < entry["seq"]:
                 found.append(f"{by!r} joined already, in entry {ledger.joined_at[by]}")
@@ -1321,8 +1448,104 @@ class _Replay:
                 self._take_email(entry, found)
             if entry["kind"] == "handover" and not found:
                 self._hand_over(entry, found)
+            if entry["kind"] == "replace" and not found:
+                self._propose(entry, found)
             if entry["kind"] in PLAY_KINDS and not found:
                 self._play(entry, found)
+                self._seat_handed()
+        self._settle(entry)
+
+    def _propose(self, entry: dict[str, Any], found: list[str]) -> None:
+        """A seat proposes handing a silent seat on to a new player; the others consent."""
+        ledger = self.ledger
+        assert ledger is not None
+        silent = entry["seat"]
+        to = self._new_holder(entry, found)
+        if to is None:
+            return
+        if silent not in ledger.seats:
+            found.append(f"{silent!r} is not a seat of this game")
+            return
+        problem = _handover_problem(ledger, silent, to) or _referee_clash(ledger, to)
+        if problem is not None:
+            found.append(problem)
+            return
+        if ledger.table is None:
+            found.append("the game starts once every seat has joined")
+            return
+        try:
+            tables.propose_handover(ledger.table, entry["by"], silent, to.name, entry["seq"])
+        except PbemError as exc:
+            found.append(f"refused by the rules: {exc}")
+            return
+        ledger.proposals[silent] = (
+            PublicIdentity(silent, to.sign_public, to.box_public),
+            to.name,
+            entry.get("email"),
+        )
+        if "email" in entry:
+            try:
+                check_email(_text(entry["email"], "email"))
+            except UsageError as exc:
+                found.append(str(exc))
+
+    def _seat_handed(self) -> None:
+        """The last consent to handing a silent seat on: its new player's key holds it from the
+        next entry on, which must be the new player taking it (``rejoin``)."""
+        ledger = self.ledger
+        assert ledger is not None
+        table = ledger.table
+        if table is None or table.handed is None:
+            return
+        silent, seq = table.handed
+        table.handed = None
+        identity, name, email = ledger.proposals.pop(silent)
+        ledger.handovers.setdefault(silent, []).append(Handover(seq, ledger.roster[silent], name, b""))
+        ledger.roster[silent] = identity
+        if email is not None:
+            ledger.addresses[silent] = email
+        else:
+            ledger.addresses.pop(silent, None)
+        ledger.rejoining.add(silent)
+
+    def _rejoin(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
+        """The new player of a seat the others handed on takes it: first, and only once."""
+        ledger = self.ledger
+        assert ledger is not None
+        by = entry["by"]
+        if entry["kind"] != "rejoin":
+            found.append(
+                f"{by} was handed on: its new player takes the seat first (pbem join FILE --as {by})"
+            )
+            self._chain_only(index, entry, found)
+            return
+        if by not in ledger.rejoining:
+            found.append(f"{by} takes its seat again only when the others have handed it on to a new player")
+            self._chain_only(index, entry, found)
+            return
+        if not self._admit(index, entry, ledger.roster[by], found) or found:
+            return
+        tip = _link(entry["rand_tip"])
+        if tip is None:
+            found.append("rand_tip must be 64 hex digits")
+            return
+        ledger.revealed[by] = (0, tip)  # the new player's own chain: the old one's secret is gone
+        decks = ledger.table.decks if ledger.table is not None else None
+        keyed = [name for name in escrows.KEY_FIELDS if name in entry]
+        if decks is None or decks.escrow is None:
+            if keyed:
+                found.append(f"{keyed[0]}: this game keeps no escrow")
+                return
+        else:
+            try:
+                key = escrows.read_key(entry, ledger.game_id, by, ledger.group)
+                escrows.start_reshare(decks.escrow, by, key)
+            except GameFileError as exc:
+                found.append(str(exc))
+                return
+            ledger.receiving_keys[by] = key
+        self._take_email(entry, found)
+        ledger.rejoining.discard(by)
         self._settle(entry)
 
     def _referee(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
@@ -1365,30 +1588,42 @@ class _Replay:
             found.append(f"refused by the rules: {exc}")
         self._settle(entry)
 
-    def _hand_over(self, entry: dict[str, Any], found: list[str]) -> None:
-        """Seat the new holder's key: the entries after this one are signed with it."""
-        ledger = self.ledger
-        assert ledger is not None
-        by = entry["by"]
+    def _new_holder(self, entry: dict[str, Any], found: list[str]) -> PublicIdentity | None:
+        """The new player a handover names, self-signed (None, with the problem, if not)."""
         name = entry["name"]
         if not isinstance(name, str) or not valid_name(name):
             found.append("the new holder's name must be one word of letters, digits, '-' or '_'")
-            return
+            return None
         keys = _keys(entry, found)
         if keys is None:
-            return
+            return None
         to = PublicIdentity(name, *keys)
         try:
             signature = unb64(entry["identity_sig"], SIGNATURE_SIZE)
-            sealed = unb64(entry["sealed_secret"])
         except (ValueError, TypeError, AttributeError):
-            found.append("identity_sig and sealed_secret must be base64 (a signature of 64 bytes)")
-            return
+            found.append("identity_sig must be base64 (a signature of 64 bytes)")
+            return None
         if not identity_signed(to, signature):
             found.append(
                 f"identity_sig is not {name}'s self-signature: the new holder's key did not vouch "
                 "for this identity"
             )
+            return None
+        return to
+
+    def _hand_over(self, entry: dict[str, Any], found: list[str]) -> None:
+        """Seat the new holder's key: the entries after this one are signed with it."""
+        ledger = self.ledger
+        assert ledger is not None
+        by = entry["by"]
+        to = self._new_holder(entry, found)
+        if to is None:
+            return
+        name, keys = to.name, (to.sign_public, to.box_public)
+        try:
+            sealed = unb64(entry["sealed_secret"])
+        except (ValueError, TypeError, AttributeError):
+            found.append("sealed_secret must be base64")
             return
         problem = _handover_problem(ledger, by, to)
         if problem is not None:
@@ -1676,7 +1911,7 @@ def _replay_play(
         else:
             if type(entry["agree"]) is not bool:
                 raise GameFileError("agree must be true or false")
-            tables.answer_undo(table, seat, target, entry["agree"])
+            tables.answer_undo(table, seat, target, entry["agree"], entry["seq"])
         return
     tables.check_no_undo_pending(table)
     if tables.take_owed(table, step_start, seat, entry, check):

@@ -63,7 +63,12 @@ class Table:
     # when each current demand began, by demand key: the time written in the entry that made it
     waiting_since: dict[str, str] = field(default_factory=dict)
     last_play: tuple[int, str, str] | None = None  # (seq, seat, kind) of the latest play entry
-    undo: dict[str, Any] | None = None  # a pending undo: by, target, agreed
+    # A pending request the other seats must consent to: an undo (by, target, agreed), or handing
+    # a silent seat on (the same, with ``handover``: the silent seat, and ``name``: the new player)
+    undo: dict[str, Any] | None = None
+    # A silent seat handed on by consent, with the entry that completed it, until the ledger
+    # seats the new player's key (see ``answer_undo``)
+    handed: tuple[str, int] | None = None
     decks: Decks | None = None  # the hidden decks, for rulesets that declare any
     # seat -> how many deadlines it missed (timeouts that stood in for it), and how many make the
     # rules' defaults play it for the rest of the game (option retire_after; 0: never)
@@ -93,6 +98,7 @@ class Table:
             waiting_since=dict(self.waiting_since),
             last_play=self.last_play,
             undo=None if self.undo is None else {**self.undo, "agreed": set(self.undo["agreed"])},
+            handed=self.handed,
             decks=None if self.decks is None else self.decks.copy(),
             missed=dict(self.missed),
             retire_after=self.retire_after,
@@ -139,16 +145,17 @@ def demands(rules: Ruleset, table: Table) -> list[Demand]:
     and seats whose randomness a pending event still needs are asked to contribute."""
     if table.undo is not None:
         undo = table.undo
-        step = f"undo of entry {undo['target']}"
-        return [
-            Demand(
-                seat,
-                "consent",
-                step,
-                f"consent to (or decline) {undo['by']}'s undo of entry {undo['target']}",
+        if "handover" in undo:
+            step = f"handover of {undo['handover']}"
+            prompt = (
+                f"consent to (or decline) {undo['by']}'s handing {undo['handover']}'s seat on to "
+                f"{undo['name']} (entry {undo['target']})"
             )
-            for seat in table.seats
-            if seat != undo["by"] and seat not in undo["agreed"]
+        else:
+            step = f"undo of entry {undo['target']}"
+            prompt = f"consent to (or decline) {undo['by']}'s undo of entry {undo['target']}"
+        return [
+            Demand(seat, "consent", step, prompt) for seat in consenting(table) if seat not in undo["agreed"]
         ]
     if table.decks is not None and table.decks.halted() is not None:
         return []  # an escrow complaint stopped the game
@@ -407,12 +414,29 @@ def note_play(table: Table, seq: int, seat: str, kind: str) -> None:
     table.last_play = (seq, seat, kind)
 
 
+def consenting(table: Table) -> list[str]:
+    """Who must consent to the request waiting: every other seat for an undo; for handing a
+    silent seat on, every remaining seat (neither the silent one nor a retired one)."""
+    undo = table.undo
+    if undo is None:
+        return []
+    away = {undo["by"]}
+    if "handover" in undo:
+        away |= {undo["handover"], *retired(table)}
+    return [seat for seat in table.seats if seat not in away]
+
+
 def check_no_undo_pending(table: Table) -> None:
     if table.undo is not None:
-        waiting = sorted(set(table.seats) - {table.undo["by"]} - table.undo["agreed"])
+        waiting = [seat for seat in consenting(table) if seat not in table.undo["agreed"]]
+        asked = (
+            f"proposed handing {table.undo['handover']}'s seat on to {table.undo['name']}"
+            if "handover" in table.undo
+            else f"asked to undo entry {table.undo['target']}"
+        )
         raise IllegalMoveError(
-            f"play is paused: {table.undo['by']} asked to undo entry {table.undo['target']}, "
-            f"waiting for {', '.join(waiting)} to consent or decline (pbem consent)"
+            f"play is paused: {table.undo['by']} {asked}, waiting for {', '.join(waiting)} to "
+            "consent or decline (pbem consent)"
         )
 
 
@@ -436,19 +460,59 @@ def request_undo(table: Table, seat: str, target: int) -> None:
     table.undo = {"by": seat, "target": target, "agreed": set()}
 
 
-def answer_undo(table: Table, seat: str, target: int, agree: bool) -> None:
+def answer_undo(table: Table, seat: str, target: int, agree: bool, seq: int = 0) -> None:
+    """A seat's answer to the request waiting (entry ``seq``): an undo, or handing a silent seat
+    on, which is done with the last consent (``table.handed``)."""
     undo = table.undo
     if undo is None or undo["target"] != target:
         raise IllegalMoveError(f"no undo of entry {target} is waiting for consent")
-    if seat == undo["by"] or seat in undo["agreed"]:
-        raise IllegalMoveError(f"{seat} has no say left on the undo of entry {target}")
+    what = f"the handover of {undo['handover']}" if "handover" in undo else f"the undo of entry {target}"
+    if seat not in consenting(table) or seat in undo["agreed"]:
+        raise IllegalMoveError(f"{seat} has no say left on {what}")
     if not agree:
         table.undo = None
         return
     undo["agreed"].add(seat)
-    if set(table.seats) - {undo["by"]} <= undo["agreed"]:
+    if set(consenting(table)) <= undo["agreed"]:
         table.undo = None
-        table.last_play = None
+        if "handover" in undo:
+            table.handed = (undo["handover"], seq)
+            table.missed.pop(undo["handover"], None)  # a new player: no deadline missed yet
+        else:
+            table.last_play = None
+
+
+def propose_handover(table: Table, seat: str, silent: str, name: str, seq: int) -> None:
+    """``seat`` proposes handing the silent seat on to the player ``name`` (entry ``seq``): done
+    once every remaining seat consents. Only a seat that has let a deadline pass (a timeout was
+    claimed against it) may be handed on without its own signature, and never while its sealed
+    choice waits (only its key opens it) or while its hidden cards could not be read again: the
+    new player reads them only through the escrow."""
+    check_no_undo_pending(table)
+    if silent not in table.seats or silent == seat:
+        raise IllegalMoveError(f"{seat} cannot hand on {silent!r}: name another seat of the game")
+    if table.missed.get(silent, 0) < 1:
+        raise IllegalMoveError(
+            f"{silent} has let no deadline pass (no timeout was claimed against it): only a silent "
+            f"seat is handed on by the others; {silent} may hand itself on with pbem handover"
+        )
+    waiting = [
+        step
+        for step, sealed in table.sealed.items()
+        if silent in sealed and silent not in table.revealed.get(step, set())
+    ]
+    if waiting:
+        raise IllegalMoveError(
+            f"{silent}'s sealed {waiting[0]} is not revealed, and only {silent}'s key opens it: claim "
+            "the timeout for it first"
+        )
+    decks = table.decks
+    if decks is not None and (decks.escrow is None or decks.halted() is not None):
+        raise IllegalMoveError(
+            f"{silent}'s hidden cards are read only with its key or its escrow, and this game keeps no "
+            "escrow: the seat cannot be handed on without it"
+        )
+    table.undo = {"by": seat, "target": seq, "agreed": set(), "handover": silent, "name": name}
 
 
 def demand_key(demand: Demand) -> str:

@@ -1,0 +1,237 @@
+"""A silent player's seat handed on by the others: one remaining seat proposes a new player, every
+other remaining seat consents, the new player takes the seat with a key and a randomness chain of
+its own, and the escrow's holders seal it the seat's secret (never published), from which it
+rebuilds the seat's deck secret, reads the seat's hand and plays on.
+
+Three seats play the engine's test game with escrow and a one-day deadline; c draws a card, then
+answers nothing; d takes c's seat. The clock is set per command (``PBEM_NOW``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import Result
+
+from pbem.crypto.identity import SecretKeys
+from pbem.engine import escrows, ledger
+from pbem.keys import KeyStore
+from tests import hidden_deck_game
+from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
+
+SEATS = ("a", "b", "c")
+NEW = "d"
+DAY1 = "2026-01-01T00:00:00Z"
+DAY3 = "2026-01-03T00:00:00Z"  # c's deadline has passed
+
+
+class Played:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.game = root / "game.toml"
+        self.stages: dict[str, str] = {}
+
+    def run(self, home: str, *args: str, at: str = DAY3) -> Result:
+        return run_cli(self.root / home, *args, env={"PBEM_NOW": at})
+
+    def step(self, home: str, *args: str, at: str = DAY3) -> Result:
+        result = self.run(home, *args, at=at)
+        assert result.exit_code == 0, result.stderr
+        return result
+
+    def keep(self, stage: str) -> None:
+        self.stages[stage] = self.game.read_text(encoding="utf-8")
+
+    def file(self, stage: str, name: str) -> Path:
+        path = self.root / f"{name}.toml"
+        path.write_text(self.stages[stage], encoding="utf-8")
+        forget_seen_games(self.root)
+        return path
+
+    def secret(self, home: str) -> SecretKeys:
+        return KeyStore(self.root / home).secret(home, lambda prompt: None)
+
+    def hand(self, path: Path, home: str, seat: str) -> dict[str, Any]:
+        shown = json.loads(self.step(home, "show", str(path), "--as", seat, "--key", home, "--json").stdout)
+        hand: dict[str, Any] = shown["hand"]
+        return hand
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _test_game() -> Iterator[None]:
+    with hidden_deck_game.registered():
+        yield
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    root = tmp_path_factory.mktemp("silent-handover")
+    make_key_homes(root, (*SEATS, NEW))
+    played = Played(root)
+    game = str(played.game)
+    exported = root / "d.id"
+    exported.write_text(played.step(NEW, "key", "export", NEW).stdout, encoding="utf-8")
+    with game_ids("silent handover"):
+        played.step(
+            "a", "new", game, "--game", hidden_deck_game.NAME, "--players", ",".join(SEATS), "--as", "a",
+            "--option", "escrow=others", "--option", "deadline_days=1", at=DAY1,
+        )  # fmt: skip
+    played.step("b", "join", game, "--as", "b", at=DAY1)
+    played.step("c", "join", game, "--as", "c", at=DAY1)
+    for seat, verb in (
+        ("a", "pass"), ("b", None), ("c", None), ("b", "pass"), ("c", "pass"),
+        ("a", "draw"), ("b", "pass"), ("c", "draw"), ("a", "pass"), ("b", "pass"),
+    ):  # fmt: skip
+        args = ("sync", game, "--as", seat) if verb is None else ("play", game, "--as", seat, verb)
+        played.step(seat, *args, at=DAY1)
+    played.keep("c holds a card")
+    played.step("a", "timeout", game, "c", "--as", "a")  # c's turn: the default, a pass
+    played.keep("c silent")
+    played.stages["proposal refused"] = played.run(
+        "a", "handover", game, "--as", "a", "--to", NEW, str(exported), "--silent", "b"
+    ).stderr
+    played.step("a", "handover", game, "--as", "a", "--to", NEW, str(exported), "--silent", "c")
+    played.keep("proposed")
+    played.stages["proposed status"] = played.step("b", "status", game).stdout
+    played.step("b", "consent", game, "--as", "b")
+    played.keep("handed on")
+    played.stages["handed status"] = played.step("b", "status", game).stdout
+    played.step(NEW, "join", game, "--as", "c", "--key", NEW)
+    played.keep("rejoined")
+    played.stages["rejoined status"] = played.step("a", "status", game).stdout
+    played.step("a", "sync", game, "--as", "a")  # a's share of c's secret, sealed to d
+    played.keep("one reshare")
+    played.step("b", "sync", game, "--as", "b")  # b's: with two, d rebuilds c's secret
+    played.keep("reshared")
+    return played
+
+
+def entries(played: Played, stage: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = tomllib.loads(played.stages[stage])["entry"]
+    return found
+
+
+def problems_with(played: Played, stage: str, entry: dict[str, Any], signer: str) -> list[str]:
+    """The problems of ``entry``, signed with ``signer``'s key, appended to the game at ``stage``."""
+    data = tomllib.loads(played.stages[stage])
+    entry = copy.deepcopy(entry)
+    entry.pop("sig", None)
+    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(signer))
+    position = len(data["entry"])
+    trial = dict(data, entry=[*data["entry"], signed])
+    trial["game"] = dict(data["game"], entries=position + 1)
+    return [str(problem) for problem in ledger.audit(trial).problems if problem.position == position]
+
+
+def replayed(data: dict[str, Any]) -> ledger.Ledger:
+    """The game the entries make, whatever the (unsigned) header copied from before says."""
+    result = ledger.audit(data)
+    assert result.ledger is not None
+    assert all("header field" in str(problem) for problem in result.problems), result.problems
+    return result.ledger
+
+
+def test_the_new_player_reads_the_silent_seats_hand_and_plays_it(played: Played) -> None:
+    before = played.hand(played.file("c holds a card", "before"), "c", "c")
+    assert list(before) == ["deck:1"] and before["deck:1"] in hidden_deck_game.CARDS
+    game = played.file("reshared", "reshared")
+    assert played.hand(game, NEW, "c") == before  # what c read, d reads with the rebuilt secret
+    played.step("a", "play", str(game), "--as", "a", "pass")
+    played.step("b", "play", str(game), "--as", "b", "pass")
+    played.step(NEW, "play", str(game), "--as", "c", "--key", NEW, "play", str(before["deck:1"]))
+    shown = json.loads(played.step("a", "show", str(game), "--json").stdout)
+    assert str(before["deck:1"]) in json.dumps(shown)
+    verified = played.run("a", "verify", str(game))
+    assert verified.exit_code == 0, verified.stderr
+
+
+def test_the_others_consent_and_the_new_player_takes_the_seat(played: Played) -> None:
+    assert "consent to (or decline) a's handing c's seat on to d" in played.stages["proposed status"]
+    assert f"pbem consent {played.game} --as b" in played.stages["proposed status"]
+    handed = ledger.read(tomllib.loads(played.stages["handed on"]))
+    assert handed.rejoining == {"c"} and handed.handovers["c"][-1].by_consent
+    assert handed.handovers["c"][-1].holder == NEW
+    rejoin = entries(played, "rejoined")[-1]
+    assert (rejoin["by"], rejoin["kind"]) == ("c", "rejoin") and "escrow_key" in rejoin
+    assert "seal your share of c's secret to c's new player" in played.stages["rejoined status"]
+
+
+def test_only_a_silent_seat_is_handed_on_by_the_others(played: Played) -> None:
+    assert "b has let no deadline pass" in played.stages["proposal refused"]
+
+
+def test_the_holders_seal_the_secret_and_fewer_than_the_threshold_open_nothing(played: Played) -> None:
+    given = [entry["escrow_reshares"] for entry in entries(played, "reshared") if "escrow_reshares" in entry]
+    assert [[item["seat"] for item in each] for each in given] == [["c"], ["c"]]
+    one = ledger.read(tomllib.loads(played.stages["one reshare"]))
+    material = one.secret_seed("c", played.secret(NEW))
+    assert "1 of the 2 shares" in getattr(material, "waiting", "")
+    refused = played.run(NEW, "show", str(played.file("one reshare", "one")), "--as", "c", "--key", NEW)
+    assert refused.exit_code != 0 and "not rebuilt yet" in refused.stderr
+
+
+def test_the_silent_seats_old_key_signs_nothing_after_the_handover(played: Played) -> None:
+    handed = ledger.read(tomllib.loads(played.stages["rejoined"]))
+    impostor = handed.next_entry("c", DAY3, "sync") | {"rand": "0" * 64}
+    found = problems_with(played, "rejoined", impostor, "c")
+    assert found and "signature does not verify against c's key" in found[0], found
+
+
+def test_a_handover_entry_for_the_silent_seat_by_another_key_is_refused(played: Played) -> None:
+    proposal = entries(played, "proposed")[-1]
+    as_c = {name: proposal[name] for name in ("name", "sign", "box", "identity_sig")} | ledger.read(
+        tomllib.loads(played.stages["c silent"])
+    ).next_entry("c", DAY3, "handover")
+    as_c |= {"sealed_secret": "AAAA", "rand": "0" * 64}
+    found = problems_with(played, "c silent", as_c, "a")  # a signs a handover in c's name
+    assert found and "signature does not verify against c's key" in found[0], found
+
+
+def test_the_new_player_must_take_the_seat_before_playing_it(played: Played) -> None:
+    handed = ledger.read(tomllib.loads(played.stages["handed on"]))
+    move = handed.next_entry("c", DAY3, "move") | {"move": "pass", "rand": "0" * 64}
+    found = problems_with(played, "handed on", move, NEW)
+    assert found and "its new player takes the seat first" in found[0], found
+    assert "c            take the seat handed on to you" in played.stages["handed status"]
+
+
+def test_a_declined_handover_hands_nothing_on(played: Played) -> None:
+    game = played.file("proposed", "declined")
+    played.step("b", "consent", str(game), "--as", "b", "--decline")
+    replayed = ledger.read(tomllib.loads(game.read_text(encoding="utf-8")))
+    assert "c" not in replayed.handovers and not replayed.rejoining
+
+
+def test_a_bad_share_sealed_to_the_new_player_is_the_new_players_complaint(played: Played) -> None:
+    data = tomllib.loads(played.stages["reshared"])
+    position = len(data["entry"]) - 1  # b's reshare
+    forged = copy.deepcopy(data["entry"][position])
+    other = entries(played, "one reshare")[-1]["escrow_reshares"][0]  # a's: not b's share
+    forged["escrow_reshares"][0]["masked"] = other["masked"]
+    forged.pop("sig")
+    data["entry"][position] = ledger.sign_entry(data["game"]["id"], forged, played.secret("b"))
+    bad = replayed(data)
+    secret = played.secret(NEW)
+    material = bad.secret_seed("c", secret)
+    assert "b sealed you a share of c's secret that does not match" in getattr(material, "waiting", "")
+    assert bad.table is not None and bad.table.decks is not None and bad.table.decks.escrow is not None
+    from pbem.crypto import escrow as es
+    from pbem.crypto import hidden_deck as hd
+
+    receive = es.receive_secret(hd.deck_seed(material), bad.game_id, "c", group=bad.group)
+    complaint = escrows.reshare_complaint_fields(
+        bad.table.decks.escrow, "c", "b", receive, game_id=bad.game_id, group=bad.group
+    )
+    entry = bad.next_entry("c", DAY3, "sync") | {"escrow_reshare_complaint": complaint}
+    entry["rand"] = ledger.contribution(bad, "c", secret)
+    signed = ledger.sign_entry(bad.game_id, entry, secret)
+    judged = replayed(dict(data, entry=[*data["entry"], signed]))
+    assert judged.table is not None and judged.table.decks is not None
+    verdict = judged.table.decks.halted()
+    assert verdict is not None and verdict.startswith("b sealed c's new player a share that does not match")
