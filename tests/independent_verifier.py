@@ -1025,12 +1025,27 @@ KINDS: dict[str, tuple[str, ...]] = {
     "sync": ("rand",),
     "handover": ("name", "sign", "box", "identity_sig", "sealed_secret", "rand"),
     "referee": (),  # with escrow = "referee": by the referee the genesis names, never by a seat
+    "replace": ("seat", "name", "sign", "box", "identity_sig", "rand"),  # hand a silent seat on
+    "rejoin": ("rand_tip",),  # the new player of a seat handed on by consent takes it
 }
 RIDING = ("move", "commit", "reveal", "contribute", "timeout", "sync")
-SIGNING_IN = ("genesis", "join", "handover")  # the entries that may give the seat's address, in ``email``
+SIGNING_IN = (
+    "genesis",
+    "join",
+    "handover",
+    "replace",
+    "rejoin",
+)  # the entries that may give the seat's address, in ``email``
 PLAY = (*RIDING, "undo", "consent")
 ESCROW_KEY_FIELDS = ("escrow_key", "escrow_key_proof")  # in genesis and join, with escrow
-ESCROW_FIELDS = ("escrow", "escrow_acks", "escrow_complaint", "escrow_partials")  # riding, in order
+ESCROW_FIELDS = (  # riding, in order
+    "escrow",
+    "escrow_acks",
+    "escrow_complaint",
+    "escrow_partials",
+    "escrow_reshares",
+    "escrow_reshare_complaint",
+)
 PROOF_FIELDS = ("commitments", "chain", "challenge", "responses", "chain_responses", "card_responses")
 HEADER = ("format", "id", "ruleset", "edition", "seats", "entries", "head")
 EMAIL_LIMIT = 254
@@ -1200,6 +1215,7 @@ class Verifier:
         self.deck_keys: dict[str, Elem] = {}
         self.grp: Group = GROUPS[None]
         self.commitments: dict[tuple[str, str], str] = {}  # (seat, sealed step) -> commitment
+        self.revealed: set[tuple[str, str]] = set()  # (seat, sealed step) opened
         self.hashes: list[list[str]] = []  # the hashes of each step's entries, in file order
         self.step_seats: list[list[str]] = []
         self.step_seq: list[int] = []
@@ -1217,6 +1233,13 @@ class Verifier:
         self.referee_sign = b""
         self.referee_seq: int | None = None
         self.receiving: dict[str, Elem] = {}
+        # a silent seat proposed to be handed on (by, seat, target, agreed, the new keys), the
+        # seats handed on whose new player has not taken them yet, and for each seat handed on
+        # with escrow its new player's receiving key and the shares sealed to it, by holder
+        self.proposal: dict[str, Any] | None = None
+        self.rejoining: set[str] = set()
+        self.resharing: dict[str, Elem] = {}
+        self.reshared: dict[str, dict[str, tuple[int, Elem, int]]] = {}
         self.dealings: dict[str, Dealing] = {}
         self.verdict: str | None = None
         self.unlocking: dict[str, dict[tuple[str, int], dict[int, Elem]]] = {}
@@ -1266,6 +1289,8 @@ class Verifier:
             allowed |= {"group", "referee"}  # a referee only with escrow = "referee", checked below
         if kind == "referee":
             allowed |= {*ESCROW_KEY_FIELDS, *ESCROW_FIELDS[1:]}
+        if kind == "rejoin" and self.threshold:
+            allowed |= set(ESCROW_KEY_FIELDS)
         if kind == "genesis" or (kind == "join" and self.threshold):
             allowed |= set(ESCROW_KEY_FIELDS)  # a genesis without escrow is refused them below
         if kind in RIDING:
@@ -1293,7 +1318,7 @@ class Verifier:
             raise Bad("the first entry is not the genesis entry")
         for name in KINDS[kind]:
             wanted: type = {"target": int, "agree": bool}.get(name, str)
-            if kind in (*PLAY, "address", "handover") and (type(entry[name]) is not wanted):
+            if kind in (*PLAY, "address", "handover", "replace") and (type(entry[name]) is not wanted):
                 raise Bad(f"field {name!r} is not of type {wanted.__name__}")
         self.later(entry, where)
 
@@ -1411,6 +1436,11 @@ class Verifier:
             raise Bad(f"{seat} joined already")
         if kind != "join" and (seat not in self.keys or self.keys[seat][2] >= seq):
             raise Bad(f"{seat} has no key in this step")
+        if (kind == "rejoin") != (seat in self.rejoining):
+            raise Bad(f"{seat} was handed on: its new player's rejoin comes first, and only then")
+        if kind == "rejoin":
+            self.rejoin(entry, where)
+            return
         if kind == "join" and seat not in self.keys:
             self.signed_in(entry, where)
             accepted = not self.referee or self.referee_seq is not None
@@ -1446,10 +1476,15 @@ class Verifier:
             elif opened != committed:
                 self.problem(where, "value and nonce do not open the commitment")
             self.report.count("reveal")
+            self.revealed.add((seat, entry["step"]))
         if kind == "address":
             self.take_email(entry, where)
         if kind == "handover":
             self.handover(entry, where)
+        if kind == "replace":
+            self.propose(entry, where)
+        if kind == "consent" and self.proposal is not None and entry["target"] == self.proposal["target"]:
+            self.consent(entry, where)
         if kind in RIDING and not (kind == "move" and seq in self.void):
             self.hidden(entry, where, started=self.started is not None and seq > self.started)
         if kind == "timeout":
@@ -1513,6 +1548,92 @@ class Verifier:
             self.take_email(entry, where)
         else:
             self.report.addresses.pop(seat, None)
+
+    def new_keys(self, entry: Mapping[str, Any]) -> tuple[bytes, bytes]:
+        """The keys a handover names, with the new player's own signature of them."""
+        name = entry["name"]
+        if not valid_name(name):
+            raise Bad(f"the new holder's name {name!r} is not one word")
+        sign, box = unb64(entry["sign"], 32, "sign"), unb64(entry["box"], 32, "box")
+        try:
+            Ed25519PublicKey.from_public_bytes(sign).verify(
+                unb64(entry["identity_sig"], 64, "identity_sig"),
+                pae("pbem/identity/v1", text(name), sign, box),
+            )
+        except InvalidSignature:
+            raise Bad(f"identity_sig is not {name}'s self-signature") from None
+        for other, (held_sign, held_box, _) in self.keys.items():
+            if sign == held_sign or box == held_box:
+                raise Bad(f"the new holder's key holds seat {other} already")
+        if self.referee and sign == self.referee_sign:
+            raise Bad("the new holder's key is the referee's")
+        return sign, box
+
+    def remaining(self, proposal: Mapping[str, Any]) -> set[str]:
+        """Who must consent to handing a silent seat on: neither its proposer, the seat, nor a
+        retired seat."""
+        return set(self.seats) - {proposal["by"], proposal["seat"], *self.retired()}
+
+    def propose(self, entry: Mapping[str, Any], where: str) -> None:
+        """A seat proposes handing a silent seat (one a timeout was claimed against) on."""
+        silent = entry["seat"]
+        if silent not in self.seats or silent == entry["by"] or not self.missed.get(silent):
+            raise Bad(f"{silent!r} is no other seat a timeout was claimed against")
+        if self.proposal is not None:
+            raise Bad("a handover already waits for consent")
+        if any(seat == silent and (seat, step) not in self.revealed for seat, step in self.commitments):
+            raise Bad(f"{silent}'s sealed choice is not revealed")
+        if self.decks and not self.threshold:
+            raise Bad("a seat with hidden cards is handed on by the others only with escrow")
+        sign, box = self.new_keys(entry)
+        self.proposal = {
+            "by": entry["by"], "seat": silent, "target": entry["seq"], "agreed": set(),
+            "sign": sign, "box": box, "name": entry["name"],
+        }  # fmt: skip
+        if "email" in entry and not valid_email(entry["email"]):
+            self.problem(where, f"email {entry['email']!r} is not an address like ann@example.org")
+        self.report.count("handover proposed")
+
+    def consent(self, entry: Mapping[str, Any], where: str) -> None:
+        proposal = self.proposal
+        assert proposal is not None
+        seat = entry["by"]
+        if seat not in self.remaining(proposal) or seat in proposal["agreed"]:
+            raise Bad(f"{seat} has no say left on the handover of {proposal['seat']}")
+        if entry["agree"] is not True:
+            self.proposal = None
+            return
+        proposal["agreed"].add(seat)
+        if self.remaining(proposal) <= proposal["agreed"]:
+            silent = proposal["seat"]
+            old_sign, old_box, joined = self.keys[silent]
+            self.handovers.setdefault(silent, []).append(
+                (proposal["name"], entry["seq"], fingerprint(old_sign, old_box))
+            )
+            self.keys[silent] = (proposal["sign"], proposal["box"], joined)
+            self.rejoining.add(silent)
+            self.missed.pop(silent, None)
+            self.proposal = None
+            self.report.addresses.pop(silent, None)
+            self.report.count("handover by consent")
+
+    def rejoin(self, entry: dict[str, Any], where: str) -> None:
+        """The new player of a seat handed on by consent: its own chain and receiving key."""
+        seat = entry["by"]
+        first = self.place(entry, where)
+        self.signature(entry, where, self.keys[seat][0])
+        if not first:
+            return
+        self.links[seat] = unhex(entry["rand_tip"], 32, "rand_tip")
+        if self.threshold:
+            y = element(self.grp, entry.get("escrow_key"), "escrow_key")
+            y_proof = short_proof(self.grp, entry.get("escrow_key_proof"), "escrow_key_proof")
+            if not key_proof_holds(self.grp, y, y_proof, self.game_id, seat, "escrow"):
+                raise Bad(f"the proof of {seat}'s new escrow receiving key does not verify")
+            self.resharing[seat], self.reshared[seat] = y, {}
+        self.rejoining.discard(seat)
+        if "email" in entry:
+            self.take_email(entry, where)
 
     def take_email(self, entry: Mapping[str, Any], where: str) -> None:
         """The address the seat's mail goes to from this entry on."""
@@ -1910,6 +2031,63 @@ class Verifier:
             raise Bad("escrow_partials is not an array of tables")
         for index, item in enumerate(partials):
             self.partials(seat, item, f"escrow_partials[{index}]")
+        reshares = entry.get("escrow_reshares", [])
+        if not isinstance(reshares, list) or not all(isinstance(item, dict) for item in reshares):
+            raise Bad("escrow_reshares is not an array of tables")
+        for index, item in enumerate(reshares):
+            self.reshare(seat, item, f"escrow_reshares[{index}]")
+        if "escrow_reshare_complaint" in entry:
+            self.reshare_complaint(seat, entry["escrow_reshare_complaint"])
+
+    def reshare(self, seat: str, item: Mapping[str, Any], where: str) -> None:
+        """A holder's share of a handed-on seat's secret, sealed to its new player: until K are in."""
+        only(item, ("seat", "ephemeral", "masked"), where)
+        handed = item.get("seat")
+        given = self.reshared.get(handed) if isinstance(handed, str) else None
+        if not isinstance(handed, str) or given is None or len(given) >= self.threshold or seat in given:
+            raise Bad(f"{where}: {seat} owes no share of {handed!r}'s secret to a new player")
+        dealing = self.dealings[handed]
+        if seat not in dealing.sealed:
+            raise Bad(f"{where}: {seat} holds no share of {handed}'s escrow")
+        masked = scalars_of(self.grp, item.get("masked"), f"{where} masked")
+        if len(masked) != 1:
+            raise Bad(f"{where}: one masked share")
+        ephemeral = element(self.grp, item.get("ephemeral"), f"{where} ephemeral")
+        given[seat] = (dealing.sealed[seat][0], ephemeral, masked[0])
+        self.report.count("share resealed")
+
+    def reshare_complaint(self, seat: str, item: object) -> None:
+        """The new player's complaint of a share sealed to it: judged as a complaint at the start,
+        against the new player's receiving key."""
+        where = "escrow_reshare_complaint"
+        if not isinstance(item, dict):
+            raise Bad(f"{where} is not a table")
+        only(item, ("holder", "opened", "proof"), where)
+        holder = item.get("holder")
+        given = self.reshared.get(seat, {})
+        if not isinstance(holder, str) or holder not in given:
+            raise Bad(f"{where}: {holder!r} sealed no share of {seat}'s secret to its new player")
+        index, ephemeral, masked = given[holder]
+        receiving = self.resharing[seat]
+        commitments = self.dealings[seat].commitments
+        opened = element(self.grp, item.get("opened"), f"{where} opened")
+        proof = short_proof(self.grp, item.get("proof"), f"{where} proof")
+        fields = (self.game_id, seat, holder, index)
+        if not complaint_proof_holds(
+            self.grp, receiving, ephemeral, masked, opened, commitments, proof, *fields
+        ):
+            raise Bad(f"{where}: the proof of the complaint does not verify")
+        share = unsealed(self.grp, receiving, ephemeral, masked, opened, *fields)
+        matches = same_point(
+            self.grp, self.grp.power(self.grp.g, share), holder_value(self.grp, commitments, index)
+        )
+        self.verdict = (
+            f"{seat}'s new player complained of a sound share: it is at fault"
+            if matches
+            else f"{holder} sealed {seat}'s new player a share that does not match: {holder} is at fault"
+        )
+        self.report.notes.append(f"complaint of {seat}'s new player against {holder}: {self.verdict}")
+        self.report.count("escrow complaint")
 
     def dealing(self, seat: str, item: object) -> None:
         if not isinstance(item, dict):

@@ -235,3 +235,17 @@ def test_a_bad_share_sealed_to_the_new_player_is_the_new_players_complaint(playe
     assert judged.table is not None and judged.table.decks is not None
     verdict = judged.table.decks.halted()
     assert verdict is not None and verdict.startswith("b sealed c's new player a share that does not match")
+
+
+def test_the_independent_verifier_checks_the_handover_from_the_document_alone(played: Played) -> None:
+    from tests import independent_verifier
+
+    game = played.file("reshared", "independent")
+    card = played.hand(game, NEW, "c")["deck:1"]
+    played.step("a", "play", str(game), "--as", "a", "pass")
+    played.step("b", "play", str(game), "--as", "b", "pass")
+    played.step(NEW, "play", str(game), "--as", "c", "--key", NEW, "play", str(card))  # d's share opens it
+    report = independent_verifier.verify(game, {hidden_deck_game.DECK: list(hidden_deck_game.CARDS)})
+    assert report.ok, report.problems
+    assert report.counts["handover proposed"] == 1 and report.counts["handover by consent"] == 1
+    assert report.counts["share resealed"] == 2 and report.counts["card shown face up"] >= 1
