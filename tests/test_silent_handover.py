@@ -249,3 +249,28 @@ def test_the_independent_verifier_checks_the_handover_from_the_document_alone(pl
     assert report.ok, report.problems
     assert report.counts["handover proposed"] == 1 and report.counts["handover by consent"] == 1
     assert report.counts["share resealed"] == 2 and report.counts["card shown face up"] >= 1
+
+
+def test_an_event_requested_before_the_new_player_took_the_seat_is_decided_without_it(played: Played) -> None:
+    game = played.file("c silent", "dice")
+    exported = played.root / "d.id"
+    played.step("a", "play", str(game), "--as", "a", "dice")  # every seat owes randomness: c never gives it
+    played.step("a", "handover", str(game), "--as", "a", "--to", NEW, str(exported), "--silent", "c")
+    played.step("b", "consent", str(game), "--as", "b")
+    before = ledger.read(tomllib.loads(game.read_text(encoding="utf-8")))
+    assert before.table is not None and [sorted(p.excused) for p in before.table.pending] == [[]]
+    played.step(NEW, "join", str(game), "--as", "c", "--key", NEW)
+    after = ledger.read(tomllib.loads(game.read_text(encoding="utf-8")))
+    assert after.table is not None and all("c" in pending.excused for pending in after.table.pending)
+    for seat in ("a", "b"):
+        if any(d.seat == seat for d in _contributions(after)):
+            played.step(seat, "play", str(game), "--as", seat, "roll")
+    done = ledger.read(tomllib.loads(game.read_text(encoding="utf-8")))
+    assert done.table is not None and done.table.pending == []  # decided by a's and b's links alone
+
+
+def _contributions(game: ledger.Ledger) -> list[Any]:
+    from pbem.engine import table as tables
+
+    assert game.table is not None and game.rules is not None
+    return [d for d in tables.demands(game.rules, game.table) if d.kind == "contribute"]

@@ -1530,6 +1530,11 @@ class _Replay:
             found.append("rand_tip must be 64 hex digits")
             return
         ledger.revealed[by] = (0, tip)  # the new player's own chain: the old one's secret is gone
+        if ledger.table is not None:
+            # An event requested before this tip was committed is decided without the seat: its
+            # new player, seeing the others' links, could otherwise pick a chain to steer it.
+            for pending in ledger.table.pending:
+                pending.excused.add(by)
         decks = ledger.table.decks if ledger.table is not None else None
         keyed = [name for name in escrows.KEY_FIELDS if name in entry]
         if decks is None or decks.escrow is None:
