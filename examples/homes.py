@@ -54,6 +54,12 @@ def arguments(doc: str) -> argparse.ArgumentParser:
         "with escrow and one-day deadlines, and the others claim timeouts against it",
     )
     parser.add_argument("--silent-from", type=int, default=2, metavar="ROUND")
+    parser.add_argument(
+        "--replace",
+        metavar="NAME",
+        help="after the first timeout against the silent player, the others hand its seat on to NAME "
+        "(pbem handover --silent, pbem consent), who takes it (pbem join) and plays on",
+    )
     return parser
 
 
@@ -61,7 +67,7 @@ def silence(args: argparse.Namespace) -> Silent | None:
     """What ``--silent`` asks of ``play``, and the options its game is made with."""
     if not args.silent:
         return None
-    return Silent(args.silent, args.silent_from)
+    return Silent(args.silent, args.silent_from, args.replace)
 
 
 class Silent:
@@ -71,12 +77,16 @@ class Silent:
     DAYS = 1
     OPTIONS = ("--option", "deadline_days=1", "--option", "escrow=others")
 
-    def __init__(self, seat: str, start: int) -> None:
+    def __init__(self, seat: str, start: int, replace: str | None = None) -> None:
         self.seat = seat
         self.start = start
         self.timeouts = 0
+        self.replace = replace  # the new player the others hand the seat on to, if any
+        self.replaced = False
 
     def quiet(self, run: Runner, seat: str, game: str) -> bool:
+        if self.replaced:
+            return False
         view = json.loads(run(seat, "show", game, "--json"))
         return int(view.get("round", view.get("decade", 0)) or 0) >= self.start
 
@@ -202,6 +212,9 @@ def play(
             if silent.seat in status["send_to"] and _claimed(run, mail, holder, silent, seats):
                 holder = next(seat for seat in seats if seat != silent.seat)
                 entries += 1
+                if silent.replace:
+                    holder = _hand_on(run, mail, holder, silent, seats)
+                    entries += len(seats)
                 continue
             if not choices:
                 sys.exit(f"stuck: only {silent.seat} is asked, and no timeout is let through")
@@ -229,6 +242,39 @@ def _claimed(run: Runner, mail: dict[str, Path], holder: str, silent: Silent, se
         return False
     silent.timeouts += 1
     return True
+
+
+def _hand_on(run: Runner, mail: dict[str, Path], holder: str, silent: Silent, seats: Sequence[str]) -> str:
+    """The claimant proposes handing the silent seat on, every other remaining seat consents, and
+    the new player takes it. The new player's home is the silent seat's (its key is made there),
+    so the seat plays on from it; the holder of the file afterwards."""
+    assert silent.replace is not None
+    claimant = holder
+    keyfile = run.root / f"{silent.replace}.id"
+    run(silent.seat, "key", "new", silent.replace, "--no-passphrase")
+    run(silent.seat, "key", "export", silent.replace, "--output", str(keyfile))
+    game = str(mail[claimant])
+    run(
+        claimant,
+        "handover",
+        game,
+        "--as",
+        claimant,
+        "--to",
+        silent.replace,
+        str(keyfile),
+        "--silent",
+        silent.seat,
+    )
+    for seat in seats:
+        if seat not in (claimant, silent.seat):
+            send(mail, holder, seat)
+            run(seat, "consent", str(mail[seat]), "--as", seat)
+            holder = seat
+    send(mail, holder, silent.seat)
+    run(silent.seat, "join", str(mail[silent.seat]), "--as", silent.seat)
+    silent.replaced = True
+    return silent.seat
 
 
 def main() -> int:
