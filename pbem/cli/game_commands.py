@@ -118,8 +118,8 @@ def _whole_game_template(game: str) -> dict[str, Any]:
     Florence's), for a game whose rules are played by email: the genesis signs them, so a later
     change to the template never changes how a game replays."""
     from pbem.cli.template_commands import read_template, template_dir
-    from pbem.engine import templates
     from pbem.engine.registry import get
+    from pbem.kit import templates
 
     path = template_dir() / f"{game}.toml"
     if get(game).rules is None or not path.is_file():

@@ -19,7 +19,6 @@ from typing import Any
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
-from pbem.engine.templates import ComponentError
 from pbem.errors import GameFileError, IllegalMoveError, UsageError
 from pbem.games.il_principe import components as parts
 from pbem.games.il_principe import rounds
@@ -54,6 +53,7 @@ from pbem.games.il_principe.moves import (
     format_move,
     parse,
 )
+from pbem.kit.templates import ComponentError
 
 
 class Rules:

@@ -37,8 +37,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import gamefile
-from pbem.engine import templates
-from pbem.engine.templates import ComponentError
 from pbem.errors import MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence.estate import (
     Cells,
@@ -47,6 +45,8 @@ from pbem.games.princes_of_florence.estate import (
     parse_square,
     turned,
 )
+from pbem.kit import templates
+from pbem.kit.templates import ComponentError
 
 GAME = "princes-of-florence"
 TEMPLATE = "princes-of-florence"
