@@ -1,7 +1,7 @@
 """``pbem templates``: the component templates a game can be set up with.
 
-A template file is ``GAME-EDITION.toml`` (``GAME.toml`` for a game whose rules read it themselves,
-like Princes of Florence's); the ones pbem ships live in ``templates/`` (inside the installed
+A template file is ``GAME-EDITION.toml`` (``GAME.toml`` for a game whose rules read one template
+whatever the edition); the ones pbem ships live in ``templates/`` (inside the installed
 package, or at the top of a source checkout).
 """
 

@@ -50,7 +50,7 @@ from pbem.kit.templates import ComponentError
 
 GAME = "princes-of-florence"
 TEMPLATE = "princes-of-florence"
-MAX_PLAYERS = 5  # meta.py: the game is for 2 to 5
+MAX_PLAYERS = 5  # the declaration (__init__.py): the game is for 2 to 5
 
 # The names the rules code knows: profession cards name these, and the scoring counts them.
 BUILDING_NAMES = (
