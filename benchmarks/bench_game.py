@@ -43,9 +43,9 @@ from pbem.engine import play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import DECK_DEMANDS
-from pbem.engine.templates import values
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.keys import KeyStore
+from pbem.kit.templates import values
 
 GAME = "princes-of-the-renaissance"
 SEATS = ("a", "b", "c", "d")

@@ -58,8 +58,8 @@ from pbem.crypto.identity import SecretKeys
 from pbem.crypto.signing import entry_message
 from pbem.engine import decks
 from pbem.engine import ledger as ledger_mod
-from pbem.engine.templates import values
 from pbem.keys import KeyStore
+from pbem.kit.templates import values
 
 GAME = "princes-of-the-renaissance"
 SEATS = ("a", "b", "c", "d", "e", "f")

@@ -57,9 +57,10 @@ from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.signing import entry_hash, entry_message, pae
-from pbem.engine import ledger, registry, templates
+from pbem.engine import ledger, registry
 from pbem.engine.ruleset import hidden_deck_rules, ruleset_for
 from pbem.keys import KeyStore
+from pbem.kit import templates
 
 HERE = Path(__file__).resolve().parent
 DOC = HERE / "game-file.md"

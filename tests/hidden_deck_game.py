@@ -245,7 +245,7 @@ INFO = GameInfo(
     4,
     ("1",),
     (DEADLINE, *TEST_OPTIONS, DEFAULT),
-    rules="tests.hidden_deck_game",
+    rules=lambda: RULES,
 )
 RULES.info = INFO
 

@@ -16,13 +16,13 @@ from typing import Any
 
 from pbem import gamefile
 from pbem.crypto.randomness import Draws
-from pbem.engine import templates
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe import rounds
 from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.game import ACTIONS, BUILD, RESERVE, SHIELD, SHOW, TURN_UP, Game
 from pbem.games.il_principe.moves import Move
 from pbem.games.il_principe.rules import RULES, card_uses
+from pbem.kit import templates
 
 COMPONENTS: dict[str, Any] = templates.values(gamefile.shipped_template("il-principe"))
 CITY = {card["id"]: card for card in COMPONENTS["city"]}

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import gamefile
-from pbem.engine import templates
 from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.moves import Move
 from pbem.games.princes_of_florence.rules import RULES, card_uses
+from pbem.kit import templates
 
 COMPONENTS: dict[str, Any] = templates.values(gamefile.shipped_template("princes-of-florence"))
 

@@ -24,7 +24,7 @@ import pytest
 from pbem import gamefile
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import ledger as ledger_mod
-from pbem.engine import play, templates
+from pbem.engine import play
 from pbem.engine import table as tables
 from pbem.engine.json_shape import snake_scores
 from pbem.engine.ledger import Ledger
@@ -35,6 +35,7 @@ from pbem.games.il_principe.email_view import breakdown
 from pbem.games.il_principe.game import DECK, OVER, RESERVE, SHOW, Game
 from pbem.games.il_principe.moves import Build, Play, Show
 from pbem.games.il_principe.rules import RULES
+from pbem.kit import templates
 from tests.conftest import seeded_keys
 from tests.mutations import fixed_sealing
 from tests.test_ip_rules import in_actions, started

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from pbem import gamefile
-from pbem.engine import templates
-from pbem.engine.templates import ComponentError
 from pbem.errors import IllegalMoveError, UsageError
 from pbem.games.il_principe import components
 from pbem.games.il_principe.components import load_set, parse
 from pbem.games.il_principe.state import Table
 from pbem.games.il_principe.table import TRACKER, rules_for
+from pbem.kit import templates
+from pbem.kit.templates import ComponentError
 from tests.conftest import Cli
 
 Data = dict[str, Any]

@@ -250,7 +250,7 @@ class Checks:
     def test_show_prints_a_seat_its_own_tokens_and_the_final_score(
         self, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        from pbem.render.florence import render
+        from pbem.games.princes_of_florence.terminal import render
 
         state = self.played.state
         for seat in state.seats:

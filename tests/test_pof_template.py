@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from pbem import gamefile
-from pbem.engine import templates
-from pbem.engine.templates import ComponentError
 from pbem.games.princes_of_florence.components import load, parse
 from pbem.games.princes_of_florence.estate import format_squares
+from pbem.kit import templates
+from pbem.kit.templates import ComponentError
 from tests.conftest import Cli
 
 Data = dict[str, Any]

@@ -23,7 +23,6 @@ from pbem.engine import ledger, play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import DECK_DEMANDS
-from pbem.engine.templates import values
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe.email_view import breakdown
 from pbem.games.il_principe.game import OVER
@@ -31,6 +30,7 @@ from pbem.games.il_principe.game import Game as PrincipeGame
 from pbem.games.il_principe.table import TRACKER as PRINCIPE_TABLE
 from pbem.games.princes_of_florence.game import AUCTION
 from pbem.games.princes_of_florence.game import Game as FlorenceGame
+from pbem.kit.templates import values
 from tests.conftest import Cli, seeded_keys
 from tests.test_ip_ledger import Clock, step
 

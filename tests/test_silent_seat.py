@@ -22,10 +22,11 @@ import pytest
 
 from pbem import gamefile
 from pbem.crypto.identity import SecretKeys
-from pbem.engine import ledger, play, templates
+from pbem.engine import ledger, play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import Demand
+from pbem.kit import templates
 from tests.conftest import seeded_keys
 from tests.silent_seat import Clock, Silence, play_on
 

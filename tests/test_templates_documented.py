@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pbem import gamefile
-from pbem.engine import templates
+from pbem.kit import templates
 
 RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 

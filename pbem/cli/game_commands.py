@@ -188,12 +188,12 @@ def _components(setup: Any, path: Path | None) -> dict[str, Any]:
 
 
 def _whole_game_template(game: str) -> dict[str, Any]:
-    """The values of a template for every edition of a game (``GAME.toml``, as Princes of
-    Florence's), for a game whose rules are played by email: the genesis signs them, so a later
-    change to the template never changes how a game replays."""
+    """The values of a template for every edition of a game (``GAME.toml``), for a game whose
+    rules are played by email: the genesis signs them, so a later change to the template never
+    changes how a game replays."""
     from pbem.cli.template_commands import read_template, template_dir
-    from pbem.engine import templates
     from pbem.engine.registry import get
+    from pbem.kit import templates
 
     path = template_dir() / f"{game}.toml"
     if get(game).rules is None or not path.is_file():

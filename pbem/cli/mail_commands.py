@@ -340,9 +340,8 @@ def _picture(ledger: Ledger) -> bytes | None:
     read the message), or None where pbem draws no picture of the game or cannot render PNG: the
     words and the entries are the message, the picture only a help to read it."""
     from pbem.errors import UsageError
-    from pbem.render.picture import DRAWN
 
-    if ledger.info.name not in DRAWN or ledger.table is None or ledger.rules is None:
+    if ledger.info.picture is None or ledger.table is None or ledger.rules is None:
         return None
     try:
         import resvg_py  # noqa: F401  (only to know whether PNG can be made)

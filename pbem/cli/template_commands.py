@@ -1,7 +1,7 @@
 """``pbem templates``: the component templates a game can be set up with.
 
-A template file is ``GAME-EDITION.toml`` (``GAME.toml`` for a game whose rules read it themselves,
-like Princes of Florence's); the ones pbem ships live in ``templates/`` (inside the installed
+A template file is ``GAME-EDITION.toml`` (``GAME.toml`` for a game whose rules read one template
+whatever the edition); the ones pbem ships live in ``templates/`` (inside the installed
 package, or at the top of a source checkout).
 """
 
@@ -48,7 +48,7 @@ def bundled(game: str, edition: str) -> dict[str, Any] | None:
 def component_values(game: str, edition: str, path: Path | None) -> dict[str, Any]:
     """The component values a new game or table embeds: pbem's template for the edition, or
     the group's own file; {} for a game that takes none."""
-    from pbem.engine import templates
+    from pbem.kit import templates
 
     template = bundled(game, edition) if path is None else read_template(path)
     return {} if template is None else templates.values(template)
@@ -66,7 +66,7 @@ def _named(name: str) -> Path:
 @app.command("list")
 def list_templates(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """The templates pbem ships, with how many of their values no public rules text gives."""
-    from pbem.engine import templates
+    from pbem.kit import templates
 
     with reported():
         rows = []
@@ -95,7 +95,7 @@ def show(
     ),
 ) -> None:
     """Print a template (to copy and edit for 'pbem new --components'), or its unverified values."""
-    from pbem.engine import templates
+    from pbem.kit import templates
 
     with reported():
         path = _named(name)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,8 +40,7 @@ SIGNED_FIELDS = ("signer", "key", "sig")
 def tracker_for(info: GameInfo) -> Tracker[Any]:
     if info.tracker is None:
         raise UsageError(f"{info.name} has no companion mode")
-    tracker: Tracker[Any] = importlib.import_module(info.tracker).TRACKER
-    return tracker
+    return info.tracker()
 
 
 def components_hash(components: Mapping[str, Any]) -> str:

@@ -325,8 +325,8 @@ def playable(
     """The moves of ``texts`` (listed by the rules for ``seat``) that ``play`` accepts from a seat
     holding ``hand``: every card a move uses is one the seat holds, every card it shows one the
     seat can read, and the rules accept the move once those cards are shown. The rules list a
-    card play before its cards are known (a Florence work's value, an Il Principe city's
-    colours), so only the seat, which reads its own cards, can tell which of them it can make."""
+    card play before its cards are known (a work's value, the colours of a city's cards), so
+    only the seat, which reads its own cards, can tell which of them it can make."""
     hidden = hidden_deck_rules(rules)
     if hidden is None:
         return list(texts)

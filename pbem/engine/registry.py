@@ -1,4 +1,7 @@
-"""Every game declares itself once: name, aliases, player counts, editions and options.
+"""Every game declares itself once, in its package's ``__init__.py``: name, aliases, player counts,
+editions, options, and where its rules, companion-mode tracker, terminal view and picture are. The
+registry reads the one tuple of games ``pbem.games.GAMES``; what a declaration names beyond its
+options is loaded only when a command needs it, so listing the games imports no game's rules.
 
 Options are typed and validated here, so ``pbem new`` and ``pbem verify`` apply the same checks,
 and a genesis entry always records every option explicitly (defaults included): a later change of
@@ -9,9 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pbem.errors import UsageError
+
+if TYPE_CHECKING:
+    from pbem.companion.tracker import Tracker
+    from pbem.engine.ruleset import Ruleset
 
 OptionValue = int | str | bool
 OptionKind = Literal["int", "choice", "bool"]
@@ -120,8 +127,26 @@ RETIRE_AFTER = OptionSpec(
 HIDDEN_DECK_OPTIONS = (ESCROW, ESCROW_THRESHOLD, RETIRE_AFTER)
 
 
+# A view as text in the terminal (``pbem show``): the game's title, the view a seat may see, and that
+# seat's own sealed values by step.
+TerminalView = Callable[[str, Mapping[str, Any], Mapping[str, str]], None]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """How a game is drawn (``--svg``, ``--html``, ``--png``, and the picture a message carries)."""
+
+    # The SVG of a view (the rules' view by email) as a seat, or every player (None), sees it.
+    draw: Callable[[Mapping[str, Any], str, str | None], str]
+    # A companion-mode table's state as the view ``draw`` takes; None: tables are not drawn.
+    table_view: Callable[[Any], dict[str, Any]] | None = None
+
+
 @dataclass(frozen=True)
 class GameInfo:
+    """A game's declaration. What it names beyond its options is a function that imports it, so a
+    command loads only the parts of one game it uses."""
+
     name: str
     title: str
     min_players: int
@@ -129,10 +154,14 @@ class GameInfo:
     editions: tuple[str, ...]
     options: tuple[OptionSpec, ...]
     aliases: tuple[str, ...] = ()
-    # Module holding the game's ruleset as RULES, imported only when a game is replayed.
-    rules: str | None = None
-    # Module holding the game's companion-mode tracker as TRACKER (``pbem table``).
-    tracker: str | None = None
+    # The rules played by email; None while a game can be set up and joined but not yet played.
+    rules: Callable[[], Ruleset] | None = field(default=None, compare=False)
+    # Companion mode (``pbem table``); None: the game has none.
+    tracker: Callable[[], Tracker[Any]] | None = field(default=None, compare=False)
+    # The game's own text for ``pbem show``; None: the view is printed from its shape.
+    terminal: Callable[[], TerminalView] | None = field(default=None, compare=False)
+    # The game's picture; None: pbem does not draw it.
+    picture: Callable[[], Picture] | None = field(default=None, compare=False)
     # Extra player-count rules beyond the range, e.g. "2 players needs unofficial_rules=true".
     seats_rule: Callable[[int, Mapping[str, OptionValue]], str | None] | None = field(
         default=None, compare=False
@@ -193,15 +222,20 @@ _ALIASES: dict[str, str] = {}
 
 
 def register(info: GameInfo) -> GameInfo:
-    _GAMES[info.name] = info
-    for alias in info.aliases:
-        _ALIASES[alias] = info.name
+    """Add a game beyond the tuple of games; only tests do, each with a game of its own."""
+    _load()
+    _add(info)
     return info
 
 
-def games() -> list[GameInfo]:
+def declared() -> list[GameInfo]:
+    """Every game, in the order of the tuple of games (then any a test added)."""
     _load()
-    return sorted(_GAMES.values(), key=lambda info: info.name)
+    return list(_GAMES.values())
+
+
+def games() -> list[GameInfo]:
+    return sorted(declared(), key=lambda info: info.name)
 
 
 def get(name: str) -> GameInfo:
@@ -213,6 +247,15 @@ def get(name: str) -> GameInfo:
     return _GAMES[key]
 
 
+def _add(info: GameInfo) -> None:
+    _GAMES[info.name] = info
+    for alias in info.aliases:
+        _ALIASES[alias] = info.name
+
+
 def _load() -> None:
-    if not _GAMES:
-        import pbem.games  # noqa: F401  (each game registers itself on import)
+    if not _GAMES:  # the tuple's games come first, so a game a test adds never stands alone
+        from pbem.games import GAMES
+
+        for info in GAMES:
+            _add(info)

@@ -7,7 +7,6 @@ draws made from every seat's committed contributions; secrets reach it only once
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -281,11 +280,7 @@ class Ruleset(Protocol):
 
 def ruleset_for(info: GameInfo) -> Ruleset | None:
     """The rules of a game, or None while the game can be set up and joined but not yet played."""
-    if info.rules is None:
-        return None
-    module = importlib.import_module(info.rules)
-    ruleset: Ruleset = module.RULES
-    return ruleset
+    return None if info.rules is None else info.rules()
 
 
 def require_ruleset(info: GameInfo) -> Ruleset:

@@ -1,5 +1,63 @@
-"""Il Principe (Emanuele Ornella)."""
+"""Il Principe (Emanuele Ornella): its declaration. Two to five players (two with the special
+rules, « Règles spéciales pour 2 joueurs », which apply by the player count), played by email
+(``rules``) or in companion mode (``tracker``; docs/rules/il-principe.md). ``pbem show`` prints
+its view from the view's shape.
 
-from pbem.games.il_principe.meta import INFO
+Where the two translations of the rules disagree, the components' template names the reading it
+follows (``[[reading]] default``); a game picks the other one with a ``readings`` table in the
+components it embeds (``pbem new --components FILE``), which the genesis signs. Options would not
+do: every option must be stated in every game file and table log, so a new one would make the
+files made before it unreadable.
+"""
 
-__all__ = ["INFO"]
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, Picture
+
+if TYPE_CHECKING:
+    from pbem.engine.ruleset import Ruleset
+    from pbem.games.il_principe.table import IlPrincipeTracker
+
+
+def _rules() -> Ruleset:
+    from pbem.games.il_principe.rules import RULES
+
+    return RULES
+
+
+def _tracker() -> IlPrincipeTracker:
+    from pbem.games.il_principe.table import TRACKER
+
+    return TRACKER
+
+
+def _picture() -> Picture:
+    from pbem.games.il_principe.table import picture_view
+    from pbem.render.picture.principe import draw
+
+    return Picture(draw, picture_view)
+
+
+INFO = GameInfo(
+    name="il-principe",
+    title="Il Principe",
+    aliases=("principe",),
+    min_players=2,
+    max_players=5,
+    editions=("standard",),
+    options=(
+        OptionSpec(
+            "rich_start",
+            "bool",
+            False,
+            "the rules' variant: 10 ducats to start, 6 each round, cities may be built in round 1",
+        ),
+        DEADLINE,
+        *HIDDEN_DECK_OPTIONS,
+    ),
+    rules=_rules,
+    tracker=_tracker,
+    picture=_picture,
+)

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import gamefile
-from pbem.engine import templates
-from pbem.engine.templates import ComponentError
 from pbem.errors import UsageError
+from pbem.kit import templates
+from pbem.kit.templates import ComponentError
 
 GAME = "il-principe"
 TEMPLATE = "il-principe"

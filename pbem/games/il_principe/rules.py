@@ -19,10 +19,9 @@ from typing import Any
 from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
-from pbem.engine.templates import ComponentError
 from pbem.errors import GameFileError, IllegalMoveError, UsageError
+from pbem.games.il_principe import INFO, rounds
 from pbem.games.il_principe import components as parts
-from pbem.games.il_principe import rounds
 from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.game import (
     ACTIONS,
@@ -39,7 +38,6 @@ from pbem.games.il_principe.game import (
     new_game,
     settings,
 )
-from pbem.games.il_principe.meta import INFO
 from pbem.games.il_principe.moves import (
     TOKEN,
     Bid,
@@ -54,6 +52,7 @@ from pbem.games.il_principe.moves import (
     format_move,
     parse,
 )
+from pbem.kit.templates import ComponentError
 
 
 class Rules:

@@ -37,8 +37,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import gamefile
-from pbem.engine import templates
-from pbem.engine.templates import ComponentError
 from pbem.errors import MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence.estate import (
     Cells,
@@ -47,10 +45,12 @@ from pbem.games.princes_of_florence.estate import (
     parse_square,
     turned,
 )
+from pbem.kit import templates
+from pbem.kit.templates import ComponentError
 
 GAME = "princes-of-florence"
 TEMPLATE = "princes-of-florence"
-MAX_PLAYERS = 5  # meta.py: the game is for 2 to 5
+MAX_PLAYERS = 5  # the declaration (__init__.py): the game is for 2 to 5
 
 # The names the rules code knows: profession cards name these, and the scoring counts them.
 BUILDING_NAMES = (

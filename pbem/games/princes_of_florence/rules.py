@@ -18,8 +18,8 @@ from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_florence import INFO, rounds
 from pbem.games.princes_of_florence import components as parts
-from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.auction import alone_price
 from pbem.games.princes_of_florence.components import LANDSCAPES
 from pbem.games.princes_of_florence.game import (
@@ -40,7 +40,6 @@ from pbem.games.princes_of_florence.game import (
     Game,
     setup,
 )
-from pbem.games.princes_of_florence.meta import INFO
 from pbem.games.princes_of_florence.moves import (
     Bid,
     Build,

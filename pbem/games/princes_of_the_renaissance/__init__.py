@@ -1,5 +1,74 @@
-"""Princes of the Renaissance (Martin Wallace; Warfrog 2003, Mercury Games 2016)."""
+"""Princes of the Renaissance (Martin Wallace; Warfrog 2003, Mercury Games 2016): its declaration.
 
-from pbem.games.princes_of_the_renaissance.meta import INFO
+Editions: ``2016`` (the Mercury Games rulebook, the default) and ``2003`` (the Warfrog original).
+Six families sit at most; wars per decade are counted for "fewer than 5" and "5 or 6" players,
+and the game is for three to six. Played by email (``rules``) or in companion mode (``tracker``).
+"""
 
-__all__ = ["INFO"]
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, Picture, TerminalView
+
+if TYPE_CHECKING:
+    from pbem.engine.ruleset import Ruleset
+    from pbem.games.princes_of_the_renaissance.table import Tracker as TableTracker
+
+
+def _rules() -> Ruleset:
+    from pbem.games.princes_of_the_renaissance.rules import RULES
+
+    return RULES
+
+
+def _tracker() -> TableTracker:
+    from pbem.games.princes_of_the_renaissance.table import TRACKER
+
+    return TRACKER
+
+
+def _terminal() -> TerminalView:
+    from pbem.games.princes_of_the_renaissance.terminal import render
+
+    return render
+
+
+def _picture() -> Picture:
+    from pbem.games.princes_of_the_renaissance.table import picture_view
+    from pbem.render.picture.potr import draw
+
+    return Picture(draw, picture_view)
+
+
+INFO = GameInfo(
+    name="princes-of-the-renaissance",
+    title="Princes of the Renaissance",
+    aliases=("potr", "princes"),
+    min_players=3,
+    max_players=6,
+    editions=("2016", "2003"),
+    options=(
+        OptionSpec(
+            "family_side",
+            "choice",
+            "a",
+            "Family tile side: a (standard game) or b (the alternative, less aggressive game)",
+            choices=("a", "b"),
+        ),
+        OptionSpec(
+            "turn_order",
+            "choice",
+            "bid",
+            "bid: sealed gold bid for turn order, then bidding for families; "
+            "dice: the beginners' dice roll, worst marker picks first, all pay 5 gold",
+            choices=("bid", "dice"),
+        ),
+        DEADLINE,
+        *HIDDEN_DECK_OPTIONS,
+    ),
+    rules=_rules,
+    tracker=_tracker,
+    terminal=_terminal,
+    picture=_picture,
+)

@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.engine import templates
-from pbem.engine.templates import VALUE_LIMIT, ComponentError
+from pbem.kit import templates
+from pbem.kit.templates import VALUE_LIMIT, ComponentError
 
 GAME = "princes-of-the-renaissance"
 CITIES = ("venice", "milan", "florence", "rome", "naples")

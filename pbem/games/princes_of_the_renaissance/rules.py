@@ -46,9 +46,8 @@ from pbem.crypto.randomness import Draws
 from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
+from pbem.games.princes_of_the_renaissance import INFO, decade, deck, exchange, opening, powers, scoring, war
 from pbem.games.princes_of_the_renaissance import components as parts
-from pbem.games.princes_of_the_renaissance import decade, deck, exchange, opening, powers, scoring, war
-from pbem.games.princes_of_the_renaissance.meta import INFO
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
     AUCTION,

@@ -1,7 +1,7 @@
 """What every game's picture is drawn with: the page width, the type styles, a seat's token, lines
 of text that wrap, section headings, a seat's heading bar, the score table and the legend.
 
-Each game's drawing (potr.py, florence.py, principe.py) subclasses ``Canvas`` and adds its own
+Each game's drawing (the picture its declaration names) subclasses ``Canvas`` and adds its own
 board, so a seat looks the same, and a score reads the same, in the pictures of every game.
 """
 

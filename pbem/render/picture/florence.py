@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pbem.render.florence import short
+from pbem.games.princes_of_florence.terminal import short
 from pbem.render.picture import svg
 from pbem.render.picture.canvas import INNER, MARGIN, WIDTH, Canvas, names
 from pbem.render.picture.seats import roster

@@ -45,7 +45,7 @@ def html_page(
     body.append(f'<div class="picture">{inline}</div>')
     if score:
         columns = list(next(iter(score.values())))
-        # a game with many categories (Princes of Florence has ten) scrolls on a phone, not the page
+        # a game with many categories (one has ten) scrolls on a phone, not the page
         body.append("<h2>Score</h2>")
         body.append('<div class="wide"><table><thead><tr><th>player</th>')
         body.extend(f"<th>{escape_text(column)}</th>" for column in columns)

@@ -64,8 +64,8 @@ def patterns(count: int) -> list[Element]:
 
 
 def roster(players: Mapping[str, object] | Sequence[Mapping[str, Any]]) -> list[str]:
-    """The seats of a view's ``players``, in roster order: a view keys them by seat (Princes of
-    the Renaissance) or lists them as records, each with its ``seat`` (the other games)."""
+    """The seats of a view's ``players``, in roster order: a view keys them by seat or lists
+    them as records, each with its ``seat``."""
     if isinstance(players, Mapping):
         return list(players)
     return [str(player["seat"]) for player in players]

@@ -1,0 +1,1 @@
+"""Game-neutral mechanics the games compose: what no one game owns."""
