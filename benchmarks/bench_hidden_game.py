@@ -65,7 +65,7 @@ class BenchRules(Rules):
 
 
 RULES = BenchRules()
-RULES.info = GameInfo(NAME, "Hidden deck benchmark", 2, 6, ("1",), (DEADLINE,), rules="bench_hidden_game")
+RULES.info = GameInfo(NAME, "Hidden deck benchmark", 2, 6, ("1",), (DEADLINE,), rules=lambda: RULES)
 
 
 def make_game(directory: Path, players: int, draws: int, group: Group = NEW_GROUP) -> tuple[Path, int]:
