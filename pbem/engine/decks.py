@@ -318,6 +318,12 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
                         found.setdefault(seat, []).append(Owed("partial", deck_id, slot, dealer=silent))
         if escrow.referee is not None:
             asked = [seat for seat in asked if seat in everyone]  # the referee owes no deck a share
+        # A seat handed on owes its shares again once its new player holds its secret: until
+        # then the holders sealing it are the ones asked.
+        waiting = {seat for seat in escrow.resharing if escrows.reshare_owed(escrow, everyone, seat)}
+        sharing = [seat for seat in asked if seat not in waiting]
+    else:
+        sharing = list(asked)
     for deck in decks.decks.values():
         if deck.shuffled < count and everyone[deck.shuffled] in asked and not decks.over:
             found.setdefault(everyone[deck.shuffled], []).append(Owed("shuffle", deck.deck_id))
@@ -337,7 +343,7 @@ def owing(decks: Decks, seats: Sequence[str] | None = None) -> dict[str, list[Ow
         for slot in sorted(open_slots):
             holder = held.get(slot)
             shares = every_share.get(slot, {})
-            for seat in asked:
+            for seat in sharing:
                 if seat != holder and seat not in shares:
                     if escrow is not None and escrow.unlocked(seat, deck.deck_id, slot):
                         continue  # the others give it, by their partials
@@ -443,7 +449,7 @@ def owed_fields(
     seed = hd.deck_seed(key_material)
     group = decks.group
     owes = owed(decks, seat)
-    needs_secret = any(item.kind in ("escrow", "shuffle", "share") for item in owes)
+    needs_secret = any(item.kind in ("escrow", "share") for item in owes)  # a shuffle needs none
     secret = secret_for(key_material, game_id, seat, group) if needs_secret else 0
     fields: dict[str, Any] = {}
     places: list[hd.Place] = []
