@@ -27,7 +27,6 @@ from pbem.games.il_principe.game import (
     SHIELD,
     SHOW,
     TURN_UP,
-    Auction,
     FollowUp,
     Game,
     Player,
@@ -37,6 +36,8 @@ from pbem.games.il_principe.game import (
 )
 from pbem.games.il_principe.moves import TOKEN
 from pbem.games.il_principe.state import Step
+from pbem.kit.auction import Auction, Raise
+from pbem.kit.seats import after, clockwise
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -168,7 +169,7 @@ def begin_round(game: Game, round_: int) -> Game:
         return replace(game, phase=OVER)
     if game.deck < rules.threshold:
         return _last_round(game)
-    order = game.clockwise(game.principe)
+    order = clockwise(game.seats, game.principe)
     players = tuple(replace(p, ducats=p.ducats + rules.income) for p in game.players)
     drawing = tuple((seat, False) for seat in order for _ in range(rules.draw))
     return replace(
@@ -282,11 +283,14 @@ def show(game: Game, seat: str) -> Game:
 
 # --- phase 2 and the auctions of phase 4 -----------------------------------------------------------
 
+# « Chaque enchère doit être plus élevée que la précédente »: the first bid may be 0.
+RAISE = Raise(step=1)
+
 
 def _open(game: Game, lot: str, among: Sequence[str]) -> Game:
     """« Le joueur à la gauche de Il Principe commence chaque enchère »."""
     pool = tuple(seat for seat in game.seats if seat in among)
-    return replace(game, auction=Auction(lot, pool, game.after(game.principe, pool)))
+    return replace(game, auction=Auction(lot, pool, after(game.seats, game.principe, pool)))
 
 
 def check_bid(game: Game, seat: str, amount: int) -> None:
@@ -295,7 +299,7 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
     auction = game.auction
     if auction is None:
         raise IllegalMoveError("nothing is being auctioned now")
-    if auction.leader and amount <= auction.price:
+    if not RAISE.allows(auction, amount):
         raise IllegalMoveError(
             f"{amount} is not more than {auction.leader}'s {auction.price}: each bid must be higher "
             "than the one before"
@@ -308,8 +312,7 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
 def bid(game: Game, seat: str, amount: int) -> Game:
     auction = game.auction
     assert auction is not None
-    auction = replace(auction, leader=seat, price=amount)
-    return _after_turn(game, auction, seat)
+    return _after_turn(game, auction.bid(seat, amount))
 
 
 def check_pass_bid(game: Game, seat: str) -> None:
@@ -320,19 +323,15 @@ def pass_bid(game: Game, seat: str) -> Game:
     """« Les joueurs qui ont passé leur tour ne peuvent plus participer à l'enchère »."""
     auction = game.auction
     assert auction is not None
-    return _after_turn(game, replace(auction, passed=(*auction.passed, seat)), seat)
+    return _after_turn(game, auction.passing(seat))
 
 
-def _after_turn(game: Game, auction: Auction, seat: str) -> Game:
+def _after_turn(game: Game, auction: Auction[str]) -> Game:
     """« Les enchères continuent jusqu'à ce qu'il ne reste plus qu'un seul joueur à ne pas
     passer »; « Si tout le monde passe ... le groupe de cartes est retiré du jeu »."""
-    left = [s for s in auction.among if s not in auction.passed]
-    if auction.leader and left == [auction.leader]:
-        return _won(replace(game, auction=None), auction.lot, auction.leader, auction.price)
-    if not left:
-        return _won(replace(game, auction=None), auction.lot, "", 0)
-    others = [s for s in left if s != auction.leader]
-    return replace(game, auction=replace(auction, turn=game.after(seat, others)))
+    if auction.over:
+        return _won(replace(game, auction=None), auction.lot, auction.winner, auction.price)
+    return replace(game, auction=auction.onward())
 
 
 def _won(game: Game, lot: str, seat: str, price: int) -> Game:
@@ -516,7 +515,7 @@ def _end_action(game: Game, seat: str) -> Game:
     acted = (*game.acted, seat)
     if len(acted) == len(game.seats):
         return _begin_roles(replace(game, acted=acted, turn=""))
-    return _advance(replace(game, acted=acted, turn=game.after(seat)))
+    return _advance(replace(game, acted=acted, turn=after(game.seats, seat)))
 
 
 # --- phase 4 ---------------------------------------------------------------------------------------

@@ -345,8 +345,7 @@ def _candidates(state: Game, seat: str) -> list[Move]:
         return [Show()]
     if state.auction is not None:
         auction = state.auction
-        low = auction.price + 1 if auction.leader else 0
-        return [*(Bid(amount) for amount in range(low, player.ducats + 1)), Pass()]
+        return [*(Bid(amount) for amount in range(rounds.RAISE.least(auction), player.ducats + 1)), Pass()]
     if state.phase == ACTIONS:
         # Several hidden cards of one colour are accepted in one play, but listed one by one: which
         # of them share a colour is the holder's secret, and every set would be too many to list.

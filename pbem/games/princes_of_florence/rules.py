@@ -20,7 +20,7 @@ from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRe
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import components as parts
 from pbem.games.princes_of_florence import rounds
-from pbem.games.princes_of_florence.auction import alone_price
+from pbem.games.princes_of_florence.auction import alone_price, bid_raise
 from pbem.games.princes_of_florence.components import LANDSCAPES
 from pbem.games.princes_of_florence.game import (
     ACTIONS,
@@ -340,7 +340,7 @@ def _prompt(state: Game, seat: str) -> str:
         }[due.kind]
     if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
-        following = auction.price + state.components.rule("raise")
+        following = bid_raise(state.components).least(auction)
         return f"bid {following} for the {auction.lot} ({auction.leader} leads at {auction.price}), or pass"
     if state.phase == AUCTION:
         if rounds.last_player(state):
@@ -399,8 +399,7 @@ def _candidates(state: Game, seat: str) -> list[Move]:
             return [Payment(points) for points in range(int(due.what) // 2 + 1)]
         return [*_recruits(state, seat), Pass()]
     if state.phase == AUCTION and state.auction is not None:
-        step = state.components.rule("raise")
-        return [Bid(state.auction.price + step), Pass()]
+        return [Bid(bid_raise(state.components).least(state.auction)), Pass()]
     if state.phase == AUCTION:
         lots = rounds.lots(state)
         if rounds.last_player(state):
