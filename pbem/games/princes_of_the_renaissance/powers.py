@@ -155,7 +155,7 @@ def check_freeze(game: Game, seat: str, target: str) -> None:
     auction = game.auction
     if game.phase != AUCTION or auction is None:
         raise IllegalMoveError("Freeze Bid is played in an auction, on one's turn to bid")
-    if seat in auction.out:
+    if seat in auction.passed:
         raise IllegalMoveError(f"{seat} has dropped out of this auction")
     if auction.turn != seat:
         raise IllegalMoveError(f"it is {auction.turn}'s turn to bid, not {seat}'s")
@@ -163,7 +163,7 @@ def check_freeze(game: Game, seat: str, target: str) -> None:
         raise IllegalMoveError(f"{seat} holds no Freeze Bid")
     if target not in game.players or target == seat:
         raise IllegalMoveError("Freeze Bid names another player")
-    if target in auction.out or target in auction.frozen:
+    if target in auction.passed or target in game.frozen:
         raise IllegalMoveError(f"{target} can no longer raise in this auction anyway")
 
 
@@ -171,22 +171,22 @@ def check_cardinal(game: Game, seat: str) -> None:
     """Bribe Cardinal played in a Pope auction on one's turn to bid, or on one's turn before putting
     the Pope up (to open with a bid it backs): its holder chooses to pay for the Pope with it. It
     lies face up in the hand, counts as 3 influence toward the Pope, and pays as soon as its holder
-    wins the Pope (``decade._pay``)."""
+    wins the Pope (``decade.pay``)."""
     auction = game.auction
     if game.phase == ACTION and game.pope is None and game.active == seat:
         if not deck.showing(game, seat, "bribe-cardinal"):
             raise IllegalMoveError(f"{seat} holds no Bribe Cardinal")
         return
-    if game.phase != AUCTION or auction is None or auction.kind != "pope":
+    if game.phase != AUCTION or auction is None or auction.lot.kind != "pope":
         raise IllegalMoveError(
             "Bribe Cardinal is shown in a Pope auction on one's turn to bid, "
             "or on one's turn to put the Pope up"
         )
-    if seat in auction.out:
+    if seat in auction.passed:
         raise IllegalMoveError(f"{seat} has dropped out of this auction")
     if auction.turn != seat:
         raise IllegalMoveError(f"it is {auction.turn}'s turn to bid, not {seat}'s")
-    if seat in auction.frozen:
+    if seat in game.frozen:
         raise IllegalMoveError(f"{seat} is frozen by Freeze Bid and may not raise again")
     if not deck.showing(game, seat, "bribe-cardinal"):
         raise IllegalMoveError(f"{seat} holds no Bribe Cardinal")
@@ -201,10 +201,8 @@ def show_cardinal(game: Game, seat: str) -> None:
 
 
 def freeze(game: Game, seat: str, target: str) -> None:
-    auction = game.auction
-    assert auction is not None
     deck.play(game, seat, "freeze-bid")
-    auction.frozen.append(target)
+    game.frozen = (*game.frozen, target)
     game.events.append(f"{seat} plays Freeze Bid on {target}: {target} may not raise again in this auction")
 
 
