@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.kit.seats import after, clockwise
+from pbem.kit.seats import FollowUp, after, clockwise, first, owed, without
 
 ORDER = ("a", "b", "c", "d")
 
@@ -21,3 +21,22 @@ def test_after_among_skips_the_seats_left_out_and_is_blank_when_none_is_left() -
 
 def test_clockwise_gives_every_seat_once_from_the_first() -> None:
     assert clockwise(ORDER, "c") == ("c", "d", "a", "b")
+
+
+def test_the_follow_up_asked_is_the_first_owed() -> None:
+    queue = (FollowUp("b", "place", "forest"), FollowUp("a", "keep"))
+    assert first(queue) == FollowUp("b", "place", "forest")
+    assert first(()) is None
+
+
+def test_owed_finds_a_seats_own_follow_up_of_a_kind() -> None:
+    queue = (FollowUp("a", "return"), FollowUp("b", "keep", "bonus"), FollowUp("b", "return"))
+    assert owed(queue, "b") == FollowUp("b", "keep", "bonus")
+    assert owed(queue, "b", "return") == FollowUp("b", "return")
+    assert owed(queue, "c") is None and owed(queue, "a", "keep") is None
+
+
+def test_without_removes_only_the_follow_up_answered() -> None:
+    queue = (FollowUp("a", "return"), FollowUp("b", "return"), FollowUp("a", "return"))
+    assert without(queue, FollowUp("a", "return")) == (FollowUp("b", "return"), FollowUp("a", "return"))
+    assert without(queue, FollowUp("b", "return")) == (FollowUp("a", "return"), FollowUp("a", "return"))

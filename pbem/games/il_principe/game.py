@@ -19,6 +19,7 @@ from pbem.games.il_principe import state as companion
 from pbem.games.il_principe.components import COLOURS, City, Components, ComponentSet
 from pbem.games.il_principe.table import rules_for
 from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp
 
 DECK = "building"
 
@@ -83,13 +84,6 @@ class Player:
 
 
 @dataclass(frozen=True)
-class FollowUp:
-    seat: str
-    kind: str  # BUILD, TURN_UP or SHIELD
-    role: str = ""  # the role whose effect it is
-
-
-@dataclass(frozen=True)
 class Game:
     components: ComponentSet
     parts: Components  # the companion's view of the same components
@@ -107,7 +101,7 @@ class Game:
     dealt_up: tuple[str, ...] = ()  # last round: cards dealt face up from the pile, not yet seen
     removed: tuple[int, ...] = (0,) * len(COLOURS)  # groups nobody bid on, out of play
     auction: Auction[str] | None = None  # a group of cards (a colour) or a tied role ("blue major")
-    follow_ups: tuple[FollowUp, ...] = ()
+    follow_ups: tuple[FollowUp, ...] = ()  # BUILD, TURN_UP or SHIELD; ``what``: the role whose effect it is
     turn: str = ""  # phase 3: whose action it is
     acted: tuple[str, ...] = ()  # phase 3: who has acted
     face_up: tuple[str, ...] = ()  # the cities that may be built

@@ -27,7 +27,6 @@ from pbem.games.il_principe.game import (
     SHIELD,
     SHOW,
     TURN_UP,
-    FollowUp,
     Game,
     Player,
     add,
@@ -37,7 +36,7 @@ from pbem.games.il_principe.game import (
 from pbem.games.il_principe.moves import TOKEN
 from pbem.games.il_principe.state import Step
 from pbem.kit.auction import Auction, Raise
-from pbem.kit.seats import after, clockwise
+from pbem.kit.seats import FollowUp, after, clockwise, first
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -391,9 +390,9 @@ def check_build(game: Game, seat: str, city: str, cards: Sequence[str], regions:
     """« Construire une cité »: a face-up city, a card from the hand per icon, its cost, and 1 or 2
     shields « sur les régions adjacentes à la cité »."""
     _ensure_turn(game, seat)
-    due = game.follow_ups[0] if game.follow_ups else None
+    due = first(game.follow_ups)
     if due is not None and due.kind != BUILD:
-        raise IllegalMoveError(f"{seat} must first finish the {due.kind} of the {due.role}")
+        raise IllegalMoveError(f"{seat} must first finish the {due.kind} of the {due.what}")
     if due is None and game.phase != ACTIONS:
         raise IllegalMoveError("a city is built in phase 3, or at once by the winner of a group")
     if not builds_allowed(game):
@@ -466,9 +465,9 @@ def build(game: Game, seat: str, city: str, cards: Sequence[str], regions: Seque
 
 def check_decline(game: Game, seat: str) -> None:
     _ensure_turn(game, seat)
-    due = game.follow_ups[0] if game.follow_ups else None
+    due = first(game.follow_ups)
     if due is not None and due.kind == SHIELD:
-        raise IllegalMoveError(f"the {due.role} must place a shield: 'shield REGION'")
+        raise IllegalMoveError(f"the {due.what} must place a shield: 'shield REGION'")
     if due is None and game.auction is None and game.phase != ACTIONS:
         raise IllegalMoveError(f"there is nothing to pass in the {game.phase}")
 
@@ -563,12 +562,12 @@ def _effect(game: Game, role: str, seat: str) -> Game:
 def check_turn_up(game: Game, seat: str, colour: str) -> None:
     """Green: « Le joueur retourne 1 carte Bâtiment (sauf une verte) devant lui »."""
     _ensure_turn(game, seat)
-    due = game.follow_ups[0] if game.follow_ups else None
+    due = first(game.follow_ups)
     if due is None or due.kind != TURN_UP:
         raise IllegalMoveError("a card is turned up only by the green role's effect")
-    own = due.role.split()[0]
+    own = due.what.split()[0]
     if colour == own:
-        raise IllegalMoveError(f"the {due.role} turns up a card of any colour but {own}")
+        raise IllegalMoveError(f"the {due.what} turns up a card of any colour but {own}")
     if not game.player(seat).down[COLOURS.index(colour)]:
         raise IllegalMoveError(f"{seat} has no face-down {colour} card")
 
@@ -582,7 +581,7 @@ def turn_up(game: Game, seat: str, colour: str) -> Game:
 def check_shield(game: Game, seat: str, region: str) -> None:
     """Blue: « place l'un de ses blasons dans n'importe quelle région »."""
     _ensure_turn(game, seat)
-    due = game.follow_ups[0] if game.follow_ups else None
+    due = first(game.follow_ups)
     if due is None or due.kind != SHIELD:
         raise IllegalMoveError("a shield is placed alone only by the blue role's effect")
     if region not in game.components.regions:

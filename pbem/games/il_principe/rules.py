@@ -54,6 +54,7 @@ from pbem.games.il_principe.moves import (
     format_move,
     parse,
 )
+from pbem.kit.seats import first
 
 
 class Rules:
@@ -125,7 +126,7 @@ class Rules:
             return Reserve(tuple(items[: state.settings.rules.reserve]))
         if state.phase == SHOW:
             return Show()
-        due = state.follow_ups[0] if state.follow_ups else None
+        due = first(state.follow_ups)
         if due is not None and due.kind == SHIELD:
             return Shield(sorted(state.components.regions)[0])
         return Pass()
@@ -208,7 +209,7 @@ def check(state: Game, seat: str, move: Move) -> None:
         raise IllegalMoveError(f"{seat!r} has no seat in this game")
     if state.phase == OVER:
         raise IllegalMoveError("the game is over")
-    due = state.follow_ups[0] if state.follow_ups else None
+    due = first(state.follow_ups)
     if due is not None and seat == due.seat and not _answers(move, due.kind):
         raise IllegalMoveError(f"{seat} must first answer: {prompt(state, seat)}")
     if isinstance(move, Reserve):
@@ -256,7 +257,7 @@ def apply(state: Game, seat: str, move: Move) -> Game:
 
 
 def prompt(state: Game, seat: str) -> str:
-    due = state.follow_ups[0] if state.follow_ups else None
+    due = first(state.follow_ups)
     if due is not None and due.seat == seat:
         if due.kind == BUILD:
             return (
@@ -264,9 +265,9 @@ def prompt(state: Game, seat: str) -> str:
                 "build CITY with CARD ... shields REGION ..., or pass"
             )
         if due.kind == TURN_UP:
-            colour = due.role.split()[0]
-            return f"the {due.role} turns one face-down card up (not {colour}): turn up COLOUR, or pass"
-        return f"the {due.role} places a shield: shield REGION"
+            colour = due.what.split()[0]
+            return f"the {due.what} turns one face-down card up (not {colour}): turn up COLOUR, or pass"
+        return f"the {due.what} places a shield: shield REGION"
     if state.phase == RESERVE:
         wanted = state.settings.rules.reserve
         return f"put {wanted} cards from your hand in the reserve, face down: reserve CARD ..."
@@ -330,7 +331,7 @@ def _items(state: Game, seat: str) -> list[str]:
 
 
 def _candidates(state: Game, seat: str) -> list[Move]:
-    due = state.follow_ups[0] if state.follow_ups else None
+    due = first(state.follow_ups)
     player = state.player(seat)
     if due is not None:
         if due.kind == BUILD:

@@ -22,6 +22,7 @@ from pbem.games.princes_of_florence.components import LANDSCAPES, Components
 from pbem.games.princes_of_florence.state import Estate
 from pbem.games.princes_of_florence.state import Work as TableWork
 from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp
 
 PROFESSION, BONUS, PRESTIGE = "profession", "bonus", "prestige"
 DECKS = (PROFESSION, BONUS, PRESTIGE)
@@ -89,14 +90,6 @@ class Player:
 
 
 @dataclass(frozen=True)
-class FollowUp:
-    seat: str
-    kind: str
-    what: str = ""  # the deck (KEEP), the landscape or "landscape" (PLACE), the work's value (PAYMENT)
-    tokens: tuple[str, ...] = ()  # the cards drawn (KEEP, RETURN)
-
-
-@dataclass(frozen=True)
 class Draw:
     """A card the state waits for: the top card of ``deck`` to ``seat``, or face up for all."""
 
@@ -120,6 +113,8 @@ class Game:
     auctioned: tuple[str, ...] = ()  # lot kinds sold this round ("только один объект одного типа")
     auction: Auction[str] | None = None  # the lot being bid for, put up by ``nominator``
     turn: str = ""  # whose turn it is in the action phase
+    # ``what``: the deck (KEEP), the landscape or "landscape" (PLACE), the work's value (PAYMENT);
+    # ``tokens``: the cards drawn (KEEP, RETURN)
     follow_ups: tuple[FollowUp, ...] = ()
     drawing: tuple[Draw, ...] = ()
     shown: Mapping[str, str] = field(default_factory=dict)  # token -> card, once face up

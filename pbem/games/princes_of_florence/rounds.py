@@ -41,7 +41,6 @@ from pbem.games.princes_of_florence.game import (
     RETURN,
     REVEAL,
     Draw,
-    FollowUp,
     Game,
     Player,
     Work,
@@ -55,7 +54,7 @@ from pbem.games.princes_of_florence.works import (
     work_value,
 )
 from pbem.kit.auction import Auction
-from pbem.kit.seats import after
+from pbem.kit.seats import FollowUp, after, owed, without
 
 LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
 Piece = Building | Landscape
@@ -104,16 +103,14 @@ def _ensure_turn(game: Game, seat: str) -> None:
 
 
 def _due(game: Game, seat: str, kind: str) -> FollowUp:
-    for due in game.follow_ups:
-        if due.seat == seat and due.kind == kind:
-            return due
-    raise IllegalMoveError(f"{seat} has no {kind} to make now")
+    due = owed(game.follow_ups, seat, kind)
+    if due is None:
+        raise IllegalMoveError(f"{seat} has no {kind} to make now")
+    return due
 
 
 def _without(game: Game, due: FollowUp) -> Game:
-    follow_ups = list(game.follow_ups)
-    follow_ups.remove(due)
-    return replace(game, follow_ups=tuple(follow_ups))
+    return replace(game, follow_ups=without(game.follow_ups, due))
 
 
 # --- cards ---------------------------------------------------------------------------------------

@@ -62,6 +62,7 @@ from pbem.games.princes_of_florence.moves import (
     parse,
 )
 from pbem.games.princes_of_florence.scoring import breakdown
+from pbem.kit.seats import first, owed
 
 
 class Rules:
@@ -121,7 +122,7 @@ class Rules:
         if state.phase == REVEAL:
             hidden = rounds.hidden_prestige(state, state.player(seat))
             return Reveal(hidden[0]) if hidden else Pass()
-        due = next((item for item in state.follow_ups if item.seat == seat), None)
+        due = owed(state.follow_ups, seat)
         if due is not None and due.kind == RETURN:
             return Return(state.player(seat).hand[-1])
         if due is not None and due.kind == KEEP and due.tokens:
@@ -204,7 +205,7 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     if isinstance(move, Return):
         return [CardUse("bottom", PROFESSION, token=move.token)]
     if isinstance(move, Keep):
-        due = next((d for d in state.follow_ups if d.seat == seat and d.kind == KEEP), None)
+        due = owed(state.follow_ups, seat, KEEP)
         if due is None or move.token not in due.tokens:
             return []
         rest = rounds.kept_rest(state, seat, move.token, move.under)
@@ -236,7 +237,7 @@ def check(state: Game, seat: str, move: Move) -> None:
         return rounds.check_sell(state, seat, move.points)
     if state.phase == "over":
         raise IllegalMoveError("the game is over")
-    due = state.follow_ups[0] if state.follow_ups else None
+    due = first(state.follow_ups)
     if due is not None and due.kind != RETURN and not _answers(move, due.kind):
         if seat == due.seat:
             raise IllegalMoveError(f"{seat} must first finish: {_prompt(state, seat)}")
@@ -328,7 +329,7 @@ def apply(state: Game, seat: str, move: Move) -> Game:
 
 
 def _prompt(state: Game, seat: str) -> str:
-    due = next((item for item in state.follow_ups if item.seat == seat), None)
+    due = owed(state.follow_ups, seat)
     if due is not None:
         return {
             RETURN: "return one of the four profession cards dealt: return TOKEN",
@@ -374,7 +375,7 @@ def _allowed(state: Game, seat: str, move: Move) -> bool:
 
 def _candidates(state: Game, seat: str) -> list[Move]:
     player = state.player(seat)
-    due = next((item for item in state.follow_ups if item.seat == seat), None)
+    due = owed(state.follow_ups, seat)
     if due is not None:
         if due.kind == RETURN:
             return [Return(token) for token in player.hand]

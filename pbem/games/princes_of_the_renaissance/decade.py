@@ -32,13 +32,12 @@ from pbem.games.princes_of_the_renaissance.state import (
     RANK,
     ROMAN,
     WAR,
-    FollowUp,
     Game,
     Lot,
     Player,
 )
 from pbem.kit.auction import Auction, Raise
-from pbem.kit.seats import after
+from pbem.kit.seats import FollowUp, after, first
 
 POPE = "pope"
 CARD = "card"
@@ -303,7 +302,7 @@ def _compensation_due(game: Game, seat: str) -> bool:
 
 
 def check_discard_card(game: Game, seat: str, token: str) -> None:
-    due = game.follow_ups[0] if game.phase == FOLLOW_UP else None
+    due = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if due is None or due.kind != DISCARD or due.seat != seat:
         raise IllegalMoveError(f"{seat} may discard a Treachery card only when over the hand limit")
     if token not in game.players[seat].cards:
@@ -600,7 +599,7 @@ def placement_optional(game: Game, tile: str) -> bool:
 
 
 def check_place(game: Game, seat: str, city: str) -> None:
-    due = game.follow_ups[0] if game.phase == FOLLOW_UP else None
+    due = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if due is None or due.kind != PLACE or due.seat != seat:
         raise IllegalMoveError(f"{seat} has no Event tile to place")
     if city not in game.status:
@@ -609,11 +608,11 @@ def check_place(game: Game, seat: str, city: str) -> None:
 
 def place(game: Game, seat: str, city: str) -> None:
     due = game.follow_ups.pop(0)
-    event = game.components.event(due.tile)
-    before = place_event(game, due.tile, city)
+    event = game.components.event(due.what)
+    before = place_event(game, due.what, city)
     name = game.components.city(city).name
     what = f"{seat} places {event.name} on {name}: status {before} -> {game.status[city]}"
-    if not stays_on_city(game, due.tile):
+    if not stays_on_city(game, due.what):
         what += "; the tile is discarded"
     game.events.append(what)
     carry_on(game)
@@ -644,8 +643,8 @@ def check_decline(game: Game, seat: str) -> None:
     due = game.follow_ups[0]
     if due.seat != seat:
         raise IllegalMoveError(f"it is {due.seat}'s turn, not {seat}'s")
-    if due.kind == PLACE and not placement_optional(game, due.tile):
-        raise IllegalMoveError(f"{tile_name(game, due.tile)} must be placed on a city: place CITY")
+    if due.kind == PLACE and not placement_optional(game, due.what):
+        raise IllegalMoveError(f"{tile_name(game, due.what)} must be placed on a city: place CITY")
     if due.kind == DISCARD:
         raise IllegalMoveError(f"{seat} is over the hand limit and must discard: discard TOKEN")
 
@@ -653,9 +652,9 @@ def check_decline(game: Game, seat: str) -> None:
 def decline(game: Game, seat: str) -> None:
     due = game.follow_ups.pop(0)
     if due.kind == PLACE:
-        game.events.append(f"{seat} discards {tile_name(game, due.tile)} without placing it")
+        game.events.append(f"{seat} discards {tile_name(game, due.what)} without placing it")
     elif due.kind == RANK:
-        tied = ", ".join(due.tile.split())
+        tied = ", ".join(due.what.split())
         game.events.append(f"{seat} (Bentivogli) lets the tie stand: {tied} take the lowest place left")
     else:
         game.events.append(f"{seat} buys no compensation card")
@@ -711,7 +710,7 @@ def end_of_turn_options(game: Game, seat: str) -> bool:
 
 
 def check_end_turn(game: Game, seat: str) -> None:
-    due = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    due = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if due is None or due.kind != END_TURN:
         raise IllegalMoveError("Start War is played at the end of one's own turn")
     if due.seat != seat:

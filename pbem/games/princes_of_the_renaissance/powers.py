@@ -22,6 +22,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     RANK,
     Game,
 )
+from pbem.kit.seats import first
 
 STEALS = {"steal-influence": ("influence", 2), "steal-gold-shipment": ("gold", 3)}
 MALATESTA = "malatesta"  # the Malatesta A side's free card, named like a tile in 'use'
@@ -210,10 +211,10 @@ def freeze(game: Game, seat: str, target: str) -> None:
 
 
 def due(game: Game, seat: str, kind: str, what: str) -> str:
-    current = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    current = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if current is None or current.kind != kind or current.seat != seat:
         raise IllegalMoveError(f"{seat} has nothing to {what} now")
-    return current.tile
+    return current.what
 
 
 def check_declare(game: Game, seat: str, currency: str) -> None:
@@ -238,15 +239,15 @@ def check_keep(game: Game, seat: str, token: str) -> None:
 
 def kept_other(game: Game, seat: str, token: str) -> str:
     """The card Bentivogli puts under the deck when keeping ``token`` ("" if it is not a choice)."""
-    current = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    current = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if current is None or current.kind != KEEP or current.seat != seat:
         return ""
-    drawn = current.tile.split()
+    drawn = current.what.split()
     return next((other for other in drawn if other != token), "") if token in drawn else ""
 
 
 def keep(game: Game, seat: str, token: str) -> None:
-    drawn = game.follow_ups.pop(0).tile.split()
+    drawn = game.follow_ups.pop(0).what.split()
     drawn.remove(token)
     deck.to_bottom(game, seat, drawn[0])
     game.events.append(f"{seat} (Bentivogli) keeps one card and puts the other under the deck")
@@ -265,7 +266,7 @@ def check_rank(game: Game, seat: str, city: str) -> None:
 def rank(game: Game, seat: str, city: str) -> None:
     """Bentivogli (A side) "можете объявить, какой из них выигрывает спор": ``city`` wins the tie;
     the rest of the group stays tied and takes the lowest place left, as any tie does."""
-    tied = game.follow_ups.pop(0).tile.split()
+    tied = game.follow_ups.pop(0).what.split()
     game.ranking.append([city, *(other for other in tied if other != city)])
     game.events.append(f"{seat} (Bentivogli) declares that {city} wins the tie between {', '.join(tied)}")
     decade.carry_on(game)

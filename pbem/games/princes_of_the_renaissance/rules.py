@@ -347,10 +347,10 @@ class Rules:
             due = state.follow_ups[0]
             if due.kind == DISCARD:
                 return Discard(state.players[seat].cards[-1])  # a token: the card drawn last
-            if due.kind == PLACE and not decade.placement_optional(state, due.tile):
+            if due.kind == PLACE and not decade.placement_optional(state, due.what):
                 return Place(parts.CITIES[0])
             if due.kind == KEEP:
-                return Keep(due.tile.split()[0])  # the first card drawn
+                return Keep(due.what.split()[0])  # the first card drawn
             if due.kind == DECLARE:
                 return Declare("gold")
             return Pass()
@@ -551,9 +551,9 @@ def _prompt(state: Game) -> str:
     due = state.follow_ups[0]
     if due.kind == PLACE:
         what = "place CITY" + (
-            ", or pass to discard it" if decade.placement_optional(state, due.tile) else ""
+            ", or pass to discard it" if decade.placement_optional(state, due.what) else ""
         )
-        return f"place {decade.tile_name(state, due.tile)} on a city: {what}"
+        return f"place {decade.tile_name(state, due.what)} on a city: {what}"
     if due.kind == DISCARD:
         limit = decade.hand_limit(state, due.seat)
         return (
@@ -562,7 +562,7 @@ def _prompt(state: Game) -> str:
         )
     if due.kind == KEEP:
         return (
-            f"Bentivogli: keep one of the two cards drawn ({' or '.join(due.tile.split())}); the other "
+            f"Bentivogli: keep one of the two cards drawn ({' or '.join(due.what.split())}); the other "
             "goes under the deck: keep TOKEN"
         )
     if due.kind == DECLARE:
@@ -570,7 +570,7 @@ def _prompt(state: Game) -> str:
     if due.kind == END_TURN:
         return "the end of your turn: play start-war CITY CITY, use TILE, or pass"
     if due.kind == RANK:
-        tied = due.tile.split()
+        tied = due.what.split()
         return (
             f"Bentivogli: {', '.join(tied)} are tied on status and Artist tiles; name the one that "
             f"wins the tie (rank {tied[0]}), or pass to let them all take the lowest place they contest"
@@ -971,13 +971,13 @@ def _follow_up_moves(state: Game, seat: str) -> list[Move]:
         return [Discard(token) for token in player.cards]
     if due.kind == PLACE:
         places: list[Move] = [Place(city) for city in parts.CITIES]
-        return [*places, Pass()] if decade.placement_optional(state, due.tile) else places
+        return [*places, Pass()] if decade.placement_optional(state, due.what) else places
     if due.kind == KEEP:
-        return [Keep(token) for token in due.tile.split()]
+        return [Keep(token) for token in due.what.split()]
     if due.kind == DECLARE:
         return [Declare("gold"), Declare("influence")]
     if due.kind == RANK:
-        return [*(Rank(city) for city in due.tile.split()), Pass()]
+        return [*(Rank(city) for city in due.what.split()), Pass()]
     if due.kind == END_TURN:
         wars: list[Move] = []
         if deck.face_down(state, seat):

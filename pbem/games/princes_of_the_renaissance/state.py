@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from pbem.games.princes_of_the_renaissance.components import Components
 from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 
@@ -112,13 +113,6 @@ class War:
         )
 
 
-@dataclass(frozen=True)
-class FollowUp:
-    seat: str
-    kind: str
-    tile: str = ""
-
-
 @dataclass
 class Game:
     edition: str
@@ -152,7 +146,7 @@ class Game:
     wars: int = 0
     auction: Auction[Lot] | None = None
     frozen: tuple[str, ...] = ()  # Freeze Bid: who may not raise again in this auction
-    follow_ups: list[FollowUp] = field(default_factory=list)
+    follow_ups: list[FollowUp] = field(default_factory=list)  # ``what``: the tile, cards or cities
     decade_over: bool = False  # the decade's last Event tile is sold; follow-ups still due
     ender: str = ""  # who sold the decade's last Event tile
     war: War | None = None

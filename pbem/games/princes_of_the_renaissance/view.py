@@ -109,7 +109,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         }
     if game.follow_ups:
         result["waiting_for"] = [
-            {"seat": due.seat, "what": due.kind, "tile": due.tile} for due in game.follow_ups
+            {"seat": due.seat, "what": due.kind, "tile": due.what} for due in game.follow_ups
         ]
     if game.decade == 0:
         return result
