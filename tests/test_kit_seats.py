@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pbem.kit.seats import FollowUp, after, clockwise, first, owed, without
+from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp, after, clockwise, first, owed, turn_refusal, whose_turn, without
 
 ORDER = ("a", "b", "c", "d")
 
@@ -40,3 +41,18 @@ def test_without_removes_only_the_follow_up_answered() -> None:
     queue = (FollowUp("a", "return"), FollowUp("b", "return"), FollowUp("a", "return"))
     assert without(queue, FollowUp("a", "return")) == (FollowUp("b", "return"), FollowUp("a", "return"))
     assert without(queue, FollowUp("b", "return")) == (FollowUp("a", "return"), FollowUp("a", "return"))
+
+
+def test_whose_turn_asks_the_first_follow_up_before_the_auction() -> None:
+    auction = Auction("lot", ORDER, turn="c")
+    assert whose_turn((FollowUp("b", "place"), FollowUp("a", "keep")), auction) == ("b",)
+    assert whose_turn((), auction) == ("c",)
+    assert whose_turn((), None) == ()
+
+
+def test_a_move_out_of_turn_is_refused_naming_who_is_asked() -> None:
+    assert turn_refusal("a", ("a",), "a card is being dealt") is None
+    assert turn_refusal("a", ("b", "c"), "a card is being dealt") == "it is not a's turn: b, c to move"
+    assert turn_refusal("a", (), "a card is being dealt") == (
+        "it is not a's turn: nobody (a card is being dealt) to move"
+    )

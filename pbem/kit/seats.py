@@ -1,10 +1,11 @@
-"""Seats around a table: who sits next clockwise, and the follow-ups, the choices single seats
-owe before play moves on, first owed first asked."""
+"""Seats around a table: who sits next clockwise, whose turn it is, and the follow-ups, the
+choices single seats owe before play moves on, first owed first asked."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 
 def after(order: Sequence[str], seat: str, among: Collection[str] | None = None) -> str:
@@ -50,3 +51,28 @@ def without(queue: Sequence[FollowUp], due: FollowUp) -> tuple[FollowUp, ...]:
     """The queue once ``due`` (its first occurrence) is answered."""
     index = list(queue).index(due)
     return (*queue[:index], *queue[index + 1 :])
+
+
+class Bidding(Protocol):
+    """An auction, as far as whose turn it is goes (``pbem.kit.auction.Auction``)."""
+
+    @property
+    def turn(self) -> str: ...
+
+
+def whose_turn(follow_ups: Sequence[FollowUp], auction: Bidding | None) -> tuple[str, ...]:
+    """Who is asked before whatever the phase asks: the seat owing the first follow-up, else
+    the seat whose turn it is in the auction running; () when neither."""
+    due = first(follow_ups)
+    if due is not None:
+        return (due.seat,)
+    return (auction.turn,) if auction is not None else ()
+
+
+def turn_refusal(seat: str, asked: Sequence[str], nobody: str) -> str | None:
+    """Why ``seat`` may not move now, or None: ``asked`` are the seats asked to move, and
+    ``nobody`` says why none is (a card being dealt, say)."""
+    if seat in asked:
+        return None
+    who = ", ".join(asked) if asked else f"nobody ({nobody})"
+    return f"it is not {seat}'s turn: {who} to move"

@@ -36,7 +36,7 @@ from pbem.games.il_principe.game import (
 from pbem.games.il_principe.moves import TOKEN
 from pbem.games.il_principe.state import Step
 from pbem.kit.auction import Auction, Raise
-from pbem.kit.seats import FollowUp, after, clockwise, first
+from pbem.kit.seats import FollowUp, after, clockwise, first, turn_refusal, whose_turn
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -49,10 +49,9 @@ def waiting(game: Game) -> bool:
 def actors(game: Game) -> list[str]:
     if game.phase == OVER or waiting(game):
         return []
-    if game.follow_ups:
-        return [game.follow_ups[0].seat]
-    if game.auction is not None:
-        return [game.auction.turn]
+    asked = whose_turn(game.follow_ups, game.auction)
+    if asked:
+        return list(asked)
     if game.phase == RESERVE:
         return [player.seat for player in game.players if player.reserved is None]
     if game.phase == SHOW:
@@ -76,10 +75,9 @@ def step(game: Game) -> str:
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    asked = actors(game)
-    if seat not in asked:
-        who = ", ".join(asked) if asked else "nobody (a card or a city is being turned up)"
-        raise IllegalMoveError(f"it is not {seat}'s turn: {who} to move")
+    refusal = turn_refusal(seat, actors(game), "a card or a city is being turned up")
+    if refusal:
+        raise IllegalMoveError(refusal)
 
 
 # --- cards ---------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ from pbem.games.princes_of_florence.works import (
     work_value,
 )
 from pbem.kit.auction import Auction
-from pbem.kit.seats import FollowUp, after, owed, without
+from pbem.kit.seats import FollowUp, after, owed, turn_refusal, whose_turn, without
 
 LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
 Piece = Building | Landscape
@@ -66,13 +66,13 @@ def actors(game: Game) -> list[str]:
     """The seats asked to move now; none while a card is being dealt."""
     if game.drawing or game.phase == OVER:
         return []
-    if game.follow_ups:
-        due = game.follow_ups[0]
-        if due.kind == RETURN:
-            return [item.seat for item in game.follow_ups]
-        return [due.seat]
+    if game.follow_ups and game.follow_ups[0].kind == RETURN:
+        return [item.seat for item in game.follow_ups]  # every seat returns its cards at once
+    asked = whose_turn(game.follow_ups, game.auction)
+    if asked:
+        return list(asked)
     if game.phase == AUCTION:
-        return [game.auction.turn if game.auction else game.nominator]
+        return [game.nominator]
     if game.phase == ACTIONS:
         return [game.turn]
     if game.phase == REVEAL:
@@ -96,10 +96,9 @@ def step(game: Game) -> str:
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    asked = actors(game)
-    if seat not in asked:
-        who = ", ".join(asked) if asked else "nobody (a card is being dealt)"
-        raise IllegalMoveError(f"it is not {seat}'s turn: {who} to move")
+    refusal = turn_refusal(seat, actors(game), "a card is being dealt")
+    if refusal:
+        raise IllegalMoveError(refusal)
 
 
 def _due(game: Game, seat: str, kind: str) -> FollowUp:
