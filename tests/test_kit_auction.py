@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
+import pbem
 from pbem.kit.auction import Auction, Raise
 
 SEATS = ("a", "b", "c", "d")
@@ -70,3 +74,27 @@ def test_the_prices_an_auction_can_end_at() -> None:
         True,
     ]
     assert at_least.reaches(200, 201) and not at_least.reaches(200, 199)
+
+
+# the games, and the layers that do I/O
+ABOVE_THE_KIT = ("pbem.games", "pbem.cli", "pbem.mail", "pbem.render", "pbem.gamefile", "pbem.keys")
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_the_kit_sits_below_the_games_and_the_decade_does_not_import_the_war() -> None:
+    package = Path(pbem.__file__).parent
+    for module in (package / "kit").glob("*.py"):
+        above = {name for name in _imports(module) if name.startswith(ABOVE_THE_KIT)}
+        assert not above, (module.name, above)
+    decade = _imports(package / "games" / "princes_of_the_renaissance" / "decade.py")
+    assert "pbem.games.princes_of_the_renaissance.war" not in decade, "decade <-> war is an import circle"
