@@ -73,18 +73,18 @@ def test_potr_auction_won_says_the_winner_the_tile_and_the_price() -> None:
     won = 0
     for before, after, said in _potr():
         auction = before.auction
-        if auction is None or auction.kind not in ("city", "event") or after.auction is not None:
+        if auction is None or auction.lot.kind not in ("city", "event") or after.auction is not None:
             continue
         if (
-            auction.tile
-            not in after.players[auction.bidder].city_tiles + after.players[auction.bidder].events
+            auction.lot.tile
+            not in after.players[auction.leader].city_tiles + after.players[auction.leader].events
         ):
             continue
-        name = decade.tile_name(before, auction.tile)
+        name = decade.tile_name(before, auction.lot.tile)
         # a discount (Baglioni) pays less than the bid and says so
         assert any(
-            line.startswith(f"{auction.bidder} wins {name} and pays ")
-            and (f" pays {auction.bid} " in line or line.endswith(f"(bid {auction.bid})"))
+            line.startswith(f"{auction.leader} wins {name} and pays ")
+            and (f" pays {auction.price} " in line or line.endswith(f"(bid {auction.price})"))
             for line in said
         )
         won += 1

@@ -10,9 +10,10 @@ import pytest
 from pbem.engine.play import playable
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_florence import rounds
-from pbem.games.princes_of_florence.game import ACTIONS, AUCTION, PLACE, FollowUp, Game
+from pbem.games.princes_of_florence.game import ACTIONS, AUCTION, PLACE, Game
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import breakdown, winners
+from pbem.kit.seats import FollowUp
 from tests.pof_support import Dealer, new_game
 
 SEATS = ("anna", "bruno", "carla")

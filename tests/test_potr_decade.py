@@ -319,8 +319,8 @@ def test_a_city_tile_opens_at_twice_the_citys_status() -> None:
     refused(state, "a", f"auction {tile} 15", "at least twice the city's status (8): 16 gold")
     after = act(state, "a", f"auction {tile} 16")
     assert after.phase == "auction"
-    assert after.auction is not None and (after.auction.bid, after.auction.bidder) == (16, "a")
-    assert after.auction.currency == "gold", "Городские тайлы продаются с Аукциона только за Золото"
+    assert after.auction is not None and (after.auction.price, after.auction.leader) == (16, "a")
+    assert after.auction.lot.currency == "gold", "Городские тайлы продаются с Аукциона только за Золото"
 
 
 def test_the_nominator_must_bid() -> None:
@@ -464,7 +464,7 @@ def test_an_event_tile_opens_at_zero_and_is_paid_in_its_currency(currency: str) 
     state = decade_one()
     event = event_of(state, kind="vp", currency=currency)
     state = act(state, "a", f"auction {event} 0")
-    assert state.auction is not None and state.auction.currency == currency
+    assert state.auction is not None and state.auction.lot.currency == currency
     state = act(state, "b", "bid 2")
     before = copy.deepcopy(state.players["b"])
     state = everyone_passes(state)
@@ -487,7 +487,7 @@ def test_the_pope_is_bid_in_influence_from_zero_and_stays_with_its_holder_for_th
     исключением того, что ставки за него могут делаться только с использованием Влияния"."""
     state = with_active(decade_one(), "b")
     state = act(state, "b", "auction pope 0")
-    assert state.auction is not None and state.auction.currency == "influence"
+    assert state.auction is not None and state.auction.lot.currency == "influence"
     state = act(state, "c", "pass")
     state = act(state, "d", "bid 3")
     gold = state.players["d"].gold
@@ -569,7 +569,7 @@ def win_event(state: Game, event: str, winner: str) -> Game:
     state = act(state, nominator, f"auction {event} 0")
     while state.phase == "auction":
         seat = to_act(state)
-        leading = state.auction is not None and state.auction.bidder == winner
+        leading = state.auction is not None and state.auction.leader == winner
         state = act(state, seat, "bid 1" if seat == winner and not leading else "pass")
     return state
 

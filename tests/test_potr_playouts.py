@@ -1007,8 +1007,16 @@ class Books:
             auction = state.auction
             assert auction is not None
             mine = self.auction
-            assert (auction.tile, auction.kind, auction.currency) == (mine.tile, mine.kind, mine.currency)
-            assert (auction.nominator, auction.bidder, auction.bid) == (mine.nominator, mine.bidder, mine.bid)
+            assert (auction.lot.tile, auction.lot.kind, auction.lot.currency) == (
+                mine.tile,
+                mine.kind,
+                mine.currency,
+            )
+            assert (auction.lot.nominator, auction.leader, auction.price) == (
+                mine.nominator,
+                mine.bidder,
+                mine.bid,
+            )
 
 
 def stage_of(state: Game) -> str:
@@ -1017,7 +1025,7 @@ def stage_of(state: Game) -> str:
         return OVER
     if state.phase == AUCTION:
         assert state.auction is not None
-        return state.auction.kind
+        return state.auction.lot.kind
     return state.war.stage
 
 
@@ -1155,14 +1163,14 @@ def choose(rnd: random.Random, state: Game, moves: Sequence[str]) -> str:
         if banks and rnd.random() < 0.15:
             return rnd.choice(banks)
         raises = [text for text in moves if text.startswith("bid ")]
-        condottiere = auction.kind in (ATTACKER, DEFENDER)
-        keen = (0.7 if not auction.bidder else 0.35) if condottiere else 0.45
+        condottiere = auction.lot.kind in (ATTACKER, DEFENDER)
+        keen = (0.7 if not auction.leader else 0.35) if condottiere else 0.45
         if not raises or rnd.random() > keen:
             return "pass"
         seat = auction.turn
-        if auction.kind == "pope" and "play bribe-cardinal" in moves and rnd.random() < 0.5:
+        if auction.lot.kind == "pope" and "play bribe-cardinal" in moves and rnd.random() < 0.5:
             return "play bribe-cardinal"  # then the most the cards allow, maybe
-        if auction.kind == "pope" and cardinals_shown(state, seat) and rnd.random() < 0.5:
+        if auction.lot.kind == "pope" and cardinals_shown(state, seat) and rnd.random() < 0.5:
             return raises[-1]  # the most the cards allow
         return low(rnd, raises)
     if state.phase == ACTION:
@@ -1537,11 +1545,17 @@ def attempts(state: Game, books: Books, seat: str, rnd: random.Random) -> list[s
         texts += [f"auction {tile} {top}", f"auction {tile} {top + 1}"]
     if state.auction is not None:
         auction = state.auction
-        have = player.gold if auction.currency == "gold" else player.influence
+        have = player.gold if auction.lot.currency == "gold" else player.influence
         top = highest_bid(
-            data, state.side, player, have, auction.currency, auction.kind, cardinals_shown(state, seat)
+            data,
+            state.side,
+            player,
+            have,
+            auction.lot.currency,
+            auction.lot.kind,
+            cardinals_shown(state, seat),
         )
-        texts += [f"bid {auction.bid}", f"bid {max(auction.bid - 1, 0)}", f"bid {auction.bid + 1}"]
+        texts += [f"bid {auction.price}", f"bid {max(auction.price - 1, 0)}", f"bid {auction.price + 1}"]
         texts += [f"bid {top}", f"bid {top + 1}"]
     return texts
 
@@ -1612,17 +1626,23 @@ def rule_checks(state: Game, books: Books, seat: str) -> None:
             assert f"auction {tile} {top + 1}" not in listed, (seat, tile, top)
     if state.phase == AUCTION and state.auction is not None and state.auction.turn == seat:
         auction = state.auction
-        have = player.gold if auction.currency == "gold" else player.influence
+        have = player.gold if auction.lot.currency == "gold" else player.influence
         top = highest_bid(
-            data, state.side, player, have, auction.currency, auction.kind, cardinals_shown(state, seat)
+            data,
+            state.side,
+            player,
+            have,
+            auction.lot.currency,
+            auction.lot.kind,
+            cardinals_shown(state, seat),
         )
-        assert f"bid {top + 1}" not in listed and f"bid {auction.bid}" not in listed
+        assert f"bid {top + 1}" not in listed and f"bid {auction.price}" not in listed
         # A player who may not hold the City tile is asked only to play a card it may hold.
-        barred = auction.kind == "city" and city_tile_refusal(state, seat, auction.tile) is not None
-        assert top <= auction.bid or barred or f"bid {top}" in listed, (seat, top, auction)
+        barred = auction.lot.kind == "city" and city_tile_refusal(state, seat, auction.lot.tile) is not None
+        assert top <= auction.price or barred or f"bid {top}" in listed, (seat, top, auction)
         if barred:
             assert not any(text.startswith("bid ") for text in listed), (seat, listed)
-        if auction.kind in (ATTACKER, DEFENDER):
+        if auction.lot.kind in (ATTACKER, DEFENDER):
             assert player.troops, "only a player with a Troop tile bids to be a condottiere"
 
 
@@ -1653,8 +1673,8 @@ def test_moves_not_listed_are_refused_in_one_line_and_change_nothing(
                 refused_in_one_line(state, rnd.choice(others), text, tally)
         # a pass in an auction is final
         if state.auction is not None:
-            for out in state.auction.out:
-                refused_in_one_line(state, out, f"bid {state.auction.bid + 1}", tally)
+            for out in state.auction.passed:
+                refused_in_one_line(state, out, f"bid {state.auction.price + 1}", tally)
                 refused_in_one_line(state, out, "pass", tally)
 
     out = play_game(seats, edition, turn_order, side, seed, probe)

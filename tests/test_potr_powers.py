@@ -452,7 +452,7 @@ def test_bentivogli_draws_two_cards_keeps_one_and_puts_the_other_under_the_deck(
     DEALER.top("veto", "freeze-bid")
     bought = act(state, "a", "buy card")
     assert bought.phase == "follow-up" and to_act(bought) == "a"
-    first, second = bought.follow_ups[0].tile.split()
+    first, second = bought.follow_ups[0].what.split()
     assert (DEALER.card(first), DEALER.card(second)) == ("veto", "freeze-bid")
     assert sorted(RULES.legal_moves(bought, "a")) == sorted([f"keep {first}", f"keep {second}"])
     refused(bought, "a", "keep treachery:99", f"keep one of the two cards drawn: {first} or {second}")

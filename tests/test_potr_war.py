@@ -91,8 +91,8 @@ def auctions(state: Game, attacker: str = "", defender: str = "") -> Game:
     while state.phase == "auction":
         assert state.auction is not None
         seat = to_act(state)
-        wanted = attacker if state.auction.kind == "attacker" else defender
-        state = act(state, seat, "bid 0" if seat == wanted and not state.auction.bidder else "pass")
+        wanted = attacker if state.auction.lot.kind == "attacker" else defender
+        state = act(state, seat, "bid 0" if seat == wanted and not state.auction.leader else "pass")
     return state
 
 
@@ -189,7 +189,7 @@ def test_the_view_during_a_condottiere_auction(side: str) -> None:
     state = act(state, "a", "war venice milan")
     if side == "defender":
         state = act(act(state, "a", "bid 0"), "b", "pass")
-    assert state.auction is not None and state.auction.kind == side
+    assert state.auction is not None and state.auction.lot.kind == side
     view = RULES.view(state, "b")
     assert view["war"]["attacker"] == "venice"
     assert view["auction"]["currency"] == "influence"
@@ -287,7 +287,7 @@ def test_without_a_card_held_the_war_goes_straight_to_the_auction() -> None:
     state = table({"a": ["infantry"]})
     state = act(state, "a", "war venice milan")
     assert state.phase == "auction" and state.auction is not None
-    assert state.auction.kind == "attacker"
+    assert state.auction.lot.kind == "attacker"
 
 
 def test_a_veto_makes_the_war_a_tie_the_marker_stays_and_the_action_is_over() -> None:
@@ -370,7 +370,7 @@ def test_the_condottiere_auctions_are_in_influence_among_troop_holders_starter_f
     state = table({"a": ["infantry"], "c": ["pikemen"], "d": ["crossbowmen"]})
     state = act(with_active(state, "c"), "c", "war rome naples")
     assert state.phase == "auction" and state.auction is not None
-    assert (state.auction.kind, state.auction.currency) == ("attacker", "influence")
+    assert (state.auction.lot.kind, state.auction.lot.currency) == ("attacker", "influence")
     assert to_act(state) == "c", "the player who started the war bids first"
     assert "bid 0" in RULES.legal_moves(state, "c"), "no minimum bid"
     state = act(state, "c", "pass")
@@ -389,7 +389,7 @@ def test_the_condottiere_auctions_are_in_influence_among_troop_holders_starter_f
     assert state.war is not None and state.war.attacker_condottiere == "a"
     assert state.players["a"].influence == influence - 3, "Gonzaga has no influence discount"
     assert {seat: state.players[seat].gold for seat in SEATS} == gold, "the bid is paid in influence"
-    assert state.auction is not None and state.auction.kind == "defender"
+    assert state.auction is not None and state.auction.lot.kind == "defender"
 
 
 def test_the_attackers_condottiere_is_excluded_from_the_defenders_auction() -> None:
@@ -400,7 +400,7 @@ def test_the_attackers_condottiere_is_excluded_from_the_defenders_auction() -> N
     state = act(state, "a", "bid 0")
     state = act(state, "b", "pass")
     state = act(state, "c", "pass")
-    assert state.auction is not None and state.auction.kind == "defender"
+    assert state.auction is not None and state.auction.lot.kind == "defender"
     assert to_act(state) == "b", "a, the starter, is the attacker's condottiere and is passed over"
     refused(state, "a", "bid 5", "a is the attacker's condottiere")
     state = act(state, "b", "bid 1")
@@ -452,7 +452,7 @@ def test_with_no_condottiere_on_either_side_the_war_is_a_tie_with_no_effect() ->
     state = act(state, "a", "war venice milan")
     state = act(state, "a", "pass")
     state = act(state, "b", "pass")
-    assert state.auction is not None and state.auction.kind == "defender"
+    assert state.auction is not None and state.auction.lot.kind == "defender"
     state = act(state, "a", "pass")
     state = act(state, "b", "pass")
     assert state.war is None and RULES.random_requests(state) == []

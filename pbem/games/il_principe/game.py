@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from pbem.games.il_principe import state as companion
 from pbem.games.il_principe.components import COLOURS, City, Components, ComponentSet
 from pbem.games.il_principe.table import rules_for
+from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp
 
 DECK = "building"
 
@@ -82,25 +84,6 @@ class Player:
 
 
 @dataclass(frozen=True)
-class Auction:
-    """A group of cards (``lot`` a colour) or a tied role (``lot`` like ``blue major``)."""
-
-    lot: str
-    among: tuple[str, ...]  # who may bid, in seat order
-    turn: str
-    leader: str = ""
-    price: int = 0
-    passed: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class FollowUp:
-    seat: str
-    kind: str  # BUILD, TURN_UP or SHIELD
-    role: str = ""  # the role whose effect it is
-
-
-@dataclass(frozen=True)
 class Game:
     components: ComponentSet
     parts: Components  # the companion's view of the same components
@@ -117,8 +100,8 @@ class Game:
     reserve: tuple[int, ...] = (0,) * len(COLOURS)  # face-up cards waiting for auction
     dealt_up: tuple[str, ...] = ()  # last round: cards dealt face up from the pile, not yet seen
     removed: tuple[int, ...] = (0,) * len(COLOURS)  # groups nobody bid on, out of play
-    auction: Auction | None = None
-    follow_ups: tuple[FollowUp, ...] = ()
+    auction: Auction[str] | None = None  # a group of cards (a colour) or a tied role ("blue major")
+    follow_ups: tuple[FollowUp, ...] = ()  # BUILD, TURN_UP or SHIELD; ``what``: the role whose effect it is
     turn: str = ""  # phase 3: whose action it is
     acted: tuple[str, ...] = ()  # phase 3: who has acted
     face_up: tuple[str, ...] = ()  # the cities that may be built
@@ -138,20 +121,6 @@ class Game:
     def with_player(self, player: Player) -> Game:
         index = self.seats.index(player.seat)
         return replace(self, players=(*self.players[:index], player, *self.players[index + 1 :]))
-
-    def after(self, seat: str, among: Sequence[str] | None = None) -> str:
-        """The next seat clockwise (« dans le sens des aiguilles d'une montre ») among ``among``."""
-        pool = self.seats if among is None else among
-        start = self.seats.index(seat)
-        for step in range(1, len(self.seats) + 1):
-            other = self.seats[(start + step) % len(self.seats)]
-            if other in pool:
-                return other
-        return ""
-
-    def clockwise(self, first: str) -> tuple[str, ...]:
-        start = self.seats.index(first)
-        return tuple(self.seats[(start + step) % len(self.seats)] for step in range(len(self.seats)))
 
     def reading(self, name: str) -> str:
         return self.settings.readings[name]

@@ -27,8 +27,6 @@ from pbem.games.il_principe.game import (
     SHIELD,
     SHOW,
     TURN_UP,
-    Auction,
-    FollowUp,
     Game,
     Player,
     add,
@@ -37,6 +35,8 @@ from pbem.games.il_principe.game import (
 )
 from pbem.games.il_principe.moves import TOKEN
 from pbem.games.il_principe.state import Step
+from pbem.kit.auction import Auction, Raise
+from pbem.kit.seats import FollowUp, after, clockwise, first, turn_refusal, whose_turn
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -49,10 +49,9 @@ def waiting(game: Game) -> bool:
 def actors(game: Game) -> list[str]:
     if game.phase == OVER or waiting(game):
         return []
-    if game.follow_ups:
-        return [game.follow_ups[0].seat]
-    if game.auction is not None:
-        return [game.auction.turn]
+    asked = whose_turn(game.follow_ups, game.auction)
+    if asked:
+        return list(asked)
     if game.phase == RESERVE:
         return [player.seat for player in game.players if player.reserved is None]
     if game.phase == SHOW:
@@ -76,10 +75,9 @@ def step(game: Game) -> str:
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    asked = actors(game)
-    if seat not in asked:
-        who = ", ".join(asked) if asked else "nobody (a card or a city is being turned up)"
-        raise IllegalMoveError(f"it is not {seat}'s turn: {who} to move")
+    refusal = turn_refusal(seat, actors(game), "a card or a city is being turned up")
+    if refusal:
+        raise IllegalMoveError(refusal)
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -168,7 +166,7 @@ def begin_round(game: Game, round_: int) -> Game:
         return replace(game, phase=OVER)
     if game.deck < rules.threshold:
         return _last_round(game)
-    order = game.clockwise(game.principe)
+    order = clockwise(game.seats, game.principe)
     players = tuple(replace(p, ducats=p.ducats + rules.income) for p in game.players)
     drawing = tuple((seat, False) for seat in order for _ in range(rules.draw))
     return replace(
@@ -282,11 +280,14 @@ def show(game: Game, seat: str) -> Game:
 
 # --- phase 2 and the auctions of phase 4 -----------------------------------------------------------
 
+# « Chaque enchère doit être plus élevée que la précédente »: the first bid may be 0.
+RAISE = Raise(step=1)
+
 
 def _open(game: Game, lot: str, among: Sequence[str]) -> Game:
     """« Le joueur à la gauche de Il Principe commence chaque enchère »."""
     pool = tuple(seat for seat in game.seats if seat in among)
-    return replace(game, auction=Auction(lot, pool, game.after(game.principe, pool)))
+    return replace(game, auction=Auction(lot, pool, after(game.seats, game.principe, pool)))
 
 
 def check_bid(game: Game, seat: str, amount: int) -> None:
@@ -295,7 +296,7 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
     auction = game.auction
     if auction is None:
         raise IllegalMoveError("nothing is being auctioned now")
-    if auction.leader and amount <= auction.price:
+    if not RAISE.allows(auction, amount):
         raise IllegalMoveError(
             f"{amount} is not more than {auction.leader}'s {auction.price}: each bid must be higher "
             "than the one before"
@@ -308,8 +309,7 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
 def bid(game: Game, seat: str, amount: int) -> Game:
     auction = game.auction
     assert auction is not None
-    auction = replace(auction, leader=seat, price=amount)
-    return _after_turn(game, auction, seat)
+    return _after_turn(game, auction.bid(seat, amount))
 
 
 def check_pass_bid(game: Game, seat: str) -> None:
@@ -320,19 +320,15 @@ def pass_bid(game: Game, seat: str) -> Game:
     """« Les joueurs qui ont passé leur tour ne peuvent plus participer à l'enchère »."""
     auction = game.auction
     assert auction is not None
-    return _after_turn(game, replace(auction, passed=(*auction.passed, seat)), seat)
+    return _after_turn(game, auction.passing(seat))
 
 
-def _after_turn(game: Game, auction: Auction, seat: str) -> Game:
+def _after_turn(game: Game, auction: Auction[str]) -> Game:
     """« Les enchères continuent jusqu'à ce qu'il ne reste plus qu'un seul joueur à ne pas
     passer »; « Si tout le monde passe ... le groupe de cartes est retiré du jeu »."""
-    left = [s for s in auction.among if s not in auction.passed]
-    if auction.leader and left == [auction.leader]:
-        return _won(replace(game, auction=None), auction.lot, auction.leader, auction.price)
-    if not left:
-        return _won(replace(game, auction=None), auction.lot, "", 0)
-    others = [s for s in left if s != auction.leader]
-    return replace(game, auction=replace(auction, turn=game.after(seat, others)))
+    if auction.over:
+        return _won(replace(game, auction=None), auction.lot, auction.winner, auction.price)
+    return replace(game, auction=auction.onward())
 
 
 def _won(game: Game, lot: str, seat: str, price: int) -> Game:
@@ -392,9 +388,9 @@ def check_build(game: Game, seat: str, city: str, cards: Sequence[str], regions:
     """« Construire une cité »: a face-up city, a card from the hand per icon, its cost, and 1 or 2
     shields « sur les régions adjacentes à la cité »."""
     _ensure_turn(game, seat)
-    due = game.follow_ups[0] if game.follow_ups else None
+    due = first(game.follow_ups)
     if due is not None and due.kind != BUILD:
-        raise IllegalMoveError(f"{seat} must first finish the {due.kind} of the {due.role}")
+        raise IllegalMoveError(f"{seat} must first finish the {due.kind} of the {due.what}")
     if due is None and game.phase != ACTIONS:
         raise IllegalMoveError("a city is built in phase 3, or at once by the winner of a group")
     if not builds_allowed(game):
@@ -467,9 +463,9 @@ def build(game: Game, seat: str, city: str, cards: Sequence[str], regions: Seque
 
 def check_decline(game: Game, seat: str) -> None:
     _ensure_turn(game, seat)
-    due = game.follow_ups[0] if game.follow_ups else None
+    due = first(game.follow_ups)
     if due is not None and due.kind == SHIELD:
-        raise IllegalMoveError(f"the {due.role} must place a shield: 'shield REGION'")
+        raise IllegalMoveError(f"the {due.what} must place a shield: 'shield REGION'")
     if due is None and game.auction is None and game.phase != ACTIONS:
         raise IllegalMoveError(f"there is nothing to pass in the {game.phase}")
 
@@ -516,7 +512,7 @@ def _end_action(game: Game, seat: str) -> Game:
     acted = (*game.acted, seat)
     if len(acted) == len(game.seats):
         return _begin_roles(replace(game, acted=acted, turn=""))
-    return _advance(replace(game, acted=acted, turn=game.after(seat)))
+    return _advance(replace(game, acted=acted, turn=after(game.seats, seat)))
 
 
 # --- phase 4 ---------------------------------------------------------------------------------------
@@ -564,12 +560,12 @@ def _effect(game: Game, role: str, seat: str) -> Game:
 def check_turn_up(game: Game, seat: str, colour: str) -> None:
     """Green: « Le joueur retourne 1 carte Bâtiment (sauf une verte) devant lui »."""
     _ensure_turn(game, seat)
-    due = game.follow_ups[0] if game.follow_ups else None
+    due = first(game.follow_ups)
     if due is None or due.kind != TURN_UP:
         raise IllegalMoveError("a card is turned up only by the green role's effect")
-    own = due.role.split()[0]
+    own = due.what.split()[0]
     if colour == own:
-        raise IllegalMoveError(f"the {due.role} turns up a card of any colour but {own}")
+        raise IllegalMoveError(f"the {due.what} turns up a card of any colour but {own}")
     if not game.player(seat).down[COLOURS.index(colour)]:
         raise IllegalMoveError(f"{seat} has no face-down {colour} card")
 
@@ -583,7 +579,7 @@ def turn_up(game: Game, seat: str, colour: str) -> Game:
 def check_shield(game: Game, seat: str, region: str) -> None:
     """Blue: « place l'un de ses blasons dans n'importe quelle région »."""
     _ensure_turn(game, seat)
-    due = game.follow_ups[0] if game.follow_ups else None
+    due = first(game.follow_ups)
     if due is None or due.kind != SHIELD:
         raise IllegalMoveError("a shield is placed alone only by the blue role's effect")
     if region not in game.components.regions:

@@ -52,6 +52,7 @@ from pbem.games.il_principe.moves import (
     format_move,
     parse,
 )
+from pbem.kit.seats import first
 from pbem.kit.templates import ComponentError
 
 
@@ -124,7 +125,7 @@ class Rules:
             return Reserve(tuple(items[: state.settings.rules.reserve]))
         if state.phase == SHOW:
             return Show()
-        due = state.follow_ups[0] if state.follow_ups else None
+        due = first(state.follow_ups)
         if due is not None and due.kind == SHIELD:
             return Shield(sorted(state.components.regions)[0])
         return Pass()
@@ -207,7 +208,7 @@ def check(state: Game, seat: str, move: Move) -> None:
         raise IllegalMoveError(f"{seat!r} has no seat in this game")
     if state.phase == OVER:
         raise IllegalMoveError("the game is over")
-    due = state.follow_ups[0] if state.follow_ups else None
+    due = first(state.follow_ups)
     if due is not None and seat == due.seat and not _answers(move, due.kind):
         raise IllegalMoveError(f"{seat} must first answer: {prompt(state, seat)}")
     if isinstance(move, Reserve):
@@ -255,7 +256,7 @@ def apply(state: Game, seat: str, move: Move) -> Game:
 
 
 def prompt(state: Game, seat: str) -> str:
-    due = state.follow_ups[0] if state.follow_ups else None
+    due = first(state.follow_ups)
     if due is not None and due.seat == seat:
         if due.kind == BUILD:
             return (
@@ -263,9 +264,9 @@ def prompt(state: Game, seat: str) -> str:
                 "build CITY with CARD ... shields REGION ..., or pass"
             )
         if due.kind == TURN_UP:
-            colour = due.role.split()[0]
-            return f"the {due.role} turns one face-down card up (not {colour}): turn up COLOUR, or pass"
-        return f"the {due.role} places a shield: shield REGION"
+            colour = due.what.split()[0]
+            return f"the {due.what} turns one face-down card up (not {colour}): turn up COLOUR, or pass"
+        return f"the {due.what} places a shield: shield REGION"
     if state.phase == RESERVE:
         wanted = state.settings.rules.reserve
         return f"put {wanted} cards from your hand in the reserve, face down: reserve CARD ..."
@@ -329,7 +330,7 @@ def _items(state: Game, seat: str) -> list[str]:
 
 
 def _candidates(state: Game, seat: str) -> list[Move]:
-    due = state.follow_ups[0] if state.follow_ups else None
+    due = first(state.follow_ups)
     player = state.player(seat)
     if due is not None:
         if due.kind == BUILD:
@@ -344,8 +345,7 @@ def _candidates(state: Game, seat: str) -> list[Move]:
         return [Show()]
     if state.auction is not None:
         auction = state.auction
-        low = auction.price + 1 if auction.leader else 0
-        return [*(Bid(amount) for amount in range(low, player.ducats + 1)), Pass()]
+        return [*(Bid(amount) for amount in range(rounds.RAISE.least(auction), player.ducats + 1)), Pass()]
     if state.phase == ACTIONS:
         # Several hidden cards of one colour are accepted in one play, but listed one by one: which
         # of them share a colour is the holder's secret, and every set would be too many to list.

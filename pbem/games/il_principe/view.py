@@ -10,6 +10,7 @@ from pbem.games.il_principe import roles, scoring
 from pbem.games.il_principe.actions import next_group, role_points
 from pbem.games.il_principe.components import COLOURS, ROLES, City
 from pbem.games.il_principe.state import Table
+from pbem.kit.seats import after
 
 
 def _hand(table: Table, name: str) -> str:
@@ -167,7 +168,7 @@ def auction(table: Table) -> Report:
     while (card := next_group(reserve)) is not None:
         order.append((card, reserve[card]))
         reserve[card] = 0
-    start = table.players[(table.players.index(table.principe) + 1) % len(table.players)]
+    start = after(table.players, table.principe)
     notes = (
         "fewest cards first, ties in colour order green, white, red, blue, yellow",
         f"each auction opens with {start}, left of Il Principe ({table.principe})",

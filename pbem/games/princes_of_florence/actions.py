@@ -19,6 +19,7 @@ from pbem.games.princes_of_florence.works import (
     repeat_refusal,
     work_value,
 )
+from pbem.kit.seats import after
 
 # The actions a player may take only once a round ("только раз за раунд").
 ONCE_PER_ROUND = ("profession", "freedom")
@@ -307,6 +308,5 @@ def end_round(table: Table, text: str) -> tuple[int, list[str]]:
         return value, best
     table.round += 1
     table.phase = AUCTION
-    seat = table.players.index(table.first)
-    table.first = table.players[(seat + 1) % len(table.players)]
+    table.first = after(table.players, table.first)
     return value, best

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.components import LANDSCAPES, Components
 from pbem.games.princes_of_florence.state import AUCTION, Table
+from pbem.kit.auction import Raise
 
 LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruitment")
 
@@ -26,6 +27,11 @@ def opening_price(lot: str, components: Components, *, players: int, unofficial:
         if lot in TWO_PLAYER_OPENING_LOTS:
             return extra["two_players_opening_bid"]
     return components.rule("opening_bid")
+
+
+def bid_raise(components: Components) -> Raise:
+    """ "Все повышения цены лота происходят ровно на 100 флоринов, ни больше, ни меньше"."""
+    return Raise(components.rule("raise"), exact=True)
 
 
 def alone_price(components: Components) -> int:
@@ -91,7 +97,7 @@ def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str
     # The table does not record who is the last player in the round's auctions (passes and turn
     # order go unrecorded), so a lot may be won at an auction or taken alone.
     least, alone = opening(table, lot), alone_price(parts)
-    if price != alone and (price < least or (price - least) % step):
+    if price != alone and not bid_raise(parts).reaches(least, price):
         raise refuse(
             f"a {lot} is won at an auction for {least}, {least + step}, {least + 2 * step}... (it opens "
             f"at {least} and every bid adds exactly {step}), or taken alone for {alone} by the last "

@@ -21,6 +21,8 @@ from pbem.games.princes_of_florence import estate as grid
 from pbem.games.princes_of_florence.components import LANDSCAPES, Components
 from pbem.games.princes_of_florence.state import Estate
 from pbem.games.princes_of_florence.state import Work as TableWork
+from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp
 
 PROFESSION, BONUS, PRESTIGE = "profession", "bonus", "prestige"
 DECKS = (PROFESSION, BONUS, PRESTIGE)
@@ -88,24 +90,6 @@ class Player:
 
 
 @dataclass(frozen=True)
-class Auction:
-    lot: str
-    nominator: str
-    leader: str
-    price: int
-    turn: str  # who bids or passes next
-    passed: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class FollowUp:
-    seat: str
-    kind: str
-    what: str = ""  # the deck (KEEP), the landscape or "landscape" (PLACE), the work's value (PAYMENT)
-    tokens: tuple[str, ...] = ()  # the cards drawn (KEEP, RETURN)
-
-
-@dataclass(frozen=True)
 class Draw:
     """A card the state waits for: the top card of ``deck`` to ``seat``, or face up for all."""
 
@@ -127,8 +111,10 @@ class Game:
     first: str = ""  # holds the black figure
     nominator: str = ""  # who puts the next lot up
     auctioned: tuple[str, ...] = ()  # lot kinds sold this round ("только один объект одного типа")
-    auction: Auction | None = None
+    auction: Auction[str] | None = None  # the lot being bid for, put up by ``nominator``
     turn: str = ""  # whose turn it is in the action phase
+    # ``what``: the deck (KEEP), the landscape or "landscape" (PLACE), the work's value (PAYMENT);
+    # ``tokens``: the cards drawn (KEEP, RETURN)
     follow_ups: tuple[FollowUp, ...] = ()
     drawing: tuple[Draw, ...] = ()
     shown: Mapping[str, str] = field(default_factory=dict)  # token -> card, once face up
@@ -149,16 +135,6 @@ class Game:
     def name(self, token: str) -> str:
         """A card's name once it is face up; its token while only its holder knows it."""
         return self.shown.get(token, token)
-
-    def after(self, seat: str, among: Sequence[str] | None = None) -> str:
-        """The next seat to the left ("по часовой стрелке") of ``seat`` among ``among``."""
-        pool = self.seats if among is None else among
-        start = self.seats.index(seat)
-        for step in range(1, len(self.seats) + 1):
-            other = self.seats[(start + step) % len(self.seats)]
-            if other in pool:
-                return other
-        return ""
 
     def minimum(self) -> int:
         """The round's minimum work value, "указанную на треке раундов"."""

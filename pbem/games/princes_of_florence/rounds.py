@@ -17,7 +17,13 @@ from dataclasses import replace
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import estate as grid
 from pbem.games.princes_of_florence.actions import ONCE_PER_ROUND, turned_up
-from pbem.games.princes_of_florence.auction import alone_price, lot_slot, once_a_round, opening_price
+from pbem.games.princes_of_florence.auction import (
+    alone_price,
+    bid_raise,
+    lot_slot,
+    once_a_round,
+    opening_price,
+)
 from pbem.games.princes_of_florence.buildings import cost
 from pbem.games.princes_of_florence.components import LANDSCAPES, Building, Landscape
 from pbem.games.princes_of_florence.game import (
@@ -34,9 +40,7 @@ from pbem.games.princes_of_florence.game import (
     RECRUIT,
     RETURN,
     REVEAL,
-    Auction,
     Draw,
-    FollowUp,
     Game,
     Player,
     Work,
@@ -49,6 +53,8 @@ from pbem.games.princes_of_florence.works import (
     repeat_refusal,
     work_value,
 )
+from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp, after, owed, turn_refusal, whose_turn, without
 
 LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
 Piece = Building | Landscape
@@ -60,13 +66,13 @@ def actors(game: Game) -> list[str]:
     """The seats asked to move now; none while a card is being dealt."""
     if game.drawing or game.phase == OVER:
         return []
-    if game.follow_ups:
-        due = game.follow_ups[0]
-        if due.kind == RETURN:
-            return [item.seat for item in game.follow_ups]
-        return [due.seat]
+    if game.follow_ups and game.follow_ups[0].kind == RETURN:
+        return [item.seat for item in game.follow_ups]  # every seat returns its cards at once
+    asked = whose_turn(game.follow_ups, game.auction)
+    if asked:
+        return list(asked)
     if game.phase == AUCTION:
-        return [game.auction.turn if game.auction else game.nominator]
+        return [game.nominator]
     if game.phase == ACTIONS:
         return [game.turn]
     if game.phase == REVEAL:
@@ -90,23 +96,20 @@ def step(game: Game) -> str:
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    asked = actors(game)
-    if seat not in asked:
-        who = ", ".join(asked) if asked else "nobody (a card is being dealt)"
-        raise IllegalMoveError(f"it is not {seat}'s turn: {who} to move")
+    refusal = turn_refusal(seat, actors(game), "a card is being dealt")
+    if refusal:
+        raise IllegalMoveError(refusal)
 
 
 def _due(game: Game, seat: str, kind: str) -> FollowUp:
-    for due in game.follow_ups:
-        if due.seat == seat and due.kind == kind:
-            return due
-    raise IllegalMoveError(f"{seat} has no {kind} to make now")
+    due = owed(game.follow_ups, seat, kind)
+    if due is None:
+        raise IllegalMoveError(f"{seat} has no {kind} to make now")
+    return due
 
 
 def _without(game: Game, due: FollowUp) -> Game:
-    follow_ups = list(game.follow_ups)
-    follow_ups.remove(due)
-    return replace(game, follow_ups=tuple(follow_ups))
+    return replace(game, follow_ups=without(game.follow_ups, due))
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -218,7 +221,7 @@ def _settle_auctions(game: Game) -> Game:
     if not left:
         return replace(game, phase=ACTIONS, turn=game.first, nominator="")
     if game.nominator not in left:
-        return replace(game, nominator=game.after(game.nominator, left))
+        return replace(game, nominator=after(game.seats, game.nominator, left))
     return game
 
 
@@ -307,8 +310,8 @@ def check_nominate(game: Game, seat: str, lot: str) -> None:
 
 
 def nominate(game: Game, seat: str, lot: str) -> Game:
-    auction = Auction(lot, seat, seat, price(game, lot), "")
-    return _next_bidder(replace(game, auction=replace(auction, turn=seat)))
+    auction = Auction(lot, tuple(_bidders(game)), turn=seat, leader=seat, price=price(game, lot))
+    return _next_bidder(replace(game, auction=auction))
 
 
 def _next_bidder(game: Game) -> Game:
@@ -316,13 +319,9 @@ def _next_bidder(game: Game) -> Game:
     одного не спасуют"."""
     auction = game.auction
     assert auction is not None
-    bidding = [seat for seat in _bidders(game) if seat not in auction.passed]
-    others = [seat for seat in bidding if seat != auction.leader]
-    if not others:
-        return _win(
-            replace(game, auction=None), auction.leader, auction.lot, auction.price, auction.nominator
-        )
-    return replace(game, auction=replace(auction, turn=game.after(auction.turn, others)))
+    if auction.over:
+        return _win(replace(game, auction=None), auction.winner, auction.lot, auction.price, game.nominator)
+    return replace(game, auction=auction.onward())
 
 
 def check_bid(game: Game, seat: str, amount: int) -> None:
@@ -340,8 +339,8 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
             f"{seat} won a lot this round or left its auctions, and takes no further part in them this round"
         )
     _ensure_turn(game, seat)
-    wanted = auction.price + game.components.rule("raise")
-    if amount != wanted:
+    wanted = bid_raise(game.components).least(auction)
+    if not bid_raise(game.components).allows(auction, amount):
         raise IllegalMoveError(
             f"the next bid for the {auction.lot} is {wanted}, not {amount}: every bid raises the last "
             f"by exactly {game.components.rule('raise')}"
@@ -355,8 +354,8 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
 
 def bid(game: Game, seat: str, amount: int) -> Game:
     assert game.auction is not None
-    game = replace(game, auction=replace(game.auction, leader=seat, price=amount, turn=seat))
-    return _next_bidder(game)
+    assert game.auction is not None
+    return _next_bidder(replace(game, auction=game.auction.bid(seat, amount)))
 
 
 def check_pass(game: Game, seat: str) -> None:
@@ -370,11 +369,11 @@ def pass_auction(game: Game, seat: str) -> Game:
     the last player in so many words."""
     if game.auction is not None:
         auction = game.auction
-        return _next_bidder(replace(game, auction=replace(auction, passed=(*auction.passed, seat))))
+        return _next_bidder(replace(game, auction=auction.passing(seat)))
     game = game.with_player(replace(game.player(seat), out=True))
     if seat == game.nominator:
         left = _bidders(game)
-        game = replace(game, nominator=game.after(seat, left) if left else seat)
+        game = replace(game, nominator=after(game.seats, seat, left) if left else seat)
     return _settle_auctions(game)
 
 
@@ -876,7 +875,7 @@ def _carry_on(game: Game) -> Game:
     player = game.player(game.turn)
     if len(player.actions) < game.components.rule("actions_per_round"):
         return game
-    following = game.after(game.turn)
+    following = after(game.seats, game.turn)
     if following != game.first:
         return replace(game, turn=following)
     return end_round(game)
@@ -899,7 +898,7 @@ def end_round(game: Game) -> Game:
         )
     game = replace(game, best=(*game.best, (value, tuple(makers))))
     if game.round < game.components.rule("rounds"):
-        return begin_round(replace(game, first=game.after(game.first)), game.round + 1)
+        return begin_round(replace(game, first=after(game.seats, game.first)), game.round + 1)
     players = tuple(replace(player, out=False) for player in game.players)
     game = replace(game, players=players, turn="", phase=REVEAL)
     return game if actors(game) else replace(game, phase=OVER)

@@ -20,7 +20,7 @@ from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRe
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import INFO, rounds
 from pbem.games.princes_of_florence import components as parts
-from pbem.games.princes_of_florence.auction import alone_price
+from pbem.games.princes_of_florence.auction import alone_price, bid_raise
 from pbem.games.princes_of_florence.components import LANDSCAPES
 from pbem.games.princes_of_florence.game import (
     ACTIONS,
@@ -61,6 +61,7 @@ from pbem.games.princes_of_florence.moves import (
     parse,
 )
 from pbem.games.princes_of_florence.scoring import breakdown
+from pbem.kit.seats import first, owed
 
 
 class Rules:
@@ -120,7 +121,7 @@ class Rules:
         if state.phase == REVEAL:
             hidden = rounds.hidden_prestige(state, state.player(seat))
             return Reveal(hidden[0]) if hidden else Pass()
-        due = next((item for item in state.follow_ups if item.seat == seat), None)
+        due = owed(state.follow_ups, seat)
         if due is not None and due.kind == RETURN:
             return Return(state.player(seat).hand[-1])
         if due is not None and due.kind == KEEP and due.tokens:
@@ -203,7 +204,7 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     if isinstance(move, Return):
         return [CardUse("bottom", PROFESSION, token=move.token)]
     if isinstance(move, Keep):
-        due = next((d for d in state.follow_ups if d.seat == seat and d.kind == KEEP), None)
+        due = owed(state.follow_ups, seat, KEEP)
         if due is None or move.token not in due.tokens:
             return []
         rest = rounds.kept_rest(state, seat, move.token, move.under)
@@ -235,7 +236,7 @@ def check(state: Game, seat: str, move: Move) -> None:
         return rounds.check_sell(state, seat, move.points)
     if state.phase == "over":
         raise IllegalMoveError("the game is over")
-    due = state.follow_ups[0] if state.follow_ups else None
+    due = first(state.follow_ups)
     if due is not None and due.kind != RETURN and not _answers(move, due.kind):
         if seat == due.seat:
             raise IllegalMoveError(f"{seat} must first finish: {_prompt(state, seat)}")
@@ -327,7 +328,7 @@ def apply(state: Game, seat: str, move: Move) -> Game:
 
 
 def _prompt(state: Game, seat: str) -> str:
-    due = next((item for item in state.follow_ups if item.seat == seat), None)
+    due = owed(state.follow_ups, seat)
     if due is not None:
         return {
             RETURN: "return one of the four profession cards dealt: return TOKEN",
@@ -339,7 +340,7 @@ def _prompt(state: Game, seat: str) -> str:
         }[due.kind]
     if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
-        following = auction.price + state.components.rule("raise")
+        following = bid_raise(state.components).least(auction)
         return f"bid {following} for the {auction.lot} ({auction.leader} leads at {auction.price}), or pass"
     if state.phase == AUCTION:
         if rounds.last_player(state):
@@ -373,7 +374,7 @@ def _allowed(state: Game, seat: str, move: Move) -> bool:
 
 def _candidates(state: Game, seat: str) -> list[Move]:
     player = state.player(seat)
-    due = next((item for item in state.follow_ups if item.seat == seat), None)
+    due = owed(state.follow_ups, seat)
     if due is not None:
         if due.kind == RETURN:
             return [Return(token) for token in player.hand]
@@ -398,8 +399,7 @@ def _candidates(state: Game, seat: str) -> list[Move]:
             return [Payment(points) for points in range(int(due.what) // 2 + 1)]
         return [*_recruits(state, seat), Pass()]
     if state.phase == AUCTION and state.auction is not None:
-        step = state.components.rule("raise")
-        return [Bid(state.auction.price + step), Pass()]
+        return [Bid(bid_raise(state.components).least(state.auction)), Pass()]
     if state.phase == AUCTION:
         lots = rounds.lots(state)
         if rounds.last_player(state):

@@ -3,6 +3,8 @@
 Rules texts: seed 000 (2016 rulebook: "Игровой Процесс", "Действия (подробно)", "Тайлы Событий",
 "Важные Правила"), seed 003 (2003 summary: "Round", "Fine di una Decade") and seed 004 (reference
 manual §4-5). The war itself is in war.py, the cards and tile powers outside war in powers.py.
+Every auction, a war's condottiere auctions too, is bid here; the phase it belongs to settles it
+(``settle`` for a tile or the Pope, ``war.condottiere_won``), so this module does not import war.
 
 Functions named ``check_*`` raise IllegalMoveError naming the rule; the others change the game
 they are given (the ruleset copies it first).
@@ -12,13 +14,15 @@ from __future__ import annotations
 
 from pbem.crypto.randomness import Draws
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_the_renaissance import deck, scoring, war
+from pbem.games.princes_of_the_renaissance import deck, scoring
 from pbem.games.princes_of_the_renaissance.components import CITIES
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
+    ATTACKER,
     AUCTION,
     COMPENSATION,
     DECLARE,
+    DEFENDER,
     DISCARD,
     END_TURN,
     FOLLOW_UP,
@@ -28,15 +32,17 @@ from pbem.games.princes_of_the_renaissance.state import (
     RANK,
     ROMAN,
     WAR,
-    Auction,
-    FollowUp,
     Game,
+    Lot,
     Player,
-    seat_after,
 )
+from pbem.kit.auction import Auction, Raise
+from pbem.kit.seats import FollowUp, after, first
 
 POPE = "pope"
 CARD = "card"
+# "Следующий игрок может повысить ставку": any amount above the highest bid
+RAISE = Raise(step=1)
 
 
 # --- setting out ---------------------------------------------------------------------------------
@@ -135,7 +141,7 @@ def discount(game: Game, seat: str, currency: str, kind: str) -> int:
         amount += 1
     if kind == POPE:
         amount += tile_abilities(game, seat).count("pope-discount")
-    if kind in (war.ATTACKER, war.DEFENDER):
+    if kind in (ATTACKER, DEFENDER):
         amount += sum(1 for power in tile_abilities(game, seat) if power in ("swiss-mercenaries", "armourer"))
     return amount
 
@@ -173,7 +179,7 @@ def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
 
 
 def tile_name(game: Game, tile: str) -> str:
-    if tile in (war.ATTACKER, war.DEFENDER):
+    if tile in (ATTACKER, DEFENDER):
         return f"the {tile}'s condottiere"
     if tile == POPE:
         return game.components.pope.name
@@ -195,7 +201,7 @@ def _city_tile_ids(game: Game) -> set[str]:
 
 
 def check_buy_troop(game: Game, seat: str, troop_id: str) -> None:
-    _check_action_turn(game, seat)
+    check_action_turn(game, seat)
     refusal = troop_refusal(game, seat, troop_id)
     if refusal:
         raise IllegalMoveError(refusal)
@@ -229,7 +235,7 @@ def buy_troop(game: Game, seat: str, troop_id: str) -> None:
 
 
 def check_discard_troop(game: Game, seat: str, troop_id: str) -> None:
-    _check_action_turn(game, seat)
+    check_action_turn(game, seat)
     if troop_id not in game.players[seat].troops:
         raise IllegalMoveError(f"{seat} has no {game.components.troop(troop_id).name} to discard")
 
@@ -258,7 +264,7 @@ def check_buy_card(game: Game, seat: str) -> None:
     if _compensation_due(game, seat):
         pass
     else:
-        _check_action_turn(game, seat)
+        check_action_turn(game, seat)
     refusal = card_refusal(game, seat)
     if refusal:
         raise IllegalMoveError(refusal)
@@ -296,7 +302,7 @@ def _compensation_due(game: Game, seat: str) -> bool:
 
 
 def check_discard_card(game: Game, seat: str, token: str) -> None:
-    due = game.follow_ups[0] if game.phase == FOLLOW_UP else None
+    due = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if due is None or due.kind != DISCARD or due.seat != seat:
         raise IllegalMoveError(f"{seat} may discard a Treachery card only when over the hand limit")
     if token not in game.players[seat].cards:
@@ -334,7 +340,7 @@ def opening_minimum(game: Game, tile: str) -> int:
 
 
 def check_nominate(game: Game, seat: str, tile: str, bid: int) -> None:
-    _check_action_turn(game, seat)
+    check_action_turn(game, seat)
     if tile == POPE:
         refusal = pope_refusal(game)
         if refusal:
@@ -382,28 +388,56 @@ def _check_affordable(game: Game, seat: str, bid: int, currency: str, kind: str)
 
 def nominate(game: Game, seat: str, tile: str, bid: int) -> None:
     kind, currency = auction_kind(game, tile)
-    game.auction = Auction(tile, kind, currency, seat, seat, bid, seat)
-    game.phase = AUCTION
+    open_auction(game, Auction(Lot(tile, kind, currency, seat), tuple(game.order), seat, seat, bid))
     game.events.append(f"{seat} puts {tile_name(game, tile)} up for auction, opening at {bid} {currency}")
-    next_bidder(game)
+    if next_bidder(game):
+        settle(game)
+
+
+def open_auction(game: Game, auction: Auction[Lot]) -> None:
+    """Every auction, a tile's or a condottiere's: nobody is frozen by Freeze Bid yet."""
+    game.auction = auction
+    game.frozen = ()
+    game.phase = AUCTION
+
+
+def close_auction(game: Game) -> Auction[Lot]:
+    """The auction that is over, taken off the table for its phase to settle."""
+    auction = game.auction
+    assert auction is not None
+    game.auction = None
+    game.frozen = ()
+    return auction
+
+
+def condottiere_refusal(game: Game, seat: str, side: str) -> str | None:
+    """Why ``seat`` may not bid to be this side's condottiere, or None."""
+    war = game.war
+    assert war is not None
+    if not game.players[seat].troops:
+        return f"{seat} has no Troop tile"
+    if side == DEFENDER and seat == war.attacker_condottiere:
+        return f"{seat} is the attacker's condottiere"
+    return None
 
 
 def bid_refusal(game: Game, seat: str) -> str | None:
     """Why ``seat`` can make no bid at all in the current auction, or None."""
     auction = game.auction
     assert auction is not None
-    if auction.kind in (war.ATTACKER, war.DEFENDER):
-        refusal = war.eligibility(game, seat, auction.kind)
+    lot = auction.lot
+    if lot.kind in (ATTACKER, DEFENDER):
+        refusal = condottiere_refusal(game, seat, lot.kind)
         if refusal:
             return refusal
-    if seat in auction.frozen:
+    if seat in game.frozen:
         return f"{seat} is frozen by Freeze Bid"
-    if auction.kind == "city":
-        refusal = city_tile_refusal(game, seat, auction.tile)
+    if lot.kind == "city":
+        refusal = city_tile_refusal(game, seat, lot.tile)
         if refusal:
             return refusal
-    if highest_allowed(game, seat, auction.currency, auction.kind) <= auction.bid:
-        return f"{seat} cannot outbid {auction.bid} {auction.currency}"
+    if highest_allowed(game, seat, lot.currency, lot.kind) <= auction.price:
+        return f"{seat} cannot outbid {auction.price} {lot.currency}"
     return None
 
 
@@ -411,64 +445,63 @@ def check_raise(game: Game, seat: str, amount: int) -> None:
     auction = game.auction
     if game.phase != AUCTION or auction is None:
         raise IllegalMoveError(f"no auction is running; it is the {phase_name(game)}")
-    if seat in auction.out:
+    if seat in auction.passed:
         refusal = bid_refusal(game, seat)
         raise IllegalMoveError(refusal or f"{seat} has passed in this auction; a pass is final")
     _check_turn(seat, auction.turn, "bid or pass")
-    if amount <= auction.bid:
+    if not RAISE.allows(auction, amount):
         raise IllegalMoveError(
-            f"a bid must exceed the highest bid ({auction.bid}): bid {auction.bid + 1} or more"
+            f"a bid must exceed the highest bid ({auction.price}): bid {RAISE.least(auction)} or more"
         )
     refusal = bid_refusal(game, seat)
     if refusal and "cannot outbid" not in refusal:
         raise IllegalMoveError(refusal)
-    _check_affordable(game, seat, amount, auction.currency, auction.kind)
+    _check_affordable(game, seat, amount, auction.lot.currency, auction.lot.kind)
 
 
-def raise_bid(game: Game, seat: str, amount: int) -> None:
+def raise_bid(game: Game, seat: str, amount: int) -> bool:
+    """``seat`` bids ``amount``; True once the auction is over, for its phase to settle (a tile's
+    here, ``settle``; a condottiere's in the war)."""
     auction = game.auction
     assert auction is not None
-    auction.bidder, auction.bid = seat, amount
+    game.auction = auction.bid(seat, amount)
     game.events.append(f"{seat} bids {amount}")
-    next_bidder(game)
+    return next_bidder(game)
 
 
 def check_drop_out(game: Game, seat: str) -> None:
     auction = game.auction
     assert auction is not None
-    if seat in auction.out:
+    if seat in auction.passed:
         raise IllegalMoveError(f"{seat} has already passed in this auction")
     _check_turn(seat, auction.turn, "bid or pass")
 
 
-def drop_out(game: Game, seat: str) -> None:
+def drop_out(game: Game, seat: str) -> bool:
+    """``seat`` passes; True once the auction is over, as for ``raise_bid``."""
     auction = game.auction
     assert auction is not None
-    auction.out.append(seat)
+    game.auction = auction.passing(seat)
     game.events.append(f"{seat} passes")
-    next_bidder(game)
+    return next_bidder(game)
 
 
-def next_bidder(game: Game) -> None:
+def next_bidder(game: Game) -> bool:
     """Clockwise from the player who just bid or passed; a player who can make no bid at all
-    passes without being asked. With one bidder left, the auction is over."""
-    auction = game.auction
-    assert auction is not None
-    seat = auction.turn
+    passes without being asked. True once nobody but the leader is left: the auction is over."""
     while True:
-        seat = seat_after(game.order, seat)
-        if seat == auction.bidder or len(auction.out) == len(game.order):
-            _settle(game)
-            return
-        if seat in auction.out:
-            continue
+        auction = game.auction
+        assert auction is not None
+        if auction.over:
+            return True
+        seat = auction.next_seat()
         refusal = bid_refusal(game, seat)
         if refusal and not _has_a_say(game, seat, refusal):
-            auction.out.append(seat)
+            game.auction = auction.passing(seat)
             game.events.append(f"{seat} passes ({refusal})")
             continue
-        auction.turn = seat
-        return
+        game.auction = auction.onward()
+        return False
 
 
 def _has_a_say(game: Game, seat: str, refusal: str) -> bool:
@@ -476,87 +509,83 @@ def _has_a_say(game: Game, seat: str, refusal: str) -> bool:
     решение спасовать", or if the Banker could let it outbid."""
     auction = game.auction
     assert auction is not None
-    if "Troop tile" in refusal or "condottiere" in refusal or seat in auction.frozen:
+    if "Troop tile" in refusal or "condottiere" in refusal or seat in game.frozen:
         return False  # not a bidder in this auction at all
-    others = [s for s in game.order if s != seat and s not in auction.out and s not in auction.frozen]
+    others = [s for s in game.order if s != seat and s not in auction.passed and s not in game.frozen]
     # Who holds Freeze Bid or Bribe Cardinal is secret: every player holding a card face down is
     # asked, so being asked shows nothing but the number of cards, which is public.
-    if deck.face_down(game, seat) and (others or auction.kind == POPE):
+    if deck.face_down(game, seat) and (others or auction.lot.kind == POPE):
         return True
     if "cannot outbid" not in refusal:
         return False
     banker = bool(unused_tiles(game, seat, "banker"))
-    other = "influence" if auction.currency == "gold" else "gold"
+    other = "influence" if auction.lot.currency == "gold" else "gold"
     gain = min(3, holding(game.players[seat], other))
     return (
         banker
         and not game.decade_over
-        and highest_allowed(game, seat, auction.currency, auction.kind) + gain > auction.bid
+        and highest_allowed(game, seat, auction.lot.currency, auction.lot.kind) + gain > auction.price
     )
 
 
-def price(game: Game, auction: Auction) -> int:
+def price(game: Game, auction: Auction[Lot]) -> int:
     """What the auction's leader pays if it wins at its bid: the bid less its discounts."""
-    return max(0, auction.bid - discount(game, auction.bidder, auction.currency, auction.kind))
+    lot = auction.lot
+    return max(0, auction.price - discount(game, auction.leader, lot.currency, lot.kind))
 
 
-def _pay(game: Game, auction: Auction) -> str:
+def pay(game: Game, auction: Auction[Lot]) -> str:
     """The winner pays the bid less discounts. On the Pope, the Bribe Cardinal cards the winner
     has played pay first, 3 each, whether or not its influence could pay: playing the card is the
     choice to pay with it ("если используется для оплаты"). A card is spent only while some of
     the price is left to pay; a card kept face down never pays."""
-    seat = auction.bidder
+    seat, lot = auction.leader, auction.lot
     player = game.players[seat]
     price_left = price(game, auction)
     cards = 0
-    while auction.kind == POPE and price_left > 0 and deck.face_up(game, seat, "bribe-cardinal"):
+    while lot.kind == POPE and price_left > 0 and deck.face_up(game, seat, "bribe-cardinal"):
         deck.play(game, seat, "bribe-cardinal", deck.face_up(game, seat, "bribe-cardinal")[0])
         price_left = max(0, price_left - 3)
         cards += 1
-    if auction.currency == "gold":
+    if lot.currency == "gold":
         player.gold -= price_left
     else:
         player.influence -= price_left
-    paid = f"pays {price_left} {auction.currency}" + (
-        f" (bid {auction.bid})" if price_left != auction.bid else ""
+    paid = f"pays {price_left} {lot.currency}" + (
+        f" (bid {auction.price})" if price_left != auction.price else ""
     )
     if cards:
         paid += f" and {cards} Bribe Cardinal card{'s' if cards > 1 else ''}"
-    if auction.kind in (war.ATTACKER, war.DEFENDER):
-        game.events.append(f"{seat} becomes the {auction.kind}'s condottiere and {paid}")
+    if lot.kind in (ATTACKER, DEFENDER):
+        game.events.append(f"{seat} becomes the {lot.kind}'s condottiere and {paid}")
     return paid
 
 
-def _settle(game: Game) -> None:
-    auction = game.auction
-    assert auction is not None
-    if auction.kind in (war.ATTACKER, war.DEFENDER):
-        if auction.bidder:
-            _pay(game, auction)
-        war.condottiere_won(game, auction)
-        return
-    game.auction = None
-    winner = game.players[auction.bidder]
-    paid = _pay(game, auction)
-    game.events.append(f"{auction.bidder} wins {tile_name(game, auction.tile)} and {paid}")
-    if auction.kind == "city":
-        game.city_supply.remove(auction.tile)
-        winner.city_tiles.append(auction.tile)
-        game.won_this_turn.append(auction.tile)
-        if auction.bidder != auction.nominator and card_refusal(game, auction.nominator) is None:
-            game.follow_ups.append(FollowUp(auction.nominator, COMPENSATION))
-    elif auction.kind == POPE:
-        game.pope = auction.bidder
+def settle(game: Game) -> None:
+    """A tile's or the Pope's auction is over: the leader pays and takes it."""
+    auction = close_auction(game)
+    lot, seat = auction.lot, auction.winner
+    winner = game.players[seat]
+    paid = pay(game, auction)
+    game.events.append(f"{seat} wins {tile_name(game, lot.tile)} and {paid}")
+    if lot.kind == "city":
+        game.city_supply.remove(lot.tile)
+        winner.city_tiles.append(lot.tile)
+        game.won_this_turn.append(lot.tile)
+        if seat != lot.nominator and card_refusal(game, lot.nominator) is None:
+            game.follow_ups.append(FollowUp(lot.nominator, COMPENSATION))
+    elif lot.kind == POPE:
+        game.pope = seat
     else:
-        event = game.components.event(auction.tile)
-        game.event_row.remove(auction.tile)
+        event = game.components.event(lot.tile)
+        game.event_row.remove(lot.tile)
         if event.kind in ("artist", "french"):
-            game.follow_ups.append(FollowUp(auction.bidder, PLACE, auction.tile))
+            game.follow_ups.append(FollowUp(seat, PLACE, lot.tile))
         else:
-            winner.events.append(auction.tile)
+            winner.events.append(lot.tile)
         if not game.event_row:
             game.decade_over = True
-            game.ender = auction.nominator
+            game.ender = lot.nominator
     _after_action(game)
 
 
@@ -570,7 +599,7 @@ def placement_optional(game: Game, tile: str) -> bool:
 
 
 def check_place(game: Game, seat: str, city: str) -> None:
-    due = game.follow_ups[0] if game.phase == FOLLOW_UP else None
+    due = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if due is None or due.kind != PLACE or due.seat != seat:
         raise IllegalMoveError(f"{seat} has no Event tile to place")
     if city not in game.status:
@@ -579,11 +608,11 @@ def check_place(game: Game, seat: str, city: str) -> None:
 
 def place(game: Game, seat: str, city: str) -> None:
     due = game.follow_ups.pop(0)
-    event = game.components.event(due.tile)
-    before = place_event(game, due.tile, city)
+    event = game.components.event(due.what)
+    before = place_event(game, due.what, city)
     name = game.components.city(city).name
     what = f"{seat} places {event.name} on {name}: status {before} -> {game.status[city]}"
-    if not stays_on_city(game, due.tile):
+    if not stays_on_city(game, due.what):
         what += "; the tile is discarded"
     game.events.append(what)
     carry_on(game)
@@ -614,8 +643,8 @@ def check_decline(game: Game, seat: str) -> None:
     due = game.follow_ups[0]
     if due.seat != seat:
         raise IllegalMoveError(f"it is {due.seat}'s turn, not {seat}'s")
-    if due.kind == PLACE and not placement_optional(game, due.tile):
-        raise IllegalMoveError(f"{tile_name(game, due.tile)} must be placed on a city: place CITY")
+    if due.kind == PLACE and not placement_optional(game, due.what):
+        raise IllegalMoveError(f"{tile_name(game, due.what)} must be placed on a city: place CITY")
     if due.kind == DISCARD:
         raise IllegalMoveError(f"{seat} is over the hand limit and must discard: discard TOKEN")
 
@@ -623,9 +652,9 @@ def check_decline(game: Game, seat: str) -> None:
 def decline(game: Game, seat: str) -> None:
     due = game.follow_ups.pop(0)
     if due.kind == PLACE:
-        game.events.append(f"{seat} discards {tile_name(game, due.tile)} without placing it")
+        game.events.append(f"{seat} discards {tile_name(game, due.what)} without placing it")
     elif due.kind == RANK:
-        tied = ", ".join(due.tile.split())
+        tied = ", ".join(due.what.split())
         game.events.append(f"{seat} (Bentivogli) lets the tie stand: {tied} take the lowest place left")
     else:
         game.events.append(f"{seat} buys no compensation card")
@@ -636,7 +665,7 @@ def decline(game: Game, seat: str) -> None:
 
 
 def check_pass_turn(game: Game, seat: str) -> None:
-    _check_action_turn(game, seat)
+    check_action_turn(game, seat)
 
 
 def pass_turn(game: Game, seat: str) -> None:
@@ -668,7 +697,7 @@ def carry_on(game: Game) -> None:
         game.follow_ups.append(FollowUp(game.active, END_TURN))
         game.phase = FOLLOW_UP
     else:
-        _turn(game, seat_after(game.order, game.active))
+        _turn(game, after(game.order, game.active))
 
 
 def end_of_turn_options(game: Game, seat: str) -> bool:
@@ -681,27 +710,11 @@ def end_of_turn_options(game: Game, seat: str) -> bool:
 
 
 def check_end_turn(game: Game, seat: str) -> None:
-    due = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    due = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if due is None or due.kind != END_TURN:
         raise IllegalMoveError("Start War is played at the end of one's own turn")
     if due.seat != seat:
         raise IllegalMoveError(f"it is the end of {due.seat}'s turn, not {seat}'s")
-
-
-def start_war_card(game: Game, seat: str, attacker: str, defender: str) -> None:
-    game.follow_ups.pop(0)
-    deck.play(game, seat, "start-war")
-    game.end_offered = False  # after this war, the window opens again if another card is held
-    war.start(game, seat, attacker, defender, counted=False)
-
-
-def check_war(game: Game, seat: str, attacker: str, defender: str) -> None:
-    _check_action_turn(game, seat)
-    war.check_declare(game, attacker, defender)
-
-
-def start_war(game: Game, seat: str, attacker: str, defender: str) -> None:
-    war.start(game, seat, attacker, defender, counted=True)
 
 
 def after_war(game: Game) -> None:
@@ -783,7 +796,7 @@ def end_decade(game: Game) -> None:
         _bentivogli_ranks(game)
         game.phase = FOLLOW_UP if game.follow_ups else GAME_OVER
         return
-    begin(game, game.decade + 1, seat_after(game.order, game.ender))
+    begin(game, game.decade + 1, after(game.order, game.ender))
 
 
 def tied_groups(game: Game) -> list[list[str]]:
@@ -819,7 +832,7 @@ def phase_name(game: Game) -> str:
     return game.phase
 
 
-def _check_action_turn(game: Game, seat: str) -> None:
+def check_action_turn(game: Game, seat: str) -> None:
     if game.phase != ACTION:
         raise IllegalMoveError(f"actions are chosen on a player's turn, not in the {phase_name(game)}")
     _check_turn(seat, game.active, "act")

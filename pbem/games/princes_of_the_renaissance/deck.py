@@ -14,6 +14,7 @@ import re
 
 from pbem.engine.ruleset import CardUse, DeckSpec, DrawRequest
 from pbem.games.princes_of_the_renaissance.state import Game
+from pbem.kit.seats import FollowUp
 
 DECK = "treachery"
 TOKEN = re.compile(rf"{DECK}:[0-9]{{1,4}}")
@@ -101,15 +102,15 @@ def requests(game: Game) -> list[DrawRequest]:
 def drawn(game: Game, request: DrawRequest, token: str) -> Game:
     """The oldest draw answered: the token into the hand, and into Bentivogli's choice if one is
     waiting for it (nobody moves while a draw is open, so the choice is the one just made)."""
-    from pbem.games.princes_of_the_renaissance.state import KEEP, FollowUp
+    from pbem.games.princes_of_the_renaissance.state import KEEP
 
     assert game.drawing and game.drawing[0] == request.seat, (game.drawing, request)
     game = game.copy()
     seat = game.drawing.pop(0)
     game.players[seat].cards.append(token)
     for index, due in enumerate(game.follow_ups):
-        if due.seat == seat and due.kind == KEEP and len(due.tile.split()) < 2:
-            game.follow_ups[index] = FollowUp(seat, KEEP, f"{due.tile} {token}".strip())
+        if due.seat == seat and due.kind == KEEP and len(due.what.split()) < 2:
+            game.follow_ups[index] = FollowUp(seat, KEEP, f"{due.what} {token}".strip())
             break
     return game
 

@@ -37,8 +37,8 @@ def promised(game: Game, seat: str, currency: str) -> int:
     if game.phase in (TIE_BREAK, ORDER_DRAW, FAMILY_BIDDING, FAMILY_CHOICE):
         return opening.fee(game, player) if currency == "gold" else 0
     auction = game.auction
-    if auction is not None and auction.bidder == seat and auction.currency == currency:
-        return max(0, decade.price(game, auction) - decade.cardinals(game, seat, auction.kind))
+    if auction is not None and auction.leader == seat and auction.lot.currency == currency:
+        return max(0, decade.price(game, auction) - decade.cardinals(game, seat, auction.lot.kind))
     return 0
 
 

@@ -22,6 +22,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     RANK,
     Game,
 )
+from pbem.kit.seats import first
 
 STEALS = {"steal-influence": ("influence", 2), "steal-gold-shipment": ("gold", 3)}
 MALATESTA = "malatesta"  # the Malatesta A side's free card, named like a tile in 'use'
@@ -155,7 +156,7 @@ def check_freeze(game: Game, seat: str, target: str) -> None:
     auction = game.auction
     if game.phase != AUCTION or auction is None:
         raise IllegalMoveError("Freeze Bid is played in an auction, on one's turn to bid")
-    if seat in auction.out:
+    if seat in auction.passed:
         raise IllegalMoveError(f"{seat} has dropped out of this auction")
     if auction.turn != seat:
         raise IllegalMoveError(f"it is {auction.turn}'s turn to bid, not {seat}'s")
@@ -163,7 +164,7 @@ def check_freeze(game: Game, seat: str, target: str) -> None:
         raise IllegalMoveError(f"{seat} holds no Freeze Bid")
     if target not in game.players or target == seat:
         raise IllegalMoveError("Freeze Bid names another player")
-    if target in auction.out or target in auction.frozen:
+    if target in auction.passed or target in game.frozen:
         raise IllegalMoveError(f"{target} can no longer raise in this auction anyway")
 
 
@@ -171,22 +172,22 @@ def check_cardinal(game: Game, seat: str) -> None:
     """Bribe Cardinal played in a Pope auction on one's turn to bid, or on one's turn before putting
     the Pope up (to open with a bid it backs): its holder chooses to pay for the Pope with it. It
     lies face up in the hand, counts as 3 influence toward the Pope, and pays as soon as its holder
-    wins the Pope (``decade._pay``)."""
+    wins the Pope (``decade.pay``)."""
     auction = game.auction
     if game.phase == ACTION and game.pope is None and game.active == seat:
         if not deck.showing(game, seat, "bribe-cardinal"):
             raise IllegalMoveError(f"{seat} holds no Bribe Cardinal")
         return
-    if game.phase != AUCTION or auction is None or auction.kind != "pope":
+    if game.phase != AUCTION or auction is None or auction.lot.kind != "pope":
         raise IllegalMoveError(
             "Bribe Cardinal is shown in a Pope auction on one's turn to bid, "
             "or on one's turn to put the Pope up"
         )
-    if seat in auction.out:
+    if seat in auction.passed:
         raise IllegalMoveError(f"{seat} has dropped out of this auction")
     if auction.turn != seat:
         raise IllegalMoveError(f"it is {auction.turn}'s turn to bid, not {seat}'s")
-    if seat in auction.frozen:
+    if seat in game.frozen:
         raise IllegalMoveError(f"{seat} is frozen by Freeze Bid and may not raise again")
     if not deck.showing(game, seat, "bribe-cardinal"):
         raise IllegalMoveError(f"{seat} holds no Bribe Cardinal")
@@ -201,10 +202,8 @@ def show_cardinal(game: Game, seat: str) -> None:
 
 
 def freeze(game: Game, seat: str, target: str) -> None:
-    auction = game.auction
-    assert auction is not None
     deck.play(game, seat, "freeze-bid")
-    auction.frozen.append(target)
+    game.frozen = (*game.frozen, target)
     game.events.append(f"{seat} plays Freeze Bid on {target}: {target} may not raise again in this auction")
 
 
@@ -212,10 +211,10 @@ def freeze(game: Game, seat: str, target: str) -> None:
 
 
 def due(game: Game, seat: str, kind: str, what: str) -> str:
-    current = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    current = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if current is None or current.kind != kind or current.seat != seat:
         raise IllegalMoveError(f"{seat} has nothing to {what} now")
-    return current.tile
+    return current.what
 
 
 def check_declare(game: Game, seat: str, currency: str) -> None:
@@ -240,15 +239,15 @@ def check_keep(game: Game, seat: str, token: str) -> None:
 
 def kept_other(game: Game, seat: str, token: str) -> str:
     """The card Bentivogli puts under the deck when keeping ``token`` ("" if it is not a choice)."""
-    current = game.follow_ups[0] if game.phase == FOLLOW_UP and game.follow_ups else None
+    current = first(game.follow_ups) if game.phase == FOLLOW_UP else None
     if current is None or current.kind != KEEP or current.seat != seat:
         return ""
-    drawn = current.tile.split()
+    drawn = current.what.split()
     return next((other for other in drawn if other != token), "") if token in drawn else ""
 
 
 def keep(game: Game, seat: str, token: str) -> None:
-    drawn = game.follow_ups.pop(0).tile.split()
+    drawn = game.follow_ups.pop(0).what.split()
     drawn.remove(token)
     deck.to_bottom(game, seat, drawn[0])
     game.events.append(f"{seat} (Bentivogli) keeps one card and puts the other under the deck")
@@ -267,7 +266,7 @@ def check_rank(game: Game, seat: str, city: str) -> None:
 def rank(game: Game, seat: str, city: str) -> None:
     """Bentivogli (A side) "можете объявить, какой из них выигрывает спор": ``city`` wins the tie;
     the rest of the group stays tied and takes the lowest place left, as any tie does."""
-    tied = game.follow_ups.pop(0).tile.split()
+    tied = game.follow_ups.pop(0).what.split()
     game.ranking.append([city, *(other for other in tied if other != city)])
     game.events.append(f"{seat} (Bentivogli) declares that {city} wins the tie between {', '.join(tied)}")
     decade.carry_on(game)

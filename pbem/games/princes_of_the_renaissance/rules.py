@@ -50,11 +50,13 @@ from pbem.games.princes_of_the_renaissance import INFO, decade, deck, exchange, 
 from pbem.games.princes_of_the_renaissance import components as parts
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
+    ATTACKER,
     AUCTION,
     BID_STEP,
     BRIBES,
     COMPENSATION,
     DECLARE,
+    DEFENDER,
     DICE,
     DISCARD,
     END_TURN,
@@ -344,10 +346,10 @@ class Rules:
             due = state.follow_ups[0]
             if due.kind == DISCARD:
                 return Discard(state.players[seat].cards[-1])  # a token: the card drawn last
-            if due.kind == PLACE and not decade.placement_optional(state, due.tile):
+            if due.kind == PLACE and not decade.placement_optional(state, due.what):
                 return Place(parts.CITIES[0])
             if due.kind == KEEP:
-                return Keep(due.tile.split()[0])  # the first card drawn
+                return Keep(due.what.split()[0])  # the first card drawn
             if due.kind == DECLARE:
                 return Declare("gold")
             return Pass()
@@ -444,7 +446,7 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
         return Use(rest[0], rest[1] if len(rest) == 2 else "")
     if verb == "bank" and len(rest) == 2 and NUMBER.fullmatch(rest[0]) and rest[1] in parts.CURRENCIES:
         return Bank(int(rest[0]), rest[1])
-    if verb == "league" and one in (war.ATTACKER, war.DEFENDER):
+    if verb == "league" and one in (ATTACKER, DEFENDER):
         return League(one)
     if verb == "declare" and one in parts.CURRENCIES:
         return Declare(one)
@@ -529,12 +531,13 @@ def _prompt(state: Game) -> str:
     if state.phase == AUCTION:
         auction = state.auction
         assert auction is not None
-        if auction.kind in (war.ATTACKER, war.DEFENDER):
-            lead = f"{auction.bidder} leads at {auction.bid}" if auction.bidder else "no bid yet"
-            return f"bid influence to be the {auction.kind}'s condottiere ({lead}), or pass"
+        lot = auction.lot
+        if lot.kind in (ATTACKER, DEFENDER):
+            lead = f"{auction.leader} leads at {auction.price}" if auction.leader else "no bid yet"
+            return f"bid influence to be the {lot.kind}'s condottiere ({lead}), or pass"
         return (
-            f"bid more than {auction.bid} {auction.currency} for "
-            f"{decade.tile_name(state, auction.tile)} ({auction.bidder} leads), or pass"
+            f"bid more than {auction.price} {lot.currency} for "
+            f"{decade.tile_name(state, lot.tile)} ({auction.leader} leads), or pass"
         )
     if state.phase == WAR:
         stage = state.war.stage if state.war else ""
@@ -547,9 +550,9 @@ def _prompt(state: Game) -> str:
     due = state.follow_ups[0]
     if due.kind == PLACE:
         what = "place CITY" + (
-            ", or pass to discard it" if decade.placement_optional(state, due.tile) else ""
+            ", or pass to discard it" if decade.placement_optional(state, due.what) else ""
         )
-        return f"place {decade.tile_name(state, due.tile)} on a city: {what}"
+        return f"place {decade.tile_name(state, due.what)} on a city: {what}"
     if due.kind == DISCARD:
         limit = decade.hand_limit(state, due.seat)
         return (
@@ -558,7 +561,7 @@ def _prompt(state: Game) -> str:
         )
     if due.kind == KEEP:
         return (
-            f"Bentivogli: keep one of the two cards drawn ({' or '.join(due.tile.split())}); the other "
+            f"Bentivogli: keep one of the two cards drawn ({' or '.join(due.what.split())}); the other "
             "goes under the deck: keep TOKEN"
         )
     if due.kind == DECLARE:
@@ -566,7 +569,7 @@ def _prompt(state: Game) -> str:
     if due.kind == END_TURN:
         return "the end of your turn: play start-war CITY CITY, use TILE, or pass"
     if due.kind == RANK:
-        tied = due.tile.split()
+        tied = due.what.split()
         return (
             f"Bentivogli: {', '.join(tied)} are tied on status and Artist tiles; name the one that "
             f"wins the tie (rank {tied[0]}), or pass to let them all take the lowest place they contest"
@@ -578,8 +581,8 @@ def _step(state: Game) -> str:
     """The name of the current step: unique in the game, so each has its own deadline."""
     base = f"{state.decade_name} turn {state.turn}"
     if state.phase == AUCTION:
-        kind = state.auction.kind if state.auction else ""
-        return f"{base} {kind} auction" if kind in (war.ATTACKER, war.DEFENDER) else f"{base} auction"
+        kind = state.auction.lot.kind if state.auction else ""
+        return f"{base} {kind} auction" if kind in (ATTACKER, DEFENDER) else f"{base} auction"
     if state.phase == FOLLOW_UP:
         return f"{base} {state.follow_ups[0].kind}"
     if state.phase == WAR and state.war is not None:
@@ -655,7 +658,7 @@ def _action_checker(move: Move) -> Check:
     if isinstance(move, Nominate):
         return lambda game, seat: decade.check_nominate(game, seat, move.tile, move.bid)
     if isinstance(move, StartWar):
-        return lambda game, seat: decade.check_war(game, seat, move.attacker, move.defender)
+        return lambda game, seat: war.check_war(game, seat, move.attacker, move.defender)
     if isinstance(move, Bid):
         return _refuse("no auction is running: put a tile up with 'auction TILE N'")
     if isinstance(move, Family):
@@ -769,10 +772,10 @@ def _seat_or_blank(game: Game, name: str) -> str:
 
 def _applier(state: Game, seat: str, move: Move) -> Check:
     if isinstance(move, Bid):
-        return lambda game, who: decade.raise_bid(game, who, move.amount)
+        return lambda game, who: _settle_if_over(game, decade.raise_bid(game, who, move.amount))
     if isinstance(move, Pass):
         if state.phase == AUCTION:
-            return decade.drop_out
+            return lambda game, who: _settle_if_over(game, decade.drop_out(game, who))
         if state.phase == WAR:
             return war.decline
         if state.phase == FOLLOW_UP:
@@ -791,7 +794,7 @@ def _applier(state: Game, seat: str, move: Move) -> Check:
     if isinstance(move, Nominate):
         return lambda game, who: decade.nominate(game, who, move.tile, move.bid)
     if isinstance(move, StartWar):
-        return lambda game, who: decade.start_war(game, who, move.attacker, move.defender)
+        return lambda game, who: war.start_war(game, who, move.attacker, move.defender)
     if isinstance(move, Place):
         return lambda game, who: decade.place(game, who, move.city)
     if isinstance(move, Bank):
@@ -826,7 +829,18 @@ def _card_applier(move: Play) -> Check:
         return lambda game, who: war.bad_weather(game, who, args[0])
     if card == "bribe-troops":
         return lambda game, who: war.bribe(game, who, _seat_of(game, args[0]), args[1])
-    return lambda game, who: decade.start_war_card(game, who, args[0], args[1])
+    return lambda game, who: war.start_war_card(game, who, args[0], args[1])
+
+
+def _settle_if_over(game: Game, over: bool) -> None:
+    """An auction that is over is settled by its phase: a condottiere's by the war."""
+    auction = game.auction
+    if not over or auction is None:
+        return
+    if auction.lot.kind in (ATTACKER, DEFENDER):
+        war.condottiere_won(game)
+    else:
+        decade.settle(game)
 
 
 def _close_turn(game: Game, seat: str) -> None:
@@ -858,20 +872,20 @@ def _legal(state: Game, seat: str) -> list[Move]:
         return extras + cardinal + _actions(state, seat)
     if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
-        top = decade.highest_allowed(state, seat, auction.currency, auction.kind)
+        top = decade.highest_allowed(state, seat, auction.lot.currency, auction.lot.kind)
         refusal = decade.bid_refusal(state, seat)
         bids: list[Move] = []
         if refusal is None or "cannot outbid" in refusal:  # asked only for Freeze Bid or the Banker
-            bids = [Bid(amount) for amount in range(auction.bid + 1, top + 1)]
+            bids = [Bid(amount) for amount in range(auction.price + 1, top + 1)]
         # Every card a player may hold is offered to any player holding one face down: the rules
         # cannot know which it holds, and the engine refuses a card the player cannot show.
         cards: list[Move] = []
         if deck.face_down(state, seat):
             others = [
-                s for s in state.order if s != seat and s not in auction.out and s not in auction.frozen
+                s for s in state.order if s != seat and s not in auction.passed and s not in state.frozen
             ]
             cards = [Play("freeze-bid", (other.lower(),)) for other in others]
-            if auction.kind == decade.POPE and seat not in auction.frozen:
+            if auction.lot.kind == decade.POPE and seat not in state.frozen:
                 cards.append(Play("bribe-cardinal"))
         return extras + bids + cards + [Pass()]
     if state.phase == WAR and state.war is not None:
@@ -939,7 +953,7 @@ def _war_moves(state: Game, seat: str) -> list[Move]:
             moves.append(Play("veto"))
             moves.extend(Play("bad-weather", (city,)) for city in (current.attacker, current.defender))
     elif current.stage == LEAGUE:
-        moves.extend([League(war.ATTACKER), League(war.DEFENDER)])
+        moves.extend([League(ATTACKER), League(DEFENDER)])
     elif current.stage == BRIBES and deck.face_down(state, seat):
         for target in war.targets(state):
             owner, troop = target.split("/")
@@ -956,13 +970,13 @@ def _follow_up_moves(state: Game, seat: str) -> list[Move]:
         return [Discard(token) for token in player.cards]
     if due.kind == PLACE:
         places: list[Move] = [Place(city) for city in parts.CITIES]
-        return [*places, Pass()] if decade.placement_optional(state, due.tile) else places
+        return [*places, Pass()] if decade.placement_optional(state, due.what) else places
     if due.kind == KEEP:
-        return [Keep(token) for token in due.tile.split()]
+        return [Keep(token) for token in due.what.split()]
     if due.kind == DECLARE:
         return [Declare("gold"), Declare("influence")]
     if due.kind == RANK:
-        return [*(Rank(city) for city in due.tile.split()), Pass()]
+        return [*(Rank(city) for city in due.what.split()), Pass()]
     if due.kind == END_TURN:
         wars: list[Move] = []
         if deck.face_down(state, seat):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pbem.games.princes_of_the_renaissance.components import Components
+from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 
@@ -42,6 +44,9 @@ BRIBES = "bribes"  # attacker, defender, then the Pope may play Bribe Troops
 DICE = "dice"  # waiting for every player's randomness
 REROLL = "reroll"  # the holder of Ludovico Sforza may have the dice rolled again
 
+# The sides of a war, each with its condottiere auction
+ATTACKER, DEFENDER = "attacker", "defender"
+
 
 @dataclass
 class Player:
@@ -70,20 +75,14 @@ class Player:
         )
 
 
-@dataclass
-class Auction:
-    tile: str  # a City tile id, an Event tile id, or "pope"
-    kind: str  # city, event or pope
-    currency: str
-    nominator: str
-    bidder: str
-    bid: int
-    turn: str
-    out: list[str] = field(default_factory=list)
-    frozen: list[str] = field(default_factory=list)  # Freeze Bid: may not raise again
+@dataclass(frozen=True)
+class Lot:
+    """What an auction sells: a tile, the Pope, or a side's condottiere in a war."""
 
-    def copy(self) -> Auction:
-        return replace(self, out=list(self.out), frozen=list(self.frozen))
+    tile: str  # a City tile id, an Event tile id, "pope", or the side (ATTACKER, DEFENDER)
+    kind: str  # city, event, pope, or the side
+    currency: str
+    nominator: str  # who put it up; in a war, who started it
 
 
 @dataclass
@@ -112,13 +111,6 @@ class War:
             bribed=list(self.bribed),
             dice=list(self.dice),
         )
-
-
-@dataclass(frozen=True)
-class FollowUp:
-    seat: str
-    kind: str
-    tile: str = ""
 
 
 @dataclass
@@ -152,8 +144,9 @@ class Game:
     drawing: list[str] = field(default_factory=list)  # seats waiting for a card, oldest first
     troop_supply: dict[str, int] = field(default_factory=dict)
     wars: int = 0
-    auction: Auction | None = None
-    follow_ups: list[FollowUp] = field(default_factory=list)
+    auction: Auction[Lot] | None = None
+    frozen: tuple[str, ...] = ()  # Freeze Bid: who may not raise again in this auction
+    follow_ups: list[FollowUp] = field(default_factory=list)  # ``what``: the tile, cards or cities
     decade_over: bool = False  # the decade's last Event tile is sold; follow-ups still due
     ender: str = ""  # who sold the decade's last Event tile
     war: War | None = None
@@ -184,7 +177,6 @@ class Game:
             shown=dict(self.shown),
             drawing=list(self.drawing),
             troop_supply=dict(self.troop_supply),
-            auction=None if self.auction is None else self.auction.copy(),
             follow_ups=list(self.follow_ups),
             war=None if self.war is None else self.war.copy(),
             ranking=[list(group) for group in self.ranking],
@@ -194,7 +186,3 @@ class Game:
     @property
     def decade_name(self) -> str:
         return f"decade {ROMAN.get(self.decade, str(self.decade))}"
-
-
-def seat_after(order: list[str], seat: str) -> str:
-    return order[(order.index(seat) + 1) % len(order)]

@@ -23,7 +23,7 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_the_renaissance import components as parts_mod
 from pbem.games.princes_of_the_renaissance import decade, exchange, opening, scoring, war
 from pbem.games.princes_of_the_renaissance.components import CITIES, FAMILIES, TROOPS
-from pbem.games.princes_of_the_renaissance.state import ROMAN, Game
+from pbem.games.princes_of_the_renaissance.state import ATTACKER, DEFENDER, ROMAN, Game
 
 TABLE = "table"
 CURRENCIES = ("gold", "influence")
@@ -444,7 +444,7 @@ def _hire(table: TableGame, text: str, seat: str, city: str, bid: int) -> None:
         )
     if any(hired == seat for hired, _ in table.hires.values()):
         raise IllegalMoveError(f"{text!r}: {seat} is already a condottiere in the next war")
-    kind = war.ATTACKER if not table.hires else war.DEFENDER
+    kind = ATTACKER if not table.hires else DEFENDER
     paid = _pay(game, text, seat, bid, "influence", kind=kind)
     table.hires[city] = (seat, paid)
 

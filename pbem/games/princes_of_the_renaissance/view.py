@@ -83,14 +83,14 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
     if game.auction is not None:
         auction = game.auction
         result["auction"] = {
-            "tile": auction.tile,
-            "name": decade.tile_name(game, auction.tile),
-            "currency": auction.currency,
-            "nominator": auction.nominator,
-            "high_bidder": auction.bidder,
-            "bid": auction.bid,
+            "tile": auction.lot.tile,
+            "name": decade.tile_name(game, auction.lot.tile),
+            "currency": auction.lot.currency,
+            "nominator": auction.lot.nominator,
+            "high_bidder": auction.leader,
+            "bid": auction.price,
             "to_act": auction.turn,
-            "passed": list(auction.out),
+            "passed": list(auction.passed),
         }
     if game.war is not None:
         war = game.war
@@ -109,7 +109,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         }
     if game.follow_ups:
         result["waiting_for"] = [
-            {"seat": due.seat, "what": due.kind, "tile": due.tile} for due in game.follow_ups
+            {"seat": due.seat, "what": due.kind, "tile": due.what} for due in game.follow_ups
         ]
     if game.decade == 0:
         return result

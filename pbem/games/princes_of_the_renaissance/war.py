@@ -17,23 +17,23 @@ from dataclasses import dataclass
 from pbem.crypto.randomness import Draws
 from pbem.engine.ruleset import RandomRequest
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_the_renaissance import deck
+from pbem.games.princes_of_the_renaissance import decade, deck
 from pbem.games.princes_of_the_renaissance.components import CITIES
 from pbem.games.princes_of_the_renaissance.state import (
-    AUCTION,
+    ATTACKER,
     BRIBES,
+    DEFENDER,
     DICE,
     LEAGUE,
     REROLL,
     WAR,
     WINDOW,
-    Auction,
     Game,
+    Lot,
     War,
-    seat_after,
 )
-
-ATTACKER, DEFENDER = "attacker", "defender"
+from pbem.kit.auction import Auction
+from pbem.kit.seats import after, clockwise
 
 
 def limit(game: Game) -> int:
@@ -58,6 +58,22 @@ def check_declare(game: Game, attacker: str, defender: str) -> None:
         )
 
 
+def check_war(game: Game, seat: str, attacker: str, defender: str) -> None:
+    decade.check_action_turn(game, seat)
+    check_declare(game, attacker, defender)
+
+
+def start_war(game: Game, seat: str, attacker: str, defender: str) -> None:
+    start(game, seat, attacker, defender, counted=True)
+
+
+def start_war_card(game: Game, seat: str, attacker: str, defender: str) -> None:
+    game.follow_ups.pop(0)
+    deck.play(game, seat, "start-war")
+    game.end_offered = False  # after this war, the window opens again if another card is held
+    start(game, seat, attacker, defender, counted=False)
+
+
 def start(game: Game, seat: str, attacker: str, defender: str, *, counted: bool) -> None:
     if counted:
         game.wars += 1
@@ -67,13 +83,8 @@ def start(game: Game, seat: str, attacker: str, defender: str, *, counted: bool)
     how = "" if counted else " (Start War card: the marker does not move)"
     game.events.append(f"{seat} starts a war: {names}{how}")
     game.phase = WAR
-    game.war.asked = [s for s in _clockwise(game, seat) if _can_interrupt(game, s)]
+    game.war.asked = [s for s in clockwise(game.order, seat) if _can_interrupt(game, s)]
     advance(game)
-
-
-def _clockwise(game: Game, first: str) -> list[str]:
-    start_at = game.order.index(first)
-    return game.order[start_at:] + game.order[:start_at]
 
 
 def _can_interrupt(game: Game, seat: str) -> bool:
@@ -140,7 +151,7 @@ def bad_weather(game: Game, seat: str, city: str) -> None:
     game.events.append(f"{seat} plays Bad Weather on {game.components.city(city).name}: -1 {side}")
     # Everyone who could still answer it with a Veto or Bad Weather is asked again, from the next
     # player on; the player who played it keeps its turn first.
-    later = _clockwise(game, next_seat(game, seat))
+    later = clockwise(game.order, after(game.order, seat))
     war.asked = [seat] + [other for other in later if other != seat and _can_interrupt(game, other)]
     advance(game)
 
@@ -165,38 +176,32 @@ def _condottiere_auction(game: Game, side: str) -> None:
     """Influence, among players with a Troop tile; the war's starter may bid first or pass."""
     war = current(game)
     before = game.order[game.order.index(war.starter) - 1]
-    game.auction = Auction(side, side, "influence", war.starter, "", -1, before)
-    game.phase = AUCTION
+    # Nobody leads at first, and any bid, 0 included, is above the opening -1.
+    lot = Lot(side, side, "influence", war.starter)
+    decade.open_auction(game, Auction(lot, tuple(game.order), before, price=-1))
     city = war.attacker if side == ATTACKER else war.defender
     game.events.append(f"the auction for {game.components.city(city).name}'s condottiere ({side}) begins")
-    from pbem.games.princes_of_the_renaissance import decade
+    if decade.next_bidder(game):
+        condottiere_won(game)
 
-    decade.next_bidder(game)
 
-
-def eligibility(game: Game, seat: str, side: str) -> str | None:
-    """Why ``seat`` may not bid to be this side's condottiere, or None."""
+def condottiere_won(game: Game) -> None:
+    """The condottiere auction is over: the winner (if any) pays and takes the side; then the
+    next step."""
     war = current(game)
-    if not game.players[seat].troops:
-        return f"{seat} has no Troop tile"
-    if side == DEFENDER and seat == war.attacker_condottiere:
-        return f"{seat} is the attacker's condottiere"
-    return None
-
-
-def condottiere_won(game: Game, auction: Auction) -> None:
-    """The condottiere auction is over: the winner (if any) takes the side; then the next step."""
-    war = current(game)
-    game.auction = None
+    if game.auction is not None and game.auction.winner:
+        decade.pay(game, game.auction)
+    auction = decade.close_auction(game)
+    side, seat = auction.lot.kind, auction.winner
     game.phase = WAR
-    if auction.bidder:
-        if auction.kind == ATTACKER:
-            war.attacker_condottiere = auction.bidder
+    if seat:
+        if side == ATTACKER:
+            war.attacker_condottiere = seat
         else:
-            war.defender_condottiere = auction.bidder
+            war.defender_condottiere = seat
     else:
-        game.events.append(f"nobody bids to be the {auction.kind}'s condottiere")
-    if auction.kind == ATTACKER:
+        game.events.append(f"nobody bids to be the {side}'s condottiere")
+    if side == ATTACKER:
         _condottiere_auction(game, DEFENDER)
         return
     if not war.attacker_condottiere and not war.defender_condottiere:
@@ -448,8 +453,6 @@ def finish(game: Game) -> None:
 
 
 def end(game: Game) -> None:
-    from pbem.games.princes_of_the_renaissance import decade
-
     game.war = None
     decade.after_war(game)
 
@@ -462,7 +465,3 @@ def _in_stage(game: Game, stage: str, seat: str, what: str) -> War:
         asked = war.asked[0] if war.asked else "nobody"
         raise IllegalMoveError(f"it is {asked}'s turn in the war's {stage}, not {seat}'s")
     return war
-
-
-def next_seat(game: Game, seat: str) -> str:
-    return seat_after(game.order, seat)

@@ -1,0 +1,86 @@
+"""One open ascending auction: the seats taking part bid in turn, clockwise, each bid above the
+last, and a pass is final for the lot; it ends when nobody but the leader is left.
+
+What the games do differently is given, not written again: what the lot is (``lot``, any
+value the game likes), who takes part (``among``), the opening price and whether the opener leads
+at it (``price``, ``leader``), how much a bid must add (``Raise``), who is passed over without
+being asked (the game passes them, ``passing``), what an auction nobody bid in leaves (``winner``
+is ""), and the payment, which is the game's once the auction is ``over``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
+
+from pbem.kit.seats import after
+
+Lot = TypeVar("Lot")
+
+
+@dataclass(frozen=True)
+class Raise:
+    """How much a bid must add to the price: exactly ``step`` (``exact``) or ``step`` or more.
+    Before anyone leads, the opening price itself may be bid."""
+
+    step: int = 1
+    exact: bool = False
+
+    def least(self, auction: Auction[Lot]) -> int:
+        """The lowest bid ``auction`` takes now."""
+        return auction.price + self.step if auction.leader else auction.price
+
+    def allows(self, auction: Auction[Lot], amount: int) -> bool:
+        least = self.least(auction)
+        return amount == least if self.exact else amount >= least
+
+    def reaches(self, opening: int, price: int) -> bool:
+        """Whether an auction opened (and led) at ``opening`` can end at ``price``."""
+        if price < opening:
+            return False
+        return (price - opening) % self.step == 0 if self.exact else True
+
+
+@dataclass(frozen=True)
+class Auction(Generic[Lot]):
+    lot: Lot
+    among: tuple[str, ...]  # who takes part, clockwise; the turn goes round among them
+    turn: str  # who bids or passes next
+    leader: str = ""  # who made the highest bid, "" before anyone has
+    price: int = 0  # the highest bid, or the opening price before anyone has bid
+    passed: tuple[str, ...] = ()  # who has passed: a pass is final for this lot
+
+    @property
+    def left(self) -> tuple[str, ...]:
+        """Who has not passed, clockwise."""
+        return tuple(seat for seat in self.among if seat not in self.passed)
+
+    @property
+    def rivals(self) -> tuple[str, ...]:
+        """Who may still outbid the leader."""
+        return tuple(seat for seat in self.left if seat != self.leader)
+
+    @property
+    def over(self) -> bool:
+        """Nobody is left to outbid the leader, or everybody passed before anyone bid."""
+        return not self.rivals
+
+    @property
+    def winner(self) -> str:
+        """Who wins once the auction is over: the leader, "" when nobody bid."""
+        return self.leader
+
+    def bid(self, seat: str, amount: int) -> Auction[Lot]:
+        return replace(self, leader=seat, price=amount, turn=seat)
+
+    def passing(self, *seats: str) -> Auction[Lot]:
+        """``seats`` pass; the turn stays until ``onward`` moves it."""
+        return replace(self, passed=(*self.passed, *seats))
+
+    def next_seat(self) -> str:
+        """Who is asked after the current turn: the next rival clockwise, "" once it is over."""
+        return after(self.among, self.turn, self.rivals) if self.rivals else ""
+
+    def onward(self) -> Auction[Lot]:
+        """The turn moved to ``next_seat``; the auction must not be over."""
+        return replace(self, turn=self.next_seat())
