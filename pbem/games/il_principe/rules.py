@@ -42,10 +42,8 @@ from pbem.games.il_principe.game import (
 from pbem.games.il_principe.meta import INFO
 from pbem.games.il_principe.moves import (
     TOKEN,
-    Bid,
     Build,
     Move,
-    Pass,
     Play,
     Reserve,
     Shield,
@@ -54,6 +52,7 @@ from pbem.games.il_principe.moves import (
     format_move,
     parse,
 )
+from pbem.kit.grammar import Bid, Pass
 
 
 class Rules:

@@ -7,15 +7,13 @@ are the estate's (``theatre at c3 rot 90``, ``estate.parse_placement``).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pbem.errors import MoveSyntaxError
 from pbem.games.princes_of_florence import estate as grid
+from pbem.kit.grammar import NAME, NUMBER, Bid, Pass, bid_or_pass, only, refusal, said, tokens, words
 
-TOKEN = re.compile(r"(profession|bonus|prestige):[0-9]{1,4}")
-NUMBER = re.compile(r"[0-9]{1,6}")
-NAME = re.compile(r"[a-z][a-z-]{0,39}")
+TOKEN = tokens("profession", "bonus", "prestige")
 LOT_NAMES = ("forest", "lake", "park", "landscape", "jester", "builder", "prestige-card", "recruitment")
 
 
@@ -27,16 +25,6 @@ class Return:
 @dataclass(frozen=True)
 class Nominate:
     lot: str
-
-
-@dataclass(frozen=True)
-class Bid:
-    amount: int
-
-
-@dataclass(frozen=True)
-class Pass:
-    pass
 
 
 @dataclass(frozen=True)
@@ -135,12 +123,9 @@ FORMS = {
 
 
 def parse(text: str) -> Move:
-    words = text.strip().lower().split()
-    verb, rest = (words[0], words[1:]) if words else ("", [])
-    move = _parse(verb, rest, text)
+    move = _parse(*words(text), text)
     if move is None:
-        forms = FORMS.get(verb) or ", ".join(FORMS.values())
-        raise MoveSyntaxError(f"{text!r} is not a move: write {forms}")
+        raise refusal(text, FORMS, ", ".join(FORMS.values()))
     return move
 
 
@@ -149,17 +134,15 @@ def _token(word: str, deck: str) -> bool:
 
 
 def _parse(verb: str, rest: list[str], text: str) -> Move | None:
-    one = rest[0] if len(rest) == 1 else ""
-    if verb == "pass" and not rest:
-        return Pass()
+    one = only(rest)
+    if verb in ("bid", "pass"):
+        return bid_or_pass(verb, rest)
     if verb == "return" and _token(one, "profession"):
         return Return(one)
     if verb == "auction" and one in LOT_NAMES:
         return Nominate(one)
     if verb == "buy" and one in LOT_NAMES:
         return Buy(one)
-    if verb == "bid" and NUMBER.fullmatch(one):
-        return Bid(int(one))
     if verb in ("place", "build") and rest:
         placement = grid.parse_placement(" ".join(rest))
         return Place(placement) if verb == "place" else Build(placement)
@@ -193,16 +176,14 @@ def _parse(verb: str, rest: list[str], text: str) -> Move | None:
 
 
 def format_move(move: Move) -> str:
-    if isinstance(move, Pass):
-        return "pass"
+    if isinstance(move, Bid | Pass):
+        return said(move)
     if isinstance(move, Return):
         return f"return {move.token}"
     if isinstance(move, Nominate):
         return f"auction {move.lot}"
     if isinstance(move, Buy):
         return f"buy {move.lot}"
-    if isinstance(move, Bid):
-        return f"bid {move.amount}"
     if isinstance(move, Place):
         return f"place {grid.format_placement(move.placement)}"
     if isinstance(move, Build):

@@ -42,7 +42,6 @@ from pbem.games.princes_of_florence.game import (
 )
 from pbem.games.princes_of_florence.meta import INFO
 from pbem.games.princes_of_florence.moves import (
-    Bid,
     Build,
     Buy,
     CreateWork,
@@ -50,7 +49,6 @@ from pbem.games.princes_of_florence.moves import (
     Keep,
     Move,
     Nominate,
-    Pass,
     Payment,
     Place,
     Recruit,
@@ -62,6 +60,7 @@ from pbem.games.princes_of_florence.moves import (
     parse,
 )
 from pbem.games.princes_of_florence.scoring import breakdown
+from pbem.kit.grammar import Bid, Pass
 
 
 class Rules:

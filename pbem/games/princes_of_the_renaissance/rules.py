@@ -72,21 +72,11 @@ from pbem.games.princes_of_the_renaissance.state import (
     WINDOW,
     Game,
 )
+from pbem.kit.grammar import NUMBER, Bid, Pass, bid_or_pass, only, refusal, said, words
 
 FAMILY_ALIASES = {"d'este": "este", "deste": "este", "bentivogli": "bentivoglio"}
 OPENING_PHASES = (BID_STEP, FAMILY_BIDDING, FAMILY_CHOICE)
 NAME = re.compile(r"[a-z0-9][a-z0-9'_-]{0,63}")
-NUMBER = re.compile(r"[0-9]{1,6}")
-
-
-@dataclass(frozen=True)
-class Bid:
-    amount: int
-
-
-@dataclass(frozen=True)
-class Pass:
-    pass
 
 
 @dataclass(frozen=True)
@@ -296,11 +286,9 @@ class Rules:
         return [self.format(move) for move in found]
 
     def parse(self, text: str) -> Move:
-        words = text.strip().lower().split()
-        verb, rest = (words[0], words[1:]) if words else ("", [])
-        move = _parse(verb, rest)
+        move = _parse(*words(text))
         if move is None:
-            raise MoveSyntaxError(f"{text!r} is not a move: write {VERB_FORMS.get(verb, FORMS)}")
+            raise refusal(text, VERB_FORMS, FORMS)
         return move
 
     def format(self, move: Move) -> str:
@@ -411,11 +399,9 @@ _BY_TOKEN = (
 
 
 def _parse(verb: str, rest: list[str]) -> Move | None:
-    one = rest[0] if len(rest) == 1 else None
-    if verb == "bid" and one and NUMBER.fullmatch(one):
-        return Bid(int(one))
-    if verb == "pass" and not rest:
-        return Pass()
+    one = only(rest)
+    if verb in ("bid", "pass"):
+        return bid_or_pass(verb, rest)
     if verb == "reroll" and not rest:
         return Reroll()
     if verb == "family" and one:
@@ -471,10 +457,8 @@ def _word(text: str) -> bool:
 
 
 def _format(move: Move) -> str:
-    if isinstance(move, Bid):
-        return f"bid {move.amount}"
-    if isinstance(move, Pass):
-        return "pass"
+    if isinstance(move, Bid | Pass):
+        return said(move)
     if isinstance(move, Reroll):
         return "reroll"
     if isinstance(move, Family):

@@ -1,0 +1,1 @@
+"""Game-neutral mechanics the games' rules compose: below pbem.games, beside pbem.engine."""

@@ -1,0 +1,67 @@
+"""Reading a move by email: the word and number readers every game's grammar shares, and the bid
+and pass every auction takes, so that the same words mean the same move in every game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pbem.errors import MoveSyntaxError
+
+NUMBER = re.compile(r"[0-9]{1,6}")
+# A city, region, lot or kind of thing a move names: lower-case letters and hyphens.
+NAME = re.compile(r"[a-z][a-z-]{0,39}")
+
+
+@dataclass(frozen=True)
+class Bid:
+    amount: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+def tokens(*decks: str) -> re.Pattern[str]:
+    """A hidden card as a move names it, by its deck and slot (``treachery:7``): only its holder
+    knows which card it is."""
+    return re.compile(rf"({'|'.join(decks)}):[0-9]{{1,4}}")
+
+
+def words(text: str) -> tuple[str, list[str]]:
+    """The verb and the words after it, lower-cased; an empty move has the verb ``""``."""
+    found = text.strip().lower().split()
+    return (found[0], found[1:]) if found else ("", [])
+
+
+def only(rest: list[str]) -> str:
+    """The one word after the verb, or ``""`` when there is none or more than one."""
+    return rest[0] if len(rest) == 1 else ""
+
+
+def number(word: str) -> int | None:
+    """A whole number as a move writes it (at most six digits, no sign), or None."""
+    return int(word) if NUMBER.fullmatch(word) else None
+
+
+def bid_or_pass(verb: str, rest: list[str]) -> Bid | Pass | None:
+    """``bid N`` or ``pass``; None for any other words."""
+    if verb == "pass" and not rest:
+        return Pass()
+    amount = number(only(rest)) if verb == "bid" else None
+    return None if amount is None else Bid(amount)
+
+
+def said(move: Bid | Pass) -> str:
+    """A bid or a pass back to its words."""
+    return f"bid {move.amount}" if isinstance(move, Bid) else "pass"
+
+
+def refusal(text: str, forms: Mapping[str, str], every: str) -> MoveSyntaxError:
+    """Words that are not a move, refused with the forms of their verb (``forms``), or of every
+    move (``every``) for a verb no move has."""
+    verb, _ = words(text)
+    return MoveSyntaxError(f"{text!r} is not a move: write {forms.get(verb) or every}")
