@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, dataclass_transform
 
 from pbem.errors import MoveSyntaxError
 
@@ -15,14 +16,24 @@ NUMBER = re.compile(r"[0-9]{1,6}")
 NAME = re.compile(r"[a-z][a-z-]{0,39}")
 
 
-@dataclass(frozen=True)
-class Bid:
+@dataclass_transform(frozen_default=True)
+class MoveBase:
+    """A move as a grammar reads it: a subclass is a frozen dataclass of what the move names,
+    compared and hashed by value (``class Bid(MoveBase): amount: int``)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(frozen=True)(cls)
+
+
+class Bid(MoveBase):
+    """``bid N``: a bid, a raise, or a sealed bid of N."""
+
     amount: int
 
 
-@dataclass(frozen=True)
-class Pass:
-    pass
+class Pass(MoveBase):
+    """``pass``: out of an auction, a turn ended, or what is offered declined."""
 
 
 def tokens(*decks: str) -> re.Pattern[str]:

@@ -8,44 +8,36 @@ docs/rules/il-principe.md, "By email", gives each move beside the rule it rests 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.errors import MoveSyntaxError
 from pbem.games.il_principe.components import COLOURS
-from pbem.kit.grammar import NAME, Bid, Pass, bid_or_pass, said, tokens, words
+from pbem.kit.grammar import NAME, Bid, MoveBase, Pass, bid_or_pass, said, tokens, words
 
 TOKEN = tokens("building")
 
 
-@dataclass(frozen=True)
-class Reserve:
+class Reserve(MoveBase):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Show:
-    pass
+class Show(MoveBase):
+    """``show``: the reserve turned face up."""
 
 
-@dataclass(frozen=True)
-class Build:
+class Build(MoveBase):
     city: str
     cards: tuple[str, ...]
     shields: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(MoveBase):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class TurnUp:
+class TurnUp(MoveBase):
     colour: str
 
 
-@dataclass(frozen=True)
-class Shield:
+class Shield(MoveBase):
     region: str
 
 

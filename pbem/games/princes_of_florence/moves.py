@@ -7,82 +7,79 @@ are the estate's (``theatre at c3 rot 90``, ``estate.parse_placement``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.errors import MoveSyntaxError
 from pbem.games.princes_of_florence import estate as grid
-from pbem.kit.grammar import NAME, NUMBER, Bid, Pass, bid_or_pass, only, refusal, said, tokens, words
+from pbem.kit.grammar import (
+    NAME,
+    NUMBER,
+    Bid,
+    MoveBase,
+    Pass,
+    bid_or_pass,
+    only,
+    refusal,
+    said,
+    tokens,
+    words,
+)
 
 TOKEN = tokens("profession", "bonus", "prestige")
 LOT_NAMES = ("forest", "lake", "park", "landscape", "jester", "builder", "prestige-card", "recruitment")
 
 
-@dataclass(frozen=True)
-class Return:
+class Return(MoveBase):
     token: str
 
 
-@dataclass(frozen=True)
-class Nominate:
+class Nominate(MoveBase):
     lot: str
 
 
-@dataclass(frozen=True)
-class Buy:
+class Buy(MoveBase):
     lot: str
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(MoveBase):
     placement: grid.Placement
 
 
-@dataclass(frozen=True)
-class Build:
+class Build(MoveBase):
     placement: grid.Placement
 
 
-@dataclass(frozen=True)
-class Freedom:
+class Freedom(MoveBase):
     kind: str
 
 
-@dataclass(frozen=True)
-class Take:
+class Take(MoveBase):
     deck: str  # profession or bonus
     card: str = ""  # unofficial rules: the profession face up that is taken
 
 
-@dataclass(frozen=True)
-class Keep:
+class Keep(MoveBase):
     token: str
     under: tuple[str, ...] = ()  # the others, in the order they go under the deck
 
 
-@dataclass(frozen=True)
-class CreateWork:
+class CreateWork(MoveBase):
     profession: str  # a token
     bonuses: tuple[str, ...] = ()  # tokens
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(MoveBase):
     prestige: int
 
 
-@dataclass(frozen=True)
-class Recruit:
+class Recruit(MoveBase):
     profession: str
     owner: str
 
 
-@dataclass(frozen=True)
-class Reveal:
+class Reveal(MoveBase):
     token: str
 
 
-@dataclass(frozen=True)
-class Sell:
+class Sell(MoveBase):
     points: int
 
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.crypto.identity import valid_name
@@ -71,7 +70,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     WINDOW,
     Game,
 )
-from pbem.kit.grammar import NUMBER, Bid, Pass, bid_or_pass, only, refusal, said, words
+from pbem.kit.grammar import NUMBER, Bid, MoveBase, Pass, bid_or_pass, only, refusal, said, words
 from pbem.kit.rules import Components, MoveTable, Options, seat_named
 
 FAMILY_ALIASES = {"d'este": "este", "deste": "este", "bentivogli": "bentivoglio"}
@@ -79,83 +78,68 @@ OPENING_PHASES = (BID_STEP, FAMILY_BIDDING, FAMILY_CHOICE)
 NAME = re.compile(r"[a-z0-9][a-z0-9'_-]{0,63}")
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(MoveBase):
     name: str
 
 
-@dataclass(frozen=True)
-class Buy:
+class Buy(MoveBase):
     item: str  # a troop type, or "card"
 
 
-@dataclass(frozen=True)
-class Discard:
+class Discard(MoveBase):
     item: str  # a troop type or a Treachery card's token
 
 
-@dataclass(frozen=True)
-class Nominate:
+class Nominate(MoveBase):
     tile: str
     bid: int
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(MoveBase):
     city: str
 
 
-@dataclass(frozen=True)
-class StartWar:
+class StartWar(MoveBase):
     attacker: str
     defender: str
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(MoveBase):
     card: str
     args: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Use:
+class Use(MoveBase):
     source: str
     target: str = ""
 
 
-@dataclass(frozen=True)
-class Bank:
+class Bank(MoveBase):
     amount: int
     currency: str
 
 
-@dataclass(frozen=True)
-class League:
+class League(MoveBase):
     side: str
 
 
-@dataclass(frozen=True)
-class Reroll:
-    pass
+class Reroll(MoveBase):
+    """``reroll``: Ludovico Sforza has the war's dice rolled again."""
 
 
-@dataclass(frozen=True)
-class Declare:
+class Declare(MoveBase):
     currency: str
 
 
-@dataclass(frozen=True)
-class Keep:
+class Keep(MoveBase):
     card: str  # a token
 
 
-@dataclass(frozen=True)
-class Rank:
+class Rank(MoveBase):
     city: str  # the tied city Bentivogli declares the winner
 
 
-@dataclass(frozen=True)
-class Give:
+class Give(MoveBase):
     amount: int
     currency: str
     to: str
