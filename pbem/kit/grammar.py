@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, dataclass_transform
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, dataclass_transform
 
 from pbem.errors import MoveSyntaxError
 
@@ -19,20 +19,44 @@ NAME = re.compile(r"[a-z][a-z-]{0,39}")
 @dataclass_transform(frozen_default=True)
 class MoveBase:
     """A move as a grammar reads it: a subclass is a frozen dataclass of what the move names,
-    compared and hashed by value (``class Bid(MoveBase): amount: int``)."""
+    compared and hashed by value, declared with the form it is written in: each field in braces,
+    and in square brackets what is left out when its fields are empty
+    (``class Keep(MoveBase, form="keep {token}[ under {under}]")``)."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    form: ClassVar[str]
+
+    def __init_subclass__(cls, form: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.form = form
         dataclass(frozen=True)(cls)
 
+    def said(self) -> str:
+        """The move in the words ``parse`` reads back (a list field as its words one after
+        another)."""
+        values = {field.name: _written(getattr(self, field.name)) for field in fields(self)}  # type: ignore[arg-type]
 
-class Bid(MoveBase):
+        def optional(part: re.Match[str]) -> str:
+            text = part.group(1)
+            return text if any(values[name] for name in _FIELD.findall(text)) else ""
+
+        return _OPTIONAL.sub(optional, self.form).format(**values)
+
+
+_OPTIONAL = re.compile(r"\[([^\]]*)\]")
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _written(value: object) -> str:
+    return " ".join(value) if isinstance(value, tuple) else str(value)
+
+
+class Bid(MoveBase, form="bid {amount}"):
     """``bid N``: a bid, a raise, or a sealed bid of N."""
 
     amount: int
 
 
-class Pass(MoveBase):
+class Pass(MoveBase, form="pass"):
     """``pass``: out of an auction, a turn ended, or what is offered declined."""
 
 
@@ -64,11 +88,6 @@ def bid_or_pass(verb: str, rest: list[str]) -> Bid | Pass | None:
         return Pass()
     amount = number(only(rest)) if verb == "bid" else None
     return None if amount is None else Bid(amount)
-
-
-def said(move: Bid | Pass) -> str:
-    """A bid or a pass back to its words."""
-    return f"bid {move.amount}" if isinstance(move, Bid) else "pass"
 
 
 def refusal(text: str, forms: Mapping[str, str], every: str) -> MoveSyntaxError:

@@ -10,34 +10,34 @@ from __future__ import annotations
 
 from pbem.errors import MoveSyntaxError
 from pbem.games.il_principe.components import COLOURS
-from pbem.kit.grammar import NAME, Bid, MoveBase, Pass, bid_or_pass, said, tokens, words
+from pbem.kit.grammar import NAME, Bid, MoveBase, Pass, bid_or_pass, tokens, words
 
 TOKEN = tokens("building")
 
 
-class Reserve(MoveBase):
+class Reserve(MoveBase, form="reserve {cards}"):
     cards: tuple[str, ...]
 
 
-class Show(MoveBase):
+class Show(MoveBase, form="show"):
     """``show``: the reserve turned face up."""
 
 
-class Build(MoveBase):
+class Build(MoveBase, form="build {city} with {cards}[ shields {shields}]"):
     city: str
     cards: tuple[str, ...]
     shields: tuple[str, ...] = ()
 
 
-class Play(MoveBase):
+class Play(MoveBase, form="play {cards}"):
     cards: tuple[str, ...]
 
 
-class TurnUp(MoveBase):
+class TurnUp(MoveBase, form="turn up {colour}"):
     colour: str
 
 
-class Shield(MoveBase):
+class Shield(MoveBase, form="shield {region}"):
     region: str
 
 
@@ -100,17 +100,4 @@ def parse(text: str) -> Move:
 
 
 def format_move(move: Move) -> str:
-    if isinstance(move, Reserve):
-        return "reserve " + " ".join(move.cards)
-    if isinstance(move, Show):
-        return "show"
-    if isinstance(move, Build):
-        shields = f" shields {' '.join(move.shields)}" if move.shields else ""
-        return f"build {move.city} with {' '.join(move.cards)}{shields}"
-    if isinstance(move, Play):
-        return "play " + " ".join(move.cards)
-    if isinstance(move, TurnUp):
-        return f"turn up {move.colour}"
-    if isinstance(move, Shield):
-        return f"shield {move.region}"
-    return said(move)
+    return move.said()

@@ -18,7 +18,6 @@ from pbem.kit.grammar import (
     bid_or_pass,
     only,
     refusal,
-    said,
     tokens,
     words,
 )
@@ -27,15 +26,15 @@ TOKEN = tokens("profession", "bonus", "prestige")
 LOT_NAMES = ("forest", "lake", "park", "landscape", "jester", "builder", "prestige-card", "recruitment")
 
 
-class Return(MoveBase):
+class Return(MoveBase, form="return {token}"):
     token: str
 
 
-class Nominate(MoveBase):
+class Nominate(MoveBase, form="auction {lot}"):
     lot: str
 
 
-class Buy(MoveBase):
+class Buy(MoveBase, form="buy {lot}"):
     lot: str
 
 
@@ -47,39 +46,39 @@ class Build(MoveBase):
     placement: grid.Placement
 
 
-class Freedom(MoveBase):
+class Freedom(MoveBase, form="freedom {kind}"):
     kind: str
 
 
-class Take(MoveBase):
+class Take(MoveBase, form="take {deck}[ {card}]"):
     deck: str  # profession or bonus
     card: str = ""  # unofficial rules: the profession face up that is taken
 
 
-class Keep(MoveBase):
+class Keep(MoveBase, form="keep {token}[ under {under}]"):
     token: str
     under: tuple[str, ...] = ()  # the others, in the order they go under the deck
 
 
-class CreateWork(MoveBase):
+class CreateWork(MoveBase, form="work {profession}[ {bonuses}]"):
     profession: str  # a token
     bonuses: tuple[str, ...] = ()  # tokens
 
 
-class Payment(MoveBase):
+class Payment(MoveBase, form="prestige {prestige}"):
     prestige: int
 
 
-class Recruit(MoveBase):
+class Recruit(MoveBase, form="recruit {profession} from {owner}"):
     profession: str
     owner: str
 
 
-class Reveal(MoveBase):
+class Reveal(MoveBase, form="reveal {token}"):
     token: str
 
 
-class Sell(MoveBase):
+class Sell(MoveBase, form="sell prestige {points}"):
     points: int
 
 
@@ -173,30 +172,8 @@ def _parse(verb: str, rest: list[str], text: str) -> Move | None:
 
 
 def format_move(move: Move) -> str:
-    if isinstance(move, Bid | Pass):
-        return said(move)
-    if isinstance(move, Return):
-        return f"return {move.token}"
-    if isinstance(move, Nominate):
-        return f"auction {move.lot}"
-    if isinstance(move, Buy):
-        return f"buy {move.lot}"
     if isinstance(move, Place):
         return f"place {grid.format_placement(move.placement)}"
     if isinstance(move, Build):
         return f"build {grid.format_placement(move.placement)}"
-    if isinstance(move, Freedom):
-        return f"freedom {move.kind}"
-    if isinstance(move, Take):
-        return f"take {move.deck} {move.card}".strip()
-    if isinstance(move, Keep):
-        return " ".join(("keep", move.token, *(("under", *move.under) if move.under else ())))
-    if isinstance(move, CreateWork):
-        return " ".join(("work", move.profession, *move.bonuses))
-    if isinstance(move, Payment):
-        return f"prestige {move.prestige}"
-    if isinstance(move, Recruit):
-        return f"recruit {move.profession} from {move.owner}"
-    if isinstance(move, Reveal):
-        return f"reveal {move.token}"
-    return f"sell prestige {move.points}"
+    return move.said()

@@ -70,7 +70,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     WINDOW,
     Game,
 )
-from pbem.kit.grammar import NUMBER, Bid, MoveBase, Pass, bid_or_pass, only, refusal, said, words
+from pbem.kit.grammar import NUMBER, Bid, MoveBase, Pass, bid_or_pass, only, refusal, words
 from pbem.kit.rules import Components, MoveTable, Options, seat_named
 
 FAMILY_ALIASES = {"d'este": "este", "deste": "este", "bentivogli": "bentivoglio"}
@@ -78,68 +78,68 @@ OPENING_PHASES = (BID_STEP, FAMILY_BIDDING, FAMILY_CHOICE)
 NAME = re.compile(r"[a-z0-9][a-z0-9'_-]{0,63}")
 
 
-class Family(MoveBase):
+class Family(MoveBase, form="family {name}"):
     name: str
 
 
-class Buy(MoveBase):
+class Buy(MoveBase, form="buy {item}"):
     item: str  # a troop type, or "card"
 
 
-class Discard(MoveBase):
+class Discard(MoveBase, form="discard {item}"):
     item: str  # a troop type or a Treachery card's token
 
 
-class Nominate(MoveBase):
+class Nominate(MoveBase, form="auction {tile} {bid}"):
     tile: str
     bid: int
 
 
-class Place(MoveBase):
+class Place(MoveBase, form="place {city}"):
     city: str
 
 
-class StartWar(MoveBase):
+class StartWar(MoveBase, form="war {attacker} {defender}"):
     attacker: str
     defender: str
 
 
-class Play(MoveBase):
+class Play(MoveBase, form="play {card}[ {args}]"):
     card: str
     args: tuple[str, ...] = ()
 
 
-class Use(MoveBase):
+class Use(MoveBase, form="use {source}[ {target}]"):
     source: str
     target: str = ""
 
 
-class Bank(MoveBase):
+class Bank(MoveBase, form="bank {amount} {currency}"):
     amount: int
     currency: str
 
 
-class League(MoveBase):
+class League(MoveBase, form="league {side}"):
     side: str
 
 
-class Reroll(MoveBase):
+class Reroll(MoveBase, form="reroll"):
     """``reroll``: Ludovico Sforza has the war's dice rolled again."""
 
 
-class Declare(MoveBase):
+class Declare(MoveBase, form="declare {currency}"):
     currency: str
 
 
-class Keep(MoveBase):
+class Keep(MoveBase, form="keep {card}"):
     card: str  # a token
 
 
-class Rank(MoveBase):
+class Rank(MoveBase, form="rank {city}"):
     city: str  # the tied city Bentivogli declares the winner
 
 
-class Give(MoveBase):
+class Give(MoveBase, form="give {amount} {currency} to {to}"):
     amount: int
     currency: str
     to: str
@@ -270,7 +270,7 @@ class Rules:
         return move
 
     def format(self, move: Move) -> str:
-        return _format(move)
+        return move.said()
 
     def check(self, state: Game, seat: str, move: Move) -> None:
         _checker(state, seat, move)(state, seat)
@@ -432,40 +432,6 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
 def _word(text: str) -> bool:
     """A tile, city or card id, or a seat's name (which may be in any alphabet: José, 李雷)."""
     return bool(NAME.fullmatch(text)) or valid_name(text)
-
-
-def _format(move: Move) -> str:
-    if isinstance(move, Bid | Pass):
-        return said(move)
-    if isinstance(move, Reroll):
-        return "reroll"
-    if isinstance(move, Family):
-        return f"family {move.name}"
-    if isinstance(move, Buy):
-        return f"buy {move.item}"
-    if isinstance(move, Discard):
-        return f"discard {move.item}"
-    if isinstance(move, Nominate):
-        return f"auction {move.tile} {move.bid}"
-    if isinstance(move, StartWar):
-        return f"war {move.attacker} {move.defender}"
-    if isinstance(move, Place):
-        return f"place {move.city}"
-    if isinstance(move, Play):
-        return " ".join(("play", move.card, *move.args))
-    if isinstance(move, Use):
-        return f"use {move.source} {move.target}".strip()
-    if isinstance(move, Bank):
-        return f"bank {move.amount} {move.currency}"
-    if isinstance(move, League):
-        return f"league {move.side}"
-    if isinstance(move, Declare):
-        return f"declare {move.currency}"
-    if isinstance(move, Keep):
-        return f"keep {move.card}"
-    if isinstance(move, Give):
-        return f"give {move.amount} {move.currency} to {move.to}"
-    return f"rank {move.city}"
 
 
 # --- who acts, and what they are asked --------------------------------------------------------------------
@@ -690,7 +656,7 @@ def _not_an_action(kind: type[Move]) -> Check:
     timing = _NOT_NOW.get(kind, "it is not an action: buy, auction, war or pass")
 
     def refuse(game: Game, seat: str, *fields: Any) -> None:
-        raise IllegalMoveError(f"'{_format(kind(*fields))}' cannot be made now: {timing}")
+        raise IllegalMoveError(f"'{kind(*fields).said()}' cannot be made now: {timing}")
 
     return refuse
 
@@ -718,7 +684,7 @@ def _war_checker(move: Move) -> Check:
         return lambda game, seat: war.check_league(game, seat, move.side)
     if isinstance(move, Reroll):
         return war.check_reroll
-    return _refuse(f"a war is being fought: {_format(move)!r} cannot be played in it now")
+    return _refuse(f"a war is being fought: {move.said()!r} cannot be played in it now")
 
 
 def _follow_up_checker(state: Game, move: Move) -> Check:
