@@ -639,7 +639,7 @@ def _use(game: Game, seat: str, source: str, target: str) -> None:
 
 
 def _chosen_in_the_opening(game: Game, seat: str, name: str) -> None:
-    raise AssertionError("a family is chosen in the opening, where the check refuses it after")
+    raise AssertionError("a family is chosen only in the opening: after it, the check refuses one")
 
 
 _NOT_NOW = {
@@ -652,7 +652,7 @@ _NOT_NOW = {
 
 
 def _not_an_action(kind: type[Move]) -> Check:
-    """The refusal of a move that is not an action, made on one's turn: when it comes instead."""
+    """The refusal of a move that is not an action, made on one's turn: it says when it comes."""
     timing = _NOT_NOW.get(kind, "it is not an action: buy, auction, war or pass")
 
     def refuse(game: Game, seat: str, *fields: Any) -> None:
