@@ -1,5 +1,5 @@
 """What every game's ruleset shares: one table of its moves instead of two parallel ladders, the
-checks every move passes before its own rule, and the words a game is set up with.
+checks every move passes before its own rule, and the types of what a game is set up with.
 
 A table pairs each move type with the rule that judges it and the one that plays it, so a move
 cannot be judged one way and played another, nor added to one ladder and forgotten in the other.
