@@ -19,7 +19,6 @@ import pytest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.moves import (
-    Bid,
     Build,
     Buy,
     CreateWork,
@@ -31,6 +30,7 @@ from pbem.games.princes_of_florence.moves import (
 )
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import winners
+from pbem.kit.grammar import Bid
 from tests.pof_support import COMPONENTS, Dealer, new_game
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena")

@@ -141,10 +141,10 @@ def referee(
     key: str | None = KEY,
     send: bool = SEND,
 ) -> None:
-    """As the game's referee: accept (give the key the seats' escrow is sealed to), then check and
-    acknowledge each seat's escrow and give what an unlock of a silent seat needs.
+    """As the game's referee: accept, then answer what the escrow asks of you.
 
-    The referee holds every seat's deck secret, so could read every hidden card: the trust the
+    Accepting gives the key the seats' escrow is sealed to; afterwards each run checks and
+    acknowledges the seats' dealings and gives what an unlock of a silent seat needs. The referee holds every seat's deck secret, so could read every hidden card: the trust the
     players chose; the referee never plays a move."""
     from pbem.cli.play_commands import carried_text
     from pbem.engine import ledger as ledger_mod

@@ -8,56 +8,36 @@ docs/rules/il-principe.md, "By email", gives each move beside the rule it rests 
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from pbem.errors import MoveSyntaxError
 from pbem.games.il_principe.components import COLOURS
+from pbem.kit.grammar import NAME, Bid, MoveBase, Pass, bid_or_pass, tokens, words
 
-TOKEN = re.compile(r"building:[0-9]{1,4}")
-NUMBER = re.compile(r"[0-9]{1,6}")
-NAME = re.compile(r"[a-z][a-z-]{0,39}")
+TOKEN = tokens("building")
 
 
-@dataclass(frozen=True)
-class Reserve:
+class Reserve(MoveBase, form="reserve {cards}"):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Show:
-    pass
+class Show(MoveBase, form="show"):
+    """``show``: the reserve turned face up."""
 
 
-@dataclass(frozen=True)
-class Bid:
-    amount: int
-
-
-@dataclass(frozen=True)
-class Pass:
-    pass
-
-
-@dataclass(frozen=True)
-class Build:
+class Build(MoveBase, form="build {city} with {cards}[ shields {shields}]"):
     city: str
     cards: tuple[str, ...]
     shields: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(MoveBase, form="play {cards}"):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class TurnUp:
+class TurnUp(MoveBase, form="turn up {colour}"):
     colour: str
 
 
-@dataclass(frozen=True)
-class Shield:
+class Shield(MoveBase, form="shield {region}"):
     region: str
 
 
@@ -85,20 +65,18 @@ def _name(text: str, word: str, what: str) -> str:
 
 
 def parse(text: str) -> Move:
-    words = text.strip().lower().split()
-    if not words:
+    verb, rest = words(text)
+    if not verb:
         raise MoveSyntaxError(f"{text!r}: an empty move; moves: {GRAMMAR}")
-    verb, rest = words[0], words[1:]
     if verb == "reserve" and rest:
         return Reserve(tuple(_card(text, word) for word in rest))
     if verb == "show" and not rest:
         return Show()
-    if verb == "pass" and not rest:
-        return Pass()
+    auction = bid_or_pass(verb, rest)
+    if auction is not None:
+        return auction
     if verb == "bid" and len(rest) == 1:
-        if not NUMBER.fullmatch(rest[0]):
-            raise MoveSyntaxError(f"{text!r}: a bid is a whole number of ducats")
-        return Bid(int(rest[0]))
+        raise MoveSyntaxError(f"{text!r}: a bid is a whole number of ducats")
     if verb == "build" and len(rest) >= 3 and rest[1] == "with":
         city = _name(text, rest[0], "city")
         after = rest[2:]
@@ -122,19 +100,4 @@ def parse(text: str) -> Move:
 
 
 def format_move(move: Move) -> str:
-    if isinstance(move, Reserve):
-        return "reserve " + " ".join(move.cards)
-    if isinstance(move, Show):
-        return "show"
-    if isinstance(move, Bid):
-        return f"bid {move.amount}"
-    if isinstance(move, Build):
-        shields = f" shields {' '.join(move.shields)}" if move.shields else ""
-        return f"build {move.city} with {' '.join(move.cards)}{shields}"
-    if isinstance(move, Play):
-        return "play " + " ".join(move.cards)
-    if isinstance(move, TurnUp):
-        return f"turn up {move.colour}"
-    if isinstance(move, Shield):
-        return f"shield {move.region}"
-    return "pass"
+    return move.said()

@@ -17,7 +17,6 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.crypto.randomness import Draws
-from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import GameFileError, IllegalMoveError, UsageError
 from pbem.games.il_principe import INFO, rounds
@@ -40,10 +39,8 @@ from pbem.games.il_principe.game import (
 )
 from pbem.games.il_principe.moves import (
     TOKEN,
-    Bid,
     Build,
     Move,
-    Pass,
     Play,
     Reserve,
     Shield,
@@ -52,20 +49,16 @@ from pbem.games.il_principe.moves import (
     format_move,
     parse,
 )
+from pbem.kit.grammar import Bid, Pass
+from pbem.kit.rules import Components, MoveTable, Options, TableRules
 from pbem.kit.seats import first
 from pbem.kit.templates import ComponentError
 
 
-class Rules:
+class Rules(TableRules[Game, Move]):
     info = INFO
 
-    def setup(
-        self,
-        seats: Sequence[str],
-        edition: str,
-        options: Mapping[str, OptionValue],
-        components: Mapping[str, Any],
-    ) -> Game:
+    def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
         try:
             found = parts.parse(components)
         except ComponentError as exc:
@@ -95,20 +88,33 @@ class Rules:
             return [Demand(seat, "sealed", step, prompt(state, seat)) for seat in rounds.actors(state)]
         return [Demand(seat, "move", step, prompt(state, seat)) for seat in rounds.actors(state)]
 
-    def legal_moves(self, state: Game, seat: str) -> list[str]:
-        return [format_move(move) for move in legal(state, seat)]
-
     def parse(self, text: str) -> Move:
         return parse(text)
 
     def format(self, move: Move) -> str:
         return format_move(move)
 
-    def check(self, state: Game, seat: str, move: Move) -> None:
-        check(state, seat, move)
+    def first(self, state: Game, seat: str, move: Move) -> None:
+        """A seat a follow-up waits for answers it before anything else."""
+        due = state.follow_ups[0] if state.follow_ups else None
+        if due is not None and seat == due.seat and not _answers(move, due.kind):
+            raise IllegalMoveError(f"{seat} must first answer: {prompt(state, seat)}")
 
-    def apply(self, state: Game, seat: str, move: Move) -> Game:
-        return apply(state, seat, move)
+    def moved(self, state: Game) -> Game:
+        return replace(state, moves=state.moves + 1)
+
+    def legal(self, state: Game, seat: str) -> list[Move]:
+        """Every move ``seat`` may make now. Cards only their holder knows are offered by token: a
+        city or a play is listed for each set of held cards of the right size, and the engine
+        refuses a claim the cards shown do not bear out."""
+        if seat not in rounds.actors(state):
+            return []
+        # ``_builds`` judges its own moves, once for each city and set of regions.
+        return [
+            move
+            for move in _candidates(state, seat)
+            if isinstance(move, Build) or _allowed(state, seat, move)
+        ]
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
@@ -202,54 +208,23 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     return [CardUse("reveal", DECK, token=token) for token in tokens]
 
 
-def check(state: Game, seat: str, move: Move) -> None:
-    """The rule that judges ``move`` now; IllegalMoveError in one line when it does not belong."""
-    if seat not in state.seats:
-        raise IllegalMoveError(f"{seat!r} has no seat in this game")
-    if state.phase == OVER:
-        raise IllegalMoveError("the game is over")
-    due = first(state.follow_ups)
-    if due is not None and seat == due.seat and not _answers(move, due.kind):
-        raise IllegalMoveError(f"{seat} must first answer: {prompt(state, seat)}")
-    if isinstance(move, Reserve):
-        return rounds.check_reserve(state, seat, move.cards)
-    if isinstance(move, Show):
-        return rounds.check_show(state, seat)
-    if isinstance(move, Bid):
-        return rounds.check_bid(state, seat, move.amount)
-    if isinstance(move, Build):
-        return rounds.check_build(state, seat, move.city, move.cards, move.shields)
-    if isinstance(move, Play):
-        return rounds.check_play(state, seat, move.cards)
-    if isinstance(move, TurnUp):
-        return rounds.check_turn_up(state, seat, move.colour)
-    if isinstance(move, Shield):
-        return rounds.check_shield(state, seat, move.region)
-    return rounds.check_decline(state, seat)
-
-
 def _answers(move: Move, kind: str) -> bool:
     wanted: dict[str, tuple[type, ...]] = {BUILD: (Build, Pass), TURN_UP: (TurnUp, Pass), SHIELD: (Shield,)}
     return isinstance(move, wanted[kind])
 
 
-def apply(state: Game, seat: str, move: Move) -> Game:
-    state = replace(state, moves=state.moves + 1)
-    if isinstance(move, Reserve):
-        return rounds.reserve(state, seat, move.cards)
-    if isinstance(move, Show):
-        return rounds.show(state, seat)
-    if isinstance(move, Bid):
-        return rounds.bid(state, seat, move.amount)
-    if isinstance(move, Build):
-        return rounds.build(state, seat, move.city, move.cards, move.shields)
-    if isinstance(move, Play):
-        return rounds.play(state, seat, move.cards)
-    if isinstance(move, TurnUp):
-        return rounds.turn_up(state, seat, move.colour)
-    if isinstance(move, Shield):
-        return rounds.shield(state, seat, move.region)
-    return rounds.decline(state, seat)
+MOVES = MoveTable[Game, Game](
+    {
+        Reserve: (rounds.check_reserve, rounds.reserve),
+        Show: (rounds.check_show, rounds.show),
+        Bid: (rounds.check_bid, rounds.bid),
+        Build: (rounds.check_build, rounds.build),
+        Play: (rounds.check_play, rounds.play),
+        TurnUp: (rounds.check_turn_up, rounds.turn_up),
+        Shield: (rounds.check_shield, rounds.shield),
+        Pass: (rounds.check_decline, rounds.decline),
+    }
+)
 
 
 # --- what a seat may do ----------------------------------------------------------------------------
@@ -282,28 +257,12 @@ def prompt(state: Game, seat: str) -> str:
     return ""
 
 
-def legal(state: Game, seat: str) -> list[Move]:
-    """Every move ``seat`` may make now. Cards only their holder knows are offered by token: a
-    city or a play is listed for each set of held cards of the right size, and the engine refuses
-    a claim the cards shown do not bear out."""
-    if seat not in rounds.actors(state):
-        return []
-    # ``_builds`` judges its own moves, once for each city and set of regions.
-    return [
-        move for move in _candidates(state, seat) if isinstance(move, Build) or _allowed(state, seat, move)
-    ]
-
-
 def _allowed(state: Game, seat: str, move: Move) -> bool:
     if isinstance(move, Build | Play) and any(TOKEN.fullmatch(card) for card in move.cards):
         # Only the colours of the hidden cards wait for them to be shown: every other rule (the
         # first round, the cost, the shields, the turn) is judged now, as if they fit.
         state = _as_if_fitting(state, move)
-    try:
-        check(state, seat, move)
-    except IllegalMoveError:
-        return False
-    return True
+    return RULES.allowed(state, seat, move)
 
 
 def _as_if_fitting(state: Game, move: Build | Play) -> Game:
@@ -391,4 +350,4 @@ def _fitting(icons: Sequence[str], public: Mapping[str, int], hand: Sequence[str
     return found
 
 
-RULES = Rules()
+RULES = Rules(MOVES)

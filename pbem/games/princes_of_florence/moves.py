@@ -7,94 +7,78 @@ are the estate's (``theatre at c3 rot 90``, ``estate.parse_placement``).
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from pbem.errors import MoveSyntaxError
 from pbem.games.princes_of_florence import estate as grid
+from pbem.kit.grammar import (
+    NAME,
+    NUMBER,
+    Bid,
+    MoveBase,
+    Pass,
+    bid_or_pass,
+    only,
+    refusal,
+    tokens,
+    words,
+)
 
-TOKEN = re.compile(r"(profession|bonus|prestige):[0-9]{1,4}")
-NUMBER = re.compile(r"[0-9]{1,6}")
-NAME = re.compile(r"[a-z][a-z-]{0,39}")
+TOKEN = tokens("profession", "bonus", "prestige")
 LOT_NAMES = ("forest", "lake", "park", "landscape", "jester", "builder", "prestige-card", "recruitment")
 
 
-@dataclass(frozen=True)
-class Return:
+class Return(MoveBase, form="return {token}"):
     token: str
 
 
-@dataclass(frozen=True)
-class Nominate:
+class Nominate(MoveBase, form="auction {lot}"):
     lot: str
 
 
-@dataclass(frozen=True)
-class Bid:
-    amount: int
-
-
-@dataclass(frozen=True)
-class Pass:
-    pass
-
-
-@dataclass(frozen=True)
-class Buy:
+class Buy(MoveBase, form="buy {lot}"):
     lot: str
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(MoveBase):
     placement: grid.Placement
 
 
-@dataclass(frozen=True)
-class Build:
+class Build(MoveBase):
     placement: grid.Placement
 
 
-@dataclass(frozen=True)
-class Freedom:
+class Freedom(MoveBase, form="freedom {kind}"):
     kind: str
 
 
-@dataclass(frozen=True)
-class Take:
+class Take(MoveBase, form="take {deck}[ {card}]"):
     deck: str  # profession or bonus
     card: str = ""  # unofficial rules: the profession face up that is taken
 
 
-@dataclass(frozen=True)
-class Keep:
+class Keep(MoveBase, form="keep {token}[ under {under}]"):
     token: str
     under: tuple[str, ...] = ()  # the others, in the order they go under the deck
 
 
-@dataclass(frozen=True)
-class CreateWork:
+class CreateWork(MoveBase, form="work {profession}[ {bonuses}]"):
     profession: str  # a token
     bonuses: tuple[str, ...] = ()  # tokens
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(MoveBase, form="prestige {prestige}"):
     prestige: int
 
 
-@dataclass(frozen=True)
-class Recruit:
+class Recruit(MoveBase, form="recruit {profession} from {owner}"):
     profession: str
     owner: str
 
 
-@dataclass(frozen=True)
-class Reveal:
+class Reveal(MoveBase, form="reveal {token}"):
     token: str
 
 
-@dataclass(frozen=True)
-class Sell:
+class Sell(MoveBase, form="sell prestige {points}"):
     points: int
 
 
@@ -135,12 +119,9 @@ FORMS = {
 
 
 def parse(text: str) -> Move:
-    words = text.strip().lower().split()
-    verb, rest = (words[0], words[1:]) if words else ("", [])
-    move = _parse(verb, rest, text)
+    move = _parse(*words(text), text)
     if move is None:
-        forms = FORMS.get(verb) or ", ".join(FORMS.values())
-        raise MoveSyntaxError(f"{text!r} is not a move: write {forms}")
+        raise refusal(text, FORMS, ", ".join(FORMS.values()))
     return move
 
 
@@ -149,17 +130,15 @@ def _token(word: str, deck: str) -> bool:
 
 
 def _parse(verb: str, rest: list[str], text: str) -> Move | None:
-    one = rest[0] if len(rest) == 1 else ""
-    if verb == "pass" and not rest:
-        return Pass()
+    one = only(rest)
+    if verb in ("bid", "pass"):
+        return bid_or_pass(verb, rest)
     if verb == "return" and _token(one, "profession"):
         return Return(one)
     if verb == "auction" and one in LOT_NAMES:
         return Nominate(one)
     if verb == "buy" and one in LOT_NAMES:
         return Buy(one)
-    if verb == "bid" and NUMBER.fullmatch(one):
-        return Bid(int(one))
     if verb in ("place", "build") and rest:
         placement = grid.parse_placement(" ".join(rest))
         return Place(placement) if verb == "place" else Build(placement)
@@ -193,32 +172,8 @@ def _parse(verb: str, rest: list[str], text: str) -> Move | None:
 
 
 def format_move(move: Move) -> str:
-    if isinstance(move, Pass):
-        return "pass"
-    if isinstance(move, Return):
-        return f"return {move.token}"
-    if isinstance(move, Nominate):
-        return f"auction {move.lot}"
-    if isinstance(move, Buy):
-        return f"buy {move.lot}"
-    if isinstance(move, Bid):
-        return f"bid {move.amount}"
     if isinstance(move, Place):
         return f"place {grid.format_placement(move.placement)}"
     if isinstance(move, Build):
         return f"build {grid.format_placement(move.placement)}"
-    if isinstance(move, Freedom):
-        return f"freedom {move.kind}"
-    if isinstance(move, Take):
-        return f"take {move.deck} {move.card}".strip()
-    if isinstance(move, Keep):
-        return " ".join(("keep", move.token, *(("under", *move.under) if move.under else ())))
-    if isinstance(move, CreateWork):
-        return " ".join(("work", move.profession, *move.bonuses))
-    if isinstance(move, Payment):
-        return f"prestige {move.prestige}"
-    if isinstance(move, Recruit):
-        return f"recruit {move.profession} from {move.owner}"
-    if isinstance(move, Reveal):
-        return f"reveal {move.token}"
-    return f"sell prestige {move.points}"
+    return move.said()

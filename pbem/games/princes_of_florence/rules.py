@@ -11,11 +11,11 @@ player does not keep go under their deck, in the order the move lists them.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pbem.crypto.randomness import Draws
-from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import INFO, rounds
@@ -41,7 +41,6 @@ from pbem.games.princes_of_florence.game import (
     setup,
 )
 from pbem.games.princes_of_florence.moves import (
-    Bid,
     Build,
     Buy,
     CreateWork,
@@ -49,7 +48,6 @@ from pbem.games.princes_of_florence.moves import (
     Keep,
     Move,
     Nominate,
-    Pass,
     Payment,
     Place,
     Recruit,
@@ -61,19 +59,16 @@ from pbem.games.princes_of_florence.moves import (
     parse,
 )
 from pbem.games.princes_of_florence.scoring import breakdown
-from pbem.kit.seats import first, owed
+from pbem.kit.grammar import Bid, Pass
+from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
+from pbem.kit.seats import owed
 
 
-class Rules:
+class Rules(TableRules[Game, Move]):
     info = INFO
+    free = (Sell,)
 
-    def setup(
-        self,
-        seats: Sequence[str],
-        edition: str,
-        options: Mapping[str, OptionValue],
-        components: Mapping[str, Any],
-    ) -> Game:
+    def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
         return setup(parts.parse(components), seats, options.get("unofficial_rules") is True)
 
     def phase(self, state: Game) -> str:
@@ -93,20 +88,31 @@ class Rules:
             Demand(seat, "move", rounds.step(state), _prompt(state, seat)) for seat in rounds.actors(state)
         ]
 
-    def legal_moves(self, state: Game, seat: str) -> list[str]:
-        return [format_move(move) for move in legal(state, seat)]
-
     def parse(self, text: str) -> Move:
         return parse(text)
 
     def format(self, move: Move) -> str:
         return format_move(move)
 
-    def check(self, state: Game, seat: str, move: Move) -> None:
-        check(state, seat, move)
+    def first(self, state: Game, seat: str, move: Move) -> None:
+        """A follow-up (but the return of a card dealt, made by every seat at once) is answered
+        before anything else: by its seat, with the move it asks for."""
+        due = state.follow_ups[0] if state.follow_ups else None
+        if due is not None and due.kind != RETURN and not _answers(move, due.kind):
+            if seat == due.seat:
+                raise IllegalMoveError(f"{seat} must first finish: {_prompt(state, seat)}")
+            raise IllegalMoveError(f"it is not {seat}'s turn: {due.seat} must first finish a {due.kind}")
 
-    def apply(self, state: Game, seat: str, move: Move) -> Game:
-        return apply(state, seat, move)
+    def moved(self, state: Game) -> Game:
+        return replace(state, moves=state.moves + 1)
+
+    def legal(self, state: Game, seat: str) -> list[Move]:
+        """Every move ``seat`` may make now, built from the rules (a placement once per set of
+        squares it covers; a card shown is offered by token, and the engine refuses a claim the
+        seat cannot show)."""
+        if seat not in rounds.actors(state):
+            return []
+        return [move for move in _candidates(state, seat) if _allowed(state, seat, move)]
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late player passes: in an auction (a pass on the lot, or no lot put up), in the action
@@ -127,7 +133,7 @@ class Rules:
         if due is not None and due.kind == KEEP and due.tokens:
             return Keep(due.tokens[0])
         if due is not None and due.kind == PLACE:
-            return next(move for move in legal(state, seat) if isinstance(move, Place))
+            return next(move for move in self.legal(state, seat) if isinstance(move, Place))
         if due is not None and due.kind == PAYMENT:
             return Payment(0)
         return Pass()
@@ -159,7 +165,7 @@ class Rules:
         return breakdown(state)
 
     def is_free(self, move: Move) -> bool:
-        return isinstance(move, Sell)
+        return isinstance(move, self.free)
 
     def free_moves(self, state: Game, seat: str) -> list[str]:
         if seat not in state.seats or state.phase in (DEAL, "over"):
@@ -221,58 +227,6 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     return []
 
 
-def _seat_of(state: Game, name: str) -> str:
-    for seat in state.seats:
-        if seat.lower() == name.lower():
-            return seat
-    raise IllegalMoveError(f"no player {name!r}: the players are {', '.join(state.seats)}")
-
-
-def check(state: Game, seat: str, move: Move) -> None:
-    """The rule that judges ``move`` now; IllegalMoveError in one line when it does not belong."""
-    if seat not in state.seats:
-        raise IllegalMoveError(f"{seat!r} has no seat in this game")
-    if isinstance(move, Sell):
-        return rounds.check_sell(state, seat, move.points)
-    if state.phase == "over":
-        raise IllegalMoveError("the game is over")
-    due = first(state.follow_ups)
-    if due is not None and due.kind != RETURN and not _answers(move, due.kind):
-        if seat == due.seat:
-            raise IllegalMoveError(f"{seat} must first finish: {_prompt(state, seat)}")
-        raise IllegalMoveError(f"it is not {seat}'s turn: {due.seat} must first finish a {due.kind}")
-    if isinstance(move, Return):
-        return rounds.check_return(state, seat, move.token)
-    if isinstance(move, Nominate):
-        return rounds.check_nominate(state, seat, move.lot)
-    if isinstance(move, Bid):
-        return rounds.check_bid(state, seat, move.amount)
-    if isinstance(move, Buy):
-        return rounds.check_buy(state, seat, move.lot)
-    if isinstance(move, Place):
-        return rounds.check_place(state, seat, move.placement)
-    if isinstance(move, Build):
-        return rounds.check_build(state, seat, move.placement)
-    if isinstance(move, Freedom):
-        return rounds.check_freedom(state, seat, move.kind)
-    if isinstance(move, Take):
-        return rounds.check_take(state, seat, move.deck, move.card)
-    if isinstance(move, Keep):
-        return rounds.check_keep(state, seat, move.token, move.under)
-    if isinstance(move, CreateWork):
-        return rounds.check_work(state, seat, move.profession, move.bonuses)
-    if isinstance(move, Payment):
-        return rounds.check_payment(state, seat, move.prestige)
-    if isinstance(move, Recruit):
-        return rounds.check_recruit(state, seat, move.profession, _seat_of(state, move.owner))
-    if isinstance(move, Reveal):
-        return rounds.check_reveal(state, seat, move.token)
-    rounds.check_pass(state, seat)
-    if state.phase == DEAL:
-        raise IllegalMoveError(f"{seat} returns one of the four cards dealt: 'return TOKEN'")
-    return None
-
-
 def _answers(move: Move, kind: str) -> bool:
     wanted: dict[str, tuple[type, ...]] = {
         KEEP: (Keep,),
@@ -283,38 +237,13 @@ def _answers(move: Move, kind: str) -> bool:
     return isinstance(move, wanted[kind])
 
 
-def apply(state: Game, seat: str, move: Move) -> Game:
-    from dataclasses import replace
+def _check_pass(state: Game, seat: str) -> None:
+    rounds.check_pass(state, seat)
+    if state.phase == DEAL:
+        raise IllegalMoveError(f"{seat} returns one of the four cards dealt: 'return TOKEN'")
 
-    if isinstance(move, Sell):
-        return rounds.sell(state, seat, move.points)
-    state = replace(state, moves=state.moves + 1)
-    if isinstance(move, Return):
-        return rounds.return_card(state, seat, move.token)
-    if isinstance(move, Nominate):
-        return rounds.nominate(state, seat, move.lot)
-    if isinstance(move, Bid):
-        return rounds.bid(state, seat, move.amount)
-    if isinstance(move, Buy):
-        return rounds.buy(state, seat, move.lot)
-    if isinstance(move, Place):
-        return rounds.place(state, seat, move.placement)
-    if isinstance(move, Build):
-        return rounds.build(state, seat, move.placement)
-    if isinstance(move, Freedom):
-        return rounds.freedom(state, seat, move.kind)
-    if isinstance(move, Take):
-        return rounds.take(state, seat, move.deck, move.card)
-    if isinstance(move, Keep):
-        return rounds.keep(state, seat, move.token, move.under)
-    if isinstance(move, CreateWork):
-        return rounds.work(state, seat, move.profession, move.bonuses)
-    if isinstance(move, Payment):
-        return rounds.payment(state, seat, move.prestige)
-    if isinstance(move, Recruit):
-        return rounds.recruit(state, seat, move.profession, _seat_of(state, move.owner))
-    if isinstance(move, Reveal):
-        return rounds.reveal(state, seat, move.token)
+
+def _pass(state: Game, seat: str) -> Game:
     if state.follow_ups and state.follow_ups[0].kind == RECRUIT:
         return rounds.decline(state, seat)
     if state.phase == AUCTION:
@@ -322,6 +251,35 @@ def apply(state: Game, seat: str, move: Move) -> Game:
     if state.phase == REVEAL:
         return rounds.keep_hidden(state, seat)
     return rounds.end_turn(state, seat)
+
+
+def _check_recruit(state: Game, seat: str, profession: str, owner: str) -> None:
+    rounds.check_recruit(state, seat, profession, seat_named(state, owner))
+
+
+def _recruit(state: Game, seat: str, profession: str, owner: str) -> Game:
+    return rounds.recruit(state, seat, profession, seat_named(state, owner))
+
+
+MOVES = MoveTable[Game, Game](
+    {
+        Return: (rounds.check_return, rounds.return_card),
+        Nominate: (rounds.check_nominate, rounds.nominate),
+        Bid: (rounds.check_bid, rounds.bid),
+        Buy: (rounds.check_buy, rounds.buy),
+        Place: (rounds.check_place, rounds.place),
+        Build: (rounds.check_build, rounds.build),
+        Freedom: (rounds.check_freedom, rounds.freedom),
+        Take: (rounds.check_take, rounds.take),
+        Keep: (rounds.check_keep, rounds.keep),
+        CreateWork: (rounds.check_work, rounds.work),
+        Payment: (rounds.check_payment, rounds.payment),
+        Recruit: (_check_recruit, _recruit),
+        Reveal: (rounds.check_reveal, rounds.reveal),
+        Sell: (rounds.check_sell, rounds.sell),
+        Pass: (_check_pass, _pass),
+    }
+)
 
 
 # --- what a seat may do ----------------------------------------------------------------------------
@@ -353,23 +311,10 @@ def _prompt(state: Game, seat: str) -> str:
     return "reveal TOKEN for each prestige card, or pass to leave the rest face down"
 
 
-def legal(state: Game, seat: str) -> list[Move]:
-    """Every move ``seat`` may make now, built from the rules (a placement once per set of squares it
-    covers; a card shown is offered by token, and the engine refuses a claim the seat cannot show)."""
-    if seat not in rounds.actors(state):
-        return []
-    found = [move for move in _candidates(state, seat) if _allowed(state, seat, move)]
-    return found
-
-
 def _allowed(state: Game, seat: str, move: Move) -> bool:
     if card_uses(state, seat, move) and isinstance(move, CreateWork):
         return True  # checked once the cards are shown; see _works
-    try:
-        check(state, seat, move)
-    except IllegalMoveError:
-        return False
-    return True
+    return RULES.allowed(state, seat, move)
 
 
 def _candidates(state: Game, seat: str) -> list[Move]:
@@ -441,4 +386,4 @@ def _works(state: Game, seat: str) -> list[Move]:
     return [CreateWork(token, combo) for token in player.hand for combo in sets]
 
 
-RULES = Rules()
+RULES = Rules(MOVES)

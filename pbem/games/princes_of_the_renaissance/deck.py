@@ -10,14 +10,13 @@ move (a deck still being shuffled cannot be drawn from).
 
 from __future__ import annotations
 
-import re
-
 from pbem.engine.ruleset import CardUse, DeckSpec, DrawRequest
 from pbem.games.princes_of_the_renaissance.state import Game
+from pbem.kit.grammar import tokens
 from pbem.kit.seats import FollowUp
 
 DECK = "treachery"
-TOKEN = re.compile(rf"{DECK}:[0-9]{{1,4}}")
+TOKEN = tokens(DECK)
 
 
 def spec(game: Game) -> DeckSpec:

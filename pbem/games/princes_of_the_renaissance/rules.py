@@ -37,13 +37,11 @@ is asked to move (the engine lets a free move through without a demand; the rule
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pbem.crypto.identity import valid_name
 from pbem.crypto.randomness import Draws
-from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance import INFO, decade, deck, exchange, opening, powers, scoring, war
@@ -73,100 +71,76 @@ from pbem.games.princes_of_the_renaissance.state import (
     WINDOW,
     Game,
 )
+from pbem.kit.grammar import NUMBER, Bid, MoveBase, Pass, bid_or_pass, only, refusal, words
+from pbem.kit.rules import Components, MoveTable, Options, seat_named
 
 FAMILY_ALIASES = {"d'este": "este", "deste": "este", "bentivogli": "bentivoglio"}
 OPENING_PHASES = (BID_STEP, FAMILY_BIDDING, FAMILY_CHOICE)
 NAME = re.compile(r"[a-z0-9][a-z0-9'_-]{0,63}")
-NUMBER = re.compile(r"[0-9]{1,6}")
 
 
-@dataclass(frozen=True)
-class Bid:
-    amount: int
-
-
-@dataclass(frozen=True)
-class Pass:
-    pass
-
-
-@dataclass(frozen=True)
-class Family:
+class Family(MoveBase, form="family {name}"):
     name: str
 
 
-@dataclass(frozen=True)
-class Buy:
+class Buy(MoveBase, form="buy {item}"):
     item: str  # a troop type, or "card"
 
 
-@dataclass(frozen=True)
-class Discard:
+class Discard(MoveBase, form="discard {item}"):
     item: str  # a troop type or a Treachery card's token
 
 
-@dataclass(frozen=True)
-class Nominate:
+class Nominate(MoveBase, form="auction {tile} {bid}"):
     tile: str
     bid: int
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(MoveBase, form="place {city}"):
     city: str
 
 
-@dataclass(frozen=True)
-class StartWar:
+class StartWar(MoveBase, form="war {attacker} {defender}"):
     attacker: str
     defender: str
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(MoveBase, form="play {card}[ {args}]"):
     card: str
     args: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Use:
+class Use(MoveBase, form="use {source}[ {target}]"):
     source: str
     target: str = ""
 
 
-@dataclass(frozen=True)
-class Bank:
+class Bank(MoveBase, form="bank {amount} {currency}"):
     amount: int
     currency: str
 
 
-@dataclass(frozen=True)
-class League:
+class League(MoveBase, form="league {side}"):
     side: str
 
 
-@dataclass(frozen=True)
-class Reroll:
-    pass
+class Reroll(MoveBase, form="reroll"):
+    """``reroll``: Ludovico Sforza has the war's dice rolled again."""
 
 
-@dataclass(frozen=True)
-class Declare:
+class Declare(MoveBase, form="declare {currency}"):
     currency: str
 
 
-@dataclass(frozen=True)
-class Keep:
+class Keep(MoveBase, form="keep {card}"):
     card: str  # a token
 
 
-@dataclass(frozen=True)
-class Rank:
+class Rank(MoveBase, form="rank {city}"):
     city: str  # the tied city Bentivogli declares the winner
 
 
-@dataclass(frozen=True)
-class Give:
+class Give(MoveBase, form="give {amount} {currency} to {to}"):
     amount: int
     currency: str
     to: str
@@ -223,13 +197,7 @@ VERB_FORMS = {
 class Rules:
     info = INFO
 
-    def setup(
-        self,
-        seats: Sequence[str],
-        edition: str,
-        options: Mapping[str, OptionValue],
-        components: Mapping[str, Any],
-    ) -> Game:
+    def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
         return opening.setup(seats, edition, options, parts.parse(components, edition=edition))
 
     def phase(self, state: Game) -> str:
@@ -297,15 +265,13 @@ class Rules:
         return [self.format(move) for move in found]
 
     def parse(self, text: str) -> Move:
-        words = text.strip().lower().split()
-        verb, rest = (words[0], words[1:]) if words else ("", [])
-        move = _parse(verb, rest)
+        move = _parse(*words(text))
         if move is None:
-            raise MoveSyntaxError(f"{text!r} is not a move: write {VERB_FORMS.get(verb, FORMS)}")
+            raise refusal(text, VERB_FORMS, FORMS)
         return move
 
     def format(self, move: Move) -> str:
-        return _format(move)
+        return move.said()
 
     def check(self, state: Game, seat: str, move: Move) -> None:
         _checker(state, seat, move)(state, seat)
@@ -313,7 +279,7 @@ class Rules:
     def apply(self, state: Game, seat: str, move: Move) -> Game:
         if isinstance(move, Give):
             state = state.copy()
-            exchange.give(state, seat, move.amount, move.currency, _seat_of(state, move.to))
+            exchange.give(state, seat, move.amount, move.currency, seat_named(state, move.to))
             return state
         if state.phase in OPENING_PHASES:
             if isinstance(move, Bid):
@@ -323,7 +289,7 @@ class Rules:
             assert isinstance(move, Family)
             return opening.apply_family(state, seat, move.name)
         state = state.copy()
-        _applier(state, seat, move)(state, seat)
+        MOVES.apply(state, seat, move)
         state.showing = ""
         return state
 
@@ -412,11 +378,9 @@ _BY_TOKEN = (
 
 
 def _parse(verb: str, rest: list[str]) -> Move | None:
-    one = rest[0] if len(rest) == 1 else None
-    if verb == "bid" and one and NUMBER.fullmatch(one):
-        return Bid(int(one))
-    if verb == "pass" and not rest:
-        return Pass()
+    one = only(rest)
+    if verb in ("bid", "pass"):
+        return bid_or_pass(verb, rest)
     if verb == "reroll" and not rest:
         return Reroll()
     if verb == "family" and one:
@@ -469,42 +433,6 @@ def _parse(verb: str, rest: list[str]) -> Move | None:
 def _word(text: str) -> bool:
     """A tile, city or card id, or a seat's name (which may be in any alphabet: José, 李雷)."""
     return bool(NAME.fullmatch(text)) or valid_name(text)
-
-
-def _format(move: Move) -> str:
-    if isinstance(move, Bid):
-        return f"bid {move.amount}"
-    if isinstance(move, Pass):
-        return "pass"
-    if isinstance(move, Reroll):
-        return "reroll"
-    if isinstance(move, Family):
-        return f"family {move.name}"
-    if isinstance(move, Buy):
-        return f"buy {move.item}"
-    if isinstance(move, Discard):
-        return f"discard {move.item}"
-    if isinstance(move, Nominate):
-        return f"auction {move.tile} {move.bid}"
-    if isinstance(move, StartWar):
-        return f"war {move.attacker} {move.defender}"
-    if isinstance(move, Place):
-        return f"place {move.city}"
-    if isinstance(move, Play):
-        return " ".join(("play", move.card, *move.args))
-    if isinstance(move, Use):
-        return f"use {move.source} {move.target}".strip()
-    if isinstance(move, Bank):
-        return f"bank {move.amount} {move.currency}"
-    if isinstance(move, League):
-        return f"league {move.side}"
-    if isinstance(move, Declare):
-        return f"declare {move.currency}"
-    if isinstance(move, Keep):
-        return f"keep {move.card}"
-    if isinstance(move, Give):
-        return f"give {move.amount} {move.currency} to {move.to}"
-    return f"rank {move.city}"
 
 
 # --- who acts, and what they are asked --------------------------------------------------------------------
@@ -601,7 +529,7 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
     phase = state.phase
     if isinstance(move, Give):
         return lambda game, who: exchange.check_give(
-            game, who, move.amount, move.currency, _seat_of(game, move.to)
+            game, who, move.amount, move.currency, seat_named(game, move.to)
         )
     if phase in OPENING_PHASES:
         if isinstance(move, Bid):
@@ -622,18 +550,18 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
     if isinstance(move, Use):
         return lambda game, who: powers.check_use(game, who, move.source, _seat_or_blank(game, move.target))
     if isinstance(move, Play) and move.card in powers.STEALS:
-        return lambda game, who: powers.check_steal(game, who, move.card, _seat_of(game, move.args[0]))
+        return lambda game, who: powers.check_steal(game, who, move.card, seat_named(game, move.args[0]))
     if isinstance(move, Play) and move.card == "bribe-cardinal":
         return powers.check_cardinal
     if phase == ACTION:
-        return _action_checker(move)
+        return lambda game, who: MOVES.check(game, who, move)
     if phase == AUCTION:
         if isinstance(move, Bid):
             return lambda game, who: decade.check_raise(game, who, move.amount)
         if isinstance(move, Pass):
             return decade.check_drop_out
         if isinstance(move, Play) and move.card == "freeze-bid":
-            return lambda game, who: powers.check_freeze(game, who, _seat_of(game, move.args[0]))
+            return lambda game, who: powers.check_freeze(game, who, seat_named(game, move.args[0]))
         auction = state.auction
         assert auction is not None
         if isinstance(move, Play):
@@ -646,37 +574,93 @@ def _checker(state: Game, seat: str, move: Move) -> Check:
     return _refuse(f"the {phase} is waiting for every player's randomness (pbem play FILE --as SEAT roll)")
 
 
-def _action_checker(move: Move) -> Check:
-    if isinstance(move, Pass):
-        return decade.check_pass_turn
-    if isinstance(move, Buy):
-        if move.item == "card":
-            return decade.check_buy_card
-        return lambda game, seat: decade.check_buy_troop(game, seat, move.item)
-    if isinstance(move, Discard) and move.item in parts.TROOPS:
-        return lambda game, seat: decade.check_discard_troop(game, seat, move.item)
-    if isinstance(move, Nominate):
-        return lambda game, seat: decade.check_nominate(game, seat, move.tile, move.bid)
-    if isinstance(move, StartWar):
-        return lambda game, seat: war.check_war(game, seat, move.attacker, move.defender)
-    if isinstance(move, Bid):
-        return _refuse("no auction is running: put a tile up with 'auction TILE N'")
-    if isinstance(move, Family):
-        return _refuse("families were chosen in the opening")
-    if isinstance(move, Place):
-        return _refuse("there is no Event tile waiting to be placed")
-    if isinstance(move, Play):
-        return _refuse(f"{move.card} cannot be played now: {_card_timing(move.card)}")
-    if isinstance(move, Discard):
-        return _refuse("a Treachery card is discarded only when over the hand limit")
-    timing = {
-        League: "the Pope's Holy League comes in a war, after the condottiere auctions",
-        Reroll: "Ludovico Sforza's reroll comes in a war, once the dice are rolled",
-        Keep: "Bentivogli keeps a card when buying one",
-        Declare: "Baglioni declares its discount at the start of a decade",
-        Rank: "Bentivogli names the winner of a tie between cities at the end of the game",
-    }.get(type(move), "it is not an action: buy, auction, war or pass")
-    return _refuse(f"'{_format(move)}' cannot be made now: {timing}")
+def _check_buy(game: Game, seat: str, item: str) -> None:
+    if item == "card":
+        decade.check_buy_card(game, seat)
+    else:
+        decade.check_buy_troop(game, seat, item)
+
+
+def _buy(game: Game, seat: str, item: str) -> None:
+    if item == "card":
+        decade.buy_card(game, seat)
+    else:
+        decade.buy_troop(game, seat, item)
+
+
+def _check_discard(game: Game, seat: str, item: str) -> None:
+    if item not in parts.TROOPS:
+        raise IllegalMoveError("a Treachery card is discarded only when over the hand limit")
+    decade.check_discard_troop(game, seat, item)
+
+
+def _discard(game: Game, seat: str, item: str) -> None:
+    if item in parts.TROOPS:
+        decade.discard_troop(game, seat, item)
+    else:
+        decade.discard_card(game, seat, item)
+
+
+def _pass(game: Game, seat: str) -> None:
+    if game.phase == AUCTION:
+        _settle_if_over(game, decade.drop_out(game, seat))
+    elif game.phase == WAR:
+        war.decline(game, seat)
+    elif game.phase == FOLLOW_UP and game.follow_ups[0].kind == END_TURN:
+        game.follow_ups.pop(0)
+        decade.carry_on(game)
+    elif game.phase == FOLLOW_UP:
+        decade.decline(game, seat)
+    else:
+        decade.pass_turn(game, seat)
+
+
+def _check_play_on_turn(game: Game, seat: str, card: str, args: tuple[str, ...]) -> None:
+    raise IllegalMoveError(f"{card} cannot be played now: {_card_timing(card)}")
+
+
+def _play(game: Game, seat: str, card: str, args: tuple[str, ...]) -> None:
+    if card in powers.STEALS:
+        powers.steal(game, seat, card, seat_named(game, args[0]))
+    elif card == "freeze-bid":
+        powers.freeze(game, seat, seat_named(game, args[0]))
+    elif card == "bribe-cardinal":
+        powers.show_cardinal(game, seat)
+    elif card == "veto":
+        war.veto(game, seat)
+    elif card == "bad-weather":
+        war.bad_weather(game, seat, args[0])
+    elif card == "bribe-troops":
+        war.bribe(game, seat, seat_named(game, args[0]), args[1])
+    else:
+        war.start_war_card(game, seat, args[0], args[1])
+
+
+def _use(game: Game, seat: str, source: str, target: str) -> None:
+    powers.use(game, seat, source, _seat_or_blank(game, target))
+
+
+def _chosen_in_the_opening(game: Game, seat: str, name: str) -> None:
+    raise AssertionError("a family is chosen only in the opening: after it, the check refuses one")
+
+
+_NOT_NOW = {
+    League: "the Pope's Holy League comes in a war, after the condottiere auctions",
+    Reroll: "Ludovico Sforza's reroll comes in a war, once the dice are rolled",
+    Keep: "Bentivogli keeps a card when buying one",
+    Declare: "Baglioni declares its discount at the start of a decade",
+    Rank: "Bentivogli names the winner of a tie between cities at the end of the game",
+}
+
+
+def _not_an_action(kind: type[Move]) -> Check:
+    """The refusal of a move that is not an action, made on one's turn: it says when it comes."""
+    timing = _NOT_NOW.get(kind, "it is not an action: buy, auction, war or pass")
+
+    def refuse(game: Game, seat: str, *fields: Any) -> None:
+        raise IllegalMoveError(f"'{kind(*fields).said()}' cannot be made now: {timing}")
+
+    return refuse
 
 
 def _card_timing(card: str) -> str:
@@ -697,12 +681,12 @@ def _war_checker(move: Move) -> Check:
         city = move.args[0] if move.args else ""
         return lambda game, seat: war.check_window(game, seat, move.card, city)
     if isinstance(move, Play) and move.card == "bribe-troops":
-        return lambda game, seat: war.check_bribe(game, seat, _seat_of(game, move.args[0]), move.args[1])
+        return lambda game, seat: war.check_bribe(game, seat, seat_named(game, move.args[0]), move.args[1])
     if isinstance(move, League):
         return lambda game, seat: war.check_league(game, seat, move.side)
     if isinstance(move, Reroll):
         return war.check_reroll
-    return _refuse(f"a war is being fought: {_format(move)!r} cannot be played in it now")
+    return _refuse(f"a war is being fought: {move.said()!r} cannot be played in it now")
 
 
 def _follow_up_checker(state: Game, move: Move) -> Check:
@@ -753,83 +737,14 @@ def _allowed(state: Game, seat: str, move: Move) -> bool:
 
 
 def _refuse(message: str) -> Check:
-    def refuse(game: Game, seat: str) -> None:
+    def refuse(game: Game, seat: str, *fields: Any) -> None:
         raise IllegalMoveError(message)
 
     return refuse
 
 
-def _seat_of(game: Game, name: str) -> str:
-    for seat in game.seats:
-        if seat.lower() == name.lower():
-            return seat
-    raise IllegalMoveError(f"no player {name!r}: the players are {', '.join(game.seats)}")
-
-
 def _seat_or_blank(game: Game, name: str) -> str:
-    return _seat_of(game, name) if name else ""
-
-
-def _applier(state: Game, seat: str, move: Move) -> Check:
-    if isinstance(move, Bid):
-        return lambda game, who: _settle_if_over(game, decade.raise_bid(game, who, move.amount))
-    if isinstance(move, Pass):
-        if state.phase == AUCTION:
-            return lambda game, who: _settle_if_over(game, decade.drop_out(game, who))
-        if state.phase == WAR:
-            return war.decline
-        if state.phase == FOLLOW_UP:
-            if state.follow_ups[0].kind == END_TURN:
-                return _close_turn
-            return decade.decline
-        return decade.pass_turn
-    if isinstance(move, Buy):
-        if move.item == "card":
-            return decade.buy_card
-        return lambda game, who: decade.buy_troop(game, who, move.item)
-    if isinstance(move, Discard):
-        if move.item in parts.TROOPS:
-            return lambda game, who: decade.discard_troop(game, who, move.item)
-        return lambda game, who: decade.discard_card(game, who, move.item)
-    if isinstance(move, Nominate):
-        return lambda game, who: decade.nominate(game, who, move.tile, move.bid)
-    if isinstance(move, StartWar):
-        return lambda game, who: war.start_war(game, who, move.attacker, move.defender)
-    if isinstance(move, Place):
-        return lambda game, who: decade.place(game, who, move.city)
-    if isinstance(move, Bank):
-        return lambda game, who: powers.bank(game, who, move.amount, move.currency)
-    if isinstance(move, Use):
-        return lambda game, who: powers.use(game, who, move.source, _seat_or_blank(game, move.target))
-    if isinstance(move, League):
-        return lambda game, who: war.league(game, who, move.side)
-    if isinstance(move, Reroll):
-        return war.reroll
-    if isinstance(move, Declare):
-        return lambda game, who: powers.declare(game, who, move.currency)
-    if isinstance(move, Keep):
-        return lambda game, who: powers.keep(game, who, move.card)
-    if isinstance(move, Rank):
-        return lambda game, who: powers.rank(game, who, move.city)
-    assert isinstance(move, Play)
-    return _card_applier(move)
-
-
-def _card_applier(move: Play) -> Check:
-    card, args = move.card, move.args
-    if card in powers.STEALS:
-        return lambda game, who: powers.steal(game, who, card, _seat_of(game, args[0]))
-    if card == "freeze-bid":
-        return lambda game, who: powers.freeze(game, who, _seat_of(game, args[0]))
-    if card == "bribe-cardinal":
-        return powers.show_cardinal
-    if card == "veto":
-        return war.veto
-    if card == "bad-weather":
-        return lambda game, who: war.bad_weather(game, who, args[0])
-    if card == "bribe-troops":
-        return lambda game, who: war.bribe(game, who, _seat_of(game, args[0]), args[1])
-    return lambda game, who: war.start_war_card(game, who, args[0], args[1])
+    return seat_named(game, name) if name else ""
 
 
 def _settle_if_over(game: Game, over: bool) -> None:
@@ -843,9 +758,33 @@ def _settle_if_over(game: Game, over: bool) -> None:
         decade.settle(game)
 
 
-def _close_turn(game: Game, seat: str) -> None:
-    game.follow_ups.pop(0)
-    decade.carry_on(game)
+def _raise(game: Game, seat: str, amount: int) -> None:
+    _settle_if_over(game, decade.raise_bid(game, seat, amount))
+
+
+# Each move's check when it comes on one's turn, in the action phase (the opening, an auction, a
+# war and a follow-up take only a few moves, judged before: see _checker), and how it is played
+# after the opening, on a copy of the state.
+MOVES = MoveTable[Game, None](
+    {
+        Pass: (decade.check_pass_turn, _pass),
+        Buy: (_check_buy, _buy),
+        Discard: (_check_discard, _discard),
+        Nominate: (decade.check_nominate, decade.nominate),
+        StartWar: (war.check_war, war.start_war),
+        Bid: (_refuse("no auction is running: put a tile up with 'auction TILE N'"), _raise),
+        Family: (_refuse("families were chosen in the opening"), _chosen_in_the_opening),
+        Place: (_refuse("there is no Event tile waiting to be placed"), decade.place),
+        Play: (_check_play_on_turn, _play),
+        Use: (_not_an_action(Use), _use),
+        Bank: (_not_an_action(Bank), powers.bank),
+        League: (_not_an_action(League), war.league),
+        Reroll: (_not_an_action(Reroll), war.reroll),
+        Declare: (_not_an_action(Declare), powers.declare),
+        Keep: (_not_an_action(Keep), powers.keep),
+        Rank: (_not_an_action(Rank), powers.rank),
+    }
+)
 
 
 # --- legal moves --------------------------------------------------------------------------------------

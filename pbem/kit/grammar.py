@@ -1,0 +1,97 @@
+"""Reading a move by email: the word and number readers every game's grammar shares, and the bid
+and pass every auction takes, so that the same words mean the same move in every game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, dataclass_transform
+
+from pbem.errors import MoveSyntaxError
+
+NUMBER = re.compile(r"[0-9]{1,6}")
+# A city, region, lot or kind of thing a move names: lower-case letters and hyphens.
+NAME = re.compile(r"[a-z][a-z-]{0,39}")
+
+
+@dataclass_transform(frozen_default=True)
+class MoveBase:
+    """A move as a grammar reads it: a subclass is a frozen dataclass of what the move names,
+    compared and hashed by value, declared with the form it is written in: each field in braces,
+    and in square brackets what is left out when its fields are empty
+    (``class Keep(MoveBase, form="keep {token}[ under {under}]")``)."""
+
+    form: ClassVar[str]
+
+    def __init_subclass__(cls, form: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.form = form
+        dataclass(frozen=True)(cls)
+
+    def said(self) -> str:
+        """The move in the words ``parse`` reads back (a list field as its words one after
+        another)."""
+        values = {field.name: _written(getattr(self, field.name)) for field in fields(self)}  # type: ignore[arg-type]
+
+        def optional(part: re.Match[str]) -> str:
+            text = part.group(1)
+            return text if any(values[name] for name in _FIELD.findall(text)) else ""
+
+        return _OPTIONAL.sub(optional, self.form).format(**values)
+
+
+_OPTIONAL = re.compile(r"\[([^\]]*)\]")
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _written(value: object) -> str:
+    return " ".join(value) if isinstance(value, tuple) else str(value)
+
+
+class Bid(MoveBase, form="bid {amount}"):
+    """``bid N``: a bid, a raise, or a sealed bid of N."""
+
+    amount: int
+
+
+class Pass(MoveBase, form="pass"):
+    """``pass``: out of an auction, a turn ended, or what is offered declined."""
+
+
+def tokens(*decks: str) -> re.Pattern[str]:
+    """A hidden card as a move names it, by its deck and slot (``treachery:7``): only its holder
+    knows which card it is."""
+    return re.compile(rf"({'|'.join(decks)}):[0-9]{{1,4}}")
+
+
+def words(text: str) -> tuple[str, list[str]]:
+    """The verb and the words after it, lower-cased; an empty move has the verb ``""``."""
+    found = text.strip().lower().split()
+    return (found[0], found[1:]) if found else ("", [])
+
+
+def only(rest: list[str]) -> str:
+    """The one word after the verb, or ``""`` when there is none or more than one."""
+    return rest[0] if len(rest) == 1 else ""
+
+
+def number(word: str) -> int | None:
+    """A whole number as a move writes it (at most six digits, no sign), or None."""
+    return int(word) if NUMBER.fullmatch(word) else None
+
+
+def bid_or_pass(verb: str, rest: list[str]) -> Bid | Pass | None:
+    """``bid N`` or ``pass``; None for any other words."""
+    if verb == "pass" and not rest:
+        return Pass()
+    amount = number(only(rest)) if verb == "bid" else None
+    return None if amount is None else Bid(amount)
+
+
+def refusal(text: str, forms: Mapping[str, str], every: str) -> MoveSyntaxError:
+    """Words that are not a move, refused with the forms of their verb (``forms``), or of every
+    move (``every``) for a verb no move has."""
+    verb, _ = words(text)
+    return MoveSyntaxError(f"{text!r} is not a move: write {forms.get(verb) or every}")
