@@ -143,9 +143,11 @@ def referee(
 ) -> None:
     """As the game's referee: accept, then answer what the escrow asks of you.
 
-    Accepting gives the key the seats' escrow is sealed to; afterwards each run checks and
-    acknowledges the seats' dealings and gives what an unlock of a silent seat needs. The referee holds every seat's deck secret, so could read every hidden card: the trust the
-    players chose; the referee never plays a move."""
+    Accepting gives the key the seats' escrow is sealed to.
+
+    Each later run acknowledges the seats' dealings and gives what an unlock of a silent seat needs.
+
+    The referee holds every seat's deck secret, so could read every hidden card, and never plays."""
     from pbem.cli.play_commands import carried_text
     from pbem.engine import ledger as ledger_mod
 
@@ -282,8 +284,10 @@ def handover(
     """Hand your seat on to another player, whose key signs for it from the next entry on.
 
     Your seat's secret for this game goes to them sealed, so they read your hand and play on.
-    With --silent, the others hand on a silent player's seat: the new player takes it with
-    'pbem join FILE --as SEAT', and the escrow's holders seal it the seat's secret."""
+
+    With --silent, you propose handing on a silent player's seat, once the others consent.
+
+    The new player then takes it with 'pbem join FILE --as SEAT'; the escrow seals them its secret."""
     from pbem.crypto.identity import parse_signed_identity_line
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import UsageError

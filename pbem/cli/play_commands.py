@@ -518,8 +518,9 @@ def consent(
     key: str | None = KEY,
     send: bool = SEND,
 ) -> None:
-    """Agree to (or decline) another player's request to undo their last move, or to hand a
-    silent player's seat on."""
+    """Agree to (or decline) a player's request: to undo their last move, or to hand a seat on.
+
+    A seat is handed on by the others only when its player went silent (pbem handover --silent)."""
     with reported():
         from pbem.engine import play as play_mod
 
