@@ -43,12 +43,13 @@ from pbem.engine import table as tables
 from pbem.engine.decks import ProofCheck, check_now
 from pbem.engine.ledger import KIND_FIELDS, Ledger, Problem
 from pbem.engine.ruleset import DECK_DEMANDS
-from pbem.errors import UsageError
+from pbem.errors import IdentityError, UsageError
 from tests.conftest import potr_components, seeded_keys
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "three-players.toml"
 GAME = "princes-of-the-renaissance"
 SEATS = ("ann", "ben", "cat")
+REFEREE = "rex"  # the referee of the played game with handovers
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 HEX = "0123456789abcdef"
@@ -157,19 +158,26 @@ def played_game(
     (one step) giving their addresses, a note, a change of address, the setup draw and every
     seat's shuffle, two sealed bids made at once on copies, a timeout claimed against the third
     bidder, the reveals, a move undone with every other seat's consent, with ``handover`` ben's
-    seat handed on to dan, then random moves that favour the Treachery cards (draws, decryption
-    shares, cards shown face up). The same arguments give the same file on every run."""
-    keys = {seat: seeded_keys(seat) for seat in SEATS}
+    seat handed on to dan and cat's, silent, handed on to eve by the others' consent (a game
+    whose escrow the referee rex holds), then random moves that favour the Treachery cards (draws,
+    decryption shares, cards shown face up). The same arguments give the same file on every run."""
+    keys = {seat: seeded_keys(seat) for seat in (*SEATS, REFEREE)}
     signers = dict(keys)  # who signs for each seat now: ben's key, then dan's
     handed: dict[str, tuple[int, SecretKeys]] = {}
     components = _components(small_deck)
     rnd = random.Random(seed)
     clock = _Clock()
     with fixed_sealing(f"{seed} {nonce}".encode()):
-        setup = ledger_mod.plan(
-            game=GAME, edition="2016", options={"deadline_days": "1"}, seats=list(SEATS), creator="ann"
+        options = {"deadline_days": "1"}
+        referee = None
+        if handover:
+            options["escrow"] = "referee"
+            rex = keys[REFEREE].public(REFEREE)
+            referee = ledger_mod.Referee(rex, keys[REFEREE].sign(rex.binding_message()))
+        setup = ledger_mod.plan(game=GAME, edition="2016", options=options, seats=list(SEATS), creator="ann")
+        game = ledger_mod.new_game(
+            setup, keys["ann"], at=clock.tick(), nonce=nonce, components=components, referee=referee
         )
-        game = ledger_mod.new_game(setup, keys["ann"], at=clock.tick(), nonce=nonce, components=components)
         at = clock.tick()
         game = _merged(
             "joins",
@@ -178,6 +186,8 @@ def played_game(
                 for seat in SEATS[1:]
             ),
         )
+        if referee is not None:
+            game, _ = ledger_mod.referee_entry(game, REFEREE, keys[REFEREE], clock.tick())
         game, _ = ledger_mod.note(
             game, "ben", "I back Venice this decade; Milan is yours.", keys["ben"], clock.tick()
         )
@@ -197,6 +207,13 @@ def played_game(
                 else:
                     handed["ben"] = (entry["seq"], dan)
                     signers["ben"] = dan
+                    continue
+            if handover and "ben" in handed and "cat" not in handed and timed_out:
+                replaced = _hand_on_silent(game, signers, clock)
+                if replaced is not None:
+                    game, seq, eve = replaced
+                    handed["cat"] = (seq, eve)
+                    signers["cat"] = eve
                     continue
             assert game.table is not None and game.rules is not None
             if game.table.state.phase == "game over" or len(game.entries) > 4 * entries:
@@ -218,7 +235,14 @@ def played_game(
                 continue
             demand = rnd.choice(demands)
             seat = demand.seat
-            _, moves = play.legal(game, seat, play.hidden_hand(game, seat, signers[seat]))
+            if seat == REFEREE:
+                game, _ = ledger_mod.referee_entry(game, REFEREE, keys[REFEREE], clock.tick())
+                continue
+            try:
+                hand = play.hidden_hand(game, seat, signers[seat])
+            except IdentityError:
+                continue  # cat's new player: the seat's secret is not sealed to it yet
+            _, moves = play.legal(game, seat, hand)
             if demand.kind == "reveal":
                 game, entry = play.reveal(game, seat, signers[seat], clock.tick())
             elif demand.kind in DECK_DEMANDS:
@@ -240,6 +264,26 @@ def played_game(
         game.header(), game.roster_table(), components, game.entries, game.status_lines()
     )
     return Sound(f"played-{len(game.entries)}", text, tomllib.loads(text), keys, handed)
+
+
+def _hand_on_silent(
+    game: Ledger, signers: dict[str, SecretKeys], clock: _Clock
+) -> tuple[Ledger, int, SecretKeys] | None:
+    """ann proposes handing cat's seat (cat let a deadline pass) on to eve, ben (dan's key)
+    consents, and eve takes it: the game, the seq of the consent, eve's key; None while the
+    proposal cannot be made (cat's sealed bid waits, an undo waits)."""
+    eve = seeded_keys("eve")
+    identity = eve.public("eve")
+    try:
+        game, _ = ledger_mod.replace(
+            game, "ann", "cat", identity, signers["ann"], to_signature=eve.sign(identity.binding_message()),
+            at=clock.tick(),
+        )  # fmt: skip
+    except UsageError:
+        return None
+    game, entry = play.answer_undo(game, "ben", True, signers["ben"], clock.tick())
+    game, _ = ledger_mod.rejoin(game, "cat", eve, clock.tick())
+    return game, entry["seq"], eve
 
 
 def _choose(rnd: random.Random, moves: Sequence[str], kind: str) -> str:

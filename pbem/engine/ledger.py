@@ -963,7 +963,7 @@ def combine(
             if (
                 not isinstance(given, dict)
                 or type(given.get("seq")) is not int
-                or given.get("by") not in mine.seats
+                or given.get("by") not in mine.participants
             ):
                 raise GameFileError(f"{name}: entry {position + 1} has no seq or seat of this game")
             entry = dict(given)
