@@ -38,7 +38,7 @@ from bench_verify import example_verify
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.rules import RULES
-from tests.pof_support import Dealer, new_game
+from tests.games.princes_of_florence.support import Dealer, new_game
 
 SEATS = ("a", "b", "c", "d")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "florence-four-players.toml"

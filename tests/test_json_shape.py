@@ -22,9 +22,11 @@ from pbem.engine.table import Table
 from pbem.games.il_principe.rules import RULES as PRINCIPE
 from pbem.games.princes_of_florence.rules import RULES as FLORENCE
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
-from tests import ip_support, pof_support, potr_support
 from tests.conftest import Cli
-from tests.test_ip_rules import in_actions
+from tests.games.il_principe import support as ip_support
+from tests.games.il_principe.test_rules import in_actions
+from tests.games.princes_of_florence import support as pof_support
+from tests.games.princes_of_the_renaissance import support as potr_support
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

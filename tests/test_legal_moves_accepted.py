@@ -2,7 +2,7 @@
 
 Seeded random games of Princes of the Renaissance, Princes of Florence and Il Principe are played
 at the rules level, with the playout tests' dealers standing in for the engine's hidden decks
-(tests/potr_support.py, pof_support.py, ip_support.py). At every state reached, for every seat:
+(the support modules under tests/games/). At every state reached, for every seat:
 the moves the rules list, kept as ``pbem moves --as SEAT`` keeps them for the hidden cards the
 seat holds (``play.playable``), and the free moves, each pass the rules' check once the cards
 they show are shown, as ``pbem play`` checks them. The rules cannot know a hidden card, so they
@@ -28,8 +28,10 @@ from pbem.games.princes_of_florence.game import KEEP
 from pbem.games.princes_of_florence.rules import RULES as POF
 from pbem.games.princes_of_the_renaissance import deck as potr_deck
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
-from tests import ip_support, pof_support, potr_support
-from tests.test_potr_playouts import choose as potr_choose
+from tests.games.il_principe import support as ip_support
+from tests.games.princes_of_florence import support as pof_support
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.test_playouts import choose as potr_choose
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio")
 Hand = Mapping[str, str | None]  # a seat's hidden cards, token -> card, as its own key reads them

@@ -35,8 +35,9 @@ from pbem.games.princes_of_florence.scoring import winners as pof_winners
 from pbem.games.princes_of_the_renaissance import decade, scoring
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR_RULES
 from pbem.games.princes_of_the_renaissance.state import Game as PotrGame
-from tests import ip_support, pof_support
 from tests.conftest import Cli
+from tests.games.il_principe import support as ip_support
+from tests.games.princes_of_florence import support as pof_support
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -156,7 +157,7 @@ def test_potr_what_the_move_says_is_not_said_again() -> None:
 
 @cache
 def _pof(seed: int = 11) -> tuple[tuple[PofGame, PofGame, list[str]], ...]:
-    """A seeded game played as test_pof_rules_playouts plays it (works and buildings tried first,
+    """A seeded game played as Florence's test_rules_playouts plays it (works and buildings tried first,
     most of the time), every move through ``Dealer.play``."""
     rng = random.Random(seed)
     game = pof_support.new_game(("ann", "ben", "cat", "dan"))

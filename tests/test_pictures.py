@@ -33,9 +33,11 @@ from pbem.render.picture import companion_view, game_svg, svg
 from pbem.render.picture.canvas import Box, text_box
 from pbem.render.picture.page import html_page
 from pbem.render.picture.seats import seat_styles
-from tests import ip_support, pof_support, potr_support
 from tests.conftest import Cli, game_ids, make_key_homes
-from tests.test_potr_hidden_deck import Played, step
+from tests.games.il_principe import support as ip_support
+from tests.games.princes_of_florence import support as pof_support
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.test_hidden_deck import Played, step
 
 SVG_TEXT = "{http://www.w3.org/2000/svg}text"
 TITLE = "Princes of the Renaissance"

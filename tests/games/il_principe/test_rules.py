@@ -11,7 +11,7 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe.email_view import breakdown, winners
 from pbem.games.il_principe.game import ACTIONS, AUCTION, RESERVE, ROLES, Game, counts
 from pbem.games.il_principe.rules import RULES
-from tests.ip_support import Dealer, new_game
+from tests.games.il_principe.support import Dealer, new_game
 
 SEATS = ("andrea", "barbara", "tom", "nick")
 

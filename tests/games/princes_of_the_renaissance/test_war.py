@@ -25,8 +25,18 @@ from pbem.crypto.randomness import Draws
 from pbem.games.princes_of_the_renaissance.components import CITIES
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests import potr_support
-from tests.potr_support import DEALER, SEATS, act, end_decade, grant, refused, spent, to_act, with_active
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.support import (
+    DEALER,
+    SEATS,
+    act,
+    end_decade,
+    grant,
+    refused,
+    spent,
+    to_act,
+    with_active,
+)
 
 GAME_ID = "a7" * 16
 # Families with no power in a war, except d'Este (d), whose +1 defence is tested on its own.
@@ -49,7 +59,7 @@ SPANISH = "naples-spanish-infantry"
 Side = tuple[int, int]  # a side's attack and defence before the die
 
 
-# --- helpers (the shared ones are in tests/potr_support.py) -----------------------------------------
+# --- helpers (the shared ones are in support.py) -------------------------------------------------
 decade_one = partial(potr_support.decade_one, game_id=GAME_ID, families=FAMILIES)
 
 

@@ -31,7 +31,7 @@ from pbem.games.princes_of_florence.moves import (
 )
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import winners
-from tests.pof_support import COMPONENTS, Dealer, new_game
+from tests.games.princes_of_florence.support import COMPONENTS, Dealer, new_game
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena")
 LIKES = {card["id"]: card for card in COMPONENTS["profession"]}

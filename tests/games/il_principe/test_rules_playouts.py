@@ -19,7 +19,7 @@ import pytest
 from pbem.games.il_principe import rounds
 from pbem.games.il_principe.email_view import breakdown, winners
 from pbem.games.il_principe.game import ACTIONS, Game
-from tests.ip_support import CITY, COMPONENTS, RULE, Dealer, new_game, playout
+from tests.games.il_principe.support import CITY, COMPONENTS, RULE, Dealer, new_game, playout
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena")
 ROLE = {(role["colour"], role["rank"]): role for role in COMPONENTS["role"]}

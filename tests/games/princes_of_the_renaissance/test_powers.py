@@ -20,8 +20,18 @@ import pytest
 from pbem.errors import MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests import potr_support
-from tests.potr_support import DEALER, SEATS, act, end_decade, grant, refused, spent, to_act, with_active
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.support import (
+    DEALER,
+    SEATS,
+    act,
+    end_decade,
+    grant,
+    refused,
+    spent,
+    to_act,
+    with_active,
+)
 
 GAME_ID = "b3" * 16
 # a: Gonzaga (gold discount), b: Malatesta (hand limit 3), c: Montefeltro (influence discount),
@@ -45,7 +55,7 @@ FREE_CARD_TILES = ("naples-alfonso-of-aragon", "milan-pallavicino-family")
 HAND_LIMIT_TILES = ("naples-ferrante-of-aragon", "rome-cesare-borgia")
 
 
-# --- helpers (the shared ones are in tests/potr_support.py) -----------------------------------------
+# --- helpers (the shared ones are in support.py) -------------------------------------------------
 decade_one = partial(potr_support.decade_one, game_id=GAME_ID, families=FAMILIES, phase=None)
 
 
@@ -620,7 +630,7 @@ def test_malatesta_b_draws_no_free_card() -> None:
 # --- d'Este outside war -------------------------------------------------------------------------------------
 def test_deste_a_may_buy_artillery_in_decade_one_and_b_may_not() -> None:
     """Seed 000, d'Este: "Вы можете покупать Артиллерию в первом Десятилетии" (A side only; the B side
-    has only "+1 к Обороне", tested in tests/test_potr_war.py)."""
+    has only "+1 к Обороне", tested in tests/games/princes_of_the_renaissance/test_war.py)."""
     state = with_active(decade_one(), "d")
     after = act(state, "d", "buy artillery")
     assert after.players["d"].troops == ["artillery"]

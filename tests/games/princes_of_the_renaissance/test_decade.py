@@ -28,8 +28,8 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.components import CITIES, TROOPS
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests import potr_support
-from tests.potr_support import DEALER, SEATS, act, refused, to_act, with_active
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.support import DEALER, SEATS, act, refused, to_act, with_active
 
 GAME_ID = "5e" * 16
 # a: Gonzaga (2 gold auction discount), b: Malatesta (hand limit 3), c: Montefeltro (2 influence

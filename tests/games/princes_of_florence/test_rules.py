@@ -13,7 +13,7 @@ from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import ACTIONS, AUCTION, PLACE, FollowUp, Game
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import breakdown, winners
-from tests.pof_support import Dealer, new_game
+from tests.games.princes_of_florence.support import Dealer, new_game
 
 SEATS = ("anna", "bruno", "carla")
 
