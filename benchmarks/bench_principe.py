@@ -53,7 +53,7 @@ from pbem.engine import ledger as ledger_mod
 from pbem.engine.ledger import Ledger
 from pbem.games.il_principe.email_view import breakdown
 from pbem.games.il_principe.game import OVER, Game
-from tests.games.il_principe.support import Dealer, new_game, playout
+from tests.games.il_principe.support import dealer_for, new_game, playout
 from tests.games.il_principe.test_ledger import SEATS, played
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "principe-four-players.toml"
@@ -64,7 +64,7 @@ LEDGER_SEED = 1
 def rules_game(seats: Sequence[str], seed: int) -> int:
     """One random complete game through the rules, scored; the number of moves made."""
     game = new_game(tuple(seats))
-    dealer = Dealer.for_game(game, seed)
+    dealer = dealer_for(game, seed)
     game = last = dealer.settle(game)
     made = 0
     for _, after, _, _ in playout(game, dealer, random.Random(seed)):

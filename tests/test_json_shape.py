@@ -170,11 +170,11 @@ def positions() -> Iterator[tuple[str, Any, Any]]:
     yield "princes-of-the-renaissance", POTR, potr_support.act(potr, potr.active, auction)
     yield "princes-of-the-renaissance", POTR, potr_support.end_decade(potr)
     principe = ip_support.new_game(("ann", "ben", "cat"))
-    principe = ip_support.Dealer.for_game(principe, 5).settle(principe)
+    principe = ip_support.dealer_for(principe, 5).settle(principe)
     yield "il-principe", PRINCIPE, principe
     yield "il-principe", PRINCIPE, in_actions(principe)
     florence = pof_support.new_game(("ann", "ben", "cat"))
-    yield "princes-of-florence", FLORENCE, pof_support.Dealer.for_game(florence, 5).settle(florence)
+    yield "princes-of-florence", FLORENCE, pof_support.dealer_for(florence, 5).settle(florence)
 
 
 POTR_FAMILIES = {"a": "gonzaga", "b": "malatesta", "c": "montefeltro", "d": "este"}

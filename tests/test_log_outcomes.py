@@ -158,10 +158,10 @@ def test_potr_what_the_move_says_is_not_said_again() -> None:
 @cache
 def _pof(seed: int = 11) -> tuple[tuple[PofGame, PofGame, list[str]], ...]:
     """A seeded game played as Florence's test_rules_playouts plays it (works and buildings tried first,
-    most of the time), every move through ``Dealer.play``."""
+    most of the time), every move through ``Dealer.play`` (tests/games/dealer.py)."""
     rng = random.Random(seed)
     game = pof_support.new_game(("ann", "ben", "cat", "dan"))
-    dealer = pof_support.Dealer.for_game(game, seed)
+    dealer = pof_support.dealer_for(game, seed)
     game = dealer.settle(game)
     weight = {"work": 0, "build": 1, "auction": 1, "bid": 2, "take": 2, "freedom": 2}
     found = []
@@ -240,7 +240,7 @@ def test_pof_game_end_says_the_final_score_and_winner() -> None:
 def _ip() -> tuple[tuple[IpGame, IpGame, list[str]], ...]:
     rng = random.Random(3)
     game = ip_support.new_game(("ann", "ben", "cat", "dan"))
-    dealer = ip_support.Dealer.for_game(game, 3)
+    dealer = ip_support.dealer_for(game, 3)
     game = dealer.settle(game)
     return tuple(
         (before, after, outcomes(IP_RULES, before, after))

@@ -287,8 +287,8 @@ def florence() -> tuple[FlorenceGame, dict[str, str]]:
     """Three seats after the deal, with buildings and landscapes on two estates and a prestige
     card face down in ann's hand; and the name of every hidden card, by token."""
     game = pof_support.new_game(("ann", "bob", "cy"))
-    dealer = pof_support.Dealer.for_game(game, 5)
-    game = dealer.deal(game)
+    dealer = pof_support.dealer_for(game, 5)
+    game = pof_support.deal(game, dealer)
     parts = game.components
 
     def laid(estate: grid.Estate, *placements: tuple[str, str]) -> grid.Estate:
@@ -358,7 +358,7 @@ def principe() -> tuple[PrincipeGame, dict[str, str]]:
     """Four seats in round 1 with three cities built, shields in four regions and two roles held;
     and the name of every hidden card, by token."""
     game = ip_support.new_game(("andrea", "barbara", "tom", "nick"))
-    dealer = ip_support.Dealer.for_game(game, 3)
+    dealer = ip_support.dealer_for(game, 3)
     game = dealer.settle(game)
     andrea, barbara, tom, nick = game.players
     players = (

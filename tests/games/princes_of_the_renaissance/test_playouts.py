@@ -1308,7 +1308,7 @@ def play_game(
         if kept is not None:
             assert shown == kept, f"apply changed the state it was given ({seat}: {text})"
         DEALER.returned(state, seat, move)
-        after = DEALER.deal(after)
+        after = DEALER.settle(after)
         books.move(state, seat, text, after)
         books.agree(after)
         invariants(after, data)
