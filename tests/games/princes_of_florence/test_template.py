@@ -1,5 +1,5 @@
-"""The Princes of Florence component template: its values read back, its sources, and the checks
-that refuse a corrupted set in one line.
+"""The Princes of Florence component template: its values read back and its sources (the checks
+that refuse a corrupted set in one line: template_cases.py).
 
 Rules text: /work/shared/seeds/001, "Содержимое коробки", "Подготовка к игре", "Описание
 объектов", "Создание шедевра", "Строительство зданий"; card lists from the Princes of Florence
@@ -8,20 +8,16 @@ section of the rules notes.
 
 from __future__ import annotations
 
-import copy
 import json
 import tomllib
-from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from pbem import gamefile
 from pbem.engine import templates
-from pbem.engine.templates import ComponentError
 from pbem.games.princes_of_florence.components import load, parse
 from pbem.games.princes_of_florence.estate import format_squares
 from tests.conftest import Cli
+from tests.games.corruption import record
 
 Data = dict[str, Any]
 COMPONENTS = load()
@@ -134,167 +130,6 @@ def test_the_values_a_game_embeds_parse_without_their_sources() -> None:
     assert embedded.bonus == COMPONENTS.bonus
     assert embedded.unverified == frozenset()
     assert embedded.prestige["most-works"].source == "components"
-
-
-def record(data: Data, kind: str, record_id: str) -> Data:
-    found: Data = next(item for item in data[kind] if item["id"] == record_id)
-    return found
-
-
-def _set(path: tuple[Any, ...], value: Any) -> Callable[[Data], None]:
-    def change(data: Data) -> None:
-        target = data
-        for key in path[:-1]:
-            target = record(target, key[0], key[1]) if isinstance(key, tuple) else target[key]
-        target[path[-1]] = value
-
-    return change
-
-
-def _drop_source(data: Data) -> None:
-    del record(data, "profession", "poet")["source"]["landscape"]
-
-
-def _third_forest_liker(data: Data) -> None:
-    record(data, "profession", "poet")["landscape"] = "forest"
-
-
-def _tied_on_two_large(data: Data) -> None:
-    card = record(data, "prestige", "two-large")
-    card["tied"] = 3
-    card["source"]["tied"] = "unverified"
-
-
-CORRUPTIONS: dict[str, tuple[Callable[[Data], None], str]] = {
-    "florins as text": (
-        _set(("rules", "start_florins", "value"), "3500"),
-        "[rules] start_florins must be a whole number from 0 to 99900",
-    ),
-    "too many florins": (
-        _set(("rules", "start_florins", "value"), 10**9),
-        "[rules] start_florins must be a whole number from 0 to 99900",
-    ),
-    "unknown rule": (
-        _set(("rules", "tax"), {"value": 1, "source": "unverified"}),
-        "[rules] has unknown values: tax",
-    ),
-    "a minimum that falls": (
-        _set(("minimum_work", "3", "value"), 20),
-        "[minimum_work] must rise every round, as the round track's minimum does",
-    ),
-    "a round without a minimum": (
-        lambda data: data["minimum_work"].pop("4"),
-        "[minimum_work] is missing 4",
-    ),
-    "unknown building liked": (
-        _set((("profession", "mathematician"), "building"), "castle"),
-        "[[profession]] 'mathematician': unknown building 'castle'; known: atelier, chapel, hospital, "
-        "laboratory, library, opera, theatre, tower, university, workshop",
-    ),
-    "a landscape liked by a different count": (
-        _third_forest_liker,
-        "[[landscape]] 'forest': professions is 9, but 10 profession cards like it",
-    ),
-    "value without a source": (
-        _drop_source,
-        "[[profession]] 'poet' landscape: no source; give the rules text and section, or 'unverified'",
-    ),
-    "negative prestige": (
-        _set((("prestige", "most-works"), "value"), -1),
-        "[[prestige]] 'most-works': value must not be negative",
-    ),
-    "tied on a card without a lead": (
-        _tied_on_two_large,
-        "[[prestige]] 'two-large': the card compares no players, so it has no tied value",
-    ),
-    "a card with a lead without tied": (
-        lambda data: record(data, "prestige", "most-parks").pop("tied"),
-        "[[prestige]] 'most-parks': a card that compares players needs tied (its value for a shared lead)",
-    ),
-    "unknown prestige card": (
-        _set((("prestige", "two-large"), "id"), "three-large"),
-        "[[prestige]] must be exactly most-works, most-buildings, most-jesters, most-builders, most-forests, "
-        "most-lakes, most-parks, most-landscapes, fewest-empty, all-landscapes, all-freedoms, "
-        "builder-jester-landscapes, two-large, four-buildings-two-freedoms",
-    ),
-    "a bonus card counting the unknown": (
-        _set((("bonus", "lakes"), "counts"), ["dragon"]),
-        "[[bonus]] 'lakes': counts must name things from building, small-building, medium-building, "
-        "large-building, building-size, landscape, landscape-type, forest, lake, park, freedom, builder, "
-        "jester, prestige-card, card-in-hand",
-    ),
-    "a bonus card short": (
-        lambda data: data["bonus"].pop(),
-        "[[bonus]]: 19 cards, but [rules] bonus_cards is 20",
-    ),
-    "a shape in two pieces": (
-        _set((("building", "tower"), "shape"), ["#.#"]),
-        "[[building]] 'tower': shape must be one piece, its squares joined along their sides",
-    ),
-    "a shape drawn with other marks": (
-        _set((("building", "tower"), "shape"), ["#x#"]),
-        '[[building]] \'tower\': shape is drawn in rows of "#" (a square) and "." (none)',
-    ),
-    "a shape too long for the estate": (
-        _set((("building", "theatre"), "shape"), ["########"]),
-        "[[building]] 'theatre': shape does not fit on the estate",
-    ),
-    "four large types": (
-        _set((("building", "tower"), "size"), "large"),
-        "[[building]]: 4 large types, but [rules] large_types is 3",
-    ),
-    "an unknown size": (
-        _set((("building", "tower"), "size"), "huge"),
-        "[[building]] 'tower': size must be large, medium or small",
-    ),
-    "a small building as big as a medium one": (
-        _set((("building", "tower"), "shape"), ["####"]),
-        "[[building]]: every medium building must cover more squares than every small one",
-    ),
-    "a park as big as a lake": (
-        _set((("landscape", "park"), "shape"), ["###"]),
-        "[[landscape]]: a lake must be smaller than a forest, and a park than a lake",
-    ),
-    "a freedom marker missing": (
-        _set((("freedom", "travel"), "copies"), 3),
-        "[[freedom]]: 11 markers, but [rules] freedom_markers is 12",
-    ),
-    "two-sided as text": (
-        _set((("building", "opera"), "two_sided"), "yes"),
-        "[[building]] 'opera': two_sided must be true or false",
-    ),
-    "too many jesters": (
-        _set(("jester", "copies"), 5000),
-        "[jester]: copies is 5000; it must be from 0 to 999",
-    ),
-    "builders free before they are cheap": (
-        _set(("builder", "free_from"), 4),
-        "[builder] free_from must be from 1 to limit (3)",
-    ),
-    "a palace off the estate": (
-        _set(("estate", "palace_at"), "g7"),
-        "[estate] the palace reaches off the estate",
-    ),
-    "a palace at no square": (
-        _set(("estate", "palace_at"), "z9"),
-        "[estate] palace_at: 'z9' is off the estate: columns a-g, rows 1-7",
-    ),
-    "another game's template": (
-        _set(("template", "game"), "princes-of-the-renaissance"),
-        "[template] game must be 'princes-of-florence', not 'princes-of-the-renaissance'",
-    ),
-}
-
-
-@pytest.mark.parametrize("case", sorted(CORRUPTIONS))
-def test_a_corrupted_template_is_refused_in_one_line_naming_the_value(case: str) -> None:
-    change, message = CORRUPTIONS[case]
-    data = copy.deepcopy(shipped())
-    change(data)
-    with pytest.raises(ComponentError) as caught:
-        parse(data, require_sources=True)
-    assert str(caught.value) == message
-    assert "\n" not in message
 
 
 def test_the_shipped_template_is_the_one_pbem_reads() -> None:
