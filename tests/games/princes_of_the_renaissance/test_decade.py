@@ -10,8 +10,8 @@ the rule points at ("по цене, указанной на тайле": the pri
 the code under test computes. Every refusal leaves the state as it was and says, in one line,
 which rule refused it.
 
-Wars themselves (condottieri, cards in a war, dice) are tested in test_potr_war.py and the cards'
-and tiles' powers in test_potr_powers.py; here War is one of the actions of a turn, limited per
+Wars themselves (condottieri, cards in a war, dice) are tested in test_war.py and the cards' and
+tiles' powers in test_powers.py; here War is one of the actions of a turn, limited per
 decade, and the end-of-turn window (Start War is played "В конце Вашего Хода") is a step a turn
 may go through before the next player's.
 """
