@@ -38,7 +38,7 @@ from bench_verify import example_verify
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.rules import RULES
-from tests.pof_support import Dealer, new_game
+from tests.games.princes_of_florence.support import dealer_for, new_game
 
 SEATS = ("a", "b", "c", "d")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "florence-four-players.toml"
@@ -48,7 +48,7 @@ def rules_game(seed: int) -> int:
     """One random complete game through the rules; the number of moves made."""
     rnd = random.Random(seed)
     game = new_game(SEATS)
-    dealer = Dealer.for_game(game, seed)
+    dealer = dealer_for(game, seed)
     game = dealer.settle(game)
     made = 0
     while RULES.demands(game):

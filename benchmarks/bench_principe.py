@@ -11,19 +11,19 @@ It measures, in one run:
 * (a) complete random 4-player games per second, rules only: setup, every round's four phases
   and the end with its scoring, through the ruleset, the deck dealt by the tests' stand-in dealer
   (a seeded order, no cryptography), moves chosen by the random player of the rules' playout
-  tests (``tests/ip_support.py``);
+  tests (``tests/games/il_principe/support.py``);
 * (b) the complete four-player example game (``examples/principe-four-players.toml``, played
   through the command line by ``examples/play-principe.py``): ``verify`` in-process with every
   proof checked, and again with the proofs already checked, against the floor (parsing,
   rebuilding each signed message, checking each Ed25519 signature) measured in the same run;
 * (c) what a round costs: whole games played through the signed ledger as pbem plays them (the
-  players of ``tests/test_ip_ledger.py``: every entry signed and replayed, each shuffle and share
-  with its proof) for each player count asked, and the example. For each round: its entries; the
-  decisions among them (the moves, sealed reserves and their reveals players make); the entries
-  only the engine asks for (randomness for a city turned up, a ``sync`` carrying a shuffle or
-  shares); and the emails, one each time the file changes hands (a seat's entries in a row go in
-  one message). What a seat owes the deck rides in its next entry, so it costs an entry of its
-  own only when the seat has nothing else to send.
+  players of ``tests/games/il_principe/test_ledger.py``: every entry signed and replayed, each
+  shuffle and share with its proof) for each player count asked, and the example. For each round:
+  its entries; the decisions among them (the moves, sealed reserves and their reveals players
+  make); the entries only the engine asks for (randomness for a city turned up, a ``sync``
+  carrying a shuffle or shares); and the emails, one each time the file changes hands (a seat's
+  entries in a row go in one message). What a seat owes the deck rides in its next entry, so it
+  costs an entry of its own only when the seat has nothing else to send.
 
 ``--quick`` (what CI runs): 2 rules-only games, one run of each timing, and for (c) one 2-player
 ledger game to the end of its first round, besides the example.
@@ -53,8 +53,8 @@ from pbem.engine import ledger as ledger_mod
 from pbem.engine.ledger import Ledger
 from pbem.games.il_principe.email_view import breakdown
 from pbem.games.il_principe.game import OVER, Game
-from tests.ip_support import Dealer, new_game, playout
-from tests.test_ip_ledger import SEATS, played
+from tests.games.il_principe.support import dealer_for, new_game, playout
+from tests.games.il_principe.test_ledger import SEATS, played
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "principe-four-players.toml"
 DECISIONS = ("move", "commit", "reveal")  # what players choose; "contribute" and "sync" the engine asks
@@ -64,7 +64,7 @@ LEDGER_SEED = 1
 def rules_game(seats: Sequence[str], seed: int) -> int:
     """One random complete game through the rules, scored; the number of moves made."""
     game = new_game(tuple(seats))
-    dealer = Dealer.for_game(game, seed)
+    dealer = dealer_for(game, seed)
     game = last = dealer.settle(game)
     made = 0
     for _, after, _, _ in playout(game, dealer, random.Random(seed)):

@@ -7,7 +7,6 @@ the deck deal. Refusals are forged from its stages by re-signing one entry with 
 
 from __future__ import annotations
 
-import copy
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from pbem.keys import KeyStore
 from tests import hidden_deck_game
 from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
 from tests.hidden_deck_game import DECK
+from tests.tamper import signed_again
 
 SEATS = ("a", "b", "c")
 
@@ -100,14 +100,10 @@ def entries(played: Played, stage: str) -> list[dict[str, Any]]:
 def resigned(played: Played, stage: str, position: int, change: Callable[[dict[str, Any]], None]) -> str:
     """The game at ``stage`` cut after entry ``position``, that entry changed and signed again."""
     data = played.data(stage)
-    entry = copy.deepcopy(data["entry"][position])
-    change(entry)
-    del entry["sig"]
-    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(entry["by"]))
-    kept = [*data["entry"][:position], signed]
-    game = ledger.audit(dict(data, entry=kept)).ledger
+    forged = signed_again(data, position, change, played.secret)
+    game = ledger.audit(forged).ledger
     assert game is not None
-    return gamefile.render_new(game.header(), data["roster"], data.get("components", {}), kept, ())
+    return gamefile.render_new(game.header(), data["roster"], data.get("components", {}), forged["entry"], ())
 
 
 def problems(text: str, position: int) -> list[str]:

@@ -8,7 +8,6 @@ without waiting.
 
 from __future__ import annotations
 
-import copy
 import json
 import tomllib
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ from pbem.engine import ledger
 from pbem.keys import KeyStore
 from tests import hidden_deck_game
 from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
+from tests.tamper import forged_problems
 
 SEATS = ("a", "b", "c")
 DAY1 = "2026-01-01T00:00:00Z"
@@ -106,14 +106,7 @@ def resigned(
     played: Played, stage: str, position: int, change: Callable[[dict[str, Any]], None]
 ) -> list[str]:
     """The problems of the game at ``stage`` with entry ``position`` changed and signed again."""
-    data = tomllib.loads(played.stages[stage])
-    entry = copy.deepcopy(data["entry"][position])
-    change(entry)
-    del entry["sig"]
-    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(entry["by"]))
-    trial = dict(data, entry=[*data["entry"][:position], signed])
-    trial["game"] = dict(data["game"], entries=position + 1)
-    return [str(problem) for problem in ledger.audit(trial).problems if problem.position == position]
+    return forged_problems(tomllib.loads(played.stages[stage]), position, change, played.secret)
 
 
 def test_the_others_unlock_the_silent_seats_share_and_the_drawer_reads_its_card(played: Played) -> None:

@@ -188,8 +188,14 @@ def test_complete_florence_example_replays_to_the_score_the_rules_count(cli: Cli
 
     from pbem.engine import ledger
     from pbem.games.princes_of_florence.rules import RULES
-    from tests.test_pof_ledger import books, encodings, face_down, occurs, outside_components
-    from tests.test_pof_rules_playouts import final_score
+    from tests.games.princes_of_florence.test_ledger import (
+        books,
+        encodings,
+        face_down,
+        occurs,
+        outside_components,
+    )
+    from tests.games.princes_of_florence.test_rules_playouts import final_score
 
     path = EXAMPLES / "florence-four-players.toml"
     verified = cli("verify", str(path))
@@ -239,8 +245,8 @@ def test_complete_principe_example_replays_to_the_score_the_rules_count() -> Non
     from pbem.engine import table as tables
     from pbem.games.il_principe.email_view import winners
     from pbem.games.il_principe.rules import RULES
-    from tests.test_ip_ledger import colour_words, strings
-    from tests.test_ip_rules_playouts import independent_score
+    from tests.games.il_principe.test_ledger import colour_words, strings
+    from tests.games.il_principe.test_rules_playouts import independent_score
 
     data = tomllib.loads((EXAMPLES / "principe-four-players.toml").read_text(encoding="utf-8"))
     audited = ledger.audit(data, lambda key, run: None)

@@ -7,7 +7,6 @@ Refusals are forged from its stages by re-signing one entry, as a player who edi
 
 from __future__ import annotations
 
-import copy
 import json
 import shutil
 import tomllib
@@ -28,6 +27,7 @@ from pbem.keys import KeyStore
 from tests import hidden_deck_game, independent_verifier
 from tests.conftest import CREATED, forget_seen_games, game_ids, make_key_homes, run_cli, seeded_keys
 from tests.hidden_deck_game import DECK
+from tests.tamper import signed_again
 
 SEATS = ("a", "b", "c")
 HANDOVER = 12  # the seq of b's handover in the module's game
@@ -117,14 +117,12 @@ def resigned(
 ) -> str:
     """The game at ``stage`` cut after entry ``position``, that entry changed and signed by ``signer``."""
     data = played.data(stage)
-    entry = copy.deepcopy(data["entry"][position])
-    change(entry)
-    del entry["sig"]
-    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(signer))
-    kept = [*data["entry"][:position], signed]
-    game = ledger.audit(dict(data, entry=kept)).ledger
+    forged = signed_again(data, position, change, played.secret, signer)
+    game = ledger.audit(forged).ledger
     assert game is not None
-    return gamefile.render_new(game.header(), game.roster_table(), data.get("components", {}), kept, ())
+    return gamefile.render_new(
+        game.header(), game.roster_table(), data.get("components", {}), forged["entry"], ()
+    )
 
 
 def problems(text: str) -> list[str]:

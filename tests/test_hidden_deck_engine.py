@@ -7,7 +7,6 @@ only the hidden-deck check can refuse it. A six-card proof costs well under a se
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import tomllib
@@ -35,6 +34,7 @@ from pbem.keys import KeyStore
 from tests import hidden_deck_game
 from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
 from tests.hidden_deck_game import CARDS, DECK
+from tests.tamper import forged_problems
 
 SEATS = ("a", "b", "c")
 SEEN: set[str] = set()
@@ -126,15 +126,7 @@ def packed_set(text: str, index: int, value: bytes) -> str:
 
 def forge(played: Played, stage: str, position: int, change: Callable[[dict[str, Any]], None]) -> list[str]:
     """The problems of entry ``position`` changed by ``change`` and signed again by its seat."""
-    data = played.data(stage)
-    entries = data["entry"]
-    entry = copy.deepcopy(entries[position])
-    change(entry)
-    del entry["sig"]
-    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(entry["by"]))
-    trial = dict(data, entry=[*entries[:position], signed])
-    trial["game"] = dict(data["game"], entries=position + 1)
-    return [str(problem) for problem in ledger.audit(trial, memo).problems if problem.position == position]
+    return forged_problems(played.data(stage), position, change, played.secret, memo)
 
 
 # --- the protocol, as played -----------------------------------------------------------------------

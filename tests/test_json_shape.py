@@ -22,9 +22,11 @@ from pbem.engine.table import Table
 from pbem.games.il_principe.rules import RULES as PRINCIPE
 from pbem.games.princes_of_florence.rules import RULES as FLORENCE
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
-from tests import ip_support, pof_support, potr_support
 from tests.conftest import Cli
-from tests.test_ip_rules import in_actions
+from tests.games.il_principe import support as ip_support
+from tests.games.il_principe.test_rules import in_actions
+from tests.games.princes_of_florence import support as pof_support
+from tests.games.princes_of_the_renaissance import support as potr_support
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -168,11 +170,11 @@ def positions() -> Iterator[tuple[str, Any, Any]]:
     yield "princes-of-the-renaissance", POTR, potr_support.act(potr, potr.active, auction)
     yield "princes-of-the-renaissance", POTR, potr_support.end_decade(potr)
     principe = ip_support.new_game(("ann", "ben", "cat"))
-    principe = ip_support.Dealer.for_game(principe, 5).settle(principe)
+    principe = ip_support.dealer_for(principe, 5).settle(principe)
     yield "il-principe", PRINCIPE, principe
     yield "il-principe", PRINCIPE, in_actions(principe)
     florence = pof_support.new_game(("ann", "ben", "cat"))
-    yield "princes-of-florence", FLORENCE, pof_support.Dealer.for_game(florence, 5).settle(florence)
+    yield "princes-of-florence", FLORENCE, pof_support.dealer_for(florence, 5).settle(florence)
 
 
 POTR_FAMILIES = {"a": "gonzaga", "b": "malatesta", "c": "montefeltro", "d": "este"}

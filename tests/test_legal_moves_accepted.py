@@ -1,11 +1,11 @@
 """Every move ``pbem moves`` lists is one ``pbem play`` accepts, in each of the three games.
 
 Seeded random games of Princes of the Renaissance, Princes of Florence and Il Principe are played
-at the rules level, with the playout tests' dealers standing in for the engine's hidden decks
-(tests/potr_support.py, pof_support.py, ip_support.py). At every state reached, for every seat:
-the moves the rules list, kept as ``pbem moves --as SEAT`` keeps them for the hidden cards the
-seat holds (``play.playable``), and the free moves, each pass the rules' check once the cards
-they show are shown, as ``pbem play`` checks them. The rules cannot know a hidden card, so they
+at the rules level, with the tests' dealer standing in for the engine's hidden decks
+(tests/games/dealer.py). At every state reached, for every seat: the moves the rules list, kept
+as ``pbem moves --as SEAT`` keeps them for the hidden cards the seat holds (``play.playable``),
+and the free moves, each pass the rules' check once the cards they show are shown, as
+``pbem play`` checks them. The rules cannot know a hidden card, so they
 list a card play before its cards are known; only the seat's own cards tell which it can make.
 """
 
@@ -28,8 +28,10 @@ from pbem.games.princes_of_florence.game import KEEP
 from pbem.games.princes_of_florence.rules import RULES as POF
 from pbem.games.princes_of_the_renaissance import deck as potr_deck
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
-from tests import ip_support, pof_support, potr_support
-from tests.test_potr_playouts import choose as potr_choose
+from tests.games.il_principe import support as ip_support
+from tests.games.princes_of_florence import support as pof_support
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.test_playouts import choose as potr_choose
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio")
 Hand = Mapping[str, str | None]  # a seat's hidden cards, token -> card, as its own key reads them
@@ -88,7 +90,7 @@ POF_FIRST = {"work": 0, "recruit": 0, "build": 1, "auction": 1, "buy": 1, "take"
 def florence(players: int, unofficial: bool, seed: int) -> Iterator[Point]:
     rng = random.Random(seed)
     game = pof_support.new_game(NAMES[:players], unofficial)
-    dealer = pof_support.Dealer.for_game(game, seed)
+    dealer = pof_support.dealer_for(game, seed)
     game = dealer.settle(game)
 
     def hand(seat: str) -> Hand:
@@ -126,7 +128,7 @@ def renaissance(players: int, edition: str, turn_order: str, side: str, seed: in
         if ready:
             context = ready[0].context
             draws = Draws(game_id, context, [(seat, rng.randbytes(32)) for seat in seats])
-            state = dealer.deal(POTR.resolve(state, context, draws))
+            state = dealer.settle(POTR.resolve(state, context, draws))
             continue
         hands = {
             seat: {token: dealer.card(token) for token in potr_deck.hidden(state, seat)} for seat in seats
@@ -143,7 +145,7 @@ def renaissance(players: int, edition: str, turn_order: str, side: str, seed: in
         move = POTR.parse(text)
         after = POTR.apply(dealer.show(state, seat, move), seat, move)
         dealer.returned(state, seat, move)
-        state = dealer.deal(after)
+        state = dealer.settle(after)
 
 
 # --- Il Principe -----------------------------------------------------------------------------------
@@ -154,7 +156,7 @@ IP_FIRST = {"build": 0, "play": 1, "bid": 2}
 def principe(players: int, options: Mapping[str, Any], seed: int) -> Iterator[Point]:
     rng = random.Random(seed)
     game = ip_support.new_game(NAMES[:players], **options)
-    dealer = ip_support.Dealer.for_game(game, seed)
+    dealer = ip_support.dealer_for(game, seed)
     game = dealer.settle(game)
 
     def hand(seat: str) -> Hand:

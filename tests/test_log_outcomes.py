@@ -35,8 +35,9 @@ from pbem.games.princes_of_florence.scoring import winners as pof_winners
 from pbem.games.princes_of_the_renaissance import decade, scoring
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR_RULES
 from pbem.games.princes_of_the_renaissance.state import Game as PotrGame
-from tests import ip_support, pof_support
 from tests.conftest import Cli
+from tests.games.il_principe import support as ip_support
+from tests.games.princes_of_florence import support as pof_support
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -156,11 +157,11 @@ def test_potr_what_the_move_says_is_not_said_again() -> None:
 
 @cache
 def _pof(seed: int = 11) -> tuple[tuple[PofGame, PofGame, list[str]], ...]:
-    """A seeded game played as test_pof_rules_playouts plays it (works and buildings tried first,
-    most of the time), every move through ``Dealer.play``."""
+    """A seeded game played as Florence's test_rules_playouts plays it (works and buildings tried first,
+    most of the time), every move through ``Dealer.play`` (tests/games/dealer.py)."""
     rng = random.Random(seed)
     game = pof_support.new_game(("ann", "ben", "cat", "dan"))
-    dealer = pof_support.Dealer.for_game(game, seed)
+    dealer = pof_support.dealer_for(game, seed)
     game = dealer.settle(game)
     weight = {"work": 0, "build": 1, "auction": 1, "bid": 2, "take": 2, "freedom": 2}
     found = []
@@ -239,7 +240,7 @@ def test_pof_game_end_says_the_final_score_and_winner() -> None:
 def _ip() -> tuple[tuple[IpGame, IpGame, list[str]], ...]:
     rng = random.Random(3)
     game = ip_support.new_game(("ann", "ben", "cat", "dan"))
-    dealer = ip_support.Dealer.for_game(game, 3)
+    dealer = ip_support.dealer_for(game, 3)
     game = dealer.settle(game)
     return tuple(
         (before, after, outcomes(IP_RULES, before, after))

@@ -33,9 +33,11 @@ from pbem.render.picture import companion_view, game_svg, svg
 from pbem.render.picture.canvas import Box, text_box
 from pbem.render.picture.page import html_page
 from pbem.render.picture.seats import seat_styles
-from tests import ip_support, pof_support, potr_support
 from tests.conftest import Cli, game_ids, make_key_homes
-from tests.test_potr_hidden_deck import Played, step
+from tests.games.il_principe import support as ip_support
+from tests.games.princes_of_florence import support as pof_support
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.test_hidden_deck import Played, step
 
 SVG_TEXT = "{http://www.w3.org/2000/svg}text"
 TITLE = "Princes of the Renaissance"
@@ -285,8 +287,8 @@ def florence() -> tuple[FlorenceGame, dict[str, str]]:
     """Three seats after the deal, with buildings and landscapes on two estates and a prestige
     card face down in ann's hand; and the name of every hidden card, by token."""
     game = pof_support.new_game(("ann", "bob", "cy"))
-    dealer = pof_support.Dealer.for_game(game, 5)
-    game = dealer.deal(game)
+    dealer = pof_support.dealer_for(game, 5)
+    game = pof_support.deal(game, dealer)
     parts = game.components
 
     def laid(estate: grid.Estate, *placements: tuple[str, str]) -> grid.Estate:
@@ -356,7 +358,7 @@ def principe() -> tuple[PrincipeGame, dict[str, str]]:
     """Four seats in round 1 with three cities built, shields in four regions and two roles held;
     and the name of every hidden card, by token."""
     game = ip_support.new_game(("andrea", "barbara", "tom", "nick"))
-    dealer = ip_support.Dealer.for_game(game, 3)
+    dealer = ip_support.dealer_for(game, 3)
     game = dealer.settle(game)
     andrea, barbara, tom, nick = game.players
     players = (

@@ -32,7 +32,7 @@ from pbem.games.princes_of_florence.game import AUCTION
 from pbem.games.princes_of_florence.game import Game as FlorenceGame
 from pbem.kit.templates import values
 from tests.conftest import Cli, seeded_keys
-from tests.test_ip_ledger import Clock, step
+from tests.games.il_principe.test_ledger import Clock, step
 
 SEATS = ("ann", "ben", "cy")
 # Every end-of-game value changed from the reference set's (5, 2, 2, 1, 2, 2, 2), each to a

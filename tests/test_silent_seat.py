@@ -111,7 +111,7 @@ def retired_after_three(game: Ledger, silence: Silence) -> None:
 
 @pytest.mark.parametrize("seed", [2])
 def test_princes_of_the_renaissance_ends_with_a_silent_player(seed: int) -> None:
-    from tests.test_potr_playouts import choose as pick
+    from tests.games.princes_of_the_renaissance.test_playouts import choose as pick
 
     def choose(rnd: random.Random, state: Any, moves: list[str], hand: Mapping[str, str | None]) -> str:
         return pick(rnd, state, moves)
@@ -129,7 +129,7 @@ def test_princes_of_the_renaissance_ends_with_a_silent_player(seed: int) -> None
 
 
 def test_princes_of_florence_ends_with_a_silent_player() -> None:
-    from tests.test_pof_ledger import choose as order
+    from tests.games.princes_of_florence.test_ledger import choose as order
 
     def choose(rnd: random.Random, state: Any, moves: list[str], hand: Mapping[str, str | None]) -> str:
         return order(rnd, moves)[0]
@@ -142,8 +142,8 @@ def test_princes_of_florence_ends_with_a_silent_player() -> None:
 
 
 def test_il_principe_ends_with_a_silent_player() -> None:
-    from tests.test_ip_ledger import choose as pick
-    from tests.test_ip_ledger import sound
+    from tests.games.il_principe.test_ledger import choose as pick
+    from tests.games.il_principe.test_ledger import sound
 
     def choose(
         rnd: random.Random, state: Any, moves: list[str], hand: Mapping[str, str | None]

@@ -21,9 +21,10 @@ from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
 from pbem.games.princes_of_the_renaissance.state import GAME_OVER, Game
 from pbem.render.picture import game_svg
 from pbem.render.state import render
-from tests import hidden_deck_game, potr_support
+from tests import hidden_deck_game
 from tests.conftest import Cli, game_ids, make_key_homes, run_cli
-from tests.test_ip_rules import started
+from tests.games.il_principe.test_rules import started
+from tests.games.princes_of_the_renaissance import support as potr_support
 
 
 def principe_one_sealed() -> tuple[dict[str, Any], str, str]:

@@ -25,8 +25,19 @@ from pbem.crypto.randomness import Draws
 from pbem.games.princes_of_the_renaissance.components import CITIES
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests import potr_support
-from tests.potr_support import DEALER, SEATS, act, end_decade, grant, refused, spent, to_act, with_active
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.support import (
+    DEALER,
+    SEATS,
+    act,
+    end_decade,
+    give,
+    grant,
+    refused,
+    spent,
+    to_act,
+    with_active,
+)
 
 GAME_ID = "a7" * 16
 # Families with no power in a war, except d'Este (d), whose +1 defence is tested on its own.
@@ -49,7 +60,7 @@ SPANISH = "naples-spanish-infantry"
 Side = tuple[int, int]  # a side's attack and defence before the die
 
 
-# --- helpers (the shared ones are in tests/potr_support.py) -----------------------------------------
+# --- helpers (the shared ones are in support.py) -------------------------------------------------
 decade_one = partial(potr_support.decade_one, game_id=GAME_ID, families=FAMILIES)
 
 
@@ -173,7 +184,7 @@ def test_the_war_shows_in_the_view_before_the_auctions() -> None:
     """Seed 000, Начать Войну: the marker ("маркер Военного Столкновения") and the two cities ("маркер
     Нападающего ... маркер Защитника") are on the board for all to see."""
     state = table({"a": ["infantry"]})
-    DEALER.give(state, "b", "veto")
+    give(state, "b", "veto")
     state = act(state, "a", "war venice milan")
     view = RULES.view(state, "a")
     assert view["wars_fought"] == 1 and view["war_limit"] == 4
@@ -248,9 +259,9 @@ def test_the_window_is_offered_to_every_card_holder_in_turn_order_from_the_start
     него есть эти карты"; over email every player holding a card face down is asked, clockwise from
     the starter, since nobody else knows which cards it holds (the number is public)."""
     state = with_active(table({"a": ["infantry"], "b": ["pikemen"]}), "b")
-    DEALER.give(state, "a", "veto")
-    DEALER.give(state, "c", "bad-weather")
-    DEALER.give(state, "d", "steal-influence")
+    give(state, "a", "veto")
+    give(state, "c", "bad-weather")
+    give(state, "d", "steal-influence")
     state = act(state, "b", "war rome naples")
     assert state.war is not None and state.war.stage == "veto window"
     assert to_act(state) == "c"
@@ -296,14 +307,14 @@ def test_a_veto_makes_the_war_a_tie_the_marker_stays_and_the_action_is_over() ->
     Войны не происходит, но маркер ВС двигается на 1 клетку"; seed 004 FAQ: "Does a vetoed war count
     toward the decade limit? Yes"."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
-    DEALER.give(state, "c", "veto")
+    give(state, "c", "veto")
     before = copy.deepcopy(state)
     state = act(state, "a", "war venice milan")
     after = act(state, "c", "play veto")
     assert after.war is None
     assert after.wars == 1
     assert after.status == before.status
-    assert DEALER.hand(after, "c") == [] and after.discards == ["veto"]
+    assert DEALER.cards_in(after, "c") == [] and after.discards == ["veto"]
     assert all(after.players[seat].pay == 0 and after.players[seat].victories == 0 for seat in SEATS)
     assert all(after.players[seat].influence == before.players[seat].influence for seat in SEATS)
     assert (after.phase, after.active) == ("action", "b")
@@ -314,7 +325,7 @@ def test_a_vetoed_war_counts_toward_the_limit() -> None:
     накладывается Вето)"."""
     state = decade_one()
     state.wars = 3
-    DEALER.give(state, "b", "veto")
+    give(state, "b", "veto")
     state = act(state, "a", "war venice milan")
     state = act(state, "b", "play veto")
     assert state.wars == 4
@@ -325,8 +336,8 @@ def test_bad_weather_already_played_is_discarded_without_effect_by_a_veto() -> N
     """Seed 000, Bad Weather: "Эта карта отменяется и сбрасывается без эффекта, если на Войну
     накладывается Вето"."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
-    DEALER.give(state, "b", "bad-weather")
-    DEALER.give(state, "c", "veto")
+    give(state, "b", "bad-weather")
+    give(state, "c", "veto")
     state = act(state, "a", "war venice milan")
     state = act(state, "b", "play bad-weather venice")
     assert state.war is not None and state.war.bad_weather == ["venice"]
@@ -334,7 +345,7 @@ def test_bad_weather_already_played_is_discarded_without_effect_by_a_veto() -> N
     after = act(state, "c", "play veto")
     assert after.war is None
     assert sorted(after.discards) == ["bad-weather", "veto"]
-    assert DEALER.hand(after, "b") == [] and DEALER.hand(after, "c") == []
+    assert DEALER.cards_in(after, "b") == [] and DEALER.cards_in(after, "c") == []
     assert after.status == state.status
 
 
@@ -342,7 +353,7 @@ def test_bad_weather_on_the_attacking_city_takes_one_from_its_attack() -> None:
     """Seed 000, Bad Weather: "Вы немедленно выбираете один Город, Кондотьер которого получает -1 Атаку
     (если Город будет выбран Нападающим)". Attacker a: Infantry 1/2; defender b: Infantry 1/2."""
     state = table({"a": ["infantry"], "b": ["infantry"]})
-    DEALER.give(state, "c", "bad-weather")
+    give(state, "c", "bad-weather")
     state = act(state, "a", "war venice milan")
     state = act(state, "c", "play bad-weather venice")
     assert state.discards == ["bad-weather"]
@@ -353,7 +364,7 @@ def test_bad_weather_on_the_attacking_city_takes_one_from_its_attack() -> None:
 def test_bad_weather_on_the_defending_city_takes_one_from_its_defence() -> None:
     """Seed 000, Bad Weather: "-1 Оборону (если Город будет выбран Защищающимся)"."""
     state = table({"a": ["infantry"], "b": ["infantry"]})
-    DEALER.give(state, "c", "bad-weather")
+    give(state, "c", "bad-weather")
     state = act(state, "a", "war venice milan")
     state = act(state, "c", "play bad-weather milan")
     state = auctions(pass_war_steps(state), "a", "b")
@@ -600,7 +611,7 @@ def test_bribe_troops_in_the_order_attacker_defender_pope_on_troops_in_the_war_o
     grant(state, "a", SWISS)
     state.pope = "d"
     for seat in SEATS:
-        DEALER.give(state, seat, "bribe-troops")
+        give(state, seat, "bribe-troops")
     state = war_to_dice(state, "c", "venice milan", attacker="a", defender="b")
     refused(state, "a", "play bribe-troops b infantry", "there is no war waiting for someone to play Bribe")
     state = act(state, "d", "league defender")
@@ -622,7 +633,7 @@ def test_bribe_troops_in_the_order_attacker_defender_pope_on_troops_in_the_war_o
     assert to_act(state) == "d"
     state = act(state, "d", "play bribe-troops a pikemen")
     assert state.war is not None and state.war.stage == "dice"
-    assert DEALER.hand(state, "c") == ["bribe-troops"]
+    assert DEALER.cards_in(state, "c") == ["bribe-troops"]
     assert sorted(state.discards) == ["bribe-troops", "bribe-troops"]
     # a: the bribed Pikemen and the Swiss bonus on them count for nothing: 0/0; b: the bribed
     # Infantry counts for nothing, the League's Crossbowmen 2/2 do.
@@ -637,7 +648,7 @@ def test_a_condottiere_may_play_several_bribe_troops_cards() -> None:
     seed 004: "Each may play one or more 'Bribe Troops' cards". b: Pikemen and Crossbowmen, both bribed:
     0/0."""
     state = table({"a": ["infantry"], "b": ["pikemen", "crossbowmen"]})
-    DEALER.give(state, "a", "bribe-troops", "bribe-troops")
+    give(state, "a", "bribe-troops", "bribe-troops")
     state = war_to_dice(state, "c", "venice milan", attacker="a", defender="b")
     state = act(state, "a", "play bribe-troops b pikemen")
     assert to_act(state) == "a"
@@ -651,7 +662,7 @@ def test_bribe_troops_cannot_be_played_once_the_dice_are_rolled() -> None:
     Ludovico Sforza, so the war waits after the dice."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
     grant(state, "c", LUDOVICO)
-    DEALER.give(state, "a", "bribe-troops")
+    give(state, "a", "bribe-troops")
     state = war_to_dice(state, "d", "venice milan", attacker="a", defender="b")
     assert state.war is not None and state.war.stage == "bribes"
     state = act(state, "a", "pass")
@@ -899,7 +910,7 @@ def test_a_bribed_single_troop_cancels_caterina_sforza() -> None:
     Войскам, бонусные +2 к Обороне не применяются". Defender b: Infantry, bribed: 0/0."""
     state = table({"a": ["pikemen"], "b": ["infantry"]})
     grant(state, "b", CATERINA)
-    DEALER.give(state, "a", "bribe-troops")
+    give(state, "a", "bribe-troops")
     state = war_to_dice(state, "c", "venice milan", "a", "b")
     state = act(state, "a", "play bribe-troops b infantry")
     check_battle(state, (PIKEMEN, (0, 0)), other=(PIKEMEN, (0, 2)))
@@ -910,7 +921,7 @@ def test_caterina_sforza_stays_when_one_of_two_troops_is_bribed() -> None:
     leaves Crossbowmen 2/2 + 2 defence = 2/4."""
     state = table({"a": ["pikemen"], "b": ["infantry", "crossbowmen"]})
     grant(state, "b", CATERINA)
-    DEALER.give(state, "a", "bribe-troops")
+    give(state, "a", "bribe-troops")
     state = war_to_dice(state, "c", "venice milan", "a", "b")
     state = act(state, "a", "play bribe-troops b infantry")
     check_battle(state, (PIKEMEN, (2, 4)), other=(PIKEMEN, (2, 2)))
@@ -949,7 +960,7 @@ def test_a_bribed_troop_loses_its_tiles_bonus(tile: str) -> None:
     improved = {GENOESE: (2, 3), SWISS: (3, 4), SPANISH: (2, 3), ARMOURER: (5, 2)}[tile]
     state = table({"a": [troop, "artillery"], "b": ["infantry"]})
     grant(state, "a", tile)
-    DEALER.give(state, "b", "bribe-troops")
+    give(state, "b", "bribe-troops")
     state = war_to_dice(state, "c", "venice milan", "a", "b")
     assert to_act(state) == "b", "a holds no Bribe Troops and is not asked"
     state = act(state, "b", f"play bribe-troops a {troop}")
@@ -964,7 +975,7 @@ def test_the_start_war_card_at_the_end_of_ones_turn_starts_a_war_that_does_not_m
     which does not stop a war that does not move it."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
     state.wars = 4
-    DEALER.give(state, "a", "start-war")
+    give(state, "a", "start-war")
     refused(state, "a", "play start-war rome naples", "at the end of one's own turn")
     state = act(state, "a", "buy crossbowmen")
     assert state.phase == "follow-up" and to_act(state) == "a"
@@ -989,7 +1000,7 @@ def test_the_end_of_turn_window_is_offered_to_a_card_holder() -> None:
     the turn is offered to a player holding a card (it may be a Start War), who may decline and keep
     the card; b, holding none, is not asked."""
     state = with_active(decade_one(), "b")
-    DEALER.give(state, "c", "start-war")
+    give(state, "c", "start-war")
     after = act(state, "b", "pass")
     assert (after.phase, after.active) == ("action", "c")
     window = act(after, "c", "pass")
@@ -999,7 +1010,7 @@ def test_the_end_of_turn_window_is_offered_to_a_card_holder() -> None:
     )
     declined = act(window, "c", "pass")
     assert (declined.phase, declined.active) == ("action", "d")
-    assert DEALER.hand(declined, "c") == ["start-war"]
+    assert DEALER.cards_in(declined, "c") == ["start-war"]
 
 
 # --- refusals in the war ------------------------------------------------------------------------------------
@@ -1007,7 +1018,7 @@ def test_moves_that_do_not_belong_to_the_war_are_refused_while_it_is_fought() ->
     """Seed 000: a war is the active player's action ("Каждый игрок выполняет ОДНО Действие за Раунд");
     while it is fought only its steps may be played."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
-    DEALER.give(state, "c", "veto", "freeze-bid")
+    give(state, "c", "veto", "freeze-bid")
     state = act(state, "a", "war venice milan")
     for text in ("buy card", "pass", "war rome naples"):
         refused(state, "a", text, "")
@@ -1023,7 +1034,7 @@ def test_veto_and_bad_weather_in_the_condottiere_auction_are_refused_naming_thei
     позиции Кондотьеров будут разыграны на Аукционе". Once the auction has begun they are too late,
     and the refusal should say which rule refuses them."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
-    DEALER.give(state, "b", "veto", "bad-weather")
+    give(state, "b", "veto", "bad-weather")
     state = act(state, "a", "war venice milan")
     state = act(state, "b", "pass")
     assert state.phase == "auction" and to_act(state) == "a"
@@ -1037,7 +1048,7 @@ def test_veto_and_bad_weather_in_the_condottiere_auction_are_refused() -> None:
     """Seed 000, Veto: "перед началом любых ставок на позиции Кондотьеров"; Bad Weather: "прежде чем
     позиции Кондотьеров будут разыграны на Аукционе": refused once the auction has begun."""
     state = table({"a": ["infantry"], "b": ["pikemen"]})
-    DEALER.give(state, "b", "veto", "bad-weather")
+    give(state, "b", "veto", "bad-weather")
     state = act(act(state, "a", "war venice milan"), "b", "pass")
     state = act(state, "a", "bid 0")
     for card in ("veto", "bad-weather venice", "bad-weather milan"):
@@ -1061,7 +1072,7 @@ def test_bad_weather_does_nothing_to_a_city_without_a_condottiere() -> None:
     Атаку ... или -1 Оборону": an unrepresented city has no condottiere to suffer it, and fights
     with its +3. Attacker a: Pikemen 2/3; Milan unrepresented 3/3 despite the Bad Weather."""
     state = table({"a": ["pikemen"]})
-    DEALER.give(state, "c", "bad-weather")
+    give(state, "c", "bad-weather")
     state = act(with_active(state, "a"), "a", "war venice milan")
     state = act(state, "c", "play bad-weather milan")
     state = auctions(pass_war_steps(state), attacker="a")
@@ -1073,8 +1084,8 @@ def test_after_a_bad_weather_every_holder_may_answer_it_again() -> None:
     """Seed 000: Veto and Bad Weather may be played "прежде чем позиции Кондотьеров будут разыграны";
     a player who passed before a Bad Weather was played is asked again, and may veto it."""
     state = with_active(table({"a": ["infantry"], "b": ["pikemen"]}), "b")
-    DEALER.give(state, "c", "veto")
-    DEALER.give(state, "d", "bad-weather")
+    give(state, "c", "veto")
+    give(state, "d", "bad-weather")
     state = act(state, "b", "war rome naples")
     assert to_act(state) == "c"
     state = act(state, "c", "pass")

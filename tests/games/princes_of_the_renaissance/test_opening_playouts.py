@@ -71,8 +71,8 @@ COMPONENTS = {edition: one_of_each_card(edition) for edition in EDITIONS}
 SLOW = [HealthCheck.too_slow]
 # Every example deals the hidden Treachery deck for real: each seat proves its shuffle and every
 # proof is checked. The examples below are few for that reason; the rules-level playouts
-# (test_potr_playouts) cover the breadth of the opening, and test_potr_playouts and
-# test_potr_hidden_deck deal the full deck.
+# (test_playouts) cover the breadth of the opening, and test_playouts and test_hidden_deck deal
+# the full deck.
 
 SEAT_LISTS = st.integers(3, 6).map(lambda count: NAMES[:count])
 GAME_IDS = st.binary(min_size=16, max_size=16).map(bytes.hex)

@@ -1,28 +1,23 @@
-"""Playing Il Principe by email without the engine: a dealer that answers the rules' draws, shows
-cards, and decides the random events as the engine would, from an order fixed by a seed. Sealed
-reserves are played as the moves their reveals carry, in seat order. A random player (``playout``)
-plays a whole game on it, for the rules' playout tests and the benchmark.
-
-Tokens are ``building:slot``, the slot the card has in the deck the rules declare, as the engine's
-are.
+"""Playing Il Principe by email without the engine: a new game, and the shared dealer
+(tests/games/dealer.py) that answers the rules' draws, shows cards, and decides the random events
+as the engine would, from an order fixed by a seed. Sealed reserves are played as the moves their
+reveals carry, in seat order. A random player (``playout``) plays a whole game on it, for the
+rules' playout tests and the benchmark.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import gamefile
-from pbem.crypto.randomness import Draws
 from pbem.errors import IllegalMoveError
-from pbem.games.il_principe import rounds
 from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.game import ACTIONS, BUILD, RESERVE, SHIELD, SHOW, TURN_UP, Game
-from pbem.games.il_principe.moves import Move
-from pbem.games.il_principe.rules import RULES, card_uses
+from pbem.games.il_principe.rules import RULES
 from pbem.kit import templates
+from tests.games.dealer import Dealer
 
 COMPONENTS: dict[str, Any] = templates.values(gamefile.shipped_template("il-principe"))
 CITY = {card["id"]: card for card in COMPONENTS["city"]}
@@ -35,68 +30,20 @@ def new_game(seats: tuple[str, ...], readings: dict[str, str] | None = None, **o
     return RULES.setup(seats, "standard", {"deadline_days": 0, **options}, components)
 
 
-@dataclass
-class Dealer:
-    rng: random.Random
-    seed: int
-    pile: list[str] = field(default_factory=list)
-    cards: dict[str, str] = field(default_factory=dict)
-    events: int = 0
+def _held(game: Game, seat: str) -> tuple[str, ...]:
+    return game.player(seat).hand
 
-    @classmethod
-    def for_game(cls, game: Game, seed: int) -> Dealer:
-        dealer = cls(random.Random(seed), seed)
-        (spec,) = RULES.hidden_decks(game)
-        tokens = [f"{spec.deck_id}:{slot}" for slot in range(len(spec.cards))]
-        dealer.cards.update(zip(tokens, spec.cards, strict=True))
-        dealer.rng.shuffle(tokens)
-        dealer.pile = tokens
-        return dealer
 
-    def settle(self, game: Game) -> Game:
-        """Answer every draw and random event the state waits for."""
-        while True:
-            requests = RULES.draw_requests(game)
-            if requests:
-                request = requests[0]
-                token = self.pile.pop(0)
-                game = RULES.card_drawn(game, request, token)
-                if request.face_up:
-                    game = RULES.card_revealed(game, token, self.cards[token])
-                continue
-            events = RULES.random_requests(game)
-            if events:
-                self.events += 1
-                draws = Draws(
-                    "test-game", events[0].context, [("dealer", f"{self.seed}:{self.events}".encode())]
-                )
-                game = RULES.resolve(game, events[0].context, draws)
-                continue
-            return game
-
-    def show(self, game: Game, seat: str, move: Move) -> Game:
-        for use in card_uses(game, seat, move):
-            if use.action == "reveal":
-                assert use.token is not None
-                game = rounds.revealed(game, use.token, self.cards[use.token])
-        return game
-
-    def play(self, game: Game, seat: str, text: str) -> Game:
-        """One move as the engine plays it: cards shown, checked, applied, draws answered."""
-        move = RULES.parse(text)
-        game = self.show(game, seat, move)
-        RULES.check(game, seat, move)
-        return self.settle(RULES.apply(game, seat, move))
-
-    def hand(self, game: Game, seat: str) -> dict[str, str]:
-        """The seat's hidden cards, token -> colour, as its holder reads them."""
-        return {token: self.cards[token] for token in game.player(seat).hand}
+def dealer_for(game: Game, seed: int) -> Dealer[Game]:
+    """The deck of ``game`` in an order fixed by ``seed``, and the random events decided from it
+    (tests/games/dealer.py)."""
+    return Dealer(RULES, _held, events=True).reset(game, seed)
 
 
 # --- a random player ----------------------------------------------------------------------------
 
 
-def city_move(game: Game, dealer: Dealer, seat: str, rng: random.Random) -> str | None:
+def city_move(game: Game, dealer: Dealer[Game], seat: str, rng: random.Random) -> str | None:
     player = game.player(seat)
     hand = dealer.hand(game, seat)
     for city in rng.sample(list(game.face_up), len(game.face_up)):
@@ -124,7 +71,7 @@ def city_move(game: Game, dealer: Dealer, seat: str, rng: random.Random) -> str 
     return None
 
 
-def choose(game: Game, dealer: Dealer, seat: str, rng: random.Random) -> str:
+def choose(game: Game, dealer: Dealer[Game], seat: str, rng: random.Random) -> str:
     due = game.follow_ups[0] if game.follow_ups else None
     if game.phase == RESERVE:
         return rng.choice(RULES.legal_moves(game, seat))
@@ -155,7 +102,7 @@ def choose(game: Game, dealer: Dealer, seat: str, rng: random.Random) -> str:
     return "pass"
 
 
-def playout(game: Game, dealer: Dealer, rng: random.Random) -> Iterator[tuple[Game, Game, str, str]]:
+def playout(game: Game, dealer: Dealer[Game], rng: random.Random) -> Iterator[tuple[Game, Game, str, str]]:
     """Random moves (``choose``) from ``game`` to the end: each as (the state before, the state
     after, the seat, the move's text)."""
     for _ in range(5000):

@@ -33,9 +33,9 @@ from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.rules import RULES
 from tests.conftest import Cli, seeded_keys
+from tests.games.princes_of_florence.support import COMPONENTS
+from tests.games.princes_of_florence.test_rules_playouts import Books, final_score
 from tests.hidden_deck_game import element_forms
-from tests.pof_support import COMPONENTS
-from tests.test_pof_rules_playouts import Books, final_score
 
 GAME = "princes-of-florence"
 START = datetime(2026, 5, 4, 18, 0, tzinfo=UTC)

@@ -19,7 +19,7 @@ import pytest
 from pbem.games.il_principe import rounds
 from pbem.games.il_principe.email_view import breakdown, winners
 from pbem.games.il_principe.game import ACTIONS, Game
-from tests.ip_support import CITY, COMPONENTS, RULE, Dealer, new_game, playout
+from tests.games.il_principe.support import CITY, COMPONENTS, RULE, dealer_for, new_game, playout
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena")
 ROLE = {(role["colour"], role["rank"]): role for role in COMPONENTS["role"]}
@@ -124,7 +124,7 @@ def test_playout(players: int, options: int, seed: int) -> None:
     chosen = OPTIONS[options]
     rng = random.Random(seed * 100 + players * 10 + options)
     first = new_game(NAMES[:players], **chosen)
-    dealer = Dealer.for_game(first, seed)
+    dealer = dealer_for(first, seed)
     game = first = dealer.settle(first)
     total = cards_total(game)
     start = RULE["variant_start_ducats"] if chosen.get("rich_start") else RULE["start_ducats"]

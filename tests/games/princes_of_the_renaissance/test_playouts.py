@@ -51,7 +51,7 @@ from pbem.games.princes_of_the_renaissance.decade import city_tile_refusal
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
 from tests.conftest import potr_components, seeded_keys
-from tests.potr_support import DEALER
+from tests.games.princes_of_the_renaissance.support import DEALER
 
 AT = "2026-01-01T00:00:00Z"
 GAME = "princes-of-the-renaissance"
@@ -1316,7 +1316,7 @@ def play_game(
         if kept is not None:
             assert shown == kept, f"apply changed the state it was given ({seat}: {text})"
         DEALER.returned(state, seat, move)
-        after = DEALER.deal(after)
+        after = DEALER.settle(after)
         books.move(state, seat, text, after)
         books.agree(after)
         invariants(after, data)

@@ -8,9 +8,7 @@ the City tiles the 2016 setup leaves in the supply, depend on them) and binds th
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pytest
 
@@ -20,109 +18,26 @@ from pbem.games.princes_of_the_renaissance import deck
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
 from tests.conftest import potr_components
+from tests.games.dealer import Dealer
 
 SEATS = ("a", "b", "c", "d")
 COMPONENTS = {edition: potr_components(edition) for edition in ("2016", "2003")}
 
 
-class Dealer:
-    """The engine's hidden deck, simulated at the rules level: it gives each slot a card from a
-    seeded shuffle, answers the rules' draws from the top of the pile, and tells the rules which
-    card a shown token was, as the engine does once the shares are checked. The rules themselves
-    never see a card before it is shown; the tests read hands through the dealer."""
-
-    def __init__(self) -> None:
-        self.cards: dict[str, str] = {}  # token -> card
-        self.pile: list[str] = []  # tokens left, top first
-        self.given = 0
-
-    def reset(self, state: Game, seed: str) -> None:
-        cards = list(deck.spec(state).cards)
-        random.Random(seed).shuffle(cards)
-        self.cards = {f"{deck.DECK}:{slot}": card for slot, card in enumerate(cards)}
-        self.pile = list(self.cards)
-        self.given = 0
-
-    def card(self, token: str) -> str:
-        return self.cards[token]
-
-    def hand(self, state: Game, seat: str) -> list[str]:
-        """The cards ``seat`` holds, as it reads them with its key."""
-        return [self.cards[token] for token in state.players[seat].cards]
-
-    def give(self, state: Game, seat: str, *cards: str) -> list[str]:
-        """``seat``'s hand becomes ``cards`` (from outside the deck: the deck's count is not touched)."""
-        tokens = []
-        for card in cards:
-            self.given += 1
-            token = f"{deck.DECK}:{1000 + self.given}"
-            self.cards[token] = card
-            tokens.append(token)
-        state.players[seat].cards = tokens
-        return tokens
-
-    def top(self, *cards: str) -> None:
-        """Put a card of each name on top of the pile, in this order."""
-        for card in reversed(cards):
-            token = next(token for token in self.pile if self.cards[token] == card)
-            self.pile.remove(token)
-            self.pile.insert(0, token)
-
-    def bottom(self, card: str) -> None:
-        """Every card of this name to the bottom of the pile."""
-        moved = [token for token in self.pile if self.cards[token] == card]
-        self.pile = [token for token in self.pile if token not in moved] + moved
-
-    def peek(self, count: int = 1) -> list[str]:
-        return [self.cards[token] for token in self.pile[:count]]
-
-    def deal(self, state: Game) -> Game:
-        """Answer every draw the rules wait for, as the engine does after each entry."""
-        for request in RULES.draw_requests(state):
-            state = RULES.card_drawn(state, request, self.pile.pop(0))
-        assert not RULES.draw_requests(state)
-        return state
-
-    def show(self, state: Game, seat: str, move: Any) -> Game:
-        """What the engine does with the hidden cards a move uses, before the rules check it: a
-        card shown is opened (a card the seat does not hold is not, and the rules refuse the move);
-        card returned goes under the pile once the move is made (``returned``)."""
-        for use in RULES.card_uses(state, seat, move):
-            if use.action == "reveal":
-                held = [use.token] if use.token else deck.hidden(state, seat)
-                token = next((t for t in held if self.cards.get(t) == (use.card or self.cards.get(t))), None)
-                if token is not None:
-                    state = RULES.card_revealed(state, token, self.cards[token])
-        return state
-
-    def returned(self, state: Game, seat: str, move: Any) -> None:
-        """The cards the move put under the deck, to the bottom of the pile."""
-        for use in RULES.card_uses(state, seat, move):
-            if use.action == "bottom":
-                assert use.token in state.players[seat].cards
-                self.pile.append(str(use.token))
-
-    def playable(self, state: Game, seat: str) -> list[str]:
-        """The legal moves whose cards ``seat`` holds, as ``pbem moves --as SEAT`` lists them."""
-        moves = RULES.legal_moves(state, seat)
-        hand = self.hidden_hand(state, seat)
-        if not hand:  # only a seat holding a face-down card is offered a move that shows one
-            return moves
-        kept = []
-        for text in moves:
-            wanted = [
-                use.card for use in RULES.card_uses(state, seat, RULES.parse(text)) if use.action == "reveal"
-            ]
-            free = list(hand)
-            if all(card in free and not free.remove(card) for card in wanted):  # type: ignore[func-returns-value]
-                kept.append(text)
-        return kept
-
-    def hidden_hand(self, state: Game, seat: str) -> list[str]:
-        return [self.cards[token] for token in deck.hidden(state, seat)]
+def _held(state: Game, seat: str) -> list[str]:
+    return state.players[seat].cards
 
 
-DEALER = Dealer()
+# The engine's hidden Treachery deck, simulated at the rules level (tests/games/dealer.py); the
+# rules never see a card before it is shown, and the tests read hands through the dealer.
+DEALER: Dealer[Game] = Dealer(RULES, _held, face_down=deck.hidden)
+
+
+def give(state: Game, seat: str, *cards: str) -> list[str]:
+    """``seat``'s hand becomes ``cards`` (from outside the deck: the deck's count is not touched)."""
+    tokens = DEALER.extra(*cards)
+    state.players[seat].cards = tokens
+    return tokens
 
 
 def draws(game_id: str, context: str, seats: Sequence[str], first_byte: int = 1) -> Draws:
@@ -179,7 +94,7 @@ def act(state: Game, seat: str, text: str) -> Game:
     after = RULES.apply(shown, seat, move)
     assert shown == before, "apply must not change the state it is given"
     DEALER.returned(state, seat, move)
-    return DEALER.deal(after)
+    return DEALER.settle(after)
 
 
 def refused(state: Game, seat: str, text: str, phrase: str) -> str:

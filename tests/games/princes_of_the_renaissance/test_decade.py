@@ -10,8 +10,8 @@ the rule points at ("по цене, указанной на тайле": the pri
 the code under test computes. Every refusal leaves the state as it was and says, in one line,
 which rule refused it.
 
-Wars themselves (condottieri, cards in a war, dice) are tested in test_potr_war.py and the cards'
-and tiles' powers in test_potr_powers.py; here War is one of the actions of a turn, limited per
+Wars themselves (condottieri, cards in a war, dice) are tested in test_war.py and the cards' and
+tiles' powers in test_powers.py; here War is one of the actions of a turn, limited per
 decade, and the end-of-turn window (Start War is played "В конце Вашего Хода") is a step a turn
 may go through before the next player's.
 """
@@ -28,8 +28,16 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.components import CITIES, TROOPS
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests import potr_support
-from tests.potr_support import DEALER, SEATS, act, refused, to_act, with_active
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.support import (
+    DEALER,
+    SEATS,
+    act,
+    give,
+    refused,
+    to_act,
+    with_active,
+)
 
 GAME_ID = "5e" * 16
 # a: Gonzaga (2 gold auction discount), b: Malatesta (hand limit 3), c: Montefeltro (2 influence
@@ -63,7 +71,7 @@ def finish_turn(state: Game) -> Game:
 
 def deal_hand(state: Game, seat: str, count: int) -> None:
     """``seat`` holds the top ``count`` cards of the dealer's pile (the deck count follows)."""
-    DEALER.give(state, seat, *DEALER.peek(count))
+    give(state, seat, *DEALER.peek(count))
     for _ in range(count):
         DEALER.pile.pop(0)
     state.deck -= count
@@ -206,11 +214,12 @@ def test_a_treachery_card_costs_one_gold_and_one_influence_and_goes_to_the_hand(
     """Seed 000: "Карты Предательства стоят 1 Золотой и 1 Влияние"."""
     state = decade_one()
     (top,) = DEALER.peek()
+    (token,) = DEALER.pile[:1]
     after = act(state, "a", "buy card")
     assert after.players["a"].gold == state.players["a"].gold - CARD_GOLD
     assert after.players["a"].influence == state.players["a"].influence - CARD_INFLUENCE
-    assert DEALER.hand(after, "a") == [top]
-    assert after.players["a"].cards == ["treachery:0"], "the state holds the token, never the card"
+    assert DEALER.cards_in(after, "a") == [top]
+    assert after.players["a"].cards == [token], "the state holds the token, never the card"
     assert after.deck == state.deck - 1
     assert finish_turn(after).active == "b"
 
@@ -249,7 +258,7 @@ def test_the_discard_comes_before_the_end_of_turn_window() -> None:
     """The same with a Start War card in hand: the discard first ("немедленно ... перед продолжением
     Хода"), then the window at the end of the turn, then the next player."""
     state = decade_one()
-    DEALER.give(state, "a", "start-war", "veto")
+    give(state, "a", "start-war", "veto")
     DEALER.top("bad-weather")  # cards with no use on one's own turn
     over = act(state, "a", "buy card")
     drawn = over.players["a"].cards[-1]
@@ -441,7 +450,7 @@ def test_a_freeze_bid_holder_who_may_not_take_the_city_tile_is_listed_no_bid() -
     tile's auction b may play the card or pass, and no bid of b's may be listed, since none is legal."""
     state = decade_one()
     give_city_tiles(state, "b", [city_tile(state, city) for city in ("venice", "milan", "florence")])
-    DEALER.give(state, "b", "freeze-bid")
+    give(state, "b", "freeze-bid")
     state = act(state, "a", f"auction {city_tile(state, 'naples')} 10")
     refused(state, "b", "bid 11", "cannot add a fourth")
 
@@ -532,7 +541,7 @@ def test_a_nominator_who_loses_a_city_tile_auction_may_buy_one_treachery_card() 
 
     (top,) = DEALER.peek()
     bought = act(state, "a", "buy card")
-    assert DEALER.hand(bought, "a") == [top]
+    assert DEALER.cards_in(bought, "a") == [top]
     assert bought.players["a"].gold == state.players["a"].gold - CARD_GOLD
     assert bought.players["a"].influence == state.players["a"].influence - CARD_INFLUENCE
     assert (finish_turn(bought).phase, finish_turn(bought).active) == ("action", "b")
@@ -908,7 +917,7 @@ def test_a_start_war_card_in_hand_opens_the_end_of_turn_window() -> None:
     follows. Without a card the turn passes at once; with any card the window is offered, since
     nobody else knows whether it is a Start War."""
     state = decade_one()
-    DEALER.give(state, "a", "start-war")
+    give(state, "a", "start-war")
     after = act(state, "a", "pass")  # the action; nobody holds a Troop tile, so the war is a tie
     assert (after.phase, after.active) == ("follow-up", "a")
     (demand,) = RULES.demands(after)
@@ -920,10 +929,10 @@ def test_a_start_war_card_in_hand_opens_the_end_of_turn_window() -> None:
     refused(after, "a", "buy crossbowmen", "a must first finish the last action")
     passed = act(after, "a", "pass")
     assert (passed.phase, passed.active) == ("action", "b")
-    assert DEALER.hand(passed, "a") == ["start-war"], "the card stays in hand"
+    assert DEALER.cards_in(passed, "a") == ["start-war"], "the card stays in hand"
     warred = act(after, "a", "play start-war naples rome")
     assert warred.wars == 0, "Это не перемещает маркер ВС"
-    assert "start-war" not in DEALER.hand(warred, "a") and warred.discards == ["start-war"]
+    assert "start-war" not in DEALER.cards_in(warred, "a") and warred.discards == ["start-war"]
     assert (warred.phase, warred.active) == ("action", "b")
 
     plain = act(passed, "b", "buy infantry")  # b holds no card
@@ -957,7 +966,7 @@ def situations() -> list[Game]:
     deal_hand(over, "a", 3)
     discard = act(over, "a", "buy card")
     window = copy.deepcopy(start)
-    DEALER.give(window, "a", "start-war")
+    give(window, "a", "start-war")
     window = act(window, "a", "pass")
     limit = copy.deepcopy(start)
     limit.wars = WAR_LIMIT[len(SEATS)]

@@ -613,7 +613,7 @@ def test_the_bonus_card_count_in_the_docs_is_the_box_less_the_notes_cards() -> N
     assert SUPPLY["bonus"] == 20
     assert len(BONUS_CARDS) == 13
     assert UNLISTED_BONUS_CARDS == 7
-    docs = (Path(__file__).parent.parent / "docs" / "rules" / "princes-of-florence.md").read_text()
+    docs = (Path(__file__).parents[3] / "docs" / "rules" / "princes-of-florence.md").read_text()
     assert "**7 of the 20** are in no source" in docs
     assert "six of the twenty" not in docs.lower()
 

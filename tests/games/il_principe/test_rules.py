@@ -11,18 +11,21 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe.email_view import breakdown, winners
 from pbem.games.il_principe.game import ACTIONS, AUCTION, RESERVE, ROLES, Game, counts
 from pbem.games.il_principe.rules import RULES
-from tests.ip_support import Dealer, new_game
+from tests.games.dealer import Dealer
+from tests.games.il_principe.support import dealer_for, new_game
 
 SEATS = ("andrea", "barbara", "tom", "nick")
 
 
-def started(seats: tuple[str, ...] = SEATS, seed: int = 3, rich_start: bool = False) -> tuple[Game, Dealer]:
+def started(
+    seats: tuple[str, ...] = SEATS, seed: int = 3, rich_start: bool = False
+) -> tuple[Game, Dealer[Game]]:
     game = new_game(seats, rich_start=rich_start)
-    dealer = Dealer.for_game(game, seed)
+    dealer = dealer_for(game, seed)
     return dealer.settle(game), dealer
 
 
-def refused(game: Game, dealer: Dealer, seat: str, text: str, words: str) -> None:
+def refused(game: Game, dealer: Dealer[Game], seat: str, text: str, words: str) -> None:
     before = game
     with pytest.raises(IllegalMoveError, match=words) as caught:
         dealer.play(game, seat, text)
@@ -61,7 +64,7 @@ def test_two_players_and_the_variant() -> None:
     assert rich.settings.rules.build_first_round
 
 
-def reserve_all(game: Game, dealer: Dealer) -> Game:
+def reserve_all(game: Game, dealer: Dealer[Game]) -> Game:
     for seat in game.seats:
         game = dealer.play(game, seat, "reserve " + " ".join(game.player(seat).hand[:2]))
     for seat in game.seats:
@@ -111,7 +114,7 @@ def test_group_nobody_bids_on_is_removed() -> None:
     assert game.removed == counts([lot] * count)
 
 
-def lucca_table() -> tuple[Game, Dealer]:
+def lucca_table() -> tuple[Game, Dealer[Game]]:
     """Lucca face up, Barbara holding its cards (2 white, blue, red) and the money."""
     game, dealer = started()
     game = in_actions(game)
@@ -213,7 +216,7 @@ def test_builds_refused() -> None:
         RULES.parse("reserve gold")
 
 
-def roles_table(ups: dict[str, int], colour: str = "blue") -> tuple[Game, Dealer]:
+def roles_table(ups: dict[str, int], colour: str = "blue") -> tuple[Game, Dealer[Game]]:
     """Phase 3 done but for its last seat, with these face-up cards of ``colour``."""
     game, dealer = started(("giorgio", "nick", "roberto", "marco"))
     game = in_actions(game)

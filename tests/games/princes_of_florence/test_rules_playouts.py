@@ -31,7 +31,7 @@ from pbem.games.princes_of_florence.moves import (
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import winners
 from pbem.kit.grammar import Bid
-from tests.pof_support import COMPONENTS, Dealer, new_game
+from tests.games.princes_of_florence.support import COMPONENTS, dealer_for, new_game
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena")
 LIKES = {card["id"]: card for card in COMPONENTS["profession"]}
@@ -193,7 +193,7 @@ def choose(rng: random.Random, moves: list[str]) -> list[str]:
 def play(players: int, unofficial: bool, seed: int) -> tuple[Game, Books, int]:
     rng = random.Random(seed)
     game = new_game(NAMES[:players], unofficial)
-    dealer = Dealer.for_game(game, seed)
+    dealer = dealer_for(game, seed)
     game = dealer.settle(game)
     books = Books(dict.fromkeys(game.seats, 3500))
     moves_made = 0
@@ -223,7 +223,7 @@ def play(players: int, unofficial: bool, seed: int) -> tuple[Game, Books, int]:
                 RULES.check(shown, seat, move)  # every listed move is legal
             if isinstance(move, Sell):
                 books.sold[seat] += move.points
-            dealer.bottom(shown, seat, move)
+            dealer.returned(shown, seat, move)
             after = dealer.settle(RULES.apply(shown, seat, move))
             assert RULES.apply(shown, seat, move) == RULES.apply(shown, seat, move)
             expected_florins(shown, after, seat, move, books)

@@ -28,8 +28,8 @@ from pbem.games.princes_of_the_renaissance.scoring import (
     winners,
 )
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests import potr_support
-from tests.potr_support import COMPONENTS, SEATS
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.support import COMPONENTS, SEATS
 
 GAME_ID = "c0" * 16
 FAMILIES = {"a": "baglioni", "b": "bentivoglio", "c": "gonzaga", "d": "malatesta"}

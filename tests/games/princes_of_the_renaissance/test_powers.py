@@ -20,8 +20,19 @@ import pytest
 from pbem.errors import MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
-from tests import potr_support
-from tests.potr_support import DEALER, SEATS, act, end_decade, grant, refused, spent, to_act, with_active
+from tests.games.princes_of_the_renaissance import support as potr_support
+from tests.games.princes_of_the_renaissance.support import (
+    DEALER,
+    SEATS,
+    act,
+    end_decade,
+    give,
+    grant,
+    refused,
+    spent,
+    to_act,
+    with_active,
+)
 
 GAME_ID = "b3" * 16
 # a: Gonzaga (gold discount), b: Malatesta (hand limit 3), c: Montefeltro (influence discount),
@@ -45,7 +56,7 @@ FREE_CARD_TILES = ("naples-alfonso-of-aragon", "milan-pallavicino-family")
 HAND_LIMIT_TILES = ("naples-ferrante-of-aragon", "rome-cesare-borgia")
 
 
-# --- helpers (the shared ones are in tests/potr_support.py) -----------------------------------------
+# --- helpers (the shared ones are in support.py) -------------------------------------------------
 decade_one = partial(potr_support.decade_one, game_id=GAME_ID, families=FAMILIES, phase=None)
 
 
@@ -106,12 +117,12 @@ def test_steal_cards_take_from_a_player_on_ones_own_turn_without_ending_it(
     """Seed 000, Steal Influence: "Эта карта может играться только в Ваш Ход. Вы можете украсть 2
     Влияния у игрока по Вашему выбору"; Steal Gold Shipment: "украсть 3 Золота"."""
     state = decade_one()
-    DEALER.give(state, "a", card)
+    give(state, "a", card)
     assert f"play {card} c" in RULES.legal_moves(state, "a")
     after = act(state, "a", f"play {card} c")
     assert amount(after, "a", currency) == amount(state, "a", currency) + value
     assert amount(after, "c", currency) == amount(state, "c", currency) - value
-    assert DEALER.hand(after, "a") == [] and after.discards == [card]
+    assert DEALER.cards_in(after, "a") == [] and after.discards == [card]
     assert (after.phase, after.active) == ("action", "a"), "the card is not the turn's action"
     act(after, "a", "pass")
 
@@ -121,7 +132,7 @@ def test_steal_cards_take_no_more_than_the_victim_has(card: str, currency: str, 
     """Seed 000, Steal Influence / Steal Gold Shipment: "Вы можете украсть 2 Влияния" / "3 Золота" - one
     cannot steal what the victim does not have."""
     state = decade_one()
-    DEALER.give(state, "a", card)
+    give(state, "a", card)
     setattr(state.players["b"], currency, value - 1)
     after = act(state, "a", f"play {card} b")
     assert amount(after, "b", currency) == 0
@@ -136,11 +147,11 @@ def test_steal_cards_are_refused_in_an_auction_and_on_another_players_turn(
     Аукциона"."""
     state = decade_one()
     for seat in SEATS:
-        DEALER.give(state, seat, card)
+        give(state, seat, card)
     name = state.components.card(card).name
     refused(state, "b", f"play {card} a", f"{name} is played on one's own turn")
     refused(state, "a", f"play {card} a", "cannot steal from itself")
-    DEALER.give(state, "a")
+    give(state, "a")
     refused(state, "a", f"play {card} b", f"a holds no {name}")
     auction = in_auction(state, "b")
     assert to_act(auction) == "c"
@@ -154,7 +165,7 @@ def test_freeze_bid_on_ones_turn_to_bid_stops_a_player_raising() -> None:
     ставку на Аукционе ... против любого игрока - этот игрок не сможет больше поднимать свою ставку
     ... Это вынуждает его выбыть (drop out) из ставок на текущем Аукционе"."""
     state = decade_one()
-    DEALER.give(state, "b", "freeze-bid")
+    give(state, "b", "freeze-bid")
     state = in_auction(state, "a")
     assert to_act(state) == "b"
     moves = RULES.legal_moves(state, "b")
@@ -174,7 +185,7 @@ def test_freeze_bid_on_ones_turn_to_bid_stops_a_player_raising() -> None:
 def test_freeze_bid_may_be_played_by_a_player_who_then_passes() -> None:
     """Freeze Bid: "(даже если Вы принимаете решение спасовать)"."""
     state = decade_one()
-    DEALER.give(state, "b", "freeze-bid")
+    give(state, "b", "freeze-bid")
     state = in_auction(state, "a")
     state = act(state, "b", "play freeze-bid d")
     state = act(state, "b", "pass")
@@ -188,7 +199,7 @@ def test_a_frozen_high_bidder_wins_unless_someone_raises() -> None:
     """Freeze Bid: "если только его предложение не является самым высоким, и нет игрока,
     увеличивающего текущую ставку"."""
     state = decade_one()
-    DEALER.give(state, "b", "freeze-bid", "freeze-bid")
+    give(state, "b", "freeze-bid", "freeze-bid")
     start = in_auction(state, "a", bid=2)
     frozen = act(start, "b", "play freeze-bid a")
     kept = everyone_passes(frozen)
@@ -207,7 +218,7 @@ def test_a_holder_of_freeze_bid_who_cannot_outbid_is_still_asked() -> None:
     state = decade_one()
     state.players["b"].gold = 0
     state.players["c"].gold = 0
-    DEALER.give(state, "b", "freeze-bid")
+    give(state, "b", "freeze-bid")
     state = in_auction(state, "a", GOLD_EVENT, 1)
     assert to_act(state) == "b"
     assert sorted(RULES.legal_moves(state, "b")) == [
@@ -228,7 +239,7 @@ def test_freeze_bid_is_refused_after_dropping_out_off_turn_and_outside_an_auctio
     Аукциона"; it is played "когда приходит Ваша очередь предлагать ставку"."""
     state = decade_one()
     for seat in SEATS:
-        DEALER.give(state, seat, "freeze-bid")
+        give(state, seat, "freeze-bid")
     refused(state, "a", "play freeze-bid b", "freeze-bid cannot be played now: on one's turn to bid")
     state = in_auction(state, "a")
     refused(state, "c", "play freeze-bid d", "it is b's turn to bid")
@@ -246,10 +257,10 @@ def test_bribe_cardinal_counts_as_three_influence_toward_the_pope() -> None:
     face down, so it counts only once shown (pbem's reading: nobody else can know it is held)."""
     state = decade_one()
     state.players["a"].influence = 2
-    DEALER.give(state, "a", "bribe-cardinal")
+    give(state, "a", "bribe-cardinal")
     refused(state, "a", "auction pope 5", "cannot be paid")
     state = act(state, "a", "play bribe-cardinal")
-    assert DEALER.hand(state, "a") == ["bribe-cardinal"] and state.active == "a", "shown, still held"
+    assert DEALER.cards_in(state, "a") == ["bribe-cardinal"] and state.active == "a", "shown, still held"
     assert RULES.view(state, None)["players"]["a"]["treachery_face_up"] == ["Bribe Cardinal"]
     refused(state, "a", "play bribe-cardinal", "holds no Bribe Cardinal")
     refused(state, "a", "auction pope 6", "cannot be paid")
@@ -257,7 +268,7 @@ def test_bribe_cardinal_counts_as_three_influence_toward_the_pope() -> None:
     state = everyone_passes(state)
     assert state.pope == "a"
     assert state.players["a"].influence == 0
-    assert DEALER.hand(state, "a") == [] and state.discards == ["bribe-cardinal"]
+    assert DEALER.cards_in(state, "a") == [] and state.discards == ["bribe-cardinal"]
 
 
 def test_a_bribe_cardinal_played_pays_for_the_pope_even_when_the_influence_could() -> None:
@@ -266,27 +277,27 @@ def test_a_bribe_cardinal_played_pays_for_the_pope_even_when_the_influence_could
     playing it. a holds 4 influence, plays the card and wins the Pope at 4: the card pays 3 of it."""
     state = decade_one()
     state.players["a"].influence = 4
-    DEALER.give(state, "a", "bribe-cardinal")
+    give(state, "a", "bribe-cardinal")
     state = act(state, "a", "play bribe-cardinal")
     state = everyone_passes(act(state, "a", "auction pope 4"))
     assert state.pope == "a" and state.players["a"].influence == 4 - (4 - 3)
-    assert DEALER.hand(state, "a") == [] and state.discards == ["bribe-cardinal"]
+    assert DEALER.cards_in(state, "a") == [] and state.discards == ["bribe-cardinal"]
 
 
 def test_a_bribe_cardinal_not_played_leaves_the_price_to_influence() -> None:
     """The card pays only "если используется для оплаты": held face down, it is not used."""
     state = decade_one()
     state.players["a"].influence = 4
-    DEALER.give(state, "a", "bribe-cardinal")
+    give(state, "a", "bribe-cardinal")
     state = everyone_passes(act(state, "a", "auction pope 4"))
     assert state.pope == "a" and state.players["a"].influence == 0
-    assert DEALER.hand(state, "a") == ["bribe-cardinal"] and state.discards == []
+    assert DEALER.cards_in(state, "a") == ["bribe-cardinal"] and state.discards == []
 
 
 def test_a_bribe_cardinal_played_is_not_spent_on_a_pope_that_costs_nothing() -> None:
     """Nothing to pay, nothing "используется для оплаты": the card stays face up for a later Pope."""
     state = decade_one()
-    DEALER.give(state, "a", "bribe-cardinal")
+    give(state, "a", "bribe-cardinal")
     state = act(state, "a", "play bribe-cardinal")
     state = everyone_passes(act(state, "a", "auction pope 0"))
     assert state.pope == "a" and state.players["a"].influence == 12
@@ -297,7 +308,7 @@ def test_bribe_cardinal_does_not_pay_for_anything_but_the_pope() -> None:
     """ "если используется для оплаты стоимости тайла Папы Римского" - only the Pope."""
     state = decade_one()
     state.players["a"].influence = 2
-    DEALER.give(state, "a", "bribe-cardinal")
+    give(state, "a", "bribe-cardinal")
     state = act(state, "a", "play bribe-cardinal")
     refused(state, "a", f"auction {INFLUENCE_EVENT} 3", "cannot be paid")
     act(state, "a", f"auction {INFLUENCE_EVENT} 2")
@@ -309,7 +320,7 @@ def test_veto_and_bad_weather_are_refused_outside_a_wars_window() -> None:
     началом любых ставок"; Bad Weather: "прежде чем позиции Кондотьеров будут разыграны" "(в то же
     самое время, когда играется карта Вето)"."""
     state = decade_one()
-    DEALER.give(state, "a", "veto", "bad-weather")
+    give(state, "a", "veto", "bad-weather")
     refused(state, "a", "play veto", "veto cannot be played now: when a war is declared")
     refused(state, "a", "play bad-weather venice", "bad-weather cannot be played now: when a war is declared")
     auction = in_auction(with_active(state, "d"), "d")
@@ -320,14 +331,14 @@ def test_veto_and_bad_weather_are_refused_outside_a_wars_window() -> None:
     # in the bribes stage of a war
     war = copy.deepcopy(state)
     war.players["b"].troops, war.players["c"].troops = ["infantry"], ["pikemen"]
-    DEALER.give(war, "b", "bribe-troops")
+    give(war, "b", "bribe-troops")
     war = act(with_active(war, "d"), "d", "war venice milan")
     war = act(war, "a", "pass")  # a declines the window
     war = act(war, "b", "pass")  # b too: it holds a card, so it is asked
     war = act(act(war, "b", "bid 0"), "c", "pass")
     war = act(war, "c", "bid 0")
     assert war.war is not None and war.war.stage == "bribes" and to_act(war) == "b"
-    DEALER.give(war, "b", "veto")
+    give(war, "b", "veto")
     refused(war, "b", "play veto", "there is no war waiting for someone to play Veto or Bad Weather")
 
 
@@ -335,7 +346,7 @@ def test_start_war_is_refused_outside_the_end_of_turn_window() -> None:
     """Seed 000, Start War: "В конце Вашего Хода Вы можете разыграть эту карту"."""
     state = decade_one()
     for seat in SEATS:
-        DEALER.give(state, seat, "start-war")
+        give(state, seat, "start-war")
     refused(
         state,
         "a",
@@ -355,9 +366,9 @@ def test_bribe_troops_is_refused_outside_the_bribes_stage() -> None:
     Кондотьеров назначили на каждый Город"."""
     state = decade_one()
     state.players["a"].troops, state.players["b"].troops = ["infantry"], ["pikemen"]
-    DEALER.give(state, "a", "bribe-troops")
+    give(state, "a", "bribe-troops")
     refused(state, "a", "play bribe-troops b pikemen", "bribe-troops cannot be played now: in a war, after")
-    DEALER.give(state, "c", "veto")
+    give(state, "c", "veto")
     war = act(state, "a", "war venice milan")
     assert war.war is not None and war.war.stage == "veto window"
     refused(
@@ -459,7 +470,7 @@ def test_bentivogli_draws_two_cards_keeps_one_and_puts_the_other_under_the_deck(
     refused(bought, "b", f"keep {first}", "")
     refused(bought, "a", "pass", "")
     kept = act(bought, "a", f"keep {second}")
-    assert DEALER.hand(kept, "a") == ["freeze-bid"]
+    assert DEALER.cards_in(kept, "a") == ["freeze-bid"]
     assert kept.deck == state.deck - 1 and DEALER.pile[-1] == first, "the Veto went under the deck"
     assert kept.players["a"].gold == state.players["a"].gold - CARD_GOLD
     assert kept.players["a"].influence == state.players["a"].influence - CARD_INFLUENCE
@@ -565,7 +576,7 @@ def test_malatesta_holds_three_cards_on_either_side(side: str) -> None:
     state = with_active(decade_one(side=side), "b")
     on_top(state, "steal-influence")
     assert hand_limit(state, "b") == 3 and hand_limit(state, "a") == HAND_LIMIT
-    DEALER.give(state, "b", "veto", "veto")
+    give(state, "b", "veto", "veto")
     third = finish_turn(act(state, "b", "buy card"))
     assert len(third.players["b"].cards) == 3 and (third.phase, third.active) == ("action", "c")
     fourth = act(with_active(third, "b"), "b", "buy card")
@@ -581,7 +592,7 @@ def test_malatesta_a_draws_a_free_card_once_a_decade_on_its_turn() -> None:
     assert "use malatesta" in RULES.legal_moves(state, "b")
     refused(state, "a", "use malatesta", "")
     after = act(state, "b", "use malatesta")
-    assert DEALER.hand(after, "b") == [top] and after.deck == state.deck - 1
+    assert DEALER.cards_in(after, "b") == [top] and after.deck == state.deck - 1
     assert (after.players["b"].gold, after.players["b"].influence) == (
         state.players["b"].gold,
         state.players["b"].influence,
@@ -602,7 +613,7 @@ def test_malatesta_a_free_card_over_the_limit_is_discarded_first_then_the_turn_g
     """Seed 000, Важные Правила: over the limit the player "должен немедленно сбросить карты ... перед
     продолжением Хода"."""
     state = with_active(decade_one(), "b")
-    DEALER.give(state, "b", "veto", "veto", "veto")
+    give(state, "b", "veto", "veto", "veto")
     over = act(state, "b", "use malatesta")
     assert over.phase == "follow-up" and to_act(over) == "b"
     after = act(over, "b", f"discard {over.players['b'].cards[-1]}")
@@ -620,7 +631,7 @@ def test_malatesta_b_draws_no_free_card() -> None:
 # --- d'Este outside war -------------------------------------------------------------------------------------
 def test_deste_a_may_buy_artillery_in_decade_one_and_b_may_not() -> None:
     """Seed 000, d'Este: "Вы можете покупать Артиллерию в первом Десятилетии" (A side only; the B side
-    has only "+1 к Обороне", tested in tests/test_potr_war.py)."""
+    has only "+1 к Обороне", tested in tests/games/princes_of_the_renaissance/test_war.py)."""
     state = with_active(decade_one(), "d")
     after = act(state, "d", "buy artillery")
     assert after.players["d"].troops == ["artillery"]
@@ -811,7 +822,7 @@ def test_a_free_card_tile_draws_a_card_once_a_decade_even_on_the_turn_it_is_won(
     (top,) = DEALER.peek()
     gold, influence = won.players["a"].gold, won.players["a"].influence
     used = act(won, "a", f"use {tile}")
-    assert DEALER.hand(used, "a") == [top]
+    assert DEALER.cards_in(used, "a") == [top]
     assert (used.players["a"].gold, used.players["a"].influence) == (gold, influence)
     assert spent(used, "a") == [state.components.city_tile(tile).name]
     assert DEALER.playable(used, "a") == ["pass"]
@@ -860,14 +871,14 @@ def test_ferrante_of_aragon_and_cesare_borgia_each_add_one_to_the_hand_limit() -
     grant(state, "a", HAND_LIMIT_TILES[0])
     on_top(state, "freeze-bid")
     assert hand_limit(state, "a") == HAND_LIMIT + 1
-    DEALER.give(state, "a", "veto", "veto")
+    give(state, "a", "veto", "veto")
     third = finish_turn(act(state, "a", "buy card"))
     assert len(third.players["a"].cards) == 3 and third.phase == "action"
     grant(state, "a", HAND_LIMIT_TILES[1])
     assert hand_limit(state, "a") == HAND_LIMIT + 2
     grant(state, "b", *HAND_LIMIT_TILES)
     assert hand_limit(state, "b") == 3 + 2, "added to Malatesta's 3"
-    DEALER.give(state, "a", "veto", "veto", "veto", "veto")
+    give(state, "a", "veto", "veto", "veto", "veto")
     fifth = act(state, "a", "buy card")
     assert fifth.phase == "follow-up" and "hand limit of 4" in RULES.demands(fifth)[0].prompt
 
@@ -923,7 +934,7 @@ def test_a_card_played_in_an_auction_is_refused_naming_its_timing(card: str, nam
     refusal in an auction should say so, as it does on one's turn ("cannot be played now: ...")."""
     state = decade_one()
     state.players["b"].troops = ["infantry"]
-    DEALER.give(state, "a", card.split(maxsplit=1)[0])
+    give(state, "a", card.split(maxsplit=1)[0])
     auction = in_auction(with_active(state, "d"), "d")
     assert to_act(auction) == "a"
     message = refused(auction, "a", f"play {card}", "")

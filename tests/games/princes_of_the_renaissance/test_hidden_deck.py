@@ -9,7 +9,6 @@ per module and its file kept at each stage.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import tomllib
@@ -20,10 +19,10 @@ from typing import Any
 import pytest
 from typer.testing import Result
 
-from pbem.engine import ledger
 from pbem.keys import KeyStore
 from tests.conftest import forget_seen_games, game_ids, make_key_homes, potr_components, run_cli
 from tests.hidden_deck_game import element_forms
+from tests.tamper import forged_problems
 
 SEATS = ("a", "b", "c")
 FAMILIES = {"a": "bentivoglio", "b": "gonzaga", "c": "montefeltro"}
@@ -253,18 +252,20 @@ def test_a_card_played_face_up_is_proven_and_one_not_held_is_refused(played: Pla
     # A forged claim: the same slot shown as another card, signed again by its seat. Replay opens
     # the slot with every share and refuses the entry, naming it.
     index = data["entry"].index(plays[0])
-    entry = copy.deepcopy(plays[0])
     other_card = "steal-gold-shipment" if played.shown == "steal-influence" else "steal-influence"
-    entry["move"] = entry["move"].replace(played.shown, other_card)
-    entry["face_up"][0]["cards"] = [other_card]
-    del entry["sig"]
-    secret = KeyStore(played.root / seat).secret(seat, lambda prompt: None)
-    signed = ledger.sign_entry(data["game"]["id"], entry, secret)
-    trial = dict(data, entry=[*data["entry"][:index], signed])
-    trial["game"] = dict(data["game"], entries=index + 1)
-    problems = [str(problem) for problem in ledger.audit(trial).problems]
+
+    def claimed_as_another(entry: dict[str, Any]) -> None:
+        entry["move"] = entry["move"].replace(played.shown, other_card)
+        entry["face_up"][0]["cards"] = [other_card]
+
+    problems = forged_problems(
+        data,
+        index,
+        claimed_as_another,
+        lambda seat: KeyStore(played.root / seat).secret(seat, lambda prompt: None),
+    )
     assert any(
-        f"entry {entry['seq']} (by {seat})" in problem and "shares open it as another card" in problem
+        f"entry {plays[0]['seq']} (by {seat})" in problem and "shares open it as another card" in problem
         for problem in problems
     ), problems
 

@@ -14,25 +14,28 @@ from pbem.games.princes_of_florence.game import ACTIONS, AUCTION, PLACE, Game
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import breakdown, winners
 from pbem.kit.seats import FollowUp
-from tests.pof_support import Dealer, new_game
+from tests.games.dealer import Dealer
+from tests.games.princes_of_florence.support import deal, dealer_for, new_game
 
 SEATS = ("anna", "bruno", "carla")
 
 
-def started(seats: tuple[str, ...] = SEATS, unofficial: bool = False, seed: int = 5) -> tuple[Game, Dealer]:
+def started(
+    seats: tuple[str, ...] = SEATS, unofficial: bool = False, seed: int = 5
+) -> tuple[Game, Dealer[Game]]:
     game = new_game(seats, unofficial)
-    dealer = Dealer.for_game(game, seed)
-    return dealer.deal(game), dealer
+    dealer = dealer_for(game, seed)
+    return deal(game, dealer), dealer
 
 
-def to_actions(game: Game, dealer: Dealer) -> Game:
+def to_actions(game: Game, dealer: Dealer[Game]) -> Game:
     """Everyone leaves the round's auctions without a lot."""
     while game.phase == AUCTION:
         game = dealer.play(game, RULES.demands(game)[0].seat, "pass")
     return game
 
 
-def refused(game: Game, dealer: Dealer, seat: str, text: str, words: str) -> None:
+def refused(game: Game, dealer: Dealer[Game], seat: str, text: str, words: str) -> None:
     with pytest.raises(IllegalMoveError, match=words) as caught:
         dealer.play(game, seat, text)
     assert "\n" not in str(caught.value)
@@ -43,7 +46,7 @@ def test_setup_deals_four_and_keeps_three() -> None:
     карту сбрасывает обратно в колоду. Колода вновь перемешивается"; "Число маркеров свободы каждого
     типа ... равно количеству игроков минус 1"."""
     game = new_game(SEATS)
-    dealer = Dealer.for_game(game, 1)
+    dealer = dealer_for(game, 1)
     game = dealer.settle(game)
     assert RULES.phase(game) == "deal"
     assert sorted(d.seat for d in RULES.demands(game)) == sorted(SEATS)
@@ -55,7 +58,7 @@ def test_setup_deals_four_and_keeps_three() -> None:
     assert RULES.default_move(game, "anna", "the deal") == RULES.parse(
         f"return {game.player('anna').hand[-1]}"
     )
-    game = dealer.deal(game)
+    game = deal(game, dealer)
     assert all(len(game.player(seat).hand) == 3 for seat in SEATS)
     assert all(game.player(seat).florins == 3500 for seat in SEATS)
     assert game.decks["profession"] == 21 - 9
@@ -203,7 +206,7 @@ def test_buildings_placement_and_cost() -> None:
         RULES.parse("build tower at z9")
 
 
-def _work_ready(seed: int = 5) -> tuple[Game, Dealer, dict[str, str]]:
+def _work_ready(seed: int = 5) -> tuple[Game, Dealer[Game], dict[str, str]]:
     game, dealer = started(seed=seed)
     game = to_actions(game, dealer)
     return game, dealer, dealer.hand(game, "anna")
@@ -214,7 +217,7 @@ def test_works_minimum_payment_and_bonus_cards() -> None:
     "Банк платит 100 флоринов за каждый WP ... 1 очко престижа стоит 200 флоринов"; "Каждой картой
     бонуса игрок может играть лишь раз"."""
     game, dealer, hand = _work_ready()
-    name, token = sorted(hand.items())[0]
+    token, name = min(hand.items(), key=lambda held: held[1])
     # three cards in hand: 3 WP, below round 1's minimum of 7
     refused(game, dealer, "anna", f"work {token}", "worth 3 WP, below round 1's minimum 7")
     refused(game, dealer, "anna", f"work {token} bonus:3", "anna holds no bonus card")
@@ -242,8 +245,8 @@ def test_best_work_of_the_round_ties_share() -> None:
     game = to_actions(game, dealer)
     for seat in SEATS:
         game = game.with_player(replace(game.player(seat), jesters=2))
-    anna = sorted(dealer.hand(game, "anna").values())[0]
-    bruno = sorted(dealer.hand(game, "bruno").values())[0]
+    anna = sorted(dealer.hand(game, "anna"))[0]
+    bruno = sorted(dealer.hand(game, "bruno"))[0]
     game = dealer.play(game, "anna", f"work {anna}")
     game = dealer.play(game, "anna", "prestige 0")
     game = dealer.play(game, "anna", "pass")
@@ -262,7 +265,7 @@ def test_recruitment_takes_a_card_laid_out_by_an_opponent() -> None:
     game, dealer = started()
     game = to_actions(game, dealer)
     game = game.with_player(replace(game.player("anna"), jesters=2))
-    token = sorted(dealer.hand(game, "anna").values())[0]
+    token = sorted(dealer.hand(game, "anna"))[0]
     game = dealer.play(game, "anna", f"work {token}")
     game = dealer.play(game, "anna", "prestige 0")
     name = game.name(token)
@@ -286,7 +289,7 @@ def test_a_player_makes_one_work_with_each_profession_card() -> None:
     game = to_actions(game, dealer)
     for seat in SEATS:
         game = game.with_player(replace(game.player(seat), jesters=3, recruitment=1))
-    token = sorted(dealer.hand(game, "anna").values())[0]
+    token = sorted(dealer.hand(game, "anna"))[0]
     name = dealer.cards[token]
     game = dealer.play(game, "anna", f"work {token}")
     game = dealer.play(game, "anna", "prestige 0")

@@ -37,8 +37,8 @@ from pbem.games.il_principe.moves import Build, Play, Show
 from pbem.games.il_principe.rules import RULES
 from pbem.kit import templates
 from tests.conftest import seeded_keys
+from tests.games.il_principe.test_rules import in_actions, started
 from tests.mutations import fixed_sealing
-from tests.test_ip_rules import in_actions, started
 
 GAME = "il-principe"
 COMPONENTS: dict[str, Any] = templates.values(gamefile.shipped_template(GAME))

@@ -1,0 +1,40 @@
+"""Princes of the Renaissance's forgeries for the forge harness (tests/tamper.py): entries of a game
+played through the ledger past its first Treachery card shown, each changed and signed again by
+its author."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests import mutations
+from tests.conftest import seeded_keys
+from tests.tamper import Forged, Forgery
+
+
+def game() -> Forged:
+    sound = mutations.played_game(30)
+    return Forged(sound.data, seeded_keys)
+
+
+def _played_as_another(entry: dict[str, Any]) -> None:
+    (shown,) = entry["face_up"][0]["cards"]
+    other = "steal-gold-shipment" if shown == "steal-influence" else "steal-influence"
+    entry["move"] = entry["move"].replace(shown, other)
+    entry["face_up"][0]["cards"] = [other]
+
+
+FORGERIES = {
+    "a sealed bid revealed as another": Forgery(
+        lambda entry: entry["kind"] == "reveal",
+        lambda entry: entry.update(value="bid 9"),
+        "turn-order bid does not match",
+    ),
+    "a bid the rules refuse": Forgery(
+        lambda entry: entry.get("move", "").startswith("bid "),
+        lambda entry: entry.update(move="bid 999"),
+        "a bid of 999 cannot be paid",
+    ),
+    "a Treachery card played as another": Forgery(
+        lambda entry: "face_up" in entry, _played_as_another, "shares open it as another card"
+    ),
+}
