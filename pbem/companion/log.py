@@ -26,7 +26,7 @@ from typing import Any
 from pbem.companion.tracker import Sheet, Tracker
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.signing import pae, signature_valid
-from pbem.engine.registry import GameInfo, OptionValue
+from pbem.engine.declaration import GameInfo, OptionValue
 from pbem.engine.seats import check_seat
 from pbem.errors import GameFileError, IdentityError, PbemError, UsageError
 

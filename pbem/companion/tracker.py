@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from pbem.engine.registry import OptionValue
+from pbem.engine.declaration import OptionValue
 
 Cell = str | int
 

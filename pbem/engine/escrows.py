@@ -30,7 +30,7 @@ from typing import Any
 from pbem.crypto import escrow as es
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto.groups import Element, Group
-from pbem.engine.registry import OptionValue
+from pbem.engine.declaration import OptionValue
 from pbem.errors import GameFileError
 
 ESCROW_FIELDS = (

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from pbem.crypto.randomness import Draws
-from pbem.engine.registry import GameInfo, OptionValue
+from pbem.engine.declaration import GameInfo, OptionValue
 from pbem.errors import UsageError
 
 DemandKind = Literal[

@@ -21,8 +21,8 @@ from pbem.crypto.groups import Element, Group
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
+from pbem.engine.declaration import OptionValue
 from pbem.engine.escrows import Escrow, start_unlock, threshold_of
-from pbem.engine.registry import OptionValue
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
     CardUse,

@@ -1,7 +1,7 @@
 """The games pbem knows: the registry reads this tuple and nothing else. Each game's package
 ``__init__.py`` is its declaration; a new game adds its own line here."""
 
-from pbem.engine.registry import GameInfo
+from pbem.engine.declaration import GameInfo
 from pbem.games import il_principe, princes_of_florence, princes_of_the_renaissance
 
 GAMES: tuple[GameInfo, ...] = (

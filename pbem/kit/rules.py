@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from pbem.engine.registry import OptionValue
+from pbem.engine.declaration import OptionValue
 from pbem.errors import IllegalMoveError
 
 # What a game is set up with, beside its seats and edition (``Ruleset.setup``).

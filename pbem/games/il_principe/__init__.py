@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, Picture
+from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, Picture
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Ruleset
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 def _rules() -> Ruleset:
     from pbem.games.il_principe.rules import RULES
 
+    RULES.info = INFO  # given here: the rules never import their declaration, so no circle
     return RULES
 
 

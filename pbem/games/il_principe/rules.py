@@ -17,10 +17,11 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.crypto.randomness import Draws
+from pbem.engine.declaration import GameInfo
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import GameFileError, IllegalMoveError, UsageError
-from pbem.games.il_principe import INFO, rounds
 from pbem.games.il_principe import components as parts
+from pbem.games.il_principe import rounds
 from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.game import (
     ACTIONS,
@@ -56,7 +57,7 @@ from pbem.kit.templates import ComponentError
 
 
 class Rules(TableRules[Game, Move]):
-    info = INFO
+    info: GameInfo  # its declaration, which gives it (see the package's _rules)
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
         try:

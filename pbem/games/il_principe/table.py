@@ -11,8 +11,8 @@ from typing import Any
 
 from pbem.companion import words as w
 from pbem.companion.tracker import EventForm, Report, Sheet
+from pbem.engine.declaration import OptionValue
 from pbem.engine.json_shape import snake_scores
-from pbem.engine.registry import OptionValue
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.il_principe import actions as act
 from pbem.games.il_principe import roles, scoring, view

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from pbem.engine.registry import (
+from pbem.engine.declaration import (
     DEADLINE,
     HIDDEN_DECK_OPTIONS,
     GameInfo,
@@ -36,6 +36,7 @@ def _seats_rule(count: int, options: Mapping[str, OptionValue]) -> str | None:
 def _rules() -> Ruleset:
     from pbem.games.princes_of_florence.rules import RULES
 
+    RULES.info = INFO  # given here: the rules never import their declaration, so no circle
     return RULES
 
 

@@ -16,10 +16,11 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.crypto.randomness import Draws
+from pbem.engine.declaration import GameInfo
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_florence import INFO, rounds
 from pbem.games.princes_of_florence import components as parts
+from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.auction import alone_price, bid_raise
 from pbem.games.princes_of_florence.components import LANDSCAPES
 from pbem.games.princes_of_florence.game import (
@@ -65,7 +66,7 @@ from pbem.kit.seats import owed
 
 
 class Rules(TableRules[Game, Move]):
-    info = INFO
+    info: GameInfo  # its declaration, which gives it (see the package's _rules)
     free = (Sell,)
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:

@@ -13,8 +13,8 @@ from typing import Any
 
 from pbem.companion import words as read
 from pbem.companion.tracker import EventForm, Report, Sheet, Tracker
+from pbem.engine.declaration import OptionValue
 from pbem.engine.json_shape import snake, snake_scores
-from pbem.engine.registry import OptionValue
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence import actions, auction
 from pbem.games.princes_of_florence.buildings import buildable

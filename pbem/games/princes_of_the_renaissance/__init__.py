@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.engine.registry import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, Picture, TerminalView
+from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, Picture, TerminalView
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Ruleset
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 def _rules() -> Ruleset:
     from pbem.games.princes_of_the_renaissance.rules import RULES
 
+    RULES.info = INFO  # given here: the rules never import their declaration, so no circle
     return RULES
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pbem.crypto.randomness import Draws
-from pbem.engine.registry import OptionValue
+from pbem.engine.declaration import OptionValue
 from pbem.engine.ruleset import RandomRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_the_renaissance import decade

@@ -42,10 +42,11 @@ from typing import Any
 
 from pbem.crypto.identity import valid_name
 from pbem.crypto.randomness import Draws
+from pbem.engine.declaration import GameInfo
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
-from pbem.games.princes_of_the_renaissance import INFO, decade, deck, exchange, opening, powers, scoring, war
 from pbem.games.princes_of_the_renaissance import components as parts
+from pbem.games.princes_of_the_renaissance import decade, deck, exchange, opening, powers, scoring, war
 from pbem.games.princes_of_the_renaissance.state import (
     ACTION,
     ATTACKER,
@@ -195,7 +196,7 @@ VERB_FORMS = {
 
 
 class Rules:
-    info = INFO
+    info: GameInfo  # its declaration, which gives it (see the package's _rules)
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
         return opening.setup(seats, edition, options, parts.parse(components, edition=edition))

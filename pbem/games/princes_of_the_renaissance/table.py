@@ -17,8 +17,8 @@ from typing import Any
 
 from pbem.companion import words
 from pbem.companion.tracker import Cell, EventForm, Report, Sheet
+from pbem.engine.declaration import OptionValue
 from pbem.engine.json_shape import snake_scores
-from pbem.engine.registry import OptionValue
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_the_renaissance import components as parts_mod
 from pbem.games.princes_of_the_renaissance import decade, exchange, opening, scoring, war

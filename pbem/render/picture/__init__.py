@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.engine.registry import GameInfo, Picture, declared, get
+from pbem.engine.declaration import GameInfo, Picture
+from pbem.engine.registry import declared, get
 from pbem.errors import UsageError
 
 

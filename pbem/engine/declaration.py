@@ -1,0 +1,217 @@
+"""What a game declares of itself, once, in its package's ``__init__.py``: name, aliases, player
+counts, editions, options, and where its rules, companion-mode tracker, terminal view and picture
+are (functions that import them, so a declaration loads nothing heavy). The games import this
+module, never the registry, which imports them: no circle.
+
+Options are typed and validated here, so ``pbem new`` and ``pbem verify`` apply the same checks,
+and a genesis entry always records every option explicitly (defaults included): a later change of
+a default never changes how an existing game replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pbem.errors import UsageError
+
+if TYPE_CHECKING:
+    from pbem.companion.tracker import Tracker
+    from pbem.engine.ruleset import Ruleset
+
+OptionValue = int | str | bool
+OptionKind = Literal["int", "choice", "bool"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    kind: OptionKind
+    default: OptionValue
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    maximum: int = 0
+    # For an option added after games were made: the value a genesis without it means (the way
+    # those games were played). None: every genesis must record it.
+    absent: OptionValue | None = None
+
+    def describe(self) -> str:
+        if self.kind == "choice":
+            allowed = "|".join(self.choices)
+        elif self.kind == "bool":
+            allowed = "true|false"
+        else:
+            allowed = f"{self.minimum}..{self.maximum}"
+        return f"{self.name}={allowed} (default {_text(self.default)})"
+
+    def parse(self, text: str) -> OptionValue:
+        """Read an option from its command-line text."""
+        if self.kind == "int":
+            try:
+                value: OptionValue = int(text, 10)
+            except ValueError:
+                raise UsageError(f"option {self.name}: {text!r} is not a whole number") from None
+        elif self.kind == "bool":
+            lowered = text.lower()
+            if lowered not in ("true", "false", "yes", "no", "1", "0"):
+                raise UsageError(f"option {self.name}: {text!r} is not true or false")
+            value = lowered in ("true", "yes", "1")
+        else:
+            value = text
+        return self.check(value)
+
+    def check(self, value: object) -> OptionValue:
+        """Validate a stored value; raise UsageError naming what is allowed."""
+        if self.kind == "int":
+            if type(value) is not int or not self.minimum <= value <= self.maximum:
+                raise UsageError(
+                    f"option {self.name}: {value!r} is not a whole number in {self.minimum}..{self.maximum}"
+                )
+            return value
+        if self.kind == "bool":
+            if type(value) is not bool:
+                raise UsageError(f"option {self.name}: {value!r} is not true or false")
+            return value
+        if value not in self.choices:
+            raise UsageError(f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}")
+        assert isinstance(value, str)
+        return value
+
+
+def _text(value: OptionValue) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+DEADLINE = OptionSpec(
+    "deadline_days",
+    "int",
+    0,
+    "days each player has to act before another may claim a timeout (0: no deadline)",
+    minimum=0,
+    maximum=365,
+)
+ESCROW = OptionSpec(
+    "escrow",
+    "choice",
+    "others",
+    "others: each seat's deck secret is dealt in escrow to the other seats, so they can read for a "
+    "seat that goes silent what the game needs of it (3 or more players; with 2 the default is "
+    "none); referee: a referee outside the game holds them (pbem new --referee NAME KEYFILE; the "
+    "escrow two players can have); none: no escrow",
+    choices=("none", "others", "referee"),
+    absent="none",
+)
+ESCROW_THRESHOLD = OptionSpec(
+    "escrow_threshold",
+    "int",
+    0,
+    "with escrow=others, how many of the other seats together unlock a silent seat (0: all of them; "
+    "at least 2)",
+    minimum=0,
+    maximum=9,
+    absent=0,
+)
+RETIRE_AFTER = OptionSpec(
+    "retire_after",
+    "int",
+    3,
+    "deadlines a player may miss before the rules' defaults play it for the rest of the game, "
+    "without a timeout at each step (0: never)",
+    minimum=0,
+    maximum=100,
+    absent=0,
+)
+# What every game with hidden decks offers, after its own options.
+HIDDEN_DECK_OPTIONS = (ESCROW, ESCROW_THRESHOLD, RETIRE_AFTER)
+
+
+# A view as text in the terminal (``pbem show``): the game's title, the view a seat may see, and that
+# seat's own sealed values by step.
+TerminalView = Callable[[str, Mapping[str, Any], Mapping[str, str]], None]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """How a game is drawn (``--svg``, ``--html``, ``--png``, and the picture a message carries)."""
+
+    # The SVG of a view (the rules' view by email) as a seat, or every player (None), sees it.
+    draw: Callable[[Mapping[str, Any], str, str | None], str]
+    # A companion-mode table's state as the view ``draw`` takes; None: tables are not drawn.
+    table_view: Callable[[Any], dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's declaration. What it names beyond its options is a function that imports it, so a
+    command loads only the parts of one game it uses."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    editions: tuple[str, ...]
+    options: tuple[OptionSpec, ...]
+    aliases: tuple[str, ...] = ()
+    # The rules played by email; None while a game can be set up and joined but not yet played.
+    rules: Callable[[], Ruleset] | None = field(default=None, compare=False)
+    # Companion mode (``pbem table``); None: the game has none.
+    tracker: Callable[[], Tracker[Any]] | None = field(default=None, compare=False)
+    # The game's own text for ``pbem show``; None: the view is printed from its shape.
+    terminal: Callable[[], TerminalView] | None = field(default=None, compare=False)
+    # The game's picture; None: pbem does not draw it.
+    picture: Callable[[], Picture] | None = field(default=None, compare=False)
+    # Extra player-count rules beyond the range, e.g. "2 players needs unofficial_rules=true".
+    seats_rule: Callable[[int, Mapping[str, OptionValue]], str | None] | None = field(
+        default=None, compare=False
+    )
+
+    @property
+    def default_edition(self) -> str:
+        return self.editions[0]
+
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise UsageError(
+            f"unknown option {name!r} for {self.name}; valid options: "
+            + "; ".join(spec.describe() for spec in self.options)
+        )
+
+    def check_edition(self, edition: str) -> str:
+        if edition not in self.editions:
+            raise UsageError(
+                f"unknown edition {edition!r} for {self.name}; valid editions: {', '.join(self.editions)}"
+            )
+        return edition
+
+    def resolve_options(self, given: Mapping[str, str]) -> dict[str, OptionValue]:
+        """Command-line ``key=value`` texts to a complete, validated option table."""
+        resolved = {spec.name: spec.default for spec in self.options}
+        for name, text in given.items():
+            resolved[name] = self.option(name).parse(text)
+        return resolved
+
+    def check_options(self, options: Mapping[str, object]) -> dict[str, OptionValue]:
+        """Validate a stored option table: every option present, none unknown."""
+        for name in options:
+            self.option(name)
+        missing = [spec.name for spec in self.options if spec.name not in options and spec.absent is None]
+        if missing:
+            raise UsageError(f"options missing for {self.name}: {', '.join(missing)}")
+        return {
+            spec.name: spec.check(options[spec.name]) if spec.name in options else spec.check(spec.absent)
+            for spec in self.options
+        }
+
+    def check_seats(self, count: int, options: Mapping[str, OptionValue]) -> None:
+        if not self.min_players <= count <= self.max_players:
+            raise UsageError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, not {count}"
+            )
+        if self.seats_rule is not None:
+            problem = self.seats_rule(count, options)
+            if problem:
+                raise UsageError(problem)
