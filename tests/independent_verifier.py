@@ -2420,6 +2420,10 @@ PLURAL = {
     "escrow complaint": "escrow complaints",
     "partial decryption": "partial decryptions",
     "share unlocked": "shares unlocked",
+    "handover": "handovers",
+    "handover proposed": "handovers proposed",
+    "handover by consent": "handovers by consent",
+    "share resealed": "shares resealed",
 }
 
 

@@ -249,6 +249,10 @@ def test_the_independent_verifier_checks_the_handover_from_the_document_alone(pl
     assert report.ok, report.problems
     assert report.counts["handover proposed"] == 1 and report.counts["handover by consent"] == 1
     assert report.counts["share resealed"] == 2 and report.counts["card shown face up"] >= 1
+    said: list[str] = []
+    cards = f"{hidden_deck_game.DECK}={','.join(hidden_deck_game.CARDS)}"
+    assert independent_verifier.main([str(game), "--cards", cards], out=said.append) == 0
+    assert "2 shares resealed" in said[-1] and "1 handover by consent" in said[-1], said
 
 
 def test_an_event_requested_before_the_new_player_took_the_seat_is_decided_without_it(played: Played) -> None:
