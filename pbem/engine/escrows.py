@@ -239,16 +239,22 @@ def held_share(
 
 
 # --- what replay takes ---------------------------------------------------------------------------
+def _table(item: object, fields: Sequence[str], where: str) -> Mapping[str, Any]:
+    """``item`` as a table of no field but ``fields`` (GameFileError naming the field if not)."""
+    if not isinstance(item, Mapping):
+        raise GameFileError(f"{where}: expected a table")
+    unknown = sorted(set(item) - set(fields))
+    if unknown:
+        raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
+    return item
+
+
 def take_dealing(
     escrow: Escrow, seats: Sequence[str], seat: str, item: object, *, deck_key: Element, group: Group
 ) -> None:
     """Check and take ``seat``'s dealing (GameFileError naming the field)."""
     where = "escrow"
-    if not isinstance(item, Mapping):
-        raise GameFileError(f"{where}: expected a table")
-    unknown = sorted(set(item) - {"commitments", "ephemeral", "masked"})
-    if unknown:
-        raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
+    item = _table(item, ("commitments", "ephemeral", "masked"), where)
     if seat in escrow.dealings:
         raise GameFileError(f"{where}: {seat} has already dealt its escrow")
     holders = escrow.holders(seats, seat)
@@ -304,29 +310,13 @@ def _take_complaint(
     escrow: Escrow, seat: str, item: object, answered: Sequence[str], *, game_id: str, group: Group
 ) -> str:
     where = "escrow_complaint"
-    if not isinstance(item, Mapping):
-        raise GameFileError(f"{where}: expected a table")
-    unknown = sorted(set(item) - {"dealer", "opened", "proof"})
-    if unknown:
-        raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
+    item = _table(item, ("dealer", "opened", "proof"), where)
     dealer = item.get("dealer")
     _answerable(escrow, seat, dealer, where, answered)
     assert isinstance(dealer, str)
-    complaint = es.Complaint(
-        dealer,
-        seat,
-        group.parse_element(item.get("opened"), f"{where}.opened"),
-        hd.parse_proof(item.get("proof"), f"{where}.proof", group=group),
-    )
-    liar = es.at_fault(
-        complaint,
-        escrow.sealed[dealer][seat],
-        escrow.dealings[dealer],
-        escrow.receiving[seat],
-        game_id=game_id,
-        group=group,
-    )
-    if liar == dealer:
+    sealed = escrow.sealed[dealer][seat]
+    dealing, receiving = escrow.dealings[dealer], escrow.receiving[seat]
+    if _liar(item, sealed, dealing, receiving, where, game_id=game_id, group=group) == dealer:
         escrow.failed = (
             f"{dealer} dealt {seat} an escrow share that does not match its commitments (proved by "
             f"{seat}'s complaint): the game cannot go on; start again without {dealer}"
@@ -337,6 +327,27 @@ def _take_complaint(
             f"the game cannot go on; start again without {seat}"
         )
     return dealer
+
+
+def _liar(
+    item: Mapping[str, Any],
+    sealed: es.Sealed,
+    dealing: es.Dealing,
+    receiving: Element,
+    where: str,
+    *,
+    game_id: str,
+    group: Group,
+) -> str:
+    """Whom a complaint of ``sealed`` (sealed to ``receiving``) shows lied: the dealing's dealer,
+    when the share does not match its commitments, or the share's holder, when it does."""
+    complaint = es.Complaint(
+        dealing.dealer,
+        sealed.holder,
+        group.parse_element(item.get("opened"), f"{where}.opened"),
+        hd.parse_proof(item.get("proof"), f"{where}.proof", group=group),
+    )
+    return es.at_fault(complaint, sealed, dealing, receiving, game_id=game_id, group=group)
 
 
 # --- a silent seat handed on: its secret sealed again to the new player -------------------------
@@ -398,9 +409,7 @@ def take_reshares(
     taken: list[str] = []
     for index, item in enumerate(items):
         here = f"{where}[{index}]"
-        unknown = sorted(set(item) - {"seat", "ephemeral", "masked"})
-        if unknown:
-            raise GameFileError(f"{here}: unknown field {unknown[0]!r}")
+        _table(item, ("seat", "ephemeral", "masked"), here)
         seat = item.get("seat")
         if not isinstance(seat, str) or holder not in reshare_owed(escrow, seats, seat) or seat in taken:
             raise GameFileError(f"{here}: {holder} owes no share of {seat!r}'s secret to a new player")
@@ -456,26 +465,14 @@ def take_reshare_complaint(escrow: Escrow, seat: str, item: object, *, game_id: 
     """The new player of ``seat`` complains of a holder's resealed share: the file shows who lied,
     and either way the game cannot go on (as with a complaint at the start)."""
     where = "escrow_reshare_complaint"
-    if not isinstance(item, Mapping):
-        raise GameFileError(f"{where}: expected a table")
-    unknown = sorted(set(item) - {"holder", "opened", "proof"})
-    if unknown:
-        raise GameFileError(f"{where}: unknown field {unknown[0]!r}")
+    item = _table(item, ("holder", "opened", "proof"), where)
     holder = item.get("holder")
     given = escrow.reshared.get(seat, {})
     if seat not in escrow.resharing or not isinstance(holder, str) or holder not in given:
         raise GameFileError(f"{where}: {holder!r} sealed no share of {seat}'s secret to its new player")
-    sealed = given[holder]
-    complaint = es.Complaint(
-        seat,
-        holder,
-        group.parse_element(item.get("opened"), f"{where}.opened"),
-        hd.parse_proof(item.get("proof"), f"{where}.proof", group=group),
-    )
-    liar = es.at_fault(
-        complaint, sealed, escrow.dealings[seat], escrow.resharing[seat], game_id=game_id, group=group
-    )
-    if liar == seat:  # the share does not match: the holder that sealed it lied
+    dealing, receiving = escrow.dealings[seat], escrow.resharing[seat]
+    # the share does not match the seat's dealing: the holder that sealed it lied
+    if _liar(item, given[holder], dealing, receiving, where, game_id=game_id, group=group) == seat:
         escrow.failed = (
             f"{holder} sealed {seat}'s new player a share that does not match {seat}'s escrow (proved by "
             f"the new player's complaint): the game cannot go on"

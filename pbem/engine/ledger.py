@@ -715,7 +715,7 @@ def check_can_handover(ledger: Ledger, seat: str, to: PublicIdentity) -> None:
     for a seat already, in a game that is over, or while the seat's sealed choice waits."""
     if seat not in ledger.roster:
         raise UsageError(f"{seat!r} has not joined this game; seats that have: {', '.join(ledger.roster)}")
-    problem = _handover_problem(ledger, seat, to)
+    problem = _handover_problem(ledger, seat, to) or _referee_clash(ledger, to)
     if problem is not None:
         raise UsageError(problem)
 
@@ -1460,15 +1460,11 @@ class _Replay:
         ledger = self.ledger
         assert ledger is not None
         silent = entry["seat"]
-        to = self._new_holder(entry, found)
-        if to is None:
-            return
         if silent not in ledger.seats:
             found.append(f"{silent!r} is not a seat of this game")
             return
-        problem = _handover_problem(ledger, silent, to) or _referee_clash(ledger, to)
-        if problem is not None:
-            found.append(problem)
+        to = self._new_holder(entry, silent, found)
+        if to is None:
             return
         if ledger.table is None:
             found.append("the game starts once every seat has joined")
@@ -1593,8 +1589,10 @@ class _Replay:
             found.append(f"refused by the rules: {exc}")
         self._settle(entry)
 
-    def _new_holder(self, entry: dict[str, Any], found: list[str]) -> PublicIdentity | None:
-        """The new player a handover names, self-signed (None, with the problem, if not)."""
+    def _new_holder(self, entry: dict[str, Any], seat: str, found: list[str]) -> PublicIdentity | None:
+        """The new player a handover of ``seat`` names, self-signed, holding no seat (and not the
+        referee), in a game that can still hand it on (None, with the problem, if not)."""
+        assert self.ledger is not None
         name = entry["name"]
         if not isinstance(name, str) or not valid_name(name):
             found.append("the new holder's name must be one word of letters, digits, '-' or '_'")
@@ -1614,6 +1612,10 @@ class _Replay:
                 "for this identity"
             )
             return None
+        problem = _handover_problem(self.ledger, seat, to) or _referee_clash(self.ledger, to)
+        if problem is not None:
+            found.append(problem)
+            return None
         return to
 
     def _hand_over(self, entry: dict[str, Any], found: list[str]) -> None:
@@ -1621,7 +1623,7 @@ class _Replay:
         ledger = self.ledger
         assert ledger is not None
         by = entry["by"]
-        to = self._new_holder(entry, found)
+        to = self._new_holder(entry, by, found)
         if to is None:
             return
         name, keys = to.name, (to.sign_public, to.box_public)
@@ -1629,10 +1631,6 @@ class _Replay:
             sealed = unb64(entry["sealed_secret"])
         except (ValueError, TypeError, AttributeError):
             found.append("sealed_secret must be base64")
-            return
-        problem = _handover_problem(ledger, by, to)
-        if problem is not None:
-            found.append(problem)
             return
         if "email" in entry:
             self._take_email(entry, found)
