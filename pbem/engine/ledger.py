@@ -685,9 +685,7 @@ def note(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
     check_can_note(ledger, seat, text)
     entry = ledger.next_entry(seat, at, "note")
     entry["text"] = text
-    entry["rand"] = contribution(ledger, seat, secret)
-    signed = sign_entry(ledger.game_id, entry, secret)
-    return admit(ledger, signed), signed
+    return _with_link(ledger, seat, entry, secret)
 
 
 def address(
@@ -697,9 +695,7 @@ def address(
     check_can_address(ledger, seat, email)
     entry = ledger.next_entry(seat, at, "address")
     entry["email"] = email
-    entry["rand"] = contribution(ledger, seat, secret)
-    signed = sign_entry(ledger.game_id, entry, secret)
-    return admit(ledger, signed), signed
+    return _with_link(ledger, seat, entry, secret)
 
 
 def check_can_address(ledger: Ledger, seat: str, email: str) -> None:
@@ -764,22 +760,26 @@ def handover(
     seat's hand and continues its randomness chain, and every share and proof the seat owes
     still matches the deck key the seat joined with."""
     check_can_handover(ledger, seat, to)
-    if not identity_signed(to, to_signature):
-        raise IdentityError(f"{to.name}'s identity is not signed by its own key")
     bound = ledger.secret_seed(seat, secret)
-    entry = ledger.next_entry(seat, at, "handover")
-    entry["name"] = to.name
-    entry["sign"] = b64(to.sign_public)
-    entry["box"] = b64(to.box_public)
-    entry["identity_sig"] = b64(to_signature)
+    entry = ledger.next_entry(seat, at, "handover") | _new_player(to, to_signature)
     opening = sealing.new_opening(bound.hex())
     step = f"{HANDOVER_STEP} {entry['seq']}"
     entry["sealed_secret"] = b64(sealing.seal(to.box_public, ledger.game_id, step, seat, opening))
     if email is not None:
         entry["email"] = check_email(email)
-    entry["rand"] = contribution(ledger, seat, secret)
-    signed = sign_entry(ledger.game_id, entry, secret)
-    return admit(ledger, signed), signed
+    return _with_link(ledger, seat, entry, secret)
+
+
+def _new_player(to: PublicIdentity, signature: bytes) -> dict[str, str]:
+    """The fields naming the player a seat is handed on to, with their own signature of them."""
+    if not identity_signed(to, signature):
+        raise IdentityError(f"{to.name}'s identity is not signed by its own key")
+    return {
+        "name": to.name,
+        "sign": b64(to.sign_public),
+        "box": b64(to.box_public),
+        "identity_sig": b64(signature),
+    }
 
 
 def check_can_replace(ledger: Ledger, seat: str, silent: str, to: PublicIdentity) -> None:
@@ -821,19 +821,10 @@ def replace(
     new player then takes the seat (``rejoin``), and the escrow's holders seal it the seat's
     secret, which nothing else gives it."""
     check_can_replace(ledger, seat, silent, to)
-    if not identity_signed(to, to_signature):
-        raise IdentityError(f"{to.name}'s identity is not signed by its own key")
-    entry = ledger.next_entry(seat, at, "replace")
-    entry["seat"] = silent
-    entry["name"] = to.name
-    entry["sign"] = b64(to.sign_public)
-    entry["box"] = b64(to.box_public)
-    entry["identity_sig"] = b64(to_signature)
+    entry = ledger.next_entry(seat, at, "replace") | {"seat": silent} | _new_player(to, to_signature)
     if email is not None:
         entry["email"] = check_email(email)
-    entry["rand"] = contribution(ledger, seat, secret)
-    signed = sign_entry(ledger.game_id, entry, secret)
-    return admit(ledger, signed), signed
+    return _with_link(ledger, seat, entry, secret)
 
 
 def rejoin(
@@ -874,6 +865,15 @@ def check_signer(ledger: Ledger, seat: str, secret: SecretKeys, key_name: str) -
             f"key {key_name!r} (fingerprint {mine.fingerprint}) is not the key {seat} joined this game "
             f"with (fingerprint {pinned.fingerprint})"
         )
+
+
+def _with_link(
+    ledger: Ledger, seat: str, entry: dict[str, Any], secret: SecretKeys
+) -> tuple[Ledger, dict[str, Any]]:
+    """``entry`` with the next link of ``seat``'s randomness chain, signed and taken in."""
+    entry["rand"] = contribution(ledger, seat, secret)
+    signed = sign_entry(ledger.game_id, entry, secret)
+    return admit(ledger, signed), signed
 
 
 def check_can_note(ledger: Ledger, seat: str, text: str) -> None:
