@@ -16,8 +16,8 @@ from typing import Any, Protocol, TypeVar
 from pbem.kit.rules import Components, Options
 
 Cell = str | int
-# What a table is started with beside its players and edition: the game's options and its
-# component values (None: its template's), of the same types as an email game's set-up.
+# A table's component values, of the type an email game is set up with (``Tracker.start`` takes
+# None where the game's template gives them all); the games name their own parts ``Components``.
 ComponentValues = Components
 
 
