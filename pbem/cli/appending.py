@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.common import now, open_key, warn
+from pbem.cli.common import now, open_key, reported, warn
 
 if TYPE_CHECKING:
     from pbem.cli.seen_heads import Comparison
@@ -229,20 +229,31 @@ def write_entries(loaded: LoadedFile, entries: list[dict[str, Any]], after: Ledg
     register(after, loaded.path)
 
 
-def append_entry(
+def append_command(
     file: Path,
     seat: str,
     key: str | None,
     precheck: Callable[[Ledger], object],
     build: Callable[[Ledger, SecretKeys, str], tuple[Ledger, dict[str, Any]]],
-) -> tuple[Ledger, dict[str, Any]]:
-    """Read and verify the file, check the request before any key is opened, sign, append."""
-    loaded, ledger = read_game(file, writing=True, seat=seat)
-    precheck(ledger)
-    secret = signing_key(ledger, seat, key)
-    current, entry = build(ledger, secret, now())
-    write_entries(loaded, [entry], current)
-    return current, entry
+    said: Callable[[Ledger, dict[str, Any]], object],
+    *,
+    send: bool,
+) -> None:
+    """The body of a command that signs one entry: read and verify the file, check the request
+    before any key is opened, sign, append, and say what the entry did (``said``). A refusal is
+    one ``error:`` line; with ``--send`` the entry is mailed once it is written, outside the
+    refusal's reporting, as a failed send says itself what became of the entry."""
+    from pbem.cli.mail_commands import send_after
+
+    with reported():
+        loaded, ledger = read_game(file, writing=True, seat=seat)
+        precheck(ledger)
+        secret = signing_key(ledger, seat, key)
+        current, entry = build(ledger, secret, now())
+        write_entries(loaded, [entry], current)
+        said(current, entry)
+    if send:
+        send_after(file, seat)
 
 
 def send_advice(ledger: Ledger, seat: str, send_to: Sequence[str], *, sent: bool) -> str:

@@ -12,7 +12,7 @@ from pbem.cli.appending import (
     KEY,
     SEAT,
     SEND,
-    append_entry,
+    append_command,
     compare_with_seen,
     read_game,
     register,
@@ -116,15 +116,25 @@ def new(
 
 def _referee(given: tuple[str, Path] | None, email: str | None) -> Any:
     """The referee ``--referee NAME KEYFILE`` names, their exported identity read and checked."""
-    from pbem.crypto.identity import parse_signed_identity_line
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import UsageError
-    from pbem.gamefile import read_bytes
 
     if given is None:
         if email is not None:
             raise UsageError("--referee-email needs --referee")
         return None
+    identity, signature = _identity(given, email)
+    return ledger_mod.Referee(identity, signature, email)
+
+
+def _identity(given: tuple[str, Path], email: str | None) -> tuple[Any, bytes]:
+    """The identity a ``NAME KEYFILE`` pair names (``pbem key export NAME``), with its signature:
+    refused if the file holds another's, or if the address it comes with is not one."""
+    from pbem.crypto.identity import parse_signed_identity_line
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import UsageError
+    from pbem.gamefile import read_bytes
+
     name, keyfile = given
     text = read_bytes(keyfile).decode("utf-8", "replace")
     identity, signature = parse_signed_identity_line(text, str(keyfile))
@@ -132,7 +142,7 @@ def _referee(given: tuple[str, Path] | None, email: str | None) -> Any:
         raise UsageError(f"{keyfile} holds {identity.name}'s identity, not {name}'s")
     if email is not None:
         ledger_mod.check_email(email)
-    return ledger_mod.Referee(identity, signature, email)
+    return identity, signature
 
 
 def referee(
@@ -218,14 +228,7 @@ def join(
         if email is not None:
             ledger_mod.check_email(email)
 
-    with reported():
-        updated, entry = append_entry(
-            file,
-            seat,
-            key,
-            check,
-            lambda current, secret, at: ledger_mod.join(current, seat, secret, at, email),
-        )
+    def joined(updated: Any, entry: dict[str, Any]) -> None:
         info(f"{seat} joined {file} (entry {entry['seq']}, fingerprint {updated.roster[seat].fingerprint})")
         if updated.waiting_to_join and not send:  # with --send, the send says who gets it
             info(f"send it to {', '.join(updated.waiting_to_join)} to join")
@@ -234,8 +237,16 @@ def join(
             info(f"every seat has joined; the referee {name} accepts with: pbem referee {file} --as {name}")
         else:
             info("every seat has joined")
-    if send:
-        send_after(file, seat)
+
+    append_command(
+        file,
+        seat,
+        key,
+        check,
+        lambda current, secret, at: ledger_mod.join(current, seat, secret, at, email),
+        joined,
+        send=send,
+    )
 
 
 def note(
@@ -248,17 +259,15 @@ def note(
     """Add a signed message to the game: a deal struck, a word to the table."""
     from pbem.engine import ledger as ledger_mod
 
-    with reported():
-        _, entry = append_entry(
-            file,
-            seat,
-            key,
-            lambda current: ledger_mod.check_can_note(current, seat, text),
-            lambda current, secret, at: ledger_mod.note(current, seat, text, secret, at),
-        )
-        info(f"{seat}'s note is entry {entry['seq']} of {file}")
-    if send:
-        send_after(file, seat)
+    append_command(
+        file,
+        seat,
+        key,
+        lambda current: ledger_mod.check_can_note(current, seat, text),
+        lambda current, secret, at: ledger_mod.note(current, seat, text, secret, at),
+        lambda _, entry: info(f"{seat}'s note is entry {entry['seq']} of {file}"),
+        send=send,
+    )
 
 
 def handover(
@@ -288,33 +297,16 @@ def handover(
     With --silent, you propose handing on a silent player's seat, once the others consent.
 
     The new player then takes it with 'pbem join FILE --as SEAT'; the escrow seals them its secret."""
-    from pbem.crypto.identity import parse_signed_identity_line
     from pbem.engine import ledger as ledger_mod
-    from pbem.errors import UsageError
-    from pbem.gamefile import read_bytes
 
-    name, keyfile = to
+    name = to[0]
     with reported():
-        text = read_bytes(keyfile).decode("utf-8", "replace")
-        identity, signature = parse_signed_identity_line(text, str(keyfile))
-        if identity.name != name:
-            raise UsageError(f"{keyfile} holds {identity.name}'s identity, not {name}'s")
-        if email is not None:
-            ledger_mod.check_email(email)
-        if silent is not None:
-            _propose(file, seat, silent, key, identity, signature, email)
-            if send:
-                send_after(file, seat)
-            return
-        updated, entry = append_entry(
-            file,
-            seat,
-            key,
-            lambda current: ledger_mod.check_can_handover(current, seat, identity),
-            lambda current, secret, at: ledger_mod.handover(
-                current, seat, identity, secret, to_signature=signature, at=at, email=email
-            ),
-        )
+        identity, signature = _identity(to, email)
+    if silent is not None:
+        _propose(file, seat, silent, key, identity, signature, email, send=send)
+        return
+
+    def handed(updated: Any, entry: dict[str, Any]) -> None:
         info(
             f"{seat} is handed on to {name} (entry {entry['seq']}, fingerprint "
             f"{updated.roster[seat].fingerprint}); your key no longer signs for {seat}"
@@ -323,16 +315,41 @@ def handover(
             f"send the file to {name}, who plays on as {seat} with their own key "
             f"(pbem show {file} --as {seat} shows them {seat}'s hand)"
         )
-    if send:
-        send_after(file, seat)
+
+    append_command(
+        file,
+        seat,
+        key,
+        lambda current: ledger_mod.check_can_handover(current, seat, identity),
+        lambda current, secret, at: ledger_mod.handover(
+            current, seat, identity, secret, to_signature=signature, at=at, email=email
+        ),
+        handed,
+        send=send,
+    )
 
 
 def _propose(
-    file: Path, seat: str, silent: str, key: str | None, identity: Any, signature: bytes, email: str | None
+    file: Path,
+    seat: str,
+    silent: str,
+    key: str | None,
+    identity: Any,
+    signature: bytes,
+    email: str | None,
+    *,
+    send: bool,
 ) -> None:
     from pbem.engine import ledger as ledger_mod
 
-    updated, entry = append_entry(
+    def proposed(updated: Any, entry: dict[str, Any]) -> None:
+        waiting = [demand.seat for demand in _consents(updated)]
+        info(
+            f"{seat} proposed handing {silent}'s seat on to {identity.name} (entry {entry['seq']}); "
+            + (f"play waits for {', '.join(waiting)} to consent (pbem consent)" if waiting else "done")
+        )
+
+    append_command(
         file,
         seat,
         key,
@@ -340,11 +357,8 @@ def _propose(
         lambda current, secret, at: ledger_mod.replace(
             current, seat, silent, identity, secret, to_signature=signature, at=at, email=email
         ),
-    )
-    waiting = [demand.seat for demand in _consents(updated)]
-    info(
-        f"{seat} proposed handing {silent}'s seat on to {identity.name} (entry {entry['seq']}); "
-        + (f"play waits for {', '.join(waiting)} to consent (pbem consent)" if waiting else "done")
+        proposed,
+        send=send,
     )
 
 

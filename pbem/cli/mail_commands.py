@@ -22,7 +22,7 @@ from pbem.cli.appending import (
     KEY,
     SEAT,
     SEND,
-    append_entry,
+    append_command,
     compare_with_seen,
     read_game,
     register,
@@ -59,17 +59,15 @@ def address(
     """Change the address your moves are mailed to: a signed entry, so nobody else can."""
     from pbem.engine import ledger as ledger_mod
 
-    with reported():
-        _, entry = append_entry(
-            file,
-            seat,
-            key,
-            lambda current: ledger_mod.check_can_address(current, seat, email),
-            lambda current, secret, at: ledger_mod.address(current, seat, email, secret, at),
-        )
-        info(f"{seat}'s mail now goes to {email} (entry {entry['seq']})")
-    if send:
-        send_after(file, seat)
+    append_command(
+        file,
+        seat,
+        key,
+        lambda current: ledger_mod.check_can_address(current, seat, email),
+        lambda current, secret, at: ledger_mod.address(current, seat, email, secret, at),
+        lambda _, entry: info(f"{seat}'s mail now goes to {email} (entry {entry['seq']})"),
+        send=send,
+    )
 
 
 # --- setting up -------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ from pbem.cli.appending import (
     KEY,
     SEAT,
     SEND,
-    append_entry,
+    append_command,
     read_game,
     signing_key,
     write_entries,
@@ -381,20 +382,22 @@ def sync(
     send: bool = SEND,
 ) -> None:
     """Send what you owe the hidden decks (your shuffle, shares of others' draws) on its own."""
-    with reported():
-        from pbem.engine import play as play_mod
+    from pbem.engine import play as play_mod
 
-        current, entry = append_entry(
+    append_command(
+        file,
+        seat,
+        key,
+        lambda ledger: play_mod.check_sync(ledger, seat),
+        lambda ledger, secret, at: play_mod.sync(ledger, seat, secret, at),
+        _told(
             file,
             seat,
-            key,
-            lambda ledger: play_mod.check_sync(ledger, seat),
-            lambda ledger, secret, at: play_mod.sync(ledger, seat, secret, at),
-        )
-        info(f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})")
-        _next(current, file, seat, send=send)
-    if send:
-        send_after(file, seat)
+            lambda _, entry: f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})",
+            send,
+        ),
+        send=send,
+    )
 
 
 def _slots(items: list[dict[str, Any]]) -> list[tuple[str, int, str | None]]:
@@ -445,20 +448,24 @@ def reveal(
     send: bool = SEND,
 ) -> None:
     """Reveal your sealed choice once every seat has sealed theirs."""
-    with reported():
-        from pbem.engine import play as play_mod
+    from pbem.engine import play as play_mod
 
-        current, entry = append_entry(
+    append_command(
+        file,
+        seat,
+        key,
+        lambda ledger: play_mod.owed_reveal_or_refuse(ledger, seat),
+        lambda ledger, secret, at: play_mod.reveal(ledger, seat, secret, at),
+        _told(
             file,
             seat,
-            key,
-            lambda ledger: play_mod.owed_reveal_or_refuse(ledger, seat),
-            lambda ledger, secret, at: play_mod.reveal(ledger, seat, secret, at),
-        )
-        info(f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})")
-        _next(current, file, seat, send=send)
-    if send:
-        send_after(file, seat)
+            lambda _, entry: (
+                f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})"
+            ),
+            send,
+        ),
+        send=send,
+    )
 
 
 def timeout(
@@ -469,23 +476,26 @@ def timeout(
     send: bool = SEND,
 ) -> None:
     """Claim that a seat let its deadline pass; the rules' default is applied for it."""
-    with reported():
-        from pbem.engine import play as play_mod
+    from pbem.engine import play as play_mod
 
-        at = now()
-        current, entry = append_entry(
+    at = now()
+    append_command(
+        file,
+        seat,
+        key,
+        lambda ledger: play_mod.check_timeout_now(ledger, seat, late, at),
+        lambda ledger, secret, _: play_mod.timeout(ledger, seat, late, secret, at),
+        _told(
             file,
             seat,
-            key,
-            lambda ledger: play_mod.check_timeout_now(ledger, seat, late, at),
-            lambda ledger, secret, _: play_mod.timeout(ledger, seat, late, secret, at),
-        )
-        info(
-            f"{seat} claimed that {late} let the deadline of the {entry['step']} pass (entry {entry['seq']})"
-        )
-        _next(current, file, seat, send=send)
-    if send:
-        send_after(file, seat)
+            lambda _, entry: (
+                f"{seat} claimed that {late} let the deadline of the {entry['step']} pass "
+                f"(entry {entry['seq']})"
+            ),
+            send,
+        ),
+        send=send,
+    )
 
 
 def undo(
@@ -495,20 +505,24 @@ def undo(
     send: bool = SEND,
 ) -> None:
     """Ask to take back your last move; it is undone once every other player consents."""
-    with reported():
-        from pbem.engine import play as play_mod
+    from pbem.engine import play as play_mod
 
-        current, entry = append_entry(
+    append_command(
+        file,
+        seat,
+        key,
+        lambda ledger: play_mod.check_undo(ledger, seat),
+        lambda ledger, secret, at: play_mod.ask_undo(ledger, seat, secret, at),
+        _told(
             file,
             seat,
-            key,
-            lambda ledger: play_mod.check_undo(ledger, seat),
-            lambda ledger, secret, at: play_mod.ask_undo(ledger, seat, secret, at),
-        )
-        info(f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent")
-        _next(current, file, seat, send=send)
-    if send:
-        send_after(file, seat)
+            lambda _, entry: (
+                f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent"
+            ),
+            send,
+        ),
+        send=send,
+    )
 
 
 def consent(
@@ -521,44 +535,55 @@ def consent(
     """Agree to (or decline) a player's request: to undo their last move, or to hand a seat on.
 
     A seat is handed on by the others only when its player went silent (pbem handover --silent)."""
-    with reported():
-        from pbem.engine import play as play_mod
+    from pbem.engine import play as play_mod
 
-        current, entry = append_entry(
-            file,
-            seat,
-            key,
-            lambda ledger: play_mod.check_answer(ledger, seat, not decline),
-            lambda ledger, secret, at: play_mod.answer_undo(ledger, seat, not decline, secret, at),
-        )
+    def answered(current: Ledger, entry: dict[str, Any]) -> str:
         target = entry["target"]
         handed = [past[-1] for past in current.handovers.values() if past[-1].seq == entry["seq"]]
         asked = current.entries[_position(current, target)]
         if asked["kind"] == "replace":
             what = f"handing {asked['seat']}'s seat on to {asked['name']}"
             if decline:
-                info(f"{seat} declined {what}; play goes on")
-            elif handed:
-                info(
+                return f"{seat} declined {what}; play goes on"
+            if handed:
+                return (
                     f"{asked['seat']}'s seat is handed on to {asked['name']}, who takes it with: pbem join "
                     f"{file} --as {asked['seat']}"
                 )
-            else:
-                info(f"{seat} agreed to {what}")
-        elif decline:
-            info(f"{seat} declined the undo of entry {target}; play goes on")
-        elif target in current.void:
-            info(f"entry {target} is undone (it stays in the file, marked void)")
-        else:
-            info(f"{seat} agreed to undo entry {target}")
-        _next(current, file, seat, send=send)
-    if send:
-        send_after(file, seat)
+            return f"{seat} agreed to {what}"
+        if decline:
+            return f"{seat} declined the undo of entry {target}; play goes on"
+        if target in current.void:
+            return f"entry {target} is undone (it stays in the file, marked void)"
+        return f"{seat} agreed to undo entry {target}"
+
+    append_command(
+        file,
+        seat,
+        key,
+        lambda ledger: play_mod.check_answer(ledger, seat, not decline),
+        lambda ledger, secret, at: play_mod.answer_undo(ledger, seat, not decline, secret, at),
+        _told(file, seat, answered, send),
+        send=send,
+    )
 
 
 def _position(ledger: Ledger, seq: int) -> int:
     """Where in the file the entry of step ``seq`` is (the first of its step)."""
     return ledger.steps[seq][0]
+
+
+def _told(
+    file: Path, seat: str, message: Callable[[Ledger, dict[str, Any]], str], send: bool
+) -> Callable[[Ledger, dict[str, Any]], None]:
+    """What a play command says once its entry is written: what the entry did, then what comes
+    next (``_next``)."""
+
+    def said(current: Ledger, entry: dict[str, Any]) -> None:
+        info(message(current, entry))
+        _next(current, file, seat, send=send)
+
+    return said
 
 
 def _next(ledger: Ledger, file: Path, seat: str, *, send: bool) -> None:

@@ -26,9 +26,10 @@ from typing import Any
 from pbem.companion.tracker import Sheet, Tracker
 from pbem.crypto.canonical import canonical_bytes
 from pbem.crypto.signing import pae, signature_valid
-from pbem.engine.declaration import GameInfo, OptionValue
+from pbem.engine.declaration import GameInfo
 from pbem.engine.seats import check_seat
 from pbem.errors import GameFileError, IdentityError, PbemError, UsageError
+from pbem.kit.rules import Components, Options
 
 FORMAT = "pbem-table/1"
 ACTION_DOMAIN = "pbem/table-action/v1"
@@ -52,8 +53,8 @@ def new_log(
     players: Sequence[str],
     *,
     edition: str,
-    options: Mapping[str, OptionValue],
-    components: Mapping[str, Any],
+    options: Options,
+    components: Components,
     table_id: str,
     created: str,
 ) -> dict[str, Any]:

@@ -13,9 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from pbem.engine.declaration import OptionValue
+from pbem.kit.rules import Components, Options
 
 Cell = str | int
+# A table's component values, of the type an email game is set up with (``Tracker.start`` takes
+# None where the game's template gives them all); the games name their own parts ``Components``.
+ComponentValues = Components
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,7 @@ class Tracker(Protocol[S]):
         ...
 
     def start(
-        self,
-        players: Sequence[str],
-        edition: str,
-        options: Mapping[str, OptionValue],
-        components: Mapping[str, Any] | None,
+        self, players: Sequence[str], edition: str, options: Options, components: ComponentValues | None
     ) -> S:
         """The table before any action; ``components`` replaces the template's values."""
         ...
@@ -104,3 +103,18 @@ class Tracker(Protocol[S]):
     def complete(self, state: S, words: Sequence[str], incomplete: str) -> list[str]:
         """Candidates for the next word of an action after ``words`` (tab completion)."""
         ...
+
+
+class Forms:
+    """What a tracker answers ``events`` and ``queries`` with: the two tables of forms its game
+    keeps beside its grammar, given when the tracker is made (``TRACKER = Game(EVENTS, QUERIES)``)."""
+
+    def __init__(self, events: Sequence[EventForm], queries: Sequence[EventForm]) -> None:
+        self._events = tuple(events)
+        self._queries = tuple(queries)
+
+    def events(self) -> Sequence[EventForm]:
+        return self._events
+
+    def queries(self) -> Sequence[EventForm]:
+        return self._queries

@@ -7,6 +7,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from pbem.errors import IllegalMoveError
+
 
 def after(order: Sequence[str], seat: str, among: Collection[str] | None = None) -> str:
     """The first seat clockwise from ``seat`` (``order`` is the seats clockwise) that is in
@@ -76,3 +78,17 @@ def turn_refusal(seat: str, asked: Sequence[str], nobody: str) -> str | None:
         return None
     who = ", ".join(asked) if asked else f"nobody ({nobody})"
     return f"it is not {seat}'s turn: {who} to move"
+
+
+def check_turn(seat: str, asked: Sequence[str], nobody: str) -> None:
+    """Refuse a move of ``seat`` out of turn, saying why (``turn_refusal``)."""
+    refusal = turn_refusal(seat, asked, nobody)
+    if refusal:
+        raise IllegalMoveError(refusal)
+
+
+def move_step(round_: int, phase: str, follow_ups: Sequence[FollowUp], moves: int) -> str:
+    """The name of a step in a game of rounds, unique in the game: the round, what is asked (the
+    first follow-up owed, or else the phase) and the number of the move in it."""
+    asked = follow_ups[0].kind if follow_ups else phase
+    return f"round {round_} {asked} move {moves}"

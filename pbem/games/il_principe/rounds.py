@@ -36,7 +36,7 @@ from pbem.games.il_principe.game import (
 from pbem.games.il_principe.moves import TOKEN
 from pbem.games.il_principe.state import Step
 from pbem.kit.auction import Auction, Raise
-from pbem.kit.seats import FollowUp, after, clockwise, first, turn_refusal, whose_turn
+from pbem.kit.seats import FollowUp, after, check_turn, clockwise, first, move_step, whose_turn
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -69,15 +69,11 @@ def step(game: Game) -> str:
     """The current step's name, unique in the game; the sealed reserve is one step for all."""
     if game.phase == RESERVE:
         return f"round {game.round} reserve"
-    if game.follow_ups:
-        return f"round {game.round} {game.follow_ups[0].kind} move {game.moves}"
-    return f"round {game.round} {game.phase} move {game.moves}"
+    return move_step(game.round, game.phase, game.follow_ups, game.moves)
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    refusal = turn_refusal(seat, actors(game), "a card or a city is being turned up")
-    if refusal:
-        raise IllegalMoveError(refusal)
+    check_turn(seat, actors(game), "a card or a city is being turned up")
 
 
 # --- cards ---------------------------------------------------------------------------------------

@@ -10,8 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.companion import words as w
-from pbem.companion.tracker import EventForm, Report, Sheet
-from pbem.engine.declaration import OptionValue
+from pbem.companion.tracker import ComponentValues, EventForm, Forms, Report, Sheet
 from pbem.engine.json_shape import snake_scores
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.il_principe import actions as act
@@ -26,6 +25,7 @@ from pbem.games.il_principe.components import (
     parse,
 )
 from pbem.games.il_principe.state import Rules, Seat, Table
+from pbem.kit.rules import Options
 
 EVENTS = (
     EventForm(
@@ -342,21 +342,11 @@ def _components(given: Mapping[str, Any] | None) -> tuple[ComponentSet, Componen
     return box, load(given, box)
 
 
-class IlPrincipeTracker:
+class IlPrincipeTracker(Forms):
     """The companion-mode rules of Il Principe (``pbem.companion.tracker.Tracker``)."""
 
-    def events(self) -> Sequence[EventForm]:
-        return EVENTS
-
-    def queries(self) -> Sequence[EventForm]:
-        return QUERIES
-
     def start(
-        self,
-        players: Sequence[str],
-        edition: str,
-        options: Mapping[str, OptionValue],
-        components: Mapping[str, Any] | None,
+        self, players: Sequence[str], edition: str, options: Options, components: ComponentValues | None
     ) -> Table:
         """Setup: « 5 ducats comme capital de départ » (10 with the variant), 12 shields, the
         pile of 100 building cards (65 with 2 players), the first player as Il Principe.
@@ -542,4 +532,4 @@ def picture_view(table: Table) -> dict[str, Any]:
     return shown
 
 
-TRACKER = IlPrincipeTracker()
+TRACKER = IlPrincipeTracker(EVENTS, QUERIES)

@@ -54,7 +54,7 @@ from pbem.games.princes_of_florence.works import (
     work_value,
 )
 from pbem.kit.auction import Auction
-from pbem.kit.seats import FollowUp, after, owed, turn_refusal, whose_turn, without
+from pbem.kit.seats import FollowUp, after, check_turn, move_step, owed, whose_turn, without
 
 LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
 Piece = Building | Landscape
@@ -90,15 +90,11 @@ def step(game: Game) -> str:
         return "the deal"
     if game.phase == REVEAL:
         return "the end: prestige cards"
-    if game.follow_ups:
-        return f"round {game.round} {game.follow_ups[0].kind} move {game.moves}"
-    return f"round {game.round} {game.phase} move {game.moves}"
+    return move_step(game.round, game.phase, game.follow_ups, game.moves)
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    refusal = turn_refusal(seat, actors(game), "a card is being dealt")
-    if refusal:
-        raise IllegalMoveError(refusal)
+    check_turn(seat, actors(game), "a card is being dealt")
 
 
 def _due(game: Game, seat: str, kind: str) -> FollowUp:

@@ -20,27 +20,10 @@ from pbem.engine.declaration import GameInfo
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import components as parts
-from pbem.games.princes_of_florence import rounds
+from pbem.games.princes_of_florence import email_view, game, rounds
 from pbem.games.princes_of_florence.auction import alone_price, bid_raise
 from pbem.games.princes_of_florence.components import LANDSCAPES
-from pbem.games.princes_of_florence.game import (
-    ACTIONS,
-    AUCTION,
-    BONUS,
-    DEAL,
-    KEEP,
-    OVER,
-    PAYMENT,
-    PLACE,
-    PRESTIGE,
-    PROFESSION,
-    RECRUIT,
-    RETURN,
-    REVEAL,
-    Draw,
-    Game,
-    setup,
-)
+from pbem.games.princes_of_florence.game import Draw, Game, setup
 from pbem.games.princes_of_florence.moves import (
     Build,
     Buy,
@@ -59,6 +42,7 @@ from pbem.games.princes_of_florence.moves import (
     format_move,
     parse,
 )
+from pbem.games.princes_of_florence.outcomes import outcomes as entry_outcomes
 from pbem.games.princes_of_florence.scoring import breakdown
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
@@ -73,16 +57,16 @@ class Rules(TableRules[Game, Move]):
         return setup(parts.parse(components), seats, options.get("unofficial_rules") is True)
 
     def phase(self, state: Game) -> str:
-        if state.follow_ups and state.phase != DEAL:
+        if state.follow_ups and state.phase != game.DEAL:
             return f"round {state.round} {state.phase}: {state.follow_ups[0].kind}"
-        if state.phase in (AUCTION, ACTIONS):
+        if state.phase in (game.AUCTION, game.ACTIONS):
             return f"round {state.round} {state.phase}"
         return state.phase
 
     def over(self, state: Game) -> bool:
         """Only once every prestige card a player turns up is shown ("Игроки открывают свои
         карты престижа"): those reveals are moves of the game, not of its end."""
-        return state.phase == OVER
+        return state.phase == game.OVER
 
     def demands(self, state: Game) -> list[Demand]:
         return [
@@ -99,7 +83,7 @@ class Rules(TableRules[Game, Move]):
         """A follow-up (but the return of a card dealt, made by every seat at once) is answered
         before anything else: by its seat, with the move it asks for."""
         due = state.follow_ups[0] if state.follow_ups else None
-        if due is not None and due.kind != RETURN and not _answers(move, due.kind):
+        if due is not None and due.kind != game.RETURN and not _answers(move, due.kind):
             if seat == due.seat:
                 raise IllegalMoveError(f"{seat} must first finish: {_prompt(state, seat)}")
             raise IllegalMoveError(f"it is not {seat}'s turn: {due.seat} must first finish a {due.kind}")
@@ -125,24 +109,24 @@ class Rules(TableRules[Game, Move]):
         as florins."""
         if seat not in rounds.actors(state):
             return None
-        if state.phase == REVEAL:
+        if state.phase == game.REVEAL:
             hidden = rounds.hidden_prestige(state, state.player(seat))
             return Reveal(hidden[0]) if hidden else Pass()
         due = owed(state.follow_ups, seat)
-        if due is not None and due.kind == RETURN:
+        if due is not None and due.kind == game.RETURN:
             return Return(state.player(seat).hand[-1])
-        if due is not None and due.kind == KEEP and due.tokens:
+        if due is not None and due.kind == game.KEEP and due.tokens:
             return Keep(due.tokens[0])
-        if due is not None and due.kind == PLACE:
+        if due is not None and due.kind == game.PLACE:
             return next(move for move in self.legal(state, seat) if isinstance(move, Place))
-        if due is not None and due.kind == PAYMENT:
+        if due is not None and due.kind == game.PAYMENT:
             return Payment(0)
         return Pass()
 
     def keyless_default(self, state: Game, seat: str, step: str) -> Move | None:
         """Without escrow nobody else can turn a late player's prestige cards up: they stay face
         down and score nothing, so the game can end."""
-        if seat in rounds.actors(state) and state.phase == REVEAL:
+        if seat in rounds.actors(state) and state.phase == game.REVEAL:
             return Pass()
         return None
 
@@ -153,14 +137,10 @@ class Rules(TableRules[Game, Move]):
         raise AssertionError(f"princes-of-florence asks for no random event ({context})")
 
     def view(self, state: Game, seat: str | None) -> dict[str, Any]:
-        from pbem.games.princes_of_florence.email_view import view
-
-        return view(state, seat)
+        return email_view.view(state, seat)
 
     def outcomes(self, before: Game, after: Game) -> list[str]:
-        from pbem.games.princes_of_florence.outcomes import outcomes
-
-        return outcomes(before, after)
+        return entry_outcomes(before, after)
 
     def score(self, state: Game) -> dict[str, dict[str, int]]:
         return breakdown(state)
@@ -169,7 +149,7 @@ class Rules(TableRules[Game, Move]):
         return isinstance(move, self.free)
 
     def free_moves(self, state: Game, seat: str) -> list[str]:
-        if seat not in state.seats or state.phase in (DEAL, "over"):
+        if seat not in state.seats or state.phase in (game.DEAL, "over"):
             return []
         return [format_move(Sell(points)) for points in range(1, state.player(seat).points + 1)]
 
@@ -177,9 +157,9 @@ class Rules(TableRules[Game, Move]):
     def hidden_decks(self, state: Game) -> list[DeckSpec]:
         found = state.components
         return [
-            DeckSpec(PROFESSION, tuple(found.professions)),
-            DeckSpec(BONUS, tuple(found.bonus)),
-            DeckSpec(PRESTIGE, tuple(found.prestige)),
+            DeckSpec(game.PROFESSION, tuple(found.professions)),
+            DeckSpec(game.BONUS, tuple(found.bonus)),
+            DeckSpec(game.PRESTIGE, tuple(found.prestige)),
         ]
 
     def draw_requests(self, state: Game) -> list[DrawRequest]:
@@ -209,9 +189,9 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     if seat not in state.seats:
         return []
     if isinstance(move, Return):
-        return [CardUse("bottom", PROFESSION, token=move.token)]
+        return [CardUse("bottom", game.PROFESSION, token=move.token)]
     if isinstance(move, Keep):
-        due = owed(state.follow_ups, seat, KEEP)
+        due = owed(state.follow_ups, seat, game.KEEP)
         if due is None or move.token not in due.tokens:
             return []
         rest = rounds.kept_rest(state, seat, move.token, move.under)
@@ -224,32 +204,32 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
             if token not in state.shown
         ]
     if isinstance(move, Reveal):
-        return [CardUse("reveal", PRESTIGE, token=move.token)]
+        return [CardUse("reveal", game.PRESTIGE, token=move.token)]
     return []
 
 
 def _answers(move: Move, kind: str) -> bool:
     wanted: dict[str, tuple[type, ...]] = {
-        KEEP: (Keep,),
-        PLACE: (Place,),
-        PAYMENT: (Payment,),
-        RECRUIT: (Recruit, Pass),
+        game.KEEP: (Keep,),
+        game.PLACE: (Place,),
+        game.PAYMENT: (Payment,),
+        game.RECRUIT: (Recruit, Pass),
     }
     return isinstance(move, wanted[kind])
 
 
 def _check_pass(state: Game, seat: str) -> None:
     rounds.check_pass(state, seat)
-    if state.phase == DEAL:
+    if state.phase == game.DEAL:
         raise IllegalMoveError(f"{seat} returns one of the four cards dealt: 'return TOKEN'")
 
 
 def _pass(state: Game, seat: str) -> Game:
-    if state.follow_ups and state.follow_ups[0].kind == RECRUIT:
+    if state.follow_ups and state.follow_ups[0].kind == game.RECRUIT:
         return rounds.decline(state, seat)
-    if state.phase == AUCTION:
+    if state.phase == game.AUCTION:
         return rounds.pass_auction(state, seat)
-    if state.phase == REVEAL:
+    if state.phase == game.REVEAL:
         return rounds.keep_hidden(state, seat)
     return rounds.end_turn(state, seat)
 
@@ -290,22 +270,22 @@ def _prompt(state: Game, seat: str) -> str:
     due = owed(state.follow_ups, seat)
     if due is not None:
         return {
-            RETURN: "return one of the four profession cards dealt: return TOKEN",
-            KEEP: f"keep one of the {due.what} cards drawn: keep TOKEN [under TOKEN ...]",
-            PLACE: f"place the {due.what} won: place KIND at SQUARE rot R",
-            PAYMENT: f"the work is worth {due.what} WP: prestige K (K prestige for "
+            game.RETURN: "return one of the four profession cards dealt: return TOKEN",
+            game.KEEP: f"keep one of the {due.what} cards drawn: keep TOKEN [under TOKEN ...]",
+            game.PLACE: f"place the {due.what} won: place KIND at SQUARE rot R",
+            game.PAYMENT: f"the work is worth {due.what} WP: prestige K (K prestige for "
             f"{state.components.rule('florins_per_prestige')} florins each)",
-            RECRUIT: "use the recruitment card now (recruit PROFESSION from SEAT) or keep it: pass",
+            game.RECRUIT: "use the recruitment card now (recruit PROFESSION from SEAT) or keep it: pass",
         }[due.kind]
-    if state.phase == AUCTION and state.auction is not None:
+    if state.phase == game.AUCTION and state.auction is not None:
         auction = state.auction
         following = bid_raise(state.components).least(auction)
         return f"bid {following} for the {auction.lot} ({auction.leader} leads at {auction.price}), or pass"
-    if state.phase == AUCTION:
+    if state.phase == game.AUCTION:
         if rounds.last_player(state):
             return f"the last player: buy LOT for {alone_price(state.components)} florins, or pass"
         return "put a lot up: auction LOT, or pass to take no lot this round"
-    if state.phase == ACTIONS:
+    if state.phase == game.ACTIONS:
         done = len(state.player(seat).actions)
         allowed = state.components.rule("actions_per_round")
         return f"action {done + 1} of {allowed}: build, freedom, take profession, take bonus, work; or pass"
@@ -322,9 +302,9 @@ def _candidates(state: Game, seat: str) -> list[Move]:
     player = state.player(seat)
     due = owed(state.follow_ups, seat)
     if due is not None:
-        if due.kind == RETURN:
+        if due.kind == game.RETURN:
             return [Return(token) for token in player.hand]
-        if due.kind == KEEP:
+        if due.kind == game.KEEP:
             moves: list[Move] = []
             for token in due.tokens:
                 rest = [t for t in due.tokens if t != token]
@@ -333,7 +313,7 @@ def _candidates(state: Game, seat: str) -> list[Move]:
                     Keep(token, order) for order in itertools.permutations(rest) if list(order) != rest
                 )
             return moves
-        if due.kind == PLACE:
+        if due.kind == game.PLACE:
             kinds = LANDSCAPES if due.what == rounds.LANDSCAPE else (due.what,)
             return [
                 Place(p)
@@ -341,30 +321,30 @@ def _candidates(state: Game, seat: str) -> list[Move]:
                 if state.supply[kind]
                 for p in rounds.placements(state, player, kind)
             ]
-        if due.kind == PAYMENT:
+        if due.kind == game.PAYMENT:
             return [Payment(points) for points in range(int(due.what) // 2 + 1)]
         return [*_recruits(state, seat), Pass()]
-    if state.phase == AUCTION and state.auction is not None:
+    if state.phase == game.AUCTION and state.auction is not None:
         return [Bid(bid_raise(state.components).least(state.auction)), Pass()]
-    if state.phase == AUCTION:
+    if state.phase == game.AUCTION:
         lots = rounds.lots(state)
         if rounds.last_player(state):
             return [*(Buy(lot) for lot in lots), Pass()]
         return [*(Nominate(lot) for lot in lots), Pass()]
-    if state.phase == ACTIONS:
+    if state.phase == game.ACTIONS:
         moves = [*_recruits(state, seat)]
         for name in state.components.buildings:
             if name not in player.estate.buildings:
                 moves.extend(Build(p) for p in rounds.placements(state, player, name))
         moves.extend(Freedom(kind) for kind in state.components.freedoms)
         if state.unofficial:
-            moves.extend(Take(PROFESSION, state.shown[token]) for token in rounds.turned(state))
+            moves.extend(Take(game.PROFESSION, state.shown[token]) for token in rounds.turned(state))
         else:
-            moves.append(Take(PROFESSION))
-        moves.append(Take(BONUS))
+            moves.append(Take(game.PROFESSION))
+        moves.append(Take(game.BONUS))
         moves.extend(_works(state, seat))
         return [*moves, Pass()]
-    if state.phase == REVEAL:
+    if state.phase == game.REVEAL:
         return [*(Reveal(token) for token in rounds.hidden_prestige(state, player)), Pass()]
     return []
 

@@ -12,8 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.companion import words as read
-from pbem.companion.tracker import EventForm, Report, Sheet, Tracker
-from pbem.engine.declaration import OptionValue
+from pbem.companion.tracker import ComponentValues, EventForm, Forms, Report, Sheet, Tracker
 from pbem.engine.json_shape import snake, snake_scores
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence import actions, auction
@@ -39,6 +38,7 @@ from pbem.games.princes_of_florence.view import (
     work_report,
 )
 from pbem.games.princes_of_florence.works import Bonus, minimum, repeat_refusal, work_value
+from pbem.kit.rules import Options
 
 EVENTS = (
     EventForm(
@@ -134,21 +134,11 @@ VERBS = (
 KEYWORDS = {"round", "minimum"}
 
 
-class PrincesOfFlorence:
+class PrincesOfFlorence(Forms):
     """The Princes of Florence tracker (``TRACKER``)."""
 
-    def events(self) -> Sequence[EventForm]:
-        return EVENTS
-
-    def queries(self) -> Sequence[EventForm]:
-        return QUERIES
-
     def start(
-        self,
-        players: Sequence[str],
-        edition: str,
-        options: Mapping[str, OptionValue],
-        components: Mapping[str, Any] | None,
+        self, players: Sequence[str], edition: str, options: Options, components: ComponentValues | None
     ) -> Table:
         names = tuple(player.lower() for player in players)
         if not 2 <= len(names) <= 5 or len(set(names)) != len(names):
@@ -620,5 +610,5 @@ def _supply_name(table: Table, item: str) -> str:
     return item.replace("freedom-", "freedom:", 1)
 
 
-TRACKER = PrincesOfFlorence()
+TRACKER = PrincesOfFlorence(EVENTS, QUERIES)
 _CHECK: Tracker[Table] = TRACKER

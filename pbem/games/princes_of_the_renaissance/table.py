@@ -11,19 +11,19 @@ the log counts them, never names them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem.companion import words
-from pbem.companion.tracker import Cell, EventForm, Report, Sheet
-from pbem.engine.declaration import OptionValue
+from pbem.companion.tracker import Cell, ComponentValues, EventForm, Forms, Report, Sheet
 from pbem.engine.json_shape import snake_scores
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_the_renaissance import components as parts_mod
 from pbem.games.princes_of_the_renaissance import decade, exchange, opening, scoring, war
 from pbem.games.princes_of_the_renaissance.components import CITIES, FAMILIES, TROOPS
 from pbem.games.princes_of_the_renaissance.state import ATTACKER, DEFENDER, ROMAN, Game
+from pbem.kit.rules import Options
 
 TABLE = "table"
 CURRENCIES = ("gold", "influence")
@@ -111,19 +111,9 @@ class TableGame:
         )
 
 
-class Tracker:
-    def events(self) -> Sequence[EventForm]:
-        return EVENTS
-
-    def queries(self) -> Sequence[EventForm]:
-        return QUERIES
-
+class Tracker(Forms):
     def start(
-        self,
-        players: Sequence[str],
-        edition: str,
-        options: Mapping[str, OptionValue],
-        components: Mapping[str, Any] | None,
+        self, players: Sequence[str], edition: str, options: Options, components: ComponentValues | None
     ) -> TableGame:
         if components is None:
             raise UsageError("a Princes of the Renaissance table needs its component values")
@@ -716,4 +706,4 @@ def _majority_note(game: Game, currency: str) -> str:
     )
 
 
-TRACKER = Tracker()
+TRACKER = Tracker(EVENTS, QUERIES)
