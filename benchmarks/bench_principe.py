@@ -51,8 +51,8 @@ from bench_verify import example_verify
 from pbem import gamefile
 from pbem.engine import ledger as ledger_mod
 from pbem.engine.ledger import Ledger
-from pbem.games.il_principe.email_view import breakdown
-from pbem.games.il_principe.game import OVER, Game
+from pbem.games.il_principe.state import OVER, Game
+from pbem.games.il_principe.view import breakdown
 from tests.games.il_principe.support import dealer_for, new_game, playout
 from tests.games.il_principe.test_ledger import SEATS, played
 

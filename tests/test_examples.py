@@ -243,8 +243,8 @@ def test_complete_principe_example_replays_to_the_score_the_rules_count() -> Non
     skips the hidden deck's proofs, a few seconds: CI's pbem verify of every example checks them.)"""
     from pbem.engine import ledger
     from pbem.engine import table as tables
-    from pbem.games.il_principe.email_view import winners
     from pbem.games.il_principe.rules import RULES
+    from pbem.games.il_principe.view import winners
     from tests.games.il_principe.test_ledger import colour_words, strings
     from tests.games.il_principe.test_rules_playouts import independent_score
 

@@ -24,8 +24,8 @@ from pbem.engine.ruleset import free_move_rules
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe import rounds as ip_rounds
 from pbem.games.il_principe.rules import RULES as IP
-from pbem.games.princes_of_florence.game import KEEP
 from pbem.games.princes_of_florence.rules import RULES as POF
+from pbem.games.princes_of_florence.state import KEEP
 from pbem.games.princes_of_the_renaissance import deck as potr_deck
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
 from tests.games.il_principe import support as ip_support

@@ -23,15 +23,15 @@ from pbem.engine.ruleset import outcomes, standings
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe import scoring as ip_scoring
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.email_view import winners as ip_winners
-from pbem.games.il_principe.game import OVER as IP_OVER
-from pbem.games.il_principe.game import Game as IpGame
-from pbem.games.il_principe.game import as_table
 from pbem.games.il_principe.rules import RULES as IP_RULES
-from pbem.games.princes_of_florence.game import Game as PofGame
+from pbem.games.il_principe.state import OVER as IP_OVER
+from pbem.games.il_principe.state import Game as IpGame
+from pbem.games.il_principe.state import as_table
+from pbem.games.il_principe.view import winners as ip_winners
 from pbem.games.princes_of_florence.rules import RULES as POF_RULES
 from pbem.games.princes_of_florence.scoring import breakdown as pof_breakdown
 from pbem.games.princes_of_florence.scoring import winners as pof_winners
+from pbem.games.princes_of_florence.state import Game as PofGame
 from pbem.games.princes_of_the_renaissance import decade, scoring
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR_RULES
 from pbem.games.princes_of_the_renaissance.state import Game as PotrGame

@@ -22,11 +22,11 @@ import pytest
 from pbem import gamefile
 from pbem.companion import log
 from pbem.errors import UsageError
-from pbem.games.il_principe.game import Game as PrincipeGame
 from pbem.games.il_principe.rules import RULES as PRINCIPE
+from pbem.games.il_principe.state import Game as PrincipeGame
 from pbem.games.princes_of_florence import estate as grid
-from pbem.games.princes_of_florence.game import Game as FlorenceGame
 from pbem.games.princes_of_florence.rules import RULES as FLORENCE
+from pbem.games.princes_of_florence.state import Game as FlorenceGame
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game, War
 from pbem.render.picture import companion_view, game_svg, svg

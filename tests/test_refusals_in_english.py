@@ -22,9 +22,9 @@ import pytest
 
 from pbem.companion.tracker import Tracker
 from pbem.errors import IllegalMoveError, MoveSyntaxError
-from pbem.games.il_principe.table import TRACKER as IP_TABLE
-from pbem.games.princes_of_florence.table import TRACKER as POF_TABLE
-from pbem.games.princes_of_the_renaissance.table import TRACKER as POTR_TABLE
+from pbem.games.il_principe.table.tracker import TRACKER as IP_TABLE
+from pbem.games.princes_of_florence.table.tracker import TRACKER as POF_TABLE
+from pbem.games.princes_of_the_renaissance.table.tracker import TRACKER as POTR_TABLE
 from tests.conftest import potr_components
 from tests.test_legal_moves_accepted import GAMES, Point, free, listed
 

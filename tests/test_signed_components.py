@@ -24,12 +24,12 @@ from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import DECK_DEMANDS
 from pbem.errors import IllegalMoveError
-from pbem.games.il_principe.email_view import breakdown
-from pbem.games.il_principe.game import OVER
-from pbem.games.il_principe.game import Game as PrincipeGame
-from pbem.games.il_principe.table import TRACKER as PRINCIPE_TABLE
-from pbem.games.princes_of_florence.game import AUCTION
-from pbem.games.princes_of_florence.game import Game as FlorenceGame
+from pbem.games.il_principe.state import OVER
+from pbem.games.il_principe.state import Game as PrincipeGame
+from pbem.games.il_principe.table.tracker import TRACKER as PRINCIPE_TABLE
+from pbem.games.il_principe.view import breakdown
+from pbem.games.princes_of_florence.state import AUCTION
+from pbem.games.princes_of_florence.state import Game as FlorenceGame
 from pbem.kit.templates import values
 from tests.conftest import Cli, seeded_keys
 from tests.games.il_principe.test_ledger import Clock, step
@@ -264,9 +264,22 @@ GAME_MODULES = [
     for game, modules in (
         (
             "princes_of_florence",
-            ("components", "auction", "works", "buildings", "actions", "view", "table", "rules", "scoring"),
+            (
+                "components",
+                "auction",
+                "works",
+                "buildings",
+                "actions",
+                "table.view",
+                "table.tracker",
+                "rules",
+                "scoring",
+            ),
         ),
-        ("il_principe", ("components", "actions", "roles", "scoring", "view", "table", "rules", "game")),
+        (
+            "il_principe",
+            ("components", "actions", "roles", "scoring", "table.view", "table.tracker", "rules", "state"),
+        ),
     )
     for module in modules
 ]

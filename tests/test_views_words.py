@@ -15,8 +15,8 @@ import pytest
 from pbem.cli.play_commands import sealing
 from pbem.engine.table import Table
 from pbem.games.il_principe import rounds
-from pbem.games.il_principe.game import RESERVE
 from pbem.games.il_principe.rules import RULES as PRINCIPE
+from pbem.games.il_principe.state import RESERVE
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
 from pbem.games.princes_of_the_renaissance.state import GAME_OVER, Game
 from pbem.render.picture import game_svg

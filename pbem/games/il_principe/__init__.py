@@ -18,7 +18,7 @@ from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, Opt
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Ruleset
-    from pbem.games.il_principe.table import IlPrincipeTracker
+    from pbem.games.il_principe.table.tracker import IlPrincipeTracker
 
 
 def _rules() -> Ruleset:
@@ -29,13 +29,13 @@ def _rules() -> Ruleset:
 
 
 def _tracker() -> IlPrincipeTracker:
-    from pbem.games.il_principe.table import TRACKER
+    from pbem.games.il_principe.table.tracker import TRACKER
 
     return TRACKER
 
 
 def _picture() -> Picture:
-    from pbem.games.il_principe.table import picture_view
+    from pbem.games.il_principe.table.tracker import picture_view
     from pbem.render.picture.principe import draw
 
     return Picture(draw, picture_view)

@@ -12,7 +12,7 @@ from pbem.companion import words as w
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe import roles
 from pbem.games.il_principe.components import COLOURS, RANKS, ROLES, check_icons
-from pbem.games.il_principe.state import UNKNOWN, Seat, Table
+from pbem.games.il_principe.table.state import UNKNOWN, Seat, Table
 
 Log = list[str]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pbem.engine.ruleset import standings
 from pbem.games.il_principe import scoring
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.game import AUCTION, OVER, Game, Player, as_table
+from pbem.games.il_principe.state import AUCTION, OVER, Game, Player, as_table
 
 
 def outcomes(before: Game, after: Game) -> list[str]:

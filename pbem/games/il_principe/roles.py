@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.state import UNKNOWN, Step, Table
+from pbem.games.il_principe.table.state import UNKNOWN, Step, Table
 
 
 def turned_down(face_up: int) -> int:

@@ -17,7 +17,8 @@ from dataclasses import replace
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe import actions, roles
 from pbem.games.il_principe.components import COLOURS, check_icons
-from pbem.games.il_principe.game import (
+from pbem.games.il_principe.moves import TOKEN
+from pbem.games.il_principe.state import (
     ACTIONS,
     AUCTION,
     BUILD,
@@ -33,8 +34,7 @@ from pbem.games.il_principe.game import (
     as_table,
     counts,
 )
-from pbem.games.il_principe.moves import TOKEN
-from pbem.games.il_principe.state import Step
+from pbem.games.il_principe.table.state import Step
 from pbem.kit.auction import Auction, Raise
 from pbem.kit.seats import FollowUp, after, check_turn, clockwise, first, move_step, whose_turn
 

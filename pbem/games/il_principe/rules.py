@@ -23,7 +23,19 @@ from pbem.errors import GameFileError, IllegalMoveError, UsageError
 from pbem.games.il_principe import components as parts
 from pbem.games.il_principe import rounds
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.game import (
+from pbem.games.il_principe.moves import (
+    TOKEN,
+    Build,
+    Move,
+    Play,
+    Reserve,
+    Shield,
+    Show,
+    TurnUp,
+    format_move,
+    parse,
+)
+from pbem.games.il_principe.state import (
     ACTIONS,
     BUILD,
     CITIES,
@@ -37,18 +49,6 @@ from pbem.games.il_principe.game import (
     Game,
     new_game,
     settings,
-)
-from pbem.games.il_principe.moves import (
-    TOKEN,
-    Build,
-    Move,
-    Play,
-    Reserve,
-    Shield,
-    Show,
-    TurnUp,
-    format_move,
-    parse,
 )
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules
@@ -153,7 +153,7 @@ class Rules(TableRules[Game, Move]):
         raise AssertionError(f"il-principe asks for no random event {context!r}")
 
     def view(self, state: Game, seat: str | None) -> dict[str, Any]:
-        from pbem.games.il_principe.email_view import view
+        from pbem.games.il_principe.view import view
 
         return view(state, seat)
 
@@ -163,7 +163,7 @@ class Rules(TableRules[Game, Move]):
         return outcomes(before, after)
 
     def score(self, state: Game) -> dict[str, dict[str, int]]:
-        from pbem.games.il_principe.email_view import breakdown
+        from pbem.games.il_principe.view import breakdown
 
         return breakdown(state)
 

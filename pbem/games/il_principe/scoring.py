@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.state import Table
+from pbem.games.il_principe.table.state import Table
 
 CATEGORIES = ("track", "regions", "roles", "sets", "most ducats", "most cards in hand")
 

@@ -1,49 +1,82 @@
-"""The state of an Il Principe table: each family's ducats, points, hand and cards in front of
-it, the round, the reserve being auctioned and the roles. ``apply`` works on a deep copy."""
+"""The state of an Il Principe game played by email: frozen dataclasses, replaced, never changed
+in place (seed 002; docs/rules/il-principe.md, "By email").
+
+Building cards drawn from the pile are hidden-deck tokens (``building:17``): only their holder
+knows them, their number is public. A card becomes public when it is turned face up (in the
+reserve, or played in front of its owner); it then leaves the engine's deck and the rules count it
+by colour, so a card won at auction sits in a hand as a colour (``known``), not as a token.
+
+``as_table`` gives the companion's view of the state, so the role majorities, the points a city
+gives the roles and the final scoring are computed by the same code in both modes.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
-from pbem.games.il_principe.components import COLOURS, Components
+from pbem.games.il_principe.components import COLOURS, City, Components, ComponentSet
+from pbem.games.il_principe.table import state as companion
+from pbem.games.il_principe.table.tracker import rules_for
+from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp
 
-UNKNOWN = "unknown"
+DECK = "building"
+
+# Phases of a round
+RESERVE = "reserve"  # phase 1: the sealed choice of the cards put in the reserve
+SHOW = "show"  # the reserve's cards turned face up, each seat its own
+AUCTION = "auction"  # phase 2: the groups of colour auctioned
+ACTIONS = "actions"  # phase 3: build a city or play cards
+ROLES = "roles"  # phase 4: the roles given, auctioned and carried out
+OVER = "over"
+
+# Follow-ups: one seat's choice that play waits for.
+BUILD = "build"  # the winner of a group may build one city at once
+TURN_UP = "turn-up"  # green role: a face-down card (not green) turned up
+SHIELD = "shield"  # blue role: a shield in a region of the holder's choice
+
+# Random events: the cities turned up; the removed cards reused in a short last round.
+CITIES = "cities"
+REUSE = "reuse"
 
 
-def by_colour() -> dict[str, int]:
-    return dict.fromkeys(COLOURS, 0)
+def counts(colours: Sequence[str] = ()) -> tuple[int, ...]:
+    return tuple(colours.count(colour) for colour in COLOURS)
 
 
-@dataclass
-class Seat:
-    """One family. ``hand`` counts cards by colour where the table recorded it (cards won at
-    auction) and the rest, drawn face down, as ``unknown``."""
+def add(by_colour: tuple[int, ...], colour: str, amount: int = 1) -> tuple[int, ...]:
+    index = COLOURS.index(colour)
+    return (*by_colour[:index], by_colour[index] + amount, *by_colour[index + 1 :])
 
-    name: str
+
+@dataclass(frozen=True)
+class Settings:
+    """What the genesis fixes beyond the components: the player count's numbers (« Règles
+    spéciales pour 2 joueurs »), the « Variante » and the reading of each disagreement."""
+
+    rules: companion.Rules
+    readings: Mapping[str, str]
+    rich_start: bool
+
+
+@dataclass(frozen=True)
+class Player:
+    seat: str
     ducats: int
     vp: int = 0
-    hand: dict[str, int] = field(default_factory=lambda: {**by_colour(), UNKNOWN: 0})
-    up: dict[str, int] = field(default_factory=by_colour)
-    down: dict[str, int] = field(default_factory=by_colour)
-    shields: dict[str, int] = field(default_factory=dict)
-    cities: list[str] = field(default_factory=list)
-    # This round only: cards put in the reserve, groups won, cities built, cards placed.
-    reserved: int = 0
-    wins: int = 0
-    builds: int = 0
-    places: int = 0
+    hand: tuple[str, ...] = ()  # tokens only the holder can read
+    known: tuple[int, ...] = (0,) * len(COLOURS)  # public cards in hand, by colour (won at auction)
+    up: tuple[int, ...] = (0,) * len(COLOURS)  # in front, face up
+    down: tuple[int, ...] = (0,) * len(COLOURS)  # in front, face down (half turned by a major role)
+    shields: Mapping[str, int] = field(default_factory=dict)
+    cities: tuple[str, ...] = ()
+    reserved: tuple[str, ...] | None = None  # this round: tokens and colours put in the reserve
+    wins: int = 0  # groups won this round (each lets its winner build a city at once)
 
     @property
     def hand_size(self) -> int:
-        return sum(self.hand.values())
-
-    @property
-    def played(self) -> int:
-        """Building cards in front of the family, face up or down: the first tie-break."""
-        return sum(self.up.values()) + sum(self.down.values())
-
-    def in_front(self, colour: str) -> int:
-        return self.up[colour] + self.down[colour]
+        return len(self.hand) + sum(self.known)
 
     @property
     def shields_placed(self) -> int:
@@ -51,57 +84,112 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class Step:
-    """One thing phase 4 does next: give a role, auction it, or carry out a role's effect."""
-
-    kind: str  # "give", "auction" or "effect"
-    role: str  # "blue major"
-    players: tuple[str, ...]  # the holder, or the players tied for the role
-
-
-@dataclass
-class Rules:
-    """The numbers that depend on the player count and the variant."""
-
-    start_ducats: int
-    income: int
-    draw: int
-    reserve: int
-    threshold: int  # fewer cards than this in the pile at phase 1: the last round
-    last_draw: int  # cards drawn from the pile for the last round's auctions
-    cities: int
-    minor_roles: bool
-    build_first_round: bool
-
-
-@dataclass
-class Table:
-    players: tuple[str, ...]
-    parts: Components
-    rules: Rules
-    seats: dict[str, Seat]
+class Game:
+    components: ComponentSet
+    parts: Components  # the companion's view of the same components
+    settings: Settings
+    seats: tuple[str, ...]
+    players: tuple[Player, ...]
+    phase: str
     principe: str
-    deck: int
+    deck: int  # cards left in the pile
     round: int = 1
-    income_paid: bool = False
     last_round: bool = False
-    over: bool = False
-    discards: int = 0
-    drawn_for_last_round: int = 0
-    reserve: dict[str, int] = field(default_factory=by_colour)
-    # Once a group is auctioned the reserve is closed: no card joins it until the next round.
-    auctions_begun: bool = False
-    roles: dict[str, str | None] = field(default_factory=dict)
-    roles_started: bool = False
-    steps: list[Step] = field(default_factory=list)
-    colours_left: list[str] = field(default_factory=list)
-    built: dict[str, str] = field(default_factory=dict)  # city -> builder
-    city_icons: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    city_regions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    drawing: tuple[tuple[str, bool], ...] = ()  # draws waited for: (seat, face up)
+    shown: Mapping[str, str] = field(default_factory=dict)  # token -> colour, once face up
+    reserve: tuple[int, ...] = (0,) * len(COLOURS)  # face-up cards waiting for auction
+    dealt_up: tuple[str, ...] = ()  # last round: cards dealt face up from the pile, not yet seen
+    removed: tuple[int, ...] = (0,) * len(COLOURS)  # groups nobody bid on, out of play
+    auction: Auction[str] | None = None  # a group of cards (a colour) or a tied role ("blue major")
+    follow_ups: tuple[FollowUp, ...] = ()  # BUILD, TURN_UP or SHIELD; ``what``: the role whose effect it is
+    turn: str = ""  # phase 3: whose action it is
+    acted: tuple[str, ...] = ()  # phase 3: who has acted
+    face_up: tuple[str, ...] = ()  # the cities that may be built
+    pool: tuple[str, ...] = ()  # the city cards not yet turned up
+    cities_left: int = 0  # city cards still to be turned up (5 fewer with 2 players)
+    built: Mapping[str, str] = field(default_factory=dict)  # city -> builder
+    city_draws: int = 0  # cities waiting to be turned up (a random event)
+    reuse: int = 0  # removed cards waiting to be drawn again (a random event)
+    roles: Mapping[str, str] = field(default_factory=dict)  # "blue major" -> holder
+    role_steps: tuple[companion.Step, ...] = ()
+    colours_left: tuple[str, ...] = ()
+    moves: int = 0  # names each step, so each has its own deadline
 
-    @property
-    def roles_done(self) -> bool:
-        return self.roles_started and not self.steps and not self.colours_left
+    def player(self, seat: str) -> Player:
+        return self.players[self.seats.index(seat)]
 
-    def holder(self, role: str) -> str | None:
-        return self.roles.get(role)
+    def with_player(self, player: Player) -> Game:
+        index = self.seats.index(player.seat)
+        return replace(self, players=(*self.players[:index], player, *self.players[index + 1 :]))
+
+    def reading(self, name: str) -> str:
+        return self.settings.readings[name]
+
+    def rule(self, name: str) -> int:
+        return self.components.rules[name]
+
+
+def companion_parts(found: ComponentSet, readings: Mapping[str, str]) -> Components:
+    """Every city with the values of the game's components (the reference map included)."""
+    cities = {
+        name: City(name, card.size, card.vp, card.icons, card.regions) for name, card in found.cities.items()
+    }
+    return Components(found, cities, tuple(sorted(found.regions)), dict(readings))
+
+
+def as_table(game: Game) -> companion.Table:
+    """The companion's view of ``game``: what the shared role and scoring functions read. Tokens
+    count as cards of unknown colour, as the companion counts cards drawn face down."""
+    seats = {}
+    for player in game.players:
+        hand = {**dict(zip(COLOURS, player.known, strict=True)), companion.UNKNOWN: len(player.hand)}
+        seats[player.seat] = companion.Seat(
+            player.seat,
+            player.ducats,
+            vp=player.vp,
+            hand=hand,
+            up=dict(zip(COLOURS, player.up, strict=True)),
+            down=dict(zip(COLOURS, player.down, strict=True)),
+            shields=dict(player.shields),
+            cities=list(player.cities),
+        )
+    return companion.Table(
+        players=game.seats,
+        parts=game.parts,
+        rules=game.settings.rules,
+        seats=seats,
+        principe=game.principe,
+        deck=game.deck,
+        round=game.round,
+        roles=dict(game.roles),
+        built=dict(game.built),
+    )
+
+
+def settings(found: ComponentSet, seats: int, rich_start: bool, chosen: Mapping[str, str]) -> Settings:
+    """``chosen``: the readings a game picked; the others are those the components mark as the
+    default (``[[reading]] default``)."""
+    readings = {name: chosen.get(name, found.readings[name].default) for name in found.readings}
+    return Settings(rules_for(found, seats, rich_start), readings, rich_start)
+
+
+def new_game(found: ComponentSet, seats: Sequence[str], config: Settings) -> Game:
+    """« Mise en place »: the pile of building cards (7 of each colour fewer with 2 players), the
+    start ducats (« 5 ducats comme capital de départ », 10 with the « Variante »), the first seat
+    as Il Principe; the four cities are turned up by a random event every seat contributes to."""
+    two = len(seats) == 2
+    removed = found.rules["two_players_removed_per_colour"] if two else 0
+    deck = sum(colour.cards - removed for colour in found.colours.values())
+    players = tuple(Player(seat, config.rules.start_ducats) for seat in seats)
+    return Game(
+        components=found,
+        parts=companion_parts(found, config.readings),
+        settings=config,
+        seats=tuple(seats),
+        players=players,
+        phase=RESERVE,
+        principe=seats[0],
+        deck=deck,
+        pool=tuple(found.cities),
+        cities_left=config.rules.cities,
+    )

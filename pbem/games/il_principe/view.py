@@ -1,212 +1,88 @@
-"""What the tracker prints: the table, the final score, and the calculations of ``pbem table calc``."""
+"""What ``pbem show`` prints of an Il Principe game by email, per seat: everything on the table,
+and of the cards in hands only their number, but for the holder (tokens; the engine lets the
+holder read its own). The score is the companion's (``scoring.breakdown``), over ``as_table``; once
+the game is over it is final and names the winners."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
-from pbem.companion.tracker import Report, Sheet
 from pbem.engine.json_shape import snake_scores
-from pbem.games.il_principe import roles, scoring
-from pbem.games.il_principe.actions import next_group, role_points
-from pbem.games.il_principe.components import COLOURS, ROLES, City
-from pbem.games.il_principe.state import Table
-from pbem.kit.seats import after
+from pbem.games.il_principe import rounds, scoring
+from pbem.games.il_principe.components import COLOURS
+from pbem.games.il_principe.state import OVER, Game, as_table
 
 
-def _hand(table: Table, name: str) -> str:
-    seat = table.seats[name]
-    known = [f"{seat.hand[card]} {card}" for card in COLOURS if seat.hand[card]]
-    return f"{seat.hand_size}" + (f" ({', '.join(known)})" if known else "")
+def breakdown(game: Game) -> dict[str, dict[str, int]]:
+    """Points per seat and category, as if the game ended now (« Calcul des points de Victoire »)."""
+    return scoring.breakdown(as_table(game))
 
 
-def _cards(table: Table, name: str) -> str:
-    seat = table.seats[name]
-    parts = [
-        f"{card} {seat.up[card]}" + (f"+{seat.down[card]}down" if seat.down[card] else "")
-        for card in COLOURS
-        if seat.in_front(card)
-    ]
-    return ", ".join(parts) or "-"
+def winners(game: Game) -> tuple[list[str], list[str]]:
+    """The winners and the tie-breaks used (most cards played, then the first major role)."""
+    table = as_table(game)
+    return scoring.winners(table, scoring.breakdown(table))
 
 
-def families(table: Table) -> Report:
-    rows = []
-    for name in table.players:
-        seat = table.seats[name]
-        held = [role for role in ROLES if table.holder(role) == name]
-        rows.append(
-            (
-                name,
-                seat.ducats,
-                seat.vp,
-                _hand(table, name),
-                _cards(table, name),
-                f"{seat.shields_placed}/{table.parts.box.shields_per_family}",
-                ", ".join(held) or "-",
-                ", ".join(seat.cities) or "-",
-            )
+def view(game: Game, seat: str | None) -> dict[str, Any]:
+    players = []
+    for player in game.players:
+        own = player.seat == seat
+        public = {c: n for c, n in zip(COLOURS, player.known, strict=True) if n}
+        players.append(
+            {
+                "seat": player.seat,
+                "ducats": player.ducats,
+                "vp": player.vp,
+                "hand": {
+                    "cards": player.hand_size,
+                    "public": public,
+                    **({"tokens": list(player.hand)} if own else {}),
+                },
+                "face_up": dict(zip(COLOURS, player.up, strict=True)),
+                "face_down": dict(zip(COLOURS, player.down, strict=True)),
+                "shields": dict(sorted(player.shields.items())),
+                "cities": list(player.cities),
+                "roles": [role for role, holder in game.roles.items() if holder == player.seat],
+                # None until revealed: whether the seat has sealed its choice is the engine's to
+                # say (``pbem show`` adds it), not the state's
+                "reserve": None if player.reserved is None else len(player.reserved),
+            }
         )
-    stage = "over" if table.over else ("last round" if table.last_round else f"round {table.round}")
-    notes = [
-        f"{stage}; Il Principe: {table.principe}; pile: {table.deck} cards",
-        f"building cards removed from play: {table.discards}",
-        f"cities built: {len(table.built)} of {table.rules.cities}",
-    ]
-    if any(table.reserve.values()):
-        notes.append("reserve: " + ", ".join(f"{table.reserve[c]} {c}" for c in COLOURS if table.reserve[c]))
-    waiting = roles.waiting(table)
-    if waiting:
-        notes.append(f"waiting: {waiting}")
-    return Report(
-        "Il Principe",
-        ("family", "ducats", "VP", "hand", "in front (up+down)", "shields", "roles", "cities"),
-        tuple(rows),
-        tuple(notes),
-        {
-            "round": table.round,
-            "over": table.over,
-            "last_round": table.last_round,
-            "principe": table.principe,
-            "deck": table.deck,
-            "reserve": dict(table.reserve),
-            "roles": {role: table.holder(role) for role in ROLES},
-            "families": {
-                name: {
-                    "ducats": seat.ducats,
-                    "vp": seat.vp,
-                    "hand": dict(seat.hand),
-                    "up": dict(seat.up),
-                    "down": dict(seat.down),
-                    "shields": dict(seat.shields),
-                    "cities": list(seat.cities),
-                }
-                for name, seat in table.seats.items()
-            },
-        },
-    )
-
-
-def regions(table: Table) -> Report:
-    points = scoring.regions(table)
-    rows = []
-    for region in table.parts.regions:
-        shields = ", ".join(
-            f"{name} {table.seats[name].shields[region]}"
-            for name in table.players
-            if table.seats[name].shields.get(region)
-        )
-        scored = ", ".join(f"{name} {value}" for name, value in points[region].items() if value)
-        rows.append((region, shields or "-", scored or "-"))
-    first, second = table.parts.rule("region_first_vp"), table.parts.rule("region_second_vp")
-    notes = (
-        f"one family with the most shields: {first} VP, and {second} VP to each family second; several "
-        f"tied for the most: {first} VP each and nobody else scores",
-    )
-    return Report("Regions", ("region", "shields", "VP"), tuple(rows), notes, {"points": points})
-
-
-def role_majorities(table: Table) -> Report:
-    rows = []
-    for card in COLOURS:
-        found = roles.majority(table, card)
-        rows.append(
-            (
-                card,
-                ", ".join(
-                    f"{name} {table.seats[name].up[card]}"
-                    for name in table.players
-                    if table.seats[name].up[card]
-                )
-                or "-",
-                " or ".join(found.major) or "-",
-                " or ".join(found.minor) or "-",
-                found.reading,
-                table.holder(f"{card} major") or "-",
-                table.holder(f"{card} minor") or "-",
-            )
-        )
-    notes = (
-        "if phase 4 were now (face-up cards only); 'x or y': the tied players bid for the role",
-        "a) one most and one second take major and minor; b) one most takes the major, the tied "
-        "seconds bid for the minor; c) the tied most bid for the major, the minor stays",
-    )
-    return Report(
-        "Roles",
-        ("colour", "face up", "major", "minor", "reading", "major now", "minor now"),
-        tuple(rows),
-        notes,
-    )
-
-
-def city(table: Table, found: City, icons: Sequence[str] | None) -> Report:
-    cards = found.icons or (tuple(icons) if icons else None)
-    rows: list[tuple[str | int, ...]] = [
-        ("size", found.size.name),
-        ("cost", found.size.cost),
-        ("VP", found.vp),
-        ("shields", found.size.shields),
-        ("icons", " ".join(cards) if cards else "not in the texts: add `with <colour> ...`"),
-        (
-            "regions",
-            ", ".join(found.regions) if found.regions else "not in the texts: the builder names them",
-        ),
-    ]
-    notes = []
-    if found.name in table.built:
-        notes.append(f"already built by {table.built[found.name]}")
-    if cards:
-        for builder in table.players:
-            gains = role_points(table, builder, cards)
-            text = ", ".join(f"{name} +{points}" for name, points in gains.items()) or "nobody"
-            rows.append((f"if {builder} builds, roles score", text))
-    return Report(f"City {found.name}", ("", "value"), tuple(rows), tuple(notes))
-
-
-def auction(table: Table) -> Report:
-    order = []
-    reserve = dict(table.reserve)
-    while (card := next_group(reserve)) is not None:
-        order.append((card, reserve[card]))
-        reserve[card] = 0
-    start = after(table.players, table.principe)
-    notes = (
-        "fewest cards first, ties in colour order green, white, red, blue, yellow",
-        f"each auction opens with {start}, left of Il Principe ({table.principe})",
-    )
-    return Report("Auction order", ("colour", "cards"), tuple(order), notes)
-
-
-def end(table: Table) -> Report:
-    face_up = min(4, table.rules.cities - len(table.built))
-    rows = (
-        ("city cards face up", face_up, "fewer than 4 at the start of phase 1: the game ends"),
-        (
-            "building cards in the pile",
-            table.deck,
-            f"fewer than {table.rules.threshold} at phase 1: last round",
-        ),
-    )
-    notes = ("the game is over",) if table.over else (("this is the last round",) if table.last_round else ())
-    return Report("End of the game", ("condition", "now", "rule"), rows, notes)
-
-
-def score(table: Table) -> Sheet:
-    scores = scoring.breakdown(table)
-    won, used = scoring.winners(table, scores)
-    columns = ("family", *scoring.CATEGORIES, "total", "cards played", "first major")
-    rows: list[tuple[str | int, ...]] = []
-    for name in table.players:
-        first = scoring.best_major(table, name)
-        rows.append(
-            (
-                name,
-                *(scores[name][category] for category in scoring.CATEGORIES),
-                scores[name]["total"],
-                table.seats[name].played,
-                "-" if first is None else COLOURS[first],
-            )
-        )
-    title = "Final score" if table.over else "Score if the game ended now"
-    notes = (*used, f"winner: {', '.join(won)}" if len(won) == 1 else f"shared win: {', '.join(won)}")
-    data = {"scores": snake_scores(scores), "winners": won}
-    return (Report(title, columns, tuple(rows), notes, data), regions(table))
+    auction = game.auction
+    shown = {
+        "round": game.round,
+        "phase": game.phase,
+        "last_round": game.last_round,
+        "il_principe": game.principe,
+        "asked": rounds.actors(game),
+        "pile": game.deck,
+        "cities_face_up": list(game.face_up),
+        "cities_still_to_turn_up": game.cities_left + game.city_draws,
+        "reserve": {c: n for c, n in zip(COLOURS, game.reserve, strict=True) if n},
+        "removed_from_play": {c: n for c, n in zip(COLOURS, game.removed, strict=True) if n},
+        "auction": None
+        if auction is None
+        else {"lot": auction.lot, "leader": auction.leader, "price": auction.price, "turn": auction.turn},
+        "roles": dict(game.roles),
+        "regions": {region: game.components.region_name(region) for region in game.components.regions},
+        "cities": [
+            {
+                "city": city,
+                "name": card.name,
+                "size": card.size.name,
+                "vp": card.vp,
+                "regions": list(card.regions),
+                "built_by": game.built.get(city),
+                "face_up": city in game.face_up,
+            }
+            for city, card in game.components.cities.items()
+        ],
+        "players": players,
+        "score": snake_scores(breakdown(game)),
+        "score_final": game.phase == OVER,
+        "winners": winners(game)[0] if game.phase == OVER else [],
+    }
+    if game.phase == OVER:
+        shown["winners"] = winners(game)[0]
+    return shown

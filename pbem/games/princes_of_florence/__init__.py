@@ -22,7 +22,7 @@ from pbem.engine.declaration import (
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Ruleset
-    from pbem.games.princes_of_florence.table import PrincesOfFlorence
+    from pbem.games.princes_of_florence.table.tracker import PrincesOfFlorence
 
 
 def _seats_rule(count: int, options: Mapping[str, OptionValue]) -> str | None:
@@ -41,7 +41,7 @@ def _rules() -> Ruleset:
 
 
 def _tracker() -> PrincesOfFlorence:
-    from pbem.games.princes_of_florence.table import TRACKER
+    from pbem.games.princes_of_florence.table.tracker import TRACKER
 
     return TRACKER
 
@@ -53,7 +53,7 @@ def _terminal() -> TerminalView:
 
 
 def _picture() -> Picture:
-    from pbem.games.princes_of_florence.table import picture_view
+    from pbem.games.princes_of_florence.table.tracker import picture_view
     from pbem.render.picture.florence import draw
 
     return Picture(draw, picture_view)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.buildings import cost, size_problem
-from pbem.games.princes_of_florence.state import ACTIONS, AUCTION, OVER, Table, Work
+from pbem.games.princes_of_florence.table.state import ACTIONS, AUCTION, OVER, Table, Work
 from pbem.games.princes_of_florence.works import (
     Bonus,
     WorkValue,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.components import LANDSCAPES, Components
-from pbem.games.princes_of_florence.state import AUCTION, Table
+from pbem.games.princes_of_florence.table.state import AUCTION, Table
 from pbem.kit.auction import Raise
 
 LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruitment")

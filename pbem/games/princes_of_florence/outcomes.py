@@ -7,8 +7,8 @@ turned up at the end. Only what lies face up: the state names a card only once i
 from __future__ import annotations
 
 from pbem.engine.ruleset import standings
-from pbem.games.princes_of_florence.game import SOURCES, Game, Player
 from pbem.games.princes_of_florence.scoring import breakdown
+from pbem.games.princes_of_florence.state import SOURCES, Game, Player
 
 
 def outcomes(before: Game, after: Game) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from pbem.games.princes_of_florence.components import FREEDOMS, LANDSCAPES, PrestigeCard
-from pbem.games.princes_of_florence.state import PRESTIGE_SOURCES, Estate, Table
+from pbem.games.princes_of_florence.table.state import PRESTIGE_SOURCES, Estate, Table
 
 Measure = Callable[[Estate], int | None]
 

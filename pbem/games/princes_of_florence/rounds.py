@@ -26,7 +26,7 @@ from pbem.games.princes_of_florence.auction import (
 )
 from pbem.games.princes_of_florence.buildings import cost
 from pbem.games.princes_of_florence.components import LANDSCAPES, Building, Landscape
-from pbem.games.princes_of_florence.game import (
+from pbem.games.princes_of_florence.state import (
     ACTIONS,
     AUCTION,
     BONUS,

@@ -20,10 +20,10 @@ from pbem.engine.declaration import GameInfo
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import components as parts
-from pbem.games.princes_of_florence import email_view, game, rounds
+from pbem.games.princes_of_florence import rounds, view
+from pbem.games.princes_of_florence import state as game  # the email game's phases and kinds
 from pbem.games.princes_of_florence.auction import alone_price, bid_raise
 from pbem.games.princes_of_florence.components import LANDSCAPES
-from pbem.games.princes_of_florence.game import Draw, Game, setup
 from pbem.games.princes_of_florence.moves import (
     Build,
     Buy,
@@ -44,6 +44,7 @@ from pbem.games.princes_of_florence.moves import (
 )
 from pbem.games.princes_of_florence.outcomes import outcomes as entry_outcomes
 from pbem.games.princes_of_florence.scoring import breakdown
+from pbem.games.princes_of_florence.state import Draw, Game, setup
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
 from pbem.kit.seats import owed
@@ -137,7 +138,7 @@ class Rules(TableRules[Game, Move]):
         raise AssertionError(f"princes-of-florence asks for no random event ({context})")
 
     def view(self, state: Game, seat: str | None) -> dict[str, Any]:
-        return email_view.view(state, seat)
+        return view.view(state, seat)
 
     def outcomes(self, before: Game, after: Game) -> list[str]:
         return entry_outcomes(before, after)

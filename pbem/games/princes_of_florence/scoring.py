@@ -3,8 +3,8 @@ turned up, counted by the companion's ``prestige.card_points`` so both modes sco
 
 from __future__ import annotations
 
-from pbem.games.princes_of_florence.game import SOURCES, Game, as_estate
 from pbem.games.princes_of_florence.prestige import card_points, winners
+from pbem.games.princes_of_florence.state import SOURCES, Game, as_estate
 
 __all__ = ["breakdown", "winners"]
 

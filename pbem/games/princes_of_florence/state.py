@@ -1,87 +1,222 @@
-"""The state of a Princes of Florence table: plain dataclasses, deep-copied before each action.
+"""The state of a Princes of Florence game played by email: frozen dataclasses, replaced, never
+changed in place.
 
-Hands are hidden at a real table, so a player's profession cards are a count of unnamed cards plus
-the cards the table has named (taken by name, or recruited from an opponent); a profession is named
-when its work is created. Prestige cards are likewise held unnamed until revealed.
+Cards in hands are hidden-deck tokens (``profession:7``), as in Princes of the Renaissance: the
+rules never see a card until it is shown face up, and then only its name (``shown``). A work lays
+its profession card face up and shows its bonus cards; prestige cards stay face down until the
+end of the game ("Игроки открывают свои карты престижа").
+
+The estate is the companion's grid (``estate.Estate``), so a building or landscape is placed by the
+same rules in both modes; ``as_estate`` gives the companion's counting view of a player, so a work's
+value, a bonus card and a prestige card are counted by the same code in both modes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
-from pbem.games.princes_of_florence.components import Components, PrestigeCard
+from pbem.errors import IllegalMoveError
+from pbem.games.princes_of_florence import estate as grid
+from pbem.games.princes_of_florence.components import LANDSCAPES, Components
+from pbem.games.princes_of_florence.table.state import Estate
+from pbem.games.princes_of_florence.table.state import Work as TableWork
+from pbem.kit.auction import Auction
+from pbem.kit.seats import FollowUp
 
+PROFESSION, BONUS, PRESTIGE = "profession", "bonus", "prestige"
+DECKS = (PROFESSION, BONUS, PRESTIGE)
+
+# Phases
+DEAL = "deal"  # four professions dealt, one returned
 AUCTION = "auction"
 ACTIONS = "actions"
+REVEAL = "reveal"  # the end: prestige cards turned up
 OVER = "over"
 
-# Where prestige points came from, in the order the score sheet shows them.
-PRESTIGE_SOURCES = ("buildings", "landscapes", "builders", "works", "best work", "sold", "corrections")
+# Follow-ups: what one player must finish before play goes on.
+RETURN = "return"  # the profession card dealt and not kept goes back
+KEEP = "keep"  # one card of those drawn is kept, the others go under the deck
+PLACE = "place"  # a landscape won is placed at once
+PAYMENT = "payment"  # a work's florins, part of them taken as prestige
+RECRUIT = "recruit"  # a recruitment card won may be used at once
+
+# Where prestige comes from, in the order a score shows it; the last is the prestige cards' own.
+SOURCES = ("buildings", "landscapes", "builders", "works", "best work", "sold")
+LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruitment")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Work:
     profession: str
     round: int
     value: int
-    prestige: int  # prestige points taken instead of florins
-    florins: int
+    prestige: int = 0  # taken instead of florins, once chosen
 
 
-@dataclass
-class Estate:
+@dataclass(frozen=True)
+class Player:
+    seat: str
     florins: int
-    prestige: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PRESTIGE_SOURCES, 0))
-    buildings: dict[str, str] = field(default_factory=dict)  # type -> size
-    landscapes: dict[str, int] = field(default_factory=lambda: {"forest": 0, "lake": 0, "park": 0})
-    freedoms: list[str] = field(default_factory=list)
+    estate: grid.Estate
+    prestige: tuple[int, ...] = (0,) * len(SOURCES)  # by SOURCES
+    freedoms: tuple[str, ...] = ()
     jesters: int = 0
     builders: int = 0
-    hand: int = 0  # unnamed profession cards in hand
-    named: list[str] = field(default_factory=list)  # named profession cards in hand
-    played: list[str] = field(default_factory=list)  # profession cards laid out face up
-    recruitment: int = 0  # recruitment cards in hand, not yet used
-    recruited: int = 0  # recruitment cards laid out by the estate (used)
-    bonus: int = 0  # bonus cards in hand
-    prestige_cards: list[str | None] = field(default_factory=list)  # None: not yet revealed
-    works: list[Work] = field(default_factory=list)
-    empty: int | None = None  # empty squares as counted on the board
-    bought: str | None = None  # what the player won at this round's auction
-    actions: list[str] = field(default_factory=list)  # this round's actions
+    hand: tuple[str, ...] = ()  # profession tokens held (hidden, or known from ``shown``)
+    laid: tuple[str, ...] = ()  # profession cards laid out face up by the estate, by token
+    recruitment: int = 0  # recruitment cards held, not yet used
+    recruited: int = 0  # recruitment cards laid out (used)
+    bonus: tuple[str, ...] = ()  # bonus tokens held
+    played_bonus: tuple[str, ...] = ()  # bonus cards played, by name (out of the game)
+    prestige_cards: tuple[str, ...] = ()  # tokens, face down until the end
+    works: tuple[Work, ...] = ()
+    actions: tuple[str, ...] = ()  # this round's actions
+    bought: str = ""  # the lot won this round
+    out: bool = False  # takes no further part in this round's auctions
 
     @property
     def points(self) -> int:
-        return sum(self.prestige.values())
+        return sum(self.prestige)
 
-    @property
-    def cards(self) -> int:
-        """Profession and recruitment cards in hand or laid out (each +1 WP)."""
-        return self.hand + len(self.named) + len(self.played) + self.recruitment + self.recruited
+    def gain(self, source: str, points: int) -> Player:
+        index = SOURCES.index(source)
+        prestige = list(self.prestige)
+        prestige[index] += points
+        return replace(self, prestige=tuple(prestige))
 
-    @property
-    def in_hand(self) -> int:
-        """Profession and recruitment cards in hand."""
-        return self.hand + len(self.named) + self.recruitment
-
-    @property
-    def landscape_count(self) -> int:
-        return sum(self.landscapes.values())
+    def landscape_count(self, kind: str) -> int:
+        return self.estate.landscapes.count(kind)
 
 
-@dataclass
-class Table:
-    # The box's values the table was set up with: every rule reads them from here, never from a
-    # file, so a table replays with the values it started with.
+@dataclass(frozen=True)
+class Draw:
+    """A card the state waits for: the top card of ``deck`` to ``seat``, or face up for all."""
+
+    deck: str
+    seat: str
+    face_up: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
     components: Components
-    players: tuple[str, ...]
+    seats: tuple[str, ...]
     unofficial: bool
-    estates: dict[str, Estate]
-    supply: dict[str, int]  # auction objects, bonus deck, profession deck, buildings, freedoms
-    minimums: dict[int, int]  # known minimum work value per round
-    prestige_cards: dict[str, PrestigeCard]
-    sizes: dict[str, str]  # building type -> size, as known so far
+    players: tuple[Player, ...]
+    phase: str
+    decks: Mapping[str, int]  # cards left in each hidden deck
+    supply: Mapping[str, int]  # lots, building tiles and freedom markers left
     round: int = 1
-    phase: str = AUCTION
-    first: str = ""
-    auctioned: list[str] = field(default_factory=list)  # object kinds won this round
-    professions_taken: int = 0  # from the deck, for the unofficial rules' limit
+    first: str = ""  # holds the black figure
+    nominator: str = ""  # who puts the next lot up
+    auctioned: tuple[str, ...] = ()  # lot kinds sold this round ("только один объект одного типа")
+    auction: Auction[str] | None = None  # the lot being bid for, put up by ``nominator``
+    turn: str = ""  # whose turn it is in the action phase
+    # ``what``: the deck (KEEP), the landscape or "landscape" (PLACE), the work's value (PAYMENT);
+    # ``tokens``: the cards drawn (KEEP, RETURN)
+    follow_ups: tuple[FollowUp, ...] = ()
+    drawing: tuple[Draw, ...] = ()
+    shown: Mapping[str, str] = field(default_factory=dict)  # token -> card, once face up
+    face_up: tuple[str, ...] = ()  # unofficial rules: profession tokens turned up on the table
+    professions_taken: int = 0  # unofficial rules: taken from the cards turned up
+    reshuffle: tuple[str, ...] = ()  # decks the rules wait to have shuffled again
+    moves: int = 0  # moves made: names each step, so each has its own deadline
+    best: tuple[tuple[int, tuple[str, ...]], ...] = ()  # each round's best work and who made it
+
+    def player(self, seat: str) -> Player:
+        return self.players[self.seats.index(seat)]
+
+    def with_player(self, player: Player) -> Game:
+        index = self.seats.index(player.seat)
+        players = (*self.players[:index], player, *self.players[index + 1 :])
+        return replace(self, players=players)
+
+    def name(self, token: str) -> str:
+        """A card's name once it is face up; its token while only its holder knows it."""
+        return self.shown.get(token, token)
+
+    def minimum(self) -> int:
+        """The round's minimum work value, "указанную на треке раундов"."""
+        return self.components.minimum_work[self.round]
+
+
+def refuse(text: str) -> IllegalMoveError:
+    return IllegalMoveError(text)
+
+
+def building_sizes(game: Game, player: Player) -> dict[str, str]:
+    return {name: game.components.buildings[name].size for name in player.estate.buildings}
+
+
+def as_estate(game: Game, player: Player) -> Estate:
+    """The companion's counting view of ``player``: what a work's value, a bonus card and a prestige
+    card count, so both modes count with the same code (``works``, ``prestige``)."""
+    view = Estate(florins=player.florins)
+    view.buildings = building_sizes(game, player)
+    view.landscapes = {kind: player.landscape_count(kind) for kind in LANDSCAPES}
+    view.freedoms = list(player.freedoms)
+    view.jesters = player.jesters
+    view.builders = player.builders
+    view.hand = len(player.hand)
+    view.played = [game.name(token) for token in player.laid]
+    view.recruitment = player.recruitment
+    view.recruited = player.recruited
+    view.bonus = len(player.bonus)
+    view.prestige_cards = [game.shown.get(token) for token in player.prestige_cards]
+    view.works = [
+        TableWork(work.profession, work.round, work.value, work.prestige, 0) for work in player.works
+    ]
+    view.empty = player.estate.empty
+    return view
+
+
+def setup(components: Components, seats: Sequence[str], unofficial: bool) -> Game:
+    """Seed 001, "Подготовка к игре": 3500 florins each; "21 карта профессии перемешивается. Каждому
+    игроку сдается по 4 карты"; "Число маркеров свободы каждого типа ... равно количеству игроков
+    минус 1"; "Самый старший игрок ... становится первым игроком" (the first seat named)."""
+    rule = components.rule
+    count = len(seats)
+    layout = components.estate
+    start = grid.Estate.start(layout.columns, layout.rows, layout.palace)
+    players = tuple(Player(seat, rule("start_florins"), start) for seat in seats)
+    recruitment = components.recruitment.copies
+    copies = {name: building.copies for name, building in components.buildings.items()}
+    if unofficial:
+        # "Перед началом игры удалите в коробку одну (две) карту найма"; with two, "доступно только
+        # по одному зданию каждого типа".
+        key = "two_players_recruitment_removed" if count == 2 else "three_players_recruitment_removed"
+        recruitment -= components.unofficial[key]
+        if count == 2:
+            copies = dict.fromkeys(copies, components.unofficial["two_players_building_copies"])
+    supply = {
+        **{name: landscape.copies for name, landscape in components.landscapes.items()},
+        "jester": components.jester.copies,
+        "builder": components.builders.copies,
+        "recruitment": recruitment,
+        **{f"building:{name}": number for name, number in copies.items()},
+        **{
+            f"freedom:{name}": min(freedom.copies, count - 1) for name, freedom in components.freedoms.items()
+        },
+    }
+    dealt = rule("dealt")
+    decks = {
+        PROFESSION: len(components.professions) - dealt * count,
+        BONUS: len(components.bonus),
+        PRESTIGE: len(components.prestige),
+    }
+    drawing = tuple(Draw(PROFESSION, seat) for seat in seats for _ in range(dealt))
+    follow_ups = tuple(FollowUp(seat, RETURN) for seat in seats)
+    return Game(
+        components=components,
+        seats=tuple(seats),
+        unofficial=unofficial,
+        players=players,
+        phase=DEAL,
+        decks=decks,
+        supply=supply,
+        first=seats[0],
+        nominator=seats[0],
+        drawing=drawing,
+        follow_ups=follow_ups,
+    )

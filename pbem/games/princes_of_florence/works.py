@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.games.princes_of_florence.components import LANDSCAPES, BonusCard, Components
-from pbem.games.princes_of_florence.state import Estate, Table
+from pbem.games.princes_of_florence.table.state import Estate, Table
 
 Bonus = str | int  # a bonus card by name, or the value read off a card no source lists
 

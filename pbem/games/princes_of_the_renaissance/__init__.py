@@ -13,7 +13,7 @@ from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, Opt
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Ruleset
-    from pbem.games.princes_of_the_renaissance.table import Tracker as TableTracker
+    from pbem.games.princes_of_the_renaissance.table.tracker import Tracker as TableTracker
 
 
 def _rules() -> Ruleset:
@@ -24,7 +24,7 @@ def _rules() -> Ruleset:
 
 
 def _tracker() -> TableTracker:
-    from pbem.games.princes_of_the_renaissance.table import TRACKER
+    from pbem.games.princes_of_the_renaissance.table.tracker import TRACKER
 
     return TRACKER
 
@@ -36,7 +36,7 @@ def _terminal() -> TerminalView:
 
 
 def _picture() -> Picture:
-    from pbem.games.princes_of_the_renaissance.table import picture_view
+    from pbem.games.princes_of_the_renaissance.table.tracker import picture_view
     from pbem.render.picture.potr import draw
 
     return Picture(draw, picture_view)

@@ -2,7 +2,7 @@
 drawn as its grid with the palace, buildings and landscapes on their squares, what each player
 holds, and the score.
 
-Drawn from the view ``pbem show`` prints (``email_view.view``), or the same shape made from a
+Drawn from the view ``pbem show`` prints (the game's ``view.view``), or the same shape made from a
 table's log (``table.picture_view``). A seat's hidden cards (the profession, bonus and prestige
 cards it holds) are named only in the picture drawn for that seat, from the ``hand`` that
 ``pbem show --as`` adds; every other picture counts them.

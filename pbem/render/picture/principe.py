@@ -2,7 +2,7 @@
 family's shields on it, and the cities as labelled points where their regions meet), the role
 tiles and who holds them, each family's cards, ducats and score.
 
-Drawn from the view ``pbem show`` prints (``email_view.view``), or the same shape made from a
+Drawn from the view ``pbem show`` prints (the game's ``view.view``), or the same shape made from a
 table's log (``table.picture_view``). A family's hand is counted in every picture; its cards are
 named only in the picture drawn for that seat, from the ``hand`` that ``pbem show --as`` adds.
 

@@ -14,8 +14,8 @@ from typing import Any
 from pbem import gamefile
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.game import ACTIONS, BUILD, RESERVE, SHIELD, SHOW, TURN_UP, Game
 from pbem.games.il_principe.rules import RULES
+from pbem.games.il_principe.state import ACTIONS, BUILD, RESERVE, SHIELD, SHOW, TURN_UP, Game
 from pbem.kit import templates
 from tests.games.dealer import Dealer
 

@@ -31,10 +31,10 @@ from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import DECK_DEMANDS, CardUse, Demand
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.email_view import breakdown
-from pbem.games.il_principe.game import DECK, OVER, RESERVE, SHOW, Game
 from pbem.games.il_principe.moves import Build, Play, Show
 from pbem.games.il_principe.rules import RULES
+from pbem.games.il_principe.state import DECK, OVER, RESERVE, SHOW, Game
+from pbem.games.il_principe.view import breakdown
 from pbem.kit import templates
 from tests.conftest import seeded_keys
 from tests.games.il_principe.test_rules import in_actions, started

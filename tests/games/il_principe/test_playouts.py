@@ -18,8 +18,8 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe import scoring
 from pbem.games.il_principe.actions import last_draw_counts, next_group
 from pbem.games.il_principe.components import COLOURS
-from pbem.games.il_principe.state import Table
-from pbem.games.il_principe.table import TRACKER
+from pbem.games.il_principe.table.state import Table
+from pbem.games.il_principe.table.tracker import TRACKER
 
 PLAYERS = ("ann", "ben", "cat", "dan", "eve")
 STEP_LIMIT = 800

@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError
-from pbem.games.il_principe.email_view import breakdown, winners
-from pbem.games.il_principe.game import ACTIONS, AUCTION, RESERVE, ROLES, Game, counts
 from pbem.games.il_principe.rules import RULES
+from pbem.games.il_principe.state import ACTIONS, AUCTION, RESERVE, ROLES, Game, counts
+from pbem.games.il_principe.view import breakdown, winners
 from tests.games.dealer import Dealer
 from tests.games.il_principe.support import dealer_for, new_game
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from pbem.games.il_principe import rounds
-from pbem.games.il_principe.email_view import breakdown, winners
-from pbem.games.il_principe.game import ACTIONS, Game
+from pbem.games.il_principe.state import ACTIONS, Game
+from pbem.games.il_principe.view import breakdown, winners
 from tests.games.il_principe.support import CITY, COMPONENTS, RULE, dealer_for, new_game, playout
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena")

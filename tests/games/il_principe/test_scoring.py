@@ -14,8 +14,8 @@ import pytest
 
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe import scoring
-from pbem.games.il_principe.state import Table
-from pbem.games.il_principe.table import TRACKER
+from pbem.games.il_principe.table.state import Table
+from pbem.games.il_principe.table.tracker import TRACKER
 
 FAMILIES = ("medici", "visconti", "carraresi", "deste", "gonzaga")
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import pytest
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError, PbemError, UsageError
-from pbem.games.il_principe.state import Table
-from pbem.games.il_principe.table import TRACKER
+from pbem.games.il_principe.table.state import Table
+from pbem.games.il_principe.table.tracker import TRACKER
 
 THREE = ("ann", "ben", "cat")
 

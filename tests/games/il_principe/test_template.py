@@ -22,8 +22,8 @@ from pbem import gamefile
 from pbem.errors import IllegalMoveError, UsageError
 from pbem.games.il_principe import components
 from pbem.games.il_principe.components import load_set, parse
-from pbem.games.il_principe.state import Table
-from pbem.games.il_principe.table import TRACKER, rules_for
+from pbem.games.il_principe.table.state import Table
+from pbem.games.il_principe.table.tracker import TRACKER, rules_for
 from pbem.kit import templates
 from tests.conftest import Cli
 

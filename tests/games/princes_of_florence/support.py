@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem import gamefile
-from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.rules import RULES
+from pbem.games.princes_of_florence.state import Game
 from pbem.kit import templates
 from tests.games.dealer import Dealer
 

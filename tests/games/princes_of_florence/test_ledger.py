@@ -30,8 +30,8 @@ from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import DECK_DEMANDS
 from pbem.errors import GameFileError, IllegalMoveError
 from pbem.games.princes_of_florence import rounds
-from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.rules import RULES
+from pbem.games.princes_of_florence.state import Game
 from tests.conftest import Cli, seeded_keys
 from tests.games.princes_of_florence.support import COMPONENTS
 from tests.games.princes_of_florence.test_rules_playouts import Books, final_score

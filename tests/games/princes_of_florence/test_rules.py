@@ -10,9 +10,9 @@ import pytest
 from pbem.engine.play import playable
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_florence import rounds
-from pbem.games.princes_of_florence.game import ACTIONS, AUCTION, PLACE, Game
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import breakdown, winners
+from pbem.games.princes_of_florence.state import ACTIONS, AUCTION, PLACE, Game
 from pbem.kit.seats import FollowUp
 from tests.games.dealer import Dealer
 from tests.games.princes_of_florence.support import deal, dealer_for, new_game

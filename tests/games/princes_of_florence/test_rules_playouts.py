@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 import pytest
 
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_florence.game import Game
 from pbem.games.princes_of_florence.moves import (
     Build,
     Buy,
@@ -30,6 +29,7 @@ from pbem.games.princes_of_florence.moves import (
 )
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import winners
+from pbem.games.princes_of_florence.state import Game
 from pbem.kit.grammar import Bid
 from tests.games.princes_of_florence.support import COMPONENTS, dealer_for, new_game
 

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.princes_of_florence.buildings import cost
 from pbem.games.princes_of_florence.components import FREEDOMS, LANDSCAPES, load
-from pbem.games.princes_of_florence.state import Table
-from pbem.games.princes_of_florence.table import TRACKER
+from pbem.games.princes_of_florence.table.state import Table
+from pbem.games.princes_of_florence.table.tracker import TRACKER
 from pbem.games.princes_of_florence.works import minimum
 
 # The shipped template's values, as a table set up without components plays with.

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.engine import registry
 from pbem.errors import IllegalMoveError, MoveSyntaxError
-from pbem.games.princes_of_the_renaissance.table import TRACKER, TableGame
+from pbem.games.princes_of_the_renaissance.table.tracker import TRACKER, TableGame
 from tests.conftest import potr_components
 
 

@@ -28,8 +28,8 @@ from pbem.games.princes_of_florence.components import (
     parse,
 )
 from pbem.games.princes_of_florence.prestige import breakdown, face_down, reveal_hint
-from pbem.games.princes_of_florence.state import OVER, Estate, Table
-from pbem.games.princes_of_florence.view import (
+from pbem.games.princes_of_florence.table.state import OVER, Estate, Table
+from pbem.games.princes_of_florence.table.view import (
     best_work_report,
     building_cost_report,
     prestige_report,
@@ -548,8 +548,8 @@ def picture_view(table: Table) -> dict[str, Any]:
     the grid; its buildings and landscapes are listed by name. Cards in hands are counts (the
     cards the table named are listed too); a prestige card not yet revealed is face down."""
     from pbem.games.princes_of_florence import estate as grid
-    from pbem.games.princes_of_florence.email_view import pieces
     from pbem.games.princes_of_florence.prestige import winners
+    from pbem.games.princes_of_florence.view import pieces
 
     layout = table.components.estate
     palace = pieces(grid.Estate.start(layout.columns, layout.rows, layout.palace))

@@ -14,7 +14,7 @@ from pbem.companion.tracker import ComponentValues, EventForm, Forms, Report, Sh
 from pbem.engine.json_shape import snake_scores
 from pbem.errors import IllegalMoveError, MoveSyntaxError, UsageError
 from pbem.games.il_principe import actions as act
-from pbem.games.il_principe import roles, scoring, view
+from pbem.games.il_principe import roles, scoring
 from pbem.games.il_principe.components import (
     COLOURS,
     RANKS,
@@ -24,7 +24,8 @@ from pbem.games.il_principe.components import (
     load_set,
     parse,
 )
-from pbem.games.il_principe.state import Rules, Seat, Table
+from pbem.games.il_principe.table import view
+from pbem.games.il_principe.table.state import Rules, Seat, Table
 from pbem.kit.rules import Options
 
 EVENTS = (
@@ -474,7 +475,7 @@ def candidates(table: Table, words: list[str]) -> list[str]:
 
 
 def picture_view(table: Table) -> dict[str, Any]:
-    """The shape of a game by email's view (``email_view.view``), for a picture of the table, so
+    """The shape of a game by email's view (the game's ``view.view``), for a picture of the table, so
     one drawing serves both. A table does not record which cities lie face up, nor the colour of
     the cards drawn face down; a city's regions are those the texts give or the table named when
     it was built."""

@@ -1,0 +1,1 @@
+"""Companion mode: a game on a real table, recorded action by action (``tracker``)."""
