@@ -24,22 +24,40 @@ class MoveBase:
     (``class Keep(MoveBase, form="keep {token}[ under {under}]")``)."""
 
     form: ClassVar[str]
+    # The form read once, when the class is made: each piece of text with the fields it names,
+    # and whether it is left out when they are empty (a piece in square brackets). Moves are
+    # written thousands of times a game (every legal move listed), so nothing is parsed then.
+    _pieces: ClassVar[tuple[tuple[str, tuple[str, ...], bool], ...]]
+    _names: ClassVar[tuple[str, ...]]
+    _plain: ClassVar[bool]
 
     def __init_subclass__(cls, form: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.form = form
         dataclass(frozen=True)(cls)
+        declared = fields(cls)  # type: ignore[arg-type]
+        cls._names = tuple(field.name for field in declared)
+        pieces = []
+        for index, text in enumerate(_OPTIONAL.split(form)):
+            if text:
+                pieces.append((text, tuple(_FIELD.findall(text)), index % 2 == 1))
+        cls._pieces = tuple(pieces)
+        # most forms have no optional piece and no list field: their fields fill them as they are
+        cls._plain = all(not optional for _, _, optional in pieces) and not any(
+            "tuple" in str(field.type) for field in declared
+        )
 
     def said(self) -> str:
         """The move in the words ``parse`` reads back (a list field as its words one after
         another)."""
-        values = {field.name: _written(getattr(self, field.name)) for field in fields(self)}  # type: ignore[arg-type]
-
-        def optional(part: re.Match[str]) -> str:
-            text = part.group(1)
-            return text if any(values[name] for name in _FIELD.findall(text)) else ""
-
-        return _OPTIONAL.sub(optional, self.form).format(**values)
+        if self._plain:
+            return self.form.format_map(vars(self))
+        values = {name: _written(getattr(self, name)) for name in self._names}
+        return "".join(
+            text.format_map(values) if named else text
+            for text, named, optional in self._pieces
+            if not optional or any(values[name] for name in named)
+        )
 
 
 _OPTIONAL = re.compile(r"\[([^\]]*)\]")
