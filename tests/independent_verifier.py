@@ -11,8 +11,11 @@ shuffles and reshuffles, decryption shares, cards shown face up, cards dealt fac
 under the deck), and in a game with escrow of the deck secrets every escrow value: the receiving keys'
 proofs, each dealing against its seat's deck key, each complaint's proof and the verdict it
 gives (the game stops there), each table of partial decryptions against its holder's public
-value, and the share K partials combine into, which then opens its card like any other share.
-It does not replay the game's rules: whose turn it was, what a move may be, which slot a draw
+value, and the share K partials combine into, which then opens its card like any other share;
+with a referee (escrow = "referee"), the genesis's ``referee`` table and its self-signature, and
+the referee's entries (its receiving key first, then its answers); and a silent seat handed on by
+consent: the proposal, the consents, the new player's ``rejoin`` and the shares sealed to it, and
+its complaint. It does not replay the game's rules: whose turn it was, what a move may be, which slot a draw
 took, which shares were owed and when a deck was to be reshuffled are the rules' to say. So a
 timeout against a seat's share unlocks here the shares the file shows it owes (the one named,
 and each slot another seat has given a share of and it has not), which cannot tell its own card
