@@ -6,6 +6,7 @@ may be forged: the tests of each give the stage, the entry and the change as the
 from __future__ import annotations
 
 import copy
+import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,16 @@ def signed_again(
     signed = ledger.sign_entry(data["game"]["id"], entry, key_of(signer or entry["by"]))
     forged = dict(data, entry=[*data["entry"][:position], signed])
     forged["game"] = dict(data["game"], entries=position + 1)
+    return forged
+
+
+def appended(text: str, entry: Mapping[str, Any], key: SecretKeys) -> dict[str, Any]:
+    """The parsed game ``text`` with ``entry`` signed with ``key`` after its last entry."""
+    data = tomllib.loads(text)
+    entry = {name: value for name, value in copy.deepcopy(dict(entry)).items() if name != "sig"}
+    signed = ledger.sign_entry(data["game"]["id"], entry, key)
+    forged = dict(data, entry=[*data["entry"], signed])
+    forged["game"] = dict(data["game"], entries=len(forged["entry"]))
     return forged
 
 

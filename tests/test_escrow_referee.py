@@ -9,7 +9,6 @@ referee; b answers nothing once a has drawn. The clock is set per command (``PBE
 from __future__ import annotations
 
 import copy
-import json
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,44 +19,15 @@ from typer.testing import Result
 
 from pbem import gamefile
 from pbem.crypto.encoding import b64
-from pbem.crypto.identity import SecretKeys
 from pbem.engine import ledger
-from pbem.keys import KeyStore
 from tests import hidden_deck_game
-from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli, seeded_keys
+from tests.conftest import game_ids, make_key_homes, seeded_keys
+from tests.stages import Played
 
 SEATS = ("a", "b")
 REFEREE = "r"
 DAY1 = "2026-01-01T00:00:00Z"
 DAY3 = "2026-01-03T00:00:00Z"  # b's deadline has passed
-
-
-class Played:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.stages: dict[str, str] = {}
-
-    def run(self, who: str, *args: str, at: str = DAY3) -> Result:
-        return run_cli(self.root / who, *args, env={"PBEM_NOW": at})
-
-    def step(self, who: str, *args: str, at: str = DAY3) -> Result:
-        result = self.run(who, *args, at=at)
-        assert result.exit_code == 0, result.stderr
-        return result
-
-    def file(self, stage: str, name: str) -> Path:
-        path = self.root / f"{name}.toml"
-        path.write_text(self.stages[stage], encoding="utf-8")
-        forget_seen_games(self.root)
-        return path
-
-    def secret(self, who: str) -> SecretKeys:
-        return KeyStore(self.root / who).secret(who, lambda prompt: None)
-
-    def hand(self, path: Path, seat: str) -> dict[str, Any]:
-        shown = json.loads(self.step(seat, "show", str(path), "--as", seat, "--json").stdout)
-        hand: dict[str, Any] = shown["hand"]
-        return hand
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -78,7 +48,7 @@ def new_game(played: Played, game: Path, *extra: str) -> Result:
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     root = tmp_path_factory.mktemp("referee")
     make_key_homes(root, (*SEATS, REFEREE))
-    played = Played(root)
+    played = Played(root, DAY3)
     exported = root / "r.id"
     exported.write_text(played.step(REFEREE, "key", "export", REFEREE).stdout, encoding="utf-8")
     game = root / "game.toml"
@@ -110,18 +80,6 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 def entries(played: Played, stage: str) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = tomllib.loads(played.stages[stage])["entry"]
     return found
-
-
-def resigned(played: Played, stage: str, entry: dict[str, Any], signer: str) -> list[str]:
-    """The problems of ``entry``, signed with ``signer``'s key, appended to the game at ``stage``."""
-    data = tomllib.loads(played.stages[stage])
-    entry = copy.deepcopy(entry)
-    entry.pop("sig", None)
-    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(signer))
-    position = len(data["entry"])
-    trial = dict(data, entry=[*data["entry"], signed])
-    trial["game"] = dict(data["game"], entries=position + 1)
-    return [str(problem) for problem in ledger.audit(trial).problems if problem.position == position]
 
 
 def next_entry(played: Played, stage: str, by: str, kind: str) -> dict[str, Any]:
@@ -185,7 +143,7 @@ def test_the_referee_is_never_timed_out_and_plays_no_move(played: Played) -> Non
     refused = played.run("a", "timeout", str(game), REFEREE, "--as", "a")
     assert refused.exit_code != 0
     move = next_entry(played, "acknowledged", REFEREE, "move") | {"move": "pass", "rand": "0" * 64}
-    found = resigned(played, "acknowledged", move, REFEREE)
+    found = played.problems_of("acknowledged", move, REFEREE)
     assert found and "signs only referee entries, not a move entry" in found[0], found
 
 
@@ -203,24 +161,24 @@ def test_a_referee_entry_signed_by_another_key_is_refused(played: Played) -> Non
         game_id=game.game_id,
         key_material=game.secret_seed("a", played.secret("a")),
     )
-    found = resigned(played, "unlocking", impostor, "a")
+    found = played.problems_of("unlocking", impostor, "a")
     assert found and "signature does not verify against r's key" in found[0], found
 
 
 def test_a_referee_entry_that_owes_nothing_or_gives_its_key_twice_is_refused(played: Played) -> None:
     empty = next_entry(played, "accepted", REFEREE, "referee")
-    found = resigned(played, "accepted", empty, REFEREE)
+    found = played.problems_of("accepted", empty, REFEREE)
     assert found and "r owed nothing" in found[0], found
     again = next_entry(played, "accepted", REFEREE, "referee") | {
         name: entries(played, "accepted")[-1][name] for name in ("escrow_key", "escrow_key_proof")
     }
-    found = resigned(played, "accepted", again, REFEREE)
+    found = played.problems_of("accepted", again, REFEREE)
     assert found and "the referee gave its receiving key in entry 2" in found[0], found
 
 
 def test_only_the_referee_signs_referee_entries(played: Played) -> None:
     entry = next_entry(played, "dealt", "a", "referee") | {"escrow_acks": ["b"]}
-    found = resigned(played, "dealt", entry, "a")
+    found = played.problems_of("dealt", entry, "a")
     assert found and "'a' is not this game's referee" in found[0], found
 
 
@@ -249,7 +207,7 @@ def test_a_referee_that_cannot_work_is_refused_at_new(
     tmp_path: Path, extra: tuple[str, ...], expected: str
 ) -> None:
     make_key_homes(tmp_path, (*SEATS, REFEREE))
-    played = Played(tmp_path)
+    played = Played(tmp_path, DAY3)
     exported = tmp_path / "r.id"
     exported.write_text(played.step(REFEREE, "key", "export", REFEREE).stdout, encoding="utf-8")
     if "a" in extra:
@@ -275,7 +233,7 @@ def test_the_referee_is_mailed_what_it_must_answer_and_mails_its_answer_to_the_s
     import email.policy
 
     make_key_homes(tmp_path, (*SEATS, REFEREE))
-    played = Played(tmp_path)
+    played = Played(tmp_path, DAY3)
     exported = tmp_path / "r.id"
     exported.write_text(played.step(REFEREE, "key", "export", REFEREE).stdout, encoding="utf-8")
     game = tmp_path / "game.toml"

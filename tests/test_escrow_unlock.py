@@ -8,56 +8,24 @@ without waiting.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import Result
 
 from pbem import gamefile
 from pbem.crypto.encoding import b64, unb64
-from pbem.crypto.identity import SecretKeys
 from pbem.engine import ledger
-from pbem.keys import KeyStore
 from tests import hidden_deck_game
-from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
+from tests.conftest import game_ids, make_key_homes
+from tests.stages import Played
 from tests.tamper import forged_problems
 
 SEATS = ("a", "b", "c")
 DAY1 = "2026-01-01T00:00:00Z"
 DAY3 = "2026-01-03T00:00:00Z"  # c's deadline (a day after its demands began) has passed
-
-
-@dataclass
-class Played:
-    root: Path
-    stages: dict[str, str]
-
-    def run(self, seat: str, *args: str, at: str = DAY3) -> Result:
-        return run_cli(self.root / seat, *args, env={"PBEM_NOW": at})
-
-    def step(self, seat: str, *args: str, at: str = DAY3) -> Result:
-        result = self.run(seat, *args, at=at)
-        assert result.exit_code == 0, result.stderr
-        return result
-
-    def file(self, stage: str, name: str) -> Path:
-        path = self.root / f"{name}.toml"
-        path.write_text(self.stages[stage], encoding="utf-8")
-        forget_seen_games(self.root)
-        return path
-
-    def secret(self, seat: str) -> SecretKeys:
-        return KeyStore(self.root / seat).secret(seat, lambda prompt: None)
-
-    def hand(self, path: Path, seat: str) -> dict[str, Any]:
-        shown = json.loads(self.step(seat, "show", str(path), "--as", seat, "--json").stdout)
-        hand: dict[str, Any] = shown["hand"]
-        return hand
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -69,7 +37,7 @@ def _test_game() -> Iterator[None]:
 def play_to_the_draw(root: Path, options: tuple[str, ...]) -> Played:
     make_key_homes(root, SEATS)
     game = root / "game.toml"
-    played = Played(root, {})
+    played = Played(root, DAY3)
     with game_ids(f"escrow unlock {options}"):
         played.step(
             "a", "new", str(game), "--game", hidden_deck_game.NAME, "--players", ",".join(SEATS), "--as", "a",
@@ -219,7 +187,7 @@ def c_holds_a_card(root: Path, default: str, *, escrow: bool = True) -> tuple[Pl
     """c draws deck:0, the others give their shares, and then c is silent on its turn."""
     make_key_homes(root, SEATS)
     game = root / "game.toml"
-    played = Played(root, {})
+    played = Played(root, DAY3)
     options = ["--option=deadline_days=1", f"--option=default={default}"]
     if escrow:
         options.append("--option=escrow=others")

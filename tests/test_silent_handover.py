@@ -13,54 +13,19 @@ import copy
 import json
 import tomllib
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import Result
 
-from pbem.crypto.identity import SecretKeys
 from pbem.engine import escrows, ledger
-from pbem.keys import KeyStore
 from tests import hidden_deck_game
-from tests.conftest import forget_seen_games, game_ids, make_key_homes, run_cli
+from tests.conftest import game_ids, make_key_homes
+from tests.stages import Played
 
 SEATS = ("a", "b", "c")
 NEW = "d"
 DAY1 = "2026-01-01T00:00:00Z"
 DAY3 = "2026-01-03T00:00:00Z"  # c's deadline has passed
-
-
-class Played:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.game = root / "game.toml"
-        self.stages: dict[str, str] = {}
-
-    def run(self, home: str, *args: str, at: str = DAY3) -> Result:
-        return run_cli(self.root / home, *args, env={"PBEM_NOW": at})
-
-    def step(self, home: str, *args: str, at: str = DAY3) -> Result:
-        result = self.run(home, *args, at=at)
-        assert result.exit_code == 0, result.stderr
-        return result
-
-    def keep(self, stage: str) -> None:
-        self.stages[stage] = self.game.read_text(encoding="utf-8")
-
-    def file(self, stage: str, name: str) -> Path:
-        path = self.root / f"{name}.toml"
-        path.write_text(self.stages[stage], encoding="utf-8")
-        forget_seen_games(self.root)
-        return path
-
-    def secret(self, home: str) -> SecretKeys:
-        return KeyStore(self.root / home).secret(home, lambda prompt: None)
-
-    def hand(self, path: Path, home: str, seat: str) -> dict[str, Any]:
-        shown = json.loads(self.step(home, "show", str(path), "--as", seat, "--key", home, "--json").stdout)
-        hand: dict[str, Any] = shown["hand"]
-        return hand
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -73,7 +38,7 @@ def _test_game() -> Iterator[None]:
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     root = tmp_path_factory.mktemp("silent-handover")
     make_key_homes(root, (*SEATS, NEW))
-    played = Played(root)
+    played = Played(root, DAY3)
     game = str(played.game)
     exported = root / "d.id"
     exported.write_text(played.step(NEW, "key", "export", NEW).stdout, encoding="utf-8")
@@ -117,18 +82,6 @@ def entries(played: Played, stage: str) -> list[dict[str, Any]]:
     return found
 
 
-def problems_with(played: Played, stage: str, entry: dict[str, Any], signer: str) -> list[str]:
-    """The problems of ``entry``, signed with ``signer``'s key, appended to the game at ``stage``."""
-    data = tomllib.loads(played.stages[stage])
-    entry = copy.deepcopy(entry)
-    entry.pop("sig", None)
-    signed = ledger.sign_entry(data["game"]["id"], entry, played.secret(signer))
-    position = len(data["entry"])
-    trial = dict(data, entry=[*data["entry"], signed])
-    trial["game"] = dict(data["game"], entries=position + 1)
-    return [str(problem) for problem in ledger.audit(trial).problems if problem.position == position]
-
-
 def replayed(data: dict[str, Any]) -> ledger.Ledger:
     """The game the entries make, whatever the (unsigned) header copied from before says."""
     result = ledger.audit(data)
@@ -138,10 +91,10 @@ def replayed(data: dict[str, Any]) -> ledger.Ledger:
 
 
 def test_the_new_player_reads_the_silent_seats_hand_and_plays_it(played: Played) -> None:
-    before = played.hand(played.file("c holds a card", "before"), "c", "c")
+    before = played.hand(played.file("c holds a card", "before"), "c")
     assert list(before) == ["deck:1"] and before["deck:1"] in hidden_deck_game.CARDS
     game = played.file("reshared", "reshared")
-    assert played.hand(game, NEW, "c") == before  # what c read, d reads with the rebuilt secret
+    assert played.hand(game, "c", NEW) == before  # what c read, d reads with the rebuilt secret
     played.step("a", "play", str(game), "--as", "a", "pass")
     played.step("b", "play", str(game), "--as", "b", "pass")
     played.step(NEW, "play", str(game), "--as", "c", "--key", NEW, "play", str(before["deck:1"]))
@@ -179,7 +132,7 @@ def test_the_holders_seal_the_secret_and_fewer_than_the_threshold_open_nothing(p
 def test_the_silent_seats_old_key_signs_nothing_after_the_handover(played: Played) -> None:
     handed = ledger.read(tomllib.loads(played.stages["rejoined"]))
     impostor = handed.next_entry("c", DAY3, "sync") | {"rand": "0" * 64}
-    found = problems_with(played, "rejoined", impostor, "c")
+    found = played.problems_of("rejoined", impostor, "c")
     assert found and "signature does not verify against c's key" in found[0], found
 
 
@@ -189,14 +142,14 @@ def test_a_handover_entry_for_the_silent_seat_by_another_key_is_refused(played: 
         tomllib.loads(played.stages["c silent"])
     ).next_entry("c", DAY3, "handover")
     as_c |= {"sealed_secret": "AAAA", "rand": "0" * 64}
-    found = problems_with(played, "c silent", as_c, "a")  # a signs a handover in c's name
+    found = played.problems_of("c silent", as_c, "a")  # a signs a handover in c's name
     assert found and "signature does not verify against c's key" in found[0], found
 
 
 def test_the_new_player_must_take_the_seat_before_playing_it(played: Played) -> None:
     handed = ledger.read(tomllib.loads(played.stages["handed on"]))
     move = handed.next_entry("c", DAY3, "move") | {"move": "pass", "rand": "0" * 64}
-    found = problems_with(played, "handed on", move, NEW)
+    found = played.problems_of("handed on", move, NEW)
     assert found and "its new player takes the seat first" in found[0], found
     assert "c            take the seat handed on to you" in played.stages["handed status"]
 
@@ -241,7 +194,7 @@ def test_the_independent_verifier_checks_the_handover_from_the_document_alone(pl
     from tests import independent_verifier
 
     game = played.file("reshared", "independent")
-    card = played.hand(game, NEW, "c")["deck:1"]
+    card = played.hand(game, "c", NEW)["deck:1"]
     played.step("a", "play", str(game), "--as", "a", "pass")
     played.step("b", "play", str(game), "--as", "b", "pass")
     played.step(NEW, "play", str(game), "--as", "c", "--key", NEW, "play", str(card))  # d's share opens it

@@ -107,6 +107,7 @@ class KeyMaterial(bytes):
 
     deck_secret: int | None = None
     waiting: str = ""
+    bad_share: str | None = None  # a holder whose sealed share does not match: the complaint owed
 
 
 def secret_for(key_material: bytes, game_id: str, seat: str, group: Group) -> int:
@@ -541,14 +542,13 @@ def owed_fields(
             fields["escrow_reshares"] = escrows.reshare_fields(
                 escrow, seat, decks.seats, receive, seed=seed, game_id=game_id, group=group
             )
-    if escrow is not None and seat in escrow.resharing and escrow.failed is None:
-        # the new player of a seat handed on checks what the holders sealed to it
+    bad = key_material.bad_share if isinstance(key_material, KeyMaterial) else None
+    if escrow is not None and bad is not None and escrow.failed is None:
+        # the new player of a seat handed on found a share sealed to it that does not match
         receive = es.receive_secret(seed, game_id, seat, group=group)
-        _, bad = escrows.reshared_secret(escrow, seat, receive, game_id=game_id, group=group)
-        if bad is not None:
-            fields["escrow_reshare_complaint"] = escrows.reshare_complaint_fields(
-                escrow, seat, bad, receive, game_id=game_id, group=group
-            )
+        fields["escrow_reshare_complaint"] = escrows.reshare_complaint_fields(
+            escrow, seat, bad, receive, game_id=game_id, group=group
+        )
     return fields
 
 

@@ -361,6 +361,7 @@ class Ledger:
         if rebuilt is not None and hd.public_key(rebuilt, group=self.group) == self.deck_keys.get(seat):
             material.deck_secret = rebuilt
         elif bad is not None:
+            material.bad_share = bad
             material.waiting = (
                 f"{bad} sealed you a share of {seat}'s secret that does not match its escrow (your next "
                 "entry carries your complaint)"
