@@ -53,8 +53,16 @@ class MoveTable(Generic[T, R]):
 
 
 def _fields(move: object) -> list[Any]:
-    # Not dataclasses.astuple: it would take a move's own dataclass fields (a placement) apart.
-    return [getattr(move, field.name) for field in fields(move)]  # type: ignore[arg-type]
+    kind = type(move)
+    names = _NAMES.get(kind)
+    if names is None:
+        # Not dataclasses.astuple: it would take a move's own dataclass fields (a placement) apart.
+        names = _NAMES[kind] = tuple(field.name for field in fields(move))  # type: ignore[arg-type]
+    return [getattr(move, name) for name in names]
+
+
+# Each move type's field names, read once: every move checked and played is taken apart by them.
+_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def seat_named(state: Seated, name: str) -> str:
