@@ -1493,7 +1493,10 @@ def use_cards(
     elif "face_up_proof" in entry:
         raise GameFileError("face_up_proof: the shares of this game each carry their own proof")
     for use, (where, item) in zip(reveals, shown, strict=True):
-        state = _show(hidden, decks, state, seat, use, item=item, where=where, game_id=game_id, check=check)
+        # located again, not taken from the compact group's list: a card shown twice is held no more
+        place = _shown_place(decks, seat, use, item, where)
+        given = _given_share(decks, place, seat, item, where=where, game_id=game_id, check=check)
+        state = _show(hidden, decks, state, place, given, card=item["card"], where=where)
     _put_away(decks, seat, uses, returned, game_id=game_id, check=check)
     return state
 
@@ -1506,28 +1509,18 @@ def _held(decks: Decks, seat: str, name: str | None, where: str) -> tuple[Deck, 
 
 
 def _show(
-    hidden: HiddenDeckRules,
-    decks: Decks,
-    state: Any,
-    seat: str,
-    use: CardUse,
-    *,
-    item: Mapping[str, Any],
-    where: str,
-    game_id: str,
-    check: ProofCheck,
+    hidden: HiddenDeckRules, decks: Decks, state: Any, place: hd.Place, given: Share, *, card: str, where: str
 ) -> Any:
-    deck, slot = _shown_slot(decks, seat, use, item, where)
+    """Show the card of ``place``, which ``given``'s seat says is ``card``: its share and the
+    others' must open it as that card."""
+    deck, slot = decks.decks[place.deck_id], place.position
     name = token(deck.deck_id, slot)
-    card = item["card"]
-    place = hd.Place(deck.deck_id, slot, deck.slots[slot])
-    given = _given_share(decks, place, seat, item, where=where, game_id=game_id, check=check)
     values = [share.value for share in deck.shares.get(slot, {}).values()]
     opened = hd.open_card(deck.slots[slot], [given.value, *values], len(deck.cards), group=decks.group)
     found = deck.cards[opened]
     if found != card:
         raise GameFileError(
-            f"{where}: {seat} claims {name} is {card}, but the shares open it as another card"
+            f"{where}: {given.seat} claims {name} is {card}, but the shares open it as another card"
         )
     del deck.held[slot]
     deck.add_share(slot, given)
