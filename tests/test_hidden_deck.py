@@ -321,9 +321,10 @@ def test_a_proof_for_a_mapping_that_is_not_a_permutation_is_refused(deal: Deal) 
         sp.prove_shuffle(
             before, after, deal.joint, sh.ShuffleSecret(mapping, masks), game_id=GAME, deck_id=DECK, seat="a"
         )
-    forged = sp._prove(
-        before, after, deal.joint, sh.ShuffleSecret(mapping, masks), game_id=GAME, deck_id=DECK, seat="a"
+    statement = sh.statement(
+        sp.STATEMENT_DOMAIN, MODP, before, after, deal.joint, game_id=GAME, deck_id=DECK, seat="a"
     )
+    forged = sp._prove(MODP, statement, after, deal.joint, sh.ShuffleSecret(mapping, masks))
     with pytest.raises(
         GameFileError, match="shuffle of treachery by seat a: the proof of shuffle does not verify"
     ):

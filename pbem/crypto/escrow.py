@@ -126,37 +126,6 @@ def _check_threshold(threshold: int, holders: int, what: str) -> None:
 
 
 # --- dealing ------------------------------------------------------------------------------------
-def coefficients(
-    secret: int,
-    holders: Sequence[str],
-    threshold: int,
-    *,
-    game_id: str,
-    dealer: str,
-    group: Group,
-    seed: bytes,
-) -> list[int]:
-    """``a_1 .. a_{K-1}``, fixed by the seed, the secret and everything the dealing is for.
-
-    The holders and threshold are hashed in too: dealing again to other holders or with another
-    threshold then draws an unrelated polynomial, so shares of two dealings never combine into
-    more than either gives (the same polynomial at a shifted seat order would hand one seat two
-    points of it).
-    """
-    statement = [
-        seed,
-        int_bytes(secret),
-        _text(game_id),
-        _text(dealer),
-        _number(threshold),
-        *(_text(holder) for holder in holders),
-    ]
-    return [
-        group.hash_to_scalar(group.domain(COEFFICIENT_DOMAIN), _number(degree), *statement)
-        for degree in range(1, threshold)
-    ]
-
-
 def deal(
     secret: int,
     holders: Sequence[str],
@@ -181,9 +150,24 @@ def deal(
     _check_threshold(threshold, len(holders), what)
     if not 0 < secret < group.order:
         raise ValueError(f"{what}: the secret is not a non-zero scalar")
+    # a_1 .. a_{K-1}, fixed by the seed, the secret and everything the dealing is for. The holders
+    # and threshold are hashed in too: dealing again to other holders or with another threshold
+    # then draws an unrelated polynomial, so shares of two dealings never combine into more than
+    # either gives (the same polynomial at a shifted seat order would hand one seat two points).
+    fixed = [
+        seed,
+        int_bytes(secret),
+        _text(game_id),
+        _text(dealer),
+        _number(threshold),
+        *(_text(holder) for holder in holders),
+    ]
     polynomial = [
         secret,
-        *coefficients(secret, holders, threshold, game_id=game_id, dealer=dealer, group=group, seed=seed),
+        *(
+            group.hash_to_scalar(group.domain(COEFFICIENT_DOMAIN), _number(degree), *fixed)
+            for degree in range(1, threshold)
+        ),
     ]
     dealing = Dealing(
         dealer, tuple(holders), tuple(group.base_power(coefficient) for coefficient in polynomial)
@@ -270,19 +254,11 @@ def _nonce(group: Group, secret: int, statement: bytes) -> int:
     return group.hash_to_scalar(group.domain(NONCE_DOMAIN), int_bytes(secret), statement)
 
 
-def _partial_statement(
-    group: Group,
-    dealing: Dealing,
-    key: Element,
-    partial_value: Element,
-    c1: Element,
-    *,
-    game_id: str,
-    holder: str,
-    index: int,
-    deck_id: str,
-    position: int,
+def _holder_statement(
+    group: Group, dealing: Dealing, key: Element, *, game_id: str, holder: str, index: int
 ) -> list[bytes]:
+    """What a holder's partials speak for before the positions: the game, the dealing (its
+    dealer and deck key) and the holder, its point's index and the key of that point."""
     return [
         _text(game_id),
         _text(dealing.dealer),
@@ -290,6 +266,24 @@ def _partial_statement(
         _number(index),
         group.encode(dealing.commitments[0]),
         group.encode(key),
+    ]
+
+
+def _partial_statement(
+    group: Group,
+    dealing: Dealing,
+    key: Element,
+    partial_value: Element,
+    c1: Element,
+    *,
+    point: EscrowShare | Partial,
+    game_id: str,
+    deck_id: str,
+    position: int,
+) -> list[bytes]:
+    """The statement of one partial decryption by the holder of ``point`` (its name and index)."""
+    return [
+        *_holder_statement(group, dealing, key, game_id=game_id, holder=point.holder, index=point.index),
         _text(deck_id),
         _number(position),
         group.encode(c1),
@@ -312,16 +306,7 @@ def partial(
     key = group.base_power(share.value)
     value = group.power(c1, share.value)
     statement = _partial_statement(
-        group,
-        dealing,
-        key,
-        value,
-        c1,
-        game_id=game_id,
-        holder=share.holder,
-        index=share.index,
-        deck_id=deck_id,
-        position=position,
+        group, dealing, key, value, c1, point=share, game_id=game_id, deck_id=deck_id, position=position
     )
     nonce = _nonce(group, share.value, pae(group.domain(PARTIAL_PROOF_DOMAIN), *statement))
     first, second = group.base_power(nonce), group.power(c1, nonce)
@@ -354,16 +339,7 @@ def check_partial(
     first = group.divide(group.base_power(response), group.power(key, challenge))
     second = group.divide(group.power(c1, response), group.power(given.value, challenge))
     statement = _partial_statement(
-        group,
-        dealing,
-        key,
-        given.value,
-        c1,
-        game_id=game_id,
-        holder=given.holder,
-        index=given.index,
-        deck_id=deck_id,
-        position=position,
+        group, dealing, key, given.value, c1, point=given, game_id=game_id, deck_id=deck_id, position=position
     )
     if (
         group.challenge(PARTIAL_PROOF_DOMAIN, *statement, group.encode(first), group.encode(second))
@@ -388,14 +364,7 @@ def _partials_statement(
     holder: str,
     index: int,
 ) -> bytes:
-    parts = [
-        _text(game_id),
-        _text(dealing.dealer),
-        _text(holder),
-        _number(index),
-        group.encode(dealing.commitments[0]),
-        group.encode(key),
-    ]
+    parts = _holder_statement(group, dealing, key, game_id=game_id, holder=holder, index=index)
     for place, value in zip(places, values, strict=True):
         parts += [
             _text(place.deck_id),

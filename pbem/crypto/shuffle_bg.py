@@ -580,32 +580,6 @@ def _check_values(proof: BGProof, group: Group, where: str) -> None:
                 raise GameFileError(f"{where}: {name}[{index}] is not a group element")
 
 
-def check_shuffle_bg(
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    proof: BGProof,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-    group: Group,
-) -> None:
-    """Raise GameFileError unless ``proof`` shows ``after`` is a shuffle of ``before``."""
-    where = f"shuffle of {deck_id} by seat {seat}"
-    checker, transcript = _prepared(
-        before, after, joint, proof, game_id=game_id, deck_id=deck_id, seat=seat, group=group, where=where
-    )
-    try:
-        failed = checker.failed([transcript.weight(k) for k in range(len(checker.relations))])
-    except UncheckedPoint:
-        raise  # a card read lazily: whoever read it names it (see ``Group.decode_lazily``)
-    except GameFileError as exc:  # a value of the proof or the decks outside the group
-        raise GameFileError(f"{where}: {exc}") from None
-    if failed is not None:
-        raise GameFileError(f"{where}: the proof of shuffle does not verify ({failed})")
-
-
 @dataclass(frozen=True)
 class Shuffle:
     """One shuffle's statement and its proof, as :func:`check_shuffle_bg` takes them."""
@@ -618,6 +592,36 @@ class Shuffle:
     deck_id: str
     seat: str
     group: Group
+
+    @property
+    def where(self) -> str:
+        """How a problem with the shuffle is named."""
+        return f"shuffle of {self.deck_id} by seat {self.seat}"
+
+
+def check_shuffle_bg(
+    before: Sequence[Ciphertext],
+    after: Sequence[Ciphertext],
+    joint: Element,
+    proof: BGProof,
+    *,
+    game_id: str,
+    deck_id: str,
+    seat: str,
+    group: Group,
+) -> None:
+    """Raise GameFileError unless ``proof`` shows ``after`` is a shuffle of ``before``."""
+    shuffle = Shuffle(before, after, joint, proof, game_id=game_id, deck_id=deck_id, seat=seat, group=group)
+    where = shuffle.where
+    checker, transcript = _prepared(shuffle)
+    try:
+        failed = checker.failed([transcript.weight(k) for k in range(len(checker.relations))])
+    except UncheckedPoint:
+        raise  # a card read lazily: whoever read it names it (see ``Group.decode_lazily``)
+    except GameFileError as exc:  # a value of the proof or the decks outside the group
+        raise GameFileError(f"{where}: {exc}") from None
+    if failed is not None:
+        raise GameFileError(f"{where}: the proof of shuffle does not verify ({failed})")
 
 
 def shuffles_hold(shuffles: Sequence[Shuffle], *, threads: int = 1) -> bool:
@@ -651,19 +655,7 @@ def shuffles_hold(shuffles: Sequence[Shuffle], *, threads: int = 1) -> bool:
         for item in shuffles:
             if item.group is not group:
                 return False
-            prepared.append(
-                _prepared(
-                    item.before,
-                    item.after,
-                    item.joint,
-                    item.proof,
-                    game_id=item.game_id,
-                    deck_id=item.deck_id,
-                    seat=item.seat,
-                    group=group,
-                    where=f"shuffle of {item.deck_id} by seat {item.seat}",
-                )
-            )
+            prepared.append(_prepared(item))
         Q = group.order
         summary = b"".join(
             transcript.statement + transcript.state.copy().digest() for _, transcript in prepared
@@ -706,20 +698,17 @@ def _vanishes(checker: _Checker, form: Form, threads: int) -> bool:
     return checker.group.product(values) == checker.group.identity
 
 
-def _prepared(
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    proof: BGProof,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-    group: Group,
-    where: str,
-) -> tuple[_Checker, _Transcript]:
-    """Every equation the proof must meet, and its transcript (which gives their weights);
-    GameFileError if the proof's shape or values do not fit the decks."""
+def _prepared(shuffle: Shuffle) -> tuple[_Checker, _Transcript]:
+    """Every equation the shuffle's proof must meet, and its transcript (which gives their
+    weights); GameFileError if the proof's shape or values do not fit the decks."""
+    before, after, joint, proof, group = (
+        shuffle.before,
+        shuffle.after,
+        shuffle.joint,
+        shuffle.proof,
+        shuffle.group,
+    )
+    where = shuffle.where
     size = len(before)
     if len(after) != size:
         raise GameFileError(f"{where}: {len(after)} cards came out of {size}")
@@ -736,7 +725,14 @@ def _prepared(
     _check_values(proof, group, where)
     Q, total = group.order, m * n
     statement = sh.statement(
-        STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
+        STATEMENT_DOMAIN,
+        group,
+        before,
+        after,
+        joint,
+        game_id=shuffle.game_id,
+        deck_id=shuffle.deck_id,
+        seat=shuffle.seat,
     )
     transcript = _Transcript(group, statement, m, n)
     checker = _Checker(group, n)

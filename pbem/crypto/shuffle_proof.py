@@ -94,27 +94,20 @@ def prove_shuffle(
     size = len(before)
     if len(after) != size or sorted(secret.permutation) != list(range(size)) or len(secret.masks) != size:
         raise ValueError("the shuffle secret does not fit the deck")
-    return _prove(before, after, joint, secret, game_id=game_id, deck_id=deck_id, seat=seat, group=group)
-
-
-def _prove(
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    secret: ShuffleSecret,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-    group: Group = MODP_2048,
-) -> ShuffleProof:
-    """The prover's steps, for any mapping: a mapping that is not a permutation (as a cheat would
-    use) gives a proof that does not verify, which the tests show."""
-    size = len(before)
-    psi, masks = secret.permutation, secret.masks
     statement = sh.statement(
         STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
     )
+    return _prove(group, statement, after, joint, secret)
+
+
+def _prove(
+    group: Group, statement: bytes, after: Sequence[Ciphertext], joint: Element, secret: ShuffleSecret
+) -> ShuffleProof:
+    """The prover's steps for the shuffle ``statement`` speaks for (``sh.statement`` under
+    ``STATEMENT_DOMAIN``), for any mapping: a mapping that is not a permutation (as a cheat would
+    use) gives a proof that does not verify, which the tests show."""
+    size = len(after)
+    psi, masks = secret.permutation, secret.masks
     key = b"".join(int_bytes(mask) for mask in masks) + ",".join(map(str, psi)).encode("ascii")
 
     def nonce(label: str, index: int = 0) -> int:

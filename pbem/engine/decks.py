@@ -487,44 +487,14 @@ def owed_fields(
             if deck.mixing is not None:
                 shuffle["slots"] = list(deck.mixing)
             shuffle["cards"] = hd.deck_text(after, group=group)
-            if group.compact:
-                proven = bg.prove_shuffle_bg(
-                    before,
-                    after,
-                    decks.joint,
-                    how,
-                    game_id=game_id,
-                    deck_id=deck.deck_id,
-                    seat=seat,
-                    group=group,
-                )
-                shuffle |= bg.proof_fields(proven, group)
-            else:
-                proof = sp.prove_shuffle(
-                    before,
-                    after,
-                    decks.joint,
-                    how,
-                    game_id=game_id,
-                    deck_id=deck.deck_id,
-                    seat=seat,
-                    group=group,
-                )
-                shuffle |= sp.proof_fields(proof, group=group)
+            shuffle |= _shuffle_proof(decks, deck, seat, before, after, how=how, game_id=game_id)
             fields.setdefault("shuffles", []).append(shuffle)
         elif group.compact:
             places.append(hd.Place(deck.deck_id, item.slot, deck.slots[item.slot]))
         else:
-            made = hd.share(
-                secret,
-                deck.slots[item.slot],
-                game_id=game_id,
-                deck_id=deck.deck_id,
-                position=item.slot,
-                seat=seat,
-                group=group,
+            fields.setdefault("shares", []).append(
+                _own_share(decks, secret, deck, item.slot, seat, game_id=game_id)
             )
-            fields.setdefault("shares", []).append(_share_fields(group, deck.deck_id, item.slot, made))
     if places:
         fields["shares"], fields["shares_proof"] = _proven_shares(
             group, secret, places, game_id=game_id, seat=seat
@@ -550,6 +520,53 @@ def owed_fields(
             escrow, seat, bad, receive, game_id=game_id, group=group
         )
     return fields
+
+
+def _shuffle_proof(
+    decks: Decks,
+    deck: Deck,
+    seat: str,
+    before: Sequence[Ciphertext],
+    after: Sequence[Ciphertext],
+    *,
+    how: sh.ShuffleSecret,
+    game_id: str,
+) -> dict[str, Any]:
+    """The proof fields of ``seat``'s shuffle of ``deck`` under the joint key, in the form the
+    game's group writes (``shuffle_fields``): a seat's shuffle, or a card it returns re-masked
+    (in the 2048-bit group, a one-card shuffle)."""
+    group = decks.group
+    if group.compact:
+        proven = bg.prove_shuffle_bg(
+            before, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
+        )
+        return bg.proof_fields(proven, group)
+    proof = sp.prove_shuffle(
+        before, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
+    )
+    return sp.proof_fields(proof, group=group)
+
+
+def _linear_shuffle_check(
+    decks: Decks,
+    deck: Deck,
+    seat: str,
+    before: Sequence[Ciphertext],
+    after: Sequence[Ciphertext],
+    *,
+    proof: sp.ShuffleProof,
+    game_id: str,
+) -> Callable[[], None]:
+    """The check of ``seat``'s proof of shuffle of ``deck`` in the 2048-bit group (a seat's
+    shuffle, or a card it returns re-masked), for a ``ProofCheck`` to run."""
+    group = decks.group
+
+    def run() -> None:
+        sp.check_shuffle(
+            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
+        )
+
+    return run
 
 
 def _proven_shares(
@@ -670,10 +687,17 @@ def _check_shares(
     )
 
 
-def _share_fields(group: Group, deck_id: str, slot: int, made: Share) -> dict[str, Any]:
+def _own_share(
+    decks: Decks, secret: int, deck: Deck, slot: int, seat: str, *, game_id: str
+) -> dict[str, Any]:
+    """``seat``'s share of ``slot`` given on its own, with its own proof (the 2048-bit group's form)."""
+    group = decks.group
+    made = hd.share(
+        secret, deck.slots[slot], game_id=game_id, deck_id=deck.deck_id, position=slot, seat=seat, group=group
+    )
     assert made.proof is not None, "a share given on its own carries its proof"
     return {
-        "deck": deck_id,
+        "deck": deck.deck_id,
         "slot": slot,
         "share": group.element_text(made.value),
         "proof": hd.proof_text(made.proof, group=group),
@@ -999,18 +1023,11 @@ def _remask_item(
             "card": hd.ciphertext_text(after, group=group),
             "proof": hd.proof_text(proven, group=group),
         }
-    proof = sp.prove_shuffle(
-        [ciphertext],
-        [after],
-        decks.joint,
-        sh.ShuffleSecret((0,), (mask,)),
-        game_id=game_id,
-        deck_id=deck.deck_id,
-        seat=seat,
-        group=group,
+    proof = _shuffle_proof(
+        decks, deck, seat, [ciphertext], [after], how=sh.ShuffleSecret((0,), (mask,)), game_id=game_id
     )
     remask = {"deck": deck.deck_id, "slot": slot, "cards": [hd.ciphertext_text(after, group=group)]}
-    return remask | sp.proof_fields(proof, group=group)
+    return remask | proof
 
 
 def _opened(decks: Decks, deck: Deck, slot: int) -> str:
@@ -1115,19 +1132,7 @@ def _take_shuffle(
         )
     else:
         proof = sp.parse_proof(item, where, group=group, lazily=True)
-
-        def run() -> None:
-            sp.check_shuffle(
-                before,
-                after,
-                decks.joint,
-                proof,
-                game_id=game_id,
-                deck_id=deck.deck_id,
-                seat=seat,
-                group=group,
-            )
-
+        run = _linear_shuffle_check(decks, deck, seat, before, after, proof=proof, game_id=game_id)
     key = proof_key(
         "shuffle",
         game_id,
@@ -1234,7 +1239,7 @@ def _take_share(
             "a card another seat drew, or one dealt face up, once)"
         )
     place = hd.Place(deck.deck_id, slot, deck.slots[slot])
-    given = _given_share(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
+    given = _given_share(decks, place, seat, item, where=where, game_id=game_id, check=check)
     if not decks.group.compact:  # a compact group's shares are kept once their one proof holds
         deck.add_share(slot, given)
     return wanted, place, given.value
@@ -1242,8 +1247,7 @@ def _take_share(
 
 def _given_share(
     decks: Decks,
-    deck: Deck,
-    slot: int,
+    place: hd.Place,
     seat: str,
     item: Mapping[str, Any],
     *,
@@ -1251,52 +1255,40 @@ def _given_share(
     game_id: str,
     check: ProofCheck,
 ) -> Share:
-    """A share as a flat item holds it: checked now with its own proof, or (compact) unchecked,
-    its entry's one proof being checked once every share of the entry is read."""
-    if decks.group.compact:
+    """``seat``'s share of ``place`` as a flat item holds it: checked now with its own proof, or
+    (compact) unchecked, its entry's one proof being checked once every share of the entry is read."""
+    group = decks.group
+    if group.compact:
         return Share(seat, item["value"], None)
     given = Share(
         seat,
-        decks.group.parse_element(item.get("share"), f"{where} share"),
-        hd.parse_proof(item.get("proof"), f"{where} proof", group=decks.group),
+        group.parse_element(item.get("share"), f"{where} share"),
+        hd.parse_proof(item.get("proof"), f"{where} proof", group=group),
     )
-    _check_share(decks, deck, slot, given, item, game_id=game_id, check=check)
-    return given
-
-
-def _check_share(
-    decks: Decks,
-    deck: Deck,
-    slot: int,
-    given: Share,
-    item: Mapping[str, Any],
-    *,
-    game_id: str,
-    check: ProofCheck,
-) -> None:
-    ciphertext = deck.slots[slot]
+    ciphertext = place.ciphertext
     key = proof_key(
         "share",
         game_id,
-        deck.deck_id,
-        slot,
-        given.seat,
-        hd.ciphertext_text(ciphertext, group=decks.group),
+        place.deck_id,
+        place.position,
+        seat,
+        hd.ciphertext_text(ciphertext, group=group),
         item.get("share"),
         item.get("proof"),
     )
     check(
         key,
         lambda: hd.check_share(
-            decks.keys[given.seat],
+            decks.keys[seat],
             ciphertext,
             given,
             game_id=game_id,
-            deck_id=deck.deck_id,
-            position=slot,
-            group=decks.group,
+            deck_id=place.deck_id,
+            position=place.position,
+            group=group,
         ),
     )
+    return given
 
 
 # --- draws ---------------------------------------------------------------------------------------
@@ -1421,16 +1413,7 @@ def card_fields(
             if group.compact:
                 showing.append((hd.Place(deck.deck_id, slot, ciphertext), card))
                 continue
-            made = hd.share(
-                secret,
-                ciphertext,
-                game_id=game_id,
-                deck_id=deck.deck_id,
-                position=slot,
-                seat=seat,
-                group=group,
-            )
-            shown = _share_fields(group, deck.deck_id, slot, made) | {"card": card}
+            shown = _own_share(decks, secret, deck, slot, seat, game_id=game_id) | {"card": card}
             fields.setdefault("face_up", []).append(shown)
         elif use.action == "bottom":
             fields.setdefault("remask", []).append(
@@ -1510,7 +1493,10 @@ def use_cards(
     elif "face_up_proof" in entry:
         raise GameFileError("face_up_proof: the shares of this game each carry their own proof")
     for use, (where, item) in zip(reveals, shown, strict=True):
-        state = _show(hidden, decks, state, seat, use, item=item, where=where, game_id=game_id, check=check)
+        # located again, not taken from the compact group's list: a card shown twice is held no more
+        place = _shown_place(decks, seat, use, item, where)
+        given = _given_share(decks, place, seat, item, where=where, game_id=game_id, check=check)
+        state = _show(hidden, decks, state, place, given, card=item["card"], where=where)
     _put_away(decks, seat, uses, returned, game_id=game_id, check=check)
     return state
 
@@ -1523,27 +1509,18 @@ def _held(decks: Decks, seat: str, name: str | None, where: str) -> tuple[Deck, 
 
 
 def _show(
-    hidden: HiddenDeckRules,
-    decks: Decks,
-    state: Any,
-    seat: str,
-    use: CardUse,
-    *,
-    item: Mapping[str, Any],
-    where: str,
-    game_id: str,
-    check: ProofCheck,
+    hidden: HiddenDeckRules, decks: Decks, state: Any, place: hd.Place, given: Share, *, card: str, where: str
 ) -> Any:
-    deck, slot = _shown_slot(decks, seat, use, item, where)
+    """Show the card of ``place``, which ``given``'s seat says is ``card``: its share and the
+    others' must open it as that card."""
+    deck, slot = decks.decks[place.deck_id], place.position
     name = token(deck.deck_id, slot)
-    card = item["card"]
-    given = _given_share(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
     values = [share.value for share in deck.shares.get(slot, {}).values()]
     opened = hd.open_card(deck.slots[slot], [given.value, *values], len(deck.cards), group=decks.group)
     found = deck.cards[opened]
     if found != card:
         raise GameFileError(
-            f"{where}: {seat} claims {name} is {card}, but the shares open it as another card"
+            f"{where}: {given.seat} claims {name} is {card}, but the shares open it as another card"
         )
     del deck.held[slot]
     deck.add_share(slot, given)
@@ -1588,6 +1565,10 @@ def _return(
     game_id: str,
     check: ProofCheck,
 ) -> None:
+    """Put the card ``use`` returns under the deck, once its proof shows it is the same card under
+    fresh randomness (the short re-mask proof in a compact group, a one-card proof of shuffle in
+    the 2048-bit group): the shares already given for the card then open nothing once it is drawn
+    again."""
     group = decks.group
     _only(
         item,
@@ -1601,30 +1582,6 @@ def _return(
         raise GameFileError(f"{where}: the move returns {use.token}, the entry returns {name}")
     if deck.held.get(slot) != seat:
         raise IllegalMoveError(f"{seat} does not hold {name}")
-    _check_returned(decks, deck, slot, seat, item, where=where, game_id=game_id, check=check)
-    deck.shares.pop(slot, None)
-    if decks.escrow is not None:
-        decks.escrow.forget(deck.deck_id, slot)
-    del deck.held[slot]
-    deck.pile.append(slot)
-
-
-def _check_returned(
-    decks: Decks,
-    deck: Deck,
-    slot: int,
-    seat: str,
-    item: Mapping[str, Any],
-    *,
-    where: str,
-    game_id: str,
-    check: ProofCheck,
-) -> None:
-    """Check a returned card's proof that it is the same card under fresh randomness (the short
-    re-mask proof in a compact group, a one-card proof of shuffle in the 2048-bit group), and
-    put the new ciphertext in its slot: the shares already given for the card then open nothing
-    once it is drawn again."""
-    group = decks.group
     before = deck.slots[slot]
     run: Callable[[], None]
     if group.compact:
@@ -1653,22 +1610,17 @@ def _check_returned(
         after = cards[0]
         shuffle_proof = sp.parse_proof(item, where, group=group)
         parts = ["remask", game_id, deck.deck_id, seat]
-        texts = [item[name] for name in ("cards", *PROOF_FIELDS)]
-
-        def run() -> None:
-            sp.check_shuffle(
-                [before],
-                [after],
-                decks.joint,
-                shuffle_proof,
-                game_id=game_id,
-                deck_id=deck.deck_id,
-                seat=seat,
-                group=group,
-            )
-
+        texts = [item[field_name] for field_name in ("cards", *PROOF_FIELDS)]
+        run = _linear_shuffle_check(
+            decks, deck, seat, [before], [after], proof=shuffle_proof, game_id=game_id
+        )
     before_text = (
         hd.ciphertext_text(before, group=group) if group.compact else hd.deck_text([before], group=group)
     )
     check(proof_key(*parts, group.element_text(decks.joint), before_text, texts), run)
     deck.slots[slot] = after
+    deck.shares.pop(slot, None)
+    if decks.escrow is not None:
+        decks.escrow.forget(deck.deck_id, slot)
+    del deck.held[slot]
+    deck.pile.append(slot)
