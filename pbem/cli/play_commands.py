@@ -375,29 +375,36 @@ def play(
         send_after(file, seat)
 
 
-def sync(
-    file: Path = FILE,
-    seat: str = SEAT,
-    key: str | None = KEY,
-    send: bool = SEND,
-) -> None:
-    """Send what you owe the hidden decks (your shuffle, shares of others' draws) on its own."""
-    from pbem.engine import play as play_mod
+def _seat_entry(
+    doc: str, check: str, make: str, message: Callable[[str, dict[str, Any]], str]
+) -> Callable[[Path, str, str | None, bool], None]:
+    """A command by which a seat signs an entry that asks nothing but the seat: ``check``, which
+    refuses before a key is opened, and ``make``, functions of pbem.engine.play named here and
+    imported only when the command runs; then what the entry did (``message``) and what comes next."""
 
-    append_command(
-        file,
-        seat,
-        key,
-        lambda ledger: play_mod.check_sync(ledger, seat),
-        lambda ledger, secret, at: play_mod.sync(ledger, seat, secret, at),
-        _told(
+    def command(file: Path = FILE, seat: str = SEAT, key: str | None = KEY, send: bool = SEND) -> None:
+        from pbem.engine import play as play_mod
+
+        append_command(
             file,
             seat,
-            lambda _, entry: f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})",
-            send,
-        ),
-        send=send,
-    )
+            key,
+            lambda ledger: getattr(play_mod, check)(ledger, seat),
+            lambda ledger, secret, at: getattr(play_mod, make)(ledger, seat, secret, at),
+            _told(file, seat, lambda _, entry: message(seat, entry), send),
+            send=send,
+        )
+
+    command.__doc__ = doc
+    return command
+
+
+sync = _seat_entry(
+    "Send what you owe the hidden decks (your shuffle, shares of others' draws) on its own.",
+    "check_sync",
+    "sync",
+    lambda seat, entry: f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})",
+)
 
 
 def _slots(items: list[dict[str, Any]]) -> list[tuple[str, int, str | None]]:
@@ -441,31 +448,14 @@ def carried_text(entry: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def reveal(
-    file: Path = FILE,
-    seat: str = SEAT,
-    key: str | None = KEY,
-    send: bool = SEND,
-) -> None:
-    """Reveal your sealed choice once every seat has sealed theirs."""
-    from pbem.engine import play as play_mod
-
-    append_command(
-        file,
-        seat,
-        key,
-        lambda ledger: play_mod.owed_reveal_or_refuse(ledger, seat),
-        lambda ledger, secret, at: play_mod.reveal(ledger, seat, secret, at),
-        _told(
-            file,
-            seat,
-            lambda _, entry: (
-                f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})"
-            ),
-            send,
-        ),
-        send=send,
-    )
+reveal = _seat_entry(
+    "Reveal your sealed choice once every seat has sealed theirs.",
+    "owed_reveal_or_refuse",
+    "reveal",
+    lambda seat, entry: (
+        f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})"
+    ),
+)
 
 
 def timeout(
@@ -498,31 +488,12 @@ def timeout(
     )
 
 
-def undo(
-    file: Path = FILE,
-    seat: str = SEAT,
-    key: str | None = KEY,
-    send: bool = SEND,
-) -> None:
-    """Ask to take back your last move; it is undone once every other player consents."""
-    from pbem.engine import play as play_mod
-
-    append_command(
-        file,
-        seat,
-        key,
-        lambda ledger: play_mod.check_undo(ledger, seat),
-        lambda ledger, secret, at: play_mod.ask_undo(ledger, seat, secret, at),
-        _told(
-            file,
-            seat,
-            lambda _, entry: (
-                f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent"
-            ),
-            send,
-        ),
-        send=send,
-    )
+undo = _seat_entry(
+    "Ask to take back your last move; it is undone once every other player consents.",
+    "check_undo",
+    "ask_undo",
+    lambda seat, entry: f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent",
+)
 
 
 def consent(
