@@ -145,7 +145,8 @@ class Picture:
 
 
 def imported(path: str) -> Callable[[], Any]:
-    """A part of a game where the declaration names it (``module:name``), imported when called."""
+    """What ``module:name`` names (a part of a game its declaration names, an engine function a
+    command runs), imported when called."""
     module, _, name = path.partition(":")
 
     def load() -> Any:
