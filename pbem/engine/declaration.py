@@ -201,8 +201,9 @@ def _given_info(load: Callable[[], Ruleset], info: GameInfo) -> Callable[[], Rul
 @dataclass(frozen=True)
 class GameInfo:
     """A game's declaration. What it names beyond its options is a function that imports it
-    (``imported``, ``drawn``), so a command loads only the parts of one game it uses; the rules it
-    loads are given the declaration they came from."""
+    (``imported``, ``drawn``; ``package_parts`` names them all for a game package of the usual
+    shape), so a command loads only the parts of one game it uses; the rules it loads are given
+    the declaration they came from."""
 
     name: str
     title: str
