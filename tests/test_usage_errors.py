@@ -46,6 +46,10 @@ def one_error_line(result: Result) -> str:
         (["key", "new"], "error: missing argument 'name' (see pbem key new --help)"),
         (["mail", "send"], "error: missing argument 'file' (see pbem mail send --help)"),
         (["table", "add"], "error: missing argument 'file' (see pbem table add --help)"),
+        # Commands made by one factory (entry_command) keep their own argument's name.
+        (["note", "game.toml"], "error: missing argument 'text' (see pbem note --help)"),
+        (["mail", "address", "game.toml"], "error: missing argument 'email' (see pbem mail address --help)"),
+        (["sync", "game.toml"], "error: missing option '--as' (see pbem sync --help)"),
         (["play", "game.toml", "bid", "7"], "error: missing option '--as' (see pbem play --help)"),
         (["bogus"], "error: no such command 'bogus' (see pbem --help)"),
         (["key", "forge", "x"], "error: no such command 'forge' (see pbem key --help)"),

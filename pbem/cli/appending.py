@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from inspect import Parameter, Signature
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -254,6 +256,63 @@ def append_command(
         said(current, entry)
     if send:
         send_after(file, seat)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a command that signs one entry was asked: the file, the seat, whether to mail the
+    entry (--send), and the command's own argument where it takes one."""
+
+    file: Path
+    seat: str
+    send: bool
+    value: str | None = None
+
+
+def entry_command(
+    doc: str,
+    check: str,
+    make: str,
+    said: Callable[[Asked, Ledger, dict[str, Any]], object],
+    argument: tuple[str, Any] | None = None,
+) -> Callable[..., None]:
+    """A command by which a seat signs one entry that asks nothing but the seat and, where it takes
+    one, the command's own ``argument`` (its name and its ``typer.Argument``): FILE [ARGUMENT]
+    --as --key --send, in that order on every such command. ``check``, which refuses before a key
+    is opened, and ``make`` are engine functions named ``module:name``, imported only when the
+    command runs (--help loads no engine); each takes the ledger, the seat and the argument
+    (``make`` then the secret keys and the time). ``said`` says what the entry did."""
+
+    def command(file: Path, seat: str, key: str | None, send: bool, **own: str) -> None:
+        from pbem.engine.declaration import imported
+
+        values = tuple(own.values())
+        asked = Asked(file, seat, send, *values)
+        append_command(
+            file,
+            seat,
+            key,
+            lambda ledger: imported(check)()(ledger, seat, *values),
+            lambda ledger, secret, at: imported(make)()(ledger, seat, *values, secret, at),
+            lambda current, entry: said(asked, current, entry),
+            send=send,
+        )
+
+    def parameter(name: str, default: Any, annotation: Any) -> Parameter:
+        return Parameter(name, Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation)
+
+    # Typer reads a command's parameters from its signature: the one argument takes its own name.
+    command.__signature__ = Signature(  # type: ignore[attr-defined]
+        [
+            parameter("file", FILE, Path),
+            *([] if argument is None else [parameter(*argument, str)]),
+            parameter("seat", SEAT, str),
+            parameter("key", KEY, str | None),
+            parameter("send", SEND, bool),
+        ]
+    )
+    command.__doc__ = doc
+    return command
 
 
 def send_advice(ledger: Ledger, seat: str, send_to: Sequence[str], *, sent: bool) -> str:

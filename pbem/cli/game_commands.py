@@ -14,6 +14,7 @@ from pbem.cli.appending import (
     SEND,
     append_command,
     compare_with_seen,
+    entry_command,
     read_game,
     register,
     resolve,
@@ -248,25 +249,13 @@ def join(
     )
 
 
-def note(
-    file: Path = typer.Argument(..., help="The game file."),
-    text: str = typer.Argument(..., help="The message, quoted."),
-    seat: str = SEAT,
-    key: str | None = KEY,
-    send: bool = SEND,
-) -> None:
-    """Add a signed message to the game: a deal struck, a word to the table."""
-    from pbem.engine import ledger as ledger_mod
-
-    append_command(
-        file,
-        seat,
-        key,
-        lambda current: ledger_mod.check_can_note(current, seat, text),
-        lambda current, secret, at: ledger_mod.note(current, seat, text, secret, at),
-        lambda _, entry: info(f"{seat}'s note is entry {entry['seq']} of {file}"),
-        send=send,
-    )
+note = entry_command(
+    "Add a signed message to the game: a deal struck, a word to the table.",
+    "pbem.engine.ledger:check_can_note",
+    "pbem.engine.ledger:note",
+    lambda asked, _, entry: info(f"{asked.seat}'s note is entry {entry['seq']} of {asked.file}"),
+    ("text", typer.Argument(..., help="The message, quoted.")),
+)
 
 
 def handover(

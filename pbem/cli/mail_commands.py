@@ -19,11 +19,9 @@ import typer
 from pbem.cli.appending import (
     FILE,
     JSON,
-    KEY,
     SEAT,
-    SEND,
-    append_command,
     compare_with_seen,
+    entry_command,
     read_game,
     register,
     roster_mismatches,
@@ -48,26 +46,15 @@ app = typer.Typer(help="Send and receive a game's moves by email.", no_args_is_h
 BODY_OUTCOME_INDENT = " " * 21
 
 
-@app.command("address")
-def address(
-    file: Path = FILE,
-    email: str = typer.Argument(..., help="The new address your moves are mailed to."),
-    seat: str = SEAT,
-    key: str | None = KEY,
-    send: bool = SEND,
-) -> None:
-    """Change the address your moves are mailed to: a signed entry, so nobody else can."""
-    from pbem.engine import ledger as ledger_mod
-
-    append_command(
-        file,
-        seat,
-        key,
-        lambda current: ledger_mod.check_can_address(current, seat, email),
-        lambda current, secret, at: ledger_mod.address(current, seat, email, secret, at),
-        lambda _, entry: info(f"{seat}'s mail now goes to {email} (entry {entry['seq']})"),
-        send=send,
+address = app.command("address")(
+    entry_command(
+        "Change the address your moves are mailed to: a signed entry, so nobody else can.",
+        "pbem.engine.ledger:check_can_address",
+        "pbem.engine.ledger:address",
+        lambda asked, _, entry: info(f"{asked.seat}'s mail now goes to {asked.value} (entry {entry['seq']})"),
+        ("email", typer.Argument(..., help="The new address your moves are mailed to.")),
     )
+)
 
 
 # --- setting up -------------------------------------------------------------------------------

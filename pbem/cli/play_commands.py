@@ -14,7 +14,9 @@ from pbem.cli.appending import (
     KEY,
     SEAT,
     SEND,
+    Asked,
     append_command,
+    entry_command,
     read_game,
     signing_key,
     write_entries,
@@ -375,29 +377,25 @@ def play(
         send_after(file, seat)
 
 
-def sync(
-    file: Path = FILE,
-    seat: str = SEAT,
-    key: str | None = KEY,
-    send: bool = SEND,
-) -> None:
-    """Send what you owe the hidden decks (your shuffle, shares of others' draws) on its own."""
-    from pbem.engine import play as play_mod
+def _seat_entry(
+    doc: str, check: str, make: str, message: Callable[[str, dict[str, Any]], str]
+) -> Callable[..., None]:
+    """A play command by which a seat signs an entry that asks nothing but the seat: ``check`` and
+    ``make`` of pbem.engine.play; then what the entry did (``message``) and what comes next."""
 
-    append_command(
-        file,
-        seat,
-        key,
-        lambda ledger: play_mod.check_sync(ledger, seat),
-        lambda ledger, secret, at: play_mod.sync(ledger, seat, secret, at),
-        _told(
-            file,
-            seat,
-            lambda _, entry: f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})",
-            send,
-        ),
-        send=send,
-    )
+    def said(asked: Asked, current: Ledger, entry: dict[str, Any]) -> None:
+        info(message(asked.seat, entry))
+        _next(current, asked.file, asked.seat, send=asked.send)
+
+    return entry_command(doc, f"pbem.engine.play:{check}", f"pbem.engine.play:{make}", said)
+
+
+sync = _seat_entry(
+    "Send what you owe the hidden decks (your shuffle, shares of others' draws) on its own.",
+    "check_sync",
+    "sync",
+    lambda seat, entry: f"{seat} {carried_text(entry) or 'synced'} (entry {entry['seq']})",
+)
 
 
 def _slots(items: list[dict[str, Any]]) -> list[tuple[str, int, str | None]]:
@@ -441,31 +439,14 @@ def carried_text(entry: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def reveal(
-    file: Path = FILE,
-    seat: str = SEAT,
-    key: str | None = KEY,
-    send: bool = SEND,
-) -> None:
-    """Reveal your sealed choice once every seat has sealed theirs."""
-    from pbem.engine import play as play_mod
-
-    append_command(
-        file,
-        seat,
-        key,
-        lambda ledger: play_mod.owed_reveal_or_refuse(ledger, seat),
-        lambda ledger, secret, at: play_mod.reveal(ledger, seat, secret, at),
-        _told(
-            file,
-            seat,
-            lambda _, entry: (
-                f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})"
-            ),
-            send,
-        ),
-        send=send,
-    )
+reveal = _seat_entry(
+    "Reveal your sealed choice once every seat has sealed theirs.",
+    "owed_reveal_or_refuse",
+    "reveal",
+    lambda seat, entry: (
+        f"{seat} revealed the sealed {entry['step']}: {entry['value']} (entry {entry['seq']})"
+    ),
+)
 
 
 def timeout(
@@ -498,31 +479,12 @@ def timeout(
     )
 
 
-def undo(
-    file: Path = FILE,
-    seat: str = SEAT,
-    key: str | None = KEY,
-    send: bool = SEND,
-) -> None:
-    """Ask to take back your last move; it is undone once every other player consents."""
-    from pbem.engine import play as play_mod
-
-    append_command(
-        file,
-        seat,
-        key,
-        lambda ledger: play_mod.check_undo(ledger, seat),
-        lambda ledger, secret, at: play_mod.ask_undo(ledger, seat, secret, at),
-        _told(
-            file,
-            seat,
-            lambda _, entry: (
-                f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent"
-            ),
-            send,
-        ),
-        send=send,
-    )
+undo = _seat_entry(
+    "Ask to take back your last move; it is undone once every other player consents.",
+    "check_undo",
+    "ask_undo",
+    lambda seat, entry: f"{seat} asked to undo entry {entry['target']}; play waits for the others' consent",
+)
 
 
 def consent(
@@ -656,36 +618,36 @@ def _void(ledger: Ledger, entry: dict[str, Any]) -> bool:
     return entry["kind"] == "move" and entry["seq"] in ledger.void
 
 
+# The entries whose line is a template over their own fields.
+_TEMPLATES = {
+    "address": "mail now goes to {email}",
+    "replace": "proposed handing {seat}'s seat on to {name} (silent)",
+    "commit": "sealed a {step}",
+    "reveal": "revealed the {step}: {value}",
+    "undo": "asked to undo entry {target}",
+    "timeout": "claimed that {late} let the deadline of the {step} pass",
+}
+
+
 def describe_entry(entry: dict[str, Any]) -> str:
     kind = entry["kind"]
+    if kind in _TEMPLATES:
+        return _TEMPLATES[kind].format(**entry)
+    mailed = f", mail to {entry['email']}" if "email" in entry else ""
     if kind == "genesis":
         return f"created the game: {entry['ruleset']} ({entry['edition']}), seats {', '.join(entry['seats'])}"
     if kind == "join":
-        return "joined" + (f", mail to {entry['email']}" if "email" in entry else "")
+        return "joined" + mailed
     if kind == "note":
         return repr(entry["text"])
-    if kind == "address":
-        return f"mail now goes to {entry['email']}"
-    if kind == "replace":
-        return f"proposed handing {entry['seat']}'s seat on to {entry['name']} (silent)"
     if kind == "rejoin":
-        return "took the seat as its new player" + (f", mail to {entry['email']}" if "email" in entry else "")
+        return "took the seat as its new player" + mailed
     if kind == "handover":
-        return f"handed the seat on to {entry['name']}" + (
-            f", mail to {entry['email']}" if "email" in entry else ""
-        )
+        return f"handed the seat on to {entry['name']}{mailed}"
     if kind == "move":
         return str(entry["move"])
-    if kind == "commit":
-        return f"sealed a {entry['step']}"
-    if kind == "reveal":
-        return f"revealed the {entry['step']}: {entry['value']}"
-    if kind == "undo":
-        return f"asked to undo entry {entry['target']}"
     if kind == "consent":
         return f"{'agreed to' if entry['agree'] else 'declined'} the undo of entry {entry['target']}"
-    if kind == "timeout":
-        return f"claimed that {entry['late']} let the deadline of the {entry['step']} pass"
     if kind == "sync":
         return carried_text(entry)
     if kind == "referee":

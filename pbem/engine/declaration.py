@@ -1,6 +1,7 @@
 """What a game declares of itself, once, in its package's ``__init__.py``: name, aliases, player
 counts, editions, options, and where its rules, companion-mode tracker, terminal view and picture
-are (functions that import them, so a declaration loads nothing heavy). The games import this
+are (``module:name`` paths, imported by ``imported`` and ``drawn`` only when a command asks for
+a part, so a declaration loads nothing heavy). The games import this
 module, never the registry, which imports them: no circle.
 
 Options are typed and validated here, so ``pbem new`` and ``pbem verify`` apply the same checks,
@@ -10,9 +11,10 @@ a default never changes how an existing game replays.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from pbem.errors import UsageError
 
@@ -142,10 +144,66 @@ class Picture:
     table_view: Callable[[Any], dict[str, Any]] | None = None
 
 
+def imported(path: str) -> Callable[[], Any]:
+    """What ``module:name`` names (a part of a game its declaration names, an engine function a
+    command runs), imported when called."""
+    module, _, name = path.partition(":")
+
+    def load() -> Any:
+        return getattr(importlib.import_module(module), name)
+
+    return load
+
+
+def drawn(draw: str, table_view: str | None = None) -> Callable[[], Picture]:
+    """A game's picture: where its ``draw`` is and, for a companion-mode table, its ``table_view``
+    (both ``module:name``), imported when called."""
+
+    def load() -> Picture:
+        return Picture(imported(draw)(), None if table_view is None else imported(table_view)())
+
+    return load
+
+
+class Parts(TypedDict, total=False):
+    """The parts of a game a declaration names (``GameInfo``'s fields of the same names)."""
+
+    rules: Callable[[], Ruleset]
+    tracker: Callable[[], Tracker[Any]]
+    terminal: Callable[[], TerminalView]
+    picture: Callable[[], Picture]
+
+
+def package_parts(package: str, draw: str, *, terminal: bool = False) -> Parts:
+    """The parts of a game package of the shape every game's has, where it keeps them: its rules
+    (``rules.RULES``), its companion-mode tracker and the table's view a picture draws
+    (``table/tracker.py``: ``TRACKER``, ``picture_view``), its own terminal view where it has one
+    (``terminal.render``), and its picture's ``draw`` (``module:name``, under pbem.render.picture)."""
+    parts = Parts(
+        rules=imported(f"{package}.rules:RULES"),
+        tracker=imported(f"{package}.table.tracker:TRACKER"),
+        picture=drawn(draw, f"{package}.table.tracker:picture_view"),
+    )
+    if terminal:
+        parts["terminal"] = imported(f"{package}.terminal:render")
+    return parts
+
+
+def _given_info(load: Callable[[], Ruleset], info: GameInfo) -> Callable[[], Ruleset]:
+    def rules() -> Ruleset:
+        ruleset = load()
+        ruleset.info = info  # given here: the rules never import their declaration, so no circle
+        return ruleset
+
+    return rules
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """A game's declaration. What it names beyond its options is a function that imports it, so a
-    command loads only the parts of one game it uses."""
+    """A game's declaration. What it names beyond its options is a function that imports it
+    (``imported``, ``drawn``; ``package_parts`` names them all for a game package of the usual
+    shape), so a command loads only the parts of one game it uses; the rules it loads are given
+    the declaration they came from."""
 
     name: str
     title: str
@@ -166,6 +224,10 @@ class GameInfo:
     seats_rule: Callable[[int, Mapping[str, OptionValue]], str | None] | None = field(
         default=None, compare=False
     )
+
+    def __post_init__(self) -> None:
+        if self.rules is not None:
+            object.__setattr__(self, "rules", _given_info(self.rules, self))
 
     @property
     def default_edition(self) -> str:

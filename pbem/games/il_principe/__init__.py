@@ -12,34 +12,7 @@ files made before it unreadable.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, Picture
-
-if TYPE_CHECKING:
-    from pbem.engine.ruleset import Ruleset
-    from pbem.games.il_principe.table.tracker import IlPrincipeTracker
-
-
-def _rules() -> Ruleset:
-    from pbem.games.il_principe.rules import RULES
-
-    RULES.info = INFO  # given here: the rules never import their declaration, so no circle
-    return RULES
-
-
-def _tracker() -> IlPrincipeTracker:
-    from pbem.games.il_principe.table.tracker import TRACKER
-
-    return TRACKER
-
-
-def _picture() -> Picture:
-    from pbem.games.il_principe.table.tracker import picture_view
-    from pbem.render.picture.principe import draw
-
-    return Picture(draw, picture_view)
-
+from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, package_parts
 
 INFO = GameInfo(
     name="il-principe",
@@ -58,7 +31,5 @@ INFO = GameInfo(
         DEADLINE,
         *HIDDEN_DECK_OPTIONS,
     ),
-    rules=_rules,
-    tracker=_tracker,
-    picture=_picture,
+    **package_parts(__name__, "pbem.render.picture.principe:draw"),
 )

@@ -8,7 +8,6 @@ email (``rules``) or in companion mode (``tracker``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from pbem.engine.declaration import (
     DEADLINE,
@@ -16,13 +15,8 @@ from pbem.engine.declaration import (
     GameInfo,
     OptionSpec,
     OptionValue,
-    Picture,
-    TerminalView,
+    package_parts,
 )
-
-if TYPE_CHECKING:
-    from pbem.engine.ruleset import Ruleset
-    from pbem.games.princes_of_florence.table.tracker import PrincesOfFlorence
 
 
 def _seats_rule(count: int, options: Mapping[str, OptionValue]) -> str | None:
@@ -31,32 +25,6 @@ def _seats_rule(count: int, options: Mapping[str, OptionValue]) -> str | None:
     if count > 3 and options.get("unofficial_rules") is True:
         return "the unofficial rules of princes-of-florence are for 2 or 3 players only"
     return None
-
-
-def _rules() -> Ruleset:
-    from pbem.games.princes_of_florence.rules import RULES
-
-    RULES.info = INFO  # given here: the rules never import their declaration, so no circle
-    return RULES
-
-
-def _tracker() -> PrincesOfFlorence:
-    from pbem.games.princes_of_florence.table.tracker import TRACKER
-
-    return TRACKER
-
-
-def _terminal() -> TerminalView:
-    from pbem.games.princes_of_florence.terminal import render
-
-    return render
-
-
-def _picture() -> Picture:
-    from pbem.games.princes_of_florence.table.tracker import picture_view
-    from pbem.render.picture.florence import draw
-
-    return Picture(draw, picture_view)
 
 
 INFO = GameInfo(
@@ -76,9 +44,6 @@ INFO = GameInfo(
         DEADLINE,
         *HIDDEN_DECK_OPTIONS,
     ),
-    rules=_rules,
-    tracker=_tracker,
-    terminal=_terminal,
-    picture=_picture,
+    **package_parts(__name__, "pbem.render.picture.florence:draw", terminal=True),
     seats_rule=_seats_rule,
 )

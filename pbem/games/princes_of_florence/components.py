@@ -106,12 +106,8 @@ COUNTED = (
     "prestige-card",
     "card-in-hand",
 )
-RULE_VALUES = (
-    "rounds",
-    "start_florins",
-    "dealt",
-    "start_hand",
-    "actions_per_round",
+# The auction's and the actions' prices: rule values, and in florins.
+_PRICES = (
     "opening_bid",
     "raise",
     "last_player_price",
@@ -119,6 +115,14 @@ RULE_VALUES = (
     "profession_price",
     "freedom_price",
     "bonus_price",
+)
+RULE_VALUES = (
+    "rounds",
+    "start_florins",
+    "dealt",
+    "start_hand",
+    "actions_per_round",
+    *_PRICES,
     "cards_drawn",
     "building_prestige",
     "landscape_prestige",
@@ -159,13 +163,7 @@ _FLORINS = (0, FLORIN_LIMIT)
 _FLORIN_BOUNDS = dict.fromkeys(
     (
         "start_florins",
-        "opening_bid",
-        "raise",
-        "last_player_price",
-        "building_price",
-        "profession_price",
-        "freedom_price",
-        "bonus_price",
+        *_PRICES,
         "florins_per_wp",
         "florins_per_prestige",
         "sell_prestige",
@@ -189,31 +187,28 @@ class Profession:
 
 
 @dataclass(frozen=True)
-class Building:
+class Tile:
+    """What a building and a landscape share: a tile laid on an estate's squares."""
+
     id: str
     name: str
-    size: str
     copies: int
     cells: Cells
     two_sided: bool
 
     @property
     def is_building(self) -> bool:
-        return True
+        return isinstance(self, Building)
 
 
 @dataclass(frozen=True)
-class Landscape:
-    id: str
-    name: str
-    copies: int
-    professions: int
-    cells: Cells
-    two_sided: bool
+class Building(Tile):
+    size: str
 
-    @property
-    def is_building(self) -> bool:
-        return False
+
+@dataclass(frozen=True)
+class Landscape(Tile):
+    professions: int
 
 
 @dataclass(frozen=True)
@@ -421,23 +416,15 @@ def parse(data: Mapping[str, Any], *, require_sources: bool = False) -> Componen
         },
         buildings={
             fields["id"]: Building(
-                fields["id"],
-                fields["name"],
-                fields["size"],
-                fields["copies"],
-                _shape(fields["shape"], f"[[building]] {fields['id']!r}"),
-                fields["two_sided"],
+                *_tile(fields, "building"),
+                size=fields["size"],
             )
             for fields in kinds["building"]
         },
         landscapes={
             fields["id"]: Landscape(
-                fields["id"],
-                fields["name"],
-                fields["copies"],
-                fields["professions"],
-                _shape(fields["shape"], f"[[landscape]] {fields['id']!r}"),
-                fields["two_sided"],
+                *_tile(fields, "landscape"),
+                professions=fields["professions"],
             )
             for fields in kinds["landscape"]
         },
@@ -469,6 +456,12 @@ def _prestige_source(unverified: frozenset[str], card: str, with_sources: bool) 
     if not with_sources:
         return "components"
     return "pbem default" if f"prestige {card} value" in unverified else "notes"
+
+
+def _tile(fields: Mapping[str, Any], kind: str) -> tuple[str, str, int, Cells, bool]:
+    """The fields of a ``[[building]]`` or ``[[landscape]]`` every tile has, in ``Tile``'s order."""
+    label = f"[[{kind}]] {fields['id']!r}"
+    return fields["id"], fields["name"], fields["copies"], _shape(fields["shape"], label), fields["two_sided"]
 
 
 def _shape(picture: list[str], label: str) -> Cells:

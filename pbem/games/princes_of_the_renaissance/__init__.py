@@ -7,40 +7,7 @@ and the game is for three to six. Played by email (``rules``) or in companion mo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, Picture, TerminalView
-
-if TYPE_CHECKING:
-    from pbem.engine.ruleset import Ruleset
-    from pbem.games.princes_of_the_renaissance.table.tracker import Tracker as TableTracker
-
-
-def _rules() -> Ruleset:
-    from pbem.games.princes_of_the_renaissance.rules import RULES
-
-    RULES.info = INFO  # given here: the rules never import their declaration, so no circle
-    return RULES
-
-
-def _tracker() -> TableTracker:
-    from pbem.games.princes_of_the_renaissance.table.tracker import TRACKER
-
-    return TRACKER
-
-
-def _terminal() -> TerminalView:
-    from pbem.games.princes_of_the_renaissance.terminal import render
-
-    return render
-
-
-def _picture() -> Picture:
-    from pbem.games.princes_of_the_renaissance.table.tracker import picture_view
-    from pbem.render.picture.potr import draw
-
-    return Picture(draw, picture_view)
-
+from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, package_parts
 
 INFO = GameInfo(
     name="princes-of-the-renaissance",
@@ -68,8 +35,5 @@ INFO = GameInfo(
         DEADLINE,
         *HIDDEN_DECK_OPTIONS,
     ),
-    rules=_rules,
-    tracker=_tracker,
-    terminal=_terminal,
-    picture=_picture,
+    **package_parts(__name__, "pbem.render.picture.potr:draw", terminal=True),
 )

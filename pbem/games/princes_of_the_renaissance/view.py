@@ -46,11 +46,7 @@ def view(game: Game, seat: str | None) -> dict[str, Any]:
         result["event_tiles_on_offer"] = [_event(game, event) for event in game.event_row]
         result["troops_for_sale"] = [
             {
-                "id": troop.id,
-                "name": troop.name,
-                "cost": troop.cost,
-                "attack": troop.attack,
-                "defence": troop.defence,
+                **_copied(troop, "id", "name", "cost", "attack", "defence"),
                 "left": game.troop_supply.get(troop.id, 0),
             }
             for troop in parts.troops
@@ -156,26 +152,19 @@ def _player(game: Game, name: str) -> dict[str, Any]:
 def _city_tile(game: Game, tile_id: str) -> dict[str, Any]:
     tile = game.components.city_tile(tile_id)
     return {
-        "id": tile.id,
-        "name": tile.name,
-        "city": tile.city,
-        "gold": tile.gold,
-        "influence": tile.influence,
-        "ability": tile.ability,
+        **_copied(tile, "id", "name", "city", "gold", "influence", "ability"),
         "power": POWERS[tile.ability],
         "merchant": tile.merchant,
     }
 
 
 def _event(game: Game, event_id: str) -> dict[str, Any]:
-    event = game.components.event(event_id)
-    return {
-        "id": event.id,
-        "name": event.name,
-        "kind": event.kind,
-        "value": event.value,
-        "currency": event.currency,
-    }
+    return _copied(game.components.event(event_id), "id", "name", "kind", "value", "currency")
+
+
+def _copied(component: object, *names: str) -> dict[str, Any]:
+    """A component's printed values as the view shows them, under their own names."""
+    return {name: getattr(component, name) for name in names}
 
 
 def _power_name(game: Game, power: str) -> str:

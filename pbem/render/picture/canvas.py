@@ -109,6 +109,11 @@ def names(items: Sequence[str]) -> str:
     return ", ".join(items) if items else "none"
 
 
+def listed(label: str, items: Sequence[str] | None) -> list[str]:
+    """``label: a, b`` as a line of its own, or no line when there is nothing to list."""
+    return [f"{label}: {', '.join(items)}"] if items else []
+
+
 def whose(seat: str | None) -> str:
     """The line under a picture's title that says whose picture it is."""
     if seat:
@@ -176,8 +181,11 @@ class Canvas:
         self.lines(MARGIN, [whose(seat)], INNER, class_="small muted")
         self.y += 8
 
-    def seat_bar(self, seat: str, heading: str, badges: Sequence[str]) -> None:
-        """The band in the seat's colour that opens the seat's part of the picture."""
+    def seat_bar(self, seat: str, heading: str, badges: Mapping[str, bool], *, own: bool) -> None:
+        """The band in the seat's colour that opens the seat's part of the picture, with the
+        game's badges that hold for the seat (``first player``, ``to act``) in their order, and
+        ``you`` last on the picture's own seat."""
+        shown = [badge for badge, holds in {**badges, "you": own}.items() if holds]
         self.y += 14
         top = self.y
         colour = self.styles[seat][0]
@@ -186,9 +194,9 @@ class Canvas:
         )
         self.parts.append(self.marker(seat, MARGIN + 4, top + 4))
         self.parts.append(svg.text(MARGIN + 28, top + 18, heading, class_="name"))
-        if badges:
+        if shown:
             self.parts.append(
-                svg.text(WIDTH - MARGIN - 8, top + 18, " · ".join(badges), class_="bold", text_anchor="end")
+                svg.text(WIDTH - MARGIN - 8, top + 18, " · ".join(shown), class_="bold", text_anchor="end")
             )
         self.y = top + 26
 

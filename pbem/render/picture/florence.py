@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.games.princes_of_florence.terminal import short
 from pbem.render.picture import svg
-from pbem.render.picture.canvas import INNER, MARGIN, WIDTH, Canvas, names
+from pbem.render.picture.canvas import INNER, MARGIN, WIDTH, Canvas, listed, names
 from pbem.render.picture.seats import roster
 from pbem.render.picture.svg import Element
 
@@ -57,8 +57,7 @@ class _Drawing(Canvas):
             f"phase: {view.get('phase', '')}",
             f"minimum work value {least if least is not None else 'not known'}",
         ]
-        if view.get("asked"):
-            status.append(f"to act: {', '.join(view['asked'])}")
+        status += listed("to act", view.get("asked"))
         self.title(title, status, seat)
 
     def table(self, view: Mapping[str, Any]) -> None:
@@ -72,8 +71,7 @@ class _Drawing(Canvas):
             texts.append(f"auction of {auction['lot']}: {leader}; {auction['turn']} to bid or pass")
         texts.append(f"first player: {view.get('first_player') or 'none'}")
         texts.append(f"lots sold this round: {names(view.get('lots_sold_this_round') or [])}")
-        if view.get("professions_face_up"):
-            texts.append(f"profession cards face up: {', '.join(view['professions_face_up'])}")
+        texts += listed("profession cards face up", view.get("professions_face_up"))
         if view.get("decks"):
             texts.append(
                 "cards left: " + ", ".join(f"{deck} {count}" for deck, count in view["decks"].items())
@@ -89,8 +87,7 @@ class _Drawing(Canvas):
             ("buildings left", buildings),
             ("freedoms left", freedoms),
         ):
-            if items:
-                texts.append(f"{label}: {', '.join(items)}")
+            texts += listed(label, items)
         best = [line for line in view.get("best_works") or [] if " 0 WP " not in line]
         if best:
             texts.append(f"best works: {'; '.join(best)}")
@@ -98,14 +95,11 @@ class _Drawing(Canvas):
 
     def player(self, view: Mapping[str, Any], data: Mapping[str, Any], *, own: bool) -> None:
         seat = data["seat"]
-        badges = []
-        if view.get("first_player") == seat:
-            badges.append("first player")
-        if seat in (view.get("asked") or []):
-            badges.append("to act")
-        if own:
-            badges.append("you")
-        self.seat_bar(seat, seat, badges)
+        badges = {
+            "first player": view.get("first_player") == seat,
+            "to act": seat in (view.get("asked") or []),
+        }
+        self.seat_bar(seat, seat, badges, own=own)
         top = self.y + 6
         columns, rows = view.get("estate_grid") or (7, 7)
         estate = self._estate(data, columns, rows, MARGIN + LABELS, top)

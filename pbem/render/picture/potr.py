@@ -8,11 +8,11 @@ of a hand appear only in the picture of the seat that holds them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.render.generic import sealed_lines
 from pbem.render.picture import svg
-from pbem.render.picture.canvas import INNER, LINE, MARGIN, Canvas, names
+from pbem.render.picture.canvas import INNER, LINE, MARGIN, Canvas, listed, names
 from pbem.render.picture.svg import Element
 
 STATUS_LOW, STATUS_HIGH = 3, 10
@@ -33,20 +33,23 @@ SICILY = _points("250,392 300,380 318,402 280,418 246,410")
 MAP_X, MAP_Y = 125, 6
 MAP_HEIGHT = 426
 CARD_WIDTH, CARD_HEIGHT = 170, 124
+
+
+class Spot(NamedTuple):
+    """Where a city sits on the sketch, and where its card stands beside it (from the map's corner)."""
+
+    city: tuple[int, int]
+    card: tuple[int, int]
+
+
 CITY_SPOTS = {
-    "milan": (90, 92),
-    "venice": (222, 88),
-    "florence": (158, 162),
-    "rome": (198, 238),
-    "naples": (262, 298),
+    "milan": Spot((90, 92), (8, 8)),
+    "venice": Spot((222, 88), (440, 8)),
+    "florence": Spot((158, 162), (8, 150)),
+    "rome": Spot((198, 238), (8, 292)),
+    "naples": Spot((262, 298), (440, 296)),
 }
-CARD_SPOTS = {
-    "milan": (8, 8),
-    "venice": (440, 8),
-    "florence": (8, 150),
-    "rome": (8, 292),
-    "naples": (440, 296),
-}
+NOWHERE = Spot((0, 0), (0, 0))
 
 
 def draw(view: Mapping[str, Any], title: str, seat: str | None) -> str:
@@ -77,6 +80,11 @@ def _definitions() -> Element:
             orient="auto",
         ).add(svg.element("path", d="M0,0 L10,5 L0,10 z", fill="#B00000"))
     )
+
+
+def _card_right(x: float, y: float, text: str, class_: str) -> Element:
+    """A text on a city card's right edge (``x`` is the card's left)."""
+    return svg.text(x + CARD_WIDTH - 8, y, text, class_=class_, text_anchor="end")
 
 
 def _roman(decade: int) -> str:
@@ -113,8 +121,8 @@ class _Drawing(Canvas):
         group.add(svg.polygon([spot(point) for point in SICILY], **land))
         war = view.get("war")
         if war:
-            ax, ay = spot(CITY_SPOTS.get(war["attacker"], (0, 0)))
-            dx, dy = spot(CITY_SPOTS.get(war["defender"], (0, 0)))
+            ax, ay = spot(CITY_SPOTS.get(war["attacker"], NOWHERE).city)
+            dx, dy = spot(CITY_SPOTS.get(war["defender"], NOWHERE).city)
             group.add(
                 svg.line(
                     ax,
@@ -127,9 +135,9 @@ class _Drawing(Canvas):
                     marker_end="url(#arrow)",
                 )
             )
-        for city, point in CITY_SPOTS.items():
+        for city, (point, card) in CITY_SPOTS.items():
             cx, cy = spot(point)
-            card_x, card_y = CARD_SPOTS[city][0] + MARGIN, CARD_SPOTS[city][1] + top
+            card_x, card_y = card[0] + MARGIN, card[1] + top
             edge_x = card_x + CARD_WIDTH if card_x < cx else card_x
             group.add(
                 svg.line(edge_x, card_y + CARD_HEIGHT / 2, cx, cy, stroke="#8A7A5A", stroke_dasharray="3 3")
@@ -180,15 +188,7 @@ class _Drawing(Canvas):
             return card
         status = int(data["status"])
         card.add(svg.text(x + 8, y + 36, f"status {status}", class_="bold"))
-        card.add(
-            svg.text(
-                x + CARD_WIDTH - 8,
-                y + 36,
-                f"{data['vp']} VP a City tile",
-                class_="small",
-                text_anchor="end",
-            )
-        )
+        card.add(_card_right(x, y + 36, f"{data['vp']} VP a City tile", "small"))
         cell = (CARD_WIDTH - 16) / (STATUS_HIGH - STATUS_LOW + 1)
         track = svg.group(svg.title(f"status track {STATUS_LOW}..{STATUS_HIGH}: {name} at {status}"))
         for step in range(STATUS_LOW, STATUS_HIGH + 1):
@@ -217,15 +217,7 @@ class _Drawing(Canvas):
             card.add(svg.text(x + 8, y + 112, f"City tiles on offer: {on_offer}", class_="small"))
         if at_war and war is not None:
             side = "attacks" if city == war["attacker"] else "defends"
-            card.add(
-                svg.text(
-                    x + CARD_WIDTH - 8,
-                    y + 18,
-                    f"at war: {side}",
-                    class_="small bold war",
-                    text_anchor="end",
-                )
-            )
+            card.add(_card_right(x, y + 18, f"at war: {side}", "small bold war"))
         return card
 
     def table(self, view: Mapping[str, Any]) -> None:
@@ -257,9 +249,7 @@ class _Drawing(Canvas):
             texts.append(f"City tiles on offer: {len(tiles)}")
         if "wars_fought" in view:
             texts.append(f"wars this decade: {view['wars_fought']} of {view['war_limit']}")
-        order = view.get("turn_order") or []
-        if order:
-            texts.append(f"turn order: {', '.join(order)}")
+        texts += listed("turn order", view.get("turn_order"))
         if "treachery_deck" in view:
             texts.append(
                 f"Treachery deck: {view['treachery_deck']} cards; "
@@ -360,14 +350,11 @@ class _Drawing(Canvas):
     def player(self, view: Mapping[str, Any], seat: str, *, own: bool) -> None:
         data: Mapping[str, Any] = view["players"][seat]
         family = data.get("family")
-        badges = []
-        if view.get("active") == seat:
-            badges.append("to act")
-        if (view.get("pope") or {}).get("holder") == seat:
-            badges.append("holds the Pope")
-        if own:
-            badges.append("you")
-        self.seat_bar(seat, seat + (f" — {family}" if family else ""), badges)
+        badges = {
+            "to act": view.get("active") == seat,
+            "holds the Pope": (view.get("pope") or {}).get("holder") == seat,
+        }
+        self.seat_bar(seat, seat + (f" — {family}" if family else ""), badges, own=own)
         texts = []
         money = f"gold {data.get('gold', 0)} · influence {data.get('influence', 0)}"
         if "treachery_cards" in data:
@@ -390,12 +377,10 @@ class _Drawing(Canvas):
                 f"Troop tiles: {names(data['troops'])}",
                 f"Event tiles: {names(data['event_tiles'])}",
             ]
-            if data.get("treachery_face_up"):
-                more.append(f"Treachery cards face up: {', '.join(data['treachery_face_up'])}")
+            more += listed("Treachery cards face up", data.get("treachery_face_up"))
             if data.get("condottiere_pay"):
                 more.append(f"condottiere pay due: {data['condottiere_pay']} gold")
-            if data.get("spent_this_decade"):
-                more.append(f"spent this decade: {', '.join(data['spent_this_decade'])}")
+            more += listed("spent this decade", data.get("spent_this_decade"))
             self.lines(MARGIN + 6, more, INNER - 12)
         if own:
             self._secrets(view)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.render.picture import svg
-from pbem.render.picture.canvas import FONT, INNER, MARGIN, SMALL, WIDTH, Box, Canvas, names, text_box
+from pbem.render.picture.canvas import FONT, INNER, MARGIN, SMALL, WIDTH, Box, Canvas, listed, names, text_box
 from pbem.render.picture.seats import roster
 from pbem.render.picture.svg import Element
 
@@ -172,8 +172,7 @@ class _Drawing(Canvas):
     def header(self, view: Mapping[str, Any], title: str, seat: str | None) -> None:
         status = [f"round {view.get('round')}" + (" (the last)" if view.get("last_round") else "")]
         status.append(f"phase: {view.get('phase', '')}")
-        if view.get("asked"):
-            status.append(f"to act: {', '.join(view['asked'])}")
+        status += listed("to act", view.get("asked"))
         self.title(title, status, seat)
 
     def map(self, view: Mapping[str, Any]) -> None:
@@ -337,14 +336,11 @@ class _Drawing(Canvas):
 
     def player(self, view: Mapping[str, Any], data: Mapping[str, Any], *, own: bool) -> None:
         seat = data["seat"]
-        badges = []
-        if view.get("il_principe") == seat:
-            badges.append("Il Principe")
-        if seat in (view.get("asked") or []):
-            badges.append("to act")
-        if own:
-            badges.append("you")
-        self.seat_bar(seat, seat, badges)
+        badges = {
+            "Il Principe": view.get("il_principe") == seat,
+            "to act": seat in (view.get("asked") or []),
+        }
+        self.seat_bar(seat, seat, badges, own=own)
         score = (view.get("score") or {}).get(seat, {})
         money = f"ducats {data['ducats']} · VP on the track {data['vp']}"
         if "total" in score:
