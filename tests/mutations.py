@@ -198,10 +198,10 @@ def played_game(
             if handover and undone and not handed:
                 dan = seeded_keys("dan")
                 try:
-                    game, entry = ledger_mod.handover(
-                        game, "ben", dan.public("dan"), signers["ben"],
-                        to_signature=dan.sign(dan.public("dan").binding_message()), at=clock.tick(),
-                    )  # fmt: skip
+                    newcomer = ledger_mod.Newcomer(
+                        dan.public("dan"), dan.sign(dan.public("dan").binding_message())
+                    )
+                    game, entry = ledger_mod.handover(game, "ben", newcomer, signers["ben"], at=clock.tick())
                 except UsageError:
                     pass  # ben's sealed bid waits to be revealed: hand the seat on later
                 else:
@@ -275,10 +275,8 @@ def _hand_on_silent(
     eve = seeded_keys("eve")
     identity = eve.public("eve")
     try:
-        game, _ = ledger_mod.replace(
-            game, "ann", "cat", identity, signers["ann"], to_signature=eve.sign(identity.binding_message()),
-            at=clock.tick(),
-        )  # fmt: skip
+        newcomer = ledger_mod.Newcomer(identity, eve.sign(identity.binding_message()))
+        game, _ = ledger_mod.replace(game, "ann", "cat", newcomer, signers["ann"], at=clock.tick())
     except UsageError:
         return None
     game, entry = play.answer_undo(game, "ben", True, signers["ben"], clock.tick())

@@ -467,14 +467,8 @@ def test_a_seat_whose_sealed_choice_waits_is_not_handed_on() -> None:
         "it first, then hand the seat on"
     )
     with pytest.raises(UsageError) as refused:
-        ledger.handover(
-            game,
-            "ben",
-            identity,
-            keys["ben"],
-            to_signature=carol.sign(identity.binding_message()),
-            at=clock.tick(),
-        )
+        newcomer = ledger.Newcomer(identity, carol.sign(identity.binding_message()))
+        ledger.handover(game, "ben", newcomer, keys["ben"], at=clock.tick())
     assert str(refused.value) == message
     entry = game.next_entry("ben", clock.tick(), "handover")
     entry |= {

@@ -36,7 +36,7 @@ from pbem.cli.common import (
 from pbem.cli.mail_commands import send_after
 
 if TYPE_CHECKING:
-    pass
+    from pbem.engine.ledger import Newcomer
 
 EMAIL = typer.Option(
     None, "--email", help="The address your moves are mailed to, signed in the file so nobody can change it."
@@ -290,8 +290,9 @@ def handover(
     name = to[0]
     with reported():
         identity, signature = _identity(to, email)
+    newcomer = ledger_mod.Newcomer(identity, signature, email)
     if silent is not None:
-        _propose(file, seat, silent, key, identity, signature, email, send=send)
+        _propose(file, seat, silent, key, newcomer, send=send)
         return
 
     def handed(updated: Any, entry: dict[str, Any]) -> None:
@@ -309,31 +310,19 @@ def handover(
         seat,
         key,
         lambda current: ledger_mod.check_can_handover(current, seat, identity),
-        lambda current, secret, at: ledger_mod.handover(
-            current, seat, identity, secret, to_signature=signature, at=at, email=email
-        ),
+        lambda current, secret, at: ledger_mod.handover(current, seat, newcomer, secret, at=at),
         handed,
         send=send,
     )
 
 
-def _propose(
-    file: Path,
-    seat: str,
-    silent: str,
-    key: str | None,
-    identity: Any,
-    signature: bytes,
-    email: str | None,
-    *,
-    send: bool,
-) -> None:
+def _propose(file: Path, seat: str, silent: str, key: str | None, newcomer: Newcomer, *, send: bool) -> None:
     from pbem.engine import ledger as ledger_mod
 
     def proposed(updated: Any, entry: dict[str, Any]) -> None:
         waiting = [demand.seat for demand in _consents(updated)]
         info(
-            f"{seat} proposed handing {silent}'s seat on to {identity.name} (entry {entry['seq']}); "
+            f"{seat} proposed handing {silent}'s seat on to {newcomer.identity.name} (entry {entry['seq']}); "
             + (f"play waits for {', '.join(waiting)} to consent (pbem consent)" if waiting else "done")
         )
 
@@ -341,10 +330,8 @@ def _propose(
         file,
         seat,
         key,
-        lambda current: ledger_mod.check_can_replace(current, seat, silent, identity),
-        lambda current, secret, at: ledger_mod.replace(
-            current, seat, silent, identity, secret, to_signature=signature, at=at, email=email
-        ),
+        lambda current: ledger_mod.check_can_replace(current, seat, silent, newcomer.identity),
+        lambda current, secret, at: ledger_mod.replace(current, seat, silent, newcomer, secret, at=at),
         proposed,
         send=send,
     )

@@ -745,42 +745,49 @@ def _handover_problem(ledger: Ledger, seat: str, to: PublicIdentity) -> str | No
     return None
 
 
+@dataclass(frozen=True)
+class Newcomer:
+    """The player a seat is handed on to: their identity as ``pbem key export`` writes it, with
+    their own signature of it, and the address their mail goes to (None: as before)."""
+
+    identity: PublicIdentity
+    signature: bytes
+    email: str | None = None
+
+    def fields(self) -> dict[str, str]:
+        """The entry's fields naming the new player, checked: their identity is their own."""
+        if not identity_signed(self.identity, self.signature):
+            raise IdentityError(f"{self.identity.name}'s identity is not signed by its own key")
+        return {
+            "name": self.identity.name,
+            "sign": b64(self.identity.sign_public),
+            "box": b64(self.identity.box_public),
+            "identity_sig": b64(self.signature),
+        }
+
+
 def handover(
-    ledger: Ledger,
-    seat: str,
-    to: PublicIdentity,
-    secret: SecretKeys,
-    *,
-    to_signature: bytes,
-    at: str,
-    email: str | None = None,
+    ledger: Ledger, seat: str, to: Newcomer, secret: SecretKeys, *, at: str
 ) -> tuple[Ledger, dict[str, Any]]:
-    """Hand ``seat`` on to the player ``to`` (a self-signed identity, as ``pbem key export``
-    writes it): from the next entry on, that player's key signs for the seat. The seat's secret
-    for the game goes with it, sealed to the new player's box key, so the new player reads the
-    seat's hand and continues its randomness chain, and every share and proof the seat owes
-    still matches the deck key the seat joined with."""
-    check_can_handover(ledger, seat, to)
+    """Hand ``seat`` on to the player ``to``: from the next entry on, that player's key signs for
+    the seat. The seat's secret for the game goes with it, sealed to the new player's box key, so
+    the new player reads the seat's hand and continues its randomness chain, and every share and
+    proof the seat owes still matches the deck key the seat joined with."""
+    check_can_handover(ledger, seat, to.identity)
     bound = ledger.secret_seed(seat, secret)
-    entry = ledger.next_entry(seat, at, "handover") | _new_player(to, to_signature)
+    entry = ledger.next_entry(seat, at, "handover") | to.fields()
     opening = sealing.new_opening(bound.hex())
     step = f"{HANDOVER_STEP} {entry['seq']}"
-    entry["sealed_secret"] = b64(sealing.seal(to.box_public, ledger.game_id, step, seat, opening))
+    entry["sealed_secret"] = b64(sealing.seal(to.identity.box_public, ledger.game_id, step, seat, opening))
+    return _with_email(ledger, seat, entry, secret, to.email)
+
+
+def _with_email(
+    ledger: Ledger, seat: str, entry: dict[str, Any], secret: SecretKeys, email: str | None
+) -> tuple[Ledger, dict[str, Any]]:
     if email is not None:
         entry["email"] = check_email(email)
     return _with_link(ledger, seat, entry, secret)
-
-
-def _new_player(to: PublicIdentity, signature: bytes) -> dict[str, str]:
-    """The fields naming the player a seat is handed on to, with their own signature of them."""
-    if not identity_signed(to, signature):
-        raise IdentityError(f"{to.name}'s identity is not signed by its own key")
-    return {
-        "name": to.name,
-        "sign": b64(to.sign_public),
-        "box": b64(to.box_public),
-        "identity_sig": b64(signature),
-    }
 
 
 def check_can_replace(ledger: Ledger, seat: str, silent: str, to: PublicIdentity) -> None:
@@ -807,25 +814,14 @@ def _referee_clash(ledger: Ledger, to: PublicIdentity) -> str | None:
 
 
 def replace(
-    ledger: Ledger,
-    seat: str,
-    silent: str,
-    to: PublicIdentity,
-    secret: SecretKeys,
-    *,
-    to_signature: bytes,
-    at: str,
-    email: str | None = None,
+    ledger: Ledger, seat: str, silent: str, to: Newcomer, secret: SecretKeys, *, at: str
 ) -> tuple[Ledger, dict[str, Any]]:
-    """``seat`` proposes handing the silent seat on to the player ``to`` (a self-signed
-    identity, as ``pbem key export`` writes it): done once every remaining seat consents. The
-    new player then takes the seat (``rejoin``), and the escrow's holders seal it the seat's
-    secret, which nothing else gives it."""
-    check_can_replace(ledger, seat, silent, to)
-    entry = ledger.next_entry(seat, at, "replace") | {"seat": silent} | _new_player(to, to_signature)
-    if email is not None:
-        entry["email"] = check_email(email)
-    return _with_link(ledger, seat, entry, secret)
+    """``seat`` proposes handing the silent seat on to the player ``to``: done once every
+    remaining seat consents. The new player then takes the seat (``rejoin``), and the escrow's
+    holders seal it the seat's secret, which nothing else gives it."""
+    check_can_replace(ledger, seat, silent, to.identity)
+    entry = ledger.next_entry(seat, at, "replace") | {"seat": silent} | to.fields()
+    return _with_email(ledger, seat, entry, secret, to.email)
 
 
 def rejoin(
@@ -1277,6 +1273,11 @@ class _Replay:
         else:
             self._later(index, entry, found)
 
+    def _refused(self, index: int, entry: dict[str, Any], found: list[str], problem: str) -> None:
+        """``problem`` found with an entry that cannot be admitted: the chain goes on past it."""
+        found.append(problem)
+        self._chain_only(index, entry, found)
+
     def _chain_only(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
         """Keep the chain going past an unreadable entry so later entries are judged fairly."""
         assert self.ledger is not None
@@ -1401,20 +1402,24 @@ class _Replay:
             self._referee(index, entry, found)
             return
         if entry["kind"] == "referee":
-            found.append(f"{by!r} is not this game's referee: only the referee signs referee entries")
-            self._chain_only(index, entry, found)
+            self._refused(
+                index,
+                entry,
+                found,
+                f"{by!r} is not this game's referee: only the referee signs referee entries",
+            )
             return
         if by not in ledger.seats:
-            found.append(f"{by!r} is not a seat of this game (seats: {', '.join(ledger.seats)})")
-            self._chain_only(index, entry, found)
+            self._refused(
+                index, entry, found, f"{by!r} is not a seat of this game (seats: {', '.join(ledger.seats)})"
+            )
             return
         if by in ledger.rejoining or entry["kind"] == "rejoin":
             self._rejoin(index, entry, found)
             return
         if entry["kind"] == "join":
             if by in ledger.roster and ledger.joined_at[by] < entry["seq"]:
-                found.append(f"{by!r} joined already, in entry {ledger.joined_at[by]}")
-                self._chain_only(index, entry, found)
+                self._refused(index, entry, found, f"{by!r} joined already, in entry {ledger.joined_at[by]}")
                 return
             keys = _keys(entry, found)
             if keys is None:
@@ -1440,8 +1445,7 @@ class _Replay:
                     found.append(f"field {name!r} must be text")
         identity = ledger.roster.get(by)
         if identity is None or ledger.joined_at[by] >= entry["seq"]:
-            found.append(f"{by!r} has not joined, so has no key to sign with")
-            self._chain_only(index, entry, found)
+            self._refused(index, entry, found, f"{by!r} has not joined, so has no key to sign with")
             return
         if self._admit(index, entry, identity, found):
             self._take_link(entry, found)
@@ -1511,14 +1515,20 @@ class _Replay:
         assert ledger is not None
         by = entry["by"]
         if entry["kind"] != "rejoin":
-            found.append(
-                f"{by} was handed on: its new player takes the seat first (pbem join FILE --as {by})"
+            self._refused(
+                index,
+                entry,
+                found,
+                f"{by} was handed on: its new player takes the seat first (pbem join FILE --as {by})",
             )
-            self._chain_only(index, entry, found)
             return
         if by not in ledger.rejoining:
-            found.append(f"{by} takes its seat again only when the others have handed it on to a new player")
-            self._chain_only(index, entry, found)
+            self._refused(
+                index,
+                entry,
+                found,
+                f"{by} takes its seat again only when the others have handed it on to a new player",
+            )
             return
         if not self._admit(index, entry, ledger.roster[by], found) or found:
             return
@@ -1556,8 +1566,12 @@ class _Replay:
         assert ledger is not None and ledger.referee is not None
         by = entry["by"]
         if entry["kind"] != "referee":
-            found.append(f"the referee {by} signs only referee entries, not a {entry['kind']} entry")
-            self._chain_only(index, entry, found)
+            self._refused(
+                index,
+                entry,
+                found,
+                f"the referee {by} signs only referee entries, not a {entry['kind']} entry",
+            )
             return
         if not self._admit(index, entry, ledger.referee, found) or found:
             return
