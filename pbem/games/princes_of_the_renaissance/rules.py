@@ -159,6 +159,10 @@ GIFT_WORDS = [[currency, "to"] for currency in exchange.CURRENCIES]
 FREE = (Give, Bank)
 # Cards played on one's own turn whatever the phase asks (powers.on_own_turn judges the turn).
 ON_OWN_TURN = (*powers.STEALS, "bribe-cardinal")
+# The moves the opening, an auction and a war take (tuples: checked for every move judged).
+OPENING_MOVES = (Bid, Pass, Family)
+AUCTION_MOVES = (Bid, Pass)
+WAR_MOVES = (Pass, League, Reroll)
 CARD_ARGS = {
     "veto": 0,
     "bad-weather": 1,
@@ -288,7 +292,7 @@ class Rules(TableRules[Game, Move]):
         auction, a war or a follow-up takes only the moves it asks for."""
         phase = state.phase
         if phase in OPENING_PHASES:
-            if not isinstance(move, Bid | Pass | Family):
+            if not isinstance(move, OPENING_MOVES):
                 raise IllegalMoveError(
                     f"the opening comes first: it is the {phase}; the decades' actions follow it"
                 )
@@ -538,7 +542,7 @@ def _step(state: Game) -> str:
 
 
 def _in_auction(state: Game, move: Move) -> str | None:
-    if isinstance(move, Bid | Pass) or (isinstance(move, Play) and move.card == "freeze-bid"):
+    if isinstance(move, AUCTION_MOVES) or (isinstance(move, Play) and move.card == "freeze-bid"):
         return None
     auction = state.auction
     assert auction is not None
@@ -548,7 +552,7 @@ def _in_auction(state: Game, move: Move) -> str | None:
 
 
 def _in_war(state: Game, move: Move) -> str | None:
-    if isinstance(move, Pass | League | Reroll):
+    if isinstance(move, WAR_MOVES):
         return None
     if isinstance(move, Play) and move.card in ("veto", "bad-weather", "bribe-troops"):
         return None
