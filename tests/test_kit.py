@@ -118,6 +118,37 @@ def test_the_table_hands_each_rule_the_moves_fields_in_order() -> None:
         RULES.check(state, "Ada", Give(9, "bruno"))
 
 
+@dataclass(frozen=True)
+class Square:
+    column: str
+    row: int
+
+
+class Put(MoveBase, form="put {square}"):
+    square: Square
+
+
+class Bell(MoveBase, form="bell"):
+    """A move without fields."""
+
+
+class Say(MoveBase, form="say {word}"):
+    word: str
+
+
+def test_a_table_hands_no_field_one_field_and_a_fields_own_dataclass_whole() -> None:
+    seen: list[tuple[object, ...]] = []
+
+    def note(state: object, seat: str, *fields: object) -> None:
+        seen.append((seat, *fields))
+
+    table = MoveTable[object, None]({Put: (note, note), Bell: (note, note), Say: (note, note)})
+    table.check(None, "Ada", Put(Square("c", 3)))
+    table.apply(None, "Ada", Bell())
+    table.check(None, "Bruno", Say("hello"))
+    assert seen == [("Ada", Square("c", 3)), ("Ada",), ("Bruno", "hello")]
+
+
 def test_every_move_passes_the_shared_checks_but_a_free_move_skips_the_end_and_the_turn() -> None:
     state = Table(("Ada", "Bruno"))
     with pytest.raises(IllegalMoveError, match="'Cleo' has no seat in this game"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
+from operator import attrgetter
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pbem.engine.declaration import OptionValue
@@ -44,25 +45,29 @@ class MoveTable(Generic[T, R]):
 
     def __init__(self, rules: Mapping[type[Any], tuple[Checks, Plays[R]]]) -> None:
         self.rules = dict(rules)
+        # A move's fields are read by names found once per type: replay and the listing of legal
+        # moves check thousands of moves, and dataclasses.fields is slow to ask each time.
+        self._read = {kind: _reader(kind) for kind in self.rules}
 
     def check(self, state: T, seat: str, move: object) -> None:
-        self.rules[type(move)][0](state, seat, *_fields(move))
+        kind = type(move)
+        self.rules[kind][0](state, seat, *self._read[kind](move))
 
     def apply(self, state: T, seat: str, move: object) -> R:
-        return self.rules[type(move)][1](state, seat, *_fields(move))
+        kind = type(move)
+        return self.rules[kind][1](state, seat, *self._read[kind](move))
 
 
-def _fields(move: object) -> list[Any]:
-    kind = type(move)
-    names = _NAMES.get(kind)
-    if names is None:
-        # Not dataclasses.astuple: it would take a move's own dataclass fields (a placement) apart.
-        names = _NAMES[kind] = tuple(field.name for field in fields(move))  # type: ignore[arg-type]
-    return [getattr(move, name) for name in names]
-
-
-# Each move type's field names, read once: every move checked and played is taken apart by them.
-_NAMES: dict[type, tuple[str, ...]] = {}
+def _reader(kind: type[Any]) -> Callable[[object], tuple[Any, ...]]:
+    """The fields of a move of ``kind``, in the order it declares them. Not dataclasses.astuple:
+    it would take a move's own dataclass fields (a placement) apart."""
+    names = tuple(field.name for field in fields(kind))
+    if not names:
+        return lambda move: ()
+    if len(names) == 1:
+        (name,) = names
+        return lambda move: (getattr(move, name),)
+    return attrgetter(*names)
 
 
 def seat_named(state: Seated, name: str) -> str:

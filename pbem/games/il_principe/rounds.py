@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from pbem.engine.ruleset import DrawRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe import actions, roles
 from pbem.games.il_principe.components import COLOURS, check_icons
@@ -22,6 +23,7 @@ from pbem.games.il_principe.state import (
     ACTIONS,
     AUCTION,
     BUILD,
+    DECK,
     OVER,
     RESERVE,
     ROLES,
@@ -36,6 +38,7 @@ from pbem.games.il_principe.state import (
 )
 from pbem.games.il_principe.table.state import Step
 from pbem.kit.auction import Auction, Raise
+from pbem.kit.cards import answered, dealing_face_up, draws, with_shown
 from pbem.kit.seats import FollowUp, after, check_turn, clockwise, first, move_step, whose_turn
 
 # --- who acts ------------------------------------------------------------------------------------
@@ -79,12 +82,11 @@ def _ensure_turn(game: Game, seat: str) -> None:
 # --- cards ---------------------------------------------------------------------------------------
 
 
-def drawn(game: Game, seat: str, face_up: bool, token: str) -> Game:
-    assert game.drawing and game.drawing[0] == (seat, face_up), (game.drawing, seat, face_up)
-    game = replace(game, drawing=game.drawing[1:])
-    if face_up:
+def drawn(game: Game, request: DrawRequest, token: str) -> Game:
+    game = replace(game, drawing=answered(game.drawing, request))
+    if request.face_up:
         return replace(game, dealt_up=(*game.dealt_up, token))
-    player = game.player(seat)
+    player = game.player(request.seat)
     return game.with_player(replace(player, hand=(*player.hand, token)))
 
 
@@ -97,7 +99,7 @@ def revealed(game: Game, token: str, card: str) -> Game:
             reserve=add(game.reserve, card),
         )
         return _advance(game)
-    return replace(game, shown={**game.shown, token: card})
+    return replace(game, shown=with_shown(game.shown, token, card))
 
 
 def turn_up_cities(game: Game, order: Sequence[str]) -> Game:
@@ -164,7 +166,7 @@ def begin_round(game: Game, round_: int) -> Game:
         return _last_round(game)
     order = clockwise(game.seats, game.principe)
     players = tuple(replace(p, ducats=p.ducats + rules.income) for p in game.players)
-    drawing = tuple((seat, False) for seat in order for _ in range(rules.draw))
+    drawing = tuple(request for seat in order for request in draws(DECK, seat, rules.draw))
     return replace(
         game,
         players=players,
@@ -206,7 +208,7 @@ def _last_round(game: Game) -> Game:
         last_round=True,
         phase=AUCTION,
         deck=game.deck - from_pile,
-        drawing=(*game.drawing, *((game.principe, True) for _ in range(from_pile))),
+        drawing=(*game.drawing, *draws(DECK, game.principe, from_pile, face_up=True)),
         reuse=reused,
     )
     return _advance(game)
@@ -543,7 +545,7 @@ def _effect(game: Game, role: str, seat: str) -> Game:
         return game.with_player(replace(player, ducats=player.ducats + amount))
     if kind == "draw":
         drawn = min(amount, game.deck)
-        return replace(game, deck=game.deck - drawn, drawing=(*game.drawing, *((seat, False),) * drawn))
+        return replace(game, deck=game.deck - drawn, drawing=(*game.drawing, *draws(DECK, seat, drawn)))
     if kind == "turn-up":
         if any(player.down[i] for i, other in enumerate(COLOURS) if other != colour):
             return replace(game, follow_ups=(FollowUp(seat, TURN_UP, role),))
@@ -602,7 +604,7 @@ def _advance(game: Game) -> Game:
             game = replace(game, phase=AUCTION)
             continue
         if game.phase == AUCTION:
-            if game.dealt_up or game.reuse or any(seat for seat, up in game.drawing if up):
+            if game.dealt_up or game.reuse or dealing_face_up(game.drawing):
                 return game
             colour = actions.next_group(dict(zip(COLOURS, game.reserve, strict=True)))
             if colour is None:

@@ -50,6 +50,7 @@ from pbem.games.il_principe.state import (
     new_game,
     settings,
 )
+from pbem.kit.cards import reveals
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules
 from pbem.kit.seats import first
@@ -178,13 +179,10 @@ class Rules(TableRules[Game, Move]):
         return [DeckSpec(DECK, cards)]
 
     def draw_requests(self, state: Game) -> list[DrawRequest]:
-        return [
-            DrawRequest(DECK, seat, face_up=True) if up else DrawRequest(DECK, seat)
-            for seat, up in state.drawing
-        ]
+        return list(state.drawing)
 
     def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
-        return rounds.drawn(state, request.seat, request.face_up, token)
+        return rounds.drawn(state, request, token)
 
     def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
         return card_uses(state, seat, move)
@@ -206,7 +204,7 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
         tokens = [card for card in dict.fromkeys(move.cards) if card in held]
     else:
         return []
-    return [CardUse("reveal", DECK, token=token) for token in tokens]
+    return reveals(tokens, deck_id=DECK)
 
 
 def _answers(move: Move, kind: str) -> bool:

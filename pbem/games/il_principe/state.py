@@ -19,6 +19,7 @@ from pbem.games.il_principe.components import COLOURS, City, Components, Compone
 from pbem.games.il_principe.table import state as companion
 from pbem.games.il_principe.table.tracker import rules_for
 from pbem.kit.auction import Auction
+from pbem.kit.cards import Pending
 from pbem.kit.seats import FollowUp
 
 DECK = "building"
@@ -95,7 +96,7 @@ class Game:
     deck: int  # cards left in the pile
     round: int = 1
     last_round: bool = False
-    drawing: tuple[tuple[str, bool], ...] = ()  # draws waited for: (seat, face up)
+    drawing: Pending = ()  # draws waited for, oldest first
     shown: Mapping[str, str] = field(default_factory=dict)  # token -> colour, once face up
     reserve: tuple[int, ...] = (0,) * len(COLOURS)  # face-up cards waiting for auction
     dealt_up: tuple[str, ...] = ()  # last round: cards dealt face up from the pile, not yet seen

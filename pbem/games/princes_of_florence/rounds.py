@@ -3,7 +3,7 @@ the end of a round and the end of the game (seed 001, "Ход игры" to "Ко
 
 Every ``check_*`` only reads and raises IllegalMoveError in one line naming the rule; every other
 public function takes a game and returns a new one (the state is frozen). Hidden cards are tokens:
-a draw is a ``Draw`` the state waits for and ``drawn`` answers; a card shown face up is named by
+a draw is a request the state waits for and ``drawn`` answers; a card shown face up is named by
 ``revealed`` before the move that shows it is checked.
 """
 
@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
+from pbem.engine.ruleset import DrawRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import estate as grid
 from pbem.games.princes_of_florence.actions import ONCE_PER_ROUND, turned_up
@@ -40,7 +41,6 @@ from pbem.games.princes_of_florence.state import (
     RECRUIT,
     RETURN,
     REVEAL,
-    Draw,
     Game,
     Player,
     Work,
@@ -53,6 +53,7 @@ from pbem.games.princes_of_florence.works import (
     repeat_refusal,
     work_value,
 )
+from pbem.kit import cards
 from pbem.kit.auction import Auction
 from pbem.kit.seats import FollowUp, after, check_turn, move_step, owed, whose_turn, without
 
@@ -81,7 +82,7 @@ def actors(game: Game) -> list[str]:
 
 
 def hidden_prestige(game: Game, player: Player) -> list[str]:
-    return [token for token in player.prestige_cards if token not in game.shown]
+    return cards.hidden(player.prestige_cards, game.shown)
 
 
 def step(game: Game) -> str:
@@ -111,18 +112,17 @@ def _without(game: Game, due: FollowUp) -> Game:
 # --- cards ---------------------------------------------------------------------------------------
 
 
-def drawn(game: Game, draw: Draw, token: str) -> Game:
+def drawn(game: Game, draw: DrawRequest, token: str) -> Game:
     """The oldest draw answered with ``token``: into the hand at the deal, onto the table when
     turned up, otherwise among the cards a player chooses from."""
-    assert game.drawing and game.drawing[0] == draw, (game.drawing, draw)
-    game = replace(game, drawing=game.drawing[1:])
+    game = replace(game, drawing=cards.answered(game.drawing, draw))
     if draw.face_up:
         return replace(game, face_up=(*game.face_up, token))
     player = game.player(draw.seat)
     if game.phase == DEAL:
         return game.with_player(replace(player, hand=(*player.hand, token)))
     for index, due in enumerate(game.follow_ups):
-        if due.seat == draw.seat and due.kind == KEEP and due.what == draw.deck:
+        if due.seat == draw.seat and due.kind == KEEP and due.what == draw.deck_id:
             follow_ups = list(game.follow_ups)
             follow_ups[index] = replace(due, tokens=(*due.tokens, token))
             return replace(game, follow_ups=tuple(follow_ups))
@@ -130,7 +130,7 @@ def drawn(game: Game, draw: Draw, token: str) -> Game:
 
 
 def revealed(game: Game, token: str, card: str) -> Game:
-    return replace(game, shown={**game.shown, token: card})
+    return replace(game, shown=cards.with_shown(game.shown, token, card))
 
 
 def reshuffled(game: Game, deck: str) -> Game:
@@ -144,7 +144,7 @@ def _draw(game: Game, seat: str, deck: str) -> Game:
     return replace(
         game,
         decks={**game.decks, deck: game.decks[deck] - count},
-        drawing=(*game.drawing, *(Draw(deck, seat) for _ in range(count))),
+        drawing=(*game.drawing, *cards.draws(deck, seat, count)),
         follow_ups=(*game.follow_ups, FollowUp(seat, KEEP, deck)),
     )
 
@@ -199,7 +199,7 @@ def begin_round(game: Game, round_: int) -> Game:
             game = replace(
                 game,
                 decks={**game.decks, PROFESSION: game.decks[PROFESSION] - turn},
-                drawing=(*game.drawing, *(Draw(PROFESSION, game.first, face_up=True) for _ in range(turn))),
+                drawing=(*game.drawing, *cards.draws(PROFESSION, game.first, turn, face_up=True)),
             )
     return _settle_auctions(game)
 
@@ -661,7 +661,7 @@ def take(game: Game, seat: str, deck: str, card: str = "") -> Game:
     action = "profession" if deck == PROFESSION else "bonus"
     player = _pay(game.player(seat), game.components.rule(f"{action}_price"), f"a {action} card")
     if deck == PROFESSION and game.unofficial:
-        token = next(token for token in turned(game) if game.shown[token] == card)
+        token = cards.showing(turned(game), game.shown, card)[0]
         player = replace(player, hand=(*player.hand, token))
         game = replace(
             game,
@@ -719,7 +719,7 @@ def check_work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -
     for token in bonuses:
         if token not in player.bonus:
             raise IllegalMoveError(f"{seat} holds no bonus card {game.name(token)}")
-    unseen = [token for token in (profession, *bonuses) if token not in game.shown]
+    unseen = cards.hidden((profession, *bonuses), game.shown)
     if unseen:
         raise IllegalMoveError(f"a work shows its cards face up: {', '.join(unseen)} not shown")
     twice = [token for token in set(bonuses) if list(bonuses).count(token) > 1]

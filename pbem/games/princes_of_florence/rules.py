@@ -44,7 +44,8 @@ from pbem.games.princes_of_florence.moves import (
 )
 from pbem.games.princes_of_florence.outcomes import outcomes as entry_outcomes
 from pbem.games.princes_of_florence.scoring import breakdown
-from pbem.games.princes_of_florence.state import Draw, Game, setup
+from pbem.games.princes_of_florence.state import Game, setup
+from pbem.kit import cards
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
 from pbem.kit.seats import owed
@@ -164,11 +165,10 @@ class Rules(TableRules[Game, Move]):
         ]
 
     def draw_requests(self, state: Game) -> list[DrawRequest]:
-        return [DrawRequest(draw.deck, draw.seat, face_up=draw.face_up) for draw in state.drawing]
+        return list(state.drawing)
 
     def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
-        draw = Draw(request.deck_id, request.seat, request.face_up)
-        return rounds.drawn(state, draw, token)
+        return rounds.drawn(state, request, token)
 
     def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
         return card_uses(state, seat, move)
@@ -190,22 +190,17 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     if seat not in state.seats:
         return []
     if isinstance(move, Return):
-        return [CardUse("bottom", game.PROFESSION, token=move.token)]
+        return cards.bottoms([move.token], game.PROFESSION)
     if isinstance(move, Keep):
         due = owed(state.follow_ups, seat, game.KEEP)
         if due is None or move.token not in due.tokens:
             return []
         rest = rounds.kept_rest(state, seat, move.token, move.under)
-        return [CardUse("bottom", due.what, token=token) for token in rest if token in due.tokens]
+        return cards.bottoms([token for token in rest if token in due.tokens], due.what)
     if isinstance(move, CreateWork):
-        tokens = [move.profession, *dict.fromkeys(move.bonuses)]
-        return [
-            CardUse("reveal", token.split(":")[0], token=token)
-            for token in tokens
-            if token not in state.shown
-        ]
+        return cards.reveals([move.profession, *dict.fromkeys(move.bonuses)], state.shown)
     if isinstance(move, Reveal):
-        return [CardUse("reveal", game.PRESTIGE, token=move.token)]
+        return cards.reveals([move.token], deck_id=game.PRESTIGE)
     return []
 
 

@@ -21,7 +21,9 @@ from pbem.games.princes_of_florence import estate as grid
 from pbem.games.princes_of_florence.components import LANDSCAPES, Components
 from pbem.games.princes_of_florence.table.state import Estate
 from pbem.games.princes_of_florence.table.state import Work as TableWork
+from pbem.kit import cards
 from pbem.kit.auction import Auction
+from pbem.kit.cards import Pending
 from pbem.kit.seats import FollowUp
 
 PROFESSION, BONUS, PRESTIGE = "profession", "bonus", "prestige"
@@ -90,15 +92,6 @@ class Player:
 
 
 @dataclass(frozen=True)
-class Draw:
-    """A card the state waits for: the top card of ``deck`` to ``seat``, or face up for all."""
-
-    deck: str
-    seat: str
-    face_up: bool = False
-
-
-@dataclass(frozen=True)
 class Game:
     components: Components
     seats: tuple[str, ...]
@@ -116,7 +109,7 @@ class Game:
     # ``what``: the deck (KEEP), the landscape or "landscape" (PLACE), the work's value (PAYMENT);
     # ``tokens``: the cards drawn (KEEP, RETURN)
     follow_ups: tuple[FollowUp, ...] = ()
-    drawing: tuple[Draw, ...] = ()
+    drawing: Pending = ()
     shown: Mapping[str, str] = field(default_factory=dict)  # token -> card, once face up
     face_up: tuple[str, ...] = ()  # unofficial rules: profession tokens turned up on the table
     professions_taken: int = 0  # unofficial rules: taken from the cards turned up
@@ -134,7 +127,7 @@ class Game:
 
     def name(self, token: str) -> str:
         """A card's name once it is face up; its token while only its holder knows it."""
-        return self.shown.get(token, token)
+        return cards.name(self.shown, token)
 
     def minimum(self) -> int:
         """The round's minimum work value, "указанную на треке раундов"."""
@@ -205,7 +198,7 @@ def setup(components: Components, seats: Sequence[str], unofficial: bool) -> Gam
         BONUS: len(components.bonus),
         PRESTIGE: len(components.prestige),
     }
-    drawing = tuple(Draw(PROFESSION, seat) for seat in seats for _ in range(dealt))
+    drawing = tuple(draw for seat in seats for draw in cards.draws(PROFESSION, seat, dealt))
     follow_ups = tuple(FollowUp(seat, RETURN) for seat in seats)
     return Game(
         components=components,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pbem.engine.ruleset import CardUse, DeckSpec, DrawRequest
 from pbem.games.princes_of_the_renaissance.state import Game
+from pbem.kit import cards
 from pbem.kit.grammar import tokens
 from pbem.kit.seats import FollowUp
 
@@ -35,29 +36,29 @@ def size(game: Game) -> int:
 
 def hand_size(game: Game, seat: str) -> int:
     """Cards held, face up or down, and cards drawn but not dealt yet: what the hand limit counts."""
-    return len(game.players[seat].cards) + game.drawing.count(seat)
+    return len(game.players[seat].cards) + cards.dealing(game.drawing, seat)
 
 
 def hidden(game: Game, seat: str) -> list[str]:
     """The tokens ``seat`` holds face down: nobody else knows what they are."""
-    return [token for token in game.players[seat].cards if token not in game.shown]
+    return cards.hidden(game.players[seat].cards, game.shown)
 
 
 def face_down(game: Game, seat: str) -> int:
     """How many cards ``seat`` holds face down, counting those drawn and still being dealt: public,
     like the size of a hand at the table, and all the rules may go by when asking who may play."""
-    return len(hidden(game, seat)) + game.drawing.count(seat)
+    return len(hidden(game, seat)) + cards.dealing(game.drawing, seat)
 
 
 def face_up(game: Game, seat: str, card: str) -> list[str]:
     """The tokens of ``card`` that ``seat`` has shown and still holds (Bribe Cardinal)."""
-    return [token for token in game.players[seat].cards if game.shown.get(token) == card]
+    return cards.showing(game.players[seat].cards, game.shown, card)
 
 
 def draw(game: Game, seat: str) -> None:
     """The top card into ``seat``'s hand: the engine deals it (``card_drawn``)."""
     game.deck -= 1
-    game.drawing.append(seat)
+    game.drawing = (*game.drawing, *cards.draws(DECK, seat))
 
 
 def showing(game: Game, seat: str, card: str) -> bool:
@@ -95,7 +96,7 @@ def to_bottom(game: Game, seat: str, token: str) -> None:
 
 
 def requests(game: Game) -> list[DrawRequest]:
-    return [DrawRequest(DECK, seat) for seat in game.drawing]
+    return list(game.drawing)
 
 
 def drawn(game: Game, request: DrawRequest, token: str) -> Game:
@@ -103,9 +104,9 @@ def drawn(game: Game, request: DrawRequest, token: str) -> Game:
     waiting for it (nobody moves while a draw is open, so the choice is the one just made)."""
     from pbem.games.princes_of_the_renaissance.state import KEEP
 
-    assert game.drawing and game.drawing[0] == request.seat, (game.drawing, request)
     game = game.copy()
-    seat = game.drawing.pop(0)
+    game.drawing = cards.answered(game.drawing, request)
+    seat = request.seat
     game.players[seat].cards.append(token)
     for index, due in enumerate(game.follow_ups):
         if due.seat == seat and due.kind == KEEP and len(due.what.split()) < 2:
@@ -116,7 +117,7 @@ def drawn(game: Game, request: DrawRequest, token: str) -> Game:
 
 def revealed(game: Game, token: str, card: str) -> Game:
     game = game.copy()
-    game.shown[token] = card
+    game.shown = cards.with_shown(game.shown, token, card)
     game.showing = token
     return game
 
@@ -126,8 +127,8 @@ def reveal(card: str) -> CardUse:
 
 
 def discard_use(game: Game, token: str) -> list[CardUse]:
-    return [] if token in game.shown else [CardUse("discard", DECK, token=token)]
+    return cards.discards([token], game.shown, DECK)
 
 
 def bottom_use(token: str) -> CardUse:
-    return CardUse("bottom", DECK, token=token)
+    return cards.bottoms([token], DECK)[0]

@@ -73,7 +73,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     Game,
 )
 from pbem.kit.grammar import NUMBER, Bid, MoveBase, Pass, bid_or_pass, only, refusal, words
-from pbem.kit.rules import Components, MoveTable, Options, seat_named
+from pbem.kit.rules import Checks, Components, MoveTable, Options, Plays, TableRules, seat_named
 
 FAMILY_ALIASES = {"d'este": "este", "deste": "este", "bentivogli": "bentivoglio"}
 OPENING_PHASES = (BID_STEP, FAMILY_BIDDING, FAMILY_CHOICE)
@@ -157,6 +157,12 @@ Move = (
 GIFT_WORDS = [[currency, "to"] for currency in exchange.CURRENCIES]
 # Moves a player may make at any time the game is on, asked or not.
 FREE = (Give, Bank)
+# Cards played on one's own turn whatever the phase asks (powers.on_own_turn judges the turn).
+ON_OWN_TURN = (*powers.STEALS, "bribe-cardinal")
+# The moves the opening, an auction and a war take (tuples: checked for every move judged).
+OPENING_MOVES = (Bid, Pass, Family)
+AUCTION_MOVES = (Bid, Pass)
+WAR_MOVES = (Pass, League, Reroll)
 CARD_ARGS = {
     "veto": 0,
     "bad-weather": 1,
@@ -195,8 +201,11 @@ VERB_FORMS = {
 }
 
 
-class Rules:
+class Rules(TableRules[Game, Move]):
     info: GameInfo  # its declaration, which gives it (see the package's _rules)
+    # A gift is judged in every phase, the opening and the game's end included; the Banker, free
+    # for the engine too, only after the opening and before the end (``first``).
+    free = (Give,)
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
         return opening.setup(seats, edition, options, parts.parse(components, edition=edition))
@@ -229,8 +238,8 @@ class Rules:
             return []  # nobody moves while a card is being dealt
         return [Demand(actor, "move", _step(state), _prompt(state))]
 
-    def legal_moves(self, state: Game, seat: str) -> list[str]:
-        return [self.format(move) for move in _legal(state, seat)]
+    def legal(self, state: Game, seat: str) -> list[Move]:
+        return _legal(state, seat)
 
     def outcomes(self, before: Game, after: Game) -> list[str]:
         from pbem.games.princes_of_the_renaissance.outcomes import outcomes
@@ -261,7 +270,7 @@ class Rules:
             Bank(amount, currency)
             for currency in parts.CURRENCIES
             for amount in range(1, 4)
-            if _allowed(state, seat, Bank(amount, currency))
+            if self.allowed(state, seat, Bank(amount, currency))
         ]
         return [self.format(move) for move in found]
 
@@ -274,25 +283,33 @@ class Rules:
     def format(self, move: Move) -> str:
         return move.said()
 
-    def check(self, state: Game, seat: str, move: Move) -> None:
-        _checker(state, seat, move)(state, seat)
-
-    def apply(self, state: Game, seat: str, move: Move) -> Game:
-        if isinstance(move, Give):
-            state = state.copy()
-            exchange.give(state, seat, move.amount, move.currency, seat_named(state, move.to))
-            return state
-        if state.phase in OPENING_PHASES:
-            if isinstance(move, Bid):
-                return opening.apply_bid(state, seat, move.amount)
-            if isinstance(move, Pass):
-                return opening.apply_pass(state, seat)
-            assert isinstance(move, Family)
-            return opening.apply_family(state, seat, move.name)
-        state = state.copy()
-        MOVES.apply(state, seat, move)
-        state.showing = ""
-        return state
+    def first(self, state: Game, seat: str, move: Move) -> None:
+        """What the phase refuses before a move's own rule judges it, in this order: the
+        opening takes only its own moves; the Banker is used at any time after it ("в любое
+        время"); nothing else is played while a card is dealt or the war's dice wait; the stealing
+        cards, Bribe Cardinal and a tile's power are judged by their own rules (on one's own
+        turn, in any phase); an action may be any move (each refused by its own rule); and an
+        auction, a war or a follow-up takes only the moves it asks for."""
+        phase = state.phase
+        if phase in OPENING_PHASES:
+            if not isinstance(move, OPENING_MOVES):
+                raise IllegalMoveError(
+                    f"the opening comes first: it is the {phase}; the decades' actions follow it"
+                )
+            return
+        if isinstance(move, Bank):
+            return
+        if state.drawing:
+            raise IllegalMoveError("a Treachery card is being dealt: the deck waits for every seat's shuffle")
+        if phase == WAR and state.war is not None and state.war.stage == DICE:
+            raise IllegalMoveError(
+                "the war waits for every player's randomness (pbem play FILE --as SEAT roll)"
+            )
+        if isinstance(move, Use) or (isinstance(move, Play) and move.card in ON_OWN_TURN) or phase == ACTION:
+            return
+        refusal = _OUT_OF_PLACE.get(phase, _waiting)(state, move)
+        if refusal:
+            raise IllegalMoveError(refusal)
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A missing sealed bid counts as zero; a missing turn in the family bidding, in an
@@ -520,59 +537,125 @@ def _step(state: Game) -> str:
 
 
 # --- checking and applying ---------------------------------------------------------------------------
+# ``Rules.first`` refuses a move out of its place; the table below then judges it by its own rule,
+# which for a move several phases take is the rule of the phase it is made in.
 
-Check = Callable[[Game, str], None]
+
+def _in_auction(state: Game, move: Move) -> str | None:
+    if isinstance(move, AUCTION_MOVES) or (isinstance(move, Play) and move.card == "freeze-bid"):
+        return None
+    auction = state.auction
+    assert auction is not None
+    if isinstance(move, Play):
+        return f"{move.card} cannot be played in an auction: {_card_timing(move.card)}"
+    return f"an auction is running: {auction.turn} must bid or pass"
 
 
-def _checker(state: Game, seat: str, move: Move) -> Check:
-    """The rule that judges ``move`` in the current phase (raising IllegalMoveError when it
-    does not belong there)."""
-    phase = state.phase
-    if isinstance(move, Give):
-        return lambda game, who: exchange.check_give(
-            game, who, move.amount, move.currency, seat_named(game, move.to)
-        )
+def _in_war(state: Game, move: Move) -> str | None:
+    if isinstance(move, WAR_MOVES):
+        return None
+    if isinstance(move, Play) and move.card in ("veto", "bad-weather", "bribe-troops"):
+        return None
+    return f"a war is being fought: {move.said()!r} cannot be played in it now"
+
+
+def _in_follow_up(state: Game, move: Move) -> str | None:
+    due = state.follow_ups[0]
+    if _answers(due.kind, move):
+        return None
+    wanted = {
+        PLACE: "place CITY",
+        DISCARD: "discard TOKEN",
+        COMPENSATION: "buy card or pass",
+        KEEP: "keep TOKEN",
+        DECLARE: "declare gold or declare influence",
+        END_TURN: "play start-war CITY CITY, use TILE, or pass",
+        RANK: "rank CITY or pass",
+    }[due.kind]
+    return f"{due.seat} must first finish the last action: {wanted}"
+
+
+def _answers(kind: str, move: Move) -> bool:
+    """Whether ``move`` answers a follow-up of ``kind``: a pass declines any but a choice of card
+    or of discount."""
+    if isinstance(move, Pass):
+        return kind not in (KEEP, DECLARE)
+    if isinstance(move, Discard):
+        return kind == DISCARD and bool(deck.TOKEN.fullmatch(move.item))
+    if isinstance(move, Play):
+        return kind == END_TURN and move.card == "start-war"
+    if isinstance(move, Buy):
+        return kind == COMPENSATION and move.item == "card"
+    wanted: dict[str, type[Move]] = {PLACE: Place, KEEP: Keep, DECLARE: Declare, RANK: Rank}
+    return kind in wanted and isinstance(move, wanted[kind])
+
+
+def _waiting(state: Game, move: Move) -> str | None:
+    return f"the {state.phase} is waiting for every player's randomness (pbem play FILE --as SEAT roll)"
+
+
+_OUT_OF_PLACE: dict[str, Callable[[Game, Move], str | None]] = {
+    AUCTION: _in_auction,
+    WAR: _in_war,
+    FOLLOW_UP: _in_follow_up,
+}
+
+
+def _in(phases: Sequence[str], rule: Checks, otherwise: Checks) -> Checks:
+    """The check of a move judged by ``rule`` in ``phases``, and by ``otherwise`` elsewhere."""
+
+    def check(game: Game, seat: str, *fields: Any) -> None:
+        (rule if game.phase in phases else otherwise)(game, seat, *fields)
+
+    return check
+
+
+def _on_copy(play: Callable[..., None]) -> Plays[Game]:
+    """A play of the decades: it changes a copy of the state, and the card the move showed is
+    shown no longer."""
+
+    def played(game: Game, seat: str, *fields: Any) -> Game:
+        game = game.copy()
+        play(game, seat, *fields)
+        game.showing = ""
+        return game
+
+    return played
+
+
+def _opening_or(rule: Plays[Game], play: Callable[..., None]) -> Plays[Game]:
+    """A play by the opening's ``rule`` in the opening, and by ``play`` after it."""
+    after_it = _on_copy(play)
+
+    def played(game: Game, seat: str, *fields: Any) -> Game:
+        return (rule if game.phase in OPENING_PHASES else after_it)(game, seat, *fields)
+
+    return played
+
+
+def _check_bid(game: Game, seat: str, amount: int) -> None:
+    if game.phase in OPENING_PHASES:
+        opening.check_bid(game, seat, amount)
+    elif game.phase == AUCTION:
+        decade.check_raise(game, seat, amount)
+    else:
+        raise IllegalMoveError("no auction is running: put a tile up with 'auction TILE N'")
+
+
+def _check_pass(game: Game, seat: str) -> None:
+    phase = game.phase
     if phase in OPENING_PHASES:
-        if isinstance(move, Bid):
-            return lambda game, who: opening.check_bid(game, who, move.amount)
-        if isinstance(move, Pass):
-            return opening.check_pass
-        if isinstance(move, Family):
-            return lambda game, who: opening.check_family(game, who, move.name)
-        return _refuse(f"the opening comes first: it is the {phase}; the decades' actions follow it")
-    if phase == GAME_OVER:
-        return _refuse("the game is over")
-    if isinstance(move, Bank):  # "в любое время": at any time, asked to move or not
-        return lambda game, who: powers.check_bank(game, who, move.amount, move.currency)
-    if state.drawing:
-        return _refuse("a Treachery card is being dealt: the deck waits for every seat's shuffle")
-    if phase == WAR and state.war is not None and state.war.stage == DICE:
-        return _refuse("the war waits for every player's randomness (pbem play FILE --as SEAT roll)")
-    if isinstance(move, Use):
-        return lambda game, who: powers.check_use(game, who, move.source, _seat_or_blank(game, move.target))
-    if isinstance(move, Play) and move.card in powers.STEALS:
-        return lambda game, who: powers.check_steal(game, who, move.card, seat_named(game, move.args[0]))
-    if isinstance(move, Play) and move.card == "bribe-cardinal":
-        return powers.check_cardinal
-    if phase == ACTION:
-        return lambda game, who: MOVES.check(game, who, move)
-    if phase == AUCTION:
-        if isinstance(move, Bid):
-            return lambda game, who: decade.check_raise(game, who, move.amount)
-        if isinstance(move, Pass):
-            return decade.check_drop_out
-        if isinstance(move, Play) and move.card == "freeze-bid":
-            return lambda game, who: powers.check_freeze(game, who, seat_named(game, move.args[0]))
-        auction = state.auction
-        assert auction is not None
-        if isinstance(move, Play):
-            return _refuse(f"{move.card} cannot be played in an auction: {_card_timing(move.card)}")
-        return _refuse(f"an auction is running: {auction.turn} must bid or pass")
-    if phase == WAR:
-        return _war_checker(move)
-    if phase == FOLLOW_UP:
-        return _follow_up_checker(state, move)
-    return _refuse(f"the {phase} is waiting for every player's randomness (pbem play FILE --as SEAT roll)")
+        opening.check_pass(game, seat)
+    elif phase == AUCTION:
+        decade.check_drop_out(game, seat)
+    elif phase == WAR:
+        war.check_pass(game, seat)
+    elif phase == FOLLOW_UP and game.follow_ups[0].kind == END_TURN:
+        decade.check_end_turn(game, seat)
+    elif phase == FOLLOW_UP:
+        decade.check_decline(game, seat)
+    else:
+        decade.check_pass_turn(game, seat)
 
 
 def _check_buy(game: Game, seat: str, item: str) -> None:
@@ -590,9 +673,12 @@ def _buy(game: Game, seat: str, item: str) -> None:
 
 
 def _check_discard(game: Game, seat: str, item: str) -> None:
-    if item not in parts.TROOPS:
+    if game.phase == FOLLOW_UP:
+        decade.check_discard_card(game, seat, item)
+    elif item not in parts.TROOPS:
         raise IllegalMoveError("a Treachery card is discarded only when over the hand limit")
-    decade.check_discard_troop(game, seat, item)
+    else:
+        decade.check_discard_troop(game, seat, item)
 
 
 def _discard(game: Game, seat: str, item: str) -> None:
@@ -616,8 +702,21 @@ def _pass(game: Game, seat: str) -> None:
         decade.pass_turn(game, seat)
 
 
-def _check_play_on_turn(game: Game, seat: str, card: str, args: tuple[str, ...]) -> None:
-    raise IllegalMoveError(f"{card} cannot be played now: {_card_timing(card)}")
+def _check_play(game: Game, seat: str, card: str, args: tuple[str, ...]) -> None:
+    if card in powers.STEALS:
+        powers.check_steal(game, seat, card, seat_named(game, args[0]))
+    elif card == "bribe-cardinal":
+        powers.check_cardinal(game, seat)
+    elif game.phase == AUCTION:  # Freeze Bid, the one card an auction takes
+        powers.check_freeze(game, seat, seat_named(game, args[0]))
+    elif game.phase == WAR and card == "bribe-troops":
+        war.check_bribe(game, seat, seat_named(game, args[0]), args[1])
+    elif game.phase == WAR:  # Veto or Bad Weather
+        war.check_window(game, seat, card, args[0] if args else "")
+    elif game.phase == FOLLOW_UP:  # Start War, at the end of one's turn
+        _check_start_war_card(game, seat, args)
+    else:
+        raise IllegalMoveError(f"{card} cannot be played now: {_card_timing(card)}")
 
 
 def _play(game: Game, seat: str, card: str, args: tuple[str, ...]) -> None:
@@ -637,12 +736,29 @@ def _play(game: Game, seat: str, card: str, args: tuple[str, ...]) -> None:
         war.start_war_card(game, seat, args[0], args[1])
 
 
+def _check_start_war_card(game: Game, seat: str, cities: tuple[str, ...]) -> None:
+    decade.check_end_turn(game, seat)
+    if not deck.showing(game, seat, "start-war"):
+        raise IllegalMoveError(f"{seat} holds no Start War")
+    war.check_cities(game, cities[0], cities[1])
+
+
+def _check_use(game: Game, seat: str, source: str, target: str) -> None:
+    powers.check_use(game, seat, source, _seat_or_blank(game, target))
+
+
 def _use(game: Game, seat: str, source: str, target: str) -> None:
     powers.use(game, seat, source, _seat_or_blank(game, target))
 
 
-def _chosen_in_the_opening(game: Game, seat: str, name: str) -> None:
-    raise AssertionError("a family is chosen only in the opening: after it, the check refuses one")
+def _check_give(game: Game, seat: str, amount: int, currency: str, to: str) -> None:
+    exchange.check_give(game, seat, amount, currency, seat_named(game, to))
+
+
+def _give(game: Game, seat: str, amount: int, currency: str, to: str) -> Game:
+    game = game.copy()
+    exchange.give(game, seat, amount, currency, seat_named(game, to))
+    return game
 
 
 _NOT_NOW = {
@@ -654,7 +770,7 @@ _NOT_NOW = {
 }
 
 
-def _not_an_action(kind: type[Move]) -> Check:
+def _not_an_action(kind: type[Move]) -> Checks:
     """The refusal of a move that is not an action, made on one's turn: it says when it comes."""
     timing = _NOT_NOW.get(kind, "it is not an action: buy, auction, war or pass")
 
@@ -675,69 +791,7 @@ def _card_timing(card: str) -> str:
     }.get(card, "on one's own turn")
 
 
-def _war_checker(move: Move) -> Check:
-    if isinstance(move, Pass):
-        return war.check_pass
-    if isinstance(move, Play) and move.card in ("veto", "bad-weather"):
-        city = move.args[0] if move.args else ""
-        return lambda game, seat: war.check_window(game, seat, move.card, city)
-    if isinstance(move, Play) and move.card == "bribe-troops":
-        return lambda game, seat: war.check_bribe(game, seat, seat_named(game, move.args[0]), move.args[1])
-    if isinstance(move, League):
-        return lambda game, seat: war.check_league(game, seat, move.side)
-    if isinstance(move, Reroll):
-        return war.check_reroll
-    return _refuse(f"a war is being fought: {move.said()!r} cannot be played in it now")
-
-
-def _follow_up_checker(state: Game, move: Move) -> Check:
-    due = state.follow_ups[0]
-    if due.kind == PLACE and isinstance(move, Place):
-        return lambda game, seat: decade.check_place(game, seat, move.city)
-    if due.kind == DISCARD and isinstance(move, Discard) and deck.TOKEN.fullmatch(move.item):
-        return lambda game, seat: decade.check_discard_card(game, seat, move.item)
-    if due.kind == COMPENSATION and move == Buy("card"):
-        return decade.check_buy_card
-    if due.kind == KEEP and isinstance(move, Keep):
-        return lambda game, seat: powers.check_keep(game, seat, move.card)
-    if due.kind == DECLARE and isinstance(move, Declare):
-        return lambda game, seat: powers.check_declare(game, seat, move.currency)
-    if due.kind == RANK and isinstance(move, Rank):
-        return lambda game, seat: powers.check_rank(game, seat, move.city)
-    if due.kind == END_TURN and isinstance(move, Play) and move.card == "start-war":
-        return lambda game, seat: _check_start_war_card(game, seat, move.args)
-    if isinstance(move, Pass) and due.kind not in (KEEP, DECLARE):
-        if due.kind == END_TURN:
-            return decade.check_end_turn
-        return decade.check_decline
-    wanted = {
-        PLACE: "place CITY",
-        DISCARD: "discard TOKEN",
-        COMPENSATION: "buy card or pass",
-        KEEP: "keep TOKEN",
-        DECLARE: "declare gold or declare influence",
-        END_TURN: "play start-war CITY CITY, use TILE, or pass",
-        RANK: "rank CITY or pass",
-    }[due.kind]
-    return _refuse(f"{due.seat} must first finish the last action: {wanted}")
-
-
-def _check_start_war_card(game: Game, seat: str, cities: tuple[str, ...]) -> None:
-    decade.check_end_turn(game, seat)
-    if not deck.showing(game, seat, "start-war"):
-        raise IllegalMoveError(f"{seat} holds no Start War")
-    war.check_cities(game, cities[0], cities[1])
-
-
-def _allowed(state: Game, seat: str, move: Move) -> bool:
-    try:
-        _checker(state, seat, move)(state, seat)
-    except IllegalMoveError:
-        return False
-    return True
-
-
-def _refuse(message: str) -> Check:
+def _refuse(message: str) -> Checks:
     def refuse(game: Game, seat: str, *fields: Any) -> None:
         raise IllegalMoveError(message)
 
@@ -763,27 +817,34 @@ def _raise(game: Game, seat: str, amount: int) -> None:
     _settle_if_over(game, decade.raise_bid(game, seat, amount))
 
 
-# Each move's check when it comes on one's turn, in the action phase (the opening, an auction, a
-# war and a follow-up take only a few moves, judged before: see _checker), and how it is played
-# after the opening, on a copy of the state.
-MOVES = MoveTable[Game, None](
+# Each move's check, once ``Rules.first`` has let it through in the phase it is made in, and its
+# play. A move several phases take is judged by the rule of its phase; a move that is no action,
+# made on one's turn, is refused saying when it comes.
+MOVES = MoveTable[Game, Game](
     {
-        Pass: (decade.check_pass_turn, _pass),
-        Buy: (_check_buy, _buy),
-        Discard: (_check_discard, _discard),
-        Nominate: (decade.check_nominate, decade.nominate),
-        StartWar: (war.check_war, war.start_war),
-        Bid: (_refuse("no auction is running: put a tile up with 'auction TILE N'"), _raise),
-        Family: (_refuse("families were chosen in the opening"), _chosen_in_the_opening),
-        Place: (_refuse("there is no Event tile waiting to be placed"), decade.place),
-        Play: (_check_play_on_turn, _play),
-        Use: (_not_an_action(Use), _use),
-        Bank: (_not_an_action(Bank), powers.bank),
-        League: (_not_an_action(League), war.league),
-        Reroll: (_not_an_action(Reroll), war.reroll),
-        Declare: (_not_an_action(Declare), powers.declare),
-        Keep: (_not_an_action(Keep), powers.keep),
-        Rank: (_not_an_action(Rank), powers.rank),
+        Bid: (_check_bid, _opening_or(opening.apply_bid, _raise)),
+        Pass: (_check_pass, _opening_or(opening.apply_pass, _pass)),
+        Family: (
+            _in(OPENING_PHASES, opening.check_family, _refuse("families were chosen in the opening")),
+            opening.apply_family,
+        ),
+        Buy: (_check_buy, _on_copy(_buy)),
+        Discard: (_check_discard, _on_copy(_discard)),
+        Nominate: (decade.check_nominate, _on_copy(decade.nominate)),
+        StartWar: (war.check_war, _on_copy(war.start_war)),
+        Place: (
+            _in((FOLLOW_UP,), decade.check_place, _refuse("there is no Event tile waiting to be placed")),
+            _on_copy(decade.place),
+        ),
+        Play: (_check_play, _on_copy(_play)),
+        Use: (_check_use, _on_copy(_use)),
+        Bank: (powers.check_bank, _on_copy(powers.bank)),
+        League: (_in((WAR,), war.check_league, _not_an_action(League)), _on_copy(war.league)),
+        Reroll: (_in((WAR,), war.check_reroll, _not_an_action(Reroll)), _on_copy(war.reroll)),
+        Declare: (_in((FOLLOW_UP,), powers.check_declare, _not_an_action(Declare)), _on_copy(powers.declare)),
+        Keep: (_in((FOLLOW_UP,), powers.check_keep, _not_an_action(Keep)), _on_copy(powers.keep)),
+        Rank: (_in((FOLLOW_UP,), powers.check_rank, _not_an_action(Rank)), _on_copy(powers.rank)),
+        Give: (_check_give, _give),
     }
 )
 
@@ -926,4 +987,4 @@ def _follow_up_moves(state: Game, seat: str) -> list[Move]:
     return [*options, Pass()]
 
 
-RULES = Rules()
+RULES = Rules(MOVES)

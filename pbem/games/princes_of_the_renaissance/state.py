@@ -7,10 +7,12 @@ name enters the state only when its holder shows it face up.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pbem.games.princes_of_the_renaissance.components import Components
 from pbem.kit.auction import Auction
+from pbem.kit.cards import Pending
 from pbem.kit.seats import FollowUp
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -139,9 +141,9 @@ class Game:
     deck: int = 0  # Treachery cards left in the deck (the engine holds them, face down)
     discards: list[str] = field(default_factory=list)  # cards played face up, by id
     buried: int = 0  # cards discarded face down
-    shown: dict[str, str] = field(default_factory=dict)  # token -> card, for every card shown
+    shown: Mapping[str, str] = field(default_factory=dict)  # token -> card, for every card shown
     showing: str = ""  # the token the move being checked shows (set by the engine's reveal)
-    drawing: list[str] = field(default_factory=list)  # seats waiting for a card, oldest first
+    drawing: Pending = ()  # cards waited for, oldest first
     troop_supply: dict[str, int] = field(default_factory=dict)
     wars: int = 0
     auction: Auction[Lot] | None = None
@@ -159,8 +161,9 @@ class Game:
     resume: bool = False  # a discard interrupted the active player's turn before its action
 
     def copy(self) -> Game:
-        """A copy whose containers can be changed without touching this one (the components
-        are immutable and shared). Much cheaper than a deep copy, which replay makes per move."""
+        """A copy whose containers can be changed without touching this one (the components,
+        the cards shown and the draws waited for are values, shared). Much cheaper than a deep
+        copy, which replay makes per move."""
         return replace(
             self,
             players={seat: player.copy() for seat, player in self.players.items()},
@@ -174,8 +177,6 @@ class Game:
             city_supply=list(self.city_supply),
             event_row=list(self.event_row),
             discards=list(self.discards),
-            shown=dict(self.shown),
-            drawing=list(self.drawing),
             troop_supply=dict(self.troop_supply),
             follow_ups=list(self.follow_ups),
             war=None if self.war is None else self.war.copy(),
