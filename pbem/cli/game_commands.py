@@ -174,7 +174,7 @@ def referee(
 def _components(setup: Any, path: Path | None) -> dict[str, Any]:
     """The component values a new game embeds, checked now so a bad template never reaches a
     game file."""
-    from pbem.cli.template_commands import component_values
+    from pbem.cli.template_files import component_values
     from pbem.engine.ruleset import ruleset_for
     from pbem.errors import GameFileError, UsageError
 
@@ -198,7 +198,7 @@ def _whole_game_template(game: str) -> dict[str, Any]:
     """The values of a template for every edition of a game (``GAME.toml``), for a game whose
     rules are played by email: the genesis signs them, so a later change to the template never
     changes how a game replays."""
-    from pbem.cli.template_commands import read_template, template_dir
+    from pbem.cli.template_files import read_template, template_dir
     from pbem.engine.registry import get
     from pbem.kit import templates
 
