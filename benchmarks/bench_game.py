@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_verify import floor, verify_in_process
 
 from pbem import gamefile
-from pbem.cli.template_commands import bundled
+from pbem.cli.template_files import bundled
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.randomness import Draws
 from pbem.engine import ledger as ledger_mod

@@ -53,7 +53,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 import pbem
 from pbem import gamefile
-from pbem.cli.template_commands import bundled
+from pbem.cli.template_files import bundled
 from pbem.crypto.identity import SecretKeys
 from pbem.crypto.signing import entry_message
 from pbem.engine import decks

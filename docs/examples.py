@@ -47,7 +47,7 @@ from typer.testing import CliRunner, Result
 
 from pbem import gamefile
 from pbem.cli import app
-from pbem.cli.template_commands import component_values
+from pbem.cli.template_files import component_values
 from pbem.crypto import escrow as es
 from pbem.crypto import hidden_deck as hd
 from pbem.crypto import randomness

@@ -246,7 +246,7 @@ def game_file(make_game: Callable[..., Path]) -> Iterator[Path]:
 
 def potr_components(edition: str) -> dict[str, Any]:
     """The component values pbem new embeds for a Princes of the Renaissance edition."""
-    from pbem.cli.template_commands import bundled
+    from pbem.cli.template_files import bundled
     from pbem.kit.templates import values
 
     template = bundled("princes-of-the-renaissance", edition)

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from pbem.cli.play_commands import moves_report, shown_view, status_report
+from pbem.cli.play_commands import moves_report, shown_view
+from pbem.cli.reports import status_report
 from pbem.engine import ledger as ledger_mod
 from pbem.engine.ledger import Ledger
 from pbem.engine.table import Table

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,12 +12,7 @@ from pbem.cli.appending import (
     SEAT,
     SEND,
     append_command,
-    compare_with_seen,
     entry_command,
-    read_game,
-    register,
-    resolve,
-    roster_mismatches,
     write_entries,
 )
 from pbem.cli.columns import pad
@@ -33,7 +27,9 @@ from pbem.cli.common import (
     reported,
     warn,
 )
-from pbem.cli.mail_commands import send_after
+from pbem.cli.reading import compare_with_seen, read_game, register, resolve, roster_mismatches
+from pbem.cli.reports import carried_text, print_evidence
+from pbem.cli.sending import send_after
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Newcomer
@@ -159,7 +155,6 @@ def referee(
     Each later run acknowledges the seats' dealings and gives what an unlock of a silent seat needs.
 
     The referee holds every seat's deck secret, so could read every hidden card, and never plays."""
-    from pbem.cli.play_commands import carried_text
     from pbem.engine import ledger as ledger_mod
 
     with reported():
@@ -179,7 +174,7 @@ def referee(
 def _components(setup: Any, path: Path | None) -> dict[str, Any]:
     """The component values a new game embeds, checked now so a bad template never reaches a
     game file."""
-    from pbem.cli.template_commands import component_values
+    from pbem.cli.template_files import component_values
     from pbem.engine.ruleset import ruleset_for
     from pbem.errors import GameFileError, UsageError
 
@@ -203,7 +198,7 @@ def _whole_game_template(game: str) -> dict[str, Any]:
     """The values of a template for every edition of a game (``GAME.toml``), for a game whose
     rules are played by email: the genesis signs them, so a later change to the template never
     changes how a game replays."""
-    from pbem.cli.template_commands import read_template, template_dir
+    from pbem.cli.template_files import read_template, template_dir
     from pbem.engine.registry import get
     from pbem.kit import templates
 
@@ -384,7 +379,7 @@ def verify(
             for problem in problems:
                 typer.echo(f"error: {file}: {problem}", err=True)
             if equivocation is not None:
-                _print_evidence(equivocation.evidence)
+                print_evidence(equivocation.evidence)
         code = EquivocationError.exit_code if equivocation else GameFileError.exit_code
         raise typer.Exit(code)
     if mismatches:
@@ -495,7 +490,7 @@ def merge(
             result = ledger_mod.merge((str(file), base.data), copies, cache)
             cache.save()
         except EquivocationError as exc:
-            _print_evidence(exc.evidence)
+            print_evidence(exc.evidence)
             raise
         merged = result.ledger
         text = gamefile.rewrite_entries(
@@ -540,13 +535,3 @@ def _held_since(ledger: Any, seat: str) -> str:
 
 def _has_decks(ledger: Any) -> bool:
     return ledger.table is not None and ledger.table.decks is not None
-
-
-def _print_evidence(entries: tuple[dict[str, Any], ...]) -> None:
-    """Both signed entries, as TOML, so anyone can check the two signatures for themselves."""
-    import tomlkit
-
-    sys.stdout.write("# the two entries, both validly signed by the same seat:\n")
-    doc = tomlkit.document()
-    doc["entry"] = [dict(entry) for entry in entries]
-    sys.stdout.write(tomlkit.dumps(doc))

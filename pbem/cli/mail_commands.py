@@ -8,42 +8,26 @@ stands.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.appending import (
-    FILE,
-    JSON,
-    SEAT,
-    compare_with_seen,
-    entry_command,
-    read_game,
-    register,
-    roster_mismatches,
-)
+from pbem.cli.appending import FILE, JSON, SEAT, entry_command
 from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
-from pbem.errors import MailTransportError
+from pbem.cli.reading import compare_with_seen, register, roster_mismatches
+from pbem.cli.reports import print_evidence
+from pbem.cli.sending import mail_account, send_file
 
 if TYPE_CHECKING:
-    from email.message import EmailMessage
-
-    from pbem.engine.ledger import Ledger
-    from pbem.gamefile import LoadedFile
     from pbem.mail.account import Account, Server
     from pbem.mail.library import PassedOver
     from pbem.mail.message import Carried
     from pbem.mail.transport import Mailbox
 
 app = typer.Typer(help="Send and receive a game's moves by email.", no_args_is_help=True)
-
-
-# Outcome lines sit under the move in a message body, past its seq and seat columns.
-BODY_OUTCOME_INDENT = " " * 21
 
 
 address = app.command("address")(
@@ -148,7 +132,7 @@ def check() -> None:
     with reported():
         from pbem.errors import MailTransportError, UsageError
 
-        account = _account()
+        account = mail_account()
         if account is None or (account.smtp is None and account.imap is None):
             raise UsageError("no mail server is set up: pbem mail setup --smtp HOST --imap HOST ...")
         if not _tried(account):
@@ -180,313 +164,7 @@ def _tried(account: Account) -> bool:
     return worked
 
 
-def _account() -> Account | None:
-    from pbem.keys import default_home
-    from pbem.mail import account
-
-    return account.load(default_home())
-
-
 # --- sending ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Composed:
-    message: EmailMessage
-    to: list[str]  # seats the message is mailed to
-    unmailed: list[str]  # seats that gave no address
-    entries: int
-    addresses: dict[str, str] = field(default_factory=dict)  # each seat of ``to``: its address
-
-
-def compose(
-    loaded: LoadedFile,
-    ledger: Ledger,
-    seat: str,
-    *,
-    full: bool,
-    sender: str,
-    to: tuple[str, ...] = (),
-    picture: bool = True,
-) -> Composed:
-    """The message ``seat`` sends after its move: to the seats that must act (the others copied),
-    carrying the entries some of them lack (all of them with ``full``); or, with ``to``, to those
-    addresses (an invitation to players not in the game yet), carrying the whole game."""
-    from email.utils import make_msgid
-
-    from pbem.cli.columns import pad
-    from pbem.cli.play_commands import entry_outcomes, log_line, status_report
-    from pbem.engine import table as tables
-    from pbem.engine.seats import check_seat
-    from pbem.errors import UsageError
-    from pbem.keys import default_home
-    from pbem.mail.delivery import delta_text, lacked
-    from pbem.mail.library import Library
-    from pbem.mail.message import Outgoing, build, inline
-
-    check_seat(seat, ledger.participants)  # a referee mails its entries as a seat does
-    report = status_report(ledger, now(), loaded.path)
-    asked = [other for other in report["send_to"] if other != seat]
-    others = [other for other in ledger.participants if other != seat and other not in asked]
-    recipients = asked + others
-    if not recipients:
-        raise UsageError("the game has no other seat to send to")
-    kept = Library(default_home()).games().get(ledger.game_id)
-    known = kept.known if kept else {}
-    mailed = [other for other in recipients if other in ledger.addresses]
-    if to:
-        mailed = [other for other in recipients if ledger.addresses.get(other) in to]
-    # what the seats it goes to lack (a seat that is not mailed gets nothing from this message)
-    positions = [] if full or to else lacked(ledger, mailed or recipients, known) or list(ledger.steps[-1])
-    start = min((ledger.entries[position]["seq"] for position in positions), default=0)
-    if start == 0:
-        positions = [position for step in ledger.steps for position in step]
-    carried = loaded.text if start == 0 else delta_text(ledger, start, positions, sender=seat)
-    sent = [ledger.entries[position] for position in positions]
-    last = ledger.entries[-1]
-    happened = f"{last['by']}: {log_line(ledger, last)}"
-    summary = (
-        tables.waiting_summary(ledger.rules, ledger.table)
-        if ledger.table is not None and ledger.rules is not None
-        else "waiting for " + ", ".join(ledger.waiting_to_join) + " to join"
-        if ledger.waiting_to_join
-        else f"waiting for the referee {ledger.referee_waiting} to accept"
-    )
-    subject = (
-        f"[pbem] {ledger.info.title} {ledger.game_id[:8]}: {_short(happened, 60)}; {_short(summary, 60)}"
-    )
-    lines = [f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}", ""]
-    if start == 0:
-        lines.append(f"The whole game, {ledger.size()}, so far:")
-    else:
-        lines.append(f"Since step {start}, what this message brings you:")
-    if len(positions) > 40:
-        lines.append(f"  ({len(positions) - 40} entries before these)")
-    said = entry_outcomes(ledger, loaded.data)
-    for position in positions[-40:]:
-        entry = ledger.entries[position]
-        lines.append(f"  {entry['seq']:>4}  {pad(entry['by'], 12)} {log_line(ledger, entry)}")
-        lines += [BODY_OUTCOME_INDENT + line for line in said[position]]
-    lines += ["", f"Where the game stands: {report['phase']}."]
-    for wanted in report["waiting"]:
-        deadline = f" (deadline {wanted['deadline']})" if wanted.get("deadline") else ""
-        lines.append(f"  {wanted['seat']}: {wanted['prompt']}{deadline}")
-    where = (
-        "The entries are attached, and again below between marker lines"
-        if inline(carried) is not None
-        else "The entries are in the attached file (too long to repeat here: save it and run pbem"
-        " mail import on it if your mail program cannot save the message)"
-    )
-    lines += [
-        "",
-        "To take these moves into your copy: pbem mail fetch (or save this message and run pbem mail"
-        f" import on it). {where}; pbem verifies them with the whole game before it writes anything.",
-    ]
-    outgoing = Outgoing(
-        sender=sender,
-        recipients=to or tuple(ledger.addresses[other] for other in mailed),
-        subject=subject,
-        body="\n".join(_wrapped(line) for line in lines),
-        entries=carried,
-        game_id=ledger.game_id,
-        filename=f"{ledger.info.name}-{ledger.game_id[:8]}.toml",
-        picture=_picture(ledger) if picture else None,
-        date=_date(now()),
-        message_id=make_msgid(domain=sender.rpartition("@")[2] or "pbem.invalid"),
-        thread=tuple(kept.thread) if kept else (),
-    )
-    message = build(outgoing)
-    if to:
-        return Composed(message, list(to), [], len(sent))
-    if any(other in mailed for other in asked) and any(other in mailed for other in others):
-        message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
-        message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
-    return Composed(
-        message,
-        mailed,
-        [other for other in recipients if other not in mailed],
-        len(sent),
-        {other: ledger.addresses[other] for other in mailed},
-    )
-
-
-def _date(moment: str) -> str:
-    """An RFC 3339 time (pbem's clock) as a Date header says it."""
-    from datetime import UTC, datetime
-    from email.utils import format_datetime
-
-    try:
-        when = datetime.fromisoformat(moment.replace("Z", "+00:00"))
-    except ValueError:  # a PBEM_NOW that is not a time: the real one
-        when = datetime.now(UTC)
-    return format_datetime(when if when.tzinfo else when.replace(tzinfo=UTC))
-
-
-def _picture(ledger: Ledger) -> bytes | None:
-    """A PNG of the table as every player may see it (never one seat's secrets, since several
-    read the message), or None where pbem draws no picture of the game or cannot render PNG: the
-    words and the entries are the message, the picture only a help to read it."""
-    from pbem.errors import UsageError
-
-    if ledger.info.picture is None or ledger.table is None or ledger.rules is None:
-        return None
-    try:
-        import resvg_py  # noqa: F401  (only to know whether PNG can be made)
-    except ImportError:
-        return None
-    from pbem.render.picture import game_svg
-    from pbem.render.picture.png import png
-
-    try:
-        view = ledger.rules.view(ledger.table.state, None)
-        return png(game_svg(ledger.info.name, ledger.info.title, view, None), zoom=1)
-    except UsageError:
-        return None
-
-
-def _wrapped(line: str, width: int = 76) -> str:
-    """A body line wrapped at spaces, continued under its text: mail is read in narrow windows."""
-    import textwrap
-
-    indent = " " * (len(line) - len(line.lstrip()))
-    if len(line) <= width:
-        return line
-    # an entry's line goes on under its text, past the seq and seat; a paragraph under itself
-    lead = BODY_OUTCOME_INDENT + "  " if line.lstrip()[:1].isdigit() else indent + ("  " if indent else "")
-    return "\n".join(
-        textwrap.wrap(line, width, subsequent_indent=lead, break_long_words=False, break_on_hyphens=False)
-    )
-
-
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def deliver(composed: Composed, *, to_file: Path | None, stdout: bool) -> str:
-    """Send the message (or write it), and say where it went."""
-    from pbem.errors import UsageError
-
-    raw = composed.message.as_bytes()
-    size = f"{composed.entries} entr{'y' if composed.entries == 1 else 'ies'}, {len(raw) // 1024 + 1} KiB"
-    if stdout:
-        sys.stdout.buffer.write(raw)
-        sys.stdout.flush()
-        return f"wrote the message to stdout ({size})"
-    if to_file is not None:
-        from pbem import gamefile
-
-        gamefile.write_new(to_file, raw.decode("utf-8"))
-        return f"wrote the message to {to_file} ({size}); send it with your own mail program"
-    if not composed.to:
-        raise UsageError(
-            "no seat to send to has an address in the game (pbem join --email, pbem mail address): "
-            "write the message with --to-file OUT.eml and send it yourself"
-        )
-    account = _account()
-    if account is None or account.smtp is None:
-        raise UsageError("no mail account is set up: pbem mail setup (or --to-file OUT.eml, or --stdout)")
-    from pbem.mail.transport import send as smtp_send
-
-    recipients = [
-        address.strip()
-        for header in ("To", "Cc")
-        for address in str(composed.message.get(header, "")).split(",")
-        if address.strip()
-    ]
-    try:
-        smtp_send(account.smtp, composed.message, recipients)
-    except MailTransportError as exc:
-        refused = [seat for seat in composed.to if composed.addresses.get(seat, "\0") in str(exc)]
-        if not refused or len(refused) == len(composed.to):
-            raise
-        got = [seat for seat in composed.to if seat not in refused]
-        names = ", ".join(f"{seat} ({composed.addresses[seat]})" for seat in refused)
-        raise PartlySent(
-            f"sent to {', '.join(got)} ({size}); the mail server refused {names}, who did not get it: "
-            "send it again when the address works, or write it with --to-file OUT.eml",
-            got,
-        ) from None
-    return f"sent to {', '.join(composed.to)} ({size})"
-
-
-class PartlySent(MailTransportError):
-    """The message reached some of the seats it was mailed to (``got``), the server refused the
-    others: said in one line, as what happened, exit 7 as any refusal."""
-
-    def __init__(self, line: str, got: list[str]) -> None:
-        super().__init__(line)
-        self.got = got
-
-
-def send_file(
-    file: Path,
-    seat: str,
-    *,
-    full: bool,
-    to_file: Path | None,
-    stdout: bool,
-    to: tuple[str, ...] = (),
-    picture: bool | None = None,
-) -> None:
-    from pbem.engine.ledger import check_email
-
-    for address in to:
-        check_email(address)
-    from pbem.engine.seats import check_seat
-
-    loaded, ledger = read_game(file)
-    check_seat(seat, ledger.participants)  # a referee mails its entries as a seat does
-    account = _account()
-    sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
-    if picture is None:  # as the account says: pictures cost each message about 100 KB
-        picture = account is not None and account.pictures
-    composed = compose(loaded, ledger, seat, full=full, sender=sender, to=to, picture=picture)
-    joining = [seat for seat in composed.unmailed if seat in ledger.waiting_to_join]
-    silent = [seat for seat in composed.unmailed if seat not in joining]
-    if joining:
-        info(
-            f"{', '.join(joining)} {'has' if len(joining) == 1 else 'have'} not joined yet: the next "
-            "message to them from a seat that has these entries carries them"
-        )
-    if silent:
-        warn(
-            f"{', '.join(silent)} gave no address in the game: send them the file, or the "
-            "message written with --to-file"
-        )
-    from pbem.keys import default_home
-    from pbem.mail.library import Library
-
-    def remember(got: list[str]) -> None:
-        # the seats it was mailed to hold this copy once they apply it (a message written for
-        # the player to send teaches nothing: it may never go)
-        Library(default_home()).update(
-            ledger.game_id,
-            known={other: [ledger.head] for other in got},
-            message_id=str(composed.message["Message-ID"]),
-        )
-
-    try:
-        said = deliver(composed, to_file=to_file, stdout=stdout)
-    except PartlySent as exc:
-        remember(exc.got)
-        raise
-    info(said)
-    remember([] if to or to_file is not None or stdout else composed.to)
-
-
-def send_after(file: Path, seat: str) -> None:
-    """Mail an entry just written; if that fails the entry stays in the file, to send again."""
-    from pbem.errors import PbemError
-
-    try:
-        send_file(file, seat, full=False, to_file=None, stdout=False)
-    except PartlySent as exc:  # it went, to some: said as what happened
-        raise fail(f"the move is in {file}; {exc}", exc.exit_code) from None
-    except PbemError as exc:
-        raise fail(
-            f"the move is in {file} but was not sent: {exc}; send it with pbem mail send {file} --as {seat}",
-            exc.exit_code,
-        ) from None
-
-
 @app.command("send")
 def send(
     file: Path = FILE,
@@ -591,8 +269,8 @@ def _units(raw: bytes, name: str) -> list[_Unit]:
 
 def _apply(carried: Carried, name: str, label: str) -> Outcome:
     from pbem import gamefile
-    from pbem.cli.play_commands import status_report
     from pbem.cli.proof_cache import for_home
+    from pbem.cli.reports import status_report
     from pbem.engine import ledger as ledger_mod
     from pbem.engine import table as tables
     from pbem.errors import EquivocationError, PbemError
@@ -651,16 +329,10 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
             f"{name}: applied to {short} ({new}, in {path}); now {phase}: {waiting}{overtaken}{warnings}",
         )
     except EquivocationError as exc:
-        _print_evidence(exc.evidence)
+        print_evidence(exc.evidence)
         return Outcome("equivocation", f"{label}: refused: {exc}")
     except PbemError as exc:
         return Outcome("refused", f"{label}: refused, nothing changed: {exc}")
-
-
-def _print_evidence(entries: tuple[dict[str, Any], ...]) -> None:
-    from pbem.cli.game_commands import _print_evidence as show
-
-    show(entries)
 
 
 def _messages(path: Path) -> list[tuple[str, bytes]]:
@@ -751,7 +423,7 @@ def fetch() -> None:
         from pbem.mail.library import PassedOver
         from pbem.mail.transport import Mailbox
 
-        account = _account()
+        account = mail_account()
         if account is None or account.imap is None:
             raise UsageError("no IMAP account is set up: pbem mail setup --imap HOST ...")
         with Mailbox(account.imap, account.folder) as box:
@@ -890,9 +562,9 @@ def inbox(as_json: bool = JSON) -> None:
 
 def show_inbox(*, as_json: bool) -> None:
     from pbem import gamefile
-    from pbem.cli.appending import own_seats
-    from pbem.cli.play_commands import status_report
     from pbem.cli.proof_cache import for_home
+    from pbem.cli.reading import own_seats
+    from pbem.cli.reports import status_report
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import PbemError
     from pbem.keys import default_home

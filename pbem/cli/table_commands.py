@@ -120,7 +120,7 @@ def new(
         import secrets
 
         from pbem import gamefile
-        from pbem.cli.template_commands import component_values
+        from pbem.cli.template_files import component_values
         from pbem.companion import log
         from pbem.crypto.identity import check_name
         from pbem.engine import registry
