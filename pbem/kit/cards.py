@@ -16,12 +16,30 @@ Both are values, replaced and never changed in place, so a copy of a state may s
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import Final
+from typing import Final, Generic, Protocol, TypeVar
 
 from pbem.engine.ruleset import CardUse, DrawRequest
 
 Pending = tuple[DrawRequest, ...]
 NOTHING_SHOWN: Final[Mapping[str, str]] = {}
+
+
+class Drawing(Protocol):
+    """A state that keeps its pending draws."""
+
+    @property
+    def drawing(self) -> Pending: ...
+
+
+D = TypeVar("D", bound=Drawing)
+
+
+class DrawRules(Generic[D]):
+    """The engine asks a ruleset which draws its state waits for: the state's own pending draws,
+    oldest first, in every game."""
+
+    def draw_requests(self, state: D) -> list[DrawRequest]:
+        return list(state.drawing)
 
 
 def draws(deck_id: str, seat: str, count: int = 1, face_up: bool = False) -> Pending:

@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.declaration import GameInfo
-from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, RandomRequest
 from pbem.errors import GameFileError, IllegalMoveError, UsageError
 from pbem.games.il_principe import components as parts
 from pbem.games.il_principe import rounds
@@ -50,14 +50,14 @@ from pbem.games.il_principe.state import (
     new_game,
     settings,
 )
-from pbem.kit.cards import reveals
+from pbem.kit.cards import DrawRules, reveals
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules
 from pbem.kit.seats import first
 from pbem.kit.templates import ComponentError
 
 
-class Rules(TableRules[Game, Move]):
+class Rules(TableRules[Game, Move], DrawRules[Game]):
     info: GameInfo  # its declaration, which gives it (see the package's _rules)
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
@@ -178,17 +178,12 @@ class Rules(TableRules[Game, Move]):
         )
         return [DeckSpec(DECK, cards)]
 
-    def draw_requests(self, state: Game) -> list[DrawRequest]:
-        return list(state.drawing)
-
-    def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
-        return rounds.drawn(state, request, token)
+    # What a card dealt, a move's hidden cards and a card shown do: the rounds' own rules.
+    card_drawn = staticmethod(rounds.drawn)
+    card_revealed = staticmethod(rounds.revealed)
 
     def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
         return card_uses(state, seat, move)
-
-    def card_revealed(self, state: Game, token: str, card: str) -> Game:
-        return rounds.revealed(state, token, card)
 
 
 def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:

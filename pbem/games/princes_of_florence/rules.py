@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.declaration import GameInfo
-from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, RandomRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import components as parts
 from pbem.games.princes_of_florence import rounds, view
@@ -46,12 +46,13 @@ from pbem.games.princes_of_florence.outcomes import outcomes as entry_outcomes
 from pbem.games.princes_of_florence.scoring import breakdown
 from pbem.games.princes_of_florence.state import Game, setup
 from pbem.kit import cards
+from pbem.kit.cards import DrawRules
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
 from pbem.kit.seats import owed
 
 
-class Rules(TableRules[Game, Move]):
+class Rules(TableRules[Game, Move], DrawRules[Game]):
     info: GameInfo  # its declaration, which gives it (see the package's _rules)
     free = (Sell,)
 
@@ -164,17 +165,12 @@ class Rules(TableRules[Game, Move]):
             DeckSpec(game.PRESTIGE, tuple(found.prestige)),
         ]
 
-    def draw_requests(self, state: Game) -> list[DrawRequest]:
-        return list(state.drawing)
-
-    def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
-        return rounds.drawn(state, request, token)
+    # What a card dealt, a move's hidden cards and a card shown do: the rounds' own rules.
+    card_drawn = staticmethod(rounds.drawn)
+    card_revealed = staticmethod(rounds.revealed)
 
     def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
         return card_uses(state, seat, move)
-
-    def card_revealed(self, state: Game, token: str, card: str) -> Game:
-        return rounds.revealed(state, token, card)
 
     def reshuffle_requests(self, state: Game) -> list[str]:
         return list(state.reshuffle)

@@ -95,10 +95,6 @@ def to_bottom(game: Game, seat: str, token: str) -> None:
 # --- what the engine asks --------------------------------------------------------------------------
 
 
-def requests(game: Game) -> list[DrawRequest]:
-    return list(game.drawing)
-
-
 def drawn(game: Game, request: DrawRequest, token: str) -> Game:
     """The oldest draw answered: the token into the hand, and into Bentivogli's choice if one is
     waiting for it (nobody moves while a draw is open, so the choice is the one just made)."""

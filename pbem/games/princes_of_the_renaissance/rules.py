@@ -58,6 +58,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     WINDOW,
     Game,
 )
+from pbem.kit.cards import DrawRules
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Checks, Components, MoveTable, Options, Plays, TableRules, seat_named
 
@@ -72,7 +73,7 @@ AUCTION_MOVES = (Bid, Pass)
 WAR_MOVES = (Pass, League, Reroll)
 
 
-class Rules(TableRules[Game, Move]):
+class Rules(TableRules[Game, Move], DrawRules[Game]):
     info: GameInfo  # its declaration, which gives it (see the package's _rules)
     # A gift is judged in every phase, the opening and the game's end included; the Banker, free
     # for the engine too, only after the opening and before the end (``first``).
@@ -230,9 +231,6 @@ class Rules(TableRules[Game, Move]):
     # --- the hidden Treachery deck ---
     def hidden_decks(self, state: Game) -> list[DeckSpec]:
         return [deck.spec(state)]
-
-    def draw_requests(self, state: Game) -> list[DrawRequest]:
-        return deck.requests(state)
 
     def card_drawn(self, state: Game, request: DrawRequest, token: str) -> Game:
         return deck.drawn(state, request, token)
