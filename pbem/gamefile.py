@@ -236,7 +236,7 @@ def append_text(
     text = _strip_status(loaded.text)
     cut = text.find(ENTRY_MARK)
     if cut >= 0:
-        head = _edited(lambda: _edit_head(text[: cut + 1], header, roster))
+        head = _edited(lambda: _edit_front(text[: cut + 1], header, roster))
         if head is not None:
             quick = head + text[cut + 1 :]
             quick = tidy(quick + ("" if quick.endswith("\n") else "\n") + _entry_text(entry))
@@ -265,6 +265,17 @@ def _edited(edit: Callable[[], str]) -> str | None:
 
 
 ENTRY_MARK = "\n[[entry]]\n"
+COMPONENTS_MARK = "\n[components"
+
+
+def _edit_front(text: str, header: Mapping[str, Any], roster: Mapping[str, Mapping[str, Any]]) -> str:
+    """``_edit_head`` of the part before the components, which no move changes: they are most of
+    a file's head, and reading them with tomlkit cost more than the rest of writing a move. A
+    layout that puts the header or roster below them is caught when the result is read back."""
+    cut = text.find(COMPONENTS_MARK)
+    if cut < 0:
+        return _edit_head(text, header, roster)
+    return _edit_head(text[: cut + 1], header, roster) + text[cut + 1 :]
 
 
 def _edit_head(
@@ -354,8 +365,14 @@ def rewrite_entries(
 ) -> str:
     """The file's text with its entries replaced by ``entries`` (a superset, as after a merge).
 
-    Entries already in the file keep their text and any comments a player put in them.
+    Entries already in the file keep their text and any comments a player put in them. When
+    ``entries`` only add to the file's (mail brings the moves made since), the new ones are
+    appended as text and only the part before the first entry is edited, as ``append_text`` does,
+    so the cost does not grow with the length of the game.
     """
+    text = _appended(loaded, entries, header, roster)
+    if text is not None and _reads_back(text, loaded.data, None, header, roster, entries=entries):
+        return _status_block(status) + text
     text = _edited(lambda: tidy(_merged_text(loaded, entries, header, roster)))
     if text is None or not _reads_back(text, loaded.data, None, header, roster, entries=entries):
         components = loaded.data.get("components", {})
@@ -363,6 +380,32 @@ def rewrite_entries(
         if not _reads_back(text, loaded.data, None, header, roster, entries=entries):
             raise GameFileError(f"{loaded.path}: the merged file would not read back as written")
     return _status_block(status) + text
+
+
+def _appended(
+    loaded: LoadedFile,
+    entries: Sequence[Mapping[str, Any]],
+    header: Mapping[str, Any],
+    roster: Mapping[str, Mapping[str, Any]],
+) -> str | None:
+    """The file's text with the entries after its own appended, or None when ``entries`` do not
+    begin with the file's entries or the file's layout defeats the edit."""
+    held = loaded.data.get("entry", [])
+    if len(entries) <= len(held) or any(
+        (entry["seq"], entry["by"]) != (have.get("seq"), have.get("by"))
+        for entry, have in zip(entries[: len(held)], held, strict=True)
+    ):
+        return None
+    text = _strip_status(loaded.text)
+    cut = text.find(ENTRY_MARK)
+    if cut < 0:
+        return None
+    head = _edited(lambda: _edit_front(text[: cut + 1], header, roster))
+    if head is None:
+        return None
+    kept = head + text[cut + 1 :]
+    added = "".join(_entry_text(entry) for entry in entries[len(held) :])
+    return tidy(kept + ("" if kept.endswith("\n") else "\n") + added)
 
 
 def _merged_text(
