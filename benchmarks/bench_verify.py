@@ -464,6 +464,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not check.ok or check.ledger is None or len(check.ledger.entries) != args.entries + 1:
             raise SystemExit("the appended game file does not verify")
 
+        progress("timing the note merged into a copy without it ...")
+        merged = Result("merge", "(g) merge that note into the N-entry file (mail)")
+        source, after = gamefile.load(path), check.ledger
+        text = ""
+
+        def merge() -> None:
+            nonlocal text
+            text = gamefile.rewrite_entries(
+                source, after.entries, after.header(), after.roster_table(), after.status_lines()
+            )
+
+        interleaved(runs, [(merged, merge)])
+        if gamefile.parse(text.encode("utf-8"), "merged")["entry"] != appended.data["entry"]:
+            raise SystemExit("the merged file does not hold the appended note")
+
         progress("timing the command line in subprocesses ...")
         env = dict(os.environ, PBEM_HOME=str(directory / "home"))
         cli_verify = timed_command(
@@ -499,6 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         *appender.steps,
         help_runs,
         python_runs,
+        merged,
     ]
     for row in rows:  # every step ran, and ran the number of times asked
         expected = runs * 2 if row in (help_runs, python_runs) else runs
@@ -506,6 +522,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SystemExit(f"{row.label.strip()}: {len(row.samples)} runs, expected {expected}")
     ratios = {
         "verify / floor": ratio(verify, floor_total),
+        "merge one entry / append's render": ratio(merged, appender.steps[3]),
         "pbem --help / python startup": ratio(help_runs, python_runs),
     }
     meta = {
