@@ -113,6 +113,39 @@ def statement(
     ).digest()
 
 
+@dataclass(frozen=True)
+class ShuffleStatement:
+    """What a proof of shuffle claims: ``after`` is ``before`` permuted and re-masked under the
+    joint key, by ``seat`` in the ``deck_id`` deck of ``game_id``. Both proof systems take it,
+    so the one claim is named once whichever group proves it."""
+
+    before: Sequence[Ciphertext]
+    after: Sequence[Ciphertext]
+    joint: Element
+    game_id: str
+    deck_id: str
+    seat: str
+    group: Group = MODP_2048
+
+    @property
+    def where(self) -> str:
+        """How a problem with the shuffle is named."""
+        return f"shuffle of {self.deck_id} by seat {self.seat}"
+
+    def digest(self, domain: str) -> bytes:
+        """The statement hashed under a proof system's own ``domain`` (see :func:`statement`)."""
+        return statement(
+            domain,
+            self.group,
+            self.before,
+            self.after,
+            self.joint,
+            game_id=self.game_id,
+            deck_id=self.deck_id,
+            seat=self.seat,
+        )
+
+
 def remask(ciphertext: Ciphertext, joint: Element, mask: int, *, group: Group = MODP_2048) -> Ciphertext:
     """The same card under fresh randomness: ``(c1 g^mask, c2 H^mask)``."""
     return Ciphertext(

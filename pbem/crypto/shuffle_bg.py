@@ -64,11 +64,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pbem.crypto import shuffle as sh
 from pbem.crypto.curve import UncheckedPoint
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.hidden_deck import Ciphertext, int_bytes
-from pbem.crypto.shuffle import ShuffleSecret
+from pbem.crypto.shuffle import ShuffleSecret, ShuffleStatement
 from pbem.crypto.signing import pae
 from pbem.errors import GameFileError
 
@@ -437,22 +436,14 @@ class _Prover:
         )
 
 
-def prove_shuffle_bg(
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    secret: ShuffleSecret,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-    group: Group,
-) -> BGProof:
-    """The proof that ``after`` is ``before`` permuted and re-masked as ``secret`` says.
+def prove_shuffle_bg(statement: ShuffleStatement, secret: ShuffleSecret) -> BGProof:
+    """The proof that ``statement`` holds: its ``after`` is its ``before`` permuted and re-masked
+    as ``secret`` says.
 
     Any mapping into the deck is taken as it comes: one that is not a permutation (as a cheat
     would use) gives a proof that does not verify, which the tests show.
     """
+    before, after, joint, group = statement.before, statement.after, statement.joint, statement.group
     size = len(before)
     if not 0 < size <= MAX_CARDS or len(after) != size:
         raise ValueError(f"the decks must hold the same number of cards, 1 to {MAX_CARDS}")
@@ -462,11 +453,8 @@ def prove_shuffle_bg(
     Q = group.order
     m, n = dimensions(size)
     total = m * n
-    statement = sh.statement(
-        STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
-    )
     key = b"".join(int_bytes(mask % Q) for mask in masks) + ",".join(map(str, psi)).encode("ascii")
-    prover = _Prover(group, statement, key, m=m, n=n, joint=joint)
+    prover = _Prover(group, statement.digest(STATEMENT_DOMAIN), key, m=m, n=n, joint=joint)
     transcript = prover.transcript
 
     mapping = [*psi, *range(size, total)]
@@ -584,36 +572,15 @@ def _check_values(proof: BGProof, group: Group, where: str) -> None:
 class Shuffle:
     """One shuffle's statement and its proof, as :func:`check_shuffle_bg` takes them."""
 
-    before: Sequence[Ciphertext]
-    after: Sequence[Ciphertext]
-    joint: Element
+    statement: ShuffleStatement
     proof: BGProof
-    game_id: str
-    deck_id: str
-    seat: str
-    group: Group
-
-    @property
-    def where(self) -> str:
-        """How a problem with the shuffle is named."""
-        return f"shuffle of {self.deck_id} by seat {self.seat}"
 
 
-def check_shuffle_bg(
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    proof: BGProof,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-    group: Group,
-) -> None:
-    """Raise GameFileError unless ``proof`` shows ``after`` is a shuffle of ``before``."""
-    shuffle = Shuffle(before, after, joint, proof, game_id=game_id, deck_id=deck_id, seat=seat, group=group)
-    where = shuffle.where
-    checker, transcript = _prepared(shuffle)
+def check_shuffle_bg(statement: ShuffleStatement, proof: BGProof) -> None:
+    """Raise GameFileError unless ``proof`` shows ``statement`` holds: its ``after`` is a shuffle of
+    its ``before``."""
+    where = statement.where
+    checker, transcript = _prepared(Shuffle(statement, proof))
     try:
         failed = checker.failed([transcript.weight(k) for k in range(len(checker.relations))])
     except UncheckedPoint:
@@ -649,11 +616,11 @@ def shuffles_hold(shuffles: Sequence[Shuffle], *, threads: int = 1) -> bool:
     """
     if not shuffles:
         return True
-    group = shuffles[0].group
+    group = shuffles[0].statement.group
     try:
         prepared = []
         for item in shuffles:
-            if item.group is not group:
+            if item.statement.group is not group:
                 return False
             prepared.append(_prepared(item))
         Q = group.order
@@ -701,14 +668,9 @@ def _vanishes(checker: _Checker, form: Form, threads: int) -> bool:
 def _prepared(shuffle: Shuffle) -> tuple[_Checker, _Transcript]:
     """Every equation the shuffle's proof must meet, and its transcript (which gives their
     weights); GameFileError if the proof's shape or values do not fit the decks."""
-    before, after, joint, proof, group = (
-        shuffle.before,
-        shuffle.after,
-        shuffle.joint,
-        shuffle.proof,
-        shuffle.group,
-    )
-    where = shuffle.where
+    statement, proof = shuffle.statement, shuffle.proof
+    before, after, group = statement.before, statement.after, statement.group
+    where = statement.where
     size = len(before)
     if len(after) != size:
         raise GameFileError(f"{where}: {len(after)} cards came out of {size}")
@@ -724,17 +686,7 @@ def _prepared(shuffle: Shuffle) -> tuple[_Checker, _Transcript]:
             )
     _check_values(proof, group, where)
     Q, total = group.order, m * n
-    statement = sh.statement(
-        STATEMENT_DOMAIN,
-        group,
-        before,
-        after,
-        joint,
-        game_id=shuffle.game_id,
-        deck_id=shuffle.deck_id,
-        seat=shuffle.seat,
-    )
-    transcript = _Transcript(group, statement, m, n)
+    transcript = _Transcript(group, statement.digest(STATEMENT_DOMAIN), m, n)
     checker = _Checker(group, n)
 
     c_a = [_term(value) for value in proof.commitments_a]
@@ -766,7 +718,7 @@ def _prepared(shuffle: Shuffle) -> tuple[_Checker, _Transcript]:
         x_powers=x_powers,
         before=_padded(before, total, group),
         after=_padded(after, total, group),
-        joint=joint,
+        joint=statement.joint,
         m=m,
         n=n,
     )

@@ -28,10 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pbem.crypto import shuffle as sh
 from pbem.crypto.groups import MODP_2048, Element, Group, challenge_text, parse_challenge
 from pbem.crypto.hidden_deck import Ciphertext, int_bytes
-from pbem.crypto.shuffle import ShuffleSecret
+from pbem.crypto.shuffle import ShuffleSecret, ShuffleStatement
 from pbem.errors import GameFileError
 
 PROOF_DOMAIN = "pbem/hidden-deck/shuffle-proof/v1"
@@ -79,33 +78,22 @@ def _final_challenge(
     )
 
 
-def prove_shuffle(
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    secret: ShuffleSecret,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-    group: Group = MODP_2048,
-) -> ShuffleProof:
-    """The proof that ``after`` is ``before`` permuted and re-masked as ``secret`` says."""
+def prove_shuffle(statement: ShuffleStatement, secret: ShuffleSecret) -> ShuffleProof:
+    """The proof that ``statement`` holds: its ``after`` is its ``before`` permuted and re-masked
+    as ``secret`` says."""
+    before, after = statement.before, statement.after
     size = len(before)
     if len(after) != size or sorted(secret.permutation) != list(range(size)) or len(secret.masks) != size:
         raise ValueError("the shuffle secret does not fit the deck")
-    statement = sh.statement(
-        STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
-    )
-    return _prove(group, statement, after, joint, secret)
+    return _prove(statement.group, statement.digest(STATEMENT_DOMAIN), after, statement.joint, secret)
 
 
 def _prove(
     group: Group, statement: bytes, after: Sequence[Ciphertext], joint: Element, secret: ShuffleSecret
 ) -> ShuffleProof:
-    """The prover's steps for the shuffle ``statement`` speaks for (``sh.statement`` under
-    ``STATEMENT_DOMAIN``), for any mapping: a mapping that is not a permutation (as a cheat would
-    use) gives a proof that does not verify, which the tests show."""
+    """The prover's steps for the shuffle ``statement`` speaks for (``ShuffleStatement.digest``
+    under ``STATEMENT_DOMAIN``), for any mapping: a mapping that is not a permutation (as a cheat
+    would use) gives a proof that does not verify, which the tests show."""
     size = len(after)
     psi, masks = secret.permutation, secret.masks
     key = b"".join(int_bytes(mask) for mask in masks) + ",".join(map(str, psi)).encode("ascii")
@@ -176,19 +164,11 @@ def _prove(
     )
 
 
-def check_shuffle(
-    before: Sequence[Ciphertext],
-    after: Sequence[Ciphertext],
-    joint: Element,
-    proof: ShuffleProof,
-    *,
-    game_id: str,
-    deck_id: str,
-    seat: str,
-    group: Group = MODP_2048,
-) -> None:
-    """Raise GameFileError unless ``proof`` shows ``after`` is a shuffle of ``before``."""
-    where = f"shuffle of {deck_id} by seat {seat}"
+def check_shuffle(statement: ShuffleStatement, proof: ShuffleProof) -> None:
+    """Raise GameFileError unless ``proof`` shows ``statement`` holds: its ``after`` is a shuffle of
+    its ``before``."""
+    before, after, joint, group = statement.before, statement.after, statement.joint, statement.group
+    where = statement.where
     size = len(before)
     if len(after) != size:
         raise GameFileError(f"{where}: {len(after)} cards came out of {size}")
@@ -201,14 +181,12 @@ def check_shuffle(
         group.is_element(value) for value in (*proof.commitments, *proof.chain)
     ):
         raise GameFileError(f"{where}: a commitment of the proof is not a group element")
-    statement = sh.statement(
-        STATEMENT_DOMAIN, group, before, after, joint, game_id=game_id, deck_id=deck_id, seat=seat
-    )
+    hashed = statement.digest(STATEMENT_DOMAIN)
     Q = group.order
     c = proof.challenge
     s1, s2, s3, s4 = proof.responses
     s_chain, s_cards = proof.chain_responses, proof.card_responses
-    u = _challenges(group, statement, proof.commitments)
+    u = _challenges(group, hashed, proof.commitments)
     generators = [generator(i, group) for i in range(size)]
 
     def over_c(value: Element) -> Element:  # value^-c, c being a short challenge
@@ -249,7 +227,7 @@ def check_shuffle(
             )
         )
     expected = _final_challenge(
-        group, statement, [*proof.commitments, *proof.chain], [t1, t2, t3, t4_second, t4_first, *t_chain]
+        group, hashed, [*proof.commitments, *proof.chain], [t1, t2, t3, t4_second, t4_first, *t_chain]
     )
     if expected != c:
         raise GameFileError(f"{where}: the proof of shuffle does not verify")

@@ -536,15 +536,12 @@ def _shuffle_proof(
     game's group writes (``shuffle_fields``): a seat's shuffle, or a card it returns re-masked
     (in the 2048-bit group, a one-card shuffle)."""
     group = decks.group
-    if group.compact:
-        proven = bg.prove_shuffle_bg(
-            before, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
-        )
-        return bg.proof_fields(proven, group)
-    proof = sp.prove_shuffle(
-        before, after, decks.joint, how, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
+    statement = sh.ShuffleStatement(
+        before, after, decks.joint, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
     )
-    return sp.proof_fields(proof, group=group)
+    if group.compact:
+        return bg.proof_fields(bg.prove_shuffle_bg(statement, how), group)
+    return sp.proof_fields(sp.prove_shuffle(statement, how), group=group)
 
 
 def _linear_shuffle_check(
@@ -562,9 +559,10 @@ def _linear_shuffle_check(
     group = decks.group
 
     def run() -> None:
-        sp.check_shuffle(
-            before, after, decks.joint, proof, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
+        statement = sh.ShuffleStatement(
+            before, after, decks.joint, game_id=game_id, deck_id=deck.deck_id, seat=seat, group=group
         )
+        sp.check_shuffle(statement, proof)
 
     return run
 
@@ -1117,14 +1115,16 @@ def _take_shuffle(
     if group.compact:
         run = ShuffleCheck(
             bg.Shuffle(
-                tuple(before),
-                tuple(after),
-                decks.joint,
+                sh.ShuffleStatement(
+                    tuple(before),
+                    tuple(after),
+                    decks.joint,
+                    game_id=game_id,
+                    deck_id=deck.deck_id,
+                    seat=seat,
+                    group=group,
+                ),
                 bg.parse_proof(item, where, group, lazily=True),
-                game_id=game_id,
-                deck_id=deck.deck_id,
-                seat=seat,
-                group=group,
             ),
             where,
             item,
@@ -1188,20 +1188,10 @@ class ShuffleCheck(BatchedCheck):
         _naming(self._alone, self.where, self._decoded)()
 
     def _alone(self) -> None:
-        given = self.shuffle
-        bg.check_shuffle_bg(
-            given.before,
-            given.after,
-            given.joint,
-            given.proof,
-            game_id=given.game_id,
-            deck_id=given.deck_id,
-            seat=given.seat,
-            group=given.group,
-        )
+        bg.check_shuffle_bg(self.shuffle.statement, self.shuffle.proof)
 
     def _decoded(self) -> None:
-        group = self.shuffle.group
+        group = self.shuffle.statement.group
         bg.parse_proof(self.item, self.where, group)
         hd.parse_deck(self.item.get("cards"), f"{self.where} cards", group=group)
 
