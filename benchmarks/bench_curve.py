@@ -69,21 +69,29 @@ def primitives(group: Group, cards: int, runs: int) -> dict[str, float]:
         made["after"] = after
         if group.compact:
             made["proof"] = bg.prove_shuffle_bg(
-                deck, after, joint, how, game_id=GAME, deck_id=DECK, seat="s0", group=group
+                sh.ShuffleStatement(deck, after, joint, game_id=GAME, deck_id=DECK, seat="s0", group=group),
+                how,
             )
         else:
             made["proof"] = sp.prove_shuffle(
-                deck, after, joint, how, game_id=GAME, deck_id=DECK, seat="s0", group=group
+                sh.ShuffleStatement(deck, after, joint, game_id=GAME, deck_id=DECK, seat="s0", group=group),
+                how,
             )
 
     def check() -> None:
         if group.compact:
             bg.check_shuffle_bg(
-                deck, made["after"], joint, made["proof"], game_id=GAME, deck_id=DECK, seat="s0", group=group
+                sh.ShuffleStatement(
+                    deck, made["after"], joint, game_id=GAME, deck_id=DECK, seat="s0", group=group
+                ),
+                made["proof"],
             )
         else:
             sp.check_shuffle(
-                deck, made["after"], joint, made["proof"], game_id=GAME, deck_id=DECK, seat="s0", group=group
+                sh.ShuffleStatement(
+                    deck, made["after"], joint, game_id=GAME, deck_id=DECK, seat="s0", group=group
+                ),
+                made["proof"],
             )
 
     share = hd.share(secrets[1], deck[0], game_id=GAME, deck_id=DECK, position=0, seat="s1", group=group)
@@ -119,14 +127,8 @@ def compact_checks(
         deck[0], after, joint, 12345, game_id=GAME, deck_id=DECK, position=0, seat="s1", group=group
     )
     one_card = sp.prove_shuffle(
-        [deck[0]],
-        [after],
-        joint,
+        sh.ShuffleStatement([deck[0]], [after], joint, game_id=GAME, deck_id=DECK, seat="s1", group=group),
         sh.ShuffleSecret((0,), (12345,)),
-        game_id=GAME,
-        deck_id=DECK,
-        seat="s1",
-        group=group,
     )
 
     def remask_check() -> None:
@@ -136,7 +138,10 @@ def compact_checks(
 
     def one_card_check() -> None:
         sp.check_shuffle(
-            [deck[0]], [after], joint, one_card, game_id=GAME, deck_id=DECK, seat="s1", group=group
+            sh.ShuffleStatement(
+                [deck[0]], [after], joint, game_id=GAME, deck_id=DECK, seat="s1", group=group
+            ),
+            one_card,
         )
 
     return {

@@ -106,7 +106,9 @@ def measure(players: int, cards: int, repeat: int, rng: random.Random) -> dict[s
         after, secret = sh.shuffle(before, joint, seed, game_id=GAME, deck_id=DECK, seat=seat)
         samples["shuffle"].append(time.perf_counter() - start)
         start = time.perf_counter()
-        proof = sp.prove_shuffle(before, after, joint, secret, game_id=GAME, deck_id=DECK, seat=seat)
+        proof = sp.prove_shuffle(
+            sh.ShuffleStatement(before, after, joint, game_id=GAME, deck_id=DECK, seat=seat), secret
+        )
         samples["prove"].append(time.perf_counter() - start)
         start = time.perf_counter()
         committed = sh.seed_commitment(seed, game_id=GAME, deck_id=DECK, seat=seat)
@@ -118,7 +120,7 @@ def measure(players: int, cards: int, repeat: int, rng: random.Random) -> dict[s
             s: str = seat,
             p: sp.ShuffleProof = proof,
         ) -> None:
-            sp.check_shuffle(b, a, joint, p, game_id=GAME, deck_id=DECK, seat=s)
+            sp.check_shuffle(sh.ShuffleStatement(b, a, joint, game_id=GAME, deck_id=DECK, seat=s), p)
 
         def audit(
             b: list[hd.Ciphertext] = before,

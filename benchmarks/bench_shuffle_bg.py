@@ -57,10 +57,14 @@ def measure(cards: int, runs: int) -> dict[str, float]:
     after, secret = sh.shuffle(before, joint, b"\x02" * 32, seat="b", group=GROUP, **where)
 
     def prove_bg() -> bg.BGProof:
-        return bg.prove_shuffle_bg(before, after, joint, secret, seat="b", group=GROUP, **where)
+        return bg.prove_shuffle_bg(
+            sh.ShuffleStatement(before, after, joint, seat="b", group=GROUP, **where), secret
+        )
 
     def prove_linear() -> sp.ShuffleProof:
-        return sp.prove_shuffle(before, after, joint, secret, seat="b", group=GROUP, **where)
+        return sp.prove_shuffle(
+            sh.ShuffleStatement(before, after, joint, seat="b", group=GROUP, **where), secret
+        )
 
     proof_bg, proof_linear = prove_bg(), prove_linear()
     fields_bg = bg.proof_fields(proof_bg, GROUP)
@@ -73,12 +77,16 @@ def measure(cards: int, runs: int) -> dict[str, float]:
         "prove_linear": timed(runs, prove_linear) * 1000,
         "check_bg": timed(
             runs,
-            lambda: bg.check_shuffle_bg(before, after, joint, proof_bg, seat="b", group=GROUP, **where),
+            lambda: bg.check_shuffle_bg(
+                sh.ShuffleStatement(before, after, joint, seat="b", group=GROUP, **where), proof_bg
+            ),
         )
         * 1000,
         "check_linear": timed(
             runs,
-            lambda: sp.check_shuffle(before, after, joint, proof_linear, seat="b", group=GROUP, **where),
+            lambda: sp.check_shuffle(
+                sh.ShuffleStatement(before, after, joint, seat="b", group=GROUP, **where), proof_linear
+            ),
         )
         * 1000,
         "bytes_bg": bg.proof_size_bytes(proof_bg, GROUP),

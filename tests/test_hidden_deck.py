@@ -79,7 +79,9 @@ def make_deal(cards: int, seeds: Sequence[bytes], prove: bool) -> Deal:
         after, secret = sh.shuffle(decks[-1], joint, shuffle_seed, game_id=GAME, deck_id=DECK, seat=s)
         if prove:
             proofs.append(
-                sp.prove_shuffle(decks[-1], after, joint, secret, game_id=GAME, deck_id=DECK, seat=s)
+                sp.prove_shuffle(
+                    sh.ShuffleStatement(decks[-1], after, joint, game_id=GAME, deck_id=DECK, seat=s), secret
+                )
             )
         decks.append(after)
         shuffles.append(secret)
@@ -220,13 +222,10 @@ def test_cards_are_distinct_subgroup_elements_and_decode() -> None:
 def test_every_seat_shuffles_with_a_proof_that_verifies(deal: Deal) -> None:
     for index, s in enumerate(SEATS):
         sp.check_shuffle(
-            deal.decks[index],
-            deal.decks[index + 1],
-            deal.joint,
+            sh.ShuffleStatement(
+                deal.decks[index], deal.decks[index + 1], deal.joint, game_id=GAME, deck_id=DECK, seat=s
+            ),
             deal.proofs[index],
-            game_id=GAME,
-            deck_id=DECK,
-            seat=s,
         )
 
 
@@ -300,14 +299,20 @@ def test_a_dishonest_shuffle_is_refused_by_the_proof(deal: Deal, how: str) -> No
     before, honest = deal.decks[0], deal.decks[1]
     after = tamper(honest, deal.joint, how)
     with pytest.raises(GameFileError, match="shuffle of treachery by seat a: "):
-        sp.check_shuffle(before, after, deal.joint, deal.proofs[0], game_id=GAME, deck_id=DECK, seat="a")
+        sp.check_shuffle(
+            sh.ShuffleStatement(before, after, deal.joint, game_id=GAME, deck_id=DECK, seat="a"),
+            deal.proofs[0],
+        )
     # Nor can a proof be made for it: the shuffler's own secret does not fit the bad deck.
     if how != "drop":
         forged = sp.prove_shuffle(
-            before, after, deal.joint, deal.shuffles[0], game_id=GAME, deck_id=DECK, seat="a"
+            sh.ShuffleStatement(before, after, deal.joint, game_id=GAME, deck_id=DECK, seat="a"),
+            deal.shuffles[0],
         )
         with pytest.raises(GameFileError, match="the proof of shuffle does not verify"):
-            sp.check_shuffle(before, after, deal.joint, forged, game_id=GAME, deck_id=DECK, seat="a")
+            sp.check_shuffle(
+                sh.ShuffleStatement(before, after, deal.joint, game_id=GAME, deck_id=DECK, seat="a"), forged
+            )
 
 
 def test_a_proof_for_a_mapping_that_is_not_a_permutation_is_refused(deal: Deal) -> None:
@@ -319,7 +324,8 @@ def test_a_proof_for_a_mapping_that_is_not_a_permutation_is_refused(deal: Deal) 
     after = [sh.remask(before[source], deal.joint, mask) for source, mask in zip(mapping, masks, strict=True)]
     with pytest.raises(ValueError, match="does not fit the deck"):
         sp.prove_shuffle(
-            before, after, deal.joint, sh.ShuffleSecret(mapping, masks), game_id=GAME, deck_id=DECK, seat="a"
+            sh.ShuffleStatement(before, after, deal.joint, game_id=GAME, deck_id=DECK, seat="a"),
+            sh.ShuffleSecret(mapping, masks),
         )
     statement = sh.statement(
         sp.STATEMENT_DOMAIN, MODP, before, after, deal.joint, game_id=GAME, deck_id=DECK, seat="a"
@@ -328,16 +334,21 @@ def test_a_proof_for_a_mapping_that_is_not_a_permutation_is_refused(deal: Deal) 
     with pytest.raises(
         GameFileError, match="shuffle of treachery by seat a: the proof of shuffle does not verify"
     ):
-        sp.check_shuffle(before, after, deal.joint, forged, game_id=GAME, deck_id=DECK, seat="a")
+        sp.check_shuffle(
+            sh.ShuffleStatement(before, after, deal.joint, game_id=GAME, deck_id=DECK, seat="a"), forged
+        )
     # The same values with a true permutation do verify: the refusal is the duplicate's doing.
     honest_map = (1, 0, 2, 3, 4, 5)
     honest = [
         sh.remask(before[source], deal.joint, mask) for source, mask in zip(honest_map, masks, strict=True)
     ]
     proof = sp.prove_shuffle(
-        before, honest, deal.joint, sh.ShuffleSecret(honest_map, masks), game_id=GAME, deck_id=DECK, seat="a"
+        sh.ShuffleStatement(before, honest, deal.joint, game_id=GAME, deck_id=DECK, seat="a"),
+        sh.ShuffleSecret(honest_map, masks),
     )
-    sp.check_shuffle(before, honest, deal.joint, proof, game_id=GAME, deck_id=DECK, seat="a")
+    sp.check_shuffle(
+        sh.ShuffleStatement(before, honest, deal.joint, game_id=GAME, deck_id=DECK, seat="a"), proof
+    )
 
 
 @pytest.mark.parametrize(
@@ -348,13 +359,10 @@ def test_a_shuffle_proof_is_bound_to_its_game_deck_and_seat(
 ) -> None:
     with pytest.raises(GameFileError, match="the proof of shuffle does not verify"):
         sp.check_shuffle(
-            deal.decks[0],
-            deal.decks[1],
-            deal.joint,
+            sh.ShuffleStatement(
+                deal.decks[0], deal.decks[1], deal.joint, game_id=game_id, deck_id=deck_id, seat=seat
+            ),
             deal.proofs[0],
-            game_id=game_id,
-            deck_id=deck_id,
-            seat=seat,
         )
 
 
@@ -364,23 +372,26 @@ def test_a_shuffle_proof_survives_its_text_form(deal: Deal) -> None:
     altered = dict(fields, responses=[*fields["responses"][:3], fields["responses"][0]])
     with pytest.raises(GameFileError, match="the proof of shuffle does not verify"):
         sp.check_shuffle(
-            deal.decks[1],
-            deal.decks[2],
-            deal.joint,
+            sh.ShuffleStatement(
+                deal.decks[1], deal.decks[2], deal.joint, game_id=GAME, deck_id=DECK, seat="b"
+            ),
             sp.parse_proof(altered, "p"),
-            game_id=GAME,
-            deck_id=DECK,
-            seat="b",
         )
     outside = replace(deal.proofs[1], commitments=(group.P - 1, *deal.proofs[1].commitments[1:]))
     with pytest.raises(GameFileError, match="a commitment of the proof is not a group element"):
         sp.check_shuffle(
-            deal.decks[1], deal.decks[2], deal.joint, outside, game_id=GAME, deck_id=DECK, seat="b"
+            sh.ShuffleStatement(
+                deal.decks[1], deal.decks[2], deal.joint, game_id=GAME, deck_id=DECK, seat="b"
+            ),
+            outside,
         )
     bad_chain = replace(deal.proofs[1], chain=deal.proofs[1].chain[:-1])
     with pytest.raises(GameFileError, match="the proof is for a deck of another size"):
         sp.check_shuffle(
-            deal.decks[1], deal.decks[2], deal.joint, bad_chain, game_id=GAME, deck_id=DECK, seat="b"
+            sh.ShuffleStatement(
+                deal.decks[1], deal.decks[2], deal.joint, game_id=GAME, deck_id=DECK, seat="b"
+            ),
+            bad_chain,
         )
 
 

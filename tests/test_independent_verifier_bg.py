@@ -56,7 +56,8 @@ def dealt(cards: int) -> Deal:
         before, joint_key(), seed("a"), game_id=GAME, deck_id=DECK, seat="a", group=GROUP
     )
     proof = bg.prove_shuffle_bg(
-        before, after, joint_key(), secret, game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+        sh.ShuffleStatement(before, after, joint_key(), game_id=GAME, deck_id=DECK, seat="a", group=GROUP),
+        secret,
     )
     packed = GROUP.elements_text([value for c in after for value in (c.c1, c.c2)])
     assert isinstance(packed, str)
@@ -261,7 +262,10 @@ def forged_half(half: int) -> Forgery:
     moved = GROUP.multiply(first.c2 if half else first.c1, GROUP.generator)
     after = [Ciphertext(first.c1, moved) if half else Ciphertext(moved, first.c2), *d.pbem_after[1:]]
     proof = bg.prove_shuffle_bg(
-        d.pbem_before, after, joint_key(), d.secret, game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+        sh.ShuffleStatement(
+            d.pbem_before, after, joint_key(), game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+        ),
+        d.secret,
     )
     return d.pbem_before, after, proof
 
@@ -352,7 +356,10 @@ def test_a_forgery_that_fools_all_but_one_argument_is_refused(
     before, after, proof = forgery()
     with pytest.raises(GameFileError, match=rf"does not verify \({caught_by}"):
         bg.check_shuffle_bg(
-            before, after, joint_key(), proof, game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+            sh.ShuffleStatement(
+                before, after, joint_key(), game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+            ),
+            proof,
         )
     assert not verdict((before, after, proof))
 
@@ -435,7 +442,10 @@ def test_a_shuffle_table_with_the_bayer_groth_proof_is_taken() -> None:
 def test_a_shuffle_table_with_the_linear_proof_is_still_taken_in_the_curve_group() -> None:
     d = deal(6)
     proof = sp.prove_shuffle(
-        d.pbem_before, d.pbem_after, joint_key(), d.secret, game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+        sh.ShuffleStatement(
+            d.pbem_before, d.pbem_after, joint_key(), game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+        ),
+        d.secret,
     )
     v = verifier("edwards25519", d)
     v.shuffle("a", table(d, **sp.proof_fields(proof, group=GROUP)), "shuffles[0]")

@@ -15,6 +15,7 @@ import pytest
 
 from pbem.cli.proof_cache import ProofCache
 from pbem.crypto import hidden_deck as hd
+from pbem.crypto import shuffle as sh
 from pbem.crypto import shuffle_bg as bg
 from pbem.engine import decks as hidden_decks
 from pbem.engine import ledger as ledger_mod
@@ -125,12 +126,12 @@ def test_a_decks_shuffles_are_checked_together_in_threads_and_each_alone_in_plac
 
     def shuffles_hold(shuffles: Sequence[bg.Shuffle], *, threads: int) -> bool:
         assert threads == 2  # the batch shares the workers' threads
-        batches.append([shuffle.seat for shuffle in shuffles])
+        batches.append([shuffle.statement.seat for shuffle in shuffles])
         return together(shuffles, threads=threads)
 
-    def check_shuffle_bg(*args: Any, **kwargs: Any) -> None:
-        alone.append(kwargs["seat"])
-        each(*args, **kwargs)
+    def check_shuffle_bg(statement: sh.ShuffleStatement, proof: bg.BGProof) -> None:
+        alone.append(statement.seat)
+        each(statement, proof)
 
     monkeypatch.setattr(bg, "shuffles_hold", shuffles_hold)
     monkeypatch.setattr(bg, "check_shuffle_bg", check_shuffle_bg)

@@ -60,7 +60,8 @@ def shuffled_deck(cards: int) -> list[Ciphertext]:
 
 def prove(before: Sequence[Ciphertext], after: Sequence[Ciphertext], secret: sh.ShuffleSecret) -> bg.BGProof:
     return bg.prove_shuffle_bg(
-        before, after, joint_key(), secret, game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+        sh.ShuffleStatement(before, after, joint_key(), game_id=GAME, deck_id=DECK, seat="a", group=GROUP),
+        secret,
     )
 
 
@@ -75,14 +76,16 @@ def check(
     joint: Element | None = None,
 ) -> None:
     bg.check_shuffle_bg(
-        before,
-        after,
-        joint_key() if joint is None else joint,
+        sh.ShuffleStatement(
+            before,
+            after,
+            joint_key() if joint is None else joint,
+            game_id=game_id,
+            deck_id=deck_id,
+            seat=seat,
+            group=GROUP,
+        ),
         proof,
-        game_id=game_id,
-        deck_id=deck_id,
-        seat=seat,
-        group=GROUP,
     )
 
 
@@ -502,14 +505,10 @@ def test_the_proof_is_smaller_and_cheaper_to_check_than_the_linear_one_for_100_c
     deal = shuffled(100)
     linear = sp.proof_fields(
         sp.prove_shuffle(
-            deal.before,
-            deal.after,
-            joint_key(),
+            sh.ShuffleStatement(
+                deal.before, deal.after, joint_key(), game_id=GAME, deck_id=DECK, seat="a", group=GROUP
+            ),
             deal.secret,
-            game_id=GAME,
-            deck_id=DECK,
-            seat="a",
-            group=GROUP,
         ),
         group=GROUP,
     )
@@ -527,10 +526,10 @@ def chain() -> tuple[bg.Shuffle, ...]:
         after, secret = sh.shuffle(
             deck, joint_key(), seed(f"chain {seat}"), game_id=GAME, deck_id=DECK, seat=seat, group=GROUP
         )
-        proof = bg.prove_shuffle_bg(
-            deck, after, joint_key(), secret, game_id=GAME, deck_id=DECK, seat=seat, group=GROUP
+        statement = sh.ShuffleStatement(
+            tuple(deck), tuple(after), joint_key(), game_id=GAME, deck_id=DECK, seat=seat, group=GROUP
         )
-        found.append(bg.Shuffle(tuple(deck), tuple(after), joint_key(), proof, GAME, DECK, seat, GROUP))
+        found.append(bg.Shuffle(statement, bg.prove_shuffle_bg(statement, secret)))
         deck = after
     return tuple(found)
 
@@ -551,16 +550,7 @@ def powers_taken(monkeypatch: pytest.MonkeyPatch, work: Callable[[], object]) ->
 
 
 def check_alone(shuffle: bg.Shuffle) -> None:
-    bg.check_shuffle_bg(
-        shuffle.before,
-        shuffle.after,
-        shuffle.joint,
-        shuffle.proof,
-        game_id=shuffle.game_id,
-        deck_id=shuffle.deck_id,
-        seat=shuffle.seat,
-        group=shuffle.group,
-    )
+    bg.check_shuffle_bg(shuffle.statement, shuffle.proof)
 
 
 def check_each(shuffles: Sequence[bg.Shuffle]) -> None:
@@ -602,15 +592,25 @@ def test_a_card_between_two_shuffles_altered_in_both_does_not_hold_together() ->
     """The deck between two shuffles is read once for both: changing it there, the same for both,
     must still break them."""
     first, second, third = chain()
-    card = first.after[0]
+    card = first.statement.after[0]
     other = Ciphertext(card.c1, GROUP.multiply(card.c2, GROUP.generator))
-    changed = (other, *first.after[1:])
-    assert not bg.shuffles_hold([replace(first, after=changed), replace(second, before=changed), third])
+    changed = (other, *first.statement.after[1:])
+    assert not bg.shuffles_hold(
+        [
+            replace(first, statement=replace(first.statement, after=changed)),
+            replace(second, statement=replace(second.statement, before=changed)),
+            third,
+        ]
+    )
 
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_point_outside_the_group_makes_the_batch_fail_without_raising(threads: int) -> None:
     first, second, third = chain()
-    changed = (Ciphertext(ORDER_2, first.after[0].c2), *first.after[1:])
-    batch = [replace(first, after=changed), replace(second, before=changed), third]
+    changed = (Ciphertext(ORDER_2, first.statement.after[0].c2), *first.statement.after[1:])
+    batch = [
+        replace(first, statement=replace(first.statement, after=changed)),
+        replace(second, statement=replace(second.statement, before=changed)),
+        third,
+    ]
     assert not bg.shuffles_hold(batch, threads=threads)
