@@ -123,18 +123,15 @@ def compact_checks(
         hd.check_shares(public, places, values, proof, game_id=GAME, seat="s1", group=group)
 
     after = sh.remask(deck[0], joint, 12345, group=group)
-    short = hd.prove_remask(
-        deck[0], after, joint, 12345, game_id=GAME, deck_id=DECK, position=0, seat="s1", group=group
-    )
+    claim = hd.Remask(deck[0], after, joint, game_id=GAME, deck_id=DECK, position=0, seat="s1", group=group)
+    short = hd.prove_remask(claim, 12345)
     one_card = sp.prove_shuffle(
         sh.ShuffleStatement([deck[0]], [after], joint, game_id=GAME, deck_id=DECK, seat="s1", group=group),
         sh.ShuffleSecret((0,), (12345,)),
     )
 
     def remask_check() -> None:
-        hd.check_remask(
-            deck[0], after, joint, short, game_id=GAME, deck_id=DECK, position=0, seat="s1", group=group
-        )
+        hd.check_remask(claim, short)
 
     def one_card_check() -> None:
         sp.check_shuffle(

@@ -428,82 +428,66 @@ def check_shares(
 
 
 # --- a card going back under the deck -------------------------------------------------------------
-def _remask_statement(
-    group: Group,
-    before: Ciphertext,
-    after: Ciphertext,
-    joint: Element,
-    *,
-    game_id: str,
-    deck_id: str,
-    position: int,
-    seat: str,
-) -> bytes:
-    return hashlib.sha256(
-        pae(
-            group.domain(REMASK_PROOF_DOMAIN),
-            _text(game_id),
-            _text(deck_id),
-            str(position).encode("ascii"),
-            _text(seat),
-            group.encode(joint),
-            *(group.encode(value) for value in (before.c1, before.c2, after.c1, after.c2)),
-        )
-    ).digest()
+@dataclass(frozen=True)
+class Remask:
+    """What a re-masked card's proof claims: ``after`` is ``before`` under fresh randomness and
+    the joint key, the card at ``position`` of ``deck_id`` that ``seat`` puts back under the
+    deck. The prover and the checker take the one claim."""
+
+    before: Ciphertext
+    after: Ciphertext
+    joint: Element
+    game_id: str
+    deck_id: str
+    position: int
+    seat: str
+    group: Group = MODP_2048
+
+    def digest(self) -> bytes:
+        group = self.group
+        return hashlib.sha256(
+            pae(
+                group.domain(REMASK_PROOF_DOMAIN),
+                _text(self.game_id),
+                _text(self.deck_id),
+                str(self.position).encode("ascii"),
+                _text(self.seat),
+                group.encode(self.joint),
+                *(
+                    group.encode(value)
+                    for value in (self.before.c1, self.before.c2, self.after.c1, self.after.c2)
+                ),
+            )
+        ).digest()
 
 
-def prove_remask(
-    before: Ciphertext,
-    after: Ciphertext,
-    joint: Element,
-    mask: int,
-    *,
-    game_id: str,
-    deck_id: str,
-    position: int,
-    seat: str,
-    group: Group = MODP_2048,
-) -> Proof:
+def prove_remask(claim: Remask, mask: int) -> Proof:
     """That ``after`` is ``before`` under fresh randomness: ``after / before = (g^r, H^r)`` for one
     ``r`` (a Chaum-Pedersen proof; a one-card shuffle proves the same at five times the size)."""
-    statement = _remask_statement(
-        group, before, after, joint, game_id=game_id, deck_id=deck_id, position=position, seat=seat
-    )
+    group, statement = claim.group, claim.digest()
     nonce = _nonce(group, mask, statement)
-    first, second = group.base_power(nonce), group.fixed_base(joint)(nonce)
+    first, second = group.base_power(nonce), group.fixed_base(claim.joint)(nonce)
     challenge = group.challenge(REMASK_PROOF_DOMAIN, statement, group.encode(first), group.encode(second))
     return Proof(challenge, (nonce + challenge * mask) % group.order)
 
 
-def check_remask(
-    before: Ciphertext,
-    after: Ciphertext,
-    joint: Element,
-    proof: Proof,
-    *,
-    game_id: str,
-    deck_id: str,
-    position: int,
-    seat: str,
-    group: Group = MODP_2048,
-) -> None:
+def check_remask(claim: Remask, proof: Proof) -> None:
     """Raise GameFileError unless ``proof`` shows ``after`` re-masks ``before`` under ``joint``."""
-    statement = _remask_statement(
-        group, before, after, joint, game_id=game_id, deck_id=deck_id, position=position, seat=seat
-    )
+    group, before, after = claim.group, claim.before, claim.after
     first = group.divide(
         group.base_power(proof.response),
         group.power(group.divide(after.c1, before.c1), proof.challenge),
     )
     second = group.divide(
-        group.fixed_base(joint)(proof.response),
+        group.fixed_base(claim.joint)(proof.response),
         group.power(group.divide(after.c2, before.c2), proof.challenge),
     )
-    if group.challenge(REMASK_PROOF_DOMAIN, statement, group.encode(first), group.encode(second)) != (
+    if group.challenge(REMASK_PROOF_DOMAIN, claim.digest(), group.encode(first), group.encode(second)) != (
         proof.challenge
     ):
         raise GameFileError(
-            f"the card {seat} returns to {deck_id} position {position}: the re-mask proof does not verify"
+            f"the card {claim.seat} returns to {claim.deck_id} position {claim.position}: "
+            "the re-mask proof does not verify"
         )
 
 

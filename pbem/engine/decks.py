@@ -1004,17 +1004,8 @@ def _remask_item(
     )
     after = sh.remask(ciphertext, decks.joint, mask, group=group)
     if group.compact:
-        proven = hd.prove_remask(
-            ciphertext,
-            after,
-            decks.joint,
-            mask,
-            game_id=game_id,
-            deck_id=deck.deck_id,
-            position=slot,
-            seat=seat,
-            group=group,
-        )
+        claim = hd.Remask(ciphertext, after, decks.joint, game_id, deck.deck_id, slot, seat, group)
+        proven = hd.prove_remask(claim, mask)
         return {
             "deck": deck.deck_id,
             "slot": slot,
@@ -1582,15 +1573,7 @@ def _return(
 
         def run() -> None:
             hd.check_remask(
-                before,
-                after,
-                decks.joint,
-                proof,
-                game_id=game_id,
-                deck_id=deck.deck_id,
-                position=slot,
-                seat=seat,
-                group=group,
+                hd.Remask(before, after, decks.joint, game_id, deck.deck_id, slot, seat, group), proof
             )
 
     else:
