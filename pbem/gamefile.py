@@ -233,15 +233,10 @@ def append_text(
     written anew, as ``rewrite_entries`` does. Each way the result is read back and compared
     before it is returned.
     """
+    quick = _appended(loaded, [entry], header, roster)
+    if quick is not None and _reads_back(quick, loaded.data, entry, header, roster):
+        return _status_block(status) + quick
     text = _strip_status(loaded.text)
-    cut = text.find(ENTRY_MARK)
-    if cut >= 0:
-        head = _edited(lambda: _edit_front(text[: cut + 1], header, roster))
-        if head is not None:
-            quick = head + text[cut + 1 :]
-            quick = tidy(quick + ("" if quick.endswith("\n") else "\n") + _entry_text(entry))
-            if _reads_back(quick, loaded.data, entry, header, roster):
-                return _status_block(status) + quick
     whole = _edited(lambda: tidy(_edit_head(text, header, roster, entry)))
     if whole is not None and _reads_back(whole, loaded.data, entry, header, roster):
         return _status_block(status) + whole
@@ -370,7 +365,12 @@ def rewrite_entries(
     appended as text and only the part before the first entry is edited, as ``append_text`` does,
     so the cost does not grow with the length of the game.
     """
-    text = _appended(loaded, entries, header, roster)
+    held = loaded.data.get("entry", [])
+    extends = len(entries) > len(held) and all(
+        (entry["seq"], entry["by"]) == (have.get("seq"), have.get("by"))
+        for entry, have in zip(entries[: len(held)], held, strict=True)
+    )
+    text = _appended(loaded, entries[len(held) :], header, roster) if extends else None
     if text is not None and _reads_back(text, loaded.data, None, header, roster, entries=entries):
         return _status_block(status) + text
     text = _edited(lambda: tidy(_merged_text(loaded, entries, header, roster)))
@@ -384,18 +384,12 @@ def rewrite_entries(
 
 def _appended(
     loaded: LoadedFile,
-    entries: Sequence[Mapping[str, Any]],
+    added: Sequence[Mapping[str, Any]],
     header: Mapping[str, Any],
     roster: Mapping[str, Mapping[str, Any]],
 ) -> str | None:
-    """The file's text with the entries after its own appended, or None when ``entries`` do not
-    begin with the file's entries or the file's layout defeats the edit."""
-    held = loaded.data.get("entry", [])
-    if len(entries) <= len(held) or any(
-        (entry["seq"], entry["by"]) != (have.get("seq"), have.get("by"))
-        for entry, have in zip(entries[: len(held)], held, strict=True)
-    ):
-        return None
+    """The file's text with ``added`` after its own entries, only the part before the first entry
+    edited through tomlkit; None when the file's layout defeats that."""
     text = _strip_status(loaded.text)
     cut = text.find(ENTRY_MARK)
     if cut < 0:
@@ -404,8 +398,7 @@ def _appended(
     if head is None:
         return None
     kept = head + text[cut + 1 :]
-    added = "".join(_entry_text(entry) for entry in entries[len(held) :])
-    return tidy(kept + ("" if kept.endswith("\n") else "\n") + added)
+    return tidy(kept + ("" if kept.endswith("\n") else "\n") + "".join(map(_entry_text, added)))
 
 
 def _merged_text(

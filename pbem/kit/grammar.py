@@ -24,14 +24,12 @@ class MoveBase:
     (``class Keep(MoveBase, form="keep {token}[ under {under}]")``)."""
 
     form: ClassVar[str]
-    _names: ClassVar[tuple[str, ...]]
 
     def __init_subclass__(cls, form: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.form = form
         dataclass(frozen=True)(cls)
         declared = fields(cls)  # type: ignore[arg-type]
-        cls._names = tuple(field.name for field in declared)
         lists = {field.name for field in declared if "tuple" in str(field.type)}
         cls.said = _writer(cls.__name__, form, lists)  # type: ignore[method-assign, assignment]
 
@@ -63,8 +61,8 @@ def _writer(name: str, form: str, lists: set[str]) -> Callable[[MoveBase], str]:
         pieces = _FIELD.split(text)  # text and the fields it names, one after the other
         literal = "f" + repr(
             "".join(
-                "{_" + piece + "}" if odd % 2 else piece.replace("{", "{{").replace("}", "}}")
-                for odd, piece in enumerate(pieces)
+                "{_" + piece + "}" if at % 2 else piece.replace("{", "{{").replace("}", "}}")
+                for at, piece in enumerate(pieces)
             )
         )
         parts.append(
