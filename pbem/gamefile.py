@@ -233,7 +233,7 @@ def append_text(
     written anew, as ``rewrite_entries`` does. Each way the result is read back and compared
     before it is returned.
     """
-    quick = _appended(loaded, [entry], header, roster)
+    quick = _spliced(loaded, [*loaded.data["entry"], entry], header, roster)
     if quick is not None and _reads_back(quick, loaded.data, entry, header, roster):
         return _status_block(status) + quick
     text = _strip_status(loaded.text)
@@ -294,7 +294,10 @@ def _edit_head(
     # the seats in ``roster``'s order (the game's), whatever order their joins arrived in, so that
     # copies holding the same entries are the same bytes
     order = [seat for seat in roster if seat in present or seat in missing]
-    order += [seat for seat in present if seat not in roster]
+    for seat in present:
+        if seat not in roster:  # its join was overtaken in a merge: the seat joins again
+            del roster_table[seat]
+    present = [seat for seat in present if seat in roster]
     if missing and present + missing != order:
         tables = {seat: roster_table[seat] for seat in present}
         for seat in present:
@@ -332,17 +335,17 @@ def _reads_back(
     *,
     entries: Sequence[Mapping[str, Any]] | None = None,
 ) -> bool:
-    """True if ``text`` parses to the old data plus exactly the intended changes: one more
-    ``entry``, or else the whole list ``entries``."""
+    """True if ``text`` parses to the old data with exactly the intended changes: the header and
+    roster the entries define, and one more ``entry`` or else the whole list ``entries`` (which
+    may leave out entries of the old file: those a merge found overtaken)."""
     try:
         after = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return False
     expected = dict(before)
     expected["game"] = {**before["game"], **header}
-    merged_roster = {**before.get("roster", {}), **roster}
-    if merged_roster or "roster" in before:  # an empty table is not written out
-        expected["roster"] = merged_roster
+    if roster or "roster" in before:  # an empty table is not written out
+        expected["roster"] = {seat: dict(keys) for seat, keys in roster.items()}
     if entries is not None:
         expected["entry"] = [dict(item) for item in entries]
     else:
@@ -358,19 +361,14 @@ def rewrite_entries(
     roster: Mapping[str, Mapping[str, Any]],
     status: Sequence[str],
 ) -> str:
-    """The file's text with its entries replaced by ``entries`` (a superset, as after a merge).
+    """The file's text with its entries replaced by ``entries`` (as after a merge: the file's own,
+    those it lacked, less any the merge found overtaken).
 
-    Entries already in the file keep their text and any comments a player put in them. When
-    ``entries`` only add to the file's (mail brings the moves made since), the new ones are
-    appended as text and only the part before the first entry is edited, as ``append_text`` does,
-    so the cost does not grow with the length of the game.
+    Entries kept keep their text and any comments a player put in them. The entries are moved as
+    text and only the part before the first entry is edited, as ``append_text`` does, so the cost
+    does not grow with the length of the game; a layout that defeats that is edited whole.
     """
-    held = loaded.data.get("entry", [])
-    extends = len(entries) > len(held) and all(
-        (entry["seq"], entry["by"]) == (have.get("seq"), have.get("by"))
-        for entry, have in zip(entries[: len(held)], held, strict=True)
-    )
-    text = _appended(loaded, entries[len(held) :], header, roster) if extends else None
+    text = _spliced(loaded, entries, header, roster)
     if text is not None and _reads_back(text, loaded.data, None, header, roster, entries=entries):
         return _status_block(status) + text
     text = _edited(lambda: tidy(_merged_text(loaded, entries, header, roster)))
@@ -382,23 +380,38 @@ def rewrite_entries(
     return _status_block(status) + text
 
 
-def _appended(
+def _spliced(
     loaded: LoadedFile,
-    added: Sequence[Mapping[str, Any]],
+    entries: Sequence[Mapping[str, Any]],
     header: Mapping[str, Any],
     roster: Mapping[str, Mapping[str, Any]],
 ) -> str | None:
-    """The file's text with ``added`` after its own entries, only the part before the first entry
-    edited through tomlkit; None when the file's layout defeats that."""
+    """The file's text with ``entries`` in place of its own: each entry the file holds keeps its
+    text (comments included) and the others follow them, in their order; only the part before the
+    first entry is edited through tomlkit. None when the file's layout defeats that (each entry
+    must begin with its own ``[[entry]]`` line) or an entry of the file's comes after a new one."""
     text = _strip_status(loaded.text)
     cut = text.find(ENTRY_MARK)
-    if cut < 0:
+    held = loaded.data.get("entry", [])
+    if cut < 0 or not isinstance(held, list):
+        return None
+    chunks = text[cut:].split(ENTRY_MARK)[1:]
+    if len(chunks) != len(held):
+        return None
+    own = {_key(entry): chunk for entry, chunk in zip(held, chunks, strict=True)}
+    kept: list[str] = []
+    for entry in entries:
+        chunk = own.get(_key(entry))
+        if chunk is None:
+            break
+        kept.append(f"[[entry]]\n{chunk}" + ("" if chunk.endswith("\n") else "\n"))
+    added = entries[len(kept) :]
+    if any(_key(entry) in own for entry in added):
         return None
     head = _edited(lambda: _edit_front(text[: cut + 1], header, roster))
     if head is None:
         return None
-    kept = head + text[cut + 1 :]
-    return tidy(kept + ("" if kept.endswith("\n") else "\n") + "".join(map(_entry_text, added)))
+    return tidy(head + "".join(kept) + "".join(map(_entry_text, added)))
 
 
 def _merged_text(
@@ -411,10 +424,15 @@ def _merged_text(
 
     doc = tomlkit.parse(_edit_head(_strip_status(loaded.text), header, roster))
     tables = doc["entry"]
-    present = [(int(table["seq"]), str(table["by"])) for table in tables]
+    wanted = {_key(entry) for entry in entries}
+    # entries the merge left out (overtaken: their seats make them again) leave the file
+    for position in range(len(tables) - 1, -1, -1):
+        if _key(tables[position]) not in wanted:
+            del tables[position]
+    present = [_key(table) for table in tables]
     kept = 0
     for position, entry in enumerate(entries):
-        if kept < len(present) and present[kept] == (entry["seq"], entry["by"]):
+        if kept < len(present) and present[kept] == _key(entry):
             kept += 1
             continue
         if position < len(tables):
@@ -422,6 +440,18 @@ def _merged_text(
         else:
             tables.append(entry_table(entry))
     return tomlkit.dumps(doc)
+
+
+def same_entries(loaded: LoadedFile, entries: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the file holds exactly ``entries``, in that order (a merge that brought nothing)."""
+    held = loaded.data.get("entry", [])
+    return isinstance(held, list) and list(map(_key, held)) == list(map(_key, entries))
+
+
+def _key(entry: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """What tells one entry from another in a file: its step, seat and signature (a seat's entry
+    made again after the first was overtaken may be of the same step)."""
+    return (entry.get("seq"), entry.get("by"), entry.get("sig"))
 
 
 def write_new(path: Path, text: str) -> None:

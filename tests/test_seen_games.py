@@ -41,6 +41,13 @@ def test_a_copy_is_the_same_newer_older_apart_overtaken_or_a_fork() -> None:
     fork = compare(on, both, frozenset({"c"}))
     assert (fork.verdict, fork.at, fork.lost) == ("fork", 2, ("a", "b"))
     assert fork.refuses_writes and not compare(on, both, frozenset({"a", "b"})).refuses_writes
+    # two histories that each went on, and the copy's bears more: a merge keeps it, so a home that
+    # saw the other says the entries it held were overtaken
+    longer = entries_of("s0:g@a", "s1:j@b", "t2:p@c", "t3:q@b", "t4:z@c")
+    other = entries_of("s0:g@a", "s1:j@b", "s2:n@a", "s3:r@d")
+    kept = compare(longer, other, frozenset({"c"}))
+    assert (kept.verdict, kept.at, kept.lost, kept.own) == ("overtaken", 2, ("a", "d"), False)
+    assert compare(other, longer, frozenset({"a"})).verdict == "fork"
     # a's own entry gone, and nobody but a going on without it: a's second history, a fork
     alone = compare(entries_of("s0:g@a", "s1:j@b", "t2:p@c", "t3:q@a"), seen, frozenset({"c"}))
     assert alone.verdict == "fork"

@@ -27,8 +27,8 @@ from pbem.cli.common import (
     reported,
     warn,
 )
-from pbem.cli.reading import compare_with_seen, read_game, register, resolve, roster_mismatches
-from pbem.cli.reports import carried_text, print_evidence
+from pbem.cli.reading import compare_with_seen, own_seats, read_game, register, resolve, roster_mismatches
+from pbem.cli.reports import carried_text, overtaken_lines, print_evidence
 from pbem.cli.sending import send_after
 
 if TYPE_CHECKING:
@@ -493,16 +493,17 @@ def merge(
             print_evidence(exc.evidence)
             raise
         merged = result.ledger
-        text = gamefile.rewrite_entries(
-            base, result.entries, merged.header(), merged.roster_table(), merged.status_lines()
-        )
-        if output is None:
-            gamefile.replace(base, text)
-        else:
-            gamefile.write_new(output, text)
+        if output is not None or not gamefile.same_entries(base, result.entries):
+            text = gamefile.rewrite_entries(
+                base, result.entries, merged.header(), merged.roster_table(), merged.status_lines()
+            )
+            if output is None:
+                gamefile.replace(base, text)
+            else:
+                gamefile.write_new(output, text)
         seen = compare_with_seen(merged)
     target = output or file
-    for line in result.overtaken_lines():
+    for line in overtaken_lines(merged, result.overtaken, own_seats(merged, joining=True), str(target)):
         warn(f"{target}: {line}")
     if seen.line():
         warn(f"{target}: {seen.line()}")

@@ -270,7 +270,8 @@ def _units(raw: bytes, name: str) -> list[_Unit]:
 def _apply(carried: Carried, name: str, label: str) -> Outcome:
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
-    from pbem.cli.reports import status_report
+    from pbem.cli.reading import own_seats
+    from pbem.cli.reports import overtaken_lines, status_report
     from pbem.engine import ledger as ledger_mod
     from pbem.engine import table as tables
     from pbem.errors import EquivocationError, PbemError
@@ -293,9 +294,17 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
         short = f"{merged.info.title} {merged.game_id[:8]}"
         sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
         known = delivery.learned(merged, data, sender, kept.known if kept is not None else {})
+        # entries the game went on without, said as pbem merge says them, with the command that
+        # makes one of this home's again
+        overtaken = "".join(
+            f"; {line}"
+            for line in overtaken_lines(
+                merged, applied.overtaken, own_seats(merged, joining=True), merged.game_id[:8]
+            )
+        )
         if applied.added == 0 and loaded is not None:  # nothing new, but what its sender holds
             library.update(merged.game_id, known=known)
-            return Outcome("had", f"{name}: already had: {short}, nothing new")
+            return Outcome("had", f"{name}: already had: {short}, nothing new{overtaken}")
         if loaded is not None:
             text = gamefile.rewrite_entries(
                 loaded, applied.entries, merged.header(), merged.roster_table(), merged.status_lines()
@@ -320,8 +329,6 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
             if loaded is None
             else f"{applied.added} new entr{'y' if applied.added == 1 else 'ies'}"
         )
-        # entries the game went on without, said as pbem merge says them
-        overtaken = "".join(f"; {line}" for line in applied.overtaken)
         # said where the game arrives, as status says it of a file: a seat may have been taken
         warnings = "".join(f"; warning: {line}" for line in roster_mismatches(merged))
         return Outcome(

@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping, Sequence
     from pathlib import Path
 
     from pbem.engine.ledger import Ledger
@@ -114,6 +115,54 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
         "send_to": send_to,
         "halted": halted,
     }
+
+
+def overtaken_lines(
+    ledger: Ledger, overtaken: Sequence[Mapping[str, Any]], own: Collection[str], game: str
+) -> list[str]:
+    """A line for each entry the game went on without (``ledger.merge``): its seat makes it again
+    on the history that went on, and a seat of this home (``own``) is given the command that does
+    (``game``: the file or id it names the game by)."""
+    lines = []
+    for entry in overtaken:
+        seat, kind = entry["by"], entry.get("kind", "entry")
+        said = (
+            f"{seat}'s {kind} of step {entry['seq']} was overtaken: the game went on without it, "
+            "made at the same time as another's"
+        )
+        again = remake_command(ledger, entry, game) if seat in own else None
+        lines.append(
+            f"{said}; make it again: {again}" if again else f"{said}; {seat} makes it again on this copy"
+        )
+    return lines
+
+
+def remake_command(ledger: Ledger, entry: Mapping[str, Any], game: str) -> str | None:
+    """The command that makes an overtaken entry again, where one command does (None: the seat
+    does what status asks of it)."""
+    from shlex import quote
+
+    seat, kind = entry["by"], entry.get("kind")
+    send = " --send" if ledger.addresses else ""
+    if kind == "join":
+        email = f" --email {quote(entry['email'])}" if "email" in entry else ""
+        return f"pbem join {quote(game)} --as {seat}{email}{send}"
+    if kind == "note":
+        return f"pbem note {quote(game)} {quote(str(entry['text']))} --as {seat}{send}"
+    if kind == "move":
+        return f"pbem play {quote(game)} --as {seat} {quote(str(entry['move']))}{send}"
+    if kind == "contribute":
+        return f"pbem play {quote(game)} --as {seat} roll{send}"
+    if kind in ("reveal", "sync", "undo"):
+        return f"pbem {kind} {quote(game)} --as {seat}{send}"
+    if kind == "consent":
+        decline = "" if entry.get("agree") else " --decline"
+        return f"pbem consent {quote(game)} --as {seat}{decline}{send}"
+    if kind == "timeout":
+        return f"pbem timeout {quote(game)} {entry['late']} --as {seat}{send}"
+    if kind == "address":
+        return f"pbem mail address {quote(game)} {quote(str(entry['email']))} --as {seat}{send}"
+    return None
 
 
 def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:

@@ -142,17 +142,21 @@ def compare(copy: Steps, seen: Steps, own: frozenset[str] = frozenset()) -> Comp
 
 def _goes_on(copy: Steps, seen: Steps, at: int) -> bool:
     """Whether the copy's version of step ``at`` is the one the game goes on from, as a merge of
-    the two would choose (``branches.beats``): the moves seen here were overtaken, not denied."""
-    from pbem.engine.branches import beats
+    the two would choose (``branches.goes_on``): the moves seen here were overtaken, not denied."""
+    from pbem.engine.branches import Continued, beats, goes_on
 
-    def version(steps: Steps) -> frozenset[tuple[str, str]]:
-        return frozenset((entry, entry.split("@", 1)[1]) for entry in steps[at][1])
+    def continued(steps: Steps) -> Continued:
+        version = frozenset((entry.split("@", 1)[0], entry.split("@", 1)[1]) for entry in steps[at][1])
+        went_on = [entry.split("@", 1)[1] for entry in steps[at + 1][1]] if len(steps) > at + 1 else []
+        bears = sum(len(entries) for _, entries in steps[at + 1 :])
+        return Continued(version, tuple(went_on), bears)
 
-    def went_on(steps: Steps) -> list[str]:
-        return [entry.split("@", 1)[1] for entry in steps[at + 1][1]] if len(steps) > at + 1 else []
-
-    mine, theirs = version(copy), version(seen)
-    return beats(mine, went_on(copy), theirs) and not beats(theirs, went_on(seen), mine)
+    mine, theirs = continued(copy), continued(seen)
+    only_mine, only_theirs = mine.version - theirs.version, theirs.version - mine.version
+    if {seat for _, seat in only_mine} & {seat for _, seat in only_theirs}:
+        return False  # a seat signed two entries on the same step: a second history, never a race
+    # nobody but the seats whose entries it lacks went on: one of them signing a second history
+    return beats(mine.version, mine.went_on, theirs.version) and goes_on([mine, theirs]) == 0
 
 
 class SeenGames:

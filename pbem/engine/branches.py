@@ -50,6 +50,48 @@ def beats(
 
 
 @dataclass(frozen=True)
+class Continued:
+    """One version of a step that the game went on from: its entries as (hash, seat), the seats
+    whose entries of the next step were made on it, and how many entries it bears in all (the
+    next step's made on it and every later one made on those)."""
+
+    version: frozenset[tuple[str, str]]
+    went_on: tuple[str, ...]
+    bears: int
+
+
+def goes_on(options: Sequence[Continued]) -> int:
+    """Which of several versions of one step, each gone on from, the game keeps (its index): the
+    one no other overtakes (``beats``). Where each overtakes another, or none does, copies made in
+    separate homes raced past one another, every seat acting in good faith on what it held, and a
+    game must not die of it: the version that bears the most entries is kept, since a player who
+    saw both and played on chose it, then the one more seats went on from, then the fuller one,
+    then the one whose smallest entry hash is the smaller, so every home chooses the same. The
+    others are overtaken and their seats make their entries again."""
+    survivors = [
+        index
+        for index, option in enumerate(options)
+        if not any(
+            beats(other.version, other.went_on, option.version)
+            for other_index, other in enumerate(options)
+            if other_index != index
+        )
+    ]
+    if len(survivors) == 1:
+        return survivors[0]
+    pool = survivors or list(range(len(options)))
+    return min(
+        pool,
+        key=lambda index: (
+            -options[index].bears,
+            -len(set(options[index].went_on)),
+            -len(options[index].version),
+            min(hash_ for hash_, _ in options[index].version),
+        ),
+    )
+
+
+@dataclass(frozen=True)
 class Node:
     """One entry of the union of the copies."""
 
@@ -68,13 +110,10 @@ class Node:
 @dataclass(frozen=True)
 class Resolution:
     """The entries of the history that goes on (with any entry whose place nothing explains, for
-    the replay to name), the entries it overtook, and the step where two histories both went on
-    (``split``; -1 when there is none)."""
+    the replay to name), and the entries it overtook."""
 
     entries: list[Mapping[str, Any]]
     overtaken: list[Mapping[str, Any]]
-    split: int = -1
-    sides: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass
@@ -88,6 +127,7 @@ class Branches:
     versions: dict[str, tuple[int, frozenset[str]]] = field(init=False)
     by_hash: dict[str, Node] = field(init=False)
     by_seq: dict[int, list[Node]] = field(init=False)
+    versions_at: dict[int, list[tuple[str, frozenset[str]]]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.order = {seat: index for index, seat in enumerate(self.seats)}
@@ -104,6 +144,9 @@ class Branches:
                     seq,
                     frozenset(node.hash for node in version),
                 )
+        self.versions_at = {}
+        for digest, (step, held) in self.versions.items():
+            self.versions_at.setdefault(step, []).append((digest, held))
 
     @staticmethod
     def _versions_of(members: list[Node]) -> Iterable[list[Node]]:
@@ -187,12 +230,10 @@ class Branches:
     # --- the history that goes on ----------------------------------------------------------------
     def resolve(self) -> Resolution:
         """Walk the steps from the genesis; where versions of a step were each continued, keep the
-        one no other overtakes. Entries left behind are overtaken; an entry whose ``prev`` names
-        no version at hand is kept for the replay to refuse."""
+        one the game goes on from (``goes_on``). Entries left behind are overtaken; an entry whose
+        ``prev`` names no version at hand is kept for the replay to refuse."""
         chosen: list[Node] = []
         prev, seq = "", 0
-        split: int = -1
-        sides: tuple[tuple[str, ...], ...] = ()
         while True:
             candidates = self.groups.get((seq, prev))
             if not candidates:
@@ -206,22 +247,19 @@ class Branches:
             if not went_on:
                 chosen.extend(candidates)
                 break
-            seated = {version: self._seated(version) for version in went_on}
-            survivors = [
-                version
-                for version in went_on
-                if not any(
-                    beats(seated[other], (node.by for node in went_on[other]), seated[version])
-                    for other in went_on
-                    if other != version
+            versions = list(went_on)
+            kept = versions[
+                goes_on(
+                    [
+                        Continued(
+                            self._seated(version),
+                            tuple(node.by for node in went_on[version]),
+                            self._borne(went_on[version]),
+                        )
+                        for version in versions
+                    ]
                 )
             ]
-            if len(survivors) != 1:
-                split = seq
-                sides = tuple(tuple(sorted({node.by for node in went_on[version]})) for version in went_on)
-                chosen.extend(candidates)
-                break
-            kept = survivors[0]
             chosen.extend(node for node in candidates if node.hash in kept)
             prev = step_digest([node.hash for node in candidates if node.hash in kept])
             seq += 1
@@ -231,11 +269,22 @@ class Branches:
         for node in self.by_hash.values():
             if node.hash in kept_hashes:
                 continue
-            if split < 0 and self.history(node) is not None:
+            if self.history(node) is not None:
                 overtaken.append(node.entry)
             else:
                 entries.append(node.entry)  # nothing explains its place: the replay says why
-        return Resolution(entries, overtaken, split, sides)
+        return Resolution(entries, overtaken)
+
+    def _borne(self, first: Sequence[Node]) -> int:
+        """How many entries ``first`` (entries of one step) and every entry made on them bear."""
+        count, frontier = 0, list(first)
+        while frontier:
+            count += len(frontier)
+            seq = frontier[0].seq
+            held = {node.hash for node in frontier}
+            on = {digest for digest, members in self.versions_at.get(seq, []) if members <= held}
+            frontier = [node for node in self.by_seq.get(seq + 1, []) if node.prev in on]
+        return count
 
     def _seated(self, version: frozenset[str]) -> frozenset[tuple[str, str]]:
         return frozenset((member, self.by_hash[member].by) for member in version)

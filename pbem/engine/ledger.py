@@ -904,18 +904,21 @@ class Merge:
     ledger: Ledger
     entries: list[dict[str, Any]]
     added: int
-    # entries of the copies that the game went on without (see ``branches``): their seats make
-    # them again
+    # entries of the copies that the game went on without (see ``branches``) and that their seats
+    # have not made again on the history that goes on: they make them again
     overtaken: tuple[dict[str, Any], ...] = ()
 
-    def overtaken_lines(self) -> list[str]:
-        """One line per entry the game went on without."""
-        return [
-            f"{entry['by']}'s {entry.get('kind', 'entry')} of step {entry['seq']} was overtaken: the game "
-            f"went on without it, made at the same time as another's; {entry['by']} makes it again "
-            "on this copy"
-            for entry in self.overtaken
-        ]
+
+def made_again(ledger: Ledger, entry: Mapping[str, Any]) -> bool:
+    """Whether the seat of an overtaken ``entry`` has made it again on ``ledger``'s history: an
+    entry of its that reveals the same link of its randomness chain, or, for a join, its join."""
+    seat = entry.get("by")
+    if entry.get("kind") == "join":
+        return seat in ledger.roster
+    link = entry.get("rand")
+    return link is not None and any(
+        other.get("by") == seat and other.get("rand") == link for other in ledger.entries
+    )
 
 
 def merge(
@@ -994,13 +997,6 @@ def combine(
                 (dict(one.entry), dict(two.entry)),
             )
     resolution = branches.resolve()
-    if resolution.split >= 0:
-        sides = " and ".join(", ".join(seats) for seats in resolution.sides)
-        raise GameFileError(
-            f"the copies cannot be combined: the game went on from two versions of step "
-            f"{resolution.split} (made on by {sides}): two histories that each go on, and pbem cannot "
-            "choose between them; keep one copy and make the other's moves again on it"
-        )
     order = {seat: index for index, seat in enumerate(mine.participants)}
     entries = sorted(
         (dict(entry) for entry in resolution.entries), key=lambda entry: (entry["seq"], order[entry["by"]])
@@ -1033,6 +1029,7 @@ def combine(
     overtaken = tuple(
         dict(entry)
         for entry in sorted(resolution.overtaken, key=lambda entry: (entry["seq"], order[entry["by"]]))
+        if not made_again(replay.ledger, entry)
     )
     return Merge(replay.ledger, entries, added, overtaken)
 

@@ -195,7 +195,8 @@ class Applied:
     entries: list[dict[str, Any]]
     added: int
     whole: Mapping[str, Any] | None  # the carried file, when it was a whole game file
-    overtaken: tuple[str, ...] = ()  # a line for each entry the game went on without
+    # the entries the game went on without, not yet made again (``ledger.Merge.overtaken``)
+    overtaken: tuple[dict[str, Any], ...] = ()
 
 
 def game_of(data: Mapping[str, Any]) -> str:
@@ -218,7 +219,7 @@ def apply(
         if whole.game_id != local.game_id:
             raise MailContentError(f"{name} carries another game ({whole.game_id})")
         merged = ledger_mod.combine(local, [(name, whole.entries)], check)
-        return Applied(merged.ledger, merged.entries, merged.added, carried, tuple(merged.overtaken_lines()))
+        return Applied(merged.ledger, merged.entries, merged.added, carried, merged.overtaken)
     if local is None:
         raise MailContentError(
             f"{name} carries the last entries of a game this home does not have: ask the sender to send "
@@ -247,4 +248,4 @@ def apply(
         if isinstance(exc, MailContentError):
             raise
         raise MailContentError(f"{name}: {exc}") from None
-    return Applied(merged.ledger, merged.entries, merged.added, None, tuple(merged.overtaken_lines()))
+    return Applied(merged.ledger, merged.entries, merged.added, None, merged.overtaken)
