@@ -145,6 +145,10 @@ def test_a_decade_by_email_over_real_servers(cli: Cli, mail_servers: MailServers
             pytest.fail(f"nobody could act in the {view['phase']}")
     else:
         pytest.fail("the decade did not end")
+    # a move goes to the seats that must act on it; the others catch up with their next message,
+    # or when a player sends everything it holds to everyone (pbem mail send)
+    for seat in SEATS:
+        players.run(seat, "mail", "send", short, "--as", seat)
     for seat in SEATS:
         players.fetch(seat)
     assert {"roll", "war", "dice"} <= players.seen, players.seen

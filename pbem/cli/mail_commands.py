@@ -197,6 +197,8 @@ class Outcome:
     # so fetch remembers it and does not read it again (a message that does not connect yet may
     # later, and is tried again).
     final: bool = False
+    game: str = ""  # the game it was applied to (applied or had)
+    overtaken: tuple[str, ...] = ()  # other seats whose entries the game went on without
 
 
 def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[list[Outcome]]:
@@ -294,6 +296,7 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
         short = f"{merged.info.title} {merged.game_id[:8]}"
         sender = next((seat for seat, mail in merged.addresses.items() if mail in carried.sender), None)
         known = delivery.learned(merged, data, sender, kept.known if kept is not None else {})
+        copied = delivery.copied(merged, data, carried.recipients, sender)
         # entries the game went on without, said as pbem merge says them, with the command that
         # makes one of this home's again
         overtaken = "".join(
@@ -302,9 +305,16 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
                 merged, applied.overtaken, own_seats(merged, joining=True), merged.game_id[:8]
             )
         )
+        own = own_seats(merged, joining=True)
+        behind = tuple(dict.fromkeys(entry["by"] for entry in applied.overtaken if entry["by"] not in own))
         if applied.added == 0 and loaded is not None:  # nothing new, but what its sender holds
-            library.update(merged.game_id, known=known)
-            return Outcome("had", f"{name}: already had: {short}, nothing new{overtaken}")
+            library.update(merged.game_id, known=known, copied=copied)
+            return Outcome(
+                "had",
+                f"{name}: already had: {short}, nothing new{overtaken}",
+                game=merged.game_id,
+                overtaken=behind,
+            )
         if loaded is not None:
             text = gamefile.rewrite_entries(
                 loaded, applied.entries, merged.header(), merged.roster_table(), merged.status_lines()
@@ -317,7 +327,13 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
             gamefile.write_new(path, carried.entries)
             register(merged, path)
         compare_with_seen(merged)
-        library.update(merged.game_id, known=known, applied=1, message_id=thread_id(carried.message_id))
+        library.update(
+            merged.game_id,
+            known=known,
+            applied=1,
+            message_id=thread_id(carried.message_id),
+            copied=copied,
+        )
         phase = status_report(merged, now(), path)["phase"] if merged.table is not None else "joining"
         waiting = (
             tables.waiting_summary(merged.rules, merged.table)
@@ -334,6 +350,8 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
         return Outcome(
             "applied",
             f"{name}: applied to {short} ({new}, in {path}); now {phase}: {waiting}{overtaken}{warnings}",
+            game=merged.game_id,
+            overtaken=behind,
         )
     except EquivocationError as exc:
         print_evidence(exc.evidence)
@@ -445,6 +463,7 @@ def fetch() -> None:
                 if all(outcome.verdict in ("applied", "had") for outcome in outcomes):
                     box.done(uid, account.after, account.archive)
         shown = [outcome for _, outcomes in run.found for outcome in outcomes if outcome.verdict != "skipped"]
+        forwarded = _forward(account, shown)
         if run.earlier:
             many = run.earlier != 1
             info(
@@ -453,7 +472,48 @@ def fetch() -> None:
             )
         if not shown:
             info("no new pbem messages")
-    _report(shown, then=lambda: show_inbox(as_json=False))
+    _report(shown + forwarded, then=lambda: show_inbox(as_json=False))
+
+
+def _forward(account: Account, outcomes: Sequence[Outcome]) -> list[Outcome]:
+    """Each game the messages changed, mailed on to the seats that now need what this home holds
+    (``delivery.needing``): a seat asked to act by entries that reached only this home, one whose
+    entry was overtaken, the seat that gathers a step everyone acts in at once. One line each
+    game sent, or that could not be."""
+    from pbem.cli.reading import own_seats, read_game
+    from pbem.errors import PbemError
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    if account.smtp is None:
+        return []
+    touched: dict[str, set[str]] = {}
+    for outcome in outcomes:
+        if outcome.verdict in ("applied", "had") and outcome.game:
+            touched.setdefault(outcome.game, set()).update(outcome.overtaken)
+    said: list[Outcome] = []
+    games = Library(default_home()).games()
+    for game, behind in touched.items():
+        kept = games.get(game)
+        if kept is None:
+            continue
+        try:
+            _, ledger = read_game(kept.path)
+            mine = [seat for seat in ledger.participants if seat in own_seats(ledger)]
+            if not mine:
+                continue
+            lines: list[str] = []
+            send_file(
+                kept.path, mine[0], full=False, to_file=None, stdout=False, routed=True,
+                overtaken=sorted(behind), say=lines.append,
+            )  # fmt: skip
+            if lines:
+                said.append(
+                    Outcome("forwarded", f"{game[:8]}: passed on what they need now: {'; '.join(lines)}")
+                )
+        except PbemError as exc:
+            said.append(Outcome("unsent", f"{game[:8]}: could not pass the game on: {exc}"))
+    return said
 
 
 @dataclass

@@ -4,6 +4,7 @@ the mail account set up or written to a file (``deliver``), and ``send_after`` f
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,8 +51,10 @@ def compose(
     sender: str,
     to: tuple[str, ...] = (),
     picture: bool = True,
+    routed: Sequence[str] | None = None,
 ) -> Composed:
     """The message ``seat`` sends after its move: to the seats that must act (the others copied),
+    or only to the seats ``routed`` names (those that need it now, ``delivery.needing``),
     carrying the entries some of them lack (all of them with ``full``); or, with ``to``, to those
     addresses (an invitation to players not in the game yet), carrying the whole game."""
     from email.utils import make_msgid
@@ -70,6 +73,8 @@ def compose(
     report = status_report(ledger, now(), loaded.path)
     asked = [other for other in report["send_to"] if other != seat]
     others = [other for other in ledger.participants if other != seat and other not in asked]
+    if routed is not None:
+        asked, others = list(routed), []
     recipients = asked + others
     if not recipients:
         raise UsageError("the game has no other seat to send to")
@@ -269,7 +274,14 @@ def send_file(
     stdout: bool,
     to: tuple[str, ...] = (),
     picture: bool | None = None,
-) -> None:
+    routed: bool = False,
+    overtaken: Sequence[str] = (),
+    say: Callable[[str], None] = info,
+) -> bool:
+    """Mail the game's latest entries from ``seat``; ``routed``: only to the seats that need them
+    now (``delivery.needing``; ``overtaken``: seats whose entries were overtaken), as a command's
+    ``--send`` and ``pbem mail fetch`` do. What happened is said with ``say``. Whether anything
+    was sent."""
     from pbem.engine.ledger import check_email
 
     for address in to:
@@ -282,11 +294,16 @@ def send_file(
     sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
     if picture is None:  # as the account says: pictures cost each message about 100 KB
         picture = account is not None and account.pictures
-    composed = compose(loaded, ledger, seat, full=full, sender=sender, to=to, picture=picture)
+    routes = None
+    if routed and not to and not full:
+        routes = needed_now(ledger, overtaken)
+        if not routes:
+            return False
+    composed = compose(loaded, ledger, seat, full=full, sender=sender, to=to, picture=picture, routed=routes)
     joining = [seat for seat in composed.unmailed if seat in ledger.waiting_to_join]
     silent = [seat for seat in composed.unmailed if seat not in joining]
     if joining:
-        info(
+        say(
             f"{', '.join(joining)} {'has' if len(joining) == 1 else 'have'} not joined yet: the next "
             "message to them from a seat that has these entries carries them"
         )
@@ -312,16 +329,34 @@ def send_file(
     except PartlySent as exc:
         remember(exc.got)
         raise
-    info(said)
+    say(said)
     remember([] if to or to_file is not None or stdout else composed.to)
+    return True
+
+
+def needed_now(ledger: Ledger, overtaken: Sequence[str] = ()) -> list[str]:
+    """The seats that need this home's copy now (``delivery.needing``), from what the library
+    knows each holds."""
+    from pbem.cli.reading import own_seats
+    from pbem.keys import default_home
+    from pbem.mail.delivery import needing
+    from pbem.mail.library import Library
+
+    kept = Library(default_home()).games().get(ledger.game_id)
+    return needing(ledger, own_seats(ledger, joining=True), kept.holds() if kept else {}, overtaken)
 
 
 def send_after(file: Path, seat: str) -> None:
-    """Mail an entry just written; if that fails the entry stays in the file, to send again."""
+    """Mail an entry just written to the seats that need it now; if that fails the entry stays in
+    the file, to send again."""
     from pbem.errors import PbemError
 
     try:
-        send_file(file, seat, full=False, to_file=None, stdout=False)
+        if not send_file(file, seat, full=False, to_file=None, stdout=False, routed=True):
+            info(
+                "nobody needs this entry yet: it goes with your next message "
+                f"(pbem mail send {file} --as {seat} sends it now)"
+            )
     except PartlySent as exc:  # it went, to some: said as what happened
         raise fail(f"the move is in {file}; {exc}", exc.exit_code) from None
     except PbemError as exc:

@@ -1680,6 +1680,7 @@ class _Replay:
         if ledger is not None and ledger.table is not None and ledger.rules is not None:
             tables.settle(ledger.rules, ledger.table, entry["seq"])
             tables.track(ledger.rules, ledger.table, entry["at"], ledger.deadline_days)
+            tables.note_asked(ledger.rules, ledger.table, len(ledger.entries) - 1)
 
     def _start_if_seated(self, seq: int, at: str) -> None:
         """Set up the game once the last seat has joined."""
@@ -1708,6 +1709,7 @@ class _Replay:
                 referee=None if ledger.referee is None else ledger.referee.name,
             )
             tables.track(rules, ledger.table, at, ledger.deadline_days)
+            tables.note_asked(rules, ledger.table, len(ledger.entries) - 1)
 
     def _take_email(self, entry: dict[str, Any], found: list[str]) -> None:
         assert self.ledger is not None

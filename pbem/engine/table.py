@@ -62,6 +62,9 @@ class Table:
     links: dict[str, tuple[tuple[int, bytes], ...]] = field(default_factory=dict)
     # when each current demand began, by demand key: the time written in the entry that made it
     waiting_since: dict[str, str] = field(default_factory=dict)
+    # since which entry (its position in the file) each seat has been asked, without a break, for a
+    # demand of each kind ("seat|kind"): what a seat must hold to know it is asked
+    asked_since: dict[str, int] = field(default_factory=dict)
     last_play: tuple[int, str, str] | None = None  # (seq, seat, kind) of the latest play entry
     # A pending request the other seats must consent to: an undo (by, target, agreed), or handing
     # a silent seat on (the same, with ``handover``: the silent seat, and ``name``: the new player)
@@ -96,6 +99,7 @@ class Table:
             resolved=list(self.resolved),
             links=dict(self.links),
             waiting_since=dict(self.waiting_since),
+            asked_since=dict(self.asked_since),
             last_play=self.last_play,
             undo=None if self.undo is None else {**self.undo, "agreed": set(self.undo["agreed"])},
             handed=self.handed,
@@ -532,6 +536,21 @@ def track(rules: Ruleset, table: Table, at: str, days: int) -> None:
     table.waiting_since = {key: since for key, since in table.waiting_since.items() if key in current}
     for key in current:
         table.waiting_since.setdefault(key, at)
+
+
+def asked_key(demand: Demand) -> str:
+    return f"{demand.seat}|{demand.kind}"
+
+
+def note_asked(rules: Ruleset, table: Table, position: int) -> None:
+    """Remember, for each seat and kind of demand new since the last entry, the position of the
+    entry after which the seat was asked (the entry at ``position``); forget those no longer
+    asked. A step's name may change while the seat is still asked the same (the show of one
+    seat's cards renames everyone's), so a seat's kind of demand is what lasts. Mail asks it: a
+    seat that lacks that entry does not know it is asked."""
+    current = [asked_key(demand) for demand in demands(rules, table)]
+    since = table.asked_since
+    table.asked_since = {key: since.get(key, position) for key in current}
 
 
 def deadline(table: Table, demand: Demand, days: int) -> str | None:

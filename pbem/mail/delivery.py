@@ -151,6 +151,27 @@ def learned(
     return {sender: held} if held else {}
 
 
+def copied(
+    ledger: Ledger, carried: Mapping[str, Any], recipients: str, sender: str | None
+) -> dict[str, list[str]]:
+    """The seats besides its sender that a message applied to ``ledger`` went to (by their
+    addresses in its To and Cc, ``recipients``), each with the copy its sender said it had: what
+    they will hold once it reaches them. A guess from headers, for sparing them a message only."""
+    delta = carried.get(DELTA)
+    table = delta if isinstance(delta, Mapping) else carried.get("game")
+    head = table.get("head") if isinstance(table, Mapping) else None
+    if not isinstance(head, str):
+        return {}
+    from email.utils import getaddresses
+
+    went = {address.lower() for _, address in getaddresses([recipients])}
+    return {
+        seat: [head]
+        for seat, address in ledger.addresses.items()
+        if seat != sender and address.lower() in went
+    }
+
+
 def delta_text(
     ledger: Ledger,
     start: int,
@@ -249,3 +270,85 @@ def apply(
             raise
         raise MailContentError(f"{name}: {exc}") from None
     return Applied(merged.ledger, merged.entries, merged.added, None, merged.overtaken)
+
+
+# --- who needs a copy now -------------------------------------------------------------------------
+# The demands a seat meets without choosing anything: what it owes the hidden decks, a sealed value
+# to reveal, randomness (any entry of its adds it). They ride in the seat's next entry, so its
+# copy needs them only when nothing else can go on.
+AUTOMATIC = ("reveal", "contribute", "shuffle", "share", "escrow", "unlock")
+
+
+def knows(ledger: Ledger, held: Holding, position: int) -> bool:
+    """Whether a copy that holds ``held`` holds the entry at ``position`` and every entry before
+    it in the file (what the state after that entry is made of)."""
+    step = int(ledger.entries[position]["seq"])
+    if held.whole != step:
+        return held.whole > step
+    return all(other in held.extra for other in ledger.steps[step] if other <= position)
+
+
+def needing(
+    ledger: Ledger,
+    own: Collection[str],
+    known: Mapping[str, Collection[str]],
+    overtaken: Collection[str] = (),
+) -> list[str]:
+    """The seats besides ``own`` (this home's) that need what this copy holds now, in seat order;
+    the others get it with the next message that goes to them.
+
+    A seat needs it when it is asked for a choice it cannot know of (its copy lacks the entry
+    after which it was asked); when it owes what the game waits for (the decks, a reveal,
+    randomness) and does not know it, and nothing else can go on; when an entry of its was
+    overtaken (``overtaken``) and it lacks the history that went on; and every seat, once the game
+    is over. When this home has done what it was asked and the others are still deciding at once
+    (a sealed step, everyone's reveal), its entries go to the first of them in seat order, which
+    gathers the step: whoever completes it then holds it whole and tells everyone."""
+    from pbem.engine import table as tables
+
+    others = [seat for seat in ledger.participants if seat not in own]
+    names = named(ledger)
+    held = {seat: holding(ledger, seat, known.get(seat, ()), names) for seat in others}
+
+    def lacks(seat: str) -> bool:
+        return any(not held[seat].holds(ledger, position) for position in range(len(ledger.entries)))
+
+    chosen = {seat for seat in overtaken if seat in held and lacks(seat)}
+    table, rules = ledger.table, ledger.rules
+    if table is None or rules is None:
+        # joining: the creator gathers the joins; the last one starts the game for everyone
+        creator = ledger.participants[0]
+        if creator in held and lacks(creator):
+            chosen.add(creator)
+        return [seat for seat in others if seat in chosen]
+    demands = tables.demands(rules, table)
+    if not demands:  # over, or stopped: everyone sees how
+        return [seat for seat in others if lacks(seat)]
+    deciding = [demand for demand in demands if demand.kind not in AUTOMATIC]
+    blocking = _blocking(ledger, deciding)
+    for demand in demands:
+        seat = demand.seat
+        if seat not in held or seat in chosen:
+            continue
+        if demand.kind in AUTOMATIC and deciding and seat not in blocking:
+            continue  # it rides with the seat's next entry
+        since = table.asked_since.get(tables.asked_key(demand), len(ledger.entries) - 1)
+        if not knows(ledger, held[seat], since):
+            chosen.add(seat)
+    if not chosen and not any(demand.seat in own for demand in demands):
+        waiting = [seat for seat in others if any(demand.seat == seat for demand in demands)]
+        gatherer = next((seat for seat in waiting if lacks(seat)), None)
+        if gatherer is not None:
+            chosen.add(gatherer)
+    return [seat for seat in others if seat in chosen]
+
+
+def _blocking(ledger: Ledger, deciding: Sequence[Any]) -> set[str]:
+    """The seats whose decryption shares a seat asked for a choice still waits for."""
+    from pbem.engine.play import share_waits
+
+    if ledger.table is None or ledger.table.decks is None:
+        return set()
+    return {
+        seat for demand in deciding for seats in share_waits(ledger, demand.seat).values() for seat in seats
+    }

@@ -46,6 +46,16 @@ class Kept:
     known: dict[str, list[str]] = field(default_factory=dict)  # seat -> hashes naming what it holds
     applied: int = 0  # messages applied since the player last looked (pbem inbox)
     thread: list[str] = field(default_factory=list)  # Message-IDs last sent or applied, the last last
+    # seat -> hashes naming what a message another seat sent it carried (seen in its To or Cc here):
+    # what it will hold, to spare passing that on to it; never what a message to it leaves out
+    copied: dict[str, list[str]] = field(default_factory=dict)
+
+    def holds(self) -> dict[str, list[str]]:
+        """What each seat holds or will hold: ``known`` with ``copied``."""
+        return {
+            seat: [*self.known.get(seat, []), *self.copied.get(seat, [])]
+            for seat in {*self.known, *self.copied}
+        }
 
 
 class Library:
@@ -71,6 +81,7 @@ class Library:
             ):
                 continue  # a damaged record: the game is found again when next read or received
             known = item.get("known", {})
+            copied = item.get("copied", {})
             kept[game_id] = Kept(
                 game_id,
                 Path(item["path"]),
@@ -85,6 +96,9 @@ class Library:
                 ][-THREAD:]
                 if isinstance(item.get("thread"), list)
                 else [],
+                {seat: copy for seat, text in copied.items() if (copy := _hashes(text))}
+                if isinstance(copied, dict)
+                else {},
             )
         return kept
 
@@ -102,6 +116,8 @@ class Library:
                 item["known"] = {seat: hashes for seat, hashes in sorted(kept.known.items()) if hashes}
             if kept.thread:
                 item["thread"] = kept.thread[-THREAD:]
+            if kept.copied:
+                item["copied"] = {seat: hashes for seat, hashes in sorted(kept.copied.items()) if hashes}
             table[game_id] = item
         doc["games"] = table
         _write(self.index, tomlkit.dumps(doc))
@@ -133,6 +149,7 @@ class Library:
         known: Mapping[str, Sequence[str]] | None = None,
         applied: int = 0,
         message_id: str | None = None,
+        copied: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         """Record what a message taught: what seats hold (each seat's hashes replace those it had),
         messages applied, and the Message-ID of the game's last message sent or applied (the next
@@ -143,6 +160,8 @@ class Library:
             return
         for seat, hashes in (known or {}).items():
             kept.known[seat] = [digest for digest in hashes if HASH.fullmatch(digest)][-HELD:]
+        for seat, hashes in (copied or {}).items():
+            kept.copied[seat] = [digest for digest in hashes if HASH.fullmatch(digest)][-HELD:]
         kept.applied += applied
         if message_id and MESSAGE_ID.fullmatch(message_id):
             kept.thread = [text for text in kept.thread if text != message_id] + [message_id]

@@ -90,6 +90,9 @@ class Carried:
     sender: str  # the From header as it arrived, unparsed (see _hint)
     message_id: str
     data: dict[str, Any] = field(default_factory=dict, compare=False)  # the entries, parsed
+    # the To and Cc headers as they arrived, unparsed: the seats a message went to besides this one
+    # will hold what it carries, which spares passing it on to them (a guess, never trusted)
+    recipients: str = ""
 
 
 def inline(entries: str) -> str | None:
@@ -247,7 +250,8 @@ def _unit_entries(unit: _Unit, budget: list[int]) -> list[Carried | MailContentE
                 raise MailContentError("the entries in the body differ from the attached ones")
         except MailContentError as exc:
             return [exc]
-        return [Carried(entries, *hints, message, data)]
+        recipients = f"{_hint(holder, 'To')}, {_hint(holder, 'Cc')}"
+        return [Carried(entries, *hints, message, data, recipients)]
     single = len(unit.packed) + len(unit.attached) == 1
     # several messages' entries in one body were forwarded: From is the forwarder, not the seat
     # whose copy each describes
