@@ -349,6 +349,29 @@ def test_an_attachment_saved_on_its_own_is_applied(table: Table) -> None:
     assert len(result.stdout.strip().splitlines()) == 1 and "neither" in result.stdout, result.stdout
 
 
+def test_the_attachment_is_named_for_what_it_holds_and_older_names_still_import(table: Table) -> None:
+    """A whole game is GAME-ID8.toml, as the game's own file; the entries of some steps are
+    GAME-ID8-delta-FIRST-LAST.toml, so saving one beside the game never replaces it. A message of
+    an earlier version, whose delta bore the game's name, imports as before."""
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    game = tomllib.loads(table.copy("a").read_text())["game"]["id"][:8]
+    whole = next(parsed(table.send("a", "whole", "--full")).iter_attachments())
+    assert whole.get_filename() == f"princes-of-the-renaissance-{game}.toml"
+    roll = parsed(table.send("a", "roll"))
+    assert (
+        next(roll.iter_attachments()).get_filename()
+        == f"princes-of-the-renaissance-{game}-delta-0002-0003.toml"
+    )
+    for part in roll.iter_attachments():
+        part.replace_header(
+            "Content-Disposition", f'attachment; filename="princes-of-the-renaissance-{game}.toml"'
+        )
+    older = table.root / "older.eml"
+    older.write_bytes(roll.as_bytes())
+    (line,) = table.receive("b", older)
+    assert "applied to" in line and "1 new entry" in line, line
+
+
 def test_messages_of_a_game_are_dated_and_read_as_one_shallow_thread(table: Table) -> None:
     """Every message has a Date (pbem's clock) and a Message-ID, and answers the game's first
     message, never the one before it: a mail client shows one conversation, one level deep, however

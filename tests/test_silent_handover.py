@@ -231,3 +231,39 @@ def _contributions(game: ledger.Ledger) -> list[Any]:
 
     assert game.table is not None and game.rules is not None
     return [d for d in tables.demands(game.rules, game.table) if d.kind == "contribute"]
+
+
+def test_a_consent_to_a_handover_is_called_a_handover_consent_everywhere(played: Played) -> None:
+    """Status, the log, the game file's comment, the fetch line and the mail all say what the
+    consent is for: a handover, never an undo."""
+    status = played.stages["proposed status"]
+    assert "add --decline to refuse the handover" in status and "undo" not in status, status
+    proposed = played.stages["proposed"]
+    assert "waiting for b to give a handover consent" in proposed and "answer an undo" not in proposed
+    handed = played.file("handed on", "consented")
+    logged = json.loads(played.step("a", "log", str(handed), "--json").stdout)
+    proposal = next(item for item in logged if item["kind"] == "replace")
+    assert logged[-1]["what"] == f"gave its handover consent: c's seat to d (entry {proposal['seq']})"
+    out = played.root / "proposed.eml"
+    played.step(
+        "a",
+        "mail",
+        "send",
+        str(played.file("proposed", "to-mail")),
+        "--as",
+        "a",
+        "--full",
+        "--to-file",
+        str(out),
+    )
+    imported = played.step("e", "mail", "import", str(out)).stdout
+    assert "waiting for b to give a handover consent" in imported and "undo" not in imported, imported
+    import email
+    import email.policy
+
+    message = email.message_from_bytes(out.read_bytes(), policy=email.policy.default)
+    body = message.get_body(preferencelist=("plain",))
+    assert body is not None
+    said = f"{message['Subject']}\n{body.get_content()}"
+    assert "undo" not in said and "give a handover consent" in str(message["Subject"]), said
+    assert "b: consent to (or decline) a's handing c's seat on to d" in said, said
