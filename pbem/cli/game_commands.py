@@ -225,18 +225,16 @@ def join(
     from pbem.cli.sending import mail_account
     from pbem.engine import ledger as ledger_mod
 
-    account = mail_account() if email is None else None
-
-    def address(current: Any) -> str | None:
-        # a seat with no address yet takes the mail account's: the one the others' mail reaches
-        if email is None and account is not None and seat not in current.addresses:
-            return account.address
-        return email
+    given: dict[str, str | None] = {"email": email}
 
     def check(current: Any) -> None:
         ledger_mod.check_can_join(current, seat)
         if email is not None:
             ledger_mod.check_email(email)
+        elif seat not in current.addresses:
+            # a seat with no address yet takes the mail account's: the one the others' mail reaches
+            account = mail_account()
+            given["email"] = account.address if account is not None else None
 
     def joined(updated: Any, entry: dict[str, Any]) -> None:
         info(f"{seat} joined {file} (entry {entry['seq']}, fingerprint {updated.roster[seat].fingerprint})")
@@ -264,7 +262,7 @@ def join(
         seat,
         key,
         check,
-        lambda current, secret, at: ledger_mod.join(current, seat, secret, at, address(current)),
+        lambda current, secret, at: ledger_mod.join(current, seat, secret, at, given["email"]),
         joined,
         send=send,
     )

@@ -27,9 +27,7 @@ def status_report(
     by_mail = bool(ledger.addresses) if mail is None else mail
     send = " --send" if by_mail else ""
     if account is None:
-        from pbem.cli.sending import mail_account
-
-        account = mail_account() is not None
+        account = _has_account()
 
     def join_command(seat: str) -> str:
         address = "" if not by_mail or account or seat in ledger.addresses else " --email ADDRESS"
@@ -135,6 +133,18 @@ def status_report(
         "send_to": send_to,
         "halted": halted,
     }
+
+
+def _has_account() -> bool:
+    """Whether this home has a mail account whose address ``pbem join`` gives; one that cannot be
+    read gives none (``pbem mail`` commands say what is wrong with it)."""
+    from pbem.cli.sending import mail_account
+    from pbem.errors import PbemError
+
+    try:
+        return mail_account() is not None
+    except PbemError:
+        return False
 
 
 def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:
