@@ -267,3 +267,20 @@ def test_a_consent_to_a_handover_is_called_a_handover_consent_everywhere(played:
     said = f"{message['Subject']}\n{body.get_content()}"
     assert "undo" not in said and "give a handover consent" in str(message["Subject"]), said
     assert "b: consent to (or decline) a's handing c's seat on to d" in said, said
+
+
+def test_the_new_player_of_a_silent_seat_holds_nothing_until_it_signs(played: Played) -> None:
+    """Once the others' handover consents hand c on to d, c's copy is d's: nothing c's silent
+    player held (its entries, the copies mail knew of) counts, so a message to c carries d the
+    whole game; d's own first entry, taking the seat, is d's and counts."""
+    from pbem.mail.delivery import holding, lacked, strangers
+
+    silent = ledger.read(tomllib.loads(played.stages["c silent"]))
+    handed = ledger.read(tomllib.loads(played.stages["handed on"]))
+    known = {"a": [handed.head], "b": [handed.head], "c": [silent.head]}
+    assert strangers(handed, ["a", "b", "c"], known) == ["c"]
+    assert (
+        len(lacked(handed, ["c"], known)) == len(handed.entries) and lacked(handed, ["a", "b"], known) == []
+    )
+    rejoined = ledger.read(tomllib.loads(played.stages["rejoined"]))
+    assert holding(rejoined, "c", known["c"]).whole == len(rejoined.steps), "d's rejoin: d holds it all"
