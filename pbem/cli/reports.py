@@ -274,8 +274,9 @@ def _consent_text(entry: dict[str, Any], ledger: Ledger | None) -> str:
     target = entry["target"]
     asked = None
     if ledger is not None and 0 <= target < len(ledger.steps):
-        asked = ledger.entries[ledger.steps[target][0]]
-    if asked is not None and asked["kind"] == "replace":
+        entries = [ledger.entries[position] for position in ledger.steps[target]]
+        asked = next((one for one in entries if one["kind"] == "replace"), None)
+    if asked is not None:
         what = f"{asked['seat']}'s seat to {asked['name']} (entry {target})"
         return f"{'gave' if entry['agree'] else 'refused'} its handover consent: {what}"
     return f"{'agreed to' if entry['agree'] else 'declined'} the undo of entry {target}"

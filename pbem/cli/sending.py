@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,8 +124,11 @@ class _Found:
 
         ledger = self.ledger
         # what the seats it goes to lack (a seat that is not mailed gets nothing from this message)
-        lacking = [] if full or to else lacked(ledger, group or self.recipients, self.known)
-        positions = [] if full or to else lacking or list(ledger.steps[-1])
+        positions = (
+            []
+            if full or to
+            else lacked(ledger, group or self.recipients, self.known) or list(ledger.steps[-1])
+        )
         start = min((ledger.entries[position]["seq"] for position in positions), default=0)
         if start == 0:
             positions = [position for step in ledger.steps for position in step]
@@ -160,6 +164,13 @@ class _Found:
             message["Cc"] = ", ".join(ledger.addresses[other] for other in copied)
         return Composed(message, group, len(positions), {other: ledger.addresses[other] for other in group})
 
+    @cached_property
+    def outcomes(self) -> list[list[str]]:
+        """What came of each entry (a replay of the game: once, however many messages)."""
+        from pbem.cli.reports import entry_outcomes
+
+        return entry_outcomes(self.ledger, self.loaded.data)
+
     def subject(self) -> str:
         from pbem.cli.reports import log_line
         from pbem.engine import table as tables
@@ -181,7 +192,7 @@ class _Found:
         status says it, a seat's shares in one line), then to each reader whose move it is, what
         to do and the command to type."""
         from pbem.cli.columns import pad
-        from pbem.cli.reports import entry_outcomes, grouped, log_line, to_do
+        from pbem.cli.reports import grouped, log_line, to_do
 
         ledger, report = self.ledger, self.report
         lines = [f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}", ""]
@@ -191,7 +202,7 @@ class _Found:
             lines.append(f"What happened since step {start}:")
         if len(positions) > 40:
             lines.append(f"  ({len(positions) - 40} entries before these)")
-        said = entry_outcomes(ledger, self.loaded.data)
+        said = self.outcomes
         for position in positions[-40:]:
             entry = ledger.entries[position]
             lines.append(f"  {entry['seq']:>4}  {pad(entry['by'], 12)} {log_line(ledger, entry)}")
