@@ -71,7 +71,7 @@ class Club:
 
     def received(self, seat: str) -> list[bytes]:
         box = self.servers.maildir(seat)
-        return [box.get_bytes(key) for key in box.keys()]
+        return [box.get_bytes(key) for key in box.iterkeys()]
 
     def start(self, game: str, *options: str, label: str = "a club by email") -> None:
         """Mail accounts for everyone; the first seat creates the game and invites the others by
@@ -153,7 +153,8 @@ class Club:
         for _ in range(limit):
             if done():
                 return
-            if not any([self.turn(seat) for seat in self.seats]):
+            acted = [self.turn(seat) for seat in self.seats]  # every player takes its turn
+            if not any(acted):
                 raise AssertionError(f"nobody can act; last actions: {self.log[-8:]}")
         raise AssertionError("the game did not get there")
 

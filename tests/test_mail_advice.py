@@ -6,6 +6,7 @@ columns that stay in line with names wider than their length."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,47 @@ def test_wrapped_text_with_wide_names_fits_the_terminal() -> None:
     assert all(cell_len(line) <= 30 for line in lines), lines
     assert " ".join(" ".join(lines).split()) == text
     assert lines[0].startswith("  waiting") and all(line.startswith("    ") for line in lines[1:])
+
+
+def test_a_join_names_the_address_only_where_pbem_cannot_supply_it(cli: Cli, tmp_path: Path) -> None:
+    """In a game by mail the command status gives c mails the join (--send), and names an address
+    (--email) while c's home has no mail account to take it from; once it has, pbem join takes
+    the account's and says so. A game passed as a file asks for neither."""
+    game, by_file = tmp_path / "game.toml", tmp_path / "file.toml"
+    cli(
+        "new",
+        str(game),
+        "--game",
+        "potr",
+        "--players",
+        "a,b,c",
+        "--as",
+        "a",
+        "--email",
+        "a@pbem.test",
+        home="a",
+    )
+    cli("new", str(by_file), "--game", "potr", "--players", "a,b,c", "--as", "a", home="a")
+
+    def join_command(path: Path) -> str:
+        waiting = json.loads(cli("status", str(path), "--json", home="c").stdout)["waiting"]
+        return str(next(item["command"] for item in waiting if item["seat"] == "c"))
+
+    assert join_command(game) == f"pbem join {game} --as c --email ADDRESS --send"
+    assert join_command(by_file) == f"pbem join {by_file} --as c"
+    setup = cli("mail", "setup", "--address", "c@pbem.test", "--no-check", home="c")
+    assert setup.exit_code == 0, setup.stderr
+    assert join_command(game) == f"pbem join {game} --as c --send"
+    joined = cli("join", str(game), "--as", "c", home="c")
+    assert joined.exit_code == 0, joined.stderr
+    assert (
+        "c's mail goes to c@pbem.test, the address of pbem mail setup (--email gives another)"
+        in joined.stderr
+    )
+    assert "still to join: b" in joined.stderr and "every seat has joined" not in joined.stderr, joined.stderr
+    game_id = json.loads(cli("verify", str(game), "--json", home="c").stdout)["game"]["id"]
+    assert f"mail it to a: pbem mail send {game_id[:8]} --as c" in joined.stderr, "not sent: how to"
+    entries = tomllib.loads(game.read_text(encoding="utf-8"))["entry"]
+    assert entries[-1]["email"] == "c@pbem.test", entries[-1]
+    other = cli("join", str(by_file), "--as", "c", "--email", "c@example.org", home="c")
+    assert other.exit_code == 0 and "the address of pbem mail setup" not in other.stderr, other.stderr

@@ -128,8 +128,13 @@ def test_a_first_message_of_a_game_starts_it_in_the_library(table: Table, tmp_pa
 
     (row,) = json.loads(listed.stdout)
     assert row["phase"] == "setup draw" and Path(row["file"]).exists()
+    # the last entries of a game e is not in: mail meant for another, passed over in one line
     only_delta = table.cli("mail", "import", str(table.send("a", "part")), home="e")
-    assert only_delta.exit_code == 3 and "a game this home does not have" in only_delta.stdout
+    (line,) = only_delta.stdout.splitlines()
+    assert only_delta.exit_code == 0 and not only_delta.stderr, only_delta.stdout + only_delta.stderr
+    named = f"princes-of-the-renaissance {row['game'][:8]}"
+    assert line.endswith(f"part.eml: passed over: entries of a game this home is not in ({named})"), line
+    assert json.loads(table.cli("inbox", "--json", home="e").stdout) == [], "no game starts from it"
 
 
 def refused(table: Table, seat: str, message: bytes, reason: str) -> None:
@@ -344,9 +349,33 @@ def test_an_attachment_saved_on_its_own_is_applied(table: Table) -> None:
     assert len(result.stdout.strip().splitlines()) == 1 and "neither" in result.stdout, result.stdout
 
 
-def test_messages_of_a_game_are_dated_and_read_as_one_thread(table: Table) -> None:
-    """Every message has a Date (pbem's clock) and a Message-ID; the next message of the game
-    replies to the last one its sender sent or applied, so a mail client shows one conversation."""
+def test_the_attachment_is_named_for_what_it_holds_and_older_names_still_import(table: Table) -> None:
+    """A whole game is GAME-ID8.toml, as the game's own file; the entries of some steps are
+    GAME-ID8-delta-FIRST-LAST.toml, so saving one beside the game never replaces it. A message of
+    an earlier version, whose delta bore the game's name, imports as before."""
+    table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
+    game = tomllib.loads(table.copy("a").read_text())["game"]["id"][:8]
+    whole = next(parsed(table.send("a", "whole", "--full")).iter_attachments())
+    assert whole.get_filename() == f"princes-of-the-renaissance-{game}.toml"
+    roll = parsed(table.send("a", "roll"))
+    assert (
+        next(roll.iter_attachments()).get_filename()
+        == f"princes-of-the-renaissance-{game}-delta-0002-0003.toml"
+    )
+    for part in roll.iter_attachments():
+        part.replace_header(
+            "Content-Disposition", f'attachment; filename="princes-of-the-renaissance-{game}.toml"'
+        )
+    older = table.root / "older.eml"
+    older.write_bytes(roll.as_bytes())
+    (line,) = table.receive("b", older)
+    assert "applied to" in line and "1 new entry" in line, line
+
+
+def test_messages_of_a_game_are_dated_and_read_as_one_shallow_thread(table: Table) -> None:
+    """Every message has a Date (pbem's clock) and a Message-ID, and answers the game's first
+    message, never the one before it: a mail client shows one conversation, one level deep, however
+    long the game."""
     table.cli("play", str(table.copy("a")), "roll", "--as", "a", home="a")
     out = table.root / "roll.eml"
     sent = table.cli(
@@ -357,18 +386,21 @@ def test_messages_of_a_game_are_dated_and_read_as_one_thread(table: Table) -> No
     roll = parsed(out)
     assert roll["Date"] == "Wed, 04 Mar 2026 05:06:07 +0000"
     assert roll["Message-ID"].startswith("<") and roll["Message-ID"].endswith("@pbem.test>")
-    # a's last message of the game is the one c sent it at the start
-    joined = parsed(table.root / "joined.eml")["Message-ID"]
-    assert roll["In-Reply-To"] == joined and roll["References"].split()[-1] == joined
+    # a's first message of the game is the one c sent it at the start: the root
+    first = parsed(table.root / "joined.eml")
+    root = first["Message-ID"]
+    assert first["In-Reply-To"] is None and first["References"] is None, "the first answers nothing"
+    assert roll["In-Reply-To"] == root and roll["References"] == root
     table.receive("b", out)
     assert table.cli("note", str(table.copy("b")), "thanks", "--as", "b", home="b").exit_code == 0
     answer = parsed(table.send("b", "answer"))
-    assert answer["In-Reply-To"] == roll["Message-ID"]
-    assert answer["References"].split()[-2:] == [
-        parsed(table.root / "joined-b.eml")["Message-ID"],
-        roll["Message-ID"],
-    ]
-    assert answer["Message-ID"] != roll["Message-ID"]
+    # b's first message was c's other one: b answers the root the later messages name instead
+    assert answer["In-Reply-To"] == root and answer["References"] == root
+    assert answer["Message-ID"] not in (roll["Message-ID"], root)
+    table.receive("c", table.root / "answer.eml")
+    assert table.cli("note", str(table.copy("c")), "and again", "--as", "c", home="c").exit_code == 0
+    later = parsed(table.send("c", "later"))
+    assert later["In-Reply-To"] == root and later["References"] == root, "however many came between"
 
 
 def test_a_message_shows_the_table_as_a_picture_beside_its_words(table: Table) -> None:

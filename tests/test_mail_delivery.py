@@ -9,7 +9,7 @@ import pytest
 
 from pbem.engine import ledger
 from pbem.errors import MailContentError
-from pbem.mail.delivery import Holding, apply, delta_text, holding, lacked
+from pbem.mail.delivery import Holding, NotHere, apply, delta_text, holding, lacked
 from tests.conftest import potr_components, seeded_keys
 
 AT = "2026-01-01T00:00:00Z"
@@ -63,8 +63,19 @@ def test_a_whole_file_starts_a_game_and_a_delta_cannot() -> None:
     game = game_with_notes("b: hello")
     whole = apply(None, game.data(), "the message")
     assert whole.ledger.head == game.head and whole.whole is not None
-    with pytest.raises(MailContentError, match="a game this home does not have"):
+    with pytest.raises(NotHere, match="a game this home is not in") as raised:
         apply(None, tomllib.loads(delta_text(game, 3)), "the message")
+    assert (raised.value.ruleset, raised.value.game) == ("princes-of-the-renaissance", game.game_id[:8])
+    # said back as the message names it: only what a game's names are made of
+    hostile = {"delta": {"game": "0" * 32, "ruleset": "\x1b[2Jx"}, "entry": [{"seq": 3}]}
+    with pytest.raises(NotHere) as raised:
+        apply(None, hostile, "the message")
+    assert str(raised.value) == "entries of a game this home is not in (00000000)"
+    # and only what could be a game's entries: anything else is refused, as ever
+    for delta, entries in (({"game": "\x1b[2J" + "0" * 28}, [{"seq": 3}]), ({"game": "0" * 32}, [])):
+        with pytest.raises(MailContentError) as refused:
+            apply(None, {"delta": delta, "entry": entries}, "the message")
+        assert not isinstance(refused.value, NotHere), refused.value
 
 
 def test_entries_of_another_game_or_altered_are_refused() -> None:
@@ -100,3 +111,28 @@ def test_a_seat_is_never_sent_back_what_it_signed() -> None:
     delta = tomllib.loads(delta_text(game, first_lacked(game, ["b"]), lacked(game, ["b"], {})))
     applied = apply(copy_b, delta, "the message")
     assert applied.added == 2 and applied.ledger.head == game.head
+
+
+def test_a_seat_handed_on_holds_nothing_its_earlier_player_held() -> None:
+    """b hands its seat on to carol: b's entries, and the copies the mail knew b's player to hold,
+    are not carol's. Her copy starts from nothing (a message to her carries the whole game), and
+    grows with what she signs or the mail to her carries after the handover."""
+    from pbem.mail.delivery import strangers
+
+    carol = seeded_keys("carol")
+    identity = carol.public("carol")
+    before = game_with_notes("b: hello", "c: hi")
+    assert holding(before, "b").whole == 4
+    newcomer = ledger.Newcomer(identity, carol.sign(identity.binding_message()))
+    game, handed = ledger.handover(before, "b", newcomer, KEYS["b"], at=AT)
+    assert (handed["seq"], handed["by"]) == (5, "b"), "signed by b's earlier player"
+    known = {"b": [game.head], "c": [game.head]}  # what b's handover message told the others
+    assert holding(game, "b", known["b"]).whole == 0
+    assert strangers(game, ["b", "c"], known) == ["b"]
+    assert lacked(game, ["b"], known) == list(range(len(game.entries))), "the whole game"
+    assert lacked(game, ["c"], known) == [], "c holds it all"
+    game, _ = ledger.note(game, "a", "a: welcome, carol", KEYS["a"], AT)  # step 6
+    mailed = {"b": [game.head]}  # a's message to carol carried it all
+    assert holding(game, "b", mailed["b"]).whole == 7 and strangers(game, ["b"], mailed) == []
+    game, _ = ledger.note(game, "b", "b: thanks", carol, AT)  # step 7, signed by carol
+    assert holding(game, "b").whole == 8, "what she signs is hers"

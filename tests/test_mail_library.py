@@ -78,16 +78,23 @@ def test_the_messages_fetch_passed_over_are_remembered_per_folder_while_its_uids
     assert memory.uids(other, "4") == {"2"}
 
 
-def test_the_thread_of_a_game_keeps_its_last_ten_message_ids(tmp_path: Path) -> None:
-    """The Message-IDs the next message's References name: the last ten, each once, and never a
-    header that is not one Message-ID (it arrived in a message anybody could write)."""
+def test_the_thread_of_a_game_is_its_first_message(tmp_path: Path) -> None:
+    """The Message-ID every message of the game answers: the first a message sent or applied
+    names (the root its References give), else that message's own; kept once known, and never a
+    header that is not one Message-ID (it arrived in a message anybody could write). An index of
+    an earlier version, which kept the last ten, gives its oldest."""
     library = Library(tmp_path)
-    game = "cd" * 16
+    game, older = "cd" * 16, "ef" * 16
     library.save({game: Kept(game, tmp_path / "game.toml")})
-    for number in range(12):
-        library.update(game, message_id=f"<{number}@pbem.test>")
-    library.update(game, message_id="<5@pbem.test>")
-    library.update(game, message_id="<a@b> <c@d>")
-    library.update(game, message_id="not an id")
-    thread = library.games()[game].thread
-    assert thread == [f"<{number}@pbem.test>" for number in (2, 3, 4, 6, 7, 8, 9, 10, 11, 5)]
+    library.update(game, message_id="not an id", root="<a@b> <c@d>")
+    assert library.games()[game].root == ""
+    library.update(game, message_id="<2@pbem.test>", root="<1@pbem.test>")
+    library.update(game, message_id="<3@pbem.test>")
+    library.update(game, message_id="<4@pbem.test>", root="<0@pbem.test>")
+    assert library.games()[game].root == "<1@pbem.test>"
+    text = library.index.read_text(encoding="utf-8")
+    library.index.write_text(
+        text + f'\n[games.{older}]\npath = "old.toml"\nthread = ["x", "<7@pbem.test>", "<8@pbem.test>"]\n',
+        encoding="utf-8",
+    )
+    assert library.games()[older].root == "<7@pbem.test>"

@@ -7,6 +7,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbem.errors import MailContentError
 from pbem.mail.armor import armor
@@ -159,3 +161,55 @@ def test_a_short_message_still_carries_its_entries_twice() -> None:
     assert isinstance(body, EmailMessage)
     assert armor(GAME) in body.get_content().replace("\r\n", "\n")
     assert any(part.is_attachment() for part in message.iter_parts())
+
+
+# --- subjects and threads ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "limit", "subject"),
+    [
+        ("c: pass; waiting for a to move", 60, "c: pass; waiting for a to move"),
+        # never inside brackets: the cut goes before the bracket opens
+        ("b: show [showed building:1: white, building:2: red]", 30, "b: show…"),
+        # never inside a token, nor after a colon or semicolon left hanging
+        ("gave its share of building:12", 25, "gave its share of…"),
+        ("waiting for b to move; a, c to give a decryption share", 30, "waiting for b to move; a, c…"),
+        ("a: pass (deadline 2026-01-02); waiting for b", 20, "a: pass…"),
+        # a first word longer than the room is kept whole
+        ("supercalifragilistic and more", 8, "supercalifragilistic…"),
+    ],
+)
+def test_a_subject_is_cut_where_a_word_ends(text: str, limit: int, subject: str) -> None:
+    from pbem.cli.sending import cut
+
+    assert cut(text, limit) == subject
+
+
+UNITS = ["a", "bid", "building:12", "[showed red, blue]", "(deadline 2026-01-02)", "pass;", "c:", "[x]"]
+
+
+@given(st.lists(st.sampled_from(UNITS), max_size=30))
+def test_a_cut_subject_is_whole_words_outside_brackets_and_fits(units: list[str]) -> None:
+    from pbem.cli.sending import cut
+
+    text = " ".join(units)
+    subject = cut(text, 40)
+    if subject == text:
+        assert len(text) <= 40
+        return
+    kept = subject.removesuffix("…")
+    assert subject.endswith("…") and len(subject) <= 40
+    # whole units, as they were, but for a colon or semicolon left hanging
+    assert text.startswith(kept) and text[len(kept) :].lstrip(",;:").startswith(" ")
+    assert kept.count("[") == kept.count("]") and kept.count("(") == kept.count(")")
+
+
+def test_every_message_answers_the_games_first() -> None:
+    root = "<first@example.org>"
+    for answered in (outgoing(), Outgoing(**{**outgoing().__dict__, "root": root})):
+        message = build(answered)
+        if not answered.root:
+            assert message["In-Reply-To"] is None and message["References"] is None
+            continue
+        assert message["In-Reply-To"] == root and message["References"] == root
+        (carried,) = read_all(message.as_bytes())
+        assert isinstance(carried, Carried) and carried.root == root, "read back: the thread's first"

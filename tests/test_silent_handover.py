@@ -231,3 +231,56 @@ def _contributions(game: ledger.Ledger) -> list[Any]:
 
     assert game.table is not None and game.rules is not None
     return [d for d in tables.demands(game.rules, game.table) if d.kind == "contribute"]
+
+
+def test_a_consent_to_a_handover_is_called_a_handover_consent_everywhere(played: Played) -> None:
+    """Status, the log, the game file's comment, the fetch line and the mail all say what the
+    consent is for: a handover, never an undo."""
+    status = played.stages["proposed status"]
+    assert "add --decline to refuse the handover" in status and "undo" not in status, status
+    proposed = played.stages["proposed"]
+    assert "waiting for b to give a handover consent" in proposed and "answer an undo" not in proposed
+    handed = played.file("handed on", "consented")
+    logged = json.loads(played.step("a", "log", str(handed), "--json").stdout)
+    proposal = next(item for item in logged if item["kind"] == "replace")
+    assert logged[-1]["what"] == f"gave its handover consent: c's seat to d (entry {proposal['seq']})"
+    out = played.root / "proposed.eml"
+    played.step(
+        "a",
+        "mail",
+        "send",
+        str(played.file("proposed", "to-mail")),
+        "--as",
+        "a",
+        "--full",
+        "--to-file",
+        str(out),
+    )
+    imported = played.step("e", "mail", "import", str(out)).stdout
+    assert "waiting for b to give a handover consent" in imported and "undo" not in imported, imported
+    import email
+    import email.policy
+
+    message = email.message_from_bytes(out.read_bytes(), policy=email.policy.default)
+    body = message.get_body(preferencelist=("plain",))
+    assert body is not None
+    said = f"{message['Subject']}\n{body.get_content()}"
+    assert "undo" not in said and "give a handover consent" in str(message["Subject"]), said
+    assert "b: consent to (or decline) a's handing c's seat on to d" in said, said
+
+
+def test_the_new_player_of_a_silent_seat_holds_nothing_until_it_signs(played: Played) -> None:
+    """Once the others' handover consents hand c on to d, c's copy is d's: nothing c's silent
+    player held (its entries, the copies mail knew of) counts, so a message to c carries d the
+    whole game; d's own first entry, taking the seat, is d's and counts."""
+    from pbem.mail.delivery import holding, lacked, strangers
+
+    silent = ledger.read(tomllib.loads(played.stages["c silent"]))
+    handed = ledger.read(tomllib.loads(played.stages["handed on"]))
+    known = {"a": [handed.head], "b": [handed.head], "c": [silent.head]}
+    assert strangers(handed, ["a", "b", "c"], known) == ["c"]
+    assert (
+        len(lacked(handed, ["c"], known)) == len(handed.entries) and lacked(handed, ["a", "b"], known) == []
+    )
+    rejoined = ledger.read(tomllib.loads(played.stages["rejoined"]))
+    assert holding(rejoined, "c", known["c"]).whole == len(rejoined.steps), "d's rejoin: d holds it all"

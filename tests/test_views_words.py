@@ -103,6 +103,29 @@ def test_status_names_what_a_seat_owes_the_decks_once(two_draws: Path) -> None:
     assert text.count("give a decryption share") == 1  # a's one share of b's draw
 
 
+def test_status_and_log_say_a_random_event_and_the_decks_in_the_same_words(cli: Cli, tmp_path: Path) -> None:
+    """What randomness is for, as the rules word it (never the name the file binds the draw to);
+    shares counted and cards shown named, never a line or a token per card: status asks for it
+    and the log says it was given in the same words."""
+    game = tmp_path / "game.toml"
+    assert (
+        cli("new", str(game), "--game", "il-principe", "--players", "a,b,c", "--as", "a", home="a").exit_code
+        == 0
+    )
+    for seat in "bc":
+        assert cli("join", str(game), "--as", seat, home=seat).exit_code == 0
+    status = cli("status", str(game), home="a").stdout
+    assert "add randomness to the draw that turns up the next city cards" in status, status
+    assert "after 0 built" not in status
+    example = Path(__file__).resolve().parent.parent / "examples" / "principe-four-players.toml"
+    logged = {item["seq"]: item["what"] for item in json.loads(cli("log", str(example), "--json").stdout)}
+    assert logged[4] == "added randomness to the draw that turns up the next city cards"
+    assert logged[10] == "sealed a round 1 reserve [gave its decryption shares of 12 cards]"
+    assert logged[18] == "show [showed red, blue]"
+    given = [what.partition(" [")[2] for what in logged.values()]  # what an entry gave the decks
+    assert not any(re.search(r"[a-z]+:\d", what) for what in given), "no card token"
+
+
 def test_principe_text_view_has_no_python_literal_and_english_region_names(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

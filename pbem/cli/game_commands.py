@@ -13,6 +13,7 @@ from pbem.cli.appending import (
     SEND,
     append_command,
     entry_command,
+    send_advice,
     write_entries,
 )
 from pbem.cli.columns import pad
@@ -212,33 +213,56 @@ def join(
     file: Path = typer.Argument(..., help="The game file."),
     seat: str = SEAT,
     key: str | None = KEY,
-    email: str | None = EMAIL,
+    email: str | None = typer.Option(
+        None,
+        "--email",
+        help="The address your moves are mailed to, signed in the file so nobody can change it "
+        "(default: the address of pbem mail setup).",
+    ),
     send: bool = SEND,
 ) -> None:
     """Join a game: add your self-signed public keys (and your address) to the file."""
+    from pbem.cli.sending import mail_account
     from pbem.engine import ledger as ledger_mod
+
+    given: dict[str, str | None] = {"email": email}
 
     def check(current: Any) -> None:
         ledger_mod.check_can_join(current, seat)
         if email is not None:
             ledger_mod.check_email(email)
+        elif seat not in current.addresses:
+            # a seat with no address yet takes the mail account's: the one the others' mail reaches
+            account = mail_account()
+            given["email"] = account.address if account is not None else None
 
     def joined(updated: Any, entry: dict[str, Any]) -> None:
         info(f"{seat} joined {file} (entry {entry['seq']}, fingerprint {updated.roster[seat].fingerprint})")
-        if updated.waiting_to_join and not send:  # with --send, the send says who gets it
-            info(f"send it to {', '.join(updated.waiting_to_join)} to join")
+        if email is None and "email" in entry:
+            setup = "the address of pbem mail setup (--email gives another)"
+            info(f"{seat}'s mail goes to {entry['email']}, {setup}")
+        waiting = ", ".join(updated.waiting_to_join)
+        # by mail: the send (or pbem mail send) says where it goes
+        if waiting and (send or updated.addresses):
+            info(f"still to join: {waiting}")
+        elif waiting:
+            info(f"send it to {waiting} to join")
         elif updated.referee_waiting is not None:
             name = updated.referee_waiting
             info(f"every seat has joined; the referee {name} accepts with: pbem referee {file} --as {name}")
         else:
             info("every seat has joined")
+        mailed = [other for other in updated.participants if other in updated.addresses]
+        advice = send_advice(updated, seat, mailed, sent=send) if updated.addresses else ""
+        if advice:
+            info(advice)
 
     append_command(
         file,
         seat,
         key,
         check,
-        lambda current, secret, at: ledger_mod.join(current, seat, secret, at, email),
+        lambda current, secret, at: ledger_mod.join(current, seat, secret, at, given["email"]),
         joined,
         send=send,
     )
@@ -295,10 +319,13 @@ def handover(
             f"{seat} is handed on to {name} (entry {entry['seq']}, fingerprint "
             f"{updated.roster[seat].fingerprint}); your key no longer signs for {seat}"
         )
-        info(
-            f"send the file to {name}, who plays on as {seat} with their own key "
-            f"(pbem show {file} --as {seat} shows them {seat}'s hand)"
-        )
+        if send and seat in updated.addresses:  # the send mails it to them, the whole game
+            info(f"{name} plays on as {seat} with their own key: the message to them carries the whole game")
+        else:
+            info(
+                f"send the file to {name}, who plays on as {seat} with their own key "
+                f"(pbem show {file} --as {seat} shows them {seat}'s hand)"
+            )
 
     append_command(
         file,

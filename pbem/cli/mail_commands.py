@@ -18,7 +18,7 @@ import typer
 from pbem.cli.appending import FILE, JSON, SEAT, entry_command
 from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
 from pbem.cli.reading import compare_with_seen, register, roster_mismatches
-from pbem.cli.reports import print_evidence
+from pbem.cli.reports import grouped, print_evidence, to_do
 from pbem.cli.sending import mail_account, send_file
 
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ def send(
 # --- receiving --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Outcome:
-    verdict: str  # applied, had, refused, equivocation, skipped (not pbem's), unreadable
+    verdict: str  # applied, had, refused, equivocation, skipped (not pbem's), unreadable, elsewhere
     line: str
     # Decided by the message alone, not by this home's games: reading it again would say the same,
     # so fetch remembers it and does not read it again (a message that does not connect yet may
@@ -213,7 +213,7 @@ def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[list[Outcome]]:
         progress = False
         for found, done in zip(units, outcomes, strict=True):
             for index, unit in enumerate(found):
-                if done[index].verdict == "refused" and not done[index].final:
+                if done[index].verdict in ("refused", "elsewhere") and not done[index].final:
                     done[index] = _applied(unit)
                     progress = progress or done[index].verdict == "applied"
     return outcomes
@@ -308,7 +308,13 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
         own = own_seats(merged, joining=True)
         behind = tuple(dict.fromkeys(entry["by"] for entry in applied.overtaken if entry["by"] not in own))
         if applied.added == 0 and loaded is not None:  # nothing new, but what its sender holds
-            library.update(merged.game_id, known=known, copied=copied)
+            library.update(
+                merged.game_id,
+                known=known,
+                message_id=thread_id(carried.message_id),
+                root=thread_id(carried.root),
+                copied=copied,
+            )
             return Outcome(
                 "had",
                 f"{name}: already had: {short}, nothing new{overtaken}",
@@ -332,6 +338,7 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
             known=known,
             applied=1,
             message_id=thread_id(carried.message_id),
+            root=thread_id(carried.root),
             copied=copied,
         )
         phase = status_report(merged, now(), path)["phase"] if merged.table is not None else "joining"
@@ -353,6 +360,8 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
             game=merged.game_id,
             overtaken=behind,
         )
+    except delivery.NotHere as exc:  # not for this home, or ahead of the game's whole file
+        return Outcome("elsewhere", f"{name}: passed over: {exc}")
     except EquivocationError as exc:
         print_evidence(exc.evidence)
         return Outcome("equivocation", f"{label}: refused: {exc}")
@@ -541,6 +550,7 @@ def _fetch_new(box: Mailbox, uids: list[str], memory: PassedOver) -> _Fetched:
     messages: list[tuple[str, bytes]] = []
     retried: set[str] = set()
     waiting: list[str] = []  # refused against the copies as they still are: unless this fetch changes them
+    counted: set[str] = set()  # of those, the ones said as refused earlier (not those for other games)
     for uid in uids:
         head = heads.get(uid)
         if head is not None and not maybe_pbem(head.headers):
@@ -548,11 +558,14 @@ def _fetch_new(box: Mailbox, uids: list[str], memory: PassedOver) -> _Fetched:
             continue
         key = message_id(header(head.headers, "Message-ID")) if head is not None else None
         before = remembered.get(key, "") if key else ""
-        if before.startswith("retry ") and before != f"retry {copy}":
+        reread = before.startswith(("retry ", "elsewhere "))  # read again once the copies change
+        if reread and before.partition(" ")[2] != copy:
             retried.add(uid)
         if before and uid not in retried:
-            run.earlier += 1
-            if before.startswith("retry "):
+            if not before.startswith("elsewhere "):  # a message for no game of this home: said once
+                run.earlier += 1
+                counted.add(uid)
+            if reread:
                 waiting.append(uid)
             continue
         try:
@@ -583,17 +596,22 @@ def _fetch_new(box: Mailbox, uids: list[str], memory: PassedOver) -> _Fetched:
         messages += later
         received += redone[len(again) :]
         retried.update(uid for uid, _ in later)
-        run.earlier -= len(later)
+        run.earlier -= len(counted & {uid for uid, _ in later})
     copy = _copies()
     for (uid, raw), outcomes in zip(messages, received, strict=True):
         key = message_id(header(raw, "Message-ID"))
         refused = [o for o in outcomes if o.verdict in ("refused", "unreadable", "equivocation")]
+        elsewhere = any(outcome.verdict == "elsewhere" for outcome in outcomes)
         if refused and key:
             final = all(outcome.final for outcome in refused)
             run.refused[key] = "refused" if final else f"retry {copy}"
             if uid in retried and not any(o.verdict == "applied" for o in outcomes):
                 run.earlier += 1  # said when it was first refused: the same again
                 continue
+        elif elsewhere and key:
+            run.refused[key] = f"elsewhere {copy}"  # read again once a game of this home changes
+            if uid in retried and not any(o.verdict == "applied" for o in outcomes):
+                continue  # said when it was first read
         elif key and uid in retried:
             run.refused[key] = None
         if all(outcome.final for outcome in outcomes) and not (refused and key):
@@ -656,7 +674,8 @@ def show_inbox(*, as_json: bool) -> None:
                 }
             )
             continue
-        report = status_report(ledger, clock, kept.path)
+        # the commands name the game by its id, which finds it wherever it is kept
+        report = status_report(ledger, clock, game_id[:8])
         mine = own_seats(ledger, joining=True)
         waiting = [
             {
@@ -666,6 +685,11 @@ def show_inbox(*, as_json: bool) -> None:
                 "overdue": item.get("overdue", False),
             }
             for item in report["waiting"]
+        ]
+        # what this home's seats are to do, as status says it: one line a seat, the whole command
+        todo = [
+            {"seat": item["seat"], "prompt": item["prompt"], "command": item["command"], "note": item["note"]}
+            for item in to_do(grouped(report["waiting"]), mine)
         ]
         rows.append(
             row
@@ -685,6 +709,7 @@ def show_inbox(*, as_json: bool) -> None:
                 ),
                 "halted": report.get("halted"),
                 "key_mismatches": roster_mismatches(ledger),
+                "todo": todo,
             }
         )
     rows.sort(key=lambda row: (not row["yours"], row.get("title", ""), row["game"]))
@@ -711,7 +736,12 @@ def show_inbox(*, as_json: bool) -> None:
         yours = f" (your move: {', '.join(row['yours'])})" if row["yours"] else ""
         echo_wrapped(
             f"{mark} {row['title']} {row['game'][:8]}: {row['phase']}; to act: {who}{yours}{late}{news}",
+            first="",
             indent=4,
         )
+        for item in row.get("todo", []):
+            echo_wrapped(f"{item['seat']}: {item['prompt']}", first="    ", indent=6)
+            note = f"  ({item['note']})" if item["note"] else ""
+            echo_wrapped(item["command"] + note, first="      ", indent=8)
         for line in row["key_mismatches"]:
             echo_wrapped(f"warning: {line}", first="    ", indent=6)

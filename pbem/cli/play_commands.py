@@ -23,7 +23,7 @@ from pbem.cli.appending import (
 from pbem.cli.columns import pad
 from pbem.cli.common import HTML, PNG, SVG, echo_wrapped, info, now, print_json, reported
 from pbem.cli.reading import read_game
-from pbem.cli.reports import carried_text, entry_outcomes, log_line, status_report
+from pbem.cli.reports import carried_text, entry_outcomes, grouped, log_line, status_report
 from pbem.cli.sending import send_after
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             echo_wrapped(f"the game is over: pbem show {file} gives the final score")
         elif not report["waiting"]:
             echo_wrapped("nobody needs to act")
-        for wanted in _grouped(report["waiting"]):
+        for wanted in grouped(report["waiting"]):
             echo_wrapped(wanted["prompt"], first=f"  {pad(wanted['seat'], 12)} ", indent=15)
             echo_wrapped(wanted["command"] + (f"  ({wanted['note']})" if wanted["note"] else ""), indent=15)
             if wanted.get("waiting_for_shares"):
@@ -84,42 +84,6 @@ def _stood_in_lines(ledger: Ledger) -> list[str]:
         "the rest of the game"
         for seat in tables.retired(ledger.table)
     ]
-
-
-def _grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """What each seat owes the hidden decks, said once per seat: a deal asks every seat for a share
-    of each card the others draw, and one ``pbem sync`` (or the seat's next entry) gives them all."""
-    from pbem.engine.ruleset import DECK_DEMANDS
-
-    shown: list[dict[str, Any]] = []
-    owed: dict[str, dict[str, Any]] = {}
-    for wanted in waiting:
-        if wanted["kind"] not in DECK_DEMANDS:
-            shown.append(wanted)
-            continue
-        if wanted["seat"] not in owed:
-            owed[wanted["seat"]] = {**wanted, "prompts": []}
-            shown.append(owed[wanted["seat"]])
-        owed[wanted["seat"]]["prompts"].append(wanted["prompt"])
-    for item in owed.values():
-        prompts = item.pop("prompts")
-        shares = [prompt for prompt in prompts if prompt.startswith("give a decryption share")]
-        partials = [prompt for prompt in prompts if prompt.startswith("give a partial decryption")]
-        others = [prompt for prompt in prompts if prompt not in shares and prompt not in partials]
-        said = list(dict.fromkeys(others))
-        if len(shares) > 1:
-            said.append(f"give its decryption shares of {len(shares)} cards")
-        else:
-            said += shares
-        if len(partials) > 1:
-            silent = sorted({prompt.split("'s share of ")[0].rpartition(" of ")[2] for prompt in partials})
-            said.append(
-                f"give partial decryptions of {len(partials)} of {', '.join(silent)}'s shares (silent)"
-            )
-        else:
-            said += partials
-        item["prompt"] = "; ".join(said)
-    return shown
 
 
 def moves(

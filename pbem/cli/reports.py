@@ -13,10 +13,25 @@ if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
 
 
-def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
+def status_report(
+    ledger: Ledger, clock: str, file: Path | str, *, mail: bool | None = None, account: bool | None = None
+) -> dict[str, Any]:
+    """Where the game stands: who must act, each with what to do in words and the whole command to
+    type. In a game that travels by mail (``mail``; by default, when a seat gave an address) each
+    command mails its entry (``--send``); a seat's join names its address (``--email``) unless it
+    has one or this home's mail account gives it (``account``; by default, whether there is one)."""
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
-    from pbem.engine.ruleset import DECK_DEMANDS
+    from pbem.engine.ruleset import DECK_DEMANDS, event_words
+
+    by_mail = bool(ledger.addresses) if mail is None else mail
+    send = " --send" if by_mail else ""
+    if account is None:
+        account = _has_account()
+
+    def join_command(seat: str) -> str:
+        address = "" if not by_mail or account or seat in ledger.addresses else " --email ADDRESS"
+        return f"pbem join {file} --as {seat}{address}{send}"
 
     referee = ledger.referee_waiting
     if ledger.waiting_to_join or referee is not None:
@@ -26,7 +41,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "kind": "join",
                 "step": "joining",
                 "prompt": "join the game",
-                "command": f"pbem join {file} --as {seat}",
+                "command": join_command(seat),
                 "note": "",
             }
             for seat in ledger.waiting_to_join
@@ -38,7 +53,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                     "kind": "join",
                     "step": "joining",
                     "prompt": "accept as the game's referee",
-                    "command": f"pbem referee {file} --as {referee}",
+                    "command": f"pbem referee {file} --as {referee}{send}",
                     "note": "",
                 }
             )
@@ -52,22 +67,25 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
         waits: dict[str, list[str]] = {}
         note = ""
         if demand.kind == "reveal":
-            prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal {file} --as {seat}"
+            prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal {file} --as {seat}{send}"
         elif demand.kind == "contribute":
-            prompt, command = (f"add randomness to the {demand.step}", f"pbem play {file} --as {seat} roll")
+            prompt = f"add randomness to the {event_words(game.rules, demand.step)}"
+            command = f"pbem play {file} --as {seat} roll{send}"
         elif demand.kind == "consent":
-            prompt, command = demand.prompt, f"pbem consent {file} --as {seat}"
-            note = "add --decline to refuse the undo"
+            prompt, command = demand.prompt, f"pbem consent {file} --as {seat}{send}"
+            asked = "handover" if demand.step.startswith("handover of ") else "undo"
+            note = f"add --decline to refuse the {asked}"
         elif demand.kind in DECK_DEMANDS and seat not in ledger.seats:
-            prompt, command = demand.prompt, f"pbem referee {file} --as {seat}"
+            prompt, command = demand.prompt, f"pbem referee {file} --as {seat}{send}"
         elif demand.kind in DECK_DEMANDS:
-            prompt, command = demand.prompt, f"pbem sync {file} --as {seat}"
+            prompt, command = demand.prompt, f"pbem sync {file} --as {seat}{send}"
             note = "or it rides in the seat's next entry"
         elif demand.kind == "commit":
-            prompt, command = (f"seal a {demand.step}: {demand.prompt}", f"pbem play {file} --as {seat} MOVE")
+            prompt = f"seal a {demand.step}: {demand.prompt}"
+            command = f"pbem play {file} --as {seat} MOVE{send}"
         else:
             prompt = demand.prompt
-            command = f"pbem play {file} --as {seat} MOVE"
+            command = f"pbem play {file} --as {seat} MOVE{send}"
             note = f"pbem moves {file} --as {seat} lists the moves"
             waits = play_mod.share_waits(ledger, seat)
         deadline = due.get(tables.demand_key(demand))
@@ -92,7 +110,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "kind": "join",
                 "step": "joining",
                 "prompt": "take the seat handed on to you",
-                "command": f"pbem join {file} --as {seat}",
+                "command": join_command(seat),
                 "note": "",
                 "deadline": None,
                 "overdue": False,
@@ -165,6 +183,18 @@ def remake_command(ledger: Ledger, entry: Mapping[str, Any], game: str) -> str |
     return None
 
 
+def _has_account() -> bool:
+    """Whether this home has a mail account whose address ``pbem join`` gives; one that cannot be
+    read gives none (``pbem mail`` commands say what is wrong with it)."""
+    from pbem.cli.sending import mail_account
+    from pbem.errors import PbemError
+
+    try:
+        return mail_account() is not None
+    except PbemError:
+        return False
+
+
 def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:
     """What came of each entry, in the ruleset's words (none before the game starts)."""
     rules = ledger.rules
@@ -178,11 +208,59 @@ def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:
     return [outcomes(rules, before, after) for before, after in zip([None, *states], states, strict=False)]
 
 
+def grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What each seat owes the hidden decks, said once per seat, as status, the inbox and a game's
+    mail say it: a deal asks every seat for a share of each card the others draw, and one ``pbem
+    sync`` (or the seat's next entry) gives them all."""
+    from pbem.engine.ruleset import DECK_DEMANDS
+
+    shown: list[dict[str, Any]] = []
+    owed: dict[str, dict[str, Any]] = {}
+    for wanted in waiting:
+        if wanted["kind"] not in DECK_DEMANDS:
+            shown.append(wanted)
+            continue
+        if wanted["seat"] not in owed:
+            owed[wanted["seat"]] = {**wanted, "prompts": []}
+            shown.append(owed[wanted["seat"]])
+        owed[wanted["seat"]]["prompts"].append(wanted["prompt"])
+    for item in owed.values():
+        prompts = item.pop("prompts")
+        shares = [prompt for prompt in prompts if prompt.startswith("give a decryption share")]
+        partials = [prompt for prompt in prompts if prompt.startswith("give a partial decryption")]
+        others = [prompt for prompt in prompts if prompt not in shares and prompt not in partials]
+        said = list(dict.fromkeys(others))
+        if len(shares) > 1:
+            said.append(f"give its decryption shares of {len(shares)} cards")
+        else:
+            said += shares
+        if len(partials) > 1:
+            silent = sorted({prompt.split("'s share of ")[0].rpartition(" of ")[2] for prompt in partials})
+            said.append(
+                f"give partial decryptions of {len(partials)} of {', '.join(silent)}'s shares (silent)"
+            )
+        else:
+            said += partials
+        item["prompt"] = "; ".join(said)
+    return shown
+
+
+def to_do(waiting: list[dict[str, Any]], seats: Collection[str]) -> list[dict[str, Any]]:
+    """What ``seats`` are asked to do, of ``waiting`` as ``grouped`` gives it, for the player who
+    holds them: what a seat owes the hidden decks rides with its move, so is said alone only when
+    it is all the seat is asked for."""
+    from pbem.engine.ruleset import DECK_DEMANDS
+
+    mine = [wanted for wanted in waiting if wanted["seat"] in seats]
+    moving = {wanted["seat"] for wanted in mine if wanted["kind"] not in DECK_DEMANDS}
+    return [wanted for wanted in mine if wanted["kind"] not in DECK_DEMANDS or wanted["seat"] not in moving]
+
+
 def log_line(ledger: Ledger, entry: dict[str, Any]) -> str:
     """What an entry did, in words, as ``pbem log`` and the mail that carries it say it."""
     carried = carried_text(entry)
     return (
-        describe_entry(entry)
+        describe_entry(entry, ledger)
         + (f" [{carried}]" if entry["kind"] not in ("sync", "referee") and carried else "")
         + (" (undone)" if _void(ledger, entry) else "")
     )
@@ -203,7 +281,9 @@ _TEMPLATES = {
 }
 
 
-def describe_entry(entry: dict[str, Any]) -> str:
+def describe_entry(entry: dict[str, Any], ledger: Ledger | None = None) -> str:
+    """What an entry did, in words; ``ledger`` (the game it is in) names what the entry's fields
+    only point at: the request a consent answers, what a random event is for."""
     kind = entry["kind"]
     if kind in _TEMPLATES:
         return _TEMPLATES[kind].format(**entry)
@@ -221,14 +301,33 @@ def describe_entry(entry: dict[str, Any]) -> str:
     if kind == "move":
         return str(entry["move"])
     if kind == "consent":
-        return f"{'agreed to' if entry['agree'] else 'declined'} the undo of entry {entry['target']}"
+        return _consent_text(entry, ledger)
     if kind == "sync":
         return carried_text(entry)
     if kind == "referee":
         if "escrow_key" in entry:
             return "accepted as the referee: the seats' escrows are sealed to its key"
         return "as the referee, " + carried_text(entry)
-    return f"added randomness to the {entry['event']}"
+    event = str(entry["event"])
+    if ledger is not None and ledger.rules is not None:
+        from pbem.engine.ruleset import event_words
+
+        event = event_words(ledger.rules, event)
+    return f"added randomness to the {event}"
+
+
+def _consent_text(entry: dict[str, Any], ledger: Ledger | None) -> str:
+    """A consent, named for what it answers: a handover (a proposal to hand a silent seat on) or
+    an undo."""
+    target = entry["target"]
+    asked = None
+    if ledger is not None and 0 <= target < len(ledger.steps):
+        entries = [ledger.entries[position] for position in ledger.steps[target]]
+        asked = next((one for one in entries if one["kind"] == "replace"), None)
+    if asked is not None:
+        what = f"{asked['seat']}'s seat to {asked['name']} (entry {target})"
+        return f"{'gave' if entry['agree'] else 'refused'} its handover consent: {what}"
+    return f"{'agreed to' if entry['agree'] else 'declined'} the undo of entry {target}"
 
 
 def _slots(items: list[dict[str, Any]]) -> list[tuple[str, int, str | None]]:
@@ -242,8 +341,13 @@ def _slots(items: list[dict[str, Any]]) -> list[tuple[str, int, str | None]]:
     return found
 
 
+def _cards(count: int) -> str:
+    return f"{count} card{'s' if count != 1 else ''}"
+
+
 def carried_text(entry: dict[str, Any]) -> str:
-    """What an entry gave the hidden decks, in words (empty if nothing)."""
+    """What an entry gave the hidden decks, in words (empty if nothing): as status asks for it,
+    counted, never a line per card."""
     parts = []
     if "escrow" in entry:
         parts.append("dealt its deck secret in escrow")
@@ -257,18 +361,28 @@ def carried_text(entry: dict[str, Any]) -> str:
     complaint = entry.get("escrow_complaint")
     if isinstance(complaint, dict):
         parts.append(f"complained that {complaint.get('dealer')}'s escrow share does not match its dealing")
+    partials: dict[str, int] = {}
     for item in entry.get("escrow_partials", []):
-        slots = ", ".join(f"{item['deck']}:{slot}" for slot in item.get("slots", []))
-        parts.append(f"gave partial decryptions of {item['seat']}'s share of {slots}")
+        partials[str(item["seat"])] = partials.get(str(item["seat"]), 0) + len(item.get("slots", []))
+    parts += [
+        f"gave partial decryptions of {seat}'s shares of {_cards(count)} ({seat} is silent)"
+        for seat, count in partials.items()
+    ]
     parts += [
         f"{'reshuffled' if 'slots' in item else 'shuffled'} the {item['deck']} deck"
         for item in entry.get("shuffles", [])
     ]
-    shares = [f"{deck}:{slot}" for deck, slot, _ in _slots(entry.get("shares", []))]
-    if shares:
-        parts.append(f"gave its share{'s' if len(shares) > 1 else ''} of {', '.join(shares)}")
-    parts += [f"showed {deck}:{slot}: {card}" for deck, slot, card in _slots(entry.get("face_up", []))]
-    parts += [f"put {item['deck']}:{item['slot']} under the deck" for item in entry.get("remask", [])]
+    shares = _slots(entry.get("shares", []))
+    if len(shares) == 1:
+        parts.append("gave its decryption share of a card")
+    elif shares:
+        parts.append(f"gave its decryption shares of {_cards(len(shares))}")
+    shown = [card or "a card" for _, _, card in _slots(entry.get("face_up", []))]
+    if shown:
+        parts.append(f"showed {', '.join(shown)}")
+    remasked = entry.get("remask", [])
+    if remasked:
+        parts.append(f"put {'a card' if len(remasked) == 1 else _cards(len(remasked))} under the deck")
     return "; ".join(parts)
 
 

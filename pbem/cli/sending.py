@@ -6,8 +6,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.cli.common import fail, info, now, warn
 from pbem.cli.reading import read_game
@@ -37,9 +38,17 @@ def mail_account() -> Account | None:
 class Composed:
     message: EmailMessage
     to: list[str]  # seats the message is mailed to
-    unmailed: list[str]  # seats that gave no address
     entries: int
     addresses: dict[str, str] = field(default_factory=dict)  # each seat of ``to``: its address
+
+
+@dataclass(frozen=True)
+class Mailing:
+    """What ``seat`` mails: one message, or two where a seat's copy holds nothing of the game yet
+    (the whole game to it, what they lack to the others); and the seats it cannot mail."""
+
+    messages: list[Composed]
+    unmailed: list[str]  # seats that gave no address
 
 
 def compose(
@@ -51,28 +60,31 @@ def compose(
     sender: str,
     to: tuple[str, ...] = (),
     picture: bool = True,
+    split: bool = True,
     routed: Sequence[str] | None = None,
-) -> Composed:
+) -> Mailing:
     """The message ``seat`` sends after its move: to the seats that must act (the others copied),
     or only to the seats ``routed`` names (those that need it now, ``delivery.needing``),
     carrying the entries some of them lack (all of them with ``full``); or, with ``to``, to those
-    addresses (an invitation to players not in the game yet), carrying the whole game."""
-    from email.utils import make_msgid
-
-    from pbem.cli.columns import pad
-    from pbem.cli.reports import entry_outcomes, log_line, status_report
-    from pbem.engine import table as tables
+    addresses (an invitation to players not in the game yet), carrying the whole game. With
+    ``split``, a seat whose copy holds nothing of the game (a new player a seat was handed on to)
+    gets the whole game in a message of its own, so the others still get only what they lack."""
+    from pbem.cli.reading import own_seats
+    from pbem.cli.reports import status_report
     from pbem.engine.seats import check_seat
     from pbem.errors import UsageError
     from pbem.keys import default_home
-    from pbem.mail.delivery import delta_text, lacked
+    from pbem.mail.delivery import strangers
     from pbem.mail.library import Library
-    from pbem.mail.message import Outgoing, build, inline
 
     check_seat(seat, ledger.participants)  # a referee mails its entries as a seat does
-    report = status_report(ledger, now(), loaded.path)
-    asked = [other for other in report["send_to"] if other != seat]
-    others = [other for other in ledger.participants if other != seat and other not in asked]
+    # the commands a message gives are typed where it is read: by a player who fetched it by mail,
+    # with the game's id, which finds the reader's own copy
+    report = status_report(ledger, now(), ledger.game_id[:8], mail=True, account=True)
+    # a seat handed on from this home is its new player's now, mailed as any other seat
+    away = seat in ledger.handovers and seat not in own_seats(ledger)
+    asked = [other for other in report["send_to"] if other != seat or away]
+    others = [other for other in ledger.participants if (other != seat or away) and other not in asked]
     if routed is not None:
         asked, others = list(routed), []
     recipients = asked + others
@@ -83,78 +95,144 @@ def compose(
     mailed = [other for other in recipients if other in ledger.addresses]
     if to:
         mailed = [other for other in recipients if ledger.addresses.get(other) in to]
-    # what the seats it goes to lack (a seat that is not mailed gets nothing from this message)
-    positions = [] if full or to else lacked(ledger, mailed or recipients, known) or list(ledger.steps[-1])
-    start = min((ledger.entries[position]["seq"] for position in positions), default=0)
-    if start == 0:
-        positions = [position for step in ledger.steps for position in step]
-    carried = loaded.text if start == 0 else delta_text(ledger, start, positions, sender=seat)
-    sent = [ledger.entries[position] for position in positions]
-    last = ledger.entries[-1]
-    happened = f"{last['by']}: {log_line(ledger, last)}"
-    summary = (
-        tables.waiting_summary(ledger.rules, ledger.table)
-        if ledger.table is not None and ledger.rules is not None
-        else "waiting for " + ", ".join(ledger.waiting_to_join) + " to join"
-        if ledger.waiting_to_join
-        else f"waiting for the referee {ledger.referee_waiting} to accept"
-    )
-    subject = (
-        f"[pbem] {ledger.info.title} {ledger.game_id[:8]}: {_short(happened, 60)}; {_short(summary, 60)}"
-    )
-    lines = [f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}", ""]
-    if start == 0:
-        lines.append(f"The whole game, {ledger.size()}, so far:")
-    else:
-        lines.append(f"Since step {start}, what this message brings you:")
-    if len(positions) > 40:
-        lines.append(f"  ({len(positions) - 40} entries before these)")
-    said = entry_outcomes(ledger, loaded.data)
-    for position in positions[-40:]:
-        entry = ledger.entries[position]
-        lines.append(f"  {entry['seq']:>4}  {pad(entry['by'], 12)} {log_line(ledger, entry)}")
-        lines += [BODY_OUTCOME_INDENT + line for line in said[position]]
-    lines += ["", f"Where the game stands: {report['phase']}."]
-    for wanted in report["waiting"]:
-        deadline = f" (deadline {wanted['deadline']})" if wanted.get("deadline") else ""
-        lines.append(f"  {wanted['seat']}: {wanted['prompt']}{deadline}")
-    where = (
-        "The entries are attached, and again below between marker lines"
-        if inline(carried) is not None
-        else "The entries are in the attached file (too long to repeat here: save it and run pbem"
-        " mail import on it if your mail program cannot save the message)"
-    )
-    lines += [
-        "",
-        "To take these moves into your copy: pbem mail fetch (or save this message and run pbem mail"
-        f" import on it). {where}; pbem verifies them with the whole game before it writes anything.",
-    ]
-    outgoing = Outgoing(
-        sender=sender,
-        recipients=to or tuple(ledger.addresses[other] for other in mailed),
-        subject=subject,
-        body="\n".join(_wrapped(line) for line in lines),
-        entries=carried,
-        game_id=ledger.game_id,
-        filename=f"{ledger.info.name}-{ledger.game_id[:8]}.toml",
-        picture=_picture(ledger) if picture else None,
-        date=_date(now()),
-        message_id=make_msgid(domain=sender.rpartition("@")[2] or "pbem.invalid"),
-        thread=tuple(kept.thread) if kept else (),
-    )
-    message = build(outgoing)
-    if to:
-        return Composed(message, list(to), [], len(sent))
-    if any(other in mailed for other in asked) and any(other in mailed for other in others):
-        message.replace_header("To", ", ".join(ledger.addresses[o] for o in asked if o in mailed))
-        message["Cc"] = ", ".join(ledger.addresses[o] for o in others if o in mailed)
-    return Composed(
-        message,
-        mailed,
-        [other for other in recipients if other not in mailed],
-        len(sent),
-        {other: ledger.addresses[other] for other in mailed},
-    )
+    groups = [mailed]
+    if split and not full and not to:
+        new = strangers(ledger, mailed, known)
+        if new and len(new) < len(mailed):
+            groups = [new, [other for other in mailed if other not in new]]
+    found = _Found(loaded, ledger, seat, report, asked, recipients, known, sender, kept.root if kept else "")
+    messages = [found.message(group, full=full, to=to, picture=picture) for group in groups]
+    return Mailing(messages, [other for other in recipients if other not in mailed])
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What every message ``seat`` sends now is made from: the game, where it stands, who is
+    asked to act, what each seat is known to hold, and the game's thread."""
+
+    loaded: LoadedFile
+    ledger: Ledger
+    seat: str
+    report: dict[str, Any]
+    asked: list[str]
+    recipients: list[str]
+    known: dict[str, list[str]]
+    sender: str
+    root: str
+
+    def message(self, group: list[str], *, full: bool, to: tuple[str, ...], picture: bool) -> Composed:
+        """The message to the seats of ``group`` (or, with ``to``, to those addresses)."""
+        from email.utils import make_msgid
+
+        from pbem.mail.delivery import delta_text, lacked
+        from pbem.mail.message import Outgoing, build, inline
+
+        ledger = self.ledger
+        # what the seats it goes to lack (a seat that is not mailed gets nothing from this message)
+        positions = (
+            []
+            if full or to
+            else lacked(ledger, group or self.recipients, self.known) or list(ledger.steps[-1])
+        )
+        start = min((ledger.entries[position]["seq"] for position in positions), default=0)
+        if start == 0:
+            positions = [position for step in ledger.steps for position in step]
+        carried = self.loaded.text if start == 0 else delta_text(ledger, start, positions, sender=self.seat)
+        readers = (
+            group if not to else [item["seat"] for item in self.report["waiting"] if item["kind"] == "join"]
+        )
+        body = self.body(positions, start, readers, inline(carried) is not None)
+        name = f"{ledger.info.name}-{ledger.game_id[:8]}"
+        if start != 0:  # named for the steps it spans: saved beside the game, it never replaces it
+            last = max(ledger.entries[position]["seq"] for position in positions)
+            name += f"-delta-{start:04d}-{last:04d}"
+        outgoing = Outgoing(
+            sender=self.sender,
+            recipients=to or tuple(ledger.addresses[other] for other in group),
+            subject=self.subject(),
+            body="\n".join(_wrapped(line) for line in body),
+            entries=carried,
+            game_id=ledger.game_id,
+            filename=f"{name}.toml",
+            picture=_picture(ledger) if picture else None,
+            date=_date(now()),
+            message_id=make_msgid(domain=self.sender.rpartition("@")[2] or "pbem.invalid"),
+            root=self.root,
+        )
+        message = build(outgoing)
+        if to:
+            return Composed(message, list(to), len(positions))
+        mailed_asked = [other for other in self.asked if other in group]
+        copied = [other for other in group if other not in mailed_asked]
+        if mailed_asked and copied:
+            message.replace_header("To", ", ".join(ledger.addresses[other] for other in mailed_asked))
+            message["Cc"] = ", ".join(ledger.addresses[other] for other in copied)
+        return Composed(message, group, len(positions), {other: ledger.addresses[other] for other in group})
+
+    @cached_property
+    def outcomes(self) -> list[list[str]]:
+        """What came of each entry (a replay of the game: once, however many messages)."""
+        from pbem.cli.reports import entry_outcomes
+
+        return entry_outcomes(self.ledger, self.loaded.data)
+
+    def subject(self) -> str:
+        from pbem.cli.reports import log_line
+        from pbem.engine import table as tables
+
+        ledger = self.ledger
+        last = ledger.entries[-1]
+        happened = f"{last['by']}: {log_line(ledger, last)}"
+        summary = (
+            tables.waiting_summary(ledger.rules, ledger.table)
+            if ledger.table is not None and ledger.rules is not None
+            else "waiting for " + ", ".join(ledger.waiting_to_join) + " to join"
+            if ledger.waiting_to_join
+            else f"waiting for the referee {ledger.referee_waiting} to accept"
+        )
+        return f"[pbem] {ledger.info.title} {ledger.game_id[:8]}: {cut(happened, 60)}; {cut(summary, 60)}"
+
+    def body(self, positions: list[int], start: int, readers: list[str], armored: bool) -> list[str]:
+        """What the message says, in the players' words: what happened, where the game stands (as
+        status says it, a seat's shares in one line), then to each reader whose move it is, what
+        to do and the command to type."""
+        from pbem.cli.columns import pad
+        from pbem.cli.reports import grouped, log_line, to_do
+
+        ledger, report = self.ledger, self.report
+        lines = [f"{ledger.info.title} ({ledger.edition}), game {ledger.game_id}", ""]
+        if start == 0:
+            lines.append(f"The whole game, {ledger.size()}, so far:")
+        else:
+            lines.append(f"What happened since step {start}:")
+        if len(positions) > 40:
+            lines.append(f"  ({len(positions) - 40} entries before these)")
+        said = self.outcomes
+        for position in positions[-40:]:
+            entry = ledger.entries[position]
+            lines.append(f"  {entry['seq']:>4}  {pad(entry['by'], 12)} {log_line(ledger, entry)}")
+            lines += [BODY_OUTCOME_INDENT + line for line in said[position]]
+        waiting = grouped(report["waiting"])
+        lines += ["", f"Where the game stands: {report['phase']}."]
+        for wanted in waiting:
+            deadline = f" (deadline {wanted['deadline']})" if wanted.get("deadline") else ""
+            lines.append(f"  {wanted['seat']}: {wanted['prompt']}{deadline}")
+        for wanted in to_do(waiting, readers):
+            lines += ["", f"{wanted['seat']}, your move: {wanted['prompt']}", f"  {wanted['command']}"]
+            if wanted["note"]:
+                lines.append(f"  ({wanted['note']})")
+        where = (
+            "The entries are attached, and again below between marker lines"
+            if armored
+            else "The entries are in the attached file (too long to repeat here: save it and run pbem"
+            " mail import on it if your mail program cannot save the message)"
+        )
+        lines += [
+            "",
+            "To take these moves into your copy: pbem mail fetch (or save this message and run pbem mail"
+            f" import on it). {where}; pbem verifies them with the whole game before it writes anything.",
+        ]
+        return lines
 
 
 def _date(moment: str) -> str:
@@ -205,8 +283,27 @@ def _wrapped(line: str, width: int = 76) -> str:
     )
 
 
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def cut(text: str, limit: int) -> str:
+    """``text``, or as much of it as fits in ``limit`` characters with ``…``, cut where a word
+    ends: never inside a word, a token such as ``building:1``, or brackets (a cut there goes
+    before the bracket opens). A first word longer than ``limit`` is kept whole."""
+    if len(text) <= limit:
+        return text
+    depth, ends = 0, []
+    for index, char in enumerate(text):
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth = max(0, depth - 1)
+        elif char == " " and depth == 0:
+            ends.append(index)
+    fits = [end for end in ends if len(text[:end].rstrip(" ,;:")) < limit]
+    end = fits[-1] if fits else (ends[0] if ends else len(text))
+    head = text[:end].rstrip(" ,;:")
+    return head + "…" if end < len(text) else head
 
 
 def deliver(composed: Composed, *, to_file: Path | None, stdout: bool) -> str:
@@ -294,14 +391,26 @@ def send_file(
     sender = account.address if account is not None else ledger.addresses.get(seat, f"{seat}@invalid")
     if picture is None:  # as the account says: pictures cost each message about 100 KB
         picture = account is not None and account.pictures
+    by_file = to_file is not None or stdout
     routes = None
     if routed and not to and not full:
         routes = needed_now(ledger, overtaken)
         if not routes:
             return False
-    composed = compose(loaded, ledger, seat, full=full, sender=sender, to=to, picture=picture, routed=routes)
-    joining = [seat for seat in composed.unmailed if seat in ledger.waiting_to_join]
-    silent = [seat for seat in composed.unmailed if seat not in joining]
+    # a message written for the player to send is one message, whoever it goes to
+    mailing = compose(
+        loaded,
+        ledger,
+        seat,
+        full=full,
+        sender=sender,
+        to=to,
+        picture=picture,
+        split=not by_file,
+        routed=routes,
+    )
+    joining = [seat for seat in mailing.unmailed if seat in ledger.waiting_to_join]
+    silent = [seat for seat in mailing.unmailed if seat not in joining]
     if joining:
         say(
             f"{', '.join(joining)} {'has' if len(joining) == 1 else 'have'} not joined yet: the next "
@@ -315,7 +424,7 @@ def send_file(
     from pbem.keys import default_home
     from pbem.mail.library import Library
 
-    def remember(got: list[str]) -> None:
+    def remember(composed: Composed, got: list[str]) -> None:
         # the seats it was mailed to hold this copy once they apply it (a message written for
         # the player to send teaches nothing: it may never go)
         Library(default_home()).update(
@@ -324,13 +433,14 @@ def send_file(
             message_id=str(composed.message["Message-ID"]),
         )
 
-    try:
-        said = deliver(composed, to_file=to_file, stdout=stdout)
-    except PartlySent as exc:
-        remember(exc.got)
-        raise
-    say(said)
-    remember([] if to or to_file is not None or stdout else composed.to)
+    for composed in mailing.messages:
+        try:
+            said = deliver(composed, to_file=to_file, stdout=stdout)
+        except PartlySent as exc:
+            remember(composed, exc.got)
+            raise
+        say(said)
+        remember(composed, [] if to or by_file else composed.to)
     return True
 
 

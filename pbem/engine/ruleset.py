@@ -186,6 +186,15 @@ def explanation(rules: object, state: Any, move: Any) -> str:
     return str(explain(state, move)) if callable(explain) else ""
 
 
+def event_words(rules: object, context: str) -> str:
+    """A random event in the players' words, what the randomness is for (``the draw that turns up
+    the next city cards``), where the ruleset says (its optional ``event_words``); else the name
+    it gave the event. The name itself stays as it is: entries record it and the draw is bound
+    to it."""
+    words = getattr(rules, "event_words", None)
+    return str(words(context)) if callable(words) else context
+
+
 class OutcomeRules(Protocol):
     """The optional method of a ruleset that says what came of a move (``pbem log``)."""
 

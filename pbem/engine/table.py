@@ -207,6 +207,7 @@ SUMMARY = {
     "reveal": "to reveal",
     "contribute": "to add randomness",
     "consent": "to answer an undo",
+    "handover": "to give a handover consent",  # a consent to handing a silent seat on
     "shuffle": "to shuffle",
     "share": "to give a decryption share",
     "escrow": "to deal or acknowledge escrow",
@@ -218,7 +219,8 @@ def waiting_summary(rules: Ruleset, table: Table) -> str:
     """Who must act now, in one line: ``waiting for b to move; a, c to give a decryption share``."""
     by_kind: dict[str, list[str]] = {}
     for demand in demands(rules, table):
-        seats = by_kind.setdefault(demand.kind, [])
+        handover = demand.kind == "consent" and demand.step.startswith("handover of ")
+        seats = by_kind.setdefault("handover" if handover else demand.kind, [])
         if demand.seat not in seats:
             seats.append(demand.seat)
     if not by_kind:

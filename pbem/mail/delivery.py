@@ -23,6 +23,7 @@ written (``ledger.combine``): a message is a transport, never the authority.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,18 +82,39 @@ def holding(
 ) -> Holding:
     """What ``seat``'s copy holds of ``ledger``: its own latest entry and every step before it,
     and what the hashes ``known`` (from the mail, see ``library``) name; a hash this copy does not
-    know names nothing."""
+    know names nothing. A seat handed on is its new player's copy: it holds what that player
+    signed and what the mail to and from it carried, never what the seat's earlier player held
+    (the entries up to the handover, the copies the mail knew before it)."""
     names = named(ledger) if names is None else names
+    past = ledger.handovers.get(seat)
+    since = past[-1].seq if past else -1  # the step that handed it on, the earlier player's last
     held = NOTHING
     for position in range(len(ledger.entries) - 1, -1, -1):
-        if ledger.entries[position].get("by") == seat:
+        entry = ledger.entries[position]
+        if entry["seq"] <= since:
+            break
+        if entry.get("by") == seat:
             held = names[ledger.hashes[position]]
             break
     for digest in known:
         found = names.get(digest)
-        if found is not None:
+        if found is not None and (since < 0 or _past(found, since, ledger)):
             held = held.joined(found, ledger)
     return held
+
+
+def _past(held: Holding, step: int, ledger: Ledger) -> bool:
+    """Whether ``held`` holds an entry of a step after ``step``: a copy that does not is one a
+    seat's earlier player may have held."""
+    return held.whole > step + 1 or any(ledger.entries[position]["seq"] > step for position in held.extra)
+
+
+def strangers(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, Collection[str]]) -> list[str]:
+    """The recipients whose copy holds nothing of the game (a new player a seat was handed on to,
+    before anything reached it): a message to them carries the whole game file, which starts the
+    game in their home."""
+    names = named(ledger)
+    return [seat for seat in recipients if holding(ledger, seat, known.get(seat, ()), names).whole == 0]
 
 
 def lacked(ledger: Ledger, recipients: Sequence[str], known: Mapping[str, Collection[str]]) -> list[int]:
@@ -220,6 +242,21 @@ class Applied:
     overtaken: tuple[dict[str, Any], ...] = ()
 
 
+class NotHere(MailContentError):
+    """Entries of a game this home is not in (a delta, which cannot start a game as a whole file
+    can): mail meant for another, or come before the game's whole file. Nothing to apply, and
+    nothing wrong with the message."""
+
+    def __init__(self, delta: object) -> None:
+        table = delta if isinstance(delta, Mapping) else {}
+        # said back to the player as the message names it, so only what a game's names are made of
+        game, ruleset = (str(table.get(key, "")) for key in ("game", "ruleset"))
+        self.game = game[:8] if re.fullmatch(r"[0-9a-f]{8,64}", game) else ""
+        self.ruleset = ruleset if re.fullmatch(r"[a-z0-9-]{1,40}", ruleset) else ""
+        named = " ".join(text for text in (self.ruleset, self.game) if text)
+        super().__init__("entries of a game this home is not in" + (f" ({named})" if named else ""))
+
+
 def game_of(data: Mapping[str, Any]) -> str:
     """The id of the game carried data belongs to (a whole file's header, or a delta's)."""
     table = data.get(DELTA) if DELTA in data else data.get("game")
@@ -241,20 +278,20 @@ def apply(
             raise MailContentError(f"{name} carries another game ({whole.game_id})")
         merged = ledger_mod.combine(local, [(name, whole.entries)], check)
         return Applied(merged.ledger, merged.entries, merged.added, carried, merged.overtaken)
-    if local is None:
-        raise MailContentError(
-            f"{name} carries the last entries of a game this home does not have: ask the sender to send "
-            "the whole game (pbem mail send --full)"
-        )
     delta = carried[DELTA]
-    if not isinstance(delta, Mapping) or delta.get("game") != local.game_id:
-        raise MailContentError(f"{name} carries entries of another game")
+    game = delta.get("game") if isinstance(delta, Mapping) else None
+    if not isinstance(game, str) or not re.fullmatch(r"[0-9a-f]{32}", game):
+        raise MailContentError(f"{name}: the carried entries name no game")
     entries = carried.get("entry", [])
     if not isinstance(entries, list) or not entries:
         raise MailContentError(f"{name} carries no entries")
     seqs = [entry["seq"] for entry in entries if isinstance(entry, dict) and type(entry.get("seq")) is int]
     if len(seqs) != len(entries):
         raise MailContentError(f"{name}: its entries are damaged (an entry without a seq)")
+    if local is None:  # a game's entries, sound as far as can be told without the game
+        raise NotHere(delta)
+    if game != local.game_id:
+        raise MailContentError(f"{name} carries entries of another game")
     first = min(seqs)
     if first > len(local.steps):
         raise MailContentError(
@@ -277,6 +314,7 @@ def apply(
 # to reveal, randomness (any entry of its adds it). They ride in the seat's next entry, so its
 # copy needs them only when nothing else can go on.
 AUTOMATIC = ("reveal", "contribute", "shuffle", "share", "escrow", "unlock")
+NEW_PLAYER = ("handover", "rejoin")  # the entries that give a seat a new player's key
 
 
 def knows(ledger: Ledger, held: Holding, position: int) -> bool:
@@ -300,8 +338,8 @@ def needing(
     A seat needs it when it is asked for a choice it cannot know of (its copy lacks the entry
     after which it was asked); when it owes what the game waits for (the decks, a reveal,
     randomness) and does not know it, and nothing else can go on; when an entry of its was
-    overtaken (``overtaken``) and it lacks the history that went on; and every seat, once the game
-    is over. When this home has done what it was asked and the others are still deciding at once
+    overtaken (``overtaken``) and it lacks the history that went on; when it lacks the entry that
+    gave a seat a new player; and every seat, once the game is over. When this home has done what it was asked and the others are still deciding at once
     (a sealed step, everyone's reveal), its entries go to the first of them in seat order, which
     gathers the step: whoever completes it then holds it whole and tells everyone."""
     from pbem.engine import table as tables
@@ -314,6 +352,9 @@ def needing(
         return any(not held[seat].holds(ledger, position) for position in range(len(ledger.entries)))
 
     chosen = {seat for seat in overtaken if seat in held and lacks(seat)}
+    # a seat's new player: every seat learns who signs for it now
+    handed = [position for position, entry in enumerate(ledger.entries) if entry.get("kind") in NEW_PLAYER]
+    chosen |= {seat for seat in others if any(not held[seat].holds(ledger, position) for position in handed)}
     table, rules = ledger.table, ledger.rules
     if table is None or rules is None:
         # joining: the creator gathers the joins; the last one starts the game for everyone

@@ -29,7 +29,6 @@ from pathlib import Path
 from pbem.errors import UsageError
 
 ID = re.compile(r"[0-9a-f]{32}")
-THREAD = 10  # Message-IDs kept per game, for the References of the next message
 MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII but < and >, as make_msgid writes
 PREFIX = re.compile(r"[0-9a-f]{4,32}")
 REFUSED = 1000  # messages remembered by Message-ID as refused, the latest
@@ -45,7 +44,7 @@ class Kept:
     path: Path
     known: dict[str, list[str]] = field(default_factory=dict)  # seat -> hashes naming what it holds
     applied: int = 0  # messages applied since the player last looked (pbem inbox)
-    thread: list[str] = field(default_factory=list)  # Message-IDs last sent or applied, the last last
+    root: str = ""  # the game's first message (its Message-ID), which every message answers
     # seat -> hashes naming what a message another seat sent it carried (seen in its To or Cc here):
     # what it will hold, to spare passing that on to it; never what a message to it leaves out
     copied: dict[str, list[str]] = field(default_factory=dict)
@@ -89,13 +88,7 @@ class Library:
                 if isinstance(known, dict)
                 else {},
                 item.get("applied", 0) if type(item.get("applied")) is int else 0,
-                [
-                    text
-                    for text in item.get("thread", [])
-                    if isinstance(text, str) and MESSAGE_ID.fullmatch(text)
-                ][-THREAD:]
-                if isinstance(item.get("thread"), list)
-                else [],
+                _root(item),
                 {seat: copy for seat, text in copied.items() if (copy := _hashes(text))}
                 if isinstance(copied, dict)
                 else {},
@@ -114,8 +107,8 @@ class Library:
             item["applied"] = kept.applied
             if kept.known:
                 item["known"] = {seat: hashes for seat, hashes in sorted(kept.known.items()) if hashes}
-            if kept.thread:
-                item["thread"] = kept.thread[-THREAD:]
+            if kept.root:
+                item["root"] = kept.root
             if kept.copied:
                 item["copied"] = {seat: hashes for seat, hashes in sorted(kept.copied.items()) if hashes}
             table[game_id] = item
@@ -150,10 +143,12 @@ class Library:
         applied: int = 0,
         message_id: str | None = None,
         copied: Mapping[str, Sequence[str]] | None = None,
+        root: str | None = None,
     ) -> None:
         """Record what a message taught: what seats hold (each seat's hashes replace those it had),
-        messages applied, and the Message-ID of the game's last message sent or applied (the next
-        one is a reply to it)."""
+        messages applied, and the game's first message, if not known yet: the one a message sent
+        or applied answers (``root``, the first its References name), else that message itself.
+        Every later message answers it, so a mail client shows the game as one shallow thread."""
         games = self.games()
         kept = games.get(game_id)
         if kept is None:
@@ -163,9 +158,8 @@ class Library:
         for seat, hashes in (copied or {}).items():
             kept.copied[seat] = [digest for digest in hashes if HASH.fullmatch(digest)][-HELD:]
         kept.applied += applied
-        if message_id and MESSAGE_ID.fullmatch(message_id):
-            kept.thread = [text for text in kept.thread if text != message_id] + [message_id]
-            kept.thread = kept.thread[-THREAD:]
+        if not kept.root:
+            kept.root = next((text for text in (root, message_id) if text and MESSAGE_ID.fullmatch(text)), "")
         self.save(games)
 
     def looked(self) -> None:
@@ -221,8 +215,9 @@ class PassedOver:
 
     def refused(self) -> dict[str, str]:
         """The messages fetch refused or found too large, by Message-ID: ``refused``, ``too large``,
-        or ``retry COPY`` for one refused against the copies of the games as they were then (COPY,
-        see ``pbem.cli.mail_commands._copies``): it is read again once they have changed."""
+        ``retry COPY`` for one refused against the copies of the games as they were then (COPY,
+        see ``pbem.cli.mail_commands._copies``), or ``elsewhere COPY`` for one that carries entries
+        of a game this home is not in: either is read again once the copies have changed."""
         table = self._data().get("refused", {})
         return {
             key: value
@@ -268,6 +263,19 @@ def _write(path: Path, text: str) -> None:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _root(item: dict[str, object]) -> str:
+    """The game's first message as the index names it; in an index of an earlier version, which
+    kept the last ten Message-IDs (``thread``), the oldest of them."""
+    root = item.get("root")
+    if isinstance(root, str) and MESSAGE_ID.fullmatch(root):
+        return root
+    thread = item.get("thread")
+    for text in thread if isinstance(thread, list) else []:
+        if isinstance(text, str) and MESSAGE_ID.fullmatch(text):
+            return text
+    return ""
 
 
 def _hashes(value: object) -> list[str]:

@@ -77,7 +77,7 @@ class Outgoing:
     picture: bytes | None = None  # a PNG of the table as every player may see it
     date: str = ""  # the Date header (RFC 5322)
     message_id: str = ""  # this message's Message-ID, <...>
-    thread: tuple[str, ...] = ()  # the game's earlier messages the sender has seen, the last last
+    root: str = ""  # the game's first message, which every later one answers
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,7 @@ class Carried:
     sender: str  # the From header as it arrived, unparsed (see _hint)
     message_id: str
     data: dict[str, Any] = field(default_factory=dict, compare=False)  # the entries, parsed
+    root: str = ""  # the first Message-ID its References name: the game's first message
     # the To and Cc headers as they arrived, unparsed: the seats a message went to besides this one
     # will hold what it carries, which spares passing it on to them (a guess, never trusted)
     recipients: str = ""
@@ -113,9 +114,9 @@ def build(outgoing: Outgoing) -> EmailMessage:
         message["Date"] = outgoing.date
     if outgoing.message_id:
         message["Message-ID"] = outgoing.message_id
-    if outgoing.thread:  # one conversation in a mail client: a reply to the last message seen
-        message["In-Reply-To"] = outgoing.thread[-1]
-        message["References"] = " ".join(outgoing.thread)
+    if outgoing.root:  # one conversation, and a shallow one: every message answers the first
+        message["In-Reply-To"] = outgoing.root
+        message["References"] = outgoing.root
     message[GAME_HEADER] = outgoing.game_id
     # The entries ride twice: inline, for a client that drops attachments or a player who pastes
     # the body, and attached, for one that mangles long bodies; the reader checks they agree.
@@ -240,6 +241,7 @@ def _unit_entries(unit: _Unit, budget: list[int]) -> list[Carried | MailContentE
     holder = unit.holder
     hints = (_hint(holder, GAME_HEADER), _hint(holder, "Subject"), _hint(holder, "From"))
     message = _hint(holder, "Message-ID")
+    root = next(iter(_hint(holder, "References").split()), "")
     if len(unit.packed) == 1 and len(unit.attached) == 1:
         try:
             where, part = unit.attached[0]
@@ -251,7 +253,7 @@ def _unit_entries(unit: _Unit, budget: list[int]) -> list[Carried | MailContentE
         except MailContentError as exc:
             return [exc]
         recipients = f"{_hint(holder, 'To')}, {_hint(holder, 'Cc')}"
-        return [Carried(entries, *hints, message, data, recipients)]
+        return [Carried(entries, *hints, message, data, root, recipients)]
     single = len(unit.packed) + len(unit.attached) == 1
     # several messages' entries in one body were forwarded: From is the forwarder, not the seat
     # whose copy each describes
@@ -263,7 +265,7 @@ def _unit_entries(unit: _Unit, budget: list[int]) -> list[Carried | MailContentE
     for reader in readers:
         try:
             entries = _spend(budget, reader())
-            found.append(Carried(entries, game, subject, sender, message, _data(entries, "carried")))
+            found.append(Carried(entries, game, subject, sender, message, _data(entries, "carried"), root))
         except MailContentError as exc:
             found.append(exc)
     return found

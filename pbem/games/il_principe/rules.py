@@ -146,6 +146,14 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             requests.append(RandomRequest(f"{REUSE} round {state.round}"))
         return requests
 
+    def event_words(self, context: str) -> str:
+        """What a random event is for, in the players' words (the context names it in the file)."""
+        if context.startswith(CITIES):
+            return "draw that turns up the next city cards"
+        if context.startswith(REUSE):
+            return "draw of the removed cards that come back into play"
+        return context
+
     def resolve(self, state: Game, context: str, draws: Draws) -> Game:
         if context.startswith(CITIES):
             return rounds.turn_up_cities(state, draws.shuffle(sorted(state.pool)))

@@ -118,6 +118,14 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
 
         return outcomes(before, after)
 
+    def event_words(self, context: str) -> str:
+        """What a random event is for, in the players' words (the context names it in the file):
+        a war's dice (``war 2 dice``) are the dice of the war."""
+        words = context.split()
+        if len(words) == 3 and words[0] == "war" and words[2] in ("dice", "reroll"):
+            return f"{'dice' if words[2] == 'dice' else 'reroll'} of war {words[1]}"
+        return context
+
     def explain(self, state: Game, move: Move) -> str:
         """What a family does, beside each family a player may choose."""
         if isinstance(move, Family):
