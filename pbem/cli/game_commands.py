@@ -268,8 +268,9 @@ def handover(
         None,
         "--silent",
         metavar="SEAT",
-        help="Propose handing on SEAT, a silent player's (a timeout was claimed against it), instead "
-        "of your own: done once every other remaining player consents (pbem consent).",
+        help="Propose handing on SEAT, a silent player's (a timeout was claimed against it, or, before "
+        "the first card, past its deadline), instead of your own: done once every other remaining "
+        "player consents (pbem consent).",
     ),
     send: bool = SEND,
 ) -> None:
@@ -279,7 +280,9 @@ def handover(
 
     With --silent, you propose handing on a silent player's seat, once the others consent.
 
-    The new player then takes it with 'pbem join FILE --as SEAT'; the escrow seals them its secret."""
+    The new player then takes it with 'pbem join FILE --as SEAT'; the escrow seals them its secret.
+    Before the first card nothing is hidden: the new player joins with keys of their own, and the
+    hidden decks are set up again."""
     from pbem.engine import ledger as ledger_mod
 
     name = to[0]
@@ -314,6 +317,8 @@ def handover(
 def _propose(file: Path, seat: str, silent: str, key: str | None, newcomer: Newcomer, *, send: bool) -> None:
     from pbem.engine import ledger as ledger_mod
 
+    at = now()
+
     def proposed(updated: Any, entry: dict[str, Any]) -> None:
         waiting = [demand.seat for demand in _consents(updated)]
         info(
@@ -325,11 +330,55 @@ def _propose(file: Path, seat: str, silent: str, key: str | None, newcomer: Newc
         file,
         seat,
         key,
-        lambda current: ledger_mod.check_can_replace(current, seat, silent, newcomer.identity),
-        lambda current, secret, at: ledger_mod.replace(current, seat, silent, newcomer, secret, at=at),
+        lambda current: ledger_mod.check_can_replace(current, seat, silent, newcomer.identity, at=at),
+        lambda current, secret, _: ledger_mod.replace(current, seat, silent, newcomer, secret, at=at),
         proposed,
         send=send,
     )
+
+
+def drop(
+    file: Path = typer.Argument(..., help="The game file."),
+    silent: str = typer.Argument(..., metavar="LATE", help="The silent seat to go on without."),
+    seat: str = SEAT,
+    key: str | None = KEY,
+    send: bool = SEND,
+) -> None:
+    """Propose going on without a seat silent past its deadline, before the first card.
+
+    Done once every other player consents (pbem consent): the game is then set up again for the
+    seats left, where its rules allow that many players. A seat that has not joined by its
+    deadline (deadline_days after the game was made) can be gone on without the same way."""
+    from pbem.engine import ledger as ledger_mod
+
+    at = now()
+
+    def proposed(updated: Any, entry: dict[str, Any]) -> None:
+        waiting = [demand.seat for demand in _consents(updated)] or ledger_mod.consenting_before_start(
+            updated
+        )
+        if silent in updated.dropped:
+            info(_setup_line(updated))
+            return
+        info(
+            f"{seat} proposed going on without {silent} (entry {entry['seq']}); play waits for "
+            f"{', '.join(waiting)} to consent (pbem consent)"
+        )
+
+    append_command(
+        file,
+        seat,
+        key,
+        lambda current: ledger_mod.check_can_drop(current, seat, silent, at=at),
+        lambda current, secret, _: ledger_mod.drop(current, seat, silent, secret, at=at),
+        proposed,
+        send=send,
+    )
+
+
+def _setup_line(ledger: Any) -> str:
+    """What the last set-up of the game said of it (a seat gone on without)."""
+    return str(ledger.setups[max(ledger.setups)])
 
 
 def _consents(ledger: Any) -> list[Any]:
