@@ -452,9 +452,17 @@ def verify(
             + (", every hidden-deck proof checked" if _has_decks(ledger) else "")
         )
         typer.echo(f"  head {short(ledger.head)} (step {len(ledger.steps) - 1}): compare it with the others'")
-        for seat in ledger.seats:
+        for seat in ledger.every_seat:
             identity = ledger.roster.get(seat)
-            if identity is None:
+            if seat in ledger.dropped:
+                gone = f"the others went on without it in entry {ledger.dropped[seat]}"
+                if identity is None:
+                    typer.echo(f"  {pad(seat, 16)} never joined; {gone}")
+                else:
+                    typer.echo(
+                        f"  {pad(seat, 16)} {identity.fingerprint}  (entry {ledger.joined_at[seat]}; {gone})"
+                    )
+            elif identity is None:
                 typer.echo(f"  {pad(seat, 16)} not joined yet")
             else:
                 typer.echo(f"  {pad(seat, 16)} {identity.fingerprint}  ({_held_since(ledger, seat)})")

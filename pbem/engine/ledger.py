@@ -333,6 +333,13 @@ class Ledger:
                 table[seat]["dropped"] = self.dropped[seat]  # its keys signed the entries before
         return table
 
+    def check_seat(self, seat: str) -> str:
+        """``seat`` if it is in the game now; else a usage error that says it left, or lists the
+        seats (see ``engine.seats.check_seat``)."""
+        if seat in self.dropped:
+            raise UsageError(_gone(self, seat))
+        return check_seat(seat, self.seats)
+
     def key_at(self, seat: str, seq: int) -> PublicIdentity | None:
         """The key that signed for ``seat`` in entry ``seq``: the one it joined with, or the one
         a handover gave the seat to (a handover itself is signed by the key it hands on from)."""
@@ -907,6 +914,11 @@ def _drop_problem(ledger: Ledger, seat: str, silent: str, at: str) -> str | None
         return f"{silent!r} is not a seat of this game (seats: {', '.join(ledger.seats)})"
     if silent == seat:
         return f"{seat} cannot propose going on without itself: name another seat of the game"
+    if ledger.table is not None and not silent_setup.before_first_card(ledger.table):
+        return (
+            "the first cards have been dealt: the others go on without a seat only before them (a "
+            f"timeout stands in for {silent} now: pbem timeout FILE {silent} --as {seat})"
+        )
     try:
         _check_seats(ledger.info, [other for other in ledger.seats if other != silent], ledger.options)
     except UsageError as exc:
@@ -940,11 +952,6 @@ def _propose_drop(ledger: Ledger, table: Table, seat: str, silent: str, *, at: s
     rules = ledger.rules
     assert rules is not None
     tables.check_no_undo_pending(table)
-    if not silent_setup.before_first_card(table):
-        raise IllegalMoveError(
-            "the first cards have been dealt: the others go on without a seat only before them (a "
-            f"timeout stands in for {silent} now: pbem timeout FILE {silent} --as {seat})"
-        )
     why = silent_setup.not_silent(rules, table, silent, at, ledger.deadline_days)
     if why is not None:
         raise IllegalMoveError(why)
@@ -1868,6 +1875,9 @@ class _Replay:
                 found,
                 f"{by} was handed on: its new player takes the seat first (pbem join FILE --as {by})",
             )
+            return
+        if by not in ledger.rejoining and self._repeats(entry):
+            self._admit(index, entry, ledger.roster[by], found)  # a duplicate, or equivocation
             return
         if by not in ledger.rejoining:
             self._refused(
