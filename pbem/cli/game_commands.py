@@ -281,8 +281,8 @@ def handover(
     With --silent, you propose handing on a silent player's seat, once the others consent.
 
     The new player then takes it with 'pbem join FILE --as SEAT'; the escrow seals them its secret.
-    Before the first card nothing is hidden: the new player joins with keys of their own, and the
-    hidden decks are set up again."""
+
+    Before the first card, the new player joins with keys of their own; the decks are set up again."""
     from pbem.engine import ledger as ledger_mod
 
     name = to[0]
@@ -346,9 +346,11 @@ def drop(
 ) -> None:
     """Propose going on without a seat silent past its deadline, before the first card.
 
-    Done once every other player consents (pbem consent): the game is then set up again for the
-    seats left, where its rules allow that many players. A seat that has not joined by its
-    deadline (deadline_days after the game was made) can be gone on without the same way."""
+    Done once every other player consents (pbem consent): the game is set up again for the rest.
+
+    Only where the game's rules allow that many players; pbem status says whether they do.
+
+    A seat that has not joined by deadline_days after the game was made is gone on without alike."""
     from pbem.engine import ledger as ledger_mod
 
     at = now()

@@ -381,11 +381,11 @@ def consent(
     key: str | None = KEY,
     send: bool = SEND,
 ) -> None:
-    """Agree to (or decline) a player's request: to undo their last move, to hand a seat on, or to
-    go on without a seat.
+    """Agree to (or decline) a request: an undo, handing a seat on, or going on without one.
 
-    A seat is handed on by the others only when its player went silent (pbem handover --silent);
-    the others go on without one only before the first card (pbem drop)."""
+    A seat is handed on by the others only when its player went silent (pbem handover --silent).
+
+    The others go on without a silent seat only before the first card (pbem drop)."""
     from pbem.engine import play as play_mod
 
     def answered(current: Ledger, entry: dict[str, Any]) -> str:
