@@ -314,6 +314,7 @@ def unjoined(tmp_path_factory: pytest.TempPathFactory) -> Played:
     played.stages["status"] = played.step("a", "status", game).stdout
     played.step("a", "drop", game, "d", "--as", "a")
     played.stages["asked status"] = played.step("a", "status", game).stdout
+    played.stages["second"] = played.run("b", "drop", game, "d", "--as", "b").stderr
     played.step("b", "consent", game, "--as", "b", "--decline")
     played.keep("declined")
     played.step("a", "drop", game, "d", "--as", "a")
@@ -330,6 +331,9 @@ def test_a_seat_that_never_joined_is_gone_on_without_after_the_deadline_to_join(
     assert f"let a new player take the seat, with their own key: pbem join {unjoined.game} --as d" in said
     assert f"go on without it (the others consent): pbem drop {unjoined.game} d --as a" in said
     assert f"pbem consent {unjoined.game} --as b" in unjoined.stages["asked status"]
+    assert unjoined.stages["second"] == (
+        "error: a proposed going on without d already (entry 3), waiting for consent (pbem consent)\n"
+    )
     assert read(unjoined.file("declined", "declined")).asked is None
     assert "the game goes on without d: it starts for a, b, c" in unjoined.stages["last consent"]
     game = unjoined.file("started", "started")
