@@ -15,11 +15,14 @@ value, and the share K partials combine into, which then opens its card like any
 with a referee (escrow = "referee"), the genesis's ``referee`` table and its self-signature, and
 the referee's entries (its receiving key first, then its answers); and a silent seat handed on by
 consent: the proposal, the consents, the new player's ``rejoin`` and the shares sealed to it, and
-its complaint. It does not replay the game's rules: whose turn it was, what a move may be, which slot a draw
-took, which shares were owed and when a deck was to be reshuffled are the rules' to say. So a
-timeout against a seat's share unlocks here the shares the file shows it owes (the one named,
-and each slot another seat has given a share of and it has not), which cannot tell its own card
-from one dealt face up.
+its complaint; before the first card, a seat handed on anew (the new player's own deck key, the
+decks and the escrow set up again under it) and a seat gone on without (the ``drop``, the
+consents, the decks and escrow of the seats left, the header and roster after it), a seat that
+never joined past the deadline to join. It does not replay the game's rules: whose turn it was,
+what a move may be, which slot a draw took, which shares were owed, when a deck was to be
+reshuffled and when a seat was past its deadline are the rules' to say. So a timeout against a
+seat's share unlocks here the shares the file shows it owes (the one named, and each slot another
+seat has given a share of and it has not), which cannot tell its own card from one dealt face up.
 
 A seat with ``retire_after`` timeouts claimed against it (option ``retire_after``; absent,
 0: never) is played by pbem without further timeouts, so in a game with escrow this verifier
@@ -2492,6 +2495,8 @@ def void_moves(entries: Sequence[Mapping[str, Any]]) -> set[int]:
     pending: dict[str, Any] | None = None
     for entry in entries:
         kind, target, by = entry.get("kind"), entry.get("target"), entry.get("by")
+        if not isinstance(by, str) or (kind == "drop" and not isinstance(entry.get("seat"), str)):
+            continue  # refused where it stands
         if kind in ("genesis", "join"):
             joined.add(by)
             if pending is not None and pending.get("drop") == by:

@@ -453,3 +453,29 @@ def test_with_a_referee_the_new_player_deals_to_the_referee_in_the_silent_seats_
     assert all(played.hand(played.game, "c", NEW).values())
     assert played.run("a", "verify", game).exit_code == 0
     independently(played.game)
+
+
+@pytest.mark.usefixtures("_test_game")
+def test_without_escrow_a_seat_silent_at_its_shuffle_is_handed_to_a_new_player(tmp_path: Path) -> None:
+    make_key_homes(tmp_path, ("a", "b", "c", NEW))
+    played = Played(tmp_path, DAY3)
+    exported = tmp_path / "d.id"
+    exported.write_text(played.step(NEW, "key", "export", NEW).stdout, encoding="utf-8")
+    game = str(made(played, "silent setup no escrow", hidden_deck_game.NAME, "a,b,c", "escrow=none"))
+    for seat in ("b", "c"):
+        played.step(seat, "join", game, "--as", seat, at=DAY1)
+    for seat in ("a", "b"):  # c never shuffles: without escrow nobody may stand in for it
+        played.step(seat, "sync", game, "--as", seat, at=DAY1)
+    refused = played.run("a", "timeout", game, "c", "--as", "a")
+    assert refused.exit_code == 1 and "which no default can stand in for" in refused.stderr
+    played.step("a", "handover", game, "--as", "a", "--to", NEW, str(exported), "--silent", "c")
+    played.step("b", "consent", game, "--as", "b")
+    played.step(NEW, "join", game, "--as", "c", "--key", NEW)
+    rejoin = tomllib.loads(played.game.read_text(encoding="utf-8"))["entry"][-1]
+    assert "deck_key" in rejoin and "escrow_key" not in rejoin
+    settled(played, played.game, DAY3, {"c": NEW})
+    played.step("a", "play", game, "--as", "a", "draw")
+    settled(played, played.game, DAY3, {"c": NEW})  # b's and d's shares of a's card
+    assert all(played.hand(played.game, "a").values())
+    assert played.run("a", "verify", game).exit_code == 0
+    independently(played.game, {hidden_deck_game.DECK: list(hidden_deck_game.CARDS)})

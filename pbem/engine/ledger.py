@@ -1352,8 +1352,8 @@ def _undone(entries: Sequence[Any]) -> set[int]:
     seats = _genesis_seats(entries)
     joined: set[Any] = set()
     for entry in entries:
-        if not isinstance(entry, dict):
-            continue
+        if not isinstance(entry, dict) or not isinstance(entry.get("by"), str):
+            continue  # refused by replay, whatever it says
         kind, target, by = entry.get("kind"), entry.get("target"), entry.get("by")
         if kind in ("genesis", "join"):
             joined.add(by)
@@ -1361,7 +1361,7 @@ def _undone(entries: Sequence[Any]) -> set[int]:
                 pending = None  # it joined after all
         if kind == "undo":
             pending = {"by": by, "target": target, "agreed": set()}
-        elif kind == "drop":
+        elif kind == "drop" and isinstance(entry.get("seat"), str):
             pending = {"by": by, "target": entry.get("seq"), "agreed": set(), "drop": entry.get("seat")}
             if not {seat for seat in seats if seat in joined} - {by, pending["drop"]}:
                 seats = [seat for seat in seats if seat != pending["drop"]]  # nobody else to ask
