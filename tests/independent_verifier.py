@@ -15,11 +15,14 @@ value, and the share K partials combine into, which then opens its card like any
 with a referee (escrow = "referee"), the genesis's ``referee`` table and its self-signature, and
 the referee's entries (its receiving key first, then its answers); and a silent seat handed on by
 consent: the proposal, the consents, the new player's ``rejoin`` and the shares sealed to it, and
-its complaint. It does not replay the game's rules: whose turn it was, what a move may be, which slot a draw
-took, which shares were owed and when a deck was to be reshuffled are the rules' to say. So a
-timeout against a seat's share unlocks here the shares the file shows it owes (the one named,
-and each slot another seat has given a share of and it has not), which cannot tell its own card
-from one dealt face up.
+its complaint; before the first card, a seat handed on anew (the new player's own deck key, the
+decks and the escrow set up again under it) and a seat gone on without (the ``drop``, the
+consents, the decks and escrow of the seats left, the header and roster after it), a seat that
+never joined past the deadline to join. It does not replay the game's rules: whose turn it was,
+what a move may be, which slot a draw took, which shares were owed, when a deck was to be
+reshuffled and when a seat was past its deadline are the rules' to say. So a timeout against a
+seat's share unlocks here the shares the file shows it owes (the one named, and each slot another
+seat has given a share of and it has not), which cannot tell its own card from one dealt face up.
 
 A seat with ``retire_after`` timeouts claimed against it (option ``retire_after``; absent,
 0: never) is played by pbem without further timeouts, so in a game with escrow this verifier
@@ -58,7 +61,7 @@ import tomllib
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -1030,6 +1033,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "referee": (),  # with escrow = "referee": by the referee the genesis names, never by a seat
     "replace": ("seat", "name", "sign", "box", "identity_sig", "rand"),  # hand a silent seat on
     "rejoin": ("rand_tip",),  # the new player of a seat handed on by consent takes it
+    "drop": ("seat", "rand"),  # go on without a silent seat, before the first card
 }
 RIDING = ("move", "commit", "reveal", "contribute", "timeout", "sync")
 SIGNING_IN = (
@@ -1209,7 +1213,11 @@ class Verifier:
         self.given_cards = dict(cards or {})
         self.report = Report()
         self.game_id = ""
-        self.seats: list[str] = []
+        self.seats: list[str] = []  # the seats in the game: the genesis's, less those dropped
+        self.every_seat: list[str] = []  # the genesis's, in its order: a step's entries follow it
+        self.dropped: dict[str, int] = {}  # seat -> the seq of the consent that went on without it
+        self.options: dict[str, Any] = {}
+        self.created = ""  # the genesis's time
         self.keys: dict[str, tuple[bytes, bytes, int]] = {}  # seat -> sign, box, seq of its join
         # seat -> (the new holder's name, the handover's seq, the fingerprint it hands on from),
         # for each handover of the seat, oldest first
@@ -1292,8 +1300,9 @@ class Verifier:
             allowed |= {"group", "referee"}  # a referee only with escrow = "referee", checked below
         if kind == "referee":
             allowed |= {*ESCROW_KEY_FIELDS, *ESCROW_FIELDS[1:]}
-        if kind == "rejoin" and self.threshold:
-            allowed |= set(ESCROW_KEY_FIELDS)
+        if kind == "rejoin":
+            # before the first card the new player sets the seat up with keys of its own
+            allowed |= {"deck_key", "deck_key_proof"} | (set(ESCROW_KEY_FIELDS) if self.threshold else set())
         if kind == "genesis" or (kind == "join" and self.threshold):
             allowed |= set(ESCROW_KEY_FIELDS)  # a genesis without escrow is refused them below
         if kind in RIDING:
@@ -1321,7 +1330,9 @@ class Verifier:
             raise Bad("the first entry is not the genesis entry")
         for name in KINDS[kind]:
             wanted: type = {"target": int, "agree": bool}.get(name, str)
-            if kind in (*PLAY, "address", "handover", "replace") and (type(entry[name]) is not wanted):
+            if kind in (*PLAY, "address", "handover", "replace", "drop") and (
+                type(entry[name]) is not wanted
+            ):
                 raise Bad(f"field {name!r} is not of type {wanted.__name__}")
         self.later(entry, where)
 
@@ -1342,12 +1353,14 @@ class Verifier:
             raise Bad(f"{bad[0]!r} is not a seat name")
         if len({seat.casefold() for seat in seats}) != len(seats):
             raise Bad("two seats have the same name, ignoring case")
-        self.game_id, self.seats = game_id, seats
+        self.game_id, self.seats, self.every_seat = game_id, list(seats), list(seats)
+        self.created = entry["at"]
         if entry.get("group") not in GROUPS:
             raise Bad(f"group {entry.get('group')!r} is not edwards25519 or modp-2048")
         self.grp = GROUPS[entry.get("group")]
         self.escrow_options(entry.get("options"))
         self.retire_option(entry.get("options"))
+        self.options = dict(entry["options"])
         if entry["options"].get("escrow") == "referee":
             self.referee_of(entry.get("referee"))
         elif "referee" in entry:
@@ -1433,6 +1446,10 @@ class Verifier:
             return
         if kind == "referee":
             raise Bad(f"{seat!r} is not the referee")
+        if seat in self.dropped:
+            raise Bad(
+                f"{seat} is no longer in the game: the others went on without it (entry {self.dropped[seat]})"
+            )
         if seat not in self.seats:
             raise Bad(f"{seat!r} is not a seat")
         if kind == "join" and seat in self.keys and self.keys[seat][2] < seq:
@@ -1446,9 +1463,9 @@ class Verifier:
             return
         if kind == "join" and seat not in self.keys:
             self.signed_in(entry, where)
-            accepted = not self.referee or self.referee_seq is not None
-            if self.started is None and accepted and all(s in self.keys for s in self.seats):
-                self.started = seq
+            if self.proposal is not None and self.proposal["seat"] == seat and "drop" in self.proposal:
+                self.proposal = None  # it joined after all
+            self.start_if_seated(seq)
             return
         text_ = entry.get("text")
         if kind == "note" and (not isinstance(text_, str) or not text_.strip() or len(text_) > 4000):
@@ -1486,6 +1503,8 @@ class Verifier:
             self.handover(entry, where)
         if kind == "replace":
             self.propose(entry, where)
+        if kind == "drop":
+            self.propose_drop(entry, where)
         if kind == "consent" and self.proposal is not None and entry["target"] == self.proposal["target"]:
             self.consent(entry, where)
         if kind in RIDING and not (kind == "move" and seq in self.void):
@@ -1572,21 +1591,80 @@ class Verifier:
             raise Bad("the new holder's key is the referee's")
         return sign, box
 
+    def start_if_seated(self, seq: int) -> None:
+        """The game starts in the step in which its last seat joins (or the referee accepts, or
+        the others go on without the last seat still to join)."""
+        accepted = not self.referee or self.referee_seq is not None
+        if self.started is None and accepted and all(s in self.keys for s in self.seats):
+            self.started = seq
+
     def remaining(self, proposal: Mapping[str, Any]) -> set[str]:
-        """Who must consent to handing a silent seat on: neither its proposer, the seat, nor a
-        retired seat."""
+        """Who must consent: to handing a silent seat on, neither its proposer, the seat, nor a
+        retired seat; to going on without one, every seat that has joined but the two."""
+        if "drop" in proposal:
+            return {seat for seat in self.seats if seat in self.keys} - {proposal["by"], proposal["seat"]}
         return set(self.seats) - {proposal["by"], proposal["seat"], *self.retired()}
 
+    def nothing_dealt(self) -> bool:
+        """As far as the file shows, no card has been dealt yet: no deck has a share or an open
+        slot, and no unlock has begun (a card drawn whose shares are all still owed is the
+        rules' to say)."""
+        return not self.unlocking and not any(
+            deck.shares or deck.opened or deck.mixing is not None for deck in (self.decks or {}).values()
+        )
+
+    def propose_drop(self, entry: Mapping[str, Any], where: str) -> None:
+        """A seat proposes going on without a silent seat: one that has not joined past the
+        deadline to join, or, the game begun, before the first card (its deadline is the rules'
+        to say)."""
+        silent, by = entry["seat"], entry["by"]
+        if silent not in self.seats or silent == by:
+            raise Bad(f"{silent!r} is no other seat of the game")
+        if self.proposal is not None or self.rejoining:
+            raise Bad("a proposal already waits for consent, or a seat handed on for its new player")
+        if self.verdict is not None:
+            raise Bad(f"the game cannot go on after the escrow complaint: {self.verdict}")
+        if silent in self.keys:
+            if self.started is None or not self.nothing_dealt():
+                raise Bad(f"{silent} has joined: the others go on without it only before the first card")
+        else:
+            days = self.options.get("deadline_days", 0)
+            if type(days) is not int or days <= 0:
+                raise Bad("a game without deadlines goes on without no seat")
+            due = datetime.strptime(self.created, "%Y-%m-%dT%H:%M:%SZ") + timedelta(days=days)
+            if datetime.strptime(entry["at"], "%Y-%m-%dT%H:%M:%SZ") < due:
+                raise Bad(f"{silent}'s deadline to join has not passed")
+        self.proposal = {"by": by, "seat": silent, "target": entry["seq"], "agreed": set(), "drop": True}
+        self.report.count("drop proposed")
+        if not self.remaining(self.proposal):
+            self.go_on_without(silent, entry["seq"])  # nobody else has joined to be asked
+
+    def go_on_without(self, silent: str, seq: int) -> None:
+        """The seat leaves the game, and the game is set up again for the seats left, as if they
+        alone had joined: no deck, dealing, unlock, sealed choice or missed deadline carries over."""
+        self.proposal = None
+        self.seats.remove(silent)
+        self.dropped[silent] = seq
+        self.escrow_options(self.options)  # K for the seats left, refused if they are too few
+        self.decks, self.dealings, self.unlocking = None, {}, {}
+        self.commitments, self.revealed, self.missed = {}, set(), {}
+        if self.started is not None:
+            self.started = None
+        self.start_if_seated(seq)
+        self.report.count("seat gone on without")
+
     def propose(self, entry: Mapping[str, Any], where: str) -> None:
-        """A seat proposes handing a silent seat (one a timeout was claimed against) on."""
+        """A seat proposes handing a silent seat (one a timeout was claimed against, or before
+        the first card one past its deadline, which is the rules' to say) on."""
         silent = entry["seat"]
-        if silent not in self.seats or silent == entry["by"] or not self.missed.get(silent):
+        anew = self.started is not None and self.nothing_dealt()
+        if silent not in self.seats or silent == entry["by"] or not (anew or self.missed.get(silent)):
             raise Bad(f"{silent!r} is no other seat a timeout was claimed against")
         if self.proposal is not None:
             raise Bad("a handover already waits for consent")
         if any(seat == silent and (seat, step) not in self.revealed for seat, step in self.commitments):
             raise Bad(f"{silent}'s sealed choice is not revealed")
-        if self.decks and not self.threshold:
+        if self.decks and not self.threshold and not anew:
             raise Bad("a seat with hidden cards is handed on by the others only with escrow")
         sign, box = self.new_keys(entry)
         self.proposal = {
@@ -1607,7 +1685,9 @@ class Verifier:
             self.proposal = None
             return
         proposal["agreed"].add(seat)
-        if self.remaining(proposal) <= proposal["agreed"]:
+        if "drop" in proposal and self.remaining(proposal) <= proposal["agreed"]:
+            self.go_on_without(proposal["seat"], entry["seq"])
+        elif self.remaining(proposal) <= proposal["agreed"]:
             silent = proposal["seat"]
             old_sign, old_box, joined = self.keys[silent]
             self.handovers.setdefault(silent, []).append(
@@ -1628,7 +1708,9 @@ class Verifier:
         if not first:
             return
         self.links[seat] = unhex(entry["rand_tip"], 32, "rand_tip")
-        if self.threshold:
+        if "deck_key" in entry or "deck_key_proof" in entry:
+            self.rejoin_anew(entry)
+        elif self.threshold:
             y = element(self.grp, entry.get("escrow_key"), "escrow_key")
             y_proof = short_proof(self.grp, entry.get("escrow_key_proof"), "escrow_key_proof")
             if not key_proof_holds(self.grp, y, y_proof, self.game_id, seat, "escrow"):
@@ -1637,6 +1719,31 @@ class Verifier:
         self.rejoining.discard(seat)
         if "email" in entry:
             self.take_email(entry, where)
+
+    def rejoin_anew(self, entry: Mapping[str, Any]) -> None:
+        """Before the first card the new player takes the seat with keys of its own: a deck key
+        (and, with escrow by the seats, a receiving key), and the hidden decks and the escrow
+        are set up again from the start under the new joint key."""
+        seat = entry["by"]
+        if self.started is None or not self.nothing_dealt():
+            raise Bad(f"{seat}'s new player gives a deck key of its own only before the first card")
+        h = element(self.grp, entry.get("deck_key"), "deck_key")
+        proof = short_proof(self.grp, entry.get("deck_key_proof"), "deck_key_proof")
+        if not key_proof_holds(self.grp, h, proof, self.game_id, seat):
+            raise Bad(f"the proof of {seat}'s new deck key does not verify")
+        self.deck_keys[seat] = h
+        self.report.count("deck key")
+        if self.threshold and not self.referee:
+            y = element(self.grp, entry.get("escrow_key"), "escrow_key")
+            y_proof = short_proof(self.grp, entry.get("escrow_key_proof"), "escrow_key_proof")
+            if not key_proof_holds(self.grp, y, y_proof, self.game_id, seat, "escrow"):
+                raise Bad(f"the proof of {seat}'s new escrow receiving key does not verify")
+            self.receiving[seat] = y
+            self.report.count("escrow key")
+        elif "escrow_key" in entry or "escrow_key_proof" in entry:
+            raise Bad("an escrow receiving key in a game whose seats keep no escrow")
+        self.decks, self.dealings, self.unlocking = None, {}, {}
+        self.report.count("seat set up anew")
 
     def take_email(self, entry: Mapping[str, Any], where: str) -> None:
         """The address the seat's mail goes to from this entry on."""
@@ -1706,7 +1813,7 @@ class Verifier:
 
     def order(self, signer: str) -> int:
         """A signer's place in a step: the seats in seat order, the referee after them."""
-        signers = [*self.seats, *([self.referee] if self.referee else [])]
+        signers = [*self.every_seat, *([self.referee] if self.referee else [])]
         return signers.index(signer) if signer in signers else -1
 
     def new_step(self, seq: int) -> None:
@@ -2347,6 +2454,9 @@ class Verifier:
                 "handed_over": seq,
                 "held_before": [before for _, _, before in handovers],
             }
+        for seat, seq in self.dropped.items():
+            if seat in tables:
+                tables[seat]["dropped"] = seq
         if not same(roster, tables):
             self.problem("roster", "the [roster] tables are not the keys the seats signed in")
 
@@ -2375,22 +2485,44 @@ def step_back(game_id: str, seat: str, link: bytes) -> bytes:
 def void_moves(entries: Sequence[Mapping[str, Any]]) -> set[int]:
     """The seqs of the moves undone with every other seat's consent, read from the entries in
     file order: an undo opens a request, a consent with agree = false ends it, and the last of
-    the other seats' consents with agree = true makes its target void."""
-    seats = entries[0].get("seats", []) if entries else []
+    the other seats' consents with agree = true makes its target void. Every other seat still in
+    the game, that is: a proposal to go on without a seat opens a request too, ended by a
+    refusal or by the seat's own join, and done with the consent of every seat that has joined
+    but its proposer and the seat, which then leaves the game."""
+    seats = list(entries[0].get("seats", [])) if entries else []
+    joined: set[Any] = set()
     void: set[int] = set()
     pending: dict[str, Any] | None = None
     for entry in entries:
-        kind, target = entry.get("kind"), entry.get("target")
+        kind, target, by = entry.get("kind"), entry.get("target"), entry.get("by")
+        if not isinstance(by, str) or (kind == "drop" and not isinstance(entry.get("seat"), str)):
+            continue  # refused where it stands
+        if kind in ("genesis", "join"):
+            joined.add(by)
+            if pending is not None and pending.get("drop") == by:
+                pending = None
         if kind == "undo":
-            pending = {"by": entry.get("by"), "target": target, "agreed": set()}
+            pending = {"by": by, "target": target, "agreed": set()}
+        elif kind == "drop":
+            pending = {"by": by, "target": entry.get("seq"), "agreed": set(), "drop": entry.get("seat")}
         elif kind == "consent" and pending is not None and target == pending["target"]:
             if entry.get("agree") is not True:
                 pending = None
                 continue
-            pending["agreed"].add(entry.get("by"))
-            if set(seats) - {pending["by"]} <= pending["agreed"] and type(target) is int:
-                void.add(target)
+            pending["agreed"].add(by)
+        else:
+            continue
+        if pending is not None and "drop" in pending:
+            if {seat for seat in seats if seat in joined} - {pending["by"], pending["drop"]} <= pending[
+                "agreed"
+            ]:
+                seats = [seat for seat in seats if seat != pending["drop"]]
                 pending = None
+        elif (
+            pending is not None and set(seats) - {pending["by"]} <= pending["agreed"] and type(target) is int
+        ):
+            void.add(target)
+            pending = None
     return void
 
 
@@ -2427,6 +2559,9 @@ PLURAL = {
     "handover proposed": "handovers proposed",
     "handover by consent": "handovers by consent",
     "share resealed": "shares resealed",
+    "drop proposed": "drops proposed",
+    "seat gone on without": "seats gone on without",
+    "seat set up anew": "seats set up anew",
 }
 
 

@@ -50,6 +50,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "three-players.t
 GAME = "princes-of-the-renaissance"
 SEATS = ("ann", "ben", "cat")
 REFEREE = "rex"  # the referee of the played game with handovers
+GONE = "dot"  # a fourth seat of the played game with handovers, which never joins: gone on without
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 HEX = "0123456789abcdef"
@@ -158,8 +159,9 @@ def played_game(
     (one step) giving their addresses, a note, a change of address, the setup draw and every
     seat's shuffle, two sealed bids made at once on copies, a timeout claimed against the third
     bidder, the reveals, a move undone with every other seat's consent, with ``handover`` ben's
-    seat handed on to dan and cat's, silent, handed on to eve by the others' consent (a game
-    whose escrow the referee rex holds), then random moves that favour the Treachery cards (draws,
+    seat handed on to dan and, once a card is dealt, cat's, silent, handed on to eve by the others'
+    consent (a game whose escrow the referee rex holds, made for a fourth seat, dot, which never
+    joins: the others go on without it), then random moves that favour the Treachery cards (draws,
     decryption shares, cards shown face up). The same arguments give the same file on every run."""
     keys = {seat: seeded_keys(seat) for seat in (*SEATS, REFEREE)}
     signers = dict(keys)  # who signs for each seat now: ben's key, then dan's
@@ -174,7 +176,8 @@ def played_game(
             options["escrow"] = "referee"
             rex = keys[REFEREE].public(REFEREE)
             referee = ledger_mod.Referee(rex, keys[REFEREE].sign(rex.binding_message()))
-        setup = ledger_mod.plan(game=GAME, edition="2016", options=options, seats=list(SEATS), creator="ann")
+        seats = [*SEATS, GONE] if handover else list(SEATS)
+        setup = ledger_mod.plan(game=GAME, edition="2016", options=options, seats=seats, creator="ann")
         game = ledger_mod.new_game(
             setup, keys["ann"], at=clock.tick(), nonce=nonce, components=components, referee=referee
         )
@@ -192,6 +195,11 @@ def played_game(
             game, "ben", "I back Venice this decade; Milan is yours.", keys["ben"], clock.tick()
         )
         game, _ = ledger_mod.address(game, "cat", "cat@example.net", keys["cat"], clock.tick())
+        if handover:
+            # dot never joins: past its deadline to join, ann proposes going on without it
+            game, _ = ledger_mod.drop(game, "ann", GONE, keys["ann"], at=clock.tick(60 * 24 + 1))
+            for seat in SEATS[1:]:
+                game, _ = play.answer_undo(game, seat, True, keys[seat], clock.tick())
         undone = timed_out = False
         shown = 0
         while len(game.entries) < entries or not shown:
@@ -208,7 +216,7 @@ def played_game(
                     handed["ben"] = (entry["seq"], dan)
                     signers["ben"] = dan
                     continue
-            if handover and "ben" in handed and "cat" not in handed and timed_out:
+            if handover and "ben" in handed and "cat" not in handed and timed_out and _dealt(game):
                 replaced = _hand_on_silent(game, signers, clock)
                 if replaced is not None:
                     game, seq, eve = replaced
@@ -264,6 +272,12 @@ def played_game(
         game.header(), game.roster_table(), components, game.entries, game.status_lines()
     )
     return Sound(f"played-{len(game.entries)}", text, tomllib.loads(text), keys, handed)
+
+
+def _dealt(game: Ledger) -> bool:
+    """A card has been dealt: a silent seat is handed on through the escrow from then on."""
+    decks = game.table.decks if game.table is not None else None
+    return decks is not None and not decks.nothing_dealt()
 
 
 def _hand_on_silent(

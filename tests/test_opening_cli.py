@@ -204,6 +204,7 @@ def test_play_before_everyone_joined(cli: Cli, make_game: Callable[..., Path]) -
             }
         ],
         "send_to": ["c"],
+        "silent": [],  # the game has no deadlines: nobody is past one
     }
 
 

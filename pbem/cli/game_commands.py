@@ -292,8 +292,9 @@ def handover(
         None,
         "--silent",
         metavar="SEAT",
-        help="Propose handing on SEAT, a silent player's (a timeout was claimed against it), instead "
-        "of your own: done once every other remaining player consents (pbem consent).",
+        help="Propose handing on SEAT, a silent player's (a timeout was claimed against it, or, before "
+        "the first card, past its deadline), instead of your own: done once every other remaining "
+        "player consents (pbem consent).",
     ),
     send: bool = SEND,
 ) -> None:
@@ -303,7 +304,9 @@ def handover(
 
     With --silent, you propose handing on a silent player's seat, once the others consent.
 
-    The new player then takes it with 'pbem join FILE --as SEAT'; the escrow seals them its secret."""
+    The new player then takes it with 'pbem join FILE --as SEAT'; the escrow seals them its secret.
+
+    Before the first card, the new player joins with keys of their own; the decks are set up again."""
     from pbem.engine import ledger as ledger_mod
 
     name = to[0]
@@ -341,6 +344,8 @@ def handover(
 def _propose(file: Path, seat: str, silent: str, key: str | None, newcomer: Newcomer, *, send: bool) -> None:
     from pbem.engine import ledger as ledger_mod
 
+    at = now()
+
     def proposed(updated: Any, entry: dict[str, Any]) -> None:
         waiting = [demand.seat for demand in _consents(updated)]
         info(
@@ -352,11 +357,57 @@ def _propose(file: Path, seat: str, silent: str, key: str | None, newcomer: Newc
         file,
         seat,
         key,
-        lambda current: ledger_mod.check_can_replace(current, seat, silent, newcomer.identity),
-        lambda current, secret, at: ledger_mod.replace(current, seat, silent, newcomer, secret, at=at),
+        lambda current: ledger_mod.check_can_replace(current, seat, silent, newcomer.identity, at=at),
+        lambda current, secret, _: ledger_mod.replace(current, seat, silent, newcomer, secret, at=at),
         proposed,
         send=send,
     )
+
+
+def drop(
+    file: Path = typer.Argument(..., help="The game file."),
+    silent: str = typer.Argument(..., metavar="LATE", help="The silent seat to go on without."),
+    seat: str = SEAT,
+    key: str | None = KEY,
+    send: bool = SEND,
+) -> None:
+    """Propose going on without a seat silent past its deadline, before the first card.
+
+    Done once every other player consents (pbem consent): the game is set up again for the rest.
+
+    Only where the game's rules allow that many players; pbem status says whether they do.
+
+    A seat that has not joined by deadline_days after the game was made is gone on without alike."""
+    from pbem.engine import ledger as ledger_mod
+
+    at = now()
+
+    def proposed(updated: Any, entry: dict[str, Any]) -> None:
+        waiting = [demand.seat for demand in _consents(updated)] or ledger_mod.consenting_before_start(
+            updated
+        )
+        if silent in updated.dropped:
+            info(_setup_line(updated))
+            return
+        info(
+            f"{seat} proposed going on without {silent} (entry {entry['seq']}); play waits for "
+            f"{', '.join(waiting)} to consent (pbem consent)"
+        )
+
+    append_command(
+        file,
+        seat,
+        key,
+        lambda current: ledger_mod.check_can_drop(current, seat, silent, at=at),
+        lambda current, secret, _: ledger_mod.drop(current, seat, silent, secret, at=at),
+        proposed,
+        send=send,
+    )
+
+
+def _setup_line(ledger: Any) -> str:
+    """What the last set-up of the game said of it (a seat gone on without)."""
+    return str(ledger.setups[max(ledger.setups)])
 
 
 def _consents(ledger: Any) -> list[Any]:
@@ -430,9 +481,17 @@ def verify(
             + (", every hidden-deck proof checked" if _has_decks(ledger) else "")
         )
         typer.echo(f"  head {short(ledger.head)} (step {len(ledger.steps) - 1}): compare it with the others'")
-        for seat in ledger.seats:
+        for seat in ledger.every_seat:
             identity = ledger.roster.get(seat)
-            if identity is None:
+            if seat in ledger.dropped:
+                gone = f"the others went on without it in entry {ledger.dropped[seat]}"
+                if identity is None:
+                    typer.echo(f"  {pad(seat, 16)} never joined; {gone}")
+                else:
+                    typer.echo(
+                        f"  {pad(seat, 16)} {identity.fingerprint}  (entry {ledger.joined_at[seat]}; {gone})"
+                    )
+            elif identity is None:
                 typer.echo(f"  {pad(seat, 16)} not joined yet")
             else:
                 typer.echo(f"  {pad(seat, 16)} {identity.fingerprint}  ({_held_since(ledger, seat)})")

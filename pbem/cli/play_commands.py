@@ -62,6 +62,8 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             if wanted.get("deadline"):
                 late = "  OVERDUE: any other player may claim a timeout" if wanted["overdue"] else ""
                 echo_wrapped(f"deadline {wanted['deadline']}{late}", indent=15)
+        for silent in report["silent"]:
+            _say_silent(silent)
         if report["send_to"] and ledger.addresses:
             echo_wrapped("the moves travel by mail: pbem mail fetch brings the others' moves")
         elif report["send_to"]:
@@ -70,6 +72,35 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
                 echo_wrapped(
                     "(each may work on a copy at the same time; combine the copies with pbem merge)", indent=2
                 )
+
+
+def _say_silent(silent: dict[str, Any]) -> None:
+    """A seat silent past its deadline before the first card, and what the others may do."""
+    seat, deadline = silent["seat"], silent["deadline"]
+    since = f" ({deadline})" if deadline else ""
+    if silent["joined"]:
+        echo_wrapped(
+            f"silent past its deadline{since} before the first card; the others may",
+            first=f"  {pad(seat, 12)} ",
+            indent=15,
+        )
+        hand_over = "hand the seat to a new player (who then joins as " + seat + "): "
+    else:
+        echo_wrapped(
+            f"has not joined by its deadline{since}; the others may", first=f"  {pad(seat, 12)} ", indent=15
+        )
+        hand_over = "let a new player take the seat, with their own key: "
+    if silent["hand_over"]:
+        echo_wrapped(hand_over + silent["hand_over"], indent=15)
+    if silent["go_on_without"]:
+        echo_wrapped(
+            ("or " if silent["hand_over"] else "")
+            + "go on without it (the others consent): "
+            + silent["go_on_without"],
+            indent=15,
+        )
+    if silent["note"]:
+        echo_wrapped(f"({silent['note']})", indent=15)
 
 
 def _stood_in_lines(ledger: Ledger) -> list[str]:
@@ -314,9 +345,11 @@ def consent(
     key: str | None = KEY,
     send: bool = SEND,
 ) -> None:
-    """Agree to (or decline) a player's request: to undo their last move, or to hand a seat on.
+    """Agree to (or decline) a request: an undo, handing a seat on, or going on without one.
 
-    A seat is handed on by the others only when its player went silent (pbem handover --silent)."""
+    A seat is handed on by the others only when its player went silent (pbem handover --silent).
+
+    The others go on without a silent seat only before the first card (pbem drop)."""
     from pbem.engine import play as play_mod
 
     def answered(current: Ledger, entry: dict[str, Any]) -> str:
@@ -332,6 +365,13 @@ def consent(
                     f"{asked['seat']}'s seat is handed on to {asked['name']}, who takes it with: pbem join "
                     f"{file} --as {asked['seat']}"
                 )
+            return f"{seat} agreed to {what}"
+        if asked["kind"] == "drop":
+            what = f"going on without {asked['seat']}"
+            if decline:
+                return f"{seat} declined {what}; play goes on"
+            if asked["seat"] in current.dropped:
+                return str(current.setups[max(current.setups)])
             return f"{seat} agreed to {what}"
         if decline:
             return f"{seat} declined the undo of entry {target}; play goes on"

@@ -69,7 +69,6 @@ def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> 
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
     from pbem.engine import ledger as ledger_mod
-    from pbem.engine.seats import check_seat
     from pbem.errors import EquivocationError, GameFileError
 
     loaded = gamefile.load(resolve(file))
@@ -82,7 +81,7 @@ def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> 
     except GameFileError as exc:
         raise GameFileError(f"{file}: {exc}") from None
     if seat is not None:
-        check_seat(seat, ledger.seats)
+        ledger.check_seat(seat)
     for line in roster_mismatches(ledger):
         warn(f"{file}: {line}")
     comparison = compare_with_seen(ledger)

@@ -57,8 +57,15 @@ def status_report(
                     "note": "",
                 }
             )
-        send_to = [item["seat"] for item in joining]
-        return {"phase": "joining", "over": False, "waiting": joining, "send_to": send_to}
+        joining += _consents_before_start(ledger, file)
+        send_to = list(dict.fromkeys(item["seat"] for item in joining))
+        return {
+            "phase": "joining",
+            "over": False,
+            "waiting": joining,
+            "send_to": send_to,
+            "silent": silent_report(ledger, clock, file),
+        }
     game = play_mod.seated(ledger)
     due = play_mod.deadlines(ledger)
     waiting: list[dict[str, Any]] = []
@@ -132,6 +139,7 @@ def status_report(
         "waiting": waiting,
         "send_to": send_to,
         "halted": halted,
+        "silent": silent_report(ledger, clock, file),
     }
 
 
@@ -195,17 +203,80 @@ def _has_account() -> bool:
         return False
 
 
-def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:
-    """What came of each entry, in the ruleset's words (none before the game starts)."""
-    rules = ledger.rules
-    if rules is None or ledger.table is None:
-        return [[] for _ in ledger.entries]
-    from pbem.cli.proof_cache import for_home
-    from pbem.engine import ledger as ledger_mod
-    from pbem.engine.ruleset import outcomes
+def _consents_before_start(ledger: Ledger, file: Path | str) -> list[dict[str, Any]]:
+    """Before the game starts, the seats asked to consent to going on without one not joined."""
+    from pbem.engine.ledger import consenting_before_start
 
-    states = ledger_mod.states(data, for_home())
-    return [outcomes(rules, before, after) for before, after in zip([None, *states], states, strict=False)]
+    asked = ledger.asked
+    if asked is None:
+        return []
+    return [
+        {
+            "seat": seat,
+            "kind": "consent",
+            "step": f"going on without {asked['drop']}",
+            "prompt": f"consent to (or decline) {asked['by']}'s going on without {asked['drop']} "
+            f"(entry {asked['target']})",
+            "command": f"pbem consent {file} --as {seat}",
+            "note": "add --decline to refuse",
+        }
+        for seat in consenting_before_start(ledger)
+        if seat not in asked["agreed"]
+    ]
+
+
+def silent_report(ledger: Ledger, clock: str, file: Path | str) -> list[dict[str, Any]]:
+    """The seats silent past their deadline before the first card, each with the commands that
+    hand it to a new player and go on without it (or why either cannot be done)."""
+    from pbem.engine.ledger import silent_seats
+
+    found = []
+    for silent in silent_seats(ledger, clock):
+        seat, proposer = silent.seat, silent.proposer
+        notes = []
+        hand_over = go_on = None
+        if not silent.joined:
+            hand_over = f"pbem join {file} --as {seat}"  # the new player's, with their own key
+        elif silent.hand_on is None:
+            hand_over = f"pbem handover {file} --as {proposer} --to NAME KEYFILE --silent {seat}"
+        else:
+            notes.append(f"it cannot be handed to a new player: {silent.hand_on}")
+        if silent.go_on is None:
+            go_on = f"pbem drop {file} {seat} --as {proposer}"
+        else:
+            notes.append(silent.go_on)
+        found.append(
+            {
+                "seat": seat,
+                "joined": silent.joined,
+                "deadline": silent.deadline,
+                "hand_over": hand_over,
+                "go_on_without": go_on,
+                "note": "; ".join(notes),
+            }
+        )
+    return found
+
+
+def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:
+    """What came of each entry, in the ruleset's words (none before the game starts), and where
+    the game was set up again (a seat gone on without, or handed on before the first card)."""
+    rules = ledger.rules
+    said: list[list[str]] = [[] for _ in ledger.entries]
+    if rules is not None and ledger.table is not None:
+        from pbem.cli.proof_cache import for_home
+        from pbem.engine import ledger as ledger_mod
+        from pbem.engine.ruleset import outcomes
+
+        states = ledger_mod.states(data, for_home())
+        said = [
+            # a game set up again is compared with nothing before it, as at the start
+            outcomes(rules, None if position in ledger.setups else before, after)
+            for position, (before, after) in enumerate(zip([None, *states], states, strict=False))
+        ]
+    for position, line in ledger.setups.items():
+        said[position] = [line, *said[position]]
+    return said
 
 
 def grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -260,9 +331,22 @@ def log_line(ledger: Ledger, entry: dict[str, Any]) -> str:
     """What an entry did, in words, as ``pbem log`` and the mail that carries it say it."""
     carried = carried_text(entry)
     return (
-        describe_entry(entry, ledger)
+        (_dropping(ledger, entry) or describe_entry(entry, ledger))
         + (f" [{carried}]" if entry["kind"] not in ("sync", "referee") and carried else "")
         + (" (undone)" if _void(ledger, entry) else "")
+    )
+
+
+def _dropping(ledger: Ledger, entry: dict[str, Any]) -> str | None:
+    """A consent to going on without a seat, in words (None for any other entry)."""
+    target = entry.get("target")
+    if entry["kind"] != "consent" or type(target) is not int or not 0 <= target < len(ledger.steps):
+        return None
+    asked = ledger.entries[ledger.steps[target][0]]
+    if asked.get("kind") != "drop":
+        return None
+    return (
+        f"{'agreed to' if entry['agree'] else 'declined'} going on without {asked['seat']} (entry {target})"
     )
 
 
@@ -274,6 +358,7 @@ def _void(ledger: Ledger, entry: dict[str, Any]) -> bool:
 _TEMPLATES = {
     "address": "mail now goes to {email}",
     "replace": "proposed handing {seat}'s seat on to {name} (silent)",
+    "drop": "proposed going on without {seat} (silent)",
     "commit": "sealed a {step}",
     "reveal": "revealed the {step}: {value}",
     "undo": "asked to undo entry {target}",

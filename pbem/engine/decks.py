@@ -218,6 +218,14 @@ class Decks:
         """Why the game cannot go on (an escrow complaint's verdict), or None."""
         return None if self.escrow is None else self.escrow.failed
 
+    def nothing_dealt(self) -> bool:
+        """No card of any deck has been dealt to anyone or shown, so nothing is hidden yet: the
+        decks may be set up again under other keys without anyone losing a card."""
+        return not any(
+            deck.held or deck.face_up or deck.showing or deck.gone or deck.shares or deck.mixing is not None
+            for deck in self.decks.values()
+        )
+
 
 @dataclass(frozen=True)
 class Owed:
@@ -857,12 +865,15 @@ def standing_in(decks: Decks, late: str, kind: str) -> str | None:
     if kind == "escrow":
         return (
             f"{late} owes the escrow of the deck secrets, which nobody can give for it: without "
-            "every seat's dealing and answers no card can be dealt (start again without it)"
+            "every seat's dealing and answers no card can be dealt (before the first card the others "
+            "may hand the seat to a new player or go on without it: pbem status says how)"
         )
     if escrow is None:
         return (
             f"{late} owes the hidden deck its {kind}, which no default can stand in for: without it no "
-            "card can be dealt (a game made with --option escrow=others lets the others stand in)"
+            "card can be dealt (a game made with --option escrow=others lets the others stand in; before "
+            "the first card they may hand the seat to a new player or go on without it: pbem status says "
+            "how)"
         )
     if escrow.failed is not None:
         return escrow.failed

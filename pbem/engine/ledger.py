@@ -33,7 +33,7 @@ from pbem.crypto.signing import (
     signature_valid,
 )
 from pbem.engine import decks as hidden_decks
-from pbem.engine import escrows, proof_checks, registry
+from pbem.engine import escrows, proof_checks, registry, silent_setup
 from pbem.engine import table as tables
 from pbem.engine.branches import Branches, Node, step_digest
 from pbem.engine.decks import ProofCheck, check_now
@@ -41,7 +41,14 @@ from pbem.engine.registry import GameInfo, OptionValue
 from pbem.engine.ruleset import Ruleset, ruleset_for
 from pbem.engine.seats import check_seat
 from pbem.engine.table import Table
-from pbem.errors import EquivocationError, GameFileError, IdentityError, PbemError, UsageError
+from pbem.errors import (
+    EquivocationError,
+    GameFileError,
+    IdentityError,
+    IllegalMoveError,
+    PbemError,
+    UsageError,
+)
 
 FORMAT = 1
 COMPONENTS_DOMAIN = "pbem/components/v1"
@@ -87,6 +94,9 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     # consent; then the new player takes the seat with a fresh randomness chain (``rejoin``).
     "replace": ("seat", "name", "sign", "box", "identity_sig", "rand"),
     "rejoin": ("rand_tip",),
+    # Before the first card, a seat silent past its deadline may be gone on without: one seat
+    # proposes it, the others consent, and the game is set up again for the seats left.
+    "drop": ("seat", "rand"),
 }
 PLAY_KINDS = ("move", "commit", "reveal", "contribute", "timeout", "undo", "consent", "sync")
 # Optional fields: what a seat owes the hidden decks rides in any of these entries it signs,
@@ -112,6 +122,8 @@ OPTIONAL_FIELDS["genesis"] += ("referee",)
 OPTIONAL_FIELDS["referee"] = (*escrows.KEY_FIELDS, *escrows.ESCROW_FIELDS[1:])
 OPTIONAL_FIELDS["replace"] = ("email",)
 OPTIONAL_FIELDS["rejoin"] = ("email", *escrows.KEY_FIELDS)
+# A seat handed on before the first card is set up anew: its new player's own deck key.
+OPTIONAL_FIELDS["rejoin"] += ("deck_key", "deck_key_proof")
 REFEREE_FIELDS = ("name", "sign", "box", "identity_sig")
 # What a handover seals to the new holder: the seat's secret for the game (see ``secret_seed``).
 HANDOVER_STEP = "handover"
@@ -165,6 +177,9 @@ class Handover:
     before: PublicIdentity
     holder: str
     sealed: bytes  # empty for a silent seat handed on by the others' consent: nothing was sealed
+    # handed on by consent before the first card: the new player takes the seat with keys of its
+    # own (deck key too), and the hidden decks are set up again (see ``engine.silent_setup``)
+    anew: bool = False
 
     @property
     def by_consent(self) -> bool:
@@ -215,6 +230,16 @@ class Ledger:
     # name and address; and the seats handed on by consent whose new player has not yet rejoined
     proposals: dict[str, tuple[PublicIdentity, str, str | None]] = field(default_factory=dict)
     rejoining: set[str] = field(default_factory=set)
+    # Every seat the genesis names, in its order, those gone on without since included: who may
+    # have signed an entry of the file. ``seats`` are the seats in the game now.
+    every_seat: tuple[str, ...] = ()
+    # a seat the others went on without (before the first card): the entry that completed it
+    dropped: dict[str, int] = field(default_factory=dict)
+    # before the game starts, a proposal to go on without a seat that has not joined by its
+    # deadline, waiting for the consent of the seats that have joined (as ``Table.undo`` after)
+    asked: dict[str, Any] | None = None
+    # the entries (by position) at which the game was set up again, and what the log says of it
+    setups: dict[int, str] = field(default_factory=dict)
     # how proofs are checked: every time, or skipping those a cache saw pass (never I/O here)
     check: ProofCheck = field(default=check_now, compare=False, repr=False)
 
@@ -258,6 +283,13 @@ class Ledger:
         """Everyone who signs entries: the seats, then the referee of a game with one."""
         return self.seats if self.referee is None else (*self.seats, self.referee.name)
 
+    @property
+    def signers(self) -> tuple[str, ...]:
+        """Everyone who may have signed an entry of the file, in the order a step's entries take:
+        every seat the genesis names (those gone on without too), then the referee."""
+        seats = self.every_seat or self.seats
+        return seats if self.referee is None else (*seats, self.referee.name)
+
     def header(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
@@ -281,7 +313,7 @@ class Ledger:
     def roster_table(self) -> dict[str, dict[str, str]]:
         """The ``[roster]`` tables, in the game's seat order: a function of the entries alone, not
         of the order joins reached a copy in."""
-        joined = [(seat, self.roster[seat]) for seat in self.seats if seat in self.roster]
+        joined = [(seat, self.roster[seat]) for seat in self.every_seat or self.seats if seat in self.roster]
         table: dict[str, dict[str, Any]] = {}
         for seat, identity in joined:
             table[seat] = {
@@ -297,7 +329,16 @@ class Ledger:
                     "handed_over": past[-1].seq,
                     "held_before": [handover.before.fingerprint for handover in past],
                 }
+            if seat in self.dropped:
+                table[seat]["dropped"] = self.dropped[seat]  # its keys signed the entries before
         return table
+
+    def check_seat(self, seat: str) -> str:
+        """``seat`` if it is in the game now; else a usage error that says it left, or lists the
+        seats (see ``engine.seats.check_seat``)."""
+        if seat in self.dropped:
+            raise UsageError(_gone(self, seat))
+        return check_seat(seat, self.seats)
 
     def key_at(self, seat: str, seq: int) -> PublicIdentity | None:
         """The key that signed for ``seat`` in entry ``seq``: the one it joined with, or the one
@@ -337,6 +378,9 @@ class Ledger:
         shares no secret of theirs. (Secrets bound to a creator-chosen id alone would repeat in
         a "rematch" made with the same id: one game's cards and dice would show the other's.)"""
         past = self.handovers.get(seat)
+        if past and past[-1].anew:
+            # the new player's own secrets, deck key too: nothing was dealt to the seat before
+            return secret.for_game(f"{self.game_id} {seat} handed on in {past[-1].seq}")
         if past and past[-1].by_consent:
             return self.rebuilt_secret(seat, past[-1], secret)
         if past:
@@ -421,6 +465,7 @@ class Audit:
             report["roster"] = {
                 seat: {"fingerprint": identity.fingerprint, "entry": ledger.joined_at[seat]}
                 | _handed_over(ledger, seat)
+                | ({"dropped": ledger.dropped[seat]} if seat in ledger.dropped else {})
                 for seat, identity in ledger.roster.items()
             }
             report["waiting_to_join"] = ledger.waiting_to_join
@@ -608,6 +653,8 @@ def new_game(
 
 
 def check_can_join(ledger: Ledger, seat: str) -> None:
+    if seat in ledger.dropped:
+        raise UsageError(_gone(ledger, seat))
     check_seat(seat, ledger.seats)
     if seat in ledger.rejoining:
         return  # its new player takes the seat the others handed on
@@ -790,7 +837,7 @@ def _with_email(
     return _with_link(ledger, seat, entry, secret)
 
 
-def check_can_replace(ledger: Ledger, seat: str, silent: str, to: PublicIdentity) -> None:
+def check_can_replace(ledger: Ledger, seat: str, silent: str, to: PublicIdentity, *, at: str) -> None:
     """Refuse a proposal to hand a silent seat on that the replay would refuse."""
     check_seat(seat, ledger.seats)
     check_seat(silent, ledger.seats)
@@ -799,11 +846,201 @@ def check_can_replace(ledger: Ledger, seat: str, silent: str, to: PublicIdentity
         raise UsageError(problem)
     table = ledger.table
     if table is None:
-        raise UsageError("the game starts once every seat has joined")
+        raise UsageError(_not_started(ledger, silent))
     try:
-        tables.propose_handover(table.snapshot(), seat, silent, to.name, len(ledger.steps))
+        _propose_handover(ledger, table.snapshot(), seat, silent, name=to.name, seq=len(ledger.steps), at=at)
     except PbemError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _not_started(ledger: Ledger, silent: str) -> str:
+    """Why nobody proposes handing ``silent`` on before the game starts."""
+    if silent not in ledger.roster:
+        return (
+            f"{silent} has not joined, so it has no key to hand on: a new player takes the seat by "
+            f"joining it (pbem join FILE --as {silent})"
+        )
+    return "the game starts once every seat has joined"
+
+
+def _propose_handover(
+    ledger: Ledger, table: Table, seat: str, silent: str, *, name: str, seq: int, at: str
+) -> None:
+    """``seat``'s proposal to hand the silent seat on, on ``table``: before the first card, a
+    seat past its deadline is handed on anew (``engine.silent_setup``), else one a timeout was
+    claimed against, through its escrow."""
+    rules = ledger.rules
+    anew = silent != seat and rules is not None and silent_setup.before_first_card(table)
+    if anew:
+        assert rules is not None
+        tables.check_no_undo_pending(table)
+        why = silent_setup.not_silent(rules, table, silent, at, ledger.deadline_days)
+        if why is not None:
+            raise IllegalMoveError(why)
+    tables.propose_handover(table, seat, silent, name, seq, anew=anew)
+
+
+def check_can_drop(ledger: Ledger, seat: str, silent: str, *, at: str) -> None:
+    """Refuse a proposal to go on without a silent seat that the replay would refuse."""
+    check_seat(seat, ledger.seats)
+    if seat not in ledger.roster:
+        raise UsageError(f"{seat!r} has not joined this game; seats that have: {', '.join(ledger.roster)}")
+    problem = _drop_problem(ledger, seat, silent, at)
+    if problem is not None:
+        raise UsageError(problem)
+    if ledger.table is not None:
+        try:
+            _propose_drop(ledger, ledger.table.snapshot(), seat, silent, at=at, seq=len(ledger.steps))
+        except PbemError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def drop(
+    ledger: Ledger, seat: str, silent: str, secret: SecretKeys, *, at: str
+) -> tuple[Ledger, dict[str, Any]]:
+    """``seat`` proposes going on without the silent seat: done once every other seat consents,
+    and the game is then set up again for the seats left (see ``engine.silent_setup``)."""
+    check_can_drop(ledger, seat, silent, at=at)
+    entry = ledger.next_entry(seat, at, "drop") | {"seat": silent}
+    return _with_link(ledger, seat, entry, secret)
+
+
+def _drop_problem(ledger: Ledger, seat: str, silent: str, at: str) -> str | None:
+    """Why ``seat`` may not propose going on without ``silent`` at ``at``, as far as the seats
+    and, before the game starts, the deadline to join go (the table says the rest)."""
+    if silent in ledger.dropped:
+        return _gone(ledger, silent)
+    if silent not in ledger.seats:
+        return f"{silent!r} is not a seat of this game (seats: {', '.join(ledger.seats)})"
+    if silent == seat:
+        return f"{seat} cannot propose going on without itself: name another seat of the game"
+    if ledger.table is not None and not silent_setup.before_first_card(ledger.table):
+        return (
+            "the first cards have been dealt: the others go on without a seat only before them (a "
+            f"timeout stands in for {silent} now: pbem timeout FILE {silent} --as {seat})"
+        )
+    try:
+        _check_seats(ledger.info, [other for other in ledger.seats if other != silent], ledger.options)
+    except UsageError as exc:
+        return f"the game cannot go on without {silent}: {exc}"
+    if ledger.rejoining:
+        handed = sorted(ledger.rejoining)[0]
+        return f"{handed}'s new player has not taken the seat yet (pbem join FILE --as {handed})"
+    if ledger.table is not None:
+        return None
+    if silent in ledger.roster:
+        return (
+            f"{silent} has joined: before the first card, the others go on without a seat that has "
+            "not joined by its deadline, or one silent past its deadline once the game has begun"
+        )
+    if ledger.asked is not None:
+        return (
+            f"{ledger.asked['by']} proposed going on without {ledger.asked['drop']} already "
+            f"(entry {ledger.asked['target']}), waiting for consent (pbem consent)"
+        )
+    due = silent_setup.join_deadline(ledger.entries[0]["at"], ledger.deadline_days)
+    if due is None:
+        return "this game has no deadlines (option deadline_days is 0), so no seat is ever past one"
+    if at < due:
+        return f"{silent}'s deadline to join is {due}: the others may go on without it only after it"
+    return None
+
+
+def _propose_drop(ledger: Ledger, table: Table, seat: str, silent: str, *, at: str, seq: int) -> None:
+    """``seat``'s proposal to go on without ``silent``, on ``table``: only before the first card,
+    and once the seat is past its deadline."""
+    rules = ledger.rules
+    assert rules is not None
+    tables.check_no_undo_pending(table)
+    why = silent_setup.not_silent(rules, table, silent, at, ledger.deadline_days)
+    if why is not None:
+        raise IllegalMoveError(why)
+    silent_setup.propose_drop(table, seat, silent, seq)
+
+
+@dataclass(frozen=True)
+class Silent:
+    """A seat silent past its deadline before the first card, and what the others may do: hand
+    it to a new player, go on without it (each None where it can be done, else why not)."""
+
+    seat: str
+    joined: bool  # False: it never joined, and a new player takes it by joining it
+    deadline: str | None
+    proposer: str | None  # the first other seat that may propose either
+    hand_on: str | None
+    go_on: str | None
+
+
+def silent_seats(ledger: Ledger, at: str) -> list[Silent]:
+    """The seats silent past their deadline at ``at`` before the first card, while no proposal
+    waits: what ``pbem status`` offers the others."""
+    table, rules, days = ledger.table, ledger.rules, ledger.deadline_days
+    found: list[Silent] = []
+    if table is None:
+        due = silent_setup.join_deadline(ledger.entries[0]["at"], days)
+        if rules is None or ledger.asked is not None or due is None or at < due:
+            return []
+        joined = [seat for seat in ledger.seats if seat in ledger.roster]
+        for seat in ledger.waiting_to_join:
+            proposer = joined[0] if joined else None
+            go_on = (
+                "nobody has joined to propose it"
+                if proposer is None
+                else _drop_problem(ledger, proposer, seat, at)
+            )
+            found.append(Silent(seat, False, due, proposer, None, go_on))
+        return found
+    if (
+        rules is None
+        or table.undo is not None
+        or ledger.rejoining
+        or not silent_setup.before_first_card(table)
+    ):
+        return []
+    for seat in ledger.seats:
+        if silent_setup.not_silent(rules, table, seat, at, days) is not None:
+            continue
+        others = [other for other in ledger.seats if other != seat and other not in tables.retired(table)]
+        proposer = others[0] if others else None
+        due = silent_setup.deadline(rules, table, seat, days)
+        found.append(Silent(seat, True, due, proposer, *_offers(ledger, table, proposer, seat, at)))
+    return found
+
+
+def _offers(
+    ledger: Ledger, table: Table, proposer: str | None, silent: str, at: str
+) -> tuple[str | None, str | None]:
+    """Why ``proposer`` could not propose handing ``silent`` to a new player, and going on
+    without it (None where it could), tried on copies of ``table``."""
+    if proposer is None:
+        nobody = f"every other seat is retired, so nobody can propose it for {silent}"
+        return nobody, nobody
+    seq = len(ledger.steps)
+    hand_on: str | None = None
+    try:
+        _propose_handover(ledger, table.snapshot(), proposer, silent, name="NAME", seq=seq, at=at)
+    except PbemError as exc:
+        hand_on = str(exc)
+    go_on = _drop_problem(ledger, proposer, silent, at)
+    if go_on is None:
+        try:
+            _propose_drop(ledger, table.snapshot(), proposer, silent, at=at, seq=seq)
+        except PbemError as exc:
+            go_on = str(exc)
+    return hand_on, go_on
+
+
+def consenting_before_start(ledger: Ledger) -> list[str]:
+    """Who consents, before the game starts, to going on without a seat that has not joined:
+    every seat that has joined but the proposer (those that have answered included)."""
+    asked = ledger.asked
+    if asked is None:
+        return []
+    return [seat for seat in ledger.seats if seat in ledger.roster and seat != asked["by"]]
+
+
+def _gone(ledger: Ledger, seat: str) -> str:
+    return f"{seat} is no longer in the game: the others went on without it in entry {ledger.dropped[seat]}"
 
 
 def _referee_clash(ledger: Ledger, to: PublicIdentity) -> str | None:
@@ -819,7 +1056,7 @@ def replace(
     """``seat`` proposes handing the silent seat on to the player ``to``: done once every
     remaining seat consents. The new player then takes the seat (``rejoin``), and the escrow's
     holders seal it the seat's secret, which nothing else gives it."""
-    check_can_replace(ledger, seat, silent, to.identity)
+    check_can_replace(ledger, seat, silent, to.identity, at=at)
     entry = ledger.next_entry(seat, at, "replace") | {"seat": silent} | to.fields()
     return _with_email(ledger, seat, entry, secret, to.email)
 
@@ -836,7 +1073,12 @@ def rejoin(
     bound = ledger.secret_seed(seat, secret)
     entry["rand_tip"] = _chain(ledger.game_id, seat, bound)[0].hex()
     decks = ledger.table.decks if ledger.table is not None else None
-    if decks is not None and decks.escrow is not None:
+    if ledger.handovers[seat][-1].anew:
+        # before the first card the seat starts afresh: a deck key of the new player's own
+        entry.update(hidden_decks.key_fields(bound, ledger.game_id, seat, ledger.group))
+        if escrows.wanted(ledger.options):
+            entry.update(escrows.key_fields(hd.deck_seed(bound), ledger.game_id, seat, ledger.group))
+    elif decks is not None and decks.escrow is not None:
         entry.update(escrows.key_fields(hd.deck_seed(bound), ledger.game_id, seat, ledger.group))
     if email is not None:
         entry["email"] = check_email(email)
@@ -963,7 +1205,7 @@ def combine(
             if (
                 not isinstance(given, dict)
                 or type(given.get("seq")) is not int
-                or given.get("by") not in mine.participants
+                or given.get("by") not in mine.signers
             ):
                 raise GameFileError(f"{name}: entry {position + 1} has no seq or seat of this game")
             entry = dict(given)
@@ -988,7 +1230,7 @@ def combine(
             known.add(node.hash)
             came_from[node.hash] = name
             nodes.append(node)
-    branches = Branches(mine.participants, nodes)
+    branches = Branches(mine.signers, nodes)
     for one, two in branches.rivals():
         signed = all(_signed_by_its_seat(mine, node.entry) for node in (one, two))
         if signed and branches.equivocation(one, two):
@@ -997,7 +1239,7 @@ def combine(
                 (dict(one.entry), dict(two.entry)),
             )
     resolution = branches.resolve()
-    order = {seat: index for index, seat in enumerate(mine.participants)}
+    order = {seat: index for index, seat in enumerate(mine.signers)}
     entries = sorted(
         (dict(entry) for entry in resolution.entries), key=lambda entry: (entry["seq"], order[entry["by"]])
     )
@@ -1098,22 +1340,40 @@ def admit(
 
 
 def _undone(entries: Sequence[Any]) -> set[int]:
-    """The seqs of moves whose undo every other seat consented to (checked in full by replay)."""
+    """The seqs of moves whose undo every other seat consented to (checked in full by replay).
+
+    Every other seat in the game, that is: a seat the others went on without (``drop``, done
+    with the consent of every other seat that has joined) is asked nothing after it."""
     void: set[int] = set()
     pending: dict[str, Any] | None = None
+    seats = _genesis_seats(entries)
+    joined: set[Any] = set()
     for entry in entries:
-        if not isinstance(entry, dict):
-            continue
-        kind, target = entry.get("kind"), entry.get("target")
+        if not isinstance(entry, dict) or not isinstance(entry.get("by"), str):
+            continue  # refused by replay, whatever it says
+        kind, target, by = entry.get("kind"), entry.get("target"), entry.get("by")
+        if kind in ("genesis", "join"):
+            joined.add(by)
+            if pending is not None and pending.get("drop") == by:
+                pending = None  # it joined after all
         if kind == "undo":
-            pending = {"by": entry.get("by"), "target": target, "agreed": set()}
+            pending = {"by": by, "target": target, "agreed": set()}
+        elif kind == "drop" and isinstance(entry.get("seat"), str):
+            pending = {"by": by, "target": entry.get("seq"), "agreed": set(), "drop": entry.get("seat")}
+            if not {seat for seat in seats if seat in joined} - {by, pending["drop"]}:
+                seats = [seat for seat in seats if seat != pending["drop"]]  # nobody else to ask
+                pending = None
         elif kind == "consent" and pending is not None and target == pending["target"]:
             if entry.get("agree") is not True:
                 pending = None
                 continue
-            pending["agreed"].add(entry.get("by"))
-            seats = _genesis_seats(entries)
-            if seats and set(seats) - {pending["by"]} <= pending["agreed"] and type(target) is int:
+            pending["agreed"].add(by)
+            if "drop" in pending:
+                asked = {seat for seat in seats if seat in joined} - {pending["by"], pending["drop"]}
+                if asked <= pending["agreed"]:
+                    seats = [seat for seat in seats if seat != pending["drop"]]
+                    pending = None
+            elif seats and set(seats) - {pending["by"]} <= pending["agreed"] and type(target) is int:
                 void.add(target)
                 pending = None
     return void
@@ -1345,6 +1605,7 @@ class _Replay:
             void=self.void,
             check=self.check,
             group=group,
+            every_seat=tuple(seats),
         )
         given = {} if self.components is None else dict(self.components)
         try:
@@ -1406,6 +1667,9 @@ class _Replay:
                 f"{by!r} is not this game's referee: only the referee signs referee entries",
             )
             return
+        if by in ledger.dropped:
+            self._refused(index, entry, found, _gone(ledger, by))
+            return
         if by not in ledger.seats:
             self._refused(
                 index, entry, found, f"{by!r} is not a seat of this game (seats: {', '.join(ledger.seats)})"
@@ -1427,6 +1691,8 @@ class _Replay:
             self._take_deck_key(entry, found)
             self._take_receiving_key(entry, found)
             self._take_email(entry, found)
+            if ledger.asked is not None and ledger.asked["drop"] == by:
+                ledger.asked = None  # it joined after all: nobody goes on without it
             self._start_if_seated(entry["seq"], entry["at"])
             return
         if entry["kind"] == "note":
@@ -1452,9 +1718,14 @@ class _Replay:
                 self._hand_over(entry, found)
             if entry["kind"] == "replace" and not found:
                 self._propose(entry, found)
-            if entry["kind"] in PLAY_KINDS and not found:
+            if entry["kind"] == "drop" and not found:
+                self._propose_drop(entry, found)
+            if entry["kind"] == "consent" and not found and ledger.table is None and ledger.asked is not None:
+                self._consent_before_start(entry, found)
+            elif entry["kind"] in PLAY_KINDS and not found:
                 self._play(entry, found)
                 self._seat_handed()
+                self._seat_dropped(entry)
         self._settle(entry)
 
     def _propose(self, entry: dict[str, Any], found: list[str]) -> None:
@@ -1469,10 +1740,12 @@ class _Replay:
         if to is None:
             return
         if ledger.table is None:
-            found.append("the game starts once every seat has joined")
+            found.append(_not_started(ledger, silent))
             return
         try:
-            tables.propose_handover(ledger.table, entry["by"], silent, to.name, entry["seq"])
+            _propose_handover(
+                ledger, ledger.table, entry["by"], silent, name=to.name, seq=entry["seq"], at=entry["at"]
+            )
         except PbemError as exc:
             found.append(f"refused by the rules: {exc}")
             return
@@ -1487,9 +1760,85 @@ class _Replay:
             except UsageError as exc:
                 found.append(str(exc))
 
+    def _propose_drop(self, entry: dict[str, Any], found: list[str]) -> None:
+        """A seat proposes going on without a silent seat; the others consent."""
+        ledger = self.ledger
+        assert ledger is not None
+        by, silent = entry["by"], entry["seat"]
+        problem = _drop_problem(ledger, by, silent, entry["at"])
+        if problem is not None:
+            found.append(problem)
+            return
+        if ledger.table is None:
+            ledger.asked = {"by": by, "target": entry["seq"], "agreed": set(), "drop": silent}
+            if not consenting_before_start(ledger):
+                ledger.asked = None  # nobody else has joined to be asked
+                self._go_on_without(silent, entry)
+            return
+        try:
+            _propose_drop(ledger, ledger.table, by, silent, at=entry["at"], seq=entry["seq"])
+        except PbemError as exc:
+            found.append(f"refused by the rules: {exc}")
+
+    def _consent_before_start(self, entry: dict[str, Any], found: list[str]) -> None:
+        """A seat's answer, before the game starts, to going on without a seat that has not
+        joined: asked of every seat that has joined but the proposer; the last consent done."""
+        ledger = self.ledger
+        assert ledger is not None and ledger.asked is not None
+        asked, by, target = ledger.asked, entry["by"], entry["target"]
+        if type(target) is not int or type(entry["agree"]) is not bool:
+            found.append("a consent's target is the seq of the proposal, its agree true or false")
+            return
+        if target != asked["target"]:
+            found.append(f"refused by the rules: no proposal of entry {target} is waiting for consent")
+            return
+        silent = asked["drop"]
+        consenting = set(consenting_before_start(ledger))
+        if by not in consenting or by in asked["agreed"]:
+            found.append(f"refused by the rules: {by} has no say left on going on without {silent}")
+            return
+        if not entry["agree"]:
+            ledger.asked = None
+            return
+        asked["agreed"].add(by)
+        if consenting <= asked["agreed"]:
+            ledger.asked = None
+            self._go_on_without(silent, entry)
+
+    def _seat_dropped(self, entry: dict[str, Any]) -> None:
+        """The last consent to going on without a silent seat, once the game has begun."""
+        ledger = self.ledger
+        assert ledger is not None
+        table = ledger.table
+        if table is None or table.dropped is None:
+            return
+        silent, _ = table.dropped
+        table.dropped = None
+        self._go_on_without(silent, entry)
+
+    def _go_on_without(self, silent: str, entry: dict[str, Any]) -> None:
+        """The seat is gone from the game, and the game is set up again for the seats left: from
+        its set-up, as if they alone had joined (nothing was hidden yet), once they all have."""
+        ledger = self.ledger
+        assert ledger is not None
+        ledger.seats = tuple(seat for seat in ledger.seats if seat != silent)
+        ledger.dropped[silent] = entry["seq"]
+        started = ledger.table is not None
+        ledger.table = None
+        self._start_if_seated(entry["seq"], entry["at"])
+        seats = ", ".join(ledger.seats)
+        ledger.setups[len(ledger.entries) - 1] = (
+            f"the game goes on without {silent}: set up again for {seats}"
+            if started
+            else f"the game goes on without {silent}: it starts for {seats}"
+            if ledger.table is not None
+            else f"the game goes on without {silent}: seats {seats}"
+        )
+
     def _seat_handed(self) -> None:
         """The last consent to handing a silent seat on: its new player's key holds it from the
-        next entry on, which must be the new player taking it (``rejoin``)."""
+        next entry on, which must be the new player taking it (``rejoin``). Before the first card
+        the seat is handed on anew: the hidden decks wait for the new player's keys."""
         ledger = self.ledger
         assert ledger is not None
         table = ledger.table
@@ -1497,8 +1846,13 @@ class _Replay:
             return
         silent, seq = table.handed
         table.handed = None
+        anew = silent_setup.before_first_card(table)
+        if anew:
+            table.decks = None  # set up again under the new player's key (``_rejoin``)
         identity, name, email = ledger.proposals.pop(silent)
-        ledger.handovers.setdefault(silent, []).append(Handover(seq, ledger.roster[silent], name, b""))
+        ledger.handovers.setdefault(silent, []).append(
+            Handover(seq, ledger.roster[silent], name, b"", anew=anew)
+        )
         ledger.roster[silent] = identity
         if email is not None:
             ledger.addresses[silent] = email
@@ -1518,6 +1872,9 @@ class _Replay:
                 found,
                 f"{by} was handed on: its new player takes the seat first (pbem join FILE --as {by})",
             )
+            return
+        if by not in ledger.rejoining and self._repeats(entry):
+            self._admit(index, entry, ledger.roster[by], found)  # a duplicate, or equivocation
             return
         if by not in ledger.rejoining:
             self._refused(
@@ -1541,7 +1898,17 @@ class _Replay:
                 pending.excused.add(by)
         decks = ledger.table.decks if ledger.table is not None else None
         keyed = [name for name in escrows.KEY_FIELDS if name in entry]
-        if decks is None or decks.escrow is None:
+        dealt = [name for name in ("deck_key", "deck_key_proof") if name in entry]
+        if ledger.handovers[by][-1].anew:
+            if not self._set_up_anew(entry, found):
+                return
+        elif dealt:
+            found.append(
+                f"{dealt[0]}: {by} was handed on after the first card, so its new player plays with the "
+                "seat's deck key"
+            )
+            return
+        elif decks is None or decks.escrow is None:
             if keyed:
                 found.append(f"{keyed[0]}: this game keeps no escrow")
                 return
@@ -1556,6 +1923,46 @@ class _Replay:
         self._take_email(entry, found)
         ledger.rejoining.discard(by)
         self._settle(entry)
+
+    def _set_up_anew(self, entry: dict[str, Any], found: list[str]) -> bool:
+        """The new player of a seat handed on before the first card gives its own deck key (and
+        receiving key, with escrow by the seats), and the hidden decks are set up again."""
+        ledger = self.ledger
+        assert ledger is not None
+        by = entry["by"]
+        missing = [name for name in ("deck_key", "deck_key_proof") if name not in entry]
+        if missing:
+            found.append(
+                f"{missing[0]} missing: {by} was handed on before the first card, so its new player "
+                "takes it with a deck key of its own"
+            )
+            return False
+        try:
+            ledger.deck_keys[by] = hidden_decks.read_key(
+                entry, ledger.game_id, by, ledger.check, ledger.group
+            )
+            if escrows.wanted(ledger.options):
+                ledger.receiving_keys[by] = escrows.read_key(entry, ledger.game_id, by, ledger.group)
+            elif any(name in entry for name in escrows.KEY_FIELDS):
+                raise GameFileError("escrow_key: the seats of this game keep no escrow")
+        except GameFileError as exc:
+            found.append(str(exc))
+            return False
+        rules, table = ledger.rules, ledger.table
+        ledger.setups[len(ledger.entries) - 1] = (
+            f"the hidden decks are set up again, with {by}'s new player's keys"
+        )
+        if rules is not None and table is not None:
+            tables.set_up_decks(
+                rules,
+                table,
+                options=ledger.options,
+                deck_keys=ledger.deck_keys,
+                group=ledger.group,
+                receiving_keys=_receiving_keys(ledger),
+                referee=None if ledger.referee is None else ledger.referee.name,
+            )
+        return True
 
     def _referee(self, index: int, entry: dict[str, Any], found: list[str]) -> None:
         """The referee's entry: its receiving key first, then what it owes the escrow."""
@@ -1703,9 +2110,7 @@ class _Replay:
                 seq=seq,
                 deck_keys=ledger.deck_keys,
                 group=ledger.group,
-                receiving_keys=(
-                    ledger.receiving_keys if escrows.wanted(ledger.options) or ledger.referee else None
-                ),
+                receiving_keys=_receiving_keys(ledger),
                 referee=None if ledger.referee is None else ledger.referee.name,
             )
             tables.track(rules, ledger.table, at, ledger.deadline_days)
@@ -1983,6 +2388,13 @@ def _replay_play(
         tables.check_contribution(rules, step_start, seat, entry["event"])
 
 
+def _receiving_keys(ledger: Ledger) -> dict[str, Element] | None:
+    """The escrow receiving keys of the seats in the game and its referee (None: no escrow)."""
+    if not escrows.wanted(ledger.options) and ledger.referee is None:
+        return None
+    return {seat: key for seat, key in ledger.receiving_keys.items() if seat in ledger.participants}
+
+
 def _nonce(text: str) -> bytes:
     if not re.fullmatch(r"[0-9a-f]{32}", text):
         raise GameFileError("the nonce must be 32 hex digits")
@@ -2008,7 +2420,7 @@ def _step_name(ledger: Ledger, step: int) -> str:
 
 def _seat_index(ledger: Ledger, seat: object) -> int:
     """A signer's place in a step's order: the seats' order, the referee after them."""
-    signers = ledger.participants
+    signers = ledger.signers
     return signers.index(seat) if isinstance(seat, str) and seat in signers else -1
 
 

@@ -18,7 +18,7 @@ from pbem.crypto.encoding import b64, unb64
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import decks as hidden_decks
 from pbem.engine import table as tables
-from pbem.engine.ledger import Ledger, admit, contribution, sign_entry
+from pbem.engine.ledger import Ledger, admit, consenting_before_start, contribution, sign_entry
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
     CardUse,
@@ -249,7 +249,13 @@ def check_undo(ledger: Ledger, seat: str) -> int:
 
 
 def check_answer(ledger: Ledger, seat: str, agree: bool) -> int:
-    """The seq of the move whose undo ``seat`` may answer now, or why it may not."""
+    """The seq of the move whose undo ``seat`` may answer now (or the proposal it may answer), or
+    why it may not."""
+    asked = ledger.asked
+    if ledger.table is None and asked is not None:
+        if seat not in consenting_before_start(ledger) or seat in asked["agreed"]:
+            raise IllegalMoveError(f"{seat} has no say left on going on without {asked['drop']}")
+        return int(asked["target"])
     table = seated(ledger).table
     undo = table.undo
     if undo is None:

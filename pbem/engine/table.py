@@ -72,6 +72,9 @@ class Table:
     # A silent seat handed on by consent, with the entry that completed it, until the ledger
     # seats the new player's key (see ``answer_undo``)
     handed: tuple[str, int] | None = None
+    # A silent seat the others agreed to go on without, with the entry that completed it, until
+    # the ledger sets the game up again for the seats left (see ``engine.silent_setup``)
+    dropped: tuple[str, int] | None = None
     decks: Decks | None = None  # the hidden decks, for rulesets that declare any
     # seat -> how many deadlines it missed (timeouts that stood in for it), and how many make the
     # rules' defaults play it for the rest of the game (option retire_after; 0: never)
@@ -103,6 +106,7 @@ class Table:
             last_play=self.last_play,
             undo=None if self.undo is None else {**self.undo, "agreed": set(self.undo["agreed"])},
             handed=self.handed,
+            dropped=self.dropped,
             decks=None if self.decks is None else self.decks.copy(),
             missed=dict(self.missed),
             retire_after=self.retire_after,
@@ -128,20 +132,44 @@ def start(
     escrow, or the ``referee``'s alone) start the escrow of the deck secrets."""
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     table.retire_after = int(options.get("retire_after", 0) or 0)
-    hidden = hidden_deck_rules(rules)
-    if hidden is not None:
-        specs = hidden.hidden_decks(table.state)
-        if specs:
-            escrow = None
-            if receiving_keys is not None:
-                holders = seats if referee is None else (referee,)
-                missing = [seat for seat in holders if seat not in receiving_keys]
-                if missing:
-                    raise GameFileError(f"no escrow receiving key for {', '.join(missing)}")
-                escrow = Escrow(threshold_of(options, len(seats)), dict(receiving_keys), referee=referee)
-            table.decks = hidden_decks.setup(specs, seats, deck_keys or {}, group, escrow)
+    set_up_decks(
+        rules,
+        table,
+        options=options,
+        deck_keys=deck_keys or {},
+        group=group,
+        receiving_keys=receiving_keys,
+        referee=referee,
+    )
     _note_requests(rules, table, seq)
     return table
+
+
+def set_up_decks(
+    rules: Ruleset,
+    table: Table,
+    *,
+    options: Mapping[str, OptionValue],
+    deck_keys: Mapping[str, Element],
+    group: Group,
+    receiving_keys: Mapping[str, Element] | None,
+    referee: str | None,
+) -> None:
+    """The hidden decks the rules declare for ``table.state``, open under the seats' joint key,
+    and their escrow: at the start, and again when a seat is handed on before the first card."""
+    hidden = hidden_deck_rules(rules)
+    specs = hidden.hidden_decks(table.state) if hidden is not None else []
+    if not specs:
+        return
+    seats = table.seats
+    escrow = None
+    if receiving_keys is not None:
+        holders = seats if referee is None else (referee,)
+        missing = [seat for seat in holders if seat not in receiving_keys]
+        if missing:
+            raise GameFileError(f"no escrow receiving key for {', '.join(missing)}")
+        escrow = Escrow(threshold_of(options, len(seats)), dict(receiving_keys), referee=referee)
+    table.decks = hidden_decks.setup(specs, seats, deck_keys, group, escrow)
 
 
 def demands(rules: Ruleset, table: Table) -> list[Demand]:
@@ -154,6 +182,12 @@ def demands(rules: Ruleset, table: Table) -> list[Demand]:
             prompt = (
                 f"consent to (or decline) {undo['by']}'s handing {undo['handover']}'s seat on to "
                 f"{undo['name']} (entry {undo['target']})"
+            )
+        elif "drop" in undo:
+            step = f"going on without {undo['drop']}"
+            prompt = (
+                f"consent to (or decline) {undo['by']}'s going on without {undo['drop']} "
+                f"(entry {undo['target']})"
             )
         else:
             step = f"undo of entry {undo['target']}"
@@ -422,13 +456,16 @@ def note_play(table: Table, seq: int, seat: str, kind: str) -> None:
 
 def consenting(table: Table) -> list[str]:
     """Who must consent to the request waiting: every other seat for an undo; for handing a
-    silent seat on, every remaining seat (neither the silent one nor a retired one)."""
+    silent seat on, every remaining seat (neither the silent one nor a retired one); for going on
+    without a silent seat, every other seat but the silent one (see ``engine.silent_setup``)."""
     undo = table.undo
     if undo is None:
         return []
     away = {undo["by"]}
     if "handover" in undo:
         away |= {undo["handover"], *retired(table)}
+    if "drop" in undo:
+        away.add(undo["drop"])
     return [seat for seat in table.seats if seat not in away]
 
 
@@ -438,6 +475,8 @@ def check_no_undo_pending(table: Table) -> None:
         asked = (
             f"proposed handing {table.undo['handover']}'s seat on to {table.undo['name']}"
             if "handover" in table.undo
+            else f"proposed going on without {table.undo['drop']}"
+            if "drop" in table.undo
             else f"asked to undo entry {table.undo['target']}"
         )
         raise IllegalMoveError(
@@ -472,7 +511,13 @@ def answer_undo(table: Table, seat: str, target: int, agree: bool, seq: int = 0)
     undo = table.undo
     if undo is None or undo["target"] != target:
         raise IllegalMoveError(f"no undo of entry {target} is waiting for consent")
-    what = f"the handover of {undo['handover']}" if "handover" in undo else f"the undo of entry {target}"
+    what = (
+        f"the handover of {undo['handover']}"
+        if "handover" in undo
+        else f"going on without {undo['drop']}"
+        if "drop" in undo
+        else f"the undo of entry {target}"
+    )
     if seat not in consenting(table) or seat in undo["agreed"]:
         raise IllegalMoveError(f"{seat} has no say left on {what}")
     if not agree:
@@ -484,20 +529,26 @@ def answer_undo(table: Table, seat: str, target: int, agree: bool, seq: int = 0)
         if "handover" in undo:
             table.handed = (undo["handover"], seq)
             table.missed.pop(undo["handover"], None)  # a new player: no deadline missed yet
+        elif "drop" in undo:
+            table.dropped = (undo["drop"], seq)
         else:
             table.last_play = None
 
 
-def propose_handover(table: Table, seat: str, silent: str, name: str, seq: int) -> None:
+def propose_handover(
+    table: Table, seat: str, silent: str, name: str, seq: int, *, anew: bool = False
+) -> None:
     """``seat`` proposes handing the silent seat on to the player ``name`` (entry ``seq``): done
     once every remaining seat consents. Only a seat that has let a deadline pass (a timeout was
     claimed against it) may be handed on without its own signature, and never while its sealed
     choice waits (only its key opens it) or while its hidden cards could not be read again: the
-    new player reads them only through the escrow."""
+    new player reads them only through the escrow. With ``anew``, the seat is silent past its
+    deadline before the first card (``engine.silent_setup``): the new player sets it up with keys
+    of its own, which needs neither a timeout nor the escrow."""
     check_no_undo_pending(table)
     if silent not in table.seats or silent == seat:
         raise IllegalMoveError(f"{seat} cannot hand on {silent!r}: name another seat of the game")
-    if table.missed.get(silent, 0) < 1:
+    if not anew and table.missed.get(silent, 0) < 1:
         raise IllegalMoveError(
             f"{silent} has let no deadline pass (no timeout was claimed against it): only a silent "
             f"seat is handed on by the others; {silent} may hand itself on with pbem handover"
@@ -513,7 +564,7 @@ def propose_handover(table: Table, seat: str, silent: str, name: str, seq: int) 
             "the timeout for it first"
         )
     decks = table.decks
-    if decks is not None and (decks.escrow is None or decks.halted() is not None):
+    if not anew and decks is not None and (decks.escrow is None or decks.halted() is not None):
         raise IllegalMoveError(
             f"{silent}'s hidden cards are read only with its key or its escrow, and this game keeps no "
             "escrow: the seat cannot be handed on without it"
