@@ -1,23 +1,27 @@
-"""What email costs a game: the bytes of every message of whole games played by mail, and the
-time to import one.
+"""What email costs a game: how many messages each player receives, and the bytes of each.
 
-Each game (by default the three examples: Princes of the Renaissance, Princes of Florence and Il
-Principe, each a whole four-player game with its hidden decks) is played again between homes, one
-per seat, that pass it only by mail, as ``pbem mail send`` and ``pbem mail import`` do: the
-creator mails the new game to every seat, and after each entry its author mails the entries the
-others lack (``delivery.lacked``, from what its home knows each seat holds) to every other seat,
-and remembers that they now hold its copy. Each home applies what arrives to its own copy (each
-entry checked as replay checks it, so a message that cannot be applied stops the run) and
-learns from it what the others hold (``delivery.learned``). Counted: the bytes of each message
-built by ``pbem.mail.message.build``, against the same message carrying the whole file so far
-(``--full``), in the same run.
+First (the club), a four-player game of Il Principe played by email over the tests' mail servers
+on the loopback interface (SMTP and IMAP, ``tests/mail_servers.py``), each player in a home of its
+own with its own mailbox, acting whenever its own copy says it is asked (``tests/mail_club.py``),
+its decisions those of the player of ``examples/play-principe.py`` (the same seed, the same
+game), nobody copying a file. Played twice in the same run from the same seed: **before**, every
+entry mailed to every other seat as it is made (``pbem mail send`` after each), the automatic
+steps (reveals, randomness, shuffles and shares, forced moves) each made by hand as status asks;
+**now**, each entry sent with ``--send`` to the seats that need it now, and each player's
+``pbem mail fetch --answer`` doing the automatic steps at once and passing the game on. Counted:
+the messages each mailbox received in each round of the game (the set-up counts in round 1),
+per player; the median message's bytes; and at the end, whether every copy is the same file.
 
-Then the time to apply one message, the last move of the first game, to a copy that lacks it
-(``pbem.mail.delivery.apply``: reading the message, combining, verifying the whole game), against
-verifying the game alone (``ledger.read``); both check each hidden-deck proof once per process,
-as the proof cache of a pbem home does.
+Then the bytes of every message of whole recorded games replayed by mail as before (each entry
+mailed to every other seat, ``tests/mail_homes.py``), against the same message carrying the
+whole file so far (``--full``), in the same run; and the time to apply one message, the last
+move of the first game, to a copy that lacks it (``pbem.mail.delivery.apply``: reading the
+message, combining, verifying the whole game), against verifying the game alone
+(``ledger.read``); both check each hidden-deck proof once per process, as the proof cache of a
+pbem home does.
 
-    usage: python benchmarks/bench_mail.py [GAME.toml ...] [--repeat N] [--json] [--quick]
+    usage: python benchmarks/bench_mail.py [GAME.toml ...] [--rounds N] [--seed S] [--repeat N]
+                                           [--json] [--quick]
 """
 
 from __future__ import annotations
@@ -39,8 +43,11 @@ from pbem.engine.ledger import Ledger
 from pbem.mail import delivery
 from pbem.mail.message import Carried, Outgoing, build, read
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the homes live with the tests
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the homes and the club live with the tests
+from tests.mail_club import Club, mail_servers
 from tests.mail_homes import Mailed, once, play_by_mail
+
+ROOT = Path(__file__).resolve().parent.parent
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GAMES = ("four-players.toml", "florence-four-players.toml", "principe-four-players.toml")
@@ -80,6 +87,88 @@ def play(path: Path, count: int, check: ProofCheck) -> Played:
 
     play_by_mail(path, count, check, count_message)
     return played
+
+
+SEATS = ("alice", "bruno", "chiara", "dario")
+
+
+def principe_player(seed: int) -> Any:
+    """The decisions of the player of examples/play-principe.py, from ``seed``, for a club."""
+    import importlib.util
+    import random
+    import tomllib
+
+    sys.path.insert(0, str(ROOT / "examples"))
+    spec = importlib.util.spec_from_file_location("play_principe", ROOT / "examples" / "play-principe.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rnd = random.Random(seed)
+    icons: dict[str, list[str]] = {}
+
+    def decide(club: Club, seat: str, listed: dict[str, Any]) -> str:
+        if not icons:
+            path = Path(club.json(seat, "inbox")[0]["file"])
+            for city in tomllib.loads(path.read_text(encoding="utf-8"))["components"]["city"]:
+                icons[city["id"]] = city["icons"]
+        view = club.json(seat, "show", club.game, "--as", seat)
+        ducats = next(int(row["ducats"]) for row in view["players"] if row["seat"] == seat)
+        return str(module.choose(rnd, listed["moves"], listed["notes"], icons, ducats))
+
+    return decide
+
+
+def club_round(club: Club) -> int:
+    """The round the game is in, as its first player's copy says (0 before it starts; after its
+    last round, one more)."""
+    shown = club.run(club.seats[0], "show", club.game, "--json", ok=False)
+    if shown.exit_code != 0:
+        return 0
+    view = json.loads(shown.stdout)
+    return 99 if view["phase"] == "over" else int(view.get("round") or 0)
+
+
+def club_game(rounds: int, seed: int, *, broadcast: bool, players: int = 4) -> dict[str, Any]:
+    """A game of Il Principe played by mail to the end of round ``rounds`` (or the game's), the
+    messages each player received in each round counted."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as folder:
+        root = Path(folder)
+        with mail_servers(root / "servers") as servers:
+            club = Club(root, servers, SEATS[:players], decide=principe_player(seed), broadcast=broadcast)
+            club.start("il-principe", label=f"bench_mail {seed}")
+            per_round: dict[int, int] = {}
+            current = [club_round(club), sum(len(club.received(seat)) for seat in club.seats)]
+
+            def done() -> bool:
+                now = club_round(club)
+                if now != current[0]:
+                    total = sum(len(club.received(seat)) for seat in club.seats)
+                    per_round[max(current[0], 1)] = per_round.get(max(current[0], 1), 0) + total - current[1]
+                    current[:] = [now, total]
+                return now > rounds
+
+            club.play(done)
+            if club_round(club) != 99:  # stopped mid-game: everyone sends what it holds, to compare
+                for seat in club.seats:
+                    club.run(seat, "mail", "send", club.game, "--as", seat)
+            for seat in club.seats:
+                club.fetch(seat)
+            sizes = [len(message) for seat in club.seats for message in club.received(seat)]
+            return {
+                "way": "each entry to every seat" if broadcast else "to whom needs it now",
+                "rounds": len(per_round),
+                "actions": club.actions,
+                "received_per_player_by_round": {
+                    str(number): round(count / players, 2) for number, count in sorted(per_round.items())
+                },
+                "received_per_player_per_round": round(
+                    sum(per_round.values()) / players / max(1, len(per_round)), 2
+                ),
+                "bytes_per_message_median": int(statistics.median(sizes)),
+                "copies_identical": len(set(club.copies())) == 1,
+            }
 
 
 def timed(repeat: int, work: Callable[[], object]) -> float:
@@ -149,6 +238,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("games", nargs="*", type=Path, default=[EXAMPLES / name for name in GAMES])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=6, help="rounds of the club's game (6: all)")
+    parser.add_argument("--seed", type=int, default=3, help="the club's players' choices")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--quick",
@@ -157,6 +248,12 @@ def main() -> int:
     )
     args = parser.parse_args()
     repeat = 1 if args.quick else args.repeat
+    # the club: --quick, three players to the end of the first round
+    players, rounds = (3, 1) if args.quick else (4, args.rounds)
+    clubs = [club_game(rounds, args.seed, broadcast=way, players=players) for way in (True, False)]
+    for played_club in clubs:
+        if not played_club["copies_identical"]:
+            raise SystemExit(f"the club's copies differ at the end ({played_club['way']})")
     check = once()
     games = []
     for path in args.games:
@@ -164,17 +261,27 @@ def main() -> int:
         games.append(summary(play(path, min(total, QUICK_ENTRIES) if args.quick else total, check)))
     first = args.games[0]
     count = games[0]["entries"]
-    results: dict[str, Any] = {"games": games, **import_timing(first, count, repeat, check)}
+    results: dict[str, Any] = {"club": clubs, "games": games, **import_timing(first, count, repeat, check)}
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
+    print(f"Il Principe by mail, {players} players, seed {args.seed}: messages received per player")
+    for played_club in clubs:
+        counts = played_club["received_per_player_by_round"].items()
+        by_round = ", ".join(f"{number}: {count}" for number, count in counts)
+        print(
+            f"  {played_club['way']:<26} per round {played_club['received_per_player_per_round']:>6} "
+            f"(by round {by_round}); median message {played_club['bytes_per_message_median']} bytes; "
+            f"{played_club['actions']} commands; copies identical: {played_club['copies_identical']}"
+        )
+    print("Recorded games replayed by mail, each entry to every seat:")
     for played in games:
         print(played["game"])
         for key, value in played.items():
             if key != "game":
                 print(f"  {key:<32} {value}")
     for key, value in results.items():
-        if key != "games":
+        if key not in ("games", "club"):
             print(f"{key:<34} {value}")
     return 0
 

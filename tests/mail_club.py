@@ -102,9 +102,13 @@ class Club:
             self.send(seat, "join", self.game, "--as", seat, "--email", self.servers.address(seat))
 
     def fetch(self, seat: str) -> str:
-        out = str(self.run(seat, "mail", "fetch").stdout)
+        out = str(self.run(seat, "mail", "fetch", *(() if self.broadcast else ("--answer",))).stdout)
         assert "refused" not in out, out
-        self.log += [f"{seat} fetch: {line.strip()}" for line in out.splitlines() if "passed on" in line]
+        self.log += [
+            f"{seat} fetch: {line.strip()}"
+            for line in out.splitlines()
+            if "passed on" in line or "without a choice" in line
+        ]
         return out
 
     def send(self, seat: str, *args: str) -> None:
@@ -122,16 +126,17 @@ class Club:
     def turn(self, seat: str) -> bool:
         """The seat takes in its mail and does what its copy says it is asked for; whether it
         was asked for anything."""
-        self.fetch(seat)
+        fetched = self.fetch(seat)
+        busy = any(word in fetched for word in ("applied to", "without a choice", "passed on"))
         status = self.json(seat, "status", self.game)
         asked = [item for item in status["waiting"] if item["seat"] == seat]
         if not asked:
-            return False
+            return busy
         wanted = next((item for item in asked if item["kind"] not in DECK_WORK), asked[0])
         if wanted.get("waiting_for_shares") and any(item["kind"] in DECK_WORK for item in asked):
             wanted = next(item for item in asked if item["kind"] in DECK_WORK)
         if wanted.get("waiting_for_shares"):
-            return False  # it cannot act until the others' shares come
+            return busy  # it cannot act until the others' shares come
         if wanted["kind"] in DECK_WORK:
             self.send(seat, "sync", self.game, "--as", seat)
         elif wanted["kind"] == "reveal":

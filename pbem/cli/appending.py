@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.common import now, open_key, reported
+from pbem.cli.common import info, now, open_key, reported
 from pbem.cli.reading import compare_with_seen, default_key, own_seats, read_game, register
+from pbem.cli.reports import log_line
 
 if TYPE_CHECKING:
     from pbem.crypto.identity import SecretKeys
@@ -74,10 +75,37 @@ def append_command(
         precheck(ledger)
         secret = signing_key(ledger, seat, key)
         current, entry = build(ledger, secret, now())
-        write_entries(loaded, [entry], current)
+        # mailed, it goes with what the seat is then asked for without a choice (a reveal, its
+        # randomness, the decks, a forced move): one message, not one each
+        after, unasked = answered(current, seat, secret) if send else (current, [])
+        write_entries(loaded, [entry, *unasked], after)
         said(current, entry)
+        for made in unasked:
+            info(f"{seat} then, without a choice to make: {log_line(after, made)} (entry {made['seq']})")
     if send:
         send_after(file, seat)
+
+
+ANSWERS = 12  # entries a seat makes unasked at once, at most: each answers what the one before asks
+
+
+def answered(ledger: Ledger, seat: str, secret: SecretKeys) -> tuple[Ledger, list[dict[str, Any]]]:
+    """The entries by which ``seat`` does at once what the game then asks of it that needs no
+    choice (``play.answer``), and the ledger after them."""
+    from pbem.engine import play as play_mod
+    from pbem.errors import PbemError
+
+    made: list[dict[str, Any]] = []
+    for _ in range(ANSWERS):
+        try:
+            found = play_mod.answer(ledger, seat, secret, now())
+        except PbemError:
+            break  # what it needs is not in yet (another seat's shares, say): its next entry gives it
+        if found is None:
+            break
+        ledger, entry = found
+        made.append(entry)
+    return ledger, made
 
 
 @dataclass(frozen=True)

@@ -449,8 +449,16 @@ def import_(
 
 
 @app.command("fetch")
-def fetch() -> None:
-    """Read the IMAP folder, apply every pbem message in it, and show where your games stand."""
+def fetch(
+    answer: bool = typer.Option(
+        False,
+        "--answer",
+        help="Then do, in every game, what your seats are asked that needs no choice (a sealed "
+        "value revealed, randomness, what you owe the hidden decks, a forced move), and mail it.",
+    ),
+) -> None:
+    """Read the IMAP folder, apply every pbem message in it, pass each game on to the players
+    who need it now, and show where your games stand."""
     with reported():
         from pbem.errors import UsageError
         from pbem.keys import default_home
@@ -472,7 +480,8 @@ def fetch() -> None:
                 if all(outcome.verdict in ("applied", "had") for outcome in outcomes):
                     box.done(uid, account.after, account.archive)
         shown = [outcome for _, outcomes in run.found for outcome in outcomes if outcome.verdict != "skipped"]
-        forwarded = _forward(account, shown)
+        answers = _answer_all() if answer else []
+        forwarded = _forward(account, shown + answers)
         if run.earlier:
             many = run.earlier != 1
             info(
@@ -481,7 +490,43 @@ def fetch() -> None:
             )
         if not shown:
             info("no new pbem messages")
-    _report(shown + forwarded, then=lambda: show_inbox(as_json=False))
+    _report(shown + answers + forwarded, then=lambda: show_inbox(as_json=False))
+
+
+def _answer_all() -> list[Outcome]:
+    """In every game of the library, what each seat this home holds is asked that needs no choice,
+    done (``appending.answered``): a line for each game it was done in, or why it could not be."""
+    from pbem.cli.appending import answered, signing_key, write_entries
+    from pbem.cli.reading import own_seats, read_game
+    from pbem.cli.reports import log_line
+    from pbem.engine import play as play_mod
+    from pbem.errors import PbemError
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    said: list[Outcome] = []
+    for game, kept in Library(default_home()).games().items():
+        try:
+            loaded, ledger = read_game(kept.path)
+            if ledger.table is None:
+                continue
+            made: list[dict[str, Any]] = []
+            for seat in [seat for seat in ledger.seats if seat in own_seats(ledger)]:
+                if play_mod.answer_needed(ledger, seat) is None:
+                    continue
+                loaded, ledger = read_game(kept.path, writing=True, seat=seat)
+                ledger, entries = answered(ledger, seat, signing_key(ledger, seat, None))
+                if entries:
+                    write_entries(loaded, entries, ledger)
+                    made += entries
+            if made:
+                lines = "; ".join(f"{entry['by']}: {log_line(ledger, entry)}" for entry in made)
+                said.append(
+                    Outcome("answered", f"{game[:8]}: done without a choice to make: {lines}", game=game)
+                )
+        except PbemError as exc:
+            said.append(Outcome("unanswered", f"{game[:8]}: not answered: {exc}"))
+    return said
 
 
 def _forward(account: Account, outcomes: Sequence[Outcome]) -> list[Outcome]:
@@ -498,7 +543,7 @@ def _forward(account: Account, outcomes: Sequence[Outcome]) -> list[Outcome]:
         return []
     touched: dict[str, set[str]] = {}
     for outcome in outcomes:
-        if outcome.verdict in ("applied", "had") and outcome.game:
+        if outcome.verdict in ("applied", "had", "answered") and outcome.game:
             touched.setdefault(outcome.game, set()).update(outcome.overtaken)
     said: list[Outcome] = []
     games = Library(default_home()).games()

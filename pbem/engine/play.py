@@ -468,3 +468,50 @@ def _sign(
     entry["rand"] = contribution(ledger, seat, secret)
     signed = sign_entry(ledger.game_id, entry, secret)
     return admit(ledger, signed), signed
+
+
+def forced(ledger: Ledger, seat: str) -> str | None:
+    """The one move the rules allow ``seat`` now, when it is asked for a move and has no choice
+    (the cards of a reserve shown, a pass when nothing else is open), or None."""
+    game = seated(ledger)
+    demand = demand_for(ledger, seat)
+    if demand is None or demand.kind != "move":
+        return None
+    texts = game.rules.legal_moves(game.table.state, seat)
+    return texts[0] if len(texts) == 1 else None
+
+
+def answer_needed(ledger: Ledger, seat: str) -> tuple[str, str] | None:
+    """What ``seat`` is asked now that needs no choice, as the entry kind that answers it and its
+    move (``reveal``, ``sync``, or ``move`` and the text: its sealed value revealed, what it owes
+    the hidden decks, its randomness added, a forced move), or None when it is asked for a choice
+    (which carries what it owes) or for nothing."""
+    if ledger.table is None or ledger.rules is None or seat not in ledger.seats:
+        return None
+    game = seated(ledger)
+    if game.table.undo is not None or (game.table.decks is not None and game.table.decks.halted()):
+        return None
+    kinds = {demand.kind for demand in tables.demands(game.rules, game.table) if demand.seat == seat}
+    if "reveal" in kinds:
+        return ("reveal", "")
+    if "move" in kinds:
+        only = forced(ledger, seat)
+        return None if only is None else ("move", only)
+    if kinds & {"commit", "consent"}:
+        return None
+    if "contribute" in kinds:
+        return ("move", ROLL)
+    return ("sync", "") if owes_decks(ledger, seat) else None
+
+
+def answer(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]] | None:
+    """The entry that answers what ``answer_needed`` names, or None."""
+    needed = answer_needed(ledger, seat)
+    if needed is None:
+        return None
+    kind, text = needed
+    if kind == "reveal":
+        return reveal(ledger, seat, secret, at)
+    if kind == "sync":
+        return sync(ledger, seat, secret, at)
+    return play(ledger, seat, text, secret, at)

@@ -366,23 +366,45 @@ def needing(
     demands = tables.demands(rules, table)
     if not demands:  # over, or stopped: everyone sees how
         return [seat for seat in others if lacks(seat)]
-    deciding = [demand for demand in demands if demand.kind not in AUTOMATIC]
+    automatic = [demand for demand in demands if _automatic(ledger, demand)]
+    deciding = [demand for demand in demands if demand not in automatic]
     blocking = _blocking(ledger, deciding)
+    unaware: list[str] = []  # seats that owe what the game waits for, unaware of it
     for demand in demands:
         seat = demand.seat
         if seat not in held or seat in chosen:
             continue
-        if demand.kind in AUTOMATIC and deciding and seat not in blocking:
-            continue  # it rides with the seat's next entry
         since = table.asked_since.get(tables.asked_key(demand), len(ledger.entries) - 1)
-        if not knows(ledger, held[seat], since):
+        if knows(ledger, held[seat], since):
+            continue
+        if demand not in automatic or seat in blocking:
             chosen.add(seat)
+        elif not deciding:
+            unaware.append(seat)
+    if unaware:
+        # each does it unasked (pbem mail fetch --answer) and passes the game on to the next in
+        # seat order: one message each, where telling them all at once costs each seat a message
+        # from everyone who answered before it
+        me = min((ledger.participants.index(seat) for seat in own if seat in ledger.participants), default=-1)
+        chosen.add(
+            min(
+                unaware,
+                key=lambda seat: (ledger.participants.index(seat) - me - 1) % len(ledger.participants),
+            )
+        )
     if not chosen and not any(demand.seat in own for demand in demands):
         waiting = [seat for seat in others if any(demand.seat == seat for demand in demands)]
         gatherer = next((seat for seat in waiting if lacks(seat)), None)
         if gatherer is not None:
             chosen.add(gatherer)
     return [seat for seat in others if seat in chosen]
+
+
+def _automatic(ledger: Ledger, demand: Any) -> bool:
+    """Whether a demand needs no choice of its seat: what a home answers unasked."""
+    from pbem.engine.play import forced
+
+    return demand.kind in AUTOMATIC or (demand.kind == "move" and forced(ledger, demand.seat) is not None)
 
 
 def _blocking(ledger: Ledger, deciding: Sequence[Any]) -> set[str]:
