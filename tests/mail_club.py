@@ -73,9 +73,12 @@ class Club:
         box = self.servers.maildir(seat)
         return [box.get_bytes(key) for key in box.iterkeys()]
 
-    def start(self, game: str, *options: str, label: str = "a club by email") -> None:
+    def start(
+        self, game: str, *options: str, label: str = "a club by email", joined: Sequence[str] | None = None
+    ) -> None:
         """Mail accounts for everyone; the first seat creates the game and invites the others by
-        mail; each fetches the invitation and joins, mailing its join."""
+        mail; each of ``joined`` (every other seat unless given) fetches the invitation and joins,
+        mailing its join."""
         make_key_homes(self.root / "homes", self.seats)
         for seat in self.seats:
             self.servers.add_user(seat, f"pw-{seat}")
@@ -97,7 +100,7 @@ class Club:
         self.game = self.json(creator, "verify", str(path))["game"]["id"][:8]
         invited = [word for seat in self.seats[1:] for word in ("--to", self.servers.address(seat))]
         self.run(creator, "mail", "send", self.game, "--as", creator, *invited)
-        for seat in self.seats[1:]:
+        for seat in self.seats[1:] if joined is None else joined:
             self.fetch(seat)
             self.send(seat, "join", self.game, "--as", seat, "--email", self.servers.address(seat))
 

@@ -198,7 +198,8 @@ class Outcome:
     # later, and is tried again).
     final: bool = False
     game: str = ""  # the game it was applied to (applied or had)
-    overtaken: tuple[str, ...] = ()  # other seats whose entries the game went on without
+    # other seats whose entries the game went on without, each with the address such an entry gave
+    overtaken: tuple[tuple[str, str], ...] = ()
 
 
 def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[list[Outcome]]:
@@ -306,7 +307,11 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
             )
         )
         own = own_seats(merged, joining=True)
-        behind = tuple(dict.fromkeys(entry["by"] for entry in applied.overtaken if entry["by"] not in own))
+        behind = tuple(
+            (entry["by"], str(entry.get("email", "")))
+            for entry in applied.overtaken
+            if entry["by"] not in own
+        )
         if applied.added == 0 and loaded is not None:  # nothing new, but what its sender holds
             library.update(
                 merged.game_id,
@@ -541,10 +546,12 @@ def _forward(account: Account, outcomes: Sequence[Outcome]) -> list[Outcome]:
 
     if account.smtp is None:
         return []
-    touched: dict[str, set[str]] = {}
+    touched: dict[str, dict[str, str]] = {}
     for outcome in outcomes:
         if outcome.verdict in ("applied", "had", "answered") and outcome.game:
-            touched.setdefault(outcome.game, set()).update(outcome.overtaken)
+            behind = touched.setdefault(outcome.game, {})
+            for seat, address in outcome.overtaken:
+                behind[seat] = behind.get(seat) or address
     said: list[Outcome] = []
     games = Library(default_home()).games()
     for game, behind in touched.items():
@@ -559,7 +566,7 @@ def _forward(account: Account, outcomes: Sequence[Outcome]) -> list[Outcome]:
             lines: list[str] = []
             send_file(
                 kept.path, mine[0], full=False, to_file=None, stdout=False, routed=True,
-                overtaken=sorted(behind), say=lines.append,
+                overtaken=behind, say=lines.append,
             )  # fmt: skip
             if lines:
                 said.append(

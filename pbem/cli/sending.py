@@ -4,7 +4,7 @@ the mail account set up or written to a file (``deliver``), and ``send_after`` f
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -62,13 +62,16 @@ def compose(
     picture: bool = True,
     split: bool = True,
     routed: Sequence[str] | None = None,
+    also: Mapping[str, str] | None = None,
 ) -> Mailing:
     """The message ``seat`` sends after its move: to the seats that must act (the others copied),
     or only to the seats ``routed`` names (those that need it now, ``delivery.needing``),
     carrying the entries some of them lack (all of them with ``full``); or, with ``to``, to those
     addresses (an invitation to players not in the game yet), carrying the whole game. With
     ``split``, a seat whose copy holds nothing of the game (a new player a seat was handed on to)
-    gets the whole game in a message of its own, so the others still get only what they lack."""
+    gets the whole game in a message of its own, so the others still get only what they lack.
+    ``also``: the addresses of seats the game no longer names one for (a seat whose join, which
+    gave it, was overtaken: it is told to join again)."""
     from pbem.cli.reading import own_seats
     from pbem.cli.reports import status_report
     from pbem.engine.seats import check_seat
@@ -92,15 +95,18 @@ def compose(
         raise UsageError("the game has no other seat to send to")
     kept = Library(default_home()).games().get(ledger.game_id)
     known = kept.known if kept else {}
-    mailed = [other for other in recipients if other in ledger.addresses]
+    book = {**(also or {}), **ledger.addresses}
+    mailed = [other for other in recipients if other in book]
     if to:
-        mailed = [other for other in recipients if ledger.addresses.get(other) in to]
+        mailed = [other for other in recipients if book.get(other) in to]
     groups = [mailed]
     if split and not full and not to:
         new = strangers(ledger, mailed, known)
         if new and len(new) < len(mailed):
             groups = [new, [other for other in mailed if other not in new]]
-    found = _Found(loaded, ledger, seat, report, asked, recipients, known, sender, kept.root if kept else "")
+    found = _Found(
+        loaded, ledger, seat, report, asked, recipients, known, sender, kept.root if kept else "", book
+    )
     messages = [found.message(group, full=full, to=to, picture=picture) for group in groups]
     return Mailing(messages, [other for other in recipients if other not in mailed])
 
@@ -119,6 +125,7 @@ class _Found:
     known: dict[str, list[str]]
     sender: str
     root: str
+    book: dict[str, str]  # each seat's address
 
     def message(self, group: list[str], *, full: bool, to: tuple[str, ...], picture: bool) -> Composed:
         """The message to the seats of ``group`` (or, with ``to``, to those addresses)."""
@@ -148,7 +155,7 @@ class _Found:
             name += f"-delta-{start:04d}-{last:04d}"
         outgoing = Outgoing(
             sender=self.sender,
-            recipients=to or tuple(ledger.addresses[other] for other in group),
+            recipients=to or tuple(self.book[other] for other in group),
             subject=self.subject(),
             body="\n".join(_wrapped(line) for line in body),
             entries=carried,
@@ -165,9 +172,9 @@ class _Found:
         mailed_asked = [other for other in self.asked if other in group]
         copied = [other for other in group if other not in mailed_asked]
         if mailed_asked and copied:
-            message.replace_header("To", ", ".join(ledger.addresses[other] for other in mailed_asked))
-            message["Cc"] = ", ".join(ledger.addresses[other] for other in copied)
-        return Composed(message, group, len(positions), {other: ledger.addresses[other] for other in group})
+            message.replace_header("To", ", ".join(self.book[other] for other in mailed_asked))
+            message["Cc"] = ", ".join(self.book[other] for other in copied)
+        return Composed(message, group, len(positions), {other: self.book[other] for other in group})
 
     @cached_property
     def outcomes(self) -> list[list[str]]:
@@ -372,11 +379,12 @@ def send_file(
     to: tuple[str, ...] = (),
     picture: bool | None = None,
     routed: bool = False,
-    overtaken: Sequence[str] = (),
+    overtaken: Mapping[str, str] | None = None,
     say: Callable[[str], None] = info,
 ) -> bool:
     """Mail the game's latest entries from ``seat``; ``routed``: only to the seats that need them
-    now (``delivery.needing``; ``overtaken``: seats whose entries were overtaken), as a command's
+    now (``delivery.needing``; ``overtaken``: seats whose entries were overtaken, with the address
+    such an entry gave, if any), as a command's
     ``--send`` and ``pbem mail fetch`` do. What happened is said with ``say``. Whether anything
     was sent."""
     from pbem.engine.ledger import check_email
@@ -394,7 +402,7 @@ def send_file(
     by_file = to_file is not None or stdout
     routes = None
     if routed and not to and not full:
-        routes = needed_now(ledger, overtaken)
+        routes = needed_now(ledger, list(overtaken or {}))
         if not routes:
             return False
     # a message written for the player to send is one message, whoever it goes to
@@ -408,6 +416,7 @@ def send_file(
         picture=picture,
         split=not by_file,
         routed=routes,
+        also={seat: address for seat, address in (overtaken or {}).items() if address},
     )
     joining = [seat for seat in mailing.unmailed if seat in ledger.waiting_to_join]
     silent = [seat for seat in mailing.unmailed if seat not in joining]
