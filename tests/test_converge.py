@@ -10,6 +10,7 @@ import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
@@ -196,3 +197,17 @@ def test_any_interleaving_of_entries_and_mail_ends_with_every_copy_identical(ste
         assert len({club.copy(seat).read_bytes() for seat in SEATS}) == 1
         code, said = club.cli("a", "verify", str(club.copy("a")))
         assert code == 0, said
+
+
+def test_a_merge_that_brings_nothing_leaves_the_file_as_it_is(
+    cli: Cli, make_game: Any, tmp_path: Path
+) -> None:
+    game = make_game()
+    older = tmp_path / "older.toml"
+    shutil.copyfile(game, older)
+    assert cli("note", str(game), "news", "--as", "b", home="b").exit_code == 0
+    before = (game.read_bytes(), game.stat().st_mtime_ns)
+    result = cli("merge", str(game), str(older), home="b")
+    assert result.exit_code == 0, result.stderr
+    assert f"{game} already has every entry of {older}" in result.stderr
+    assert (game.read_bytes(), game.stat().st_mtime_ns) == before
