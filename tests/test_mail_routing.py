@@ -66,23 +66,28 @@ def test_a_move_goes_only_to_the_seat_it_asks_to_act(club: Club) -> None:
 
 
 def test_what_needs_no_choice_goes_round_the_table_one_message_each(club: Club) -> None:
-    """a's dice: every seat adds randomness before anyone moves. a's own comes with its move, and
-    each other seat's fetch --answer adds its own and passes the game to the next: one message to
-    each, where telling everyone at once costs each a message from each seat before it."""
+    """a's dice: every seat adds randomness before anyone moves. a's own goes with its move (its
+    --send makes it), and each other seat's fetch --answer adds its own and passes the game to the
+    next: one message each, where telling everyone at once costs each a message from each seat
+    before it. The last, d, completes the die and sends the game to b, whose move it is."""
     before = received(club)
     club.send("a", "play", club.game, "--as", "a", "dice")
     for seat in ("b", "c", "d"):
         said = club.fetch(seat)
         assert "without a choice to make" in said and "added randomness" in said, said
     after = received(club)
-    # b, c and d each got the game once; a got it back from d, the dice thrown and b to move
-    assert {seat: after[seat] - before[seat] for seat in SEATS} == {"a": 1, "b": 1, "c": 1, "d": 1}
-    club.fetch("a")
-    status = club.json("a", "status", club.game)
-    assert [item["seat"] for item in status["waiting"]] == ["b"]
-    # the die took one entry of each seat's after a's move, each made unasked
-    logged = [(item["by"], item["kind"]) for item in club.json("a", "log", club.game)[-5:]]
-    assert logged[0] == ("a", "move") and sorted(logged[1:]) == [(seat, "contribute") for seat in SEATS]
+    assert {seat: after[seat] - before[seat] for seat in SEATS} == {"a": 0, "b": 2, "c": 1, "d": 1}
+    club.fetch("b")
+    status = club.json("b", "status", club.game)
+    assert {item["seat"] for item in status["waiting"]} == {"b"}
+    logged = [(item["by"], item["kind"]) for item in club.json("b", "log", club.game)[-5:]]
+    assert logged == [
+        ("a", "move"),
+        ("a", "contribute"),
+        ("b", "contribute"),
+        ("c", "contribute"),
+        ("d", "contribute"),
+    ]
 
 
 def test_the_end_of_the_game_goes_to_everyone_and_every_copy_is_the_same(club: Club) -> None:

@@ -15,6 +15,7 @@ from pbem.cli.appending import (
     SEAT,
     SEND,
     Asked,
+    answered,
     append_command,
     entry_command,
     signing_key,
@@ -249,7 +250,9 @@ def play(
             made.append(entry)
         current, entry = play_mod.play(current, seat, text, secret, now())
         made.append(entry)
-        write_entries(loaded, made, current)
+        # mailed, the move goes with what the seat is then asked without a choice (appending.answered)
+        current, unasked = answered(current, seat, secret) if send else (current, [])
+        write_entries(loaded, [*made, *unasked], current)
         # Said only now that both are written: a refused move leaves no reveal behind either.
         for one in made[:-1]:
             info(f"{seat} revealed the sealed {one['step']}: {one['value']} (entry {one['seq']})")
@@ -264,6 +267,8 @@ def play(
             info(f"{seat} added randomness to the {entry['event']} (entry {entry['seq']})")
         else:
             info(f"{seat} played {entry['move']!r} (entry {entry['seq']})")
+        for one in unasked:
+            info(f"{seat} then, without a choice to make: {log_line(current, one)} (entry {one['seq']})")
         _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
