@@ -423,6 +423,16 @@ def waiting_for(decks: Decks, deck_id: str, slot: int) -> list[str]:
     return [seat for seat in decks.seats if seat != holder and seat not in deck.shares.get(slot, {})]
 
 
+def waits_of(decks: Decks, seat: str) -> list[str]:
+    """The seats whose share of a card ``seat`` holds is still missing, in seat order."""
+    missing: set[str] = set()
+    for deck in decks.decks.values():
+        for slot, holder in deck.held.items():
+            if holder == seat:
+                missing.update(waiting_for(decks, deck.deck_id, slot))
+    return [other for other in decks.seats if other in missing]
+
+
 def parse_token(decks: Decks, text: object) -> tuple[Deck, int]:
     if not isinstance(text, str) or ":" not in text:
         raise GameFileError(f"{text!r} is not a hidden card (deck:slot)")
