@@ -597,6 +597,7 @@ def show_inbox(*, as_json: bool) -> None:
                 "kind": item["kind"],
                 "deadline": item.get("deadline"),
                 "overdue": item.get("overdue", False),
+                "timeout": item.get("timeout"),
             }
             for item in report["waiting"]
         ]
@@ -636,7 +637,9 @@ def show_inbox(*, as_json: bool) -> None:
             if row["new_messages"]
             else ""
         )
-        late = f"; overdue: {', '.join(row['overdue'])}" if row.get("overdue") else ""
+        # only where a timeout may be claimed now, with the command that claims it
+        claims = {item["seat"]: item["timeout"] for item in row["waiting"] if item.get("overdue")}
+        late = "".join(f"; {seat} overdue: {command}" for seat, command in claims.items())
         if row.get("unlocking"):
             late += f"; unlocking the cards of {', '.join(row['unlocking'])} (silent)"
         if row.get("halted"):

@@ -59,9 +59,8 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
                     for token, seats in wanted["waiting_for_shares"].items()
                 )
                 echo_wrapped(f"(cannot act on it yet: {waits})", indent=15)
-            if wanted.get("deadline"):
-                late = "  OVERDUE: any other player may claim a timeout" if wanted["overdue"] else ""
-                echo_wrapped(f"deadline {wanted['deadline']}{late}", indent=15)
+            for line in _deadline_lines(wanted, report.get("absent", [])):
+                echo_wrapped(line, indent=15)
         if report["send_to"] and ledger.addresses:
             echo_wrapped("the moves travel by mail: pbem mail fetch brings the others' moves")
         elif report["send_to"]:
@@ -72,17 +71,34 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
                 )
 
 
+def _deadline_lines(wanted: dict[str, Any], absent: list[str]) -> list[str]:
+    """A demand's deadline, and where a timeout may be claimed against it now, the command: only
+    there is it overdue (a seat that waits for another's shares never is)."""
+    deadline = wanted.get("deadline")
+    if not wanted.get("overdue"):
+        return [f"deadline {deadline}"] if deadline else []
+    if wanted["seat"] in absent:
+        return [f"absent: its default takes a claim, made at once: {wanted['timeout']}"]
+    return [f"deadline {deadline}  OVERDUE: {wanted['timeout']}"]
+
+
 def _stood_in_lines(ledger: Ledger) -> list[str]:
-    """A line for each seat the rules' defaults now play, having missed too many deadlines."""
+    """A line for each seat the rules' defaults now play: retired, having missed too many
+    deadlines, or absent since a timeout against it."""
     from pbem.engine import table as tables
 
     if ledger.table is None:
         return []
-    after = ledger.table.retire_after
+    table = ledger.table
+    after = table.retire_after
+    retired = tables.retired(table)
     return [
         f"{seat} missed {after} deadline{'s' if after != 1 else ''}: the rules' defaults play it for "
         "the rest of the game"
-        for seat in tables.retired(ledger.table)
+        if seat in retired
+        else f"{seat} is absent (a timeout was claimed against it): the rules' defaults play it until "
+        "it signs an entry again"
+        for seat in tables.stood_in(table)
     ]
 
 
@@ -100,7 +116,10 @@ def _grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if wanted["seat"] not in owed:
             owed[wanted["seat"]] = {**wanted, "prompts": []}
             shown.append(owed[wanted["seat"]])
-        owed[wanted["seat"]]["prompts"].append(wanted["prompt"])
+        item = owed[wanted["seat"]]
+        item["prompts"].append(wanted["prompt"])
+        if wanted.get("overdue") and not item.get("overdue"):
+            item.update(overdue=True, timeout=wanted["timeout"], deadline=wanted["deadline"])
     for item in owed.values():
         prompts = item.pop("prompts")
         shares = [prompt for prompt in prompts if prompt.startswith("give a decryption share")]

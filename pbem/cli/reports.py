@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 
 def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
+    """Where the game stands at ``clock``: who must act, with the command, and each demand's
+    deadline; ``overdue`` only where ``pbem timeout`` would be accepted now, with its command."""
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
     from pbem.engine.ruleset import DECK_DEMANDS
@@ -45,6 +47,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
         return {"phase": "joining", "over": False, "waiting": joining, "send_to": send_to}
     game = play_mod.seated(ledger)
     due = play_mod.deadlines(ledger)
+    claims = {tables.demand_key(demand): demand for demand in play_mod.timeout_claims(ledger, clock).values()}
     waiting: list[dict[str, Any]] = []
     for demand in tables.demands(game.rules, game.table):
         seat = demand.seat
@@ -64,12 +67,13 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
             note = "or it rides in the seat's next entry"
         elif demand.kind == "commit":
             prompt, command = (f"seal a {demand.step}: {demand.prompt}", f"pbem play {file} --as {seat} MOVE")
+            waits = play_mod.share_waits(ledger, seat)
         else:
             prompt = demand.prompt
             command = f"pbem play {file} --as {seat} MOVE"
             note = f"pbem moves {file} --as {seat} lists the moves"
             waits = play_mod.share_waits(ledger, seat)
-        deadline = due.get(tables.demand_key(demand))
+        key = tables.demand_key(demand)
         waiting.append(
             {
                 "seat": seat,
@@ -78,8 +82,9 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "prompt": prompt,
                 "command": command,
                 "note": note,
-                "deadline": deadline,
-                "overdue": deadline is not None and clock >= deadline,
+                "deadline": due.get(key),
+                "overdue": key in claims,
+                "timeout": timeout_command(ledger, file, seat) if key in claims else None,
                 "waiting_for_shares": waits,
             }
         )
@@ -95,6 +100,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
                 "note": "",
                 "deadline": None,
                 "overdue": False,
+                "timeout": None,
                 "waiting_for_shares": {},
             }
             for seat in ledger.seats
@@ -108,12 +114,25 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     halted = None if game.table.decks is None else game.table.decks.halted()
     return {
         "retired": tables.retired(game.table),
+        "absent": [seat for seat in tables.stood_in(game.table) if seat in game.table.absent],
         "phase": game.rules.phase(state),
         "over": over,
         "waiting": waiting,
         "send_to": send_to,
         "halted": halted,
     }
+
+
+def timeout_command(ledger: Ledger, file: Path, late: str) -> str:
+    """The command that claims a timeout against ``late``: signed for a seat this home plays (any
+    other seat may claim it), mailed at once in a game that travels by mail."""
+    from pbem.cli.reading import own_seats
+
+    others = [seat for seat in ledger.seats if seat != late]
+    own = own_seats(ledger)
+    claimant = next((seat for seat in others if seat in own), others[0])
+    send = " --send" if ledger.addresses else ""
+    return f"pbem timeout {file} {late} --as {claimant}{send}"
 
 
 def entry_outcomes(ledger: Ledger, data: dict[str, Any]) -> list[list[str]]:
