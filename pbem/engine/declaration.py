@@ -131,8 +131,8 @@ RETIRE_AFTER = OptionSpec(
     "retire_after",
     "int",
     3,
-    "deadlines a player may miss before the rules' defaults play it for the rest of the game, "
-    "without a timeout at each step (0: never)",
+    "deadlines a player may miss (with timeouts=absent: times it is made absent) before the rules' "
+    "defaults play it for the rest of the game, even if it signs again (0: never)",
     minimum=0,
     maximum=100,
     absent=0,

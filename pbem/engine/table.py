@@ -36,6 +36,8 @@ from pbem.errors import GameFileError, IllegalMoveError
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 TIMED_OUT = "timed out"  # stands in for the commitment of a seat whose sealed choice defaulted
+# The demands a timeout may settle: never a consent (nobody agrees for another seat)
+STANDING_IN = ("move", "commit", "reveal", "contribute", *DECK_DEMANDS)
 SHOWN = "shown"  # the kind of play noted for a move that showed or returned a hidden card
 
 
@@ -537,13 +539,10 @@ def track(rules: Ruleset, table: Table, at: str, days: int) -> None:
     """
     if days <= 0:
         return
-    # With timeouts=absent, a seat that cannot act for want of others' shares is on no clock:
-    # its deadline runs from when its cards can be read.
-    current = {
-        demand_key(demand)
-        for demand in demands(rules, table)
-        if not (table.absence and waits_on(table, demand))
-    }
+    # With timeouts=absent, a seat that waits for others' shares is on no clock: its deadlines
+    # run from the entry after which it can read its cards.
+    paused = waiting(table) if table.absence else {}
+    current = {demand_key(demand) for demand in demands(rules, table) if demand.seat not in paused}
     table.waiting_since = {key: since for key, since in table.waiting_since.items() if key in current}
     for key in current:
         table.waiting_since.setdefault(key, at)
@@ -578,6 +577,8 @@ def check_timeout(
     if not mine:
         raise IllegalMoveError(f"{late} owes nothing in the {step}")
     demand = mine[0]
+    if demand.kind not in STANDING_IN:
+        raise IllegalMoveError(f"nobody can stand in for {late} in the {step}")
     why = _deck_reason(table, demand)
     if why is not None:
         raise IllegalMoveError(why)
@@ -599,23 +600,23 @@ def check_timeout(
     return demand
 
 
-def waits_on(table: Table, demand: Demand) -> list[str]:
-    """The seats whose decryption shares ``demand``'s seat waits for before it can answer it: a
-    move or a sealed choice is chosen by a seat that reads its own hidden cards, and while one of
-    them lacks another seat's share it cannot (empty: nothing stops it)."""
-    if demand.kind not in ("move", "commit") or table.decks is None or table.decks.over:
-        return []
-    return hidden_decks.waits_of(table.decks, demand.seat)
+def waiting(table: Table) -> dict[str, list[str]]:
+    """Each seat that waits for others: it holds a hidden card another seat's decryption share of
+    which is missing, so it cannot read its hand to choose what it is asked; with the seats it
+    waits for. A seat that waits has let no deadline pass, whatever it owes."""
+    if table.decks is None or table.decks.over:
+        return {}
+    return hidden_decks.waits(table.decks)
 
 
 def waiting_reason(table: Table, demand: Demand) -> str | None:
     """Why no timeout can be claimed against ``demand`` while its seat waits for others, or None."""
-    waits = waits_on(table, demand)
+    waits = waiting(table).get(demand.seat)
     if not waits:
         return None
     return (
-        f"{demand.seat} cannot act in the {demand.step} yet: its hidden cards wait for the decryption "
-        f"shares of {', '.join(waits)}, so it has let no deadline pass"
+        f"{demand.seat} waits for the decryption shares of {', '.join(waits)} to read its hidden "
+        "cards, so it has let no deadline pass (its deadlines run once it can read them)"
     )
 
 
@@ -695,7 +696,7 @@ def _stand_in_for_absent(rules: Ruleset, table: Table, done: set[str]) -> bool:
             assert table.undo is not None
             answer_undo(table, demand.seat, int(table.undo["target"]), agree=False)
             return True
-        if demand.kind not in ("move", "commit", "reveal", "contribute", *DECK_DEMANDS):
+        if demand.kind not in STANDING_IN:
             continue
         if _deck_reason(table, demand) is not None or _default_reason(rules, table, demand) is not None:
             continue
@@ -781,7 +782,7 @@ def _stand_in(
     cards: Mapping[str, Any] | None,
     check: ProofCheck,
 ) -> None:
-    if demand.kind not in ("move", "commit", "reveal", "contribute", *DECK_DEMANDS):
+    if demand.kind not in STANDING_IN:
         raise IllegalMoveError(f"nobody can stand in for {demand.seat} in the {demand.step}")
     if uses:
         hidden = hidden_deck_rules(rules)
