@@ -54,11 +54,7 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             echo_wrapped(wanted["prompt"], first=f"  {pad(wanted['seat'], 12)} ", indent=15)
             echo_wrapped(wanted["command"] + (f"  ({wanted['note']})" if wanted["note"] else ""), indent=15)
             if wanted.get("waiting_for_shares"):
-                waits = "; ".join(
-                    f"{token} waits for the shares of {', '.join(seats)}"
-                    for token, seats in wanted["waiting_for_shares"].items()
-                )
-                echo_wrapped(f"(cannot act on it yet: {waits})", indent=15)
+                echo_wrapped(f"(cannot act on it yet: {_waits(wanted['waiting_for_shares'])})", indent=15)
             for line in _deadline_lines(wanted, report.get("absent", [])):
                 echo_wrapped(line, indent=15)
         if report["send_to"] and ledger.addresses:
@@ -69,6 +65,18 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
                 echo_wrapped(
                     "(each may work on a copy at the same time; combine the copies with pbem merge)", indent=2
                 )
+
+
+def _waits(waiting: dict[str, list[str]]) -> str:
+    """The cards a seat cannot read yet, grouped by the seats whose shares they wait for:
+    ``building:3, building:4 wait for the shares of c``."""
+    by_seats: dict[tuple[str, ...], list[str]] = {}
+    for token, seats in waiting.items():
+        by_seats.setdefault(tuple(seats), []).append(token)
+    return "; ".join(
+        f"{', '.join(tokens)} wait{'s' if len(tokens) == 1 else ''} for the shares of {', '.join(seats)}"
+        for seats, tokens in by_seats.items()
+    )
 
 
 def _deadline_lines(wanted: dict[str, Any], absent: list[str]) -> list[str]:
