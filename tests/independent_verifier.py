@@ -18,18 +18,21 @@ consent: the proposal, the consents, the new player's ``rejoin`` and the shares 
 its complaint. It does not replay the game's rules: whose turn it was, what a move may be, which slot a draw
 took, which shares were owed and when a deck was to be reshuffled are the rules' to say. So a
 timeout against a seat's share unlocks here the shares the file shows it owes (the one named,
-and each slot another seat has given a share of and it has not), which cannot tell its own card
-from one dealt face up.
+and each slot the file shows drawn, whose share it has not given: a slot another seat has given
+a share of, or one above such a slot in the pile, since a draw takes the top card), which cannot
+tell its own card from one dealt face up.
 
 A seat with ``retire_after`` timeouts claimed against it (option ``retire_after``; absent,
-0: never) is played by pbem without further timeouts, so in a game with escrow this verifier
-follows it from the entry after the one that made the count: each shuffle or reshuffle that falls
-to it is skipped once every dealing is acknowledged, and a table of partial decryptions for it is
-taken for any slot it could owe a share of, as far as the file can tell: a slot of a deck every
-seat has shuffled (or not in the reshuffle under way), not open, whose current ciphertext it has
-given no share of. Which timeouts the rules accepted, and which slots were drawn, are again the
-rules' to say: this takes every timeout it does not refuse itself, and cannot tell a slot still
-in the deck (or the retired seat's own card) from one it owes a share of.
+0: never), or with ``timeouts = "absent"`` a seat a timeout made absent (until it signs an entry
+again, or is handed on; a claim against it then counts towards ``retire_after`` only if it was
+neither absent nor retired), is played by pbem without further timeouts, so in a game with
+escrow this verifier follows it from the entry after the one that made it so: each shuffle or
+reshuffle that falls to it is skipped once every dealing is acknowledged, and a table of partial
+decryptions for it is taken for any slot it could owe a share of, as far as the file can tell: a
+slot of a deck every seat has shuffled (or not in the reshuffle under way), not open, whose
+current ciphertext it has given no share of. Which timeouts the rules accepted, and which slots
+were drawn, are again the rules' to say: this takes every timeout it does not refuse itself, and
+cannot tell a slot still in the deck (or the seat's own card) from one it owes a share of.
 
 A shuffle in edwards25519 carries either proof of shuffle: the linear one of Terelius and Wikstrom
 or, in newer games, the argument of Bayer and Groth (EUROCRYPT 2012, in the form of Swiss Post's
@@ -1306,6 +1309,8 @@ class Verifier:
             allowed |= set(ESCROW_KEY_FIELDS)  # a genesis without escrow is refused them below
         if kind in RIDING:
             allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
+            if kind == "timeout":
+                allowed.add("remask")  # the cards the late seat's default puts under the deck
             if self.threshold:
                 allowed |= set(ESCROW_FIELDS)
             if isinstance(self.grp, Curve):
@@ -1802,8 +1807,10 @@ class Verifier:
             if compact and name in ("shares", "face_up"):
                 self.proven_shares(seat, entry, name)
                 continue
+            # a timeout re-masks the late seat's cards, the proof naming the seat that held them
+            holder = entry["late"] if name == "remask" and entry["kind"] == "timeout" else seat
             for index, item in enumerate(items):
-                take(seat, item, f"{name}[{index}]")
+                take(holder, item, f"{name}[{index}]")
         for name in ("shares_proof", "face_up_proof"):
             if name in entry and not entry.get(name.removesuffix("_proof")):
                 raise Bad(f"{name} without {name.removesuffix('_proof')}")
