@@ -114,7 +114,7 @@ def status_report(ledger: Ledger, clock: str, file: Path) -> dict[str, Any]:
     halted = None if game.table.decks is None else game.table.decks.halted()
     return {
         "retired": tables.retired(game.table),
-        "absent": [seat for seat in tables.stood_in(game.table) if seat in game.table.absent],
+        "absent": [seat for seat in tables.stood_in(game.table) if seat not in tables.retired(game.table)],
         "phase": game.rules.phase(state),
         "over": over,
         "waiting": waiting,

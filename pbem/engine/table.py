@@ -582,13 +582,12 @@ def check_timeout(
     why = _deck_reason(table, demand)
     if why is not None:
         raise IllegalMoveError(why)
-    if table.absence:
-        why = waiting_reason(table, demand)
+    # An absent (or retired) seat's default that needs a claimant's entry is claimed at once: the
+    # seat let its deadline pass already, and the others lose no second one to it.
+    if not (table.absence and late in stood_in(table)):
+        why = waiting_reason(table, demand) if table.absence else None
         if why is not None:
             raise IllegalMoveError(why)
-    # An absent seat's default that needs a claimant's entry is claimed at once: the seat let its
-    # deadline pass already, and the others lose no second one to it.
-    if not (table.absence and late in stood_in(table)):
         due = deadline(table, demand, days)
         if due is None or at < due:
             raise IllegalMoveError(
@@ -610,7 +609,10 @@ def waiting(table: Table) -> dict[str, list[str]]:
 
 
 def waiting_reason(table: Table, demand: Demand) -> str | None:
-    """Why no timeout can be claimed against ``demand`` while its seat waits for others, or None."""
+    """Why no timeout can be claimed against ``demand`` while its seat waits for others, or None
+    (a seat the rules' defaults play chooses nothing, so it never waits)."""
+    if demand.seat in stood_in(table):
+        return None
     waits = waiting(table).get(demand.seat)
     if not waits:
         return None
