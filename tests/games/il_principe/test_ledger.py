@@ -343,6 +343,7 @@ def test_timeouts_in_the_reserve_and_the_show() -> None:
         while owed := [d for d in tables.demands(RULES, game.table) if d.kind in DECK_DEMANDS]:
             game = play.sync(game, owed[0].seat, keys[owed[0].seat], clock.tick())[0]
             assert game.table is not None
+        assert game.table is not None
         (first, *_) = tables.demands(RULES, game.table)
         claimant = "ben" if first.seat != "ben" else "ann"
         with pytest.raises(IllegalMoveError, match=r"only .* own key can do.*escrow=others"):
