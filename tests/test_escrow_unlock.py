@@ -237,6 +237,8 @@ def test_a_silent_seats_default_shows_its_card_once_the_others_unlock_its_share(
     status = played.step("a", "status", str(game)).stdout
     assert "give a partial decryption of c's share of deck:0 (c is silent)" in status
     assert "OVERDUE" not in status  # c's default waits for a's and b's partials: nobody can claim
+    if timeouts == "absent":
+        assert "absent: the rules' default is made for it once it can be" in status
     waiting = played.run("b", "timeout", str(game), "c", "--as", "b")
     assert waiting.exit_code != 0 and "wait for the partial decryptions that unlock them" in waiting.stderr
     played.step("a", "sync", str(game), "--as", "a")

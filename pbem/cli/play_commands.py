@@ -83,10 +83,12 @@ def _deadline_lines(wanted: dict[str, Any], absent: list[str]) -> list[str]:
     """A demand's deadline, and where a timeout may be claimed against it now, the command: only
     there is it overdue (a seat that waits for another's shares never is)."""
     deadline = wanted.get("deadline")
+    if wanted["seat"] in absent:  # no deadline runs against it any more
+        if wanted.get("overdue"):
+            return [f"absent: its default takes a claim, made at once: {wanted['timeout']}"]
+        return ["absent: the rules' default is made for it once it can be"]
     if not wanted.get("overdue"):
         return [f"deadline {deadline}"] if deadline else []
-    if wanted["seat"] in absent:
-        return [f"absent: its default takes a claim, made at once: {wanted['timeout']}"]
     return [f"deadline {deadline}  OVERDUE: {wanted['timeout']}"]
 
 
