@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import random
 import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -197,7 +196,3 @@ def test_a_game_that_takes_a_claim_per_demand_keeps_doing_so(tmp_path: Path) -> 
     course = principe(tmp_path, "demand", last_round=3)
     assert course.silence.lost[2] > 1, course.silence.lost
     assert course.game.table is not None and course.game.table.absent == set()
-
-
-def figures(silence: Silence) -> Mapping[int, int]:
-    return dict(sorted(silence.lost.items()))
