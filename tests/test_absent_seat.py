@@ -81,9 +81,8 @@ def refereed(tmp_path_factory: pytest.TempPathFactory) -> Played:
     for seat, verb in (("a", "pass"), ("b", "pass"), ("a", "draw")):
         played.step(seat, "play", game, "--as", seat, verb, at=DAY1)
     played.stages["early"] = status(played, "a", DAY1)[1]
-    played.stages["late json"], played.stages["late"] = (
-        json.dumps(x) if isinstance(x, dict) else x for x in status(played, "a", DAY3)
-    )
+    shown, text = status(played, "a", DAY3)
+    played.stages["late json"], played.stages["late"] = json.dumps(shown), text
     played.stages["inbox"] = played.step("a", "inbox", at=DAY3).stdout
     played.step("a", "timeout", game, "b", "--as", "a")  # b's turn, a pass; b is absent
     shown, text = status(played, "a", DAY5)
