@@ -1470,6 +1470,8 @@ class Verifier:
         self.signature(entry, where, self.keys[seat][0])
         if not first:
             return
+        if seat in self.absent and seat not in self.retired():
+            self.kept_unlocking(seat)
         self.absent.discard(seat)  # it signs: no longer absent
         link = unhex(entry["rand"], 32, "rand")
         if step_back(self.game_id, seat, link) != self.links[seat]:
@@ -1637,6 +1639,8 @@ class Verifier:
             )
             self.keys[silent] = (proposal["sign"], proposal["box"], joined)
             self.rejoining.add(silent)
+            if silent in self.stood_in():
+                self.kept_unlocking(silent)
             self.missed.pop(silent, None)
             self.absent.discard(silent)
             self.proposal = None
@@ -2338,6 +2342,18 @@ class Verifier:
         if silent in deck.shares.get(slot, {}):
             return f"it gave its share of {deck.name}:{slot}"
         return None
+
+    def kept_unlocking(self, seat: str) -> None:
+        """``seat`` is played by the defaults no more (it signed, or was handed on): what pbem
+        unlocked for it meanwhile stays unlocked, and this verifier, which took partials for it of
+        any slot it could owe, now takes them only of those it could owe until then."""
+        if not self.stands_in():
+            return
+        positions = self.unlocking.setdefault(seat, {})
+        for name, deck in self.setup_decks().items():
+            for slot in range(len(deck.slots)):
+                if self.cannot_owe(seat, deck, slot) is None:
+                    positions.setdefault((name, slot), {})
 
     def forget_unlock(self, deck: Deck, slot: int) -> None:
         """A card put under the deck takes a new ciphertext: an unlock of a share of the old one

@@ -268,3 +268,30 @@ def test_a_game_made_before_the_option_replays_as_it_did(tmp_path: Path) -> None
     report = independent_verifier.verify(FIXTURE)
     assert report.ok, report.problems
     assert report.counts["timeout"] == 3 and report.counts["share unlocked"] == 73
+
+
+def test_an_absent_seat_handed_on_keeps_its_unlocked_shares_for_both_verifiers(tmp_path: Path) -> None:
+    """c is absent, its share of a's card being unlocked, when the others hand its seat on to d:
+    the unlock goes on (a's and b's partials after the handover), and the independent verifier,
+    which took partials for the absent c of any slot it could owe, keeps taking those."""
+    played = Played(tmp_path, DAY3)
+    game = new_game(played, ("a", "b", "c"), "absent handed on", "--option", "escrow=others")
+    make_key_homes(tmp_path, ("d",))
+    exported = tmp_path / "d.id"
+    exported.write_text(played.step("d", "key", "export", "d").stdout, encoding="utf-8")
+    played.step("b", "join", game, "--as", "b", at=DAY1)
+    played.step("c", "join", game, "--as", "c", at=DAY1)
+    for seat, verb in (("a", "pass"), ("b", None), ("c", None), ("b", "pass"), ("c", "pass"), ("a", "draw")):
+        args = ("sync", game, "--as", seat) if verb is None else ("play", game, "--as", seat, verb)
+        played.step(seat, *args, at=DAY1)
+    played.step("b", "play", game, "--as", "b", "pass", at=DAY1)  # b's share of deck:0; c says nothing
+    played.step("a", "timeout", game, "c", "--as", "a")  # c absent: its share of deck:0 is unlocked
+    played.step("a", "handover", game, "--as", "a", "--to", "d", str(exported), "--silent", "c")
+    played.step("b", "consent", game, "--as", "b")
+    played.step("a", "sync", game, "--as", "a")  # the partials of c's share, after the handover
+    played.step("b", "sync", game, "--as", "b")
+    assert played.hand(played.game, "a")["deck:0"] in hidden_deck_game.CARDS
+    assert played.run("a", "verify", game).exit_code == 0
+    report = independent_verifier.verify(played.game, DECKS)
+    assert report.ok, report.problems
+    assert report.counts["partial decryption"] == 2 and report.counts["share unlocked"] == 1
