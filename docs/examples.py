@@ -439,8 +439,15 @@ class Games:
         table.pbem("c", "sync", "answered.toml", "--as", "c")
         table.clock.time += timedelta(days=1)
         table.lines.append("# a day later, c's deadline has passed")
-        table.pbem("a", "timeout", name, "c", "--as", "a", comment="c's sealed reserve: the rules' default")
-        table.pbem("a", "timeout", name, "c", "--as", "a", comment="c's shares: to be unlocked")
+        table.pbem(
+            "a",
+            "timeout",
+            name,
+            "c",
+            "--as",
+            "a",
+            comment="c's reserve: the default; c is absent, its shares unlocked",
+        )
         table.pbem("a", "sync", name, "--as", "a", comment="a's partial decryptions")
         table.pbem("b", "sync", name, "--as", "b", comment="b's: with two, c's shares")
         return table
@@ -1152,9 +1159,9 @@ COMPLAINT_NOTES = (
 )
 
 ESCROW_UNLOCK_NOTES = (
-    (r"\[\[entry\]\]", "^Entry 11: a claims c's shares, past their deadline."),
-    ("step = ", "the first of them: the claim unlocks every share c owes now"),
-    (r"\[\[entry\]\]", "^Entry 12: a's partial decryptions of c's shares, one table for c and the deck."),
+    (r"\[\[entry\]\]", "^Entry 10: a claims the timeout against c, past its deadline."),
+    ("step = ", "the first thing c owes; c is then absent, and every share it owes is unlocked"),
+    (r"\[\[entry\]\]", "^Entry 11: a's partial decryptions of c's shares, one table for c and the deck."),
     ("slots = ", "the 8 cards a and b hold, whose shares c owed"),
     ("proof = ", "one batched Chaum-Pedersen proof, against g^f(1) of c's dealing"),
 )
@@ -1172,7 +1179,7 @@ def escrow_blocks(games: Games) -> Blocks:
     acks_a = next(e for e in entries if e["by"] == "a" and "escrow" not in e and e.get("escrow_acks"))
     shown = "\n\n".join(readable(e, short=True) for e in (join_c, dealt_b, acks_a))
     blocks["escrow-setup-entries"] = fence("toml", annotate(shown, ESCROW_SETUP_NOTES))
-    claim = next(e for e in entries if e["kind"] == "timeout" and e["step"].startswith("share of"))
+    claim = next(e for e in entries if e["kind"] == "timeout")
     partial_a = next(e for e in entries if e["by"] == "a" and "escrow_partials" in e)
     shown = "\n\n".join(readable(e, short=True) for e in (claim, partial_a))
     blocks["escrow-unlock-entries"] = fence("toml", annotate(shown, ESCROW_UNLOCK_NOTES))

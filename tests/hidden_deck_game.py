@@ -23,7 +23,14 @@ from pbem.crypto import hidden_deck as hd
 from pbem.crypto.deck_groups import GROUPS
 from pbem.crypto.randomness import Draws
 from pbem.engine import registry
-from pbem.engine.registry import DEADLINE, ESCROW, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, OptionValue
+from pbem.engine.registry import (
+    DEADLINE_OPTIONS,
+    ESCROW,
+    HIDDEN_DECK_OPTIONS,
+    GameInfo,
+    OptionSpec,
+    OptionValue,
+)
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 
@@ -244,7 +251,7 @@ INFO = GameInfo(
     2,
     4,
     ("1",),
-    (DEADLINE, *TEST_OPTIONS, DEFAULT),
+    (*DEADLINE_OPTIONS, *TEST_OPTIONS, DEFAULT),
     rules=lambda: RULES,
 )
 RULES.info = INFO

@@ -21,18 +21,22 @@ consents, the decks and escrow of the seats left, the header and roster after it
 never joined past the deadline to join. It does not replay the game's rules: whose turn it was,
 what a move may be, which slot a draw took, which shares were owed, when a deck was to be
 reshuffled and when a seat was past its deadline are the rules' to say. So a timeout against a
-seat's share unlocks here the shares the file shows it owes (the one named, and each slot another
-seat has given a share of and it has not), which cannot tell its own card from one dealt face up.
+seat's share unlocks here the shares the file shows it owes (the one named, and each slot the
+file shows drawn, whose share it has not given: a slot another seat has given a share of, or one
+above such a slot in the pile, since a draw takes the top card), which cannot tell its own card
+from one dealt face up.
 
 A seat with ``retire_after`` timeouts claimed against it (option ``retire_after``; absent,
-0: never) is played by pbem without further timeouts, so in a game with escrow this verifier
-follows it from the entry after the one that made the count: each shuffle or reshuffle that falls
-to it is skipped once every dealing is acknowledged, and a table of partial decryptions for it is
-taken for any slot it could owe a share of, as far as the file can tell: a slot of a deck every
-seat has shuffled (or not in the reshuffle under way), not open, whose current ciphertext it has
-given no share of. Which timeouts the rules accepted, and which slots were drawn, are again the
-rules' to say: this takes every timeout it does not refuse itself, and cannot tell a slot still
-in the deck (or the retired seat's own card) from one it owes a share of.
+0: never), or with ``timeouts = "absent"`` a seat a timeout made absent (until it signs an entry
+again, or is handed on; a claim against it then counts towards ``retire_after`` only if it was
+neither absent nor retired), is played by pbem without further timeouts, so in a game with
+escrow this verifier follows it from the entry after the one that made it so: each shuffle or
+reshuffle that falls to it is skipped once every dealing is acknowledged, and a table of partial
+decryptions for it is taken for any slot it could owe a share of, as far as the file can tell: a
+slot of a deck every seat has shuffled (or not in the reshuffle under way), not open, whose
+current ciphertext it has given no share of. Which timeouts the rules accepted, and which slots
+were drawn, are again the rules' to say: this takes every timeout it does not refuse itself, and
+cannot tell a slot still in the deck (or the seat's own card) from one it owes a share of.
 
 A shuffle in edwards25519 carries either proof of shuffle: the linear one of Terelius and Wikstrom
 or, in newer games, the argument of Bayer and Groth (EUROCRYPT 2012, in the form of Swiss Post's
@@ -1180,6 +1184,10 @@ class Deck:
     mixing: list[int] | None = None  # the slots of the reshuffle under way or last made
     opened: set[int] = field(default_factory=set)  # slots shown or dealt face up
     name: str = ""
+    # the pile as far as the file shows it, top first: every slot once every seat has shuffled,
+    # less those the file shows were drawn (a draw takes the top slot, so with each slot shown
+    # drawn every slot above it went too), then each slot put under the deck; None until then
+    pile: list[int] | None = None
 
 
 @dataclass
@@ -1254,9 +1262,13 @@ class Verifier:
         self.dealings: dict[str, Dealing] = {}
         self.verdict: str | None = None
         self.unlocking: dict[str, dict[tuple[str, int], dict[int, Elem]]] = {}
-        # option retire_after, and how many timeouts were claimed against each seat
+        # option retire_after, and how many deadlines each seat missed: every timeout claimed
+        # against it, or with timeouts = "absent" each claim that made it absent
         self.retire_after = 0
         self.missed: dict[str, int] = {}
+        # option timeouts = "absent": the seats a timeout made absent, until they sign again
+        self.absence = False
+        self.absent: set[str] = set()
 
     def problem(self, where: str, message: str) -> None:
         self.report.problems.append(f"{where}: {message}" if where else message)
@@ -1307,6 +1319,8 @@ class Verifier:
             allowed |= set(ESCROW_KEY_FIELDS)  # a genesis without escrow is refused them below
         if kind in RIDING:
             allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
+            if kind == "timeout":
+                allowed.add("remask")  # the cards the late seat's default puts under the deck
             if self.threshold:
                 allowed |= set(ESCROW_FIELDS)
             if isinstance(self.grp, Curve):
@@ -1474,6 +1488,9 @@ class Verifier:
         self.signature(entry, where, self.keys[seat][0])
         if not first:
             return
+        if seat in self.absent and seat not in self.retired():
+            self.kept_unlocking(seat)
+        self.absent.discard(seat)  # it signs: no longer absent
         link = unhex(entry["rand"], 32, "rand")
         if step_back(self.game_id, seat, link) != self.links[seat]:
             self.problem(where, f"rand is not the next link of {seat}'s chain")
@@ -1510,10 +1527,18 @@ class Verifier:
         if kind in RIDING and not (kind == "move" and seq in self.void):
             self.hidden(entry, where, started=self.started is not None and seq > self.started)
         if kind == "timeout":
+            late = entry["late"]
+            away = self.absence and late in self.stood_in()
             if self.threshold:
                 self.timeout(entry, where)
-            # counted once taken, as pbem counts a claim it applied, and acted on after the entry
-            self.missed[entry["late"]] = self.missed.get(entry["late"], 0) + 1
+            # counted once taken, as pbem counts a claim it applied, and acted on after the entry;
+            # with timeouts = "absent", a claim against a seat absent (or retired) already counts
+            # nothing, and the claim makes the seat absent
+            if not away:
+                self.missed[late] = self.missed.get(late, 0) + 1
+            if self.absence:
+                self.absent.add(late)
+            self.report.count("timeout")
         self.skip_retired()
 
     def signed_in(self, entry: dict[str, Any], where: str) -> None:
@@ -1600,10 +1625,10 @@ class Verifier:
 
     def remaining(self, proposal: Mapping[str, Any]) -> set[str]:
         """Who must consent: to handing a silent seat on, neither its proposer, the seat, nor a
-        retired seat; to going on without one, every seat that has joined but the two."""
+        retired or absent seat; to going on without one, every seat that has joined but the two."""
         if "drop" in proposal:
             return {seat for seat in self.seats if seat in self.keys} - {proposal["by"], proposal["seat"]}
-        return set(self.seats) - {proposal["by"], proposal["seat"], *self.retired()}
+        return set(self.seats) - {proposal["by"], proposal["seat"], *self.stood_in()}
 
     def nothing_dealt(self) -> bool:
         """As far as the file shows, no card has been dealt yet: no deck has a share or an open
@@ -1695,7 +1720,10 @@ class Verifier:
             )
             self.keys[silent] = (proposal["sign"], proposal["box"], joined)
             self.rejoining.add(silent)
+            if silent in self.stood_in():
+                self.kept_unlocking(silent)
             self.missed.pop(silent, None)
+            self.absent.discard(silent)
             self.proposal = None
             self.report.addresses.pop(silent, None)
             self.report.count("handover by consent")
@@ -1891,8 +1919,10 @@ class Verifier:
             if compact and name in ("shares", "face_up"):
                 self.proven_shares(seat, entry, name)
                 continue
+            # a timeout re-masks the late seat's cards, the proof naming the seat that held them
+            holder = entry["late"] if name == "remask" and entry["kind"] == "timeout" else seat
             for index, item in enumerate(items):
-                take(seat, item, f"{name}[{index}]")
+                take(holder, item, f"{name}[{index}]")
         for name in ("shares_proof", "face_up_proof"):
             if name in entry and not entry.get(name.removesuffix("_proof")):
                 raise Bad(f"{name} without {name.removesuffix('_proof')}")
@@ -1954,11 +1984,13 @@ class Verifier:
                 if any(deck.shares.get(slot) for slot in slots):
                     raise Bad(f"{where}: a slot with a decryption share is not in the deck to reshuffle")
                 deck.mixing, deck.shuffled = list(slots), 0
+                deck.pile = list(slots)  # the cards left, top first, as the reshuffle names them
                 self.skip_retired_in(deck)  # or the first not retired, which names the slots
             elif deck.mixing == []:  # the first seat's reshuffle was skipped: this one names them
                 if any(deck.shares.get(slot) for slot in slots):
                     raise Bad(f"{where}: a slot with a decryption share is not in the deck to reshuffle")
                 deck.mixing = list(slots)
+                deck.pile = list(slots)
             elif deck.mixing != slots:
                 raise Bad(f"{where}: the reshuffle under way takes the slots {deck.mixing}, not {slots}")
             taken = slots
@@ -2002,6 +2034,7 @@ class Verifier:
         self.dealable(where)
         if slot in deck.opened or seat in deck.shares.get(slot, {}):
             raise Bad(f"{where}: a second share of the slot, or a share of a slot already open")
+        self.drawn(deck, slot)
         deck.shares.setdefault(slot, {})[seat] = d
         self.report.count("share")
         if sorted(deck.shares[slot]) == sorted(self.seats):
@@ -2042,6 +2075,7 @@ class Verifier:
         if sorted(shares) != sorted(self.seats):
             raise Bad(f"{where}: the slot has shares from {sorted(shares)}, not one from every seat")
         self.open(deck, slot, shares, claimed, where)
+        self.drawn(deck, slot)
         deck.shares[slot] = shares
         self.report.count("card shown face up")
 
@@ -2067,6 +2101,7 @@ class Verifier:
             deck.slots[slot] = after_one
             deck.shares.pop(slot, None)
             self.forget_unlock(deck, slot)
+            self.put_back(deck, slot)
             self.report.count("card put under the deck")
             return
         only(item, ("deck", "slot", "cards", *PROOF_FIELDS), where)
@@ -2083,6 +2118,7 @@ class Verifier:
         deck.slots[slot] = after[0]
         deck.shares.pop(slot, None)
         self.forget_unlock(deck, slot)
+        self.put_back(deck, slot)
         self.report.count("card put under the deck")
 
     # --- the escrow of the deck secrets ---
@@ -2270,7 +2306,7 @@ class Verifier:
         seat's share, combined."""
         only(item, ("seat", "deck", "slots", "partials", "proof"), where)
         silent = item.get("seat")
-        retired = isinstance(silent, str) and silent in self.retired()
+        retired = isinstance(silent, str) and silent in self.stood_in()
         if not isinstance(silent, str) or (silent not in self.unlocking and not retired):
             raise Bad(f"{where}: {silent!r} is not a seat being unlocked")
         dealing = self.dealings[silent]
@@ -2292,7 +2328,8 @@ class Verifier:
             if given is None and retired:
                 why = self.cannot_owe(silent, deck, slot)
                 if why is not None:
-                    raise Bad(f"{where}: {silent} is retired, but {why}, so {seat} may give no partial of it")
+                    state = "retired" if silent in self.retired() else "absent"
+                    raise Bad(f"{where}: {silent} is {state}, but {why}, so {seat} may give no partial of it")
                 given = positions[deck.name, slot] = {}  # unlocked as pbem stood in for it
             if given is None:
                 raise Bad(
@@ -2313,6 +2350,7 @@ class Verifier:
         ):
             raise Bad(f"{where}: the proof of {seat}'s partial decryptions for {silent} does not verify")
         for slot, value in zip(slots, values, strict=True):
+            self.drawn(deck, slot)
             given = positions[deck.name, slot]
             given[index] = value
             self.report.count("partial decryption")
@@ -2345,6 +2383,7 @@ class Verifier:
                 or (deck.shuffled < len(self.seats) and (deck.mixing is None or slot in deck.mixing))
             ):
                 raise Bad(f"the timeout names {named}, a share {late} cannot owe")
+            self.drawn(deck, slot)
             owed = self.owed_positions(late) | {(deck_id, slot)}
             unlocking = self.unlocking.setdefault(late, {})
             for place in owed:
@@ -2358,18 +2397,28 @@ class Verifier:
             deck.shuffled += 1
 
     def retire_option(self, options: object) -> None:
-        """retire_after from the genesis options: absent, 0 (never)."""
+        """retire_after from the genesis options: absent, 0 (never); and timeouts: absent from
+        the options, "demand" (each timeout stands in for one demand)."""
         assert isinstance(options, dict)  # escrow_options has refused anything else
         given = options.get("retire_after", 0)
         if type(given) is not int or given < 0:
             raise Bad(f"retire_after = {given!r} is not a count of deadlines")
         self.retire_after = given
+        timeouts = options.get("timeouts", "demand")
+        if timeouts not in ("absent", "demand"):
+            raise Bad(f"timeouts = {timeouts!r} is neither 'absent' nor 'demand'")
+        self.absence = timeouts == "absent"
 
     def retired(self) -> list[str]:
         """The seats with retire_after timeouts claimed against them."""
         if self.retire_after <= 0:
             return []
         return [seat for seat in self.seats if self.missed.get(seat, 0) >= self.retire_after]
+
+    def stood_in(self) -> list[str]:
+        """The seats pbem plays by the rules' defaults with no claim: the retired ones, and with
+        timeouts = "absent" the absent ones."""
+        return [seat for seat in self.seats if seat in self.absent or seat in self.retired()]
 
     def stands_in(self) -> bool:
         """pbem stands in for a retired seat's shares and shuffles only with the escrow complete
@@ -2386,7 +2435,7 @@ class Verifier:
     def skip_retired_in(self, deck: Deck) -> None:
         if not self.stands_in():
             return
-        gone = self.retired()
+        gone = self.stood_in()
         while deck.shuffled < len(self.seats) and self.seats[deck.shuffled] in gone:
             deck.shuffled += 1
 
@@ -2402,6 +2451,18 @@ class Verifier:
             return f"it gave its share of {deck.name}:{slot}"
         return None
 
+    def kept_unlocking(self, seat: str) -> None:
+        """``seat`` is played by the defaults no more (it signed, or was handed on): what pbem
+        unlocked for it meanwhile stays unlocked, and this verifier, which took partials for it of
+        any slot it could owe, now takes them only of those it could owe until then."""
+        if not self.stands_in():
+            return
+        positions = self.unlocking.setdefault(seat, {})
+        for name, deck in self.setup_decks().items():
+            for slot in range(len(deck.slots)):
+                if self.cannot_owe(seat, deck, slot) is None:
+                    positions.setdefault((name, slot), {})
+
     def forget_unlock(self, deck: Deck, slot: int) -> None:
         """A card put under the deck takes a new ciphertext: an unlock of a share of the old one
         ends, its partials forgotten (partials of two ciphertexts combine into nothing)."""
@@ -2409,16 +2470,33 @@ class Verifier:
             positions.pop((deck.name, slot), None)
 
     def owed_positions(self, late: str) -> set[tuple[str, int]]:
-        """The shares the file shows ``late`` owes, beside the one its timeout names: every slot,
-        not open, of whose current ciphertext another seat has given a share and ``late`` has not.
-        (Which seat drew a slot is the rules' to say: this cannot tell ``late``'s own card from one
-        dealt face up, nor see a card drawn so lately that nobody has given a share of it.)"""
+        """The shares the file shows ``late`` owes, beside the one its timeout names: every slot
+        drawn (another seat has given a share of its current ciphertext, or it left the pile above
+        a slot the file shows drawn), not open, whose share ``late`` has not given. (Which seat
+        drew a slot is the rules' to say: this cannot tell ``late``'s own card from one dealt face
+        up, nor see the cards drawn after the last one the file shows drawn.)"""
         found = set()
         for name, deck in self.setup_decks().items():
-            for slot, given in deck.shares.items():
-                if slot not in deck.opened and late not in given and given:
+            for slot in range(len(deck.slots)):
+                given = deck.shares.get(slot, {})
+                left = deck.pile is not None and slot not in deck.pile
+                if slot not in deck.opened and late not in given and (given or left):
                     found.add((name, slot))
         return found
+
+    def drawn(self, deck: Deck, slot: int) -> None:
+        """The file shows ``slot`` drawn (a share of it, a card shown, a partial, a card put back
+        or a timeout against its share): it and every slot above it have left the pile."""
+        if deck.pile is None:
+            deck.pile = list(range(len(deck.slots)))
+        if slot in deck.pile:
+            del deck.pile[: deck.pile.index(slot) + 1]
+
+    def put_back(self, deck: Deck, slot: int) -> None:
+        """A card put under the deck: drawn before, now the bottom of the pile."""
+        self.drawn(deck, slot)
+        assert deck.pile is not None
+        deck.pile.append(slot)
 
     # --- the unsigned copies ---
     def copies(self, header: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]) -> None:
@@ -2562,6 +2640,7 @@ PLURAL = {
     "drop proposed": "drops proposed",
     "seat gone on without": "seats gone on without",
     "seat set up anew": "seats set up anew",
+    "timeout": "timeouts",
 }
 
 

@@ -170,7 +170,9 @@ def played_game(
     rnd = random.Random(seed)
     clock = _Clock()
     with fixed_sealing(f"{seed} {nonce}".encode()):
-        options = {"deadline_days": "1"}
+        # the timed-out bidder plays on at once, unasked to sign again first: each timeout stands
+        # in for one demand (what a genesis made before the option means)
+        options = {"deadline_days": "1", "timeouts": "demand"}
         referee = None
         if handover:
             options["escrow"] = "referee"

@@ -73,8 +73,12 @@ def test_a_missing_sealed_bid_counts_as_zero(cli: Cli, timed_game: Path) -> None
     assert cli("verify", str(timed_game)).exit_code == 0
     for seat in ("a", "b"):
         assert cli("reveal", str(timed_game), "--as", seat, home=seat).exit_code == 0
-    # the tie-break now also waits on c; c may still add its randomness
-    assert cli("play", str(timed_game), "roll", "--as", "c", home="c").exit_code == 0
+    # c is absent since the claim: the tie-break is decided without its randomness, unasked
+    refused = cli("play", str(timed_game), "roll", "--as", "c", home="c")
+    assert (
+        refused.stderr
+        == "error: it is not c's turn: a must move in the family bidding (raise the bid above 6, or pass)\n"
+    )
     view = json.loads(cli("show", str(timed_game), "--json").stdout)
     assert view["players"]["c"]["bid"] == 0
     assert view["turn_order"] == ["b", "a", "c"]

@@ -68,8 +68,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     for seat, verb in (("a", "pass"), ("b", "pass"), ("a", "draw")):
         played.step(seat, "play", str(game), "--as", seat, verb, at=DAY1)
     played.stages["b silent"] = game.read_text(encoding="utf-8")
-    played.step("a", "timeout", str(game), "b", "--as", "a")  # b's turn: the rules' default, a pass
-    played.step("a", "timeout", str(game), "b", "--as", "a")  # b's share of a's card: unlocked
+    # b's turn: the rules' default, a pass; b is absent, and its share of a's card is unlocked at once
+    played.step("a", "timeout", str(game), "b", "--as", "a")
     played.stages["unlocking"] = game.read_text(encoding="utf-8")
     played.stages["unlocking status"] = played.step("a", "status", str(game)).stdout
     played.step(REFEREE, "referee", str(game), "--as", REFEREE)

@@ -2,8 +2,9 @@
 partial decryptions, its shuffle skipped (option escrow=others, with deadlines).
 
 Three seats play the engine's test game through the command line with a one-day deadline; c
-answers nothing once a has drawn. The clock is set per command (``PBEM_NOW``) so deadlines pass
-without waiting.
+answers nothing once a has drawn. One timeout makes c absent (option timeouts=absent, what new
+games have): its turn is played by the rules' default and its share unlocked at once, with no
+second claim. The clock is set per command (``PBEM_NOW``) so deadlines pass without waiting.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ def play_to_the_draw(root: Path, options: tuple[str, ...]) -> Played:
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     played = play_to_the_draw(tmp_path_factory.mktemp("unlock"), ("escrow=others",))
     game = played.file("c silent", "game")
-    played.step("a", "timeout", str(game), "c", "--as", "a")  # c's turn: the rules' default, a pass
-    played.step("a", "timeout", str(game), "c", "--as", "a")  # c's share of deck:0: unlocked
+    # c's turn: the rules' default, a pass; c is absent, and its share of deck:0 is unlocked at once
+    played.step("a", "timeout", str(game), "c", "--as", "a")
     played.stages["unlocking"] = game.read_text(encoding="utf-8")
     played.stages["inbox"] = played.step("b", "inbox").stdout
     played.step("a", "sync", str(game), "--as", "a")  # a's partial
@@ -171,8 +172,10 @@ def test_a_silent_seats_reshuffle_is_skipped(tmp_path: Path) -> None:
     status = played.step("a", "status", str(game)).stdout
     assert "c            reshuffle the deck deck" in status
     later = "2026-01-05T00:00:00Z"
-    played.step("a", "timeout", str(game), "c", "--as", "a", at=later)  # c's turn to move: a pass
-    played.step("a", "timeout", str(game), "c", "--as", "a", at=later)  # c's reshuffle: skipped
+    # c's turn to move: a pass; c is absent, and its reshuffle is skipped with no second claim
+    played.step("a", "timeout", str(game), "c", "--as", "a", at=later)
+    again = played.run("a", "timeout", str(game), "c", "--as", "a", at=later)
+    assert again.exit_code != 0 and "c owes nothing now" in again.stderr
     data = gamefile.load(game).data
     replayed = ledger.read(data)
     assert replayed.table is not None and replayed.table.decks is not None
@@ -183,15 +186,17 @@ def test_a_silent_seats_reshuffle_is_skipped(tmp_path: Path) -> None:
 
 
 # --- defaults that move a silent seat's hidden cards ------------------------------------------------
-def c_holds_a_card(root: Path, default: str, *, escrow: bool = True) -> tuple[Played, Path]:
+def c_holds_a_card(
+    root: Path, default: str, *, escrow: bool = True, timeouts: str = "absent"
+) -> tuple[Played, Path]:
     """c draws deck:0, the others give their shares, and then c is silent on its turn."""
     make_key_homes(root, SEATS)
     game = root / "game.toml"
     played = Played(root, DAY3)
-    options = ["--option=deadline_days=1", f"--option=default={default}"]
+    options = ["--option=deadline_days=1", f"--option=default={default}", f"--option=timeouts={timeouts}"]
     if escrow:
         options.append("--option=escrow=others")
-    with game_ids(f"escrow default {default} {escrow}"):
+    with game_ids(f"escrow default {default} {escrow}" + ("" if timeouts == "absent" else f" {timeouts}")):
         played.step(
             "a", "new", str(game), "--game", hidden_deck_game.NAME, "--players", ",".join(SEATS), "--as", "a",
             *options, at=DAY1,
@@ -219,18 +224,31 @@ def c_holds_a_card(root: Path, default: str, *, escrow: bool = True) -> tuple[Pl
     return played, game
 
 
-def test_a_silent_seats_default_shows_its_card_once_the_others_unlock_its_share(tmp_path: Path) -> None:
-    played, game = c_holds_a_card(tmp_path, "show")
+@pytest.mark.parametrize("timeouts", ["absent", "demand"])
+def test_a_silent_seats_default_shows_its_card_once_the_others_unlock_its_share(
+    tmp_path: Path, timeouts: str
+) -> None:
+    """With timeouts=absent, the one claim unlocks c's share and the default is made for the
+    absent c once the partials are in; a game made before the option (timeouts=demand, what a
+    genesis without it means) takes a second claim for the default, as it did."""
+    played, game = c_holds_a_card(tmp_path, "show", timeouts=timeouts)
     own = played.hand(game, "c")["deck:0"]  # what c alone could read
     played.step("a", "timeout", str(game), "c", "--as", "a")  # c's turn: its default shows deck:0
     status = played.step("a", "status", str(game)).stdout
     assert "give a partial decryption of c's share of deck:0 (c is silent)" in status
+    assert "OVERDUE" not in status  # c's default waits for a's and b's partials: nobody can claim
+    if timeouts == "absent":
+        assert "absent: the rules' default is made for it once it can be" in status
     waiting = played.run("b", "timeout", str(game), "c", "--as", "b")
     assert waiting.exit_code != 0 and "wait for the partial decryptions that unlock them" in waiting.stderr
     played.step("a", "sync", str(game), "--as", "a")
     played.step("b", "sync", str(game), "--as", "b")
-    played.step("b", "timeout", str(game), "c", "--as", "b")  # now the default is made
+    claims = 1
+    if timeouts == "demand":
+        played.step("b", "timeout", str(game), "c", "--as", "b")  # now the default is made
+        claims = 2
     game_now = ledger.read(gamefile.load(game).data)
+    assert [entry["kind"] for entry in game_now.entries].count("timeout") == claims
     assert game_now.table is not None and game_now.table.decks is not None
     assert game_now.table.decks.decks["deck"].face_up == {0: own}
     state = game_now.table.state

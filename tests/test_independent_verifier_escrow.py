@@ -79,7 +79,9 @@ def unlocking(tmp_path_factory: pytest.TempPathFactory) -> Table:
     """c goes silent once a has drawn deck:0; a claims the timeouts, a and b give their partials
     of c's share of it, and a shows the card, opened with the share they combine into."""
     table = Table(tmp_path_factory.mktemp("escrow-unlock"))
-    table.new("independent escrow unlock", "deadline_days=1", "escrow=others")
+    # each claim stands in for one demand (what a genesis made before the option means), so each
+    # position the verifier takes a partial of is one the file shows a timeout unlocked
+    table.new("independent escrow unlock", "deadline_days=1", "escrow=others", "timeouts=demand")
     table.step("a", "play", "pass")  # a deals and shuffles
     table.step("b", "sync")  # b acknowledges a, deals, shuffles
     table.step("c", "sync")  # c acknowledges a and b, deals, shuffles
@@ -374,11 +376,10 @@ def test_it_follows_a_silent_seats_skipped_reshuffle(tmp_path: Path) -> None:
     table.step("a", "play", "pass")  # a's reshuffle rides along
     table.step("b", "play", "pass")  # b's too
     later = "2026-01-05T00:00:00Z"
-    table.step("a", "timeout", "c", at=later)  # c's turn to move: a pass
-    table.step("a", "timeout", "c", at=later)  # c's reshuffle: skipped
+    table.step("a", "timeout", "c", at=later)  # c's turn to move: a pass; absent, its reshuffle skipped
     table.step("a", "play", "draw", at=later)  # the deck deals again
     table.step("b", "play", "pass", at=later)  # b's share of the card a drew
-    assert tomllib.loads(table.game.read_text(encoding="utf-8"))["entry"][-3]["step"] == "shuffle of deck"
+    assert tomllib.loads(table.game.read_text(encoding="utf-8"))["entry"][-3]["kind"] == "timeout"
     ours, pbems = refusals(table.game)
     assert ours == [] and pbems == []
     assert independent_verifier.verify(table.game, DECKS).counts["shuffle"] == 5  # 3, then a's and b's

@@ -90,8 +90,19 @@ SHOW_GAME = {
         "cities", "players", "score", "score_final", "winners",
     },
 }  # fmt: skip
-STATUS = {"phase", "over", "waiting", "send_to", "halted", "retired", "silent"}
-WAITING = {"seat", "kind", "step", "prompt", "command", "note", "deadline", "overdue", "waiting_for_shares"}
+STATUS = {"phase", "over", "waiting", "send_to", "halted", "retired", "absent", "silent"}
+WAITING = {
+    "seat",
+    "kind",
+    "step",
+    "prompt",
+    "command",
+    "note",
+    "deadline",
+    "overdue",
+    "timeout",
+    "waiting_for_shares",
+}
 MOVES = {"seat", "kind", "moves", "free", "notes", "waiting_for_shares"}
 LOG_ITEM = {"seq", "by", "kind", "what"}
 VERIFY = {"file", "ok", "problems", "game", "roster", "waiting_to_join", "key_mismatches", "seen"}

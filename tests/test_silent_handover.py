@@ -211,9 +211,10 @@ def test_the_independent_verifier_checks_the_handover_from_the_document_alone(pl
 def test_an_event_requested_before_the_new_player_took_the_seat_is_decided_without_it(played: Played) -> None:
     game = played.file("c silent", "dice")
     exported = played.root / "d.id"
-    played.step("a", "play", str(game), "--as", "a", "dice")  # every seat owes randomness: c never gives it
     played.step("a", "handover", str(game), "--as", "a", "--to", NEW, str(exported), "--silent", "c")
+    # c is handed on, so no longer absent: its new player owes what it is asked from now
     played.step("b", "consent", str(game), "--as", "b")
+    played.step("a", "play", str(game), "--as", "a", "dice")  # every seat owes randomness
     before = ledger.read(tomllib.loads(game.read_text(encoding="utf-8")))
     assert before.table is not None and [sorted(p.excused) for p in before.table.pending] == [[]]
     played.step(NEW, "join", str(game), "--as", "c", "--key", NEW)

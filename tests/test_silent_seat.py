@@ -1,9 +1,10 @@
 """A player who goes silent at round 2 no longer stops a game: each title, played through the
 signed ledger with escrow and one-day deadlines, reaches its final score while one seat answers
 nothing, the others claiming timeouts whenever it is asked for something (tests/silent_seat.py).
-With the default ``retire_after`` (3), the silent seat is played by the rules' defaults once it
-has missed three deadlines, with no more timeouts; with ``retire_after=0`` every step it misses
-takes a timeout.
+With the default ``timeouts=absent``, the one claim makes the silent seat absent, and the rules'
+defaults play it from then on with no more timeouts; in a game that takes a claim per demand
+(``timeouts=demand``, what a genesis made before the option means) with ``retire_after=0``, every
+step it misses takes a timeout.
 
 Each game is seeded, so it takes the same course on every run; the assertions say what the others
 stood in for (the silent seat's shares unlocked from the escrow, its moves made by the rules'
@@ -38,12 +39,17 @@ Chooser = Callable[[random.Random, Any, list[str], Mapping[str, str | None]], st
 
 
 def started(
-    name: str, template: str, edition: str | None, seed: int, retire_after: int
+    name: str, template: str, edition: str | None, seed: int, retire_after: int, timeouts: str
 ) -> tuple[Ledger, dict[str, SecretKeys], Clock, dict[str, Any]]:
     keys = {seat: seeded_keys(seat) for seat in SEATS}
     clock = Clock(START)
     components = templates.values(gamefile.shipped_template(template))
-    options = {"deadline_days": "1", "escrow": "others", "retire_after": str(retire_after)}
+    options = {
+        "deadline_days": "1",
+        "escrow": "others",
+        "retire_after": str(retire_after),
+        "timeouts": timeouts,
+    }
     setup = ledger.plan(game=name, edition=edition, options=options, seats=list(SEATS), creator=SEATS[0])
     game = ledger.new_game(
         setup, keys[SEATS[0]], at=clock.tick(), nonce=f"{seed:032x}", components=components
@@ -61,8 +67,9 @@ def silent_game(
     choose: Chooser,
     quiet: Callable[[Ledger], bool],
     retire_after: int = 3,
+    timeouts: str = "absent",
 ) -> tuple[Ledger, Silence]:
-    game, keys, clock, components = started(name, template, edition, seed, retire_after)
+    game, keys, clock, components = started(name, template, edition, seed, retire_after, timeouts)
     rnd = random.Random(seed)
 
     def mover(game: Ledger, demand: Demand, secret: SecretKeys, at: str) -> Ledger | None:
@@ -101,11 +108,13 @@ def partials(game: Ledger) -> int:
     return sum(len(entry.get("escrow_partials", [])) for entry in game.entries)
 
 
-def retired_after_three(game: Ledger, silence: Silence) -> None:
-    """Three timeouts, then the rules' defaults alone: the seat is marked as played by them."""
+def absent_after_one(game: Ledger, silence: Silence) -> None:
+    """One timeout, then the rules' defaults alone: the seat is absent (not retired: it missed one
+    deadline), its shares unlocked from the escrow with no claim of their own."""
     assert game.table is not None
-    assert sum(silence.timeouts.values()) == 3, silence.timeouts
-    assert tables.retired(game.table) == ["cat"]
+    assert sum(silence.timeouts.values()) == 1, silence.timeouts
+    assert game.table.absent == {"cat"} and tables.retired(game.table) == []
+    assert game.table.missed == {"cat": 1}
     assert partials(game) > 0
 
 
@@ -125,7 +134,7 @@ def test_princes_of_the_renaissance_ends_with_a_silent_player(seed: int) -> None
         lambda game: state(game).decade >= 2,
     )
     assert state(game).decade == 3 and game.rules is not None and game.rules.over(state(game))
-    retired_after_three(game, silence)
+    absent_after_one(game, silence)
 
 
 def test_princes_of_florence_ends_with_a_silent_player() -> None:
@@ -138,7 +147,7 @@ def test_princes_of_florence_ends_with_a_silent_player() -> None:
         "princes-of-florence", "princes-of-florence", None, 1, choose, lambda game: state(game).round >= 2
     )
     assert state(game).round == 7 and game.rules is not None and game.rules.over(state(game))
-    retired_after_three(game, silence)
+    absent_after_one(game, silence)
 
 
 def test_il_principe_ends_with_a_silent_player() -> None:
@@ -160,6 +169,7 @@ def test_il_principe_ends_with_a_silent_player() -> None:
         choose,
         lambda game: state(game).round >= 2,
         retire_after=0,
+        timeouts="demand",
     )
     assert game.rules is not None and game.rules.over(state(game))
     # never retired: every step it missed took a timeout, its shares' among them

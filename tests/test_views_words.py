@@ -100,7 +100,7 @@ def test_status_names_what_a_seat_owes_the_decks_once(two_draws: Path) -> None:
     text = run_cli(root / "a", "status", str(two_draws)).stdout
     assert text.count(f"pbem sync {two_draws} --as c") == 1
     assert "give its decryption shares of 2 cards" in text
-    assert text.count("give a decryption share") == 1  # a's one share of b's draw
+    assert text.count("give its decryption share of a card") == 1  # a's one share of b's draw, no token
 
 
 def test_status_and_log_say_a_random_event_and_the_decks_in_the_same_words(cli: Cli, tmp_path: Path) -> None:

@@ -462,8 +462,7 @@ def fetch(
         "value revealed, randomness, what you owe the hidden decks, a forced move), and mail it.",
     ),
 ) -> None:
-    """Read the IMAP folder, apply every pbem message in it, pass each game on to the players
-    who need it now, and show where your games stand."""
+    """Read the IMAP folder, apply every pbem message, pass games on, show where they stand."""
     with reported():
         from pbem.errors import UsageError
         from pbem.keys import default_home
@@ -735,6 +734,7 @@ def show_inbox(*, as_json: bool) -> None:
                 "kind": item["kind"],
                 "deadline": item.get("deadline"),
                 "overdue": item.get("overdue", False),
+                "timeout": item.get("timeout"),
             }
             for item in report["waiting"]
         ]
@@ -780,7 +780,9 @@ def show_inbox(*, as_json: bool) -> None:
             if row["new_messages"]
             else ""
         )
-        late = f"; overdue: {', '.join(row['overdue'])}" if row.get("overdue") else ""
+        # only where a timeout may be claimed now, with the command that claims it
+        claims = {item["seat"]: item["timeout"] for item in row["waiting"] if item.get("overdue")}
+        late = "".join(f"; {seat} overdue: {command}" for seat, command in claims.items())
         if row.get("unlocking"):
             late += f"; unlocking the cards of {', '.join(row['unlocking'])} (silent)"
         if row.get("halted"):

@@ -55,14 +55,9 @@ def status(file: Path = FILE, as_json: bool = JSON) -> None:
             echo_wrapped(wanted["prompt"], first=f"  {pad(wanted['seat'], 12)} ", indent=15)
             echo_wrapped(wanted["command"] + (f"  ({wanted['note']})" if wanted["note"] else ""), indent=15)
             if wanted.get("waiting_for_shares"):
-                waits = "; ".join(
-                    f"{token} waits for the shares of {', '.join(seats)}"
-                    for token, seats in wanted["waiting_for_shares"].items()
-                )
-                echo_wrapped(f"(cannot act on it yet: {waits})", indent=15)
-            if wanted.get("deadline"):
-                late = "  OVERDUE: any other player may claim a timeout" if wanted["overdue"] else ""
-                echo_wrapped(f"deadline {wanted['deadline']}{late}", indent=15)
+                echo_wrapped(f"(cannot act on it yet: {_waits(wanted['waiting_for_shares'])})", indent=15)
+            for line in _deadline_lines(wanted, report.get("absent", [])):
+                echo_wrapped(line, indent=15)
         for silent in report["silent"]:
             _say_silent(silent)
         if report["send_to"] and ledger.addresses:
@@ -104,17 +99,48 @@ def _say_silent(silent: dict[str, Any]) -> None:
         echo_wrapped(f"({silent['note']})", indent=15)
 
 
+def _waits(waiting: dict[str, list[str]]) -> str:
+    """The cards a seat cannot read yet, grouped by the seats whose shares they wait for:
+    ``building:3, building:4 wait for the shares of c``."""
+    by_seats: dict[tuple[str, ...], list[str]] = {}
+    for token, seats in waiting.items():
+        by_seats.setdefault(tuple(seats), []).append(token)
+    return "; ".join(
+        f"{', '.join(tokens)} wait{'s' if len(tokens) == 1 else ''} for the shares of {', '.join(seats)}"
+        for seats, tokens in by_seats.items()
+    )
+
+
+def _deadline_lines(wanted: dict[str, Any], absent: list[str]) -> list[str]:
+    """A demand's deadline, and where a timeout may be claimed against it now, the command: only
+    there is it overdue (a seat that waits for another's shares never is)."""
+    deadline = wanted.get("deadline")
+    if wanted["seat"] in absent:  # no deadline runs against it any more
+        if wanted.get("overdue"):
+            return [f"absent: its default takes a claim, made at once: {wanted['timeout']}"]
+        return ["absent: the rules' default is made for it once it can be"]
+    if not wanted.get("overdue"):
+        return [f"deadline {deadline}"] if deadline else []
+    return [f"deadline {deadline}  OVERDUE: {wanted['timeout']}"]
+
+
 def _stood_in_lines(ledger: Ledger) -> list[str]:
-    """A line for each seat the rules' defaults now play, having missed too many deadlines."""
+    """A line for each seat the rules' defaults now play: retired, having missed too many
+    deadlines, or absent since a timeout against it."""
     from pbem.engine import table as tables
 
     if ledger.table is None:
         return []
-    after = ledger.table.retire_after
+    table = ledger.table
+    after = table.retire_after
+    retired = tables.retired(table)
     return [
         f"{seat} missed {after} deadline{'s' if after != 1 else ''}: the rules' defaults play it for "
         "the rest of the game"
-        for seat in tables.retired(ledger.table)
+        if seat in retired
+        else f"{seat} is absent (a timeout was claimed against it): the rules' defaults play it until "
+        "it signs an entry again"
+        for seat in tables.stood_in(table)
     ]
 
 

@@ -16,10 +16,12 @@ if TYPE_CHECKING:
 def status_report(
     ledger: Ledger, clock: str, file: Path | str, *, mail: bool | None = None, account: bool | None = None
 ) -> dict[str, Any]:
-    """Where the game stands: who must act, each with what to do in words and the whole command to
-    type. In a game that travels by mail (``mail``; by default, when a seat gave an address) each
-    command mails its entry (``--send``); a seat's join names its address (``--email``) unless it
-    has one or this home's mail account gives it (``account``; by default, whether there is one)."""
+    """Where the game stands at ``clock``: who must act, each with what to do in words and the whole
+    command to type, and each demand's deadline; ``overdue`` only where ``pbem timeout`` would be
+    accepted now, with its command. In a game that travels by mail (``mail``; by default, when a
+    seat gave an address) each command mails its entry (``--send``); a seat's join names its
+    address (``--email``) unless it has one or this home's mail account gives it (``account``; by
+    default, whether there is one)."""
     from pbem.engine import play as play_mod
     from pbem.engine import table as tables
     from pbem.engine.ruleset import DECK_DEMANDS, event_words
@@ -68,6 +70,7 @@ def status_report(
         }
     game = play_mod.seated(ledger)
     due = play_mod.deadlines(ledger)
+    claims = {tables.demand_key(demand): demand for demand in play_mod.timeout_claims(ledger, clock).values()}
     waiting: list[dict[str, Any]] = []
     for demand in tables.demands(game.rules, game.table):
         seat = demand.seat
@@ -90,12 +93,13 @@ def status_report(
         elif demand.kind == "commit":
             prompt = f"seal a {demand.step}: {demand.prompt}"
             command = f"pbem play {file} --as {seat} MOVE{send}"
+            waits = play_mod.share_waits(ledger, seat)
         else:
             prompt = demand.prompt
             command = f"pbem play {file} --as {seat} MOVE{send}"
             note = f"pbem moves {file} --as {seat} lists the moves"
             waits = play_mod.share_waits(ledger, seat)
-        deadline = due.get(tables.demand_key(demand))
+        key = tables.demand_key(demand)
         waiting.append(
             {
                 "seat": seat,
@@ -104,8 +108,9 @@ def status_report(
                 "prompt": prompt,
                 "command": command,
                 "note": note,
-                "deadline": deadline,
-                "overdue": deadline is not None and clock >= deadline,
+                "deadline": due.get(key),
+                "overdue": key in claims,
+                "timeout": timeout_command(ledger, file, seat, send) if key in claims else None,
                 "waiting_for_shares": waits,
             }
         )
@@ -121,6 +126,7 @@ def status_report(
                 "note": "",
                 "deadline": None,
                 "overdue": False,
+                "timeout": None,
                 "waiting_for_shares": {},
             }
             for seat in ledger.seats
@@ -134,6 +140,7 @@ def status_report(
     halted = None if game.table.decks is None else game.table.decks.halted()
     return {
         "retired": tables.retired(game.table),
+        "absent": [seat for seat in tables.stood_in(game.table) if seat not in tables.retired(game.table)],
         "phase": game.rules.phase(state),
         "over": over,
         "waiting": waiting,
@@ -161,6 +168,17 @@ def overtaken_lines(
             f"{said}; make it again: {again}" if again else f"{said}; {seat} makes it again on this copy"
         )
     return lines
+
+
+def timeout_command(ledger: Ledger, file: Path | str, late: str, send: str) -> str:
+    """The command that claims a timeout against ``late``: signed for a seat this home plays (any
+    other seat may claim it), mailed at once (``send``) in a game that travels by mail."""
+    from pbem.cli.reading import own_seats
+
+    others = [seat for seat in ledger.seats if seat != late]
+    own = own_seats(ledger)
+    claimant = next((seat for seat in others if seat in own), others[0])
+    return f"pbem timeout {file} {late} --as {claimant}{send}"
 
 
 def remake_command(ledger: Ledger, entry: Mapping[str, Any], game: str) -> str | None:
@@ -294,7 +312,10 @@ def grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if wanted["seat"] not in owed:
             owed[wanted["seat"]] = {**wanted, "prompts": []}
             shown.append(owed[wanted["seat"]])
-        owed[wanted["seat"]]["prompts"].append(wanted["prompt"])
+        item = owed[wanted["seat"]]
+        item["prompts"].append(wanted["prompt"])
+        if wanted.get("overdue") and not item.get("overdue"):
+            item.update(overdue=True, timeout=wanted["timeout"], deadline=wanted["deadline"])
     for item in owed.values():
         prompts = item.pop("prompts")
         shares = [prompt for prompt in prompts if prompt.startswith("give a decryption share")]
@@ -303,8 +324,8 @@ def grouped(waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
         said = list(dict.fromkeys(others))
         if len(shares) > 1:
             said.append(f"give its decryption shares of {len(shares)} cards")
-        else:
-            said += shares
+        elif shares:  # the card in words, as the log says it, not by its token
+            said.append("give its decryption share of a card")
         if len(partials) > 1:
             silent = sorted({prompt.split("'s share of ")[0].rpartition(" of ")[2] for prompt in partials})
             said.append(

@@ -431,6 +431,23 @@ def waiting_for(decks: Decks, deck_id: str, slot: int) -> list[str]:
     return [seat for seat in decks.seats if seat != holder and seat not in deck.shares.get(slot, {})]
 
 
+def waits(decks: Decks) -> dict[str, list[str]]:
+    """Each seat that holds a card it cannot read yet, with the seats whose share of one is still
+    missing, in seat order. One pass over the held cards serves every seat (replay asks after
+    every entry of a game with deadlines), most of which have every share in."""
+    count = len(decks.seats)
+    missing: dict[str, set[str]] = {}
+    for deck in decks.decks.values():
+        for slot, holder in deck.held.items():
+            shares = deck.shares.get(slot, {})
+            if len(shares) - (holder in shares) == count - 1:
+                continue
+            missing.setdefault(holder, set()).update(
+                seat for seat in decks.seats if seat != holder and seat not in shares
+            )
+    return {holder: [seat for seat in decks.seats if seat in seats] for holder, seats in missing.items()}
+
+
 def parse_token(decks: Decks, text: object) -> tuple[Deck, int]:
     if not isinstance(text, str) or ":" not in text:
         raise GameFileError(f"{text!r} is not a hidden card (deck:slot)")

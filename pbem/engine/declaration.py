@@ -94,6 +94,18 @@ DEADLINE = OptionSpec(
     minimum=0,
     maximum=365,
 )
+ABSENT = "absent"
+TIMEOUTS = OptionSpec(
+    "timeouts",
+    "choice",
+    ABSENT,
+    "absent: a timeout makes its seat absent until it signs an entry again, the rules' defaults "
+    "playing it meanwhile with no more claims; demand: each timeout stands in for one demand",
+    choices=(ABSENT, "demand"),
+    absent="demand",
+)
+# What every game with deadlines offers: the deadline, and what a timeout claimed after it does.
+DEADLINE_OPTIONS = (DEADLINE, TIMEOUTS)
 ESCROW = OptionSpec(
     "escrow",
     "choice",
@@ -119,8 +131,8 @@ RETIRE_AFTER = OptionSpec(
     "retire_after",
     "int",
     3,
-    "deadlines a player may miss before the rules' defaults play it for the rest of the game, "
-    "without a timeout at each step (0: never)",
+    "deadlines a player may miss (with timeouts=absent: times it is made absent) before the rules' "
+    "defaults play it for the rest of the game, even if it signs again (0: never)",
     minimum=0,
     maximum=100,
     absent=0,

@@ -1711,6 +1711,8 @@ class _Replay:
             self._refused(index, entry, found, f"{by!r} has not joined, so has no key to sign with")
             return
         if self._admit(index, entry, identity, found):
+            if ledger.table is not None:
+                tables.signed(ledger.table, by)  # an absent seat that signs is back
             self._take_link(entry, found)
             if entry["kind"] == "address" and not found:
                 self._take_email(entry, found)

@@ -216,24 +216,59 @@ def timeout(
 
 
 def check_timeout_now(ledger: Ledger, claimant: str, late: str, at: str) -> Demand:
+    """The demand of ``late`` a timeout claimed by ``claimant`` at ``at`` settles: the first of
+    its demands a claim may settle now, or the reason the first of them may not be.
+
+    A seat that cannot act for want of another seat's shares let no deadline pass: no claim is
+    made against it here, even in a game whose replay would take one (timeouts=demand)."""
     check_seat(late, ledger.seats)
     game = seated(ledger)
     days = ledger.deadline_days
     owed = [demand for demand in tables.demands(game.rules, game.table) if demand.seat == late]
     if not owed:
         raise IllegalMoveError(f"{late} owes nothing now")
-    return tables.check_timeout(
-        game.rules, game.table, claimant=claimant, late=late, step=owed[0].step, at=at, days=days
-    )
+    refusal: IllegalMoveError | None = None
+    for demand in owed:
+        try:
+            waiting = tables.waiting_reason(game.table, demand)
+            if waiting is not None:
+                raise IllegalMoveError(waiting)
+            return tables.check_timeout(
+                game.rules, game.table, claimant=claimant, late=late, step=demand.step, at=at, days=days
+            )
+        except IllegalMoveError as exc:
+            refusal = refusal or exc
+    assert refusal is not None
+    raise refusal
+
+
+def timeout_claims(ledger: Ledger, at: str) -> dict[str, Demand]:
+    """Each seat a timeout may be claimed against at ``at``, with the demand the claim settles
+    (what ``timeout`` accepts now, whoever of the other seats claims it)."""
+    game = seated(ledger)
+    if ledger.deadline_days <= 0:
+        return {}
+    found: dict[str, Demand] = {}
+    for late in dict.fromkeys(demand.seat for demand in tables.demands(game.rules, game.table)):
+        claimant = next((seat for seat in ledger.seats if seat != late), None)
+        if late not in ledger.seats or claimant is None:
+            continue  # the referee: nobody stands in for it
+        try:
+            found[late] = check_timeout_now(ledger, claimant, late, at)
+        except IllegalMoveError:
+            continue
+    return found
 
 
 def deadlines(ledger: Ledger) -> dict[str, str]:
-    """When each current demand falls due, by demand key (empty if the game has no deadlines)."""
+    """When each current demand falls due, by demand key (empty if the game has no deadlines);
+    none for a demand no timeout ever settles, or one whose seat waits for the others' shares in a
+    game whose clock waits with it (timeouts=absent)."""
     game = seated(ledger)
     days = ledger.deadline_days
     found: dict[str, str] = {}
     for demand in tables.demands(game.rules, game.table):
-        due = tables.deadline(game.table, demand, days)
+        due = None if tables.untimed(game.table, demand) else tables.deadline(game.table, demand, days)
         if due is not None:
             found[tables.demand_key(demand)] = due
     return found

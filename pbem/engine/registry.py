@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from pbem.engine.declaration import (
     DEADLINE,
+    DEADLINE_OPTIONS,
     ESCROW,
     ESCROW_THRESHOLD,
     HIDDEN_DECK_OPTIONS,
     RETIRE_AFTER,
+    TIMEOUTS,
     GameInfo,
     OptionKind,
     OptionSpec,
@@ -25,10 +27,12 @@ from pbem.errors import UsageError
 
 __all__ = [  # what a declaration holds, named here too for the commands
     "DEADLINE",
+    "DEADLINE_OPTIONS",
     "ESCROW",
     "ESCROW_THRESHOLD",
     "HIDDEN_DECK_OPTIONS",
     "RETIRE_AFTER",
+    "TIMEOUTS",
     "GameInfo",
     "OptionKind",
     "OptionSpec",

@@ -21,7 +21,7 @@ from pbem.crypto.groups import Element, Group
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
-from pbem.engine.declaration import OptionValue
+from pbem.engine.declaration import ABSENT, OptionValue
 from pbem.engine.escrows import Escrow, start_unlock, threshold_of
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
@@ -36,6 +36,8 @@ from pbem.errors import GameFileError, IllegalMoveError
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 TIMED_OUT = "timed out"  # stands in for the commitment of a seat whose sealed choice defaulted
+# The demands a timeout may settle: never a consent (nobody agrees for another seat)
+STANDING_IN = ("move", "commit", "reveal", "contribute", *DECK_DEMANDS)
 SHOWN = "shown"  # the kind of play noted for a move that showed or returned a hidden card
 
 
@@ -80,6 +82,10 @@ class Table:
     # rules' defaults play it for the rest of the game (option retire_after; 0: never)
     missed: dict[str, int] = field(default_factory=dict)
     retire_after: int = 0
+    # Option timeouts=absent: a timeout makes its seat absent, played by the rules' defaults with
+    # no more claims until it signs an entry again (``absent``); off in games made before it.
+    absence: bool = False
+    absent: set[str] = field(default_factory=set)
     # The rules' demands of ``state`` and the rules and state they answer for (see ``_wanted``).
     asked: tuple[Ruleset, Any, tuple[Demand, ...]] | None = field(default=None, compare=False, repr=False)
 
@@ -110,6 +116,8 @@ class Table:
             decks=None if self.decks is None else self.decks.copy(),
             missed=dict(self.missed),
             retire_after=self.retire_after,
+            absence=self.absence,
+            absent=set(self.absent),
             asked=self.asked,  # an answer about the state, which the copy shares
         )
 
@@ -132,6 +140,7 @@ def start(
     escrow, or the ``referee``'s alone) start the escrow of the deck secrets."""
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     table.retire_after = int(options.get("retire_after", 0) or 0)
+    table.absence = options.get("timeouts") == ABSENT
     set_up_decks(
         rules,
         table,
@@ -419,7 +428,7 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
     _note_requests(rules, table, seq)
     hidden = hidden_deck_rules(rules) if table.decks is not None else None
     reshuffle = reshuffle_rules(rules)
-    stood_in: set[str] = set()
+    done: set[str] = set()  # the demands stood in for while settling this entry
     progress = True
     while progress:
         progress = False
@@ -445,7 +454,7 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
                 table.state = dealt
                 _note_requests(rules, table, seq)
                 progress = True
-        if not progress and _stand_in_for_retired(rules, table, stood_in):
+        if not progress and _stand_in_for_absent(rules, table, done):
             _note_requests(rules, table, seq)
             progress = True
 
@@ -456,14 +465,15 @@ def note_play(table: Table, seq: int, seat: str, kind: str) -> None:
 
 def consenting(table: Table) -> list[str]:
     """Who must consent to the request waiting: every other seat for an undo; for handing a
-    silent seat on, every remaining seat (neither the silent one nor a retired one); for going on
-    without a silent seat, every other seat but the silent one (see ``engine.silent_setup``)."""
+    silent seat on, every remaining seat (neither the silent one nor one the rules' defaults play:
+    retired, or absent); for going on without a silent seat, every other seat but the silent one
+    (see ``engine.silent_setup``)."""
     undo = table.undo
     if undo is None:
         return []
     away = {undo["by"]}
     if "handover" in undo:
-        away |= {undo["handover"], *retired(table)}
+        away |= {undo["handover"], *stood_in(table)}
     if "drop" in undo:
         away.add(undo["drop"])
     return [seat for seat in table.seats if seat not in away]
@@ -529,6 +539,7 @@ def answer_undo(table: Table, seat: str, target: int, agree: bool, seq: int = 0)
         if "handover" in undo:
             table.handed = (undo["handover"], seq)
             table.missed.pop(undo["handover"], None)  # a new player: no deadline missed yet
+            table.absent.discard(undo["handover"])
         elif "drop" in undo:
             table.dropped = (undo["drop"], seq)
         else:
@@ -585,7 +596,10 @@ def track(rules: Ruleset, table: Table, at: str, days: int) -> None:
     """
     if days <= 0:
         return
-    current = {demand_key(demand) for demand in demands(rules, table)}
+    # With timeouts=absent, a seat that waits for others' shares is on no clock: its deadlines
+    # run from the entry after which it can read its cards.
+    paused = waiting(table) if table.absence else {}
+    current = {demand_key(demand) for demand in demands(rules, table) if demand.seat not in paused}
     table.waiting_since = {key: since for key, since in table.waiting_since.items() if key in current}
     for key in current:
         table.waiting_since.setdefault(key, at)
@@ -604,6 +618,13 @@ def note_asked(rules: Ruleset, table: Table, position: int) -> None:
     current = [asked_key(demand) for demand in demands(rules, table)]
     since = table.asked_since
     table.asked_since = {key: since.get(key, position) for key in current}
+
+
+def untimed(table: Table, demand: Demand) -> bool:
+    """Whether no timeout ever settles ``demand``, so no deadline is said for it: an answer to an
+    undo or a handover (nobody consents for another), partial decryptions that unlock a silent
+    seat (nobody holds them but the holder), anything the referee owes (nobody holds what it does)."""
+    return demand.kind in ("consent", "unlock") or demand.seat not in table.seats
 
 
 def deadline(table: Table, demand: Demand, days: int) -> str | None:
@@ -628,18 +649,49 @@ def check_timeout(
     if not mine:
         raise IllegalMoveError(f"{late} owes nothing in the {step}")
     demand = mine[0]
+    if demand.kind not in STANDING_IN:
+        raise IllegalMoveError(f"nobody can stand in for {late} in the {step}")
     why = _deck_reason(table, demand)
     if why is not None:
         raise IllegalMoveError(why)
-    due = deadline(table, demand, days)
-    if due is None or at < due:
-        raise IllegalMoveError(
-            f"{late}'s deadline for the {step} is {due}; a timeout can be claimed only after it"
-        )
+    # An absent (or retired) seat's default that needs a claimant's entry is claimed at once: the
+    # seat let its deadline pass already, and the others lose no second one to it.
+    if not (table.absence and late in stood_in(table)):
+        why = waiting_reason(table, demand) if table.absence else None
+        if why is not None:
+            raise IllegalMoveError(why)
+        due = deadline(table, demand, days)
+        if due is None or at < due:
+            raise IllegalMoveError(
+                f"{late}'s deadline for the {step} is {due}; a timeout can be claimed only after it"
+            )
     why = _default_reason(rules, table, demand)
     if why is not None:
         raise IllegalMoveError(why)
     return demand
+
+
+def waiting(table: Table) -> dict[str, list[str]]:
+    """Each seat that waits for others: it holds a hidden card another seat's decryption share of
+    which is missing, so it cannot read its hand to choose what it is asked; with the seats it
+    waits for. A seat that waits has let no deadline pass, whatever it owes."""
+    if table.decks is None or table.decks.over:
+        return {}
+    return hidden_decks.waits(table.decks)
+
+
+def waiting_reason(table: Table, demand: Demand) -> str | None:
+    """Why no timeout can be claimed against ``demand`` while its seat waits for others, or None
+    (a seat the rules' defaults play chooses nothing, so it never waits)."""
+    if demand.seat in stood_in(table):
+        return None
+    waits = waiting(table).get(demand.seat)
+    if not waits:
+        return None
+    return (
+        f"{demand.seat} waits for the decryption shares of {', '.join(waits)} to read its hidden "
+        "cards, so it has let no deadline pass (its deadlines run once it can read them)"
+    )
 
 
 def _deck_reason(table: Table, demand: Demand) -> str | None:
@@ -688,15 +740,27 @@ def retired(table: Table) -> list[str]:
     return [seat for seat in table.seats if table.missed.get(seat, 0) >= table.retire_after]
 
 
-def _stand_in_for_retired(rules: Ruleset, table: Table, done: set[str]) -> bool:
-    """Apply one default for a retired seat, if one can be made now; whether one was. ``done``
-    holds the demands already stood in for while settling this entry: one that comes back (a
-    default that leaves the seat asked the same) is left for the next entry, so settling ends.
+def stood_in(table: Table) -> list[str]:
+    """The seats the rules' defaults play with no claim: the retired ones, and (timeouts=absent)
+    those absent since a timeout against them, in seat order."""
+    gone = set(retired(table)) | table.absent
+    return [seat for seat in table.seats if seat in gone]
+
+
+def signed(table: Table, seat: str) -> None:
+    """``seat`` signed an entry: it is no longer absent (its own hand plays it again)."""
+    table.absent.discard(seat)
+
+
+def _stand_in_for_absent(rules: Ruleset, table: Table, done: set[str]) -> bool:
+    """Apply one default for a retired or absent seat, if one can be made now; whether one was.
+    ``done`` holds the demands already stood in for while settling this entry: one that comes back
+    (a default that leaves the seat asked the same) is left for the next entry, so settling ends.
 
     A default that puts the seat's cards under the deck waits for a claimant's timeout, which
-    re-masks them with its own randomness (the engine has none to give). An undo waiting for a
-    retired seat's consent is declined for it: nobody can agree in its name to take a move back."""
-    gone = retired(table)
+    re-masks them with its own randomness (the engine has none to give). An undo waiting for the
+    seat's consent is declined for it: nobody can agree in its name to take a move back."""
+    gone = stood_in(table)
     if not gone:
         return False
     for demand in demands(rules, table):
@@ -706,7 +770,7 @@ def _stand_in_for_retired(rules: Ruleset, table: Table, done: set[str]) -> bool:
             assert table.undo is not None
             answer_undo(table, demand.seat, int(table.undo["target"]), agree=False)
             return True
-        if demand.kind not in ("move", "commit", "reveal", "contribute", *DECK_DEMANDS):
+        if demand.kind not in STANDING_IN:
             continue
         if _deck_reason(table, demand) is not None or _default_reason(rules, table, demand) is not None:
             continue
@@ -766,7 +830,10 @@ def apply_timeout(
     ``cards`` holds the claim's fields: the re-masked cards the default puts under the deck.
     Each claim applied is counted against the seat (``record``), towards ``retire_after``; a
     refused one is not. (A default that shows cards takes two claims, and counts two: a verifier
-    without the rules counts the claims it reads.)"""
+    without the rules counts the claims it reads.) With timeouts=absent, the claim makes the seat
+    absent, and only a claim against a seat not absent (nor retired) counts: each absence is one
+    missed deadline, and the defaults made for it meanwhile (the second half of one that shows
+    cards among them) count nothing."""
     uses, missing = default_cards(rules, table, demand)
     if missing:
         assert table.decks is not None and table.decks.escrow is not None
@@ -774,7 +841,10 @@ def apply_timeout(
     else:
         _stand_in(rules, table, demand, uses, cards=cards, check=check)
     if record:
-        table.missed[demand.seat] = table.missed.get(demand.seat, 0) + 1
+        if not (table.absence and demand.seat in stood_in(table)):
+            table.missed[demand.seat] = table.missed.get(demand.seat, 0) + 1
+        if table.absence:
+            table.absent.add(demand.seat)
 
 
 def _stand_in(
@@ -786,7 +856,7 @@ def _stand_in(
     cards: Mapping[str, Any] | None,
     check: ProofCheck,
 ) -> None:
-    if demand.kind not in ("move", "commit", "reveal", "contribute", *DECK_DEMANDS):
+    if demand.kind not in STANDING_IN:
         raise IllegalMoveError(f"nobody can stand in for {demand.seat} in the {demand.step}")
     if uses:
         hidden = hidden_deck_rules(rules)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbem.engine.declaration import (
-    DEADLINE,
+    DEADLINE_OPTIONS,
     HIDDEN_DECK_OPTIONS,
     GameInfo,
     OptionSpec,
@@ -41,7 +41,7 @@ INFO = GameInfo(
             False,
             "use the unofficial rules for 2 or 3 players",
         ),
-        DEADLINE,
+        *DEADLINE_OPTIONS,
         *HIDDEN_DECK_OPTIONS,
     ),
     **package_parts(__name__, "pbem.render.picture.florence:draw", terminal=True),

@@ -7,7 +7,7 @@ and the game is for three to six. Played by email (``rules``) or in companion mo
 
 from __future__ import annotations
 
-from pbem.engine.declaration import DEADLINE, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, package_parts
+from pbem.engine.declaration import DEADLINE_OPTIONS, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, package_parts
 
 INFO = GameInfo(
     name="princes-of-the-renaissance",
@@ -32,7 +32,7 @@ INFO = GameInfo(
             "dice: the beginners' dice roll, worst marker picks first, all pay 5 gold",
             choices=("bid", "dice"),
         ),
-        DEADLINE,
+        *DEADLINE_OPTIONS,
         *HIDDEN_DECK_OPTIONS,
     ),
     **package_parts(__name__, "pbem.render.picture.potr:draw", terminal=True),

@@ -332,6 +332,8 @@ def test_a_late_players_dealt_card_goes_back_under_the_deck_re_masked_by_the_cla
     and the game goes on without the late player's key (and without escrow)."""
     seats = ("ann", "ben", "cat")
     game, keys, clock = dealt(seats)
+    for seat in seats:  # each gives its shares of the others' cards: none waits to read its own
+        game, _ = play.sync(game, seat, keys[seat], clock.tick())
     assert game.table is not None and game.table.decks is not None
     late_card = game.table.state.player("ben").hand[-1]
     deck_id, _, slot = late_card.partition(":")
