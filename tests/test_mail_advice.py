@@ -49,8 +49,9 @@ def test_a_move_sent_with_send_is_not_also_to_be_sent(joined: Homes, mail_server
     result = joined.cli("play", joined.game, "roll", "--as", "a", "--send", home="a", env={"MAILPW": "pw-a"})
     said = result.stdout + result.stderr
     assert result.exit_code == 0, said
-    # the roll goes to b, who cannot know it is asked (c's join, which c holds, started the game)
-    assert "sent to b (" in said, said
+    # the roll goes to b, who cannot know it is asked, and to c, who lacks b's join: every seat
+    # learns who plays once the game has started
+    assert "sent to b, c (" in said, said
     assert "send the file" not in said and "mail it to" not in said, said
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,3 +143,39 @@ def test_joins_that_cross_in_the_post_end_with_every_seat_joined(
     assert len(set(club.copies())) == 1
     roster = club.json("a", "verify", club.game)["roster"]
     assert list(roster) == list(SEATS), roster
+
+
+def test_a_message_after_a_deadline_gives_each_reader_the_timeout_command(
+    mail_servers: MailServers, tmp_path: Path
+) -> None:
+    """a is to move and lets its deadline pass; the next message says so, and gives each reader
+    the command that claims the timeout, as status does."""
+    from datetime import timedelta
+
+    from tests.test_mail_club import text
+
+    club = Club(tmp_path, mail_servers, SEATS)
+    club.start(hidden_deck_game.NAME, "escrow=none", "deadline_days=1")
+    settle(club)
+    club.clock += timedelta(days=2)
+    club.run("b", "mail", "send", club.game, "--as", "b")
+    said = text(_latest(club, "c"))
+    assert "(deadline " in said and ", OVERDUE)" in said, said
+    claim = f"pbem timeout {club.game} a --as c --send"
+    assert f"c: a let its deadline pass, and a timeout may be claimed now:\n  {claim}" in said, said
+    assert f"pbem timeout {club.game} a --as a" not in said
+    club.fetch("c")
+    club.run("c", *claim.split()[1:])
+    status = club.json("c", "status", club.game)
+    assert "a" in status["absent"], status
+
+
+def _latest(club: Club, seat: str) -> Any:
+    import email
+    import email.policy
+
+    from tests.mail_servers import _delivery_order
+
+    box = club.servers.maildir(seat)
+    key = sorted(box.keys(), key=_delivery_order)[-1]
+    return email.message_from_bytes(box.get_bytes(key), policy=email.policy.default)

@@ -222,12 +222,25 @@ class _Found:
         waiting = grouped(report["waiting"])
         lines += ["", f"Where the game stands: {report['phase']}."]
         for wanted in waiting:
-            deadline = f" (deadline {wanted['deadline']})" if wanted.get("deadline") else ""
-            lines.append(f"  {wanted['seat']}: {wanted['prompt']}{deadline}")
+            due = wanted.get("deadline")
+            late = ", OVERDUE" if wanted.get("overdue") else ""
+            lines.append(
+                f"  {wanted['seat']}: {wanted['prompt']}" + (f" (deadline {due}{late})" if due else "")
+            )
         for wanted in to_do(waiting, readers):
             lines += ["", f"{wanted['seat']}, your move: {wanted['prompt']}", f"  {wanted['command']}"]
             if wanted["note"]:
                 lines.append(f"  ({wanted['note']})")
+        # a timeout that may be claimed now: the command for each reader who may claim it
+        late = dict.fromkeys(wanted["seat"] for wanted in waiting if wanted.get("overdue"))
+        for reader in readers:
+            for seat in late:
+                if seat != reader and reader in ledger.seats:
+                    lines += [
+                        "",
+                        f"{reader}: {seat} let its deadline pass, and a timeout may be claimed now:",
+                        f"  pbem timeout {ledger.game_id[:8]} {seat} --as {reader} --send",
+                    ]
         where = (
             "The entries are attached, and again below between marker lines"
             if armored

@@ -338,8 +338,9 @@ def needing(
     A seat needs it when it is asked for a choice it cannot know of (its copy lacks the entry
     after which it was asked); when it owes what the game waits for (the decks, a reveal,
     randomness) and does not know it, and nothing else can go on; when an entry of its was
-    overtaken (``overtaken``) and it lacks the history that went on; when it lacks the entry that
-    gave a seat a new player; and every seat, once the game is over. When this home has done what
+    overtaken (``overtaken``) and it lacks the history that went on; when it lacks a join, once the
+    game has started, or the entry that gave a seat a new player; and every seat, once the game is
+    over. When this home has done what
     it was asked and the others are still deciding at once (a sealed step, everyone's reveal), its
     entries go to the first of them in seat order, which gathers the step: whoever completes it
     then holds it whole and tells everyone."""
@@ -353,10 +354,12 @@ def needing(
         return any(not held[seat].holds(ledger, position) for position in range(len(ledger.entries)))
 
     chosen = {seat for seat in overtaken if seat in held and lacks(seat)}
-    # a seat's new player: every seat learns who signs for it now
-    handed = [position for position, entry in enumerate(ledger.entries) if entry.get("kind") in NEW_PLAYER]
-    chosen |= {seat for seat in others if any(not held[seat].holds(ledger, position) for position in handed)}
     table, rules = ledger.table, ledger.rules
+    # who plays: once the game has started, every seat learns each join (the last one started the
+    # game, which every seat must know to police the deadlines it runs) and each seat's new player
+    kinds = NEW_PLAYER if table is None else ("join", *NEW_PLAYER)
+    players = [position for position, entry in enumerate(ledger.entries) if entry.get("kind") in kinds]
+    chosen |= {seat for seat in others if any(not held[seat].holds(ledger, position) for position in players)}
     if table is None or rules is None:
         # joining: the creator gathers the joins; the last one starts the game for everyone
         creator = ledger.participants[0]
