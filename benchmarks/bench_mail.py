@@ -20,8 +20,12 @@ message, combining, verifying the whole game), against verifying the game alone
 (``ledger.read``); both check each hidden-deck proof once per process, as the proof cache of a
 pbem home does.
 
-    usage: python benchmarks/bench_mail.py [GAME.toml ...] [--rounds N] [--seed S] [--repeat N]
-                                           [--json] [--quick]
+With ``--silent``, the club's game once more with deadlines of a day and its last player silent
+from round 2 (it reads no mail): the deadlines the others wait out for it in each round, and the
+timeouts they claim, each one where ``pbem status`` says it may be claimed, with its command.
+
+    usage: python benchmarks/bench_mail.py [GAME.toml ...] [--rounds N] [--seed S] [--silent]
+                                           [--repeat N] [--json] [--quick]
 """
 
 from __future__ import annotations
@@ -171,6 +175,29 @@ def club_game(rounds: int, seed: int, *, broadcast: bool, players: int = 4) -> d
             }
 
 
+def club_silent(rounds: int, seed: int, *, players: int = 4) -> dict[str, Any]:
+    """The same game with deadlines of a day, its last player silent from round 2: the deadlines
+    the others wait out for it in each round, and the timeouts they claim."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as folder:
+        root = Path(folder)
+        with mail_servers(root / "servers") as servers:
+            seats = SEATS[:players]
+            club = Club(root, servers, seats, decide=principe_player(seed), silent=seats[-1], deadline_days=1)
+            club.start("il-principe", "deadline_days=1", label=f"bench_mail {seed}")
+            club.play(lambda: club_round(club) > rounds)
+            return {
+                "silent": seats[-1],
+                "from_round": club.silent_from,
+                "deadlines_lost_by_round": {
+                    str(number): count for number, count in sorted(club.lost.items())
+                },
+                "timeouts_claimed": club.claims,
+                "rounds": club.round(),
+            }
+
+
 def timed(repeat: int, work: Callable[[], object]) -> float:
     samples = []
     for _ in range(repeat):
@@ -240,6 +267,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=6, help="rounds of the club's game (6: all)")
     parser.add_argument("--seed", type=int, default=3, help="the club's players' choices")
+    parser.add_argument(
+        "--silent",
+        action="store_true",
+        help="also the club's game with its last player silent from round 2: the deadlines lost to it",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--quick",
@@ -254,6 +286,7 @@ def main() -> int:
     for played_club in clubs:
         if not played_club["copies_identical"]:
             raise SystemExit(f"the club's copies differ at the end ({played_club['way']})")
+    silent = club_silent(rounds, args.seed, players=players) if args.silent else None
     check = once()
     games = []
     for path in args.games:
@@ -261,7 +294,12 @@ def main() -> int:
         games.append(summary(play(path, min(total, QUICK_ENTRIES) if args.quick else total, check)))
     first = args.games[0]
     count = games[0]["entries"]
-    results: dict[str, Any] = {"club": clubs, "games": games, **import_timing(first, count, repeat, check)}
+    results: dict[str, Any] = {
+        "club": clubs,
+        **({"silent": silent} if silent else {}),
+        "games": games,
+        **import_timing(first, count, repeat, check),
+    }
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
@@ -274,6 +312,12 @@ def main() -> int:
             f"(by round {by_round}); median message {played_club['bytes_per_message_median']} bytes; "
             f"{played_club['actions']} commands; copies identical: {played_club['copies_identical']}"
         )
+    if silent:
+        print(
+            f"  with {silent['silent']} silent from round {silent['from_round']}: deadlines the others "
+            f"waited out, by round {silent['deadlines_lost_by_round']}; "
+            f"{silent['timeouts_claimed']} timeout(s) claimed"
+        )
     print("Recorded games replayed by mail, each entry to every seat:")
     for played in games:
         print(played["game"])
@@ -281,7 +325,7 @@ def main() -> int:
             if key != "game":
                 print(f"  {key:<32} {value}")
     for key, value in results.items():
-        if key not in ("games", "club"):
+        if key not in ("games", "club", "silent"):
             print(f"{key:<34} {value}")
     return 0
 

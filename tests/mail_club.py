@@ -9,6 +9,7 @@ For the mail tests and benchmarks/bench_mail.py, which counts what each mailbox 
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -56,6 +57,13 @@ class Club:
     game: str = ""  # the game's id, as the players name it to pbem
     actions: int = 0
     log: list[str] = field(default_factory=list)
+    # a player who stops answering from a round on (``silent_from``): it reads no mail and does
+    # nothing, and the others claim a timeout against it once status says one may be claimed
+    silent: str | None = None
+    silent_from: int = 2
+    deadline_days: int = 0
+    lost: dict[int, int] = field(default_factory=dict)  # deadlines waited out for it, by round
+    claims: int = 0
 
     def run(self, seat: str, *args: str, ok: bool = True) -> Result:
         """``pbem ARGS`` in ``seat``'s home, a minute after the command before."""
@@ -126,9 +134,41 @@ class Club:
         sent = [line for line in done.stderr.splitlines() if line.startswith(("sent to", "nobody needs"))]
         self.log.append(f"{seat}: {' '.join(args[:1] + args[2:])} -> {'; '.join(sent)}")
 
+    def round(self) -> int:
+        """The round the game is in, as a player still answering sees it (0 before it starts)."""
+        seat = next(other for other in self.seats if other != self.silent)
+        shown = self.run(seat, "show", self.game, "--json", ok=False)
+        if shown.exit_code != 0:
+            return 0
+        view = json.loads(shown.stdout)
+        return int(view.get("round", view.get("decade", 0)) or 0)
+
+    def quiet(self, seat: str) -> bool:
+        return seat == self.silent and self.round() >= self.silent_from
+
+    def claim(self) -> bool:
+        """Nobody can act but the silent player: the others wait out its deadline, then the first
+        of them whose status gives a timeout against it claims it; whether one did."""
+        self.clock += timedelta(days=self.deadline_days, minutes=1)
+        self.lost[self.round()] = self.lost.get(self.round(), 0) + 1
+        for seat in self.seats:
+            if seat == self.silent:
+                continue
+            self.fetch(seat)
+            status = self.json(seat, "status", self.game)
+            for item in status["waiting"]:
+                if item["seat"] == self.silent and item.get("overdue"):
+                    self.run(seat, *shlex.split(item["timeout"])[1:])
+                    self.claims += 1
+                    self.log.append(f"{seat}: {item['timeout']}")
+                    return True
+        return False
+
     def turn(self, seat: str) -> bool:
         """The seat takes in its mail and does what its copy says it is asked for; whether it
         was asked for anything."""
+        if self.quiet(seat):
+            return False
         fetched = self.fetch(seat)
         busy = any(word in fetched for word in ("applied to", "without a choice", "passed on"))
         status = self.json(seat, "status", self.game)
@@ -162,7 +202,7 @@ class Club:
             if done():
                 return
             acted = [self.turn(seat) for seat in self.seats]  # every player takes its turn
-            if not any(acted):
+            if not any(acted) and not (self.silent and self.claim()):
                 raise AssertionError(f"nobody can act; last actions: {self.log[-8:]}")
         raise AssertionError("the game did not get there")
 
