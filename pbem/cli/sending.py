@@ -232,9 +232,9 @@ class _Found:
             if wanted["note"]:
                 lines.append(f"  ({wanted['note']})")
         # a timeout that may be claimed now: the command for each reader who may claim it
-        late = dict.fromkeys(wanted["seat"] for wanted in waiting if wanted.get("overdue"))
+        overdue = dict.fromkeys(wanted["seat"] for wanted in waiting if wanted.get("overdue"))
         for reader in readers:
-            for seat in late:
+            for seat in overdue:
                 if seat != reader and reader in ledger.seats:
                     lines += [
                         "",

@@ -372,6 +372,13 @@ def needing(
     automatic = [demand for demand in demands if _automatic(ledger, demand)]
     deciding = [demand for demand in demands if demand not in automatic]
     blocking = _blocking(ledger, deciding)
+    # a seat asked for a choice that cannot read its cards until shares this copy holds reach it
+    for seat in {demand.seat for demand in deciding} & set(held):
+        missing = [
+            position for position in range(len(ledger.entries)) if not held[seat].holds(ledger, position)
+        ]
+        if missing and _reads(ledger, seat, missing):
+            chosen.add(seat)
     unaware: list[str] = []  # seats that owe what the game waits for, unaware of it
     for demand in demands:
         seat = demand.seat
@@ -408,6 +415,33 @@ def _automatic(ledger: Ledger, demand: Any) -> bool:
     from pbem.engine.play import forced
 
     return demand.kind in AUTOMATIC or (demand.kind == "move" and forced(ledger, demand.seat) is not None)
+
+
+def _reads(ledger: Ledger, seat: str, positions: Sequence[int]) -> bool:
+    """Whether any entry at ``positions`` gives a share (or partial decryptions of a silent seat's
+    share) of a hidden card ``seat`` holds: what it needs to read its cards."""
+    from pbem.engine.decks import share_items, token
+    from pbem.engine.play import held
+
+    if ledger.table is None or ledger.table.decks is None:
+        return False
+    tokens = set(held(ledger, seat))
+    if not tokens:
+        return False
+    for position in positions:
+        entry = ledger.entries[position]
+        given = [
+            (item.get("deck"), item.get("slot")) for _, item in share_items(entry, "shares", ledger.group)
+        ]
+        given += [
+            (item.get("deck"), slot)
+            for item in entry.get("escrow_partials", [])
+            if isinstance(item, Mapping)
+            for slot in item.get("slots", [])
+        ]
+        if any(isinstance(slot, int) and token(str(deck), slot) in tokens for deck, slot in given):
+            return True
+    return False
 
 
 def _blocking(ledger: Ledger, deciding: Sequence[Any]) -> set[str]:
