@@ -515,7 +515,8 @@ def _answer_all() -> list[Outcome]:
             if ledger.table is None:
                 continue
             made: list[dict[str, Any]] = []
-            for seat in [seat for seat in ledger.seats if seat in own_seats(ledger)]:
+            own = own_seats(ledger)
+            for seat in [seat for seat in ledger.seats if seat in own]:
                 if play_mod.answer_needed(ledger, seat) is None:
                     continue
                 loaded, ledger = read_game(kept.path, writing=True, seat=seat)
@@ -559,7 +560,8 @@ def _forward(account: Account, outcomes: Sequence[Outcome]) -> list[Outcome]:
             continue
         try:
             _, ledger = read_game(kept.path)
-            mine = [seat for seat in ledger.participants if seat in own_seats(ledger)]
+            own = own_seats(ledger)
+            mine = [seat for seat in ledger.participants if seat in own]
             if not mine:
                 continue
             lines: list[str] = []

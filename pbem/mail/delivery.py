@@ -339,11 +339,13 @@ def needing(
     after which it was asked); when it owes what the game waits for (the decks, a reveal,
     randomness) and does not know it, and nothing else can go on; when an entry of its was
     overtaken (``overtaken``) and it lacks the history that went on; when it lacks a join, once the
-    game has started, or the entry that gave a seat a new player; and every seat, once the game is
-    over. When this home has done what
-    it was asked and the others are still deciding at once (a sealed step, everyone's reveal), its
-    entries go to the first of them in seat order, which gathers the step: whoever completes it
-    then holds it whole and tells everyone."""
+    game has started, or the entry that gave a seat a new player; when it is asked for a choice
+    and cannot read its cards until shares this copy holds reach it; and every seat, once the game
+    is over. When this home has done what it was asked and the others are still deciding at once
+    (a sealed step, everyone's reveal), its entries go to the first of them in seat order, which
+    gathers the step: whoever completes it then holds it whole and tells everyone. What needs no
+    choice and nobody else waits on goes round the table: to the next seat in seat order that owes
+    it and does not know."""
     from pbem.engine import table as tables
 
     others = [seat for seat in ledger.participants if seat not in own]
