@@ -507,13 +507,14 @@ def _sign(
 
 def forced(ledger: Ledger, seat: str) -> str | None:
     """The one move the rules allow ``seat`` now, when it is asked for a move and has no choice
-    (the cards of a reserve shown, a pass when nothing else is open), or None."""
+    (the cards of a reserve shown, a pass when nothing else is open), or None. A seat that may
+    make a free move first (a gift of gold, say) has a choice."""
     game = seated(ledger)
     demand = demand_for(ledger, seat)
     if demand is None or demand.kind != "move":
         return None
     texts = game.rules.legal_moves(game.table.state, seat)
-    return texts[0] if len(texts) == 1 else None
+    return texts[0] if len(texts) == 1 and not free_moves(ledger, seat) else None
 
 
 def answer_needed(ledger: Ledger, seat: str) -> tuple[str, str] | None:
