@@ -282,7 +282,10 @@ def main() -> int:
     repeat = 1 if args.quick else args.repeat
     # the club: --quick, three players to the end of the first round
     players, rounds = (3, 1) if args.quick else (4, args.rounds)
-    clubs = [club_game(rounds, args.seed, broadcast=way, players=players) for way in (True, False)]
+    clubs = []
+    for way in (True, False):  # each said as it ends: a whole game takes a while
+        clubs.append(club_game(rounds, args.seed, broadcast=way, players=players))
+        print(json.dumps(clubs[-1]), file=sys.stderr)
     for played_club in clubs:
         if not played_club["copies_identical"]:
             raise SystemExit(f"the club's copies differ at the end ({played_club['way']})")

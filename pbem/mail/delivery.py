@@ -381,10 +381,13 @@ def needing(
         ]
         if missing and _reads(ledger, seat, missing):
             chosen.add(seat)
+    # a seat the rules' defaults play (absent, retired) acts on nothing it is sent: the others
+    # stand in for it, and it catches up with the next message that goes to it
+    stood = set(tables.stood_in(table))
     unaware: list[str] = []  # seats that owe what the game waits for, unaware of it
     for demand in demands:
         seat = demand.seat
-        if seat not in held or seat in chosen:
+        if seat not in held or seat in chosen or seat in stood:
             continue
         since = table.asked_since.get(tables.asked_key(demand), len(ledger.entries) - 1)
         if knows(ledger, held[seat], since):
@@ -405,7 +408,9 @@ def needing(
             )
         )
     if not chosen and not any(demand.seat in own for demand in demands):
-        waiting = [seat for seat in others if any(demand.seat == seat for demand in demands)]
+        waiting = [
+            seat for seat in others if seat not in stood and any(demand.seat == seat for demand in demands)
+        ]
         gatherer = next((seat for seat in waiting if lacks(seat)), None)
         if gatherer is not None:
             chosen.add(gatherer)
