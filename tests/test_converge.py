@@ -41,6 +41,7 @@ def test_a_join_overtaken_on_its_own_copy_is_left_out_and_made_again(cli: Cli, t
         f"warning: {theirs}: c's join of step 1 was overtaken: the game went on without it, made at "
         f"the same time as another's; make it again: pbem join {theirs} --as c"
     ) in merged.stderr
+    assert merged.stderr.count("warning:") == 1, merged.stderr  # said once, with the command
     assert roster(theirs) == ["a", "b"]
     status = json.loads(cli("status", str(theirs), "--json", home="c").stdout)
     assert [(item["seat"], item["command"]) for item in status["waiting"]] == [

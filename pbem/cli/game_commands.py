@@ -591,7 +591,8 @@ def merge(
     target = output or file
     for line in overtaken_lines(merged, result.overtaken, own_seats(merged, joining=True), str(target)):
         warn(f"{target}: {line}")
-    if seen.line():
+    # the entries seen here that the copy goes on without are those just said, with their command
+    if seen.line() and not (seen.verdict == "overtaken" and result.overtaken):
         warn(f"{target}: {seen.line()}")
     if result.added:
         info(
