@@ -373,17 +373,26 @@ def needing(
         return [seat for seat in others if lacks(seat)]
     automatic = [demand for demand in demands if _automatic(ledger, demand)]
     deciding = [demand for demand in demands if demand not in automatic]
-    blocking = _blocking(ledger, deciding)
-    # a seat asked for a choice that cannot read its cards until shares this copy holds reach it
-    for seat in {demand.seat for demand in deciding} & set(held):
-        missing = [
-            position for position in range(len(ledger.entries)) if not held[seat].holds(ledger, position)
-        ]
-        if missing and _reads(ledger, seat, missing):
-            chosen.add(seat)
+    blocking = _blocking(ledger, deciding, demands)
     # a seat the rules' defaults play (absent, retired) acts on nothing it is sent: the others
     # stand in for it, and it catches up with the next message that goes to it
     stood = set(tables.stood_in(table))
+    # seats asked for a choice that cannot read their cards until shares this copy holds reach
+    # them: while shares are still missing here too, they go to the first such seat, which gathers
+    # them (each seat's shares to every other would be a message from each to each); once this copy
+    # holds every share the choices wait for, to each that lacks them
+    deciders = [seat for seat in ledger.seats if seat not in stood and any(d.seat == seat for d in deciding)]
+    readers = [
+        seat
+        for seat in deciders
+        if seat in held
+        and _reads(ledger, seat, [p for p in range(len(ledger.entries)) if not held[seat].holds(ledger, p)])
+    ]
+    if readers:
+        if not blocking:
+            chosen.update(readers)
+        elif deciders[0] in readers:
+            chosen.add(deciders[0])
     unaware: list[str] = []  # seats that owe what the game waits for, unaware of it
     for demand in demands:
         seat = demand.seat
@@ -451,12 +460,14 @@ def _reads(ledger: Ledger, seat: str, positions: Sequence[int]) -> bool:
     return False
 
 
-def _blocking(ledger: Ledger, deciding: Sequence[Any]) -> set[str]:
-    """The seats whose decryption shares a seat asked for a choice still waits for."""
+def _blocking(ledger: Ledger, deciding: Sequence[Any], demands: Sequence[Any]) -> set[str]:
+    """The seats whose decryption shares a seat asked for a choice still waits for, and those
+    asked for partial decryptions of a silent seat's: the game waits on both."""
     from pbem.engine.play import share_waits
 
     if ledger.table is None or ledger.table.decks is None:
         return set()
-    return {
+    waits = {
         seat for demand in deciding for seats in share_waits(ledger, demand.seat).values() for seat in seats
     }
+    return waits | {demand.seat for demand in demands if demand.kind == "unlock"}
