@@ -396,10 +396,9 @@ def send_file(
     say: Callable[[str], None] = info,
 ) -> bool:
     """Mail the game's latest entries from ``seat``; ``routed``: only to the seats that need them
-    now (``delivery.needing``; ``overtaken``: seats whose entries were overtaken, with the address
-    such an entry gave, if any), as a command's
-    ``--send`` and ``pbem mail fetch`` do. What happened is said with ``say``. Whether anything
-    was sent."""
+    now (``delivery.needing``), as a command's ``--send`` and ``pbem mail fetch`` do;
+    ``overtaken``: seats whose entries were overtaken, each with the address such an entry gave,
+    if any. What happened is said with ``say``. Whether anything was sent."""
     from pbem.engine.ledger import check_email
 
     for address in to:
