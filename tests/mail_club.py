@@ -147,21 +147,24 @@ class Club:
         return seat == self.silent and self.round() >= self.silent_from
 
     def claim(self) -> bool:
-        """Nobody can act but the silent player: the others wait out its deadline, then the first
-        of them whose status gives a timeout against it claims it; whether one did."""
-        self.clock += timedelta(days=self.deadline_days, minutes=1)
-        self.lost[self.round()] = self.lost.get(self.round(), 0) + 1
-        for seat in self.seats:
-            if seat == self.silent:
-                continue
-            self.fetch(seat)
-            status = self.json(seat, "status", self.game)
-            for item in status["waiting"]:
-                if item["seat"] == self.silent and item.get("overdue"):
-                    self.run(seat, *shlex.split(item["timeout"])[1:])
-                    self.claims += 1
-                    self.log.append(f"{seat}: {item['timeout']}")
-                    return True
+        """Nobody can act but the silent player: the first of the others whose status gives a
+        timeout against it claims it, at once where one may be claimed now (a seat already absent),
+        else once they have waited out its deadline (counted, by round); whether one did."""
+        for wait in (False, True):
+            if wait:
+                self.clock += timedelta(days=self.deadline_days, minutes=1)
+                self.lost[self.round()] = self.lost.get(self.round(), 0) + 1
+            for seat in self.seats:
+                if seat == self.silent:
+                    continue
+                self.fetch(seat)
+                status = self.json(seat, "status", self.game)
+                for item in status["waiting"]:
+                    if item["seat"] == self.silent and item.get("overdue"):
+                        self.run(seat, *shlex.split(item["timeout"])[1:])
+                        self.claims += 1
+                        self.log.append(f"{seat}: {item['timeout']}")
+                        return True
         return False
 
     def turn(self, seat: str) -> bool:
