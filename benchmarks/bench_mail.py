@@ -160,6 +160,7 @@ def club_game(rounds: int, seed: int, *, broadcast: bool, players: int = 4) -> d
             for seat in club.seats:
                 club.fetch(seat)
             sizes = [len(message) for seat in club.seats for message in club.received(seat)]
+            copies = club.copies()
             return {
                 "way": "each entry to every seat" if broadcast else "to whom needs it now",
                 "rounds": len(per_round),
@@ -171,8 +172,24 @@ def club_game(rounds: int, seed: int, *, broadcast: bool, players: int = 4) -> d
                     sum(per_round.values()) / players / max(1, len(per_round)), 2
                 ),
                 "bytes_per_message_median": int(statistics.median(sizes)),
-                "copies_identical": len(set(club.copies())) == 1,
+                "auction_moves_per_player_per_round": round(
+                    auction_moves(copies[0]) / players / max(1, len(per_round)), 2
+                ),
+                "copies_identical": len(set(copies)) == 1,
             }
+
+
+def auction_moves(copy: bytes) -> int:
+    """The bids and passes in a game: each must reach the next bidder before it can bid, so no
+    way of sending the entries can deliver fewer messages than these."""
+    import tomllib
+
+    entries = tomllib.loads(copy.decode("utf-8")).get("entry", [])
+    return sum(
+        1
+        for entry in entries
+        if entry.get("kind") == "move" and str(entry.get("move", "")).split()[:1] in (["bid"], ["pass"])
+    )
 
 
 def club_silent(rounds: int, seed: int, *, players: int = 4) -> dict[str, Any]:
@@ -312,7 +329,9 @@ def main() -> int:
         by_round = ", ".join(f"{number}: {count}" for number, count in counts)
         print(
             f"  {played_club['way']:<26} per round {played_club['received_per_player_per_round']:>6} "
-            f"(by round {by_round}); median message {played_club['bytes_per_message_median']} bytes; "
+            f"(by round {by_round}); of which the auctions' bids and passes alone "
+            f"{played_club['auction_moves_per_player_per_round']}; "
+            f"median message {played_club['bytes_per_message_median']} bytes; "
             f"{played_club['actions']} commands; copies identical: {played_club['copies_identical']}"
         )
     if silent:

@@ -21,7 +21,7 @@ from pbem.crypto.groups import Element, Group
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
-from pbem.engine.declaration import ABSENT, OptionValue
+from pbem.engine.declaration import ABSENT, WORST, OptionValue
 from pbem.engine.escrows import Escrow, start_unlock, threshold_of
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
@@ -86,6 +86,9 @@ class Table:
     # no more claims until it signs an entry again (``absent``); off in games made before it.
     absence: bool = False
     absent: set[str] = field(default_factory=set)
+    # Option withheld=worst: a reveal let pass counts as the rules' least favourable choice
+    # (``withhold``), not their default; off in games made before it.
+    worst: bool = False
     # The rules' demands of ``state`` and the rules and state they answer for (see ``_wanted``).
     asked: tuple[Ruleset, Any, tuple[Demand, ...]] | None = field(default=None, compare=False, repr=False)
 
@@ -118,6 +121,7 @@ class Table:
             retire_after=self.retire_after,
             absence=self.absence,
             absent=set(self.absent),
+            worst=self.worst,
             asked=self.asked,  # an answer about the state, which the copy shares
         )
 
@@ -141,6 +145,7 @@ def start(
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     table.retire_after = int(options.get("retire_after", 0) or 0)
     table.absence = options.get("timeouts") == ABSENT
+    table.worst = options.get("withheld") == WORST
     set_up_decks(
         rules,
         table,
@@ -884,6 +889,12 @@ def _stand_in(
         for pending in table.pending:
             if pending.context == demand.step:
                 pending.excused.add(demand.seat)
+        return
+    if demand.kind == "reveal" and table.worst and (withhold := getattr(rules, "withhold", None)) is not None:
+        # It sealed a choice, saw the others' reveals and kept its own back: counted as the rules'
+        # default, the choice of a seat that never sealed, it could choose between the two.
+        table.revealed.setdefault(demand.step, set()).add(demand.seat)
+        table.state = withhold(table.state, demand.seat, demand.step)
         return
     move = default_for(rules, table, demand.seat, demand.step)
     if demand.kind in ("commit", "reveal"):

@@ -7,7 +7,14 @@ and the game is for three to six. Played by email (``rules``) or in companion mo
 
 from __future__ import annotations
 
-from pbem.engine.declaration import DEADLINE_OPTIONS, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, package_parts
+from pbem.engine.declaration import (
+    DEADLINE_OPTIONS,
+    HIDDEN_DECK_OPTIONS,
+    SEALED_OPTIONS,
+    GameInfo,
+    OptionSpec,
+    package_parts,
+)
 
 INFO = GameInfo(
     name="princes-of-the-renaissance",
@@ -33,6 +40,7 @@ INFO = GameInfo(
             choices=("bid", "dice"),
         ),
         *DEADLINE_OPTIONS,
+        *SEALED_OPTIONS,
         *HIDDEN_DECK_OPTIONS,
     ),
     **package_parts(__name__, "pbem.render.picture.potr:draw", terminal=True),

@@ -132,13 +132,31 @@ def _order_by_bids(state: Game) -> None:
     if state.phase != BID_STEP or state.tie_break is None or any(bid is None for bid in bids.values()):
         return
     priority = {seat: index for index, seat in enumerate(state.tie_break)}
-    state.order = sorted(state.seats, key=lambda seat: (-(bids[seat] or 0), priority[seat]))
+    withheld = {seat for seat, player in state.players.items() if player.withheld}
+    state.order = sorted(state.seats, key=lambda seat: (-(bids[seat] or 0), seat in withheld, priority[seat]))
     amounts = [bid or 0 for bid in bids.values()]
     note = f"turn order by bids: {', '.join(f'{seat} ({bids[seat]})' for seat in state.order)}"
     if len(set(amounts)) < len(amounts):
         note += "; ties broken at random"
     state.events.append(note)
     state.phase = FAMILY_BIDDING
+
+
+def withhold(state: Game, seat: str) -> Game:
+    """``seat`` sealed a turn-order bid and let the deadline of its reveal pass, having seen the
+    others' bids: « Все игроки одновременно вскрываются », so a bid kept back must not be chosen
+    after them. It counts as the highest bid it could have sealed, all its gold, and last among
+    equal bids: whatever it sealed, keeping it back gains nothing."""
+    state = state.copy()
+    player = state.players[seat]
+    player.withheld = True
+    state.events.append(
+        f"{seat} kept its sealed turn-order bid back past the deadline: it counts as all its gold "
+        f"({player.gold}), last among equal bids"
+    )
+    player.bid = player.gold
+    _order_by_bids(state)
+    return state
 
 
 def bidding_actor(state: Game) -> str:

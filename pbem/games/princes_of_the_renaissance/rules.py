@@ -216,6 +216,13 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             return Pass()
         return None
 
+    def withhold(self, state: Game, seat: str, step: str) -> Game:
+        """A sealed turn-order bid whose reveal ``seat`` let pass (option withheld=worst): see
+        ``opening.withhold``. The bid is the only sealed step."""
+        if step != BID_STEP or state.phase != BID_STEP:
+            raise IllegalMoveError(f"nothing sealed in the {step} can be kept back")
+        return opening.withhold(state, seat)
+
     def random_requests(self, state: Game) -> list[RandomRequest]:
         return opening.random_requests(state) + war.random_requests(state)
 

@@ -55,6 +55,7 @@ class Player:
     gold: int
     influence: int
     bid: int | None = None
+    withheld: bool = False  # its sealed turn-order bid was kept back: counted as all its gold, last in ties
     passed: bool = False
     family: str | None = None
     city_tiles: list[str] = field(default_factory=list)
