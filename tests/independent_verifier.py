@@ -1048,6 +1048,8 @@ SIGNING_IN = (
     "rejoin",
 )  # the entries that may give the seat's address, in ``email``
 PLAY = (*RIDING, "undo", "consent")
+SEALED_PLACE = "sealed "  # escrow_partials opening a sealed choice name "sealed STEP", slot 0
+SEALED_POINT_DOMAIN = "pbem/sealed-point/v1"
 ESCROW_KEY_FIELDS = ("escrow_key", "escrow_key_proof")  # in genesis and join, with escrow
 ESCROW_FIELDS = (  # riding, in order
     "escrow",
@@ -1265,6 +1267,8 @@ class Verifier:
         # option retire_after, and how many deadlines each seat missed: every timeout claimed
         # against it, or with timeouts = "absent" each claim that made it absent
         self.retire_after = 0
+        self.opens_sealed = False  # withheld = "open": a sealed choice is also sealed to the escrow
+        self.escrow_sealed: set[tuple[str, str]] = set()  # (seat, step) sealed so
         self.missed: dict[str, int] = {}
         # option timeouts = "absent": the seats a timeout made absent, until they sign again
         self.absence = False
@@ -1323,6 +1327,8 @@ class Verifier:
                 allowed.add("remask")  # the cards the late seat's default puts under the deck
             if self.threshold:
                 allowed |= set(ESCROW_FIELDS)
+            if kind == "commit" and self.threshold and self.opens_sealed:
+                allowed.add("escrow_sealed")
             if isinstance(self.grp, Curve):
                 allowed |= {"shares_proof"} | ({"face_up_proof"} if kind == "move" else set())
         missing = sorted((set(COMMON) | set(KINDS[kind])) - set(entry))
@@ -1502,6 +1508,14 @@ class Verifier:
             if len(sealed) < 64 or len(sealed) % 64:
                 raise Bad("sealed is not 64 bytes and a padded value")
             self.commitments.setdefault((seat, entry["step"]), entry["commitment"])
+            if self.threshold and self.opens_sealed:
+                # sealed to the escrow too, so that the holders can open it if the seat keeps it back
+                if "escrow_sealed" not in entry:
+                    raise Bad("escrow_sealed is missing from a commit in a game with withheld = 'open'")
+                given = entry["escrow_sealed"]
+                if len(unb64(given, len(base64.b64decode(given + "==")), "escrow_sealed")) < 12 + 16 + 16:
+                    raise Bad("escrow_sealed is too short to hold a sealed value")
+                self.escrow_sealed.add((seat, entry["step"]))
         if kind == "reveal":
             nonce = unhex(entry["nonce"], 16, "nonce")
             committed = self.commitments.get((seat, entry["step"]))
@@ -1514,6 +1528,7 @@ class Verifier:
                 self.problem(where, "value and nonce do not open the commitment")
             self.report.count("reveal")
             self.revealed.add((seat, entry["step"]))
+            self.unlocking.get(seat, {}).pop((SEALED_PLACE + entry["step"], 0), None)
         if kind == "address":
             self.take_email(entry, where)
         if kind == "handover":
@@ -2312,6 +2327,9 @@ class Verifier:
         dealing = self.dealings[silent]
         if seat not in dealing.sealed:
             raise Bad(f"{where}: {seat} holds no share of {silent}'s escrow")
+        if str(item.get("deck", "")).startswith(SEALED_PLACE):
+            self.sealed_partial(seat, silent, item, where)
+            return
         index = dealing.sealed[seat][0]
         deck = self.deck(item, where)
         slots = item.get("slots")
@@ -2388,6 +2406,9 @@ class Verifier:
             unlocking = self.unlocking.setdefault(late, {})
             for place in owed:
                 unlocking.setdefault(place, {})
+        elif self.kept_back(late, step):
+            # a sealed choice its seat keeps back: the holders open what it sealed to the escrow
+            self.unlocking.setdefault(late, {}).setdefault((SEALED_PLACE + step, 0), {})
         elif step.startswith("shuffle of "):
             deck = self.deck({"deck": step.removeprefix("shuffle of ")}, where)
             if deck.shuffled == len(self.seats):  # a reshuffle the skipped seat begins
@@ -2395,6 +2416,51 @@ class Verifier:
             if self.seats[deck.shuffled] != late:
                 raise Bad(f"a timeout against {late}'s shuffle of {deck.name}, which it does not owe")
             deck.shuffled += 1
+
+    def kept_back(self, seat: str, step: str) -> bool:
+        """Whether ``seat`` sealed its choice in ``step`` to the escrow and has not revealed it,
+        with the escrow complete: what a timeout has the holders open."""
+        return (
+            (seat, step) in self.escrow_sealed
+            and (seat, step) not in self.revealed
+            and self.verdict is None
+            and self.complete()
+        )
+
+    def sealed_partial(self, seat: str, silent: str, item: Mapping[str, Any], where: str) -> None:
+        """A holder's partial ``s_i * T`` of the point of a sealed choice kept back (``T`` hashed
+        from the game, the step and the seat): once K are in, they open it."""
+        step = str(item["deck"]).removeprefix(SEALED_PLACE)
+        dealing = self.dealings[silent]
+        index = dealing.sealed[seat][0]
+        if item.get("slots") != [0]:
+            raise Bad(f"{where}: the opening of a sealed choice has the one slot 0")
+        positions = self.unlocking.setdefault(silent, {})
+        given = positions.get((item["deck"], 0))
+        if given is None and silent in self.stood_in() and self.kept_back(silent, step):
+            given = positions[item["deck"], 0] = {}  # opened as pbem stands in for it
+        if given is None:
+            raise Bad(f"{where}: no timeout has {silent}'s sealed {step} opened")
+        if index in given or len(given) >= self.threshold:
+            raise Bad(f"{where}: {silent}'s sealed {step} needs no more partial from {seat}")
+        values = elements_of(self.grp, item.get("partials"), f"{where} partials")
+        if len(values) != 1:
+            raise Bad(f"{where}: one partial is wanted, not {len(values)}")
+        value = values[0]
+        proof = short_proof(self.grp, item.get("proof"), f"{where} proof")
+        point = self.grp.hash_to_element(SEALED_POINT_DOMAIN, *map(text, (self.game_id, step, silent)))
+        places = [(str(item["deck"]), 0, Ciphertext(point, point))]
+        if not partials_proof_holds(
+            self.grp, dealing.commitments, index, places, [value], proof, self.game_id, silent, seat
+        ):
+            raise Bad(
+                f"{where}: the proof of {seat}'s partial opening {silent}'s sealed {step} does not verify"
+            )
+        given[index] = value
+        self.report.count("partial decryption")
+        if len(given) == self.threshold:
+            self.revealed.add((silent, step))  # what the rules then read in its place
+            self.report.count("sealed choice opened")
 
     def retire_option(self, options: object) -> None:
         """retire_after from the genesis options: absent, 0 (never); and timeouts: absent from
@@ -2408,6 +2474,10 @@ class Verifier:
         if timeouts not in ("absent", "demand"):
             raise Bad(f"timeouts = {timeouts!r} is neither 'absent' nor 'demand'")
         self.absence = timeouts == "absent"
+        withheld = options.get("withheld", "default")
+        if withheld not in ("open", "default"):
+            raise Bad(f"withheld = {withheld!r} is neither 'open' nor 'default'")
+        self.opens_sealed = withheld == "open"
 
     def retired(self) -> list[str]:
         """The seats with retire_after timeouts claimed against them."""

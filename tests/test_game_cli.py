@@ -83,7 +83,7 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
         "turn_order": "dice",
         "deadline_days": 3,
         "timeouts": "absent",
-        "withheld": "worst",
+        "withheld": "open",
         "escrow": "others",
         "escrow_threshold": 0,
         "retire_after": 3,
@@ -110,7 +110,7 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
             ["--game", "potr", "--players", "a,b,c", "--option", "speed=fast"],
             "unknown option 'speed' for princes-of-the-renaissance; valid options: family_side=a|b "
             "(default a); turn_order=bid|dice (default bid); deadline_days=0..365 (default 0); "
-            "timeouts=absent|demand (default absent); withheld=worst|default (default worst); "
+            "timeouts=absent|demand (default absent); withheld=open|default (default open); "
             "escrow=none|others|referee (default others); "
             "escrow_threshold=0..9 (default 0); "
             "retire_after=0..100 (default 3)",

@@ -1,11 +1,15 @@
 """A sealed choice kept back: the last to reveal, having read every other reveal, gains nothing by
-letting its deadline pass (option withheld=worst, the default of new games)."""
+letting its deadline pass (option withheld=open, the default of new games). With escrow the
+holders open what it sealed; without, it counts as the least favourable choice the rules allow."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
+from pbem.crypto import sealing
 from tests.conftest import Cli
 
 START = {"PBEM_NOW": "2026-11-01T10:00:00Z"}
@@ -31,41 +35,79 @@ def sealed_bids(cli: Cli, path: Path, bids: dict[str, str], *options: str) -> No
         assert cli("reveal", str(path), "--as", seat, home=seat, env=SEALED).exit_code == 0
 
 
-def claim(cli: Cli, path: Path) -> dict[str, object]:
+def claim(cli: Cli, path: Path) -> None:
     result = cli("timeout", str(path), "c", "--as", "a", home="a", env=LATE)
     assert result.exit_code == 0, result.stderr
     assert cli("verify", str(path)).exit_code == 0
-    view: dict[str, object] = json.loads(cli("show", str(path), "--json").stdout)
-    return view
 
 
-def test_a_bid_kept_back_counts_as_all_its_gold(cli: Cli, tmp_path: Path) -> None:
+def shown(cli: Cli, path: Path) -> tuple[dict[str, dict[str, int]], list[str]]:
+    view = json.loads(cli("show", str(path), "--json").stdout)
+    return view["players"], view["turn_order"]
+
+
+def test_the_escrow_opens_a_bid_kept_back(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "g.toml"
     sealed_bids(cli, path, {"a": "5", "b": "6", "c": "20"})
-    view = claim(cli, path)
-    players = view["players"]
-    assert isinstance(players, dict)
+    claim(cli, path)
+    status = cli("status", str(path), env=LATE).stdout
+    assert "give a partial decryption that opens c's sealed turn-order bid" in status
+    refused = cli("timeout", str(path), "c", "--as", "b", home="b", env=LATE)
+    assert refused.exit_code == 1
+    assert "c's sealed turn-order bid is being opened from its escrow" in refused.stderr
+    for seat in ("a", "b"):
+        assert cli("sync", str(path), "--as", seat, home=seat, env=LATE).exit_code == 0
+    assert cli("verify", str(path)).exit_code == 0
+    players, order = shown(cli, path)
+    assert players["c"]["bid"] == 20  # what c sealed, not 0, and not chosen after the others
+    assert order == ["c", "b", "a"]
+    assert "gave its partial decryption opening c's sealed turn-order bid" in cli("log", str(path)).stdout
+
+
+def test_a_value_sealed_to_the_escrow_amiss_counts_as_the_worst(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "g.toml"
+    honest = sealing.seal_to_point
+
+    def cheating(point: bytes, game_id: str, step: str, seat: str, opening: sealing.Opening) -> bytes:
+        return honest(point, game_id, step, seat, sealing.Opening("bid 0", opening.nonce))
+
+    monkeypatch.setattr(sealing, "seal_to_point", cheating)
+    sealed_bids(cli, path, {"a": "5", "b": "6", "c": "20"})
+    claim(cli, path)
+    for seat in ("a", "b"):
+        assert cli("sync", str(path), "--as", seat, home=seat, env=LATE).exit_code == 0
+    assert cli("verify", str(path)).exit_code == 0
+    players, order = shown(cli, path)
     assert players["c"]["bid"] == players["c"]["gold"] > 20
-    assert view["turn_order"] == ["c", "b", "a"]
+    assert order == ["c", "b", "a"]
+
+
+def test_without_escrow_a_bid_kept_back_counts_as_all_its_gold(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "g.toml"
+    sealed_bids(cli, path, {"a": "5", "b": "6", "c": "20"}, "escrow=none")
+    claim(cli, path)
+    players, order = shown(cli, path)
+    assert players["c"]["bid"] == players["c"]["gold"] > 20
+    assert order == ["c", "b", "a"]
     log = cli("log", str(path)).stdout
     assert "c kept its sealed turn-order bid back past the deadline: it counts as all its gold" in log
 
 
 def test_a_bid_kept_back_is_last_among_equal_bids(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "g.toml"
-    sealed_bids(cli, path, {"a": "all", "b": "6", "c": "3"})
-    view = claim(cli, path)
-    players = view["players"]
-    assert isinstance(players, dict)
+    sealed_bids(cli, path, {"a": "all", "b": "6", "c": "3"}, "escrow=none")
+    claim(cli, path)
+    players, order = shown(cli, path)
     assert players["c"]["bid"] == players["a"]["bid"] == players["a"]["gold"]
-    assert view["turn_order"] == ["a", "c", "b"]  # whatever the random tie-break
+    assert order == ["a", "c", "b"]  # whatever the random tie-break
 
 
 def test_games_made_before_count_it_as_the_default(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "g.toml"
     sealed_bids(cli, path, {"a": "5", "b": "6", "c": "20"}, "withheld=default")
-    view = claim(cli, path)
-    players = view["players"]
-    assert isinstance(players, dict)
+    claim(cli, path)
+    players, order = shown(cli, path)
     assert players["c"]["bid"] == 0
-    assert view["turn_order"] == ["b", "a", "c"]
+    assert order == ["b", "a", "c"]

@@ -469,6 +469,12 @@ def carried_text(entry: dict[str, Any]) -> str:
         parts.append(f"complained that {complaint.get('dealer')}'s escrow share does not match its dealing")
     partials: dict[str, int] = {}
     for item in entry.get("escrow_partials", []):
+        from pbem.engine import escrows
+
+        step = escrows.sealed_step(str(item.get("deck", "")))
+        if step is not None:
+            parts.append(f"gave its partial decryption opening {item['seat']}'s sealed {step} (kept back)")
+            continue
         partials[str(item["seat"])] = partials.get(str(item["seat"]), 0) + len(item.get("slots", []))
     parts += [
         f"gave partial decryptions of {seat}'s shares of {_cards(count)} ({seat} is silent)"

@@ -128,3 +128,55 @@ def _unpad(padded: bytes) -> bytes:
     if size > len(padded) - 2:
         raise ValueError("sealed value is damaged")
     return padded[2 : 2 + size]
+
+
+# --- sealed so that the escrow can open it ------------------------------------------------------
+# With escrow, the value is also encrypted under a key only the seat's deck secret ``x`` and the
+# escrow quorum reach: ``x * T``, for a point ``T`` hashed from the game, the step and the seat
+# (engine.escrows.sealed_point), so nobody chooses it. A seat that keeps its reveal back is opened
+# by the holders' partials ``s_i * T``, combined as for a card; a value that does not open to its
+# commitment is its own fault, which the file shows.
+ESCROW_SEAL_DOMAIN = "pbem/escrow-seal/v1"
+ESCROW_NONCE_DOMAIN = "pbem/escrow-seal-nonce/v1"
+AEAD_NONCE_SIZE = 12
+
+
+def _escrow_key(point: bytes, game_id: str, step: str, seat: str) -> tuple[bytes, bytes]:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    context = pae(ESCROW_SEAL_DOMAIN, game_id.encode("utf-8"), step.encode("utf-8"), seat.encode("utf-8"))
+    return HKDF(hashes.SHA256(), KEY_SIZE, salt=None, info=context).derive(point), context
+
+
+def seal_to_point(point: bytes, game_id: str, step: str, seat: str, opening: Opening) -> bytes:
+    """Encrypt an opening under a key derived from ``point`` (the encoded ``x * T``): the AEAD
+    nonce (12 bytes), then the ciphertext. A seat whose commit was overtaken seals its step again
+    under the same key, so the nonce is derived from the opening's own fresh nonce: never the same
+    twice, and a hash of it, which leaves the commitment's nonce hidden."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    key, context = _escrow_key(point, game_id, step, seat)
+    nonce = hashlib.sha256(pae(ESCROW_NONCE_DOMAIN, opening.nonce)).digest()[:AEAD_NONCE_SIZE]
+    plaintext = opening.nonce + _pad(opening.value.encode("utf-8"))
+    return nonce + ChaCha20Poly1305(key).encrypt(nonce, plaintext, context)
+
+
+def open_with_point(point: bytes, sealed: bytes, game_id: str, step: str, seat: str) -> Opening:
+    """The opening sealed to ``point``; raise ValueError if it does not open."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    if len(sealed) < AEAD_NONCE_SIZE + 16 + NONCE_SIZE:
+        raise ValueError("the value sealed to the escrow is too short")
+    key, context = _escrow_key(point, game_id, step, seat)
+    nonce, ciphertext = sealed[:AEAD_NONCE_SIZE], sealed[AEAD_NONCE_SIZE:]
+    try:
+        plaintext = ChaCha20Poly1305(key).decrypt(nonce, ciphertext, context)
+    except InvalidTag:
+        raise ValueError("the value sealed to the escrow does not open with the escrow's key") from None
+    try:
+        value = _unpad(plaintext[NONCE_SIZE:]).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("the value sealed to the escrow is not text") from None
+    return Opening(value, plaintext[:NONCE_SIZE])

@@ -246,6 +246,9 @@ class Owed:
         if self.kind == "reshare":
             return f"its share of {self.dealer}'s secret, sealed to {self.dealer}'s new player"
         if self.kind == "partial":
+            step = escrows.sealed_step(self.deck_id)
+            if step is not None:
+                return f"its partial decryption opening {self.dealer}'s sealed {step}"
             return f"its partial decryption of {self.dealer}'s share of {token(self.deck_id, self.slot)}"
         return f"its decryption share of {token(self.deck_id, self.slot)}"
 
@@ -393,13 +396,17 @@ def demands(decks: Decks) -> list[Demand]:
                 continue
             if item.kind == "partial":
                 name = token(item.deck_id, item.slot)
+                step = escrows.sealed_step(item.deck_id)
                 found.append(
                     Demand(
                         seat,
                         "unlock",
                         f"unlock of {item.dealer}",
                         f"give a partial decryption of {item.dealer}'s share of {name} "
-                        f"({item.dealer} is silent)",
+                        f"({item.dealer} is silent)"
+                        if step is None
+                        else f"give a partial decryption that opens {item.dealer}'s sealed {step} "
+                        f"({item.dealer} kept it back past its deadline)",
                     )
                 )
                 continue
@@ -495,11 +502,12 @@ def owed_fields(
         if item.kind == "acknowledge":
             answering.append(item.dealer)
             continue
-        deck = decks.decks[item.deck_id]
         if item.kind == "partial":
-            place = hd.Place(deck.deck_id, item.slot, deck.slots[item.slot])
-            unlocking.setdefault(item.dealer, {}).setdefault(deck.deck_id, []).append(place)
+            unlocking.setdefault(item.dealer, {}).setdefault(item.deck_id, []).append(
+                _unlocked_place(decks, item.deck_id, item.slot, item.dealer, game_id)
+            )
             continue
+        deck = decks.decks[item.deck_id]
         if item.kind == "shuffle":
             chosen = (shuffle_seeds or {}).get(deck.deck_id) or hd.shuffle_seed(
                 seed, game_id=game_id, deck_id=deck.deck_id, seat=seat, round=deck.rounds
@@ -822,36 +830,36 @@ def _take_partials(
     silent = item.get("seat")
     if not isinstance(silent, str) or silent not in escrow.unlocking:
         raise GameFileError(f"{where}: {silent!r} is not a seat being unlocked")
-    deck = _deck_of(decks, item, where)
+    sealed = escrows.sealed_step(str(item.get("deck", "")))
+    deck = None if sealed is not None else _deck_of(decks, item, where)
+    deck_id = deck.deck_id if deck is not None else escrows.sealed_place(sealed or "")
     slots = item.get("slots")
     if not isinstance(slots, list) or not slots or not all(type(slot) is int for slot in slots):
         raise GameFileError(f"{where}: slots must be a list of slots")
     if len(set(slots)) != len(slots):
         raise GameFileError(f"{where}: a slot named twice")
     allowed = set(owed(decks, seat)) | set(owed(start, seat))
-    taken = [Owed("partial", deck.deck_id, slot, dealer=silent) for slot in slots]
+    taken = [Owed("partial", deck_id, slot, dealer=silent) for slot in slots]
     for slot, wanted in zip(slots, taken, strict=True):
         if wanted not in allowed:
             raise GameFileError(
                 f"{where}: {seat} owes no partial decryption of {silent}'s share of "
-                f"{token(deck.deck_id, slot)} (the others unlock only what the game needs of a silent seat)"
+                f"{token(deck_id, slot)} (the others unlock only what the game needs of a silent seat)"
             )
     group = decks.group
     values = group.parse_elements(item.get("partials"), f"{where} partials")
     if len(values) != len(slots):
         raise GameFileError(f"{where}: {len(values)} partials for {len(slots)} slots")
     proof = hd.parse_proof(item.get("proof"), f"{where} proof", group=group)
-    places = [hd.Place(deck.deck_id, slot, deck.slots[slot]) for slot in slots]
+    places = [_unlocked_place(decks, deck_id, slot, silent, game_id) for slot in slots]
     dealing = escrow.dealings[silent]
     c1s = [group.element_text(place.ciphertext.c1) for place in places]
     check(
-        proof_key(
-            "partials", game_id, seat, silent, deck.deck_id, slots, item["partials"], item["proof"], c1s
-        ),
+        proof_key("partials", game_id, seat, silent, deck_id, slots, item["partials"], item["proof"], c1s),
         lambda: es.check_partials(dealing, seat, places, values, proof, game_id=game_id, group=group),
     )
     for slot, value in zip(slots, values, strict=True):
-        given = escrow.unlocking[silent][(deck.deck_id, slot)]
+        given = escrow.unlocking[silent][(deck_id, slot)]
         given[seat] = value
         if len(given) == escrow.threshold:
             combined = es.combine(
@@ -859,8 +867,21 @@ def _take_partials(
                 threshold=escrow.threshold,
                 group=group,
             )
-            deck.add_share(slot, Share(silent, combined, None))
+            if deck is None:
+                assert sealed is not None
+                escrow.opened[silent, sealed] = combined  # the table opens the value with it
+            else:
+                deck.add_share(slot, Share(silent, combined, None))
     return taken
+
+
+def _unlocked_place(decks: Decks, deck_id: str, slot: int, silent: str, game_id: str) -> hd.Place:
+    """What a partial of ``silent``'s share is taken of: a card's ``c1``, or the point of a sealed
+    choice it kept back."""
+    step = escrows.sealed_step(deck_id)
+    if step is None:
+        return hd.Place(deck_id, slot, decks.decks[deck_id].slots[slot])
+    return hd.Place(deck_id, slot, escrows.sealed_ciphertext(decks.group, game_id, step, silent))
 
 
 # --- a silent seat ------------------------------------------------------------------------------

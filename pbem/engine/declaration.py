@@ -106,15 +106,16 @@ TIMEOUTS = OptionSpec(
 )
 # What every game with deadlines offers: the deadline, and what a timeout claimed after it does.
 DEADLINE_OPTIONS = (DEADLINE, TIMEOUTS)
-WORST = "worst"
+OPEN = "open"
 WITHHELD = OptionSpec(
     "withheld",
     "choice",
-    WORST,
-    "worst: a sealed choice whose maker lets the deadline of its reveal pass, having seen the "
-    "others' reveals, counts as the least favourable choice the rules allow it (so withholding "
-    "never pays); default: as the rules' default, the choice of a seat that never sealed one",
-    choices=(WORST, "default"),
+    OPEN,
+    "open: a sealed choice whose maker lets the deadline of its reveal pass, having read the "
+    "others' reveals, is opened by the escrow holders (it counts as sealed), and where nothing "
+    "opens it counts as the least favourable choice the rules allow it, so withholding never "
+    "pays; default: as the rules' default, the choice of a seat that never sealed one",
+    choices=(OPEN, "default"),
     absent="default",
 )
 # What a game with sealed choices offers.

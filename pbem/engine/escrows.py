@@ -67,6 +67,9 @@ class Escrow:
     # shares of its secret sealed again to that key, until ``threshold`` of them are in
     resharing: dict[str, Element] = field(default_factory=dict)
     reshared: dict[str, dict[str, es.Sealed]] = field(default_factory=dict)
+    # A sealed choice kept back, opened from its seat's escrow: (seat, step) -> ``x * T`` once
+    # ``threshold`` partials of the point are in (see ``sealed_point``).
+    opened: dict[tuple[str, str], Element] = field(default_factory=dict)
 
     def holders(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
         """Who holds ``dealer``'s shares: the referee, or every other seat in seat order."""
@@ -87,6 +90,7 @@ class Escrow:
             self.referee,
             dict(self.resharing),
             {seat: dict(given) for seat, given in self.reshared.items()},
+            dict(self.opened),
         )
 
     def unlocked(self, seat: str, deck_id: str, slot: int) -> bool:
@@ -482,6 +486,36 @@ def take_reshare_complaint(escrow: Escrow, seat: str, item: object, *, game_id: 
             f"{seat}'s new player complained of {holder}'s sound share, which the complaint itself shows: "
             "the game cannot go on"
         )
+
+
+# --- opening a sealed choice kept back ----------------------------------------------------------
+SEALED_POINT_DOMAIN = "pbem/sealed-point/v1"
+SEALED_PLACE = "sealed "  # the unlock of a sealed step: "sealed STEP", position 0 (no deck's id has a space)
+
+
+def sealed_point(group: Group, game_id: str, step: str, seat: str) -> Element:
+    """``T``, hashed from the game, the step and the seat: the point whose ``x * T`` keys a sealed
+    value for the escrow, ``x`` the seat's deck secret. Nobody chooses it, so a partial ``s_i * T``
+    serves only to open this one value."""
+    return group.hash_to_element(
+        SEALED_POINT_DOMAIN, game_id.encode("utf-8"), step.encode("utf-8"), seat.encode("utf-8")
+    )
+
+
+def sealed_place(step: str) -> str:
+    """The name under which the holders unlock a seat's sealed ``step``."""
+    return SEALED_PLACE + step
+
+
+def sealed_step(place: str) -> str | None:
+    """The step a place unlocks a sealed choice of, or None for a deck."""
+    return place.removeprefix(SEALED_PLACE) if place.startswith(SEALED_PLACE) else None
+
+
+def sealed_ciphertext(group: Group, game_id: str, step: str, seat: str) -> hd.Ciphertext:
+    """The point ``T`` where partials expect a card's ``c1`` (the ``c2`` is never read)."""
+    point = sealed_point(group, game_id, step, seat)
+    return hd.Ciphertext(point, point)
 
 
 # --- unlocking a silent seat -------------------------------------------------------------------

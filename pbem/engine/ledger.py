@@ -109,6 +109,8 @@ OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
 # nobody redirects it); an ``address`` entry changes it later.
 # A timeout whose default puts a silent seat's cards under the deck carries them re-masked.
 OPTIONAL_FIELDS["timeout"] += ("remask",)
+# With withheld=open and escrow, a sealed choice is also sealed so that the escrow can open it.
+OPTIONAL_FIELDS["commit"] += ("escrow_sealed",)
 OPTIONAL_FIELDS["genesis"] = OPTIONAL_FIELDS["join"] = OPTIONAL_FIELDS["handover"] = ("email",)
 # The group of the game's hidden decks (see pbem.crypto.groups); a genesis without it, as every
 # game made before the curve, means the 2048-bit group.
@@ -2377,7 +2379,10 @@ def _replay_play(
             unb64(entry["sealed"])
         except ValueError:
             raise GameFileError("the sealed value is not base64") from None
-        tables.apply_commit(table, seat, entry["step"], entry["commitment"], entry["sealed"])
+        escrow_sealed = _escrow_sealed(table, entry)
+        tables.apply_commit(
+            table, seat, entry["step"], entry["commitment"], entry["sealed"], escrow_sealed=escrow_sealed
+        )
     elif kind == "reveal":
         nonce = _nonce(entry["nonce"])
         opening = sealing.Opening(entry["value"], nonce)
@@ -2388,6 +2393,29 @@ def _replay_play(
     else:
         # Only against the step's start: the entry's own link is already counted in ``table``.
         tables.check_contribution(rules, step_start, seat, entry["event"])
+
+
+def _escrow_sealed(table: tables.Table, entry: Mapping[str, Any]) -> str | None:
+    """A commit's ``escrow_sealed``: required where the game seals choices to the escrow, refused
+    elsewhere."""
+    given = entry.get("escrow_sealed")
+    if not tables.seals_to_escrow(table):
+        if given is not None:
+            raise GameFileError("escrow_sealed: this game seals no choice to the escrow")
+        return None
+    if given is None:
+        raise GameFileError(
+            'escrow_sealed is missing: in this game (withheld = "open", with escrow) a sealed choice '
+            "is also sealed so that the escrow can open it if its seat keeps it back"
+        )
+    try:
+        opened = unb64(given)
+    except ValueError:
+        raise GameFileError("escrow_sealed is not base64") from None
+    if len(opened) < sealing.AEAD_NONCE_SIZE + 16 + sealing.NONCE_SIZE:
+        raise GameFileError("escrow_sealed is too short to hold a sealed value")
+    assert isinstance(given, str)
+    return given
 
 
 def _receiving_keys(ledger: Ledger) -> dict[str, Element] | None:

@@ -188,7 +188,24 @@ def play(ledger: Ledger, seat: str, text: str, secret: SecretKeys, at: str) -> t
         entry["commitment"] = sealing.commitment(ledger.game_id, demand.step, seat, opening)
         box = ledger.roster[seat].box_public
         entry["sealed"] = b64(sealing.seal(box, ledger.game_id, demand.step, seat, opening))
+        if tables.seals_to_escrow(game.table):
+            entry["escrow_sealed"] = b64(_sealed_to_escrow(ledger, seat, demand.step, opening, secret))
     return _sign(ledger, seat, entry, secret)
+
+
+def _sealed_to_escrow(
+    ledger: Ledger, seat: str, step: str, opening: sealing.Opening, secret: SecretKeys
+) -> bytes:
+    """The opening sealed under ``x * T``, which the seat's deck secret ``x`` gives now and the
+    escrow quorum later, should the seat keep its reveal back."""
+    from pbem.engine import escrows
+
+    decks = seated(ledger).table.decks
+    assert decks is not None
+    group = decks.group
+    x = hidden_decks.secret_for(ledger.secret_seed(seat, secret), ledger.game_id, seat, group)
+    point = group.power(escrows.sealed_point(group, ledger.game_id, step, seat), x)
+    return sealing.seal_to_point(group.encode(point), ledger.game_id, step, seat, opening)
 
 
 def timeout(

@@ -20,8 +20,9 @@ from pbem.crypto.deck_groups import OLD_GROUP
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
+from pbem.engine import escrows
 from pbem.engine.decks import Decks, ProofCheck, check_now
-from pbem.engine.declaration import ABSENT, WORST, OptionValue
+from pbem.engine.declaration import ABSENT, OPEN, OptionValue
 from pbem.engine.escrows import Escrow, start_unlock, threshold_of
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
@@ -86,9 +87,12 @@ class Table:
     # no more claims until it signs an entry again (``absent``); off in games made before it.
     absence: bool = False
     absent: set[str] = field(default_factory=set)
-    # Option withheld=worst: a reveal let pass counts as the rules' least favourable choice
+    # Option withheld=open: a reveal let pass is opened by the escrow where the seat sealed its
+    # choice to it (``escrow_sealed``), else counts as the rules' least favourable choice
     # (``withhold``), not their default; off in games made before it.
     worst: bool = False
+    escrow_sealed: dict[str, dict[str, str]] = field(default_factory=dict)  # step -> seat -> sealed
+    unopened: set[tuple[str, str]] = field(default_factory=set)  # (seat, step): sealed to the escrow amiss
     # The rules' demands of ``state`` and the rules and state they answer for (see ``_wanted``).
     asked: tuple[Ruleset, Any, tuple[Demand, ...]] | None = field(default=None, compare=False, repr=False)
 
@@ -122,6 +126,8 @@ class Table:
             absence=self.absence,
             absent=set(self.absent),
             worst=self.worst,
+            escrow_sealed={step: dict(seats) for step, seats in self.escrow_sealed.items()},
+            unopened=set(self.unopened),
             asked=self.asked,  # an answer about the state, which the copy shares
         )
 
@@ -145,7 +151,7 @@ def start(
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     table.retire_after = int(options.get("retire_after", 0) or 0)
     table.absence = options.get("timeouts") == ABSENT
-    table.worst = options.get("withheld") == WORST
+    table.worst = options.get("withheld") == OPEN
     set_up_decks(
         rules,
         table,
@@ -396,9 +402,77 @@ def check_commit(rules: Ruleset, table: Table, seat: str, step: str, commitment:
         raise IllegalMoveError("the commitment must be 64 hex digits")
 
 
-def apply_commit(table: Table, seat: str, step: str, commitment: str, sealed: str) -> None:
+def apply_commit(
+    table: Table, seat: str, step: str, commitment: str, sealed: str, *, escrow_sealed: str | None = None
+) -> None:
     table.commitments.setdefault(step, {})[seat] = commitment
     table.sealed.setdefault(step, {})[seat] = sealed
+    if escrow_sealed is not None:
+        table.escrow_sealed.setdefault(step, {})[seat] = escrow_sealed
+
+
+def seals_to_escrow(table: Table) -> bool:
+    """Whether a sealed choice must also be sealed so that the escrow can open it (option
+    withheld=open, in a game with escrow)."""
+    return table.worst and table.decks is not None and table.decks.escrow is not None
+
+
+def _opens(table: Table, demand: Demand) -> bool:
+    """Whether a timeout on ``demand``, a reveal, has the escrow holders open the sealed value:
+    the seat sealed it to the escrow and its escrow is complete."""
+    if demand.kind != "reveal" or not seals_to_escrow(table):
+        return False
+    assert table.decks is not None and table.decks.escrow is not None
+    escrow = table.decks.escrow
+    return (
+        demand.seat in table.escrow_sealed.get(demand.step, {})
+        and escrow.failed is None
+        and escrow.complete(table.decks.seats)
+    )
+
+
+def _opening(table: Table, demand: Demand) -> bool:
+    """Whether the escrow holders are opening ``demand``'s sealed value now."""
+    if demand.kind != "reveal" or table.decks is None or table.decks.escrow is None:
+        return False
+    unlocking = table.decks.escrow.unlocking.get(demand.seat, {})
+    return (escrows.sealed_place(demand.step), 0) in unlocking
+
+
+def _open_kept_back(rules: Ruleset, table: Table) -> bool:
+    """Apply each sealed value the escrow holders have opened: as the seat's reveal when it opens
+    to its commitment; when it does not, the seat sealed something else to the escrow than it
+    committed to, which the file shows, and the claim stands in as for a value nothing opens.
+    Whether one was applied."""
+    if table.decks is None or table.decks.escrow is None:
+        return False
+    escrow, group = table.decks.escrow, table.decks.group
+    for (seat, step), point in list(escrow.opened.items()):
+        if seat in table.revealed.get(step, set()):
+            continue
+        demand = Demand(seat, "reveal", step, "")
+        try:
+            opening = sealing.open_with_point(
+                group.encode(point), _b64(table.escrow_sealed[step][seat]), table.game_id, step, seat
+            )
+            move = check_reveal(rules, table, seat, step, opening)
+        except (ValueError, IllegalMoveError):
+            table.unopened.add((seat, step))
+            _stand_in(rules, table, demand, [], cards=None, check=check_now)
+            return True
+        apply_reveal(rules, table, seat, step, move)
+        return True
+    return False
+
+
+def _b64(text: str) -> bytes:
+    import base64
+    import binascii
+
+    try:
+        return base64.b64decode(text, validate=True)
+    except (ValueError, binascii.Error):
+        raise ValueError("not base64") from None
 
 
 def check_reveal(rules: Ruleset, table: Table, seat: str, step: str, opening: sealing.Opening) -> Any:
@@ -415,6 +489,9 @@ def check_reveal(rules: Ruleset, table: Table, seat: str, step: str, opening: se
 
 def apply_reveal(rules: Ruleset, table: Table, seat: str, step: str, move: Any) -> None:
     table.revealed.setdefault(step, set()).add(seat)
+    if table.decks is not None and table.decks.escrow is not None:
+        # revealed by its seat, come back, or opened: the holders owe no more partials of it
+        table.decks.escrow.unlocking.get(seat, {}).pop((escrows.sealed_place(step), 0), None)
     table.state = rules.apply(table.state, seat, move)
 
 
@@ -459,6 +536,8 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
                 table.state = dealt
                 _note_requests(rules, table, seq)
                 progress = True
+        if not progress and _open_kept_back(rules, table):
+            progress = True
         if not progress and _stand_in_for_absent(rules, table, done):
             _note_requests(rules, table, seq)
             progress = True
@@ -713,6 +792,17 @@ def _default_reason(rules: Ruleset, table: Table, demand: Demand) -> str | None:
     if demand.kind not in ("move", "commit", "reveal"):
         return None
     late, step = demand.seat, demand.step
+    if _opening(table, demand):
+        assert table.decks is not None and table.decks.escrow is not None
+        escrow = table.decks.escrow
+        given = escrow.unlocking[late][escrows.sealed_place(step), 0]
+        owing = [seat for seat in escrow.holders(table.decks.seats, late) if seat not in given]
+        return (
+            f"{late}'s sealed {step} is being opened from its escrow: it waits for the partial "
+            f"decryptions of {', '.join(owing)}"
+        )
+    if _opens(table, demand):
+        return None
     default = default_for(rules, table, late, step)
     if default is None:
         return f"the rules give no default for {late} in the {step}"
@@ -840,7 +930,11 @@ def apply_timeout(
     missed deadline, and the defaults made for it meanwhile (the second half of one that shows
     cards among them) count nothing."""
     uses, missing = default_cards(rules, table, demand)
-    if missing:
+    if _opens(table, demand):
+        # it sealed its choice and kept it back after reading the others': the holders open it
+        assert table.decks is not None and table.decks.escrow is not None
+        start_unlock(table.decks.escrow, demand.seat, [(escrows.sealed_place(demand.step), 0)])
+    elif missing:
         assert table.decks is not None and table.decks.escrow is not None
         start_unlock(table.decks.escrow, demand.seat, missing)
     else:

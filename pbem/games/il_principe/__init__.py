@@ -12,7 +12,14 @@ files made before it unreadable.
 
 from __future__ import annotations
 
-from pbem.engine.declaration import DEADLINE_OPTIONS, HIDDEN_DECK_OPTIONS, GameInfo, OptionSpec, package_parts
+from pbem.engine.declaration import (
+    DEADLINE_OPTIONS,
+    HIDDEN_DECK_OPTIONS,
+    SEALED_OPTIONS,
+    GameInfo,
+    OptionSpec,
+    package_parts,
+)
 
 INFO = GameInfo(
     name="il-principe",
@@ -29,6 +36,7 @@ INFO = GameInfo(
             "the rules' variant: 10 ducats to start, 6 each round, cities may be built in round 1",
         ),
         *DEADLINE_OPTIONS,
+        *SEALED_OPTIONS,
         *HIDDEN_DECK_OPTIONS,
     ),
     **package_parts(__name__, "pbem.render.picture.principe:draw"),
