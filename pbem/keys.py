@@ -115,8 +115,10 @@ class KeyStore:
                 f"key file {path} is accessible by other users (mode {mode:04o}); run 'chmod 600 {path}'"
             )
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-            sealed = read_sealed(data)
+            text = path.read_text(encoding="utf-8")
+            if not text.strip():  # a write cut short, or a file made by hand: nothing to call damaged
+                raise IdentityError(f"key file {path} is empty: not a pbem key file")
+            sealed = read_sealed(tomllib.loads(text))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError, KeyFileDamaged) as exc:
             raise IdentityError(f"key file {path} is damaged: {exc}") from None
         except OSError as exc:

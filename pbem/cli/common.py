@@ -112,16 +112,10 @@ def now() -> str:
 
 
 def output_width() -> int | None:
-    """The width to wrap plain text at: $COLUMNS if set, else the terminal's, else None (output
-    that goes to a file or a pipe keeps one line per item, for scripts)."""
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
-    if sys.stdout.isatty():
-        import shutil
+    """The width to wrap plain text at, the same as rich's tables (``pbem.render.output_width``)."""
+    from pbem.render import output_width as width
 
-        return shutil.get_terminal_size().columns
-    return None
+    return width()
 
 
 def echo_wrapped(text: str, *, first: str | None = None, indent: int = 0) -> None:

@@ -70,11 +70,17 @@ def list_keys(as_json: bool = typer.Option(False, "--json", help="Print as JSON.
         elif not entries and not broken:
             info(f"no keys in {_store().home}; make one with 'pbem key new NAME'")
         else:
+            from rich.cells import cell_len
+
+            from pbem.cli.columns import pad
+
+            # a name of 32 letters, or of Chinese ones two columns wide, keeps the columns in line
+            width = max([16, *(cell_len(e.name) for e in entries)])
             for e in entries:
                 kind = "imported"
                 if e.private:
                     kind = "private key" + ("" if e.encrypted else ", no passphrase")
-                typer.echo(f"{e.name:<16} {e.identity.fingerprint}  {kind}")
+                typer.echo(f"{pad(e.name, width)} {e.identity.fingerprint}  {kind}")
     if broken:  # the readable ones are listed; the exit code still says something is wrong
         raise typer.Exit(IdentityError.exit_code)
 

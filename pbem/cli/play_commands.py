@@ -147,6 +147,9 @@ def _stood_in_lines(ledger: Ledger) -> list[str]:
 def moves(
     file: Path = FILE,
     seat: str = SEAT,
+    key: str | None = typer.Option(
+        None, "--key", help="Key to read your hand with (default: the seat name)."
+    ),
     as_json: bool = JSON,
 ) -> None:
     """Every move a seat may make now, in the exact text 'pbem play' accepts."""
@@ -156,7 +159,7 @@ def moves(
 
         _, ledger = read_game(file, seat=seat)
         play_mod.seated(ledger)
-        hand = _hand(ledger, seat)
+        hand = _hand(ledger, seat, key, file)
         demand, report = moves_report(ledger, seat, hand)
         texts, free, notes, waits = (
             report["moves"],
@@ -205,16 +208,26 @@ def moves_report(
     }
 
 
-def _hand(ledger: Ledger, seat: str) -> dict[str, str | None] | None:
+def _hand(ledger: Ledger, seat: str, key: str | None, file: Path) -> dict[str, str | None] | None:
     """The hidden cards ``seat`` holds, read with its key; {} if it holds none (no key needed),
     None if its key cannot be opened here (the rules' moves are then listed unfiltered)."""
+    from pbem.cli.reading import default_key
     from pbem.engine import play as play_mod
     from pbem.errors import PbemError
+    from pbem.keys import KeyStore
 
     if not play_mod.held(ledger, seat) or seat not in ledger.roster:
         return {}
+    name = key or default_key(ledger, seat)
+    if not KeyStore().key_path(name).exists():
+        # a new key would not read the hand: only the key the seat joined with does
+        info(
+            f"(card plays not filtered by your hand: no key named {name!r} here; if the seat joined "
+            f"with a key of another name, name it: pbem moves {file} --as {seat} --key NAME)"
+        )
+        return None
     try:
-        secret = signing_key(ledger, seat, None)
+        secret = signing_key(ledger, seat, name)
     except PbemError as exc:
         info(f"(card plays not filtered by your hand: {exc})")
         return None
@@ -469,9 +482,9 @@ def log(file: Path = FILE, as_json: bool = JSON) -> None:
             print_json(items)
             return
         for item in items:
-            typer.echo(log_text(item["seq"], item["by"], item["kind"], item["what"]))
+            echo_wrapped(item["what"], first=log_text(item["seq"], item["by"], item["kind"], ""), indent=30)
             for line in item["outcomes"]:
-                typer.echo(OUTCOME_INDENT + line)
+                echo_wrapped(line, first=OUTCOME_INDENT, indent=len(OUTCOME_INDENT) + 2)
 
 
 # Outcome lines sit under the move's text, past the seq, seat and kind columns of ``log_text``.
@@ -564,7 +577,7 @@ def show(
 
         render(ledger.info.name, ledger.info.title, view, private)
         for line in _stood_in_lines(ledger):
-            typer.echo(line)
+            echo_wrapped(line)
         for name, card in hand.items():
             shown = card if card is not None else "not readable yet: " + play_mod.share_wait(ledger, name)
-            typer.echo(f"your hidden card {name}: {shown} (only you can see this)")
+            echo_wrapped(f"your hidden card {name}: {shown} (only you can see this)")

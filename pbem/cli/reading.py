@@ -86,11 +86,29 @@ def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> 
         warn(f"{file}: {line}")
     comparison = compare_with_seen(ledger)
     line = comparison.line(by_mail=bool(ledger.addresses))
+    if comparison.verdict == "behind":
+        line += f": bring it up to date with pbem merge {file} {_newer_copy(ledger, file)}"
     if line:
         if writing and comparison.refuses_writes:
             raise GameFileError(f"{file}: {line}; nothing was written")
         warn(f"{file}: {line}")
     return loaded, ledger
+
+
+def _newer_copy(ledger: Ledger, file: Path) -> str:
+    """Where the copy that is further on is likely kept: the library's file of the game, the one
+    last written here; else a word for the player to put its name in place of."""
+    import contextlib
+
+    from pbem.errors import PbemError
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    with contextlib.suppress(OSError, PbemError):
+        kept = Library(default_home()).games().get(ledger.game_id)
+        if kept is not None and kept.path.is_file() and not (file.is_file() and kept.path.samefile(file)):
+            return str(kept.path)
+    return "NEWER_COPY"
 
 
 def compare_with_seen(ledger: Ledger) -> Comparison:

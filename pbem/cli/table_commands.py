@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pbem.cli.common import HTML, PNG, SVG, info, now, option_texts, print_json, reported
+from pbem.cli.columns import pad
+from pbem.cli.common import HTML, PNG, SVG, echo_wrapped, info, now, option_texts, print_json, reported
 
 if TYPE_CHECKING:
     from pbem.companion.log import Signer, Table
@@ -114,6 +115,7 @@ def new(
     components: Path | None = typer.Option(
         None, "--components", help="A component template with the values printed on your copy."
     ),
+    as_json: bool = JSON,
 ) -> None:
     """Start a table log for a game on a real table."""
     with reported():
@@ -157,6 +159,8 @@ def new(
             f"record what happens: pbem table add {file} ACTION "
             f"(the forms: pbem table events --game {found.name})"
         )
+        if as_json:
+            _print(table.tracker.show(table.state), True, {"table": table.header})
 
 
 @app.command("add", context_settings=WORDS_MAY_BE_NEGATIVE)
@@ -209,18 +213,18 @@ def income(
 
 
 @app.command("undo")
-def undo(file: Path = FILE) -> None:
+def undo(file: Path = FILE, as_json: bool = JSON) -> None:
     """Take back the last action (it is kept, so 'redo' can put it back)."""
-    _step_back_or_forth(file, "undone")
+    _step_back_or_forth(file, "undone", as_json)
 
 
 @app.command("redo")
-def redo(file: Path = FILE) -> None:
+def redo(file: Path = FILE, as_json: bool = JSON) -> None:
     """Put back the last undone action."""
-    _step_back_or_forth(file, "redone")
+    _step_back_or_forth(file, "redone", as_json)
 
 
-def _step_back_or_forth(file: Path, done: str) -> None:
+def _step_back_or_forth(file: Path, done: str, as_json: bool) -> None:
     with reported():
         from pbem.companion import log
 
@@ -228,6 +232,8 @@ def _step_back_or_forth(file: Path, done: str) -> None:
         updated, action = (log.undo if done == "undone" else log.redo)(table, str(file))
         _write(loaded, updated)
         info(f"{done} action {action['seq']}: {action['text']}")
+        if as_json:
+            _print(updated.tracker.show(updated.state), True, {done: action})
 
 
 @app.command("log")
@@ -239,16 +245,30 @@ def show_log(file: Path = FILE, as_json: bool = JSON) -> None:
             print_json({"table": table.header, "actions": table.actions, "undone": table.undone})
             return
         for action in table.actions:
-            typer.echo(_log_text(action))
+            _echo_action(f"{action['seq']:>4}", action)
         if table.undone:
             typer.echo("undone (newest last):")
             for action in table.undone:
-                typer.echo(f"      {action['at']}  {action['by']:<10} {action['text']}")
+                _echo_action("    ", action)
+
+
+def _echo_action(seq: str, action: dict[str, Any]) -> None:
+    from rich.cells import cell_len
+
+    first = _lead(seq, action)
+    echo_wrapped(_said(action), first=first, indent=cell_len(first))
+
+
+def _lead(seq: str, action: dict[str, Any]) -> str:
+    return f"{seq}  {action['at']}  {pad(action['by'], 10)} "
+
+
+def _said(action: dict[str, Any]) -> str:
+    return str(action["text"]) + (f" [signed by {action['signer']}]" if "sig" in action else "")
 
 
 def _log_text(action: dict[str, Any]) -> str:
-    signed = f" [signed by {action['signer']}]" if "sig" in action else ""
-    return f"{action['seq']:>4}  {action['at']}  {action['by']:<10} {action['text']}{signed}"
+    return _lead(f"{action['seq']:>4}", action) + _said(action)
 
 
 @app.command("show")
@@ -318,7 +338,27 @@ def verify(file: Path = FILE, as_json: bool = JSON) -> None:
             return
         typer.echo(f"ok: {file}: {len(table.actions)} actions replay cleanly; {signed} signed")
         for seat, public in table.signers().items():
-            typer.echo(f"  {seat} signed with signing key {public} (compare with 'pbem key export {seat}')")
+            typer.echo(f"  {pad(seat, 16)} {_signer_line(seat, public)}")
+
+
+def _signer_line(seat: str, public: str) -> str:
+    """The fingerprint players compare (as pbem verify and pbem key list print it) of the key that
+    signed ``seat``'s actions. An action carries the signing key only, and a fingerprint covers
+    both of an identity's keys: it is found among the keys and identities of this home."""
+    import base64
+
+    from pbem.keys import KeyStore
+
+    found = [
+        entry for entry in KeyStore().entries()[0] if entry.identity.sign_public == base64.b64decode(public)
+    ]
+    found.sort(key=lambda entry: entry.name != seat)
+    if found:
+        return f"{found[0].identity.fingerprint}  (the key {found[0].name!r} of this home)"
+    return (
+        f"a key this home does not know: import {seat}'s identity (pbem key import) to see its "
+        f"fingerprint (signing key {public})"
+    )
 
 
 @app.command("events")
