@@ -84,6 +84,8 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
         "deadline_days": 3,
         "timeouts": "absent",
         "withheld": "open",
+        "retired": "compete-none",
+        "default_places": "chance",
         "escrow": "others",
         "escrow_threshold": 0,
         "retire_after": 3,
@@ -110,7 +112,9 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
             ["--game", "potr", "--players", "a,b,c", "--option", "speed=fast"],
             "unknown option 'speed' for princes-of-the-renaissance; valid options: family_side=a|b "
             "(default a); turn_order=bid|dice (default bid); deadline_days=0..365 (default 0); "
-            "timeouts=absent|demand (default absent); withheld=open|default (default open); "
+            "timeouts=absent|demand (default absent); retired=compete-none|compete (default "
+            "compete-none); default_places=chance|first (default chance); "
+            "withheld=open|default (default open); "
             "escrow=none|others|referee (default others); "
             "escrow_threshold=0..9 (default 0); "
             "retire_after=0..100 (default 3)",

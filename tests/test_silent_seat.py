@@ -27,6 +27,8 @@ from pbem.engine import ledger, play
 from pbem.engine import table as tables
 from pbem.engine.ledger import Ledger
 from pbem.engine.ruleset import Demand
+from pbem.games.princes_of_florence.prestige import FEWEST, MOST, card_points
+from pbem.games.princes_of_florence.state import as_estate
 from pbem.kit import templates
 from tests.conftest import seeded_keys
 from tests.silent_seat import Clock, Silence, play_on
@@ -118,6 +120,15 @@ def absent_after_one(game: Ledger, silence: Silence) -> None:
     assert partials(game) > 0
 
 
+def played_by_defaults_at_the_end(game: Ledger) -> None:
+    """New games record retired=compete-none and default_places=chance: the state the game ended
+    with knows the seat the defaults played then, and the chance its placements read."""
+    assert game.table is not None
+    defaults = state(game).defaults
+    assert defaults.seats == ("cat",) == tuple(tables.stood_in(game.table))
+    assert not defaults.compete and defaults.by_chance and len(defaults.chance) == 32
+
+
 @pytest.mark.parametrize("seed", [2])
 def test_princes_of_the_renaissance_ends_with_a_silent_player(seed: int) -> None:
     from tests.games.princes_of_the_renaissance.test_playouts import choose as pick
@@ -135,6 +146,10 @@ def test_princes_of_the_renaissance_ends_with_a_silent_player(seed: int) -> None
     )
     assert state(game).decade == 3 and game.rules is not None and game.rules.over(state(game))
     absent_after_one(game, silence)
+    played_by_defaults_at_the_end(game)
+    score = game.rules.score(state(game))
+    assert (score["cat"]["gold"], score["cat"]["influence"]) == (0, 0)  # it competes for neither
+    assert sorted(score[seat]["gold"] for seat in ("ann", "ben")) in ([3, 6], [5, 5], [6, 6])
 
 
 def test_princes_of_florence_ends_with_a_silent_player() -> None:
@@ -148,6 +163,11 @@ def test_princes_of_florence_ends_with_a_silent_player() -> None:
     )
     assert state(game).round == 7 and game.rules is not None and game.rules.over(state(game))
     absent_after_one(game, silence)
+    played_by_defaults_at_the_end(game)
+    estates = {player.seat: as_estate(state(game), player) for player in state(game).players}
+    for card, rule in state(game).components.prestige.items():
+        if card in (*MOST, *FEWEST):  # cat ranks last in every comparison
+            assert not card_points(card, rule, estates, ("cat",))["cat"]
 
 
 def test_il_principe_ends_with_a_silent_player() -> None:

@@ -104,8 +104,31 @@ TIMEOUTS = OptionSpec(
     choices=(ABSENT, "demand"),
     absent="demand",
 )
-# What every game with deadlines offers: the deadline, and what a timeout claimed after it does.
-DEADLINE_OPTIONS = (DEADLINE, TIMEOUTS)
+COMPETE_NONE = "compete-none"
+# House rules for a seat the rules' defaults play (retired, or absent with timeouts=absent): the
+# rulebooks have no silent player. Games made before them read as made (``absent``).
+RETIRED = OptionSpec(
+    "retired",
+    "choice",
+    COMPETE_NONE,
+    "compete-none: a seat the rules' defaults play when the game ends (retired, or absent) takes no "
+    "comparative bonus of the final scoring (most, second most, fewest): the others take them as if "
+    "it did not compete; compete: it competes like any seat",
+    choices=(COMPETE_NONE, "compete"),
+    absent="compete",
+)
+DEFAULT_PLACES = OptionSpec(
+    "default_places",
+    "choice",
+    "chance",
+    "chance: a default that must place something (a tile, a shield, a landscape) takes one of the "
+    "legal places by the game's shared randomness; first: the first place in the rules' order",
+    choices=("chance", "first"),
+    absent="first",
+)
+# What every game with deadlines offers: the deadline, what a timeout claimed after it does, and
+# how the rules' defaults play a silent seat.
+DEADLINE_OPTIONS = (DEADLINE, TIMEOUTS, RETIRED, DEFAULT_PLACES)
 OPEN = "open"
 WITHHELD = OptionSpec(
     "withheld",

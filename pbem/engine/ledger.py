@@ -2116,6 +2116,7 @@ class _Replay:
                 group=ledger.group,
                 receiving_keys=_receiving_keys(ledger),
                 referee=None if ledger.referee is None else ledger.referee.name,
+                links={seat: ledger.revealed[seat][1] for seat in ledger.seats if seat in ledger.revealed},
             )
             tables.track(rules, ledger.table, at, ledger.deadline_days)
             tables.note_asked(rules, ledger.table, len(ledger.entries) - 1)

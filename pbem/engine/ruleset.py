@@ -174,6 +174,23 @@ def free_move_rules(rules: object) -> FreeMoveRules | None:
     return None
 
 
+class DefaultsRules(Protocol):
+    """The optional method of a ruleset whose defaults or final score read which seats the
+    defaults play (house rules for a silent seat, which the rulebooks do not have)."""
+
+    def played_by_defaults(self, state: Any, seats: tuple[str, ...], chance: bytes) -> Any:
+        """``state`` knowing the seats the rules' defaults play now (retired, or absent), in seat
+        order, and ``chance``: a value fixed by every seat's randomness (the last random event
+        decided, or the seats' chains as the game began) that a default choosing a place may
+        read. The same object when nothing it keeps changed. The engine tells it before each
+        change of the state until the game is over, so the seats it knows at the end are those
+        the defaults played when the game ended."""
+
+
+def defaults_rules(rules: object) -> DefaultsRules | None:
+    return rules if callable(getattr(rules, "played_by_defaults", None)) else None  # type: ignore[return-value]
+
+
 def is_free(rules: object, move: Any) -> bool:
     free = free_move_rules(rules)
     return free is not None and free.is_free(move)

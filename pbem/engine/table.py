@@ -10,6 +10,7 @@ along the same way: what a seat owes them is a demand its next entry settles.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -29,6 +30,7 @@ from pbem.engine.ruleset import (
     CardUse,
     Demand,
     Ruleset,
+    defaults_rules,
     hidden_deck_rules,
     is_free,
     reshuffle_rules,
@@ -40,6 +42,7 @@ TIMED_OUT = "timed out"  # stands in for the commitment of a seat whose sealed c
 # The demands a timeout may settle: never a consent (nobody agrees for another seat)
 STANDING_IN = ("move", "commit", "reveal", "contribute", *DECK_DEMANDS)
 SHOWN = "shown"  # the kind of play noted for a move that showed or returned a hidden card
+CHANCE_DOMAIN = b"pbem/default-chance/v1"
 
 
 @dataclass
@@ -93,6 +96,9 @@ class Table:
     worst: bool = False
     escrow_sealed: dict[str, dict[str, str]] = field(default_factory=dict)  # step -> seat -> sealed
     unopened: set[tuple[str, str]] = field(default_factory=set)  # (seat, step): sealed to the escrow amiss
+    # A value every seat's randomness fixed and none chose: the last random event decided, or the
+    # seats' chains as the game began. Rules whose defaults choose a place read it (``_told``).
+    chance: bytes = b""
     # The rules' demands of ``state`` and the rules and state they answer for (see ``_wanted``).
     asked: tuple[Ruleset, Any, tuple[Demand, ...]] | None = field(default=None, compare=False, repr=False)
 
@@ -128,6 +134,7 @@ class Table:
             worst=self.worst,
             escrow_sealed={step: dict(seats) for step, seats in self.escrow_sealed.items()},
             unopened=set(self.unopened),
+            chance=self.chance,
             asked=self.asked,  # an answer about the state, which the copy shares
         )
 
@@ -145,13 +152,19 @@ def start(
     group: Group = OLD_GROUP,
     receiving_keys: Mapping[str, Element] | None = None,
     referee: str | None = None,
+    links: Mapping[str, bytes] | None = None,
 ) -> Table:
     """The table once every seat has joined; ``receiving_keys`` (each seat's, in a game with
-    escrow, or the ``referee``'s alone) start the escrow of the deck secrets."""
+    escrow, or the ``referee``'s alone) start the escrow of the deck secrets. ``links``: the last
+    link of its randomness chain each seat had revealed (its tip at least), which fix the chance
+    the rules' defaults read until the first random event is decided."""
     table = Table(game_id, tuple(seats), rules.setup(seats, edition, options, components), seq)
     table.retire_after = int(options.get("retire_after", 0) or 0)
     table.absence = options.get("timeouts") == ABSENT
     table.worst = options.get("withheld") == OPEN
+    known = links or {}
+    table.chance = _chance(game_id, "start", [(seat, known[seat]) for seat in table.seats if seat in known])
+    table.state = _told(rules, table, table.state)
     set_up_decks(
         rules,
         table,
@@ -382,7 +395,7 @@ def check_move(
 
 def apply_move(rules: Ruleset, table: Table, seat: str, checked: CheckedMove) -> None:
     table.decks = checked.decks
-    table.state = rules.apply(checked.state, seat, checked.move)
+    table.state = rules.apply(_told(rules, table, checked.state), seat, checked.move)
 
 
 def take_owed(table: Table, start: Table, seat: str, entry: Mapping[str, Any], check: ProofCheck) -> int:
@@ -492,7 +505,7 @@ def apply_reveal(rules: Ruleset, table: Table, seat: str, step: str, move: Any) 
     if table.decks is not None and table.decks.escrow is not None:
         # revealed by its seat, come back, or opened: the holders owe no more partials of it
         table.decks.escrow.unlocking.get(seat, {}).pop((escrows.sealed_place(step), 0), None)
-    table.state = rules.apply(table.state, seat, move)
+    table.state = rules.apply(_told(rules, table, table.state), seat, move)
 
 
 def check_contribution(rules: Ruleset, table: Table, seat: str, event: str) -> None:
@@ -524,13 +537,16 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
                 continue
             contributions = [(seat, link) for seat, link in parts if link is not None]
             draws = Draws(table.game_id, pending.context, contributions)
-            table.state = rules.resolve(table.state, pending.context, draws)
+            table.state = rules.resolve(_told(rules, table, table.state), pending.context, draws)
+            table.chance = _chance(table.game_id, pending.context, contributions)
+            table.state = _told(rules, table, table.state)
             table.pending.remove(pending)
             table.resolved.append(pending.context)
             _note_requests(rules, table, seq)
             progress = True
         if hidden is not None and table.decks is not None:
             table.decks.over = rules.over(table.state)
+            table.state = _told(rules, table, table.state)
             dealt = hidden_decks.advance(hidden, reshuffle, table.decks, table.state)
             if dealt is not table.state:
                 table.state = dealt
@@ -957,6 +973,7 @@ def _stand_in(
 ) -> None:
     if demand.kind not in STANDING_IN:
         raise IllegalMoveError(f"nobody can stand in for {demand.seat} in the {demand.step}")
+    table.state = _told(rules, table, table.state)
     if uses:
         hidden = hidden_deck_rules(rules)
         assert hidden is not None and table.decks is not None
@@ -988,13 +1005,37 @@ def _stand_in(
         # It sealed a choice, saw the others' reveals and kept its own back: counted as the rules'
         # default, the choice of a seat that never sealed, it could choose between the two.
         table.revealed.setdefault(demand.step, set()).add(demand.seat)
-        table.state = withhold(table.state, demand.seat, demand.step)
+        table.state = withhold(_told(rules, table, table.state), demand.seat, demand.step)
         return
     move = default_for(rules, table, demand.seat, demand.step)
     if demand.kind in ("commit", "reveal"):
         table.commitments.setdefault(demand.step, {}).setdefault(demand.seat, TIMED_OUT)
         table.revealed.setdefault(demand.step, set()).add(demand.seat)
     table.state = rules.apply(table.state, demand.seat, move)
+
+
+def _chance(game_id: str, context: str, contributions: Sequence[tuple[str, bytes]]) -> bytes:
+    """A digest of what decided a random event (or began the game): every seat's contribution, so
+    no seat chose it, and nothing a seat adds later (a note's link) changes it."""
+    digest = hashlib.sha256(CHANCE_DOMAIN)
+    for part in (
+        game_id.encode("utf-8"),
+        context.encode("utf-8"),
+        *(p for c in contributions for p in (c[0].encode("utf-8"), c[1])),
+    ):
+        digest.update(len(part).to_bytes(8, "big"))
+        digest.update(part)
+    return digest.digest()
+
+
+def _told(rules: Ruleset, table: Table, state: Any) -> Any:
+    """``state`` told which seats the rules' defaults play now and the chance they read, for
+    rules that read them (``played_by_defaults``). Told before every change of the state until the
+    game is over, so what a finished game holds is how things stood when it ended."""
+    reader = defaults_rules(rules)
+    if reader is None or rules.over(state):
+        return state
+    return reader.played_by_defaults(state, tuple(stood_in(table)), table.chance)
 
 
 def _note_requests(rules: Ruleset, table: Table, seq: int) -> None:

@@ -50,10 +50,12 @@ from pbem.games.il_principe.state import (
     new_game,
     settings,
 )
+from pbem.kit import stand_in
 from pbem.kit.cards import DrawRules, reveals
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules
 from pbem.kit.seats import first
+from pbem.kit.stand_in import Defaults
 from pbem.kit.templates import ComponentError
 
 
@@ -70,7 +72,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         except UsageError as exc:
             raise GameFileError(f"il-principe components: {exc}") from None
         config = settings(found, len(seats), options.get("rich_start") is True, chosen)
-        return rounds.start(new_game(found, seats, config))
+        return rounds.start(replace(new_game(found, seats, config), defaults=Defaults.of(options)))
 
     def phase(self, state: Game) -> str:
         if state.phase == OVER:
@@ -124,7 +126,9 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         first cards of its hand go in the reserve (the hand in the order drawn, then its public
         cards; games made before depend on that order, so it stays); its reserve is shown (in a
         game with escrow, the others first unlock its shares of those cards; without, the game
-        waits for it); the blue role's shield goes in the first region in alphabetical order."""
+        waits for it); the blue role's shield goes in a region the game's shared randomness picks
+        (option default_places=chance), or in games made before it in the first region in
+        alphabetical order, which always strengthened the same region."""
         if seat not in rounds.actors(state):
             return None
         if state.phase == RESERVE:
@@ -135,8 +139,11 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             return Show()
         due = first(state.follow_ups)
         if due is not None and due.kind == SHIELD:
-            return Shield(sorted(state.components.regions)[0])
+            return Shield(state.defaults.place(sorted(state.components.regions), "shield", seat, step))
         return Pass()
+
+    def played_by_defaults(self, state: Game, seats: tuple[str, ...], chance: bytes) -> Game:
+        return stand_in.told(state, seats, chance)
 
     def random_requests(self, state: Game) -> list[RandomRequest]:
         requests = []

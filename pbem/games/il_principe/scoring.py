@@ -14,12 +14,14 @@ from pbem.games.il_principe.table.state import Table
 CATEGORIES = ("track", "regions", "roles", "sets", "most ducats", "most cards in hand")
 
 
-def region_points(shields: Mapping[str, int], first_vp: int, second_vp: int) -> dict[str, int]:
+def region_points(
+    shields: Mapping[str, int], first_vp: int, second_vp: int, aside: Sequence[str] = ()
+) -> dict[str, int]:
     """One region: « Si il y a un ou plusieurs joueurs avec le plus de blasons dans une région, ils
     reçoivent chacun 5 points ... aucun autre joueur ... ne reçoit des points »; with one most,
     « un ou plusieurs joueurs ont le second plus grand total ... reçoivent chacun 2 points ».
-    A family without a shield in the region is not in its majorities."""
-    present = {name: count for name, count in shields.items() if count > 0}
+    A family without a shield in the region is not in its majorities, nor is one ``aside``."""
+    present = {name: count for name, count in shields.items() if count > 0 and name not in aside}
     points = dict.fromkeys(shields, 0)
     levels = sorted(set(present.values()), reverse=True)
     if not levels:
@@ -39,17 +41,21 @@ def regions(table: Table) -> dict[str, dict[str, int]]:
     first, second = table.parts.rule("region_first_vp"), table.parts.rule("region_second_vp")
     return {
         region: region_points(
-            {name: seat.shields.get(region, 0) for name, seat in table.seats.items()}, first, second
+            {name: seat.shields.get(region, 0) for name, seat in table.seats.items()},
+            first,
+            second,
+            table.aside,
         )
         for region in table.parts.regions
     }
 
 
-def most(amounts: Mapping[str, int], points: int) -> dict[str, int]:
+def most(amounts: Mapping[str, int], points: int, aside: Sequence[str] = ()) -> dict[str, int]:
     """« 2 PVs pour le joueur qui possède le plus ... (en cas d'égalité, tous les joueurs concernés
-    gagnent 2 PVs) ». Read as written, families tied with none at all also share the 2 points."""
-    best = max(amounts.values(), default=0)
-    return {name: points if amount == best else 0 for name, amount in amounts.items()}
+    gagnent 2 PVs) ». Read as written, families tied with none at all also share the 2 points. A
+    family ``aside`` ranks last: the most is the most among the others."""
+    best = max((amount for name, amount in amounts.items() if name not in aside), default=0)
+    return {name: points if amount == best and name not in aside else 0 for name, amount in amounts.items()}
 
 
 def sets(table: Table, name: str) -> int:
@@ -72,10 +78,14 @@ def breakdown(table: Table) -> dict[str, dict[str, int]]:
     """Points per family and category, with ``total``."""
     by_region = regions(table)
     ducats = most(
-        {name: seat.ducats for name, seat in table.seats.items()}, table.parts.rule("most_ducats_vp")
+        {name: seat.ducats for name, seat in table.seats.items()},
+        table.parts.rule("most_ducats_vp"),
+        table.aside,
     )
     hands = most(
-        {name: seat.hand_size for name, seat in table.seats.items()}, table.parts.rule("most_cards_vp")
+        {name: seat.hand_size for name, seat in table.seats.items()},
+        table.parts.rule("most_cards_vp"),
+        table.aside,
     )
     scores: dict[str, dict[str, int]] = {}
     for name in table.players:

@@ -21,6 +21,7 @@ from pbem.games.il_principe.table.tracker import rules_for
 from pbem.kit.auction import Auction
 from pbem.kit.cards import Pending
 from pbem.kit.seats import FollowUp
+from pbem.kit.stand_in import OLD_READING, Defaults
 
 DECK = "building"
 
@@ -115,6 +116,9 @@ class Game:
     role_steps: tuple[companion.Step, ...] = ()
     colours_left: tuple[str, ...] = ()
     moves: int = 0  # names each step, so each has its own deadline
+    # the seats the rules' defaults play, and the chance their placements read (options retired,
+    # default_places)
+    defaults: Defaults = OLD_READING
 
     def player(self, seat: str) -> Player:
         return self.players[self.seats.index(seat)]
@@ -164,6 +168,7 @@ def as_table(game: Game) -> companion.Table:
         round=game.round,
         roles=dict(game.roles),
         built=dict(game.built),
+        aside=game.defaults.aside,
     )
 
 

@@ -41,6 +41,15 @@ INFO = GameInfo(
             False,
             "use the unofficial rules for 2 or 3 players",
         ),
+        OptionSpec(
+            "variant_last_price",
+            "bool",
+            True,
+            "with the unofficial rules for 2 players, the last player without a lot pays their price "
+            "too (500 for a prestige card, recruitment card or builder; a jester 700, from round 5 "
+            "300); false: 200 for any lot",
+            absent=False,
+        ),
         *DEADLINE_OPTIONS,
         *HIDDEN_DECK_OPTIONS,
     ),

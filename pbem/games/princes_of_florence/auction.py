@@ -16,17 +16,27 @@ LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruit
 TWO_PLAYER_OPENING_LOTS = ("prestige-card", "recruitment", "builder")
 
 
+def variant_price(
+    lot: str, components: Components, *, players: int, unofficial: bool, round_: int
+) -> int | None:
+    """The unofficial rules' "стартовая цена" of ``lot`` (two players only: the rules for three
+    give none), or None where they give none (landscapes, and every lot with 3 or more)."""
+    if not (unofficial and players == 2):
+        return None
+    extra = components.unofficial
+    if lot == "jester":
+        late = round_ >= extra["two_players_jester_late_from"]
+        return extra["two_players_jester_late" if late else "two_players_jester_early"]
+    if lot in TWO_PLAYER_OPENING_LOTS:
+        return extra["two_players_opening_bid"]
+    return None
+
+
 def opening_price(lot: str, components: Components, *, players: int, unofficial: bool, round_: int) -> int:
     """The bid an auction of ``lot`` opens with: 200 ("начинает аукцион со ставкой 200
     флоринов"), or the unofficial rules' "стартовая цена" for two players."""
-    if unofficial and players == 2:
-        extra = components.unofficial
-        if lot == "jester":
-            late = round_ >= extra["two_players_jester_late_from"]
-            return extra["two_players_jester_late" if late else "two_players_jester_early"]
-        if lot in TWO_PLAYER_OPENING_LOTS:
-            return extra["two_players_opening_bid"]
-    return components.rule("opening_bid")
+    found = variant_price(lot, components, players=players, unofficial=unofficial, round_=round_)
+    return components.rule("opening_bid") if found is None else found
 
 
 def bid_raise(components: Components) -> Raise:
@@ -34,12 +44,28 @@ def bid_raise(components: Components) -> Raise:
     return Raise(components.rule("raise"), exact=True)
 
 
-def alone_price(components: Components) -> int:
+def alone_price(
+    components: Components,
+    lot: str = "",
+    *,
+    players: int = 0,
+    unofficial: bool = False,
+    round_: int = 1,
+    variant_last: bool = False,
+) -> int:
     """What the last player without a lot pays to take one without an auction: "Этот игрок может
-    просто заплатить в банк 200 флоринов и взять один из доступных объектов", whatever the lot. The
-    unofficial rules for two raise the "стартовая цена" (the bid an auction opens with), and the
-    last player takes a lot without one, so their 500 and 700 do not apply."""
-    return components.rule("last_player_price")
+    просто заплатить в банк 200 флоринов и взять один из доступных объектов". The standard game's
+    200 is the bid every auction opens with, so the last player pays what a lot opens at. The
+    unofficial rules for two say "Во время аукциона стартовая цена за карту престижа, карту найма
+    или маркер строителя всегда 500 флоринов" (and the jester's 700, then 300): "всегда", always,
+    so with option variant_last_price the last player pays those prices too, else a two-player
+    game would let half its lots escape them. Games made before the option (``variant_last``
+    False) read the text's 200 for any lot, as they were played."""
+    alone = components.rule("last_player_price")
+    if not variant_last:
+        return alone
+    found = variant_price(lot, components, players=players, unofficial=unofficial, round_=round_)
+    return alone if found is None else found
 
 
 def opening(table: Table, lot: str) -> int:
@@ -96,7 +122,15 @@ def buy(table: Table, text: str, player: str, lot: str, *, price: int, card: str
         raise refuse(f"{player} has {most_builders} builders already, the most an estate may have")
     # The table does not record who is the last player in the round's auctions (passes and turn
     # order go unrecorded), so a lot may be won at an auction or taken alone.
-    least, alone = opening(table, lot), alone_price(parts)
+    least = opening(table, lot)
+    alone = alone_price(
+        parts,
+        lot,
+        players=len(table.players),
+        unofficial=table.unofficial,
+        round_=table.round,
+        variant_last=table.variant_last,
+    )
     if price != alone and not bid_raise(parts).reaches(least, price):
         raise refuse(
             f"a {lot} is won at an auction for {least}, {least + step}, {least + 2 * step}... (it opens "

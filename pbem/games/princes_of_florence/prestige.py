@@ -5,7 +5,7 @@ Scoring is pure: it can be shown at any time as "if the game ended now".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from pbem.games.princes_of_florence.components import FREEDOMS, LANDSCAPES, PrestigeCard
 from pbem.games.princes_of_florence.table.state import PRESTIGE_SOURCES, Estate, Table
@@ -36,14 +36,20 @@ HAS: dict[str, Callable[[Estate], bool]] = {
 }
 
 
-def card_points(card: str, rule: PrestigeCard, estates: Mapping[str, Estate]) -> dict[str, int | None]:
+def card_points(
+    card: str, rule: PrestigeCard, estates: Mapping[str, Estate], aside: Sequence[str] = ()
+) -> dict[str, int | None]:
     """What ``card`` would give each player now: full value, the tied value where the lead is
     shared ("делит с другим участником игры первенство ... получает лишь половину"), 0, or None
-    where the table has not recorded what the condition needs (empty squares)."""
+    where the table has not recorded what the condition needs (empty squares). A player ``aside``
+    (by email, one the rules' defaults play at the end, with option retired=compete-none) ranks
+    last in every "most" and "fewest": the lead is the others'."""
     if card in HAS:
         return {player: rule.value if HAS[card](estate) else 0 for player, estate in estates.items()}
     measure = MOST.get(card) or FEWEST[card]
-    amounts = {player: measure(estate) for player, estate in estates.items()}
+    amounts = {player: measure(estate) for player, estate in estates.items() if player not in aside}
+    if not amounts:
+        return dict.fromkeys(estates, 0)
     if any(amount is None for amount in amounts.values()):
         return dict.fromkeys(estates)
     known = {player: amount for player, amount in amounts.items() if amount is not None}

@@ -227,6 +227,26 @@ def last_player(game: Game) -> bool:
     return game.phase == AUCTION and game.auction is None and len(_bidders(game)) == 1
 
 
+def last_price(game: Game, lot: str) -> int:
+    """What the last player pays for ``lot`` (``alone_price``)."""
+    return alone_price(
+        game.components,
+        lot,
+        players=len(game.seats),
+        unofficial=game.unofficial,
+        round_=game.round,
+        variant_last=game.variant_last,
+    )
+
+
+def last_prices(game: Game) -> str:
+    """The last player's prices, in words: ``200 florins`` or, where lots differ, each lot's."""
+    found = {lot: last_price(game, lot) for lot in lots(game)}
+    if len(set(found.values())) <= 1:
+        return f"{next(iter(found.values()), last_price(game, ''))} florins"
+    return ", ".join(f"{lot} {cost}" for lot, cost in found.items()) + " florins"
+
+
 def lots(game: Game) -> list[str]:
     """The lots that may be put up now, whoever puts them up."""
     found = []
@@ -288,7 +308,7 @@ def check_nominate(game: Game, seat: str, lot: str) -> None:
     if last_player(game):
         raise IllegalMoveError(
             f"{seat} is the last player in this round's auctions, who takes a lot without an auction: "
-            f"'buy LOT' for {alone_price(game.components)} florins, or pass"
+            f"'buy LOT' for {last_prices(game)}, or pass"
         )
     if game.unofficial and lot in LANDSCAPES:
         raise IllegalMoveError(
@@ -387,16 +407,16 @@ def check_buy(game: Game, seat: str, lot: str) -> None:
     refusal = _lot_refusal(game, lot) or _wants_refusal(game, seat, lot)
     if refusal:
         raise IllegalMoveError(refusal)
-    cost = alone_price(game.components)
+    cost = last_price(game, lot)
     if game.player(seat).florins < cost:
         raise IllegalMoveError(
-            f"the last player pays {cost} florins for a lot taken alone; {seat} has "
+            f"the last player pays {cost} florins for a {lot} taken alone; {seat} has "
             f"{game.player(seat).florins}"
         )
 
 
 def buy(game: Game, seat: str, lot: str) -> Game:
-    return _win(game, seat, lot, alone_price(game.components), seat)
+    return _win(game, seat, lot, last_price(game, lot), seat)
 
 
 def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:

@@ -22,7 +22,7 @@ from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import components as parts
 from pbem.games.princes_of_florence import rounds, view
 from pbem.games.princes_of_florence import state as game  # the email game's phases and kinds
-from pbem.games.princes_of_florence.auction import alone_price, bid_raise
+from pbem.games.princes_of_florence.auction import bid_raise
 from pbem.games.princes_of_florence.components import LANDSCAPES
 from pbem.games.princes_of_florence.moves import (
     Build,
@@ -45,11 +45,12 @@ from pbem.games.princes_of_florence.moves import (
 from pbem.games.princes_of_florence.outcomes import outcomes as entry_outcomes
 from pbem.games.princes_of_florence.scoring import breakdown
 from pbem.games.princes_of_florence.state import Game, setup
-from pbem.kit import cards
+from pbem.kit import cards, stand_in
 from pbem.kit.cards import DrawRules
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
 from pbem.kit.seats import owed
+from pbem.kit.stand_in import Defaults
 
 
 class Rules(TableRules[Game, Move], DrawRules[Game]):
@@ -57,7 +58,10 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
     free = (Sell,)
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
-        return setup(parts.parse(components), seats, options.get("unofficial_rules") is True)
+        started = setup(parts.parse(components), seats, options.get("unofficial_rules") is True)
+        return replace(
+            started, variant_last=options.get("variant_last_price") is True, defaults=Defaults.of(options)
+        )
 
     def phase(self, state: Game) -> str:
         if state.follow_ups and state.phase != game.DEAL:
@@ -108,8 +112,9 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         one by one, and score, as its player would have done (in a game with escrow the others
         unlock them; see ``keyless_default``). What must be done is done the first way the lists
         give: the card dealt last goes back, the first card drawn is kept (the rest under the deck
-        as drawn), a landscape goes on the first square it fits, and a work's florins are all taken
-        as florins."""
+        as drawn), a landscape goes on a square the game's shared randomness picks among those it
+        fits (option default_places=chance; in games made before it on the first, always the same
+        corner), and a work's florins are all taken as florins."""
         if seat not in rounds.actors(state):
             return None
         if state.phase == game.REVEAL:
@@ -121,7 +126,8 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         if due is not None and due.kind == game.KEEP and due.tokens:
             return Keep(due.tokens[0])
         if due is not None and due.kind == game.PLACE:
-            return next(move for move in self.legal(state, seat) if isinstance(move, Place))
+            places = [move for move in self.legal(state, seat) if isinstance(move, Place)]
+            return state.defaults.place(places, "place", seat, step)
         if due is not None and due.kind == game.PAYMENT:
             return Payment(0)
         return Pass()
@@ -132,6 +138,9 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         if seat in rounds.actors(state) and state.phase == game.REVEAL:
             return Pass()
         return None
+
+    def played_by_defaults(self, state: Game, seats: tuple[str, ...], chance: bytes) -> Game:
+        return stand_in.told(state, seats, chance)
 
     def random_requests(self, state: Game) -> list[RandomRequest]:
         return []
@@ -275,7 +284,7 @@ def _prompt(state: Game, seat: str) -> str:
         return f"bid {following} for the {auction.lot} ({auction.leader} leads at {auction.price}), or pass"
     if state.phase == game.AUCTION:
         if rounds.last_player(state):
-            return f"the last player: buy LOT for {alone_price(state.components)} florins, or pass"
+            return f"the last player: buy LOT for {rounds.last_prices(state)}, or pass"
         return "put a lot up: auction LOT, or pass to take no lot this round"
     if state.phase == game.ACTIONS:
         done = len(state.player(seat).actions)

@@ -19,7 +19,8 @@ def breakdown(game: Game) -> dict[str, dict[str, int]]:
         row = dict(zip(SOURCES, player.prestige, strict=True))
         cards = [game.shown[token] for token in player.prestige_cards if token in game.shown]
         row["prestige cards"] = sum(
-            card_points(card, game.components.prestige[card], estates)[player.seat] or 0 for card in cards
+            card_points(card, game.components.prestige[card], estates, game.defaults.aside)[player.seat] or 0
+            for card in cards
         )
         row["total"] = sum(row.values())
         row["florins"] = player.florins

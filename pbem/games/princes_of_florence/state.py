@@ -25,6 +25,7 @@ from pbem.kit import cards
 from pbem.kit.auction import Auction
 from pbem.kit.cards import Pending
 from pbem.kit.seats import FollowUp
+from pbem.kit.stand_in import OLD_READING, Defaults
 
 PROFESSION, BONUS, PRESTIGE = "profession", "bonus", "prestige"
 DECKS = (PROFESSION, BONUS, PRESTIGE)
@@ -116,6 +117,11 @@ class Game:
     reshuffle: tuple[str, ...] = ()  # decks the rules wait to have shuffled again
     moves: int = 0  # moves made: names each step, so each has its own deadline
     best: tuple[tuple[int, tuple[str, ...]], ...] = ()  # each round's best work and who made it
+    # option variant_last_price: with the unofficial rules for two, the last player pays their price
+    variant_last: bool = False
+    # the seats the rules' defaults play, and the chance their placements read (options retired,
+    # default_places)
+    defaults: Defaults = OLD_READING
 
     def player(self, seat: str) -> Player:
         return self.players[self.seats.index(seat)]

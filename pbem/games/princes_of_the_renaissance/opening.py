@@ -39,6 +39,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     Game,
     Player,
 )
+from pbem.kit.stand_in import Defaults
 
 FAMILY_NAMES = {
     "baglioni": "Baglioni",
@@ -87,7 +88,16 @@ def setup(
         phase = SETUP_DRAW  # the City tiles are drawn before anyone bids (2016 setup step 5)
     else:
         phase = BID_STEP
-    game = Game(edition, turn_order, str(options["family_side"]), components, tuple(seats), players, phase)
+    game = Game(
+        edition,
+        turn_order,
+        str(options["family_side"]),
+        components,
+        tuple(seats),
+        players,
+        phase,
+        defaults=Defaults.of(options),
+    )
     decade.lay_out(game)
     return game
 

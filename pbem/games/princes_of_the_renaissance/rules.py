@@ -58,6 +58,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     WINDOW,
     Game,
 )
+from pbem.kit import stand_in
 from pbem.kit.cards import DrawRules
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Checks, Components, MoveTable, Options, Plays, TableRules, seat_named
@@ -192,8 +193,10 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         """A missing sealed bid counts as zero; a missing turn in the family bidding, in an
         auction, in a war's windows or for an action is a pass; the rules have no pass for the
         choice of family, so a late player gets the first family still free in the rulebook's
-        order. An Artist tile (or a 2016 French Invade) must be placed: a late player's goes on
-        the first city in the board's order (Venice, Milan, Florence, Rome, Naples); a late
+        order. An Artist tile (or a 2016 French Invade) must be placed: a late player's goes on a
+        city the game's shared randomness picks (option default_places=chance), or in games made
+        before it on the first city in the board's order (Venice, Milan, Florence, Rome, Naples),
+        which always moved the same city; a late
         player over the hand limit discards the card drawn last; Bentivogli keeps the first card
         drawn; Baglioni's B side takes its discount in gold; an optional compensation card or
         French Invade, and Bentivogli's declaration of a tie's winner, are declined."""
@@ -208,7 +211,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             if due.kind == DISCARD:
                 return Discard(state.players[seat].cards[-1])  # a token: the card drawn last
             if due.kind == PLACE and not decade.placement_optional(state, due.what):
-                return Place(parts.CITIES[0])
+                return Place(state.defaults.place(parts.CITIES, "place", seat, due.what, step))
             if due.kind == KEEP:
                 return Keep(due.what.split()[0])  # the first card drawn
             if due.kind == DECLARE:
@@ -222,6 +225,9 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         if step != BID_STEP or state.phase != BID_STEP:
             raise IllegalMoveError(f"nothing sealed in the {step} can be kept back")
         return opening.withhold(state, seat)
+
+    def played_by_defaults(self, state: Game, seats: tuple[str, ...], chance: bytes) -> Game:
+        return stand_in.told(state, seats, chance)
 
     def random_requests(self, state: Game) -> list[RandomRequest]:
         return opening.random_requests(state) + war.random_requests(state)

@@ -118,10 +118,11 @@ def breakdown(game: Game) -> dict[str, dict[str, int]]:
     parts = game.components
     values = city_values(game.status, game.artists, game.ranking)
     rules = MAJORITIES[game.edition]
-    gold = majority({seat: player.gold for seat, player in game.players.items()}, rules["gold"])
-    influence = majority(
-        {seat: player.influence for seat, player in game.players.items()}, rules["influence"]
-    )
+    # retired=compete-none: a seat the defaults play takes no place in the majorities, the others
+    # taking them as if it did not compete (its defaults spend nothing, so it would hoard them).
+    competing = game.defaults.competing(game.players)
+    gold = majority({seat: game.players[seat].gold for seat in competing}, rules["gold"])
+    influence = majority({seat: game.players[seat].influence for seat in competing}, rules["influence"])
     scores: dict[str, dict[str, int]] = {}
     for seat, player in game.players.items():
         tiles = [parts.city_tile(tile) for tile in player.city_tiles]
@@ -131,8 +132,8 @@ def breakdown(game: Game) -> dict[str, dict[str, int]]:
             "event tiles": sum(event.value for event in events if event.kind == "vp"),
             "wine merchants": wine_merchant(game, seat)[0],
             "pope": parts.pope.vp if game.pope == seat else 0,
-            "gold": gold[seat],
-            "influence": influence[seat],
+            "gold": gold.get(seat, 0),
+            "influence": influence.get(seat, 0),
             "war victories": victory_points(player.victories),
         }
         row["total"] = sum(row.values())

@@ -14,6 +14,7 @@ from pbem.games.princes_of_the_renaissance.components import Components
 from pbem.kit.auction import Auction
 from pbem.kit.cards import Pending
 from pbem.kit.seats import FollowUp
+from pbem.kit.stand_in import OLD_READING, Defaults
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 
@@ -160,6 +161,9 @@ class Game:
     end_offered: bool = False  # the active player was offered the end-of-turn window
     ended: bool = False  # decade III's income is paid: only Bentivogli's declarations may remain
     resume: bool = False  # a discard interrupted the active player's turn before its action
+    # the seats the rules' defaults play, and the chance their placements read (options retired,
+    # default_places)
+    defaults: Defaults = OLD_READING
 
     def copy(self) -> Game:
         """A copy whose containers can be changed without touching this one (the components,

@@ -9,8 +9,10 @@ import pytest
 
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe.rules import RULES
-from pbem.games.il_principe.state import ACTIONS, AUCTION, RESERVE, ROLES, Game, counts
+from pbem.games.il_principe.state import ACTIONS, AUCTION, RESERVE, ROLES, SHIELD, Game, counts
 from pbem.games.il_principe.view import breakdown, winners
+from pbem.kit.seats import FollowUp
+from pbem.kit.stand_in import Defaults
 from tests.games.dealer import Dealer
 from tests.games.il_principe.support import dealer_for, new_game
 
@@ -332,3 +334,26 @@ def test_default_moves() -> None:
     assert move is not None
     assert RULES.format(move) == "reserve " + " ".join(game.player("andrea").hand[:2])
     assert game.phase == RESERVE
+
+
+def test_a_late_seats_blue_shield_goes_where_the_shared_randomness_says() -> None:
+    """The blue role: « place l'un de ses blasons dans n'importe quelle région ». With
+    default_places=chance a late seat's shield goes in a region picked by the value the engine
+    gives (fixed by every seat's randomness), the same for the same value, always a legal move;
+    a game made before the option puts it in the first region in alphabetical order."""
+    game, _ = started()
+    seat = game.principe
+    due = replace(in_actions(game), follow_ups=(FollowUp(seat, SHIELD, "blue major"),))
+    regions = sorted(due.components.regions)
+    step = RULES.demands(due)[0].step
+    assert RULES.format(RULES.default_move(due, seat, step)) == f"shield {regions[0]}"  # type: ignore[arg-type]
+    assert RULES.played_by_defaults(due, (), b"x" * 32) is due
+    chancy = replace(due, defaults=Defaults.of({"default_places": "chance"}))
+    placed = set()
+    for value in range(60):
+        told = RULES.played_by_defaults(chancy, (), value.to_bytes(32, "big"))
+        move = RULES.default_move(told, seat, step)
+        assert move is not None and move == RULES.default_move(told, seat, step)
+        RULES.check(told, seat, move)
+        placed.add(RULES.format(move).removeprefix("shield "))
+    assert placed == set(regions)

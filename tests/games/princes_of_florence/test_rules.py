@@ -14,8 +14,9 @@ from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import breakdown, winners
 from pbem.games.princes_of_florence.state import ACTIONS, AUCTION, PLACE, Game
 from pbem.kit.seats import FollowUp
+from pbem.kit.stand_in import Defaults
 from tests.games.dealer import Dealer
-from tests.games.princes_of_florence.support import deal, dealer_for, new_game
+from tests.games.princes_of_florence.support import COMPONENTS, deal, dealer_for, new_game
 
 SEATS = ("anna", "bruno", "carla")
 
@@ -437,3 +438,88 @@ def test_defaults_for_missed_deadlines() -> None:
     assert default is not None
     assert RULES.format(default).startswith("place lake at")
     dealer.play(game, "anna", RULES.format(default))
+
+
+def test_two_players_the_last_player_pays_the_variants_price_in_new_games() -> None:
+    """The unofficial rules for 2: "Во время аукциона стартовая цена за карту престижа, карту найма
+    или маркер строителя всегда 500 флоринов. Стартовая цена за шута в раунды с первого по
+    четвертый всегда 700 флоринов, в раунды с пятого по седьмой 300 флоринов". "Всегда": with
+    variant_last_price (new games) the last player, who takes a lot alone, pays those prices too,
+    and 200 for a landscape, which they do not price. A game made before the option pays 200
+    (test_two_players_the_last_player_takes_a_lot_alone_for_200)."""
+    game, dealer = started(("anna", "bruno"), unofficial=True)
+    game = replace(game, variant_last=True)
+    game = dealer.play(game, "anna", "auction builder")
+    game = dealer.play(game, "bruno", "pass")
+    assert rounds.last_player(game)
+    assert "jester 700" in RULES.demands(game)[0].prompt and "landscape 200" in RULES.demands(game)[0].prompt
+    bought = dealer.play(game, "bruno", "buy jester")
+    assert bought.player("bruno").jesters == 1 and bought.player("bruno").florins == 3500 - 700
+    card = dealer.play(game, "bruno", "buy prestige-card")
+    assert card.player("bruno").florins == 3500 - 500
+    landscape = dealer.play(game, "bruno", "buy landscape")
+    assert landscape.player("bruno").florins == 3500 - 200
+    poor = game.with_player(replace(game.player("bruno"), florins=600))
+    refused(poor, dealer, "bruno", "buy jester", "the last player pays 700 florins for a jester")
+    late = replace(game, round=5)
+    assert dealer.play(late, "bruno", "buy jester").player("bruno").florins == 3500 - 300
+    # with 3 players the rules give no prices: the last player pays 200
+    three, dealer3 = started(("anna", "bruno", "carla"), unofficial=True)
+    three = replace(three, variant_last=True)
+    three = dealer3.play(three, "anna", "auction builder")
+    three = dealer3.play(dealer3.play(three, "bruno", "pass"), "carla", "pass")
+    three = dealer3.play(dealer3.play(three, "bruno", "auction jester"), "carla", "pass")
+    assert rounds.last_player(three) and three.player("carla").florins == 3500
+    assert dealer3.play(three, "carla", "buy recruitment").player("carla").florins == 3500 - 200
+
+
+def test_a_new_two_player_game_takes_the_option_from_its_genesis() -> None:
+    options = {"unofficial_rules": True, "deadline_days": 0, "variant_last_price": True}
+    assert RULES.setup(("anna", "bruno"), "standard", options, COMPONENTS).variant_last
+    assert not RULES.setup(
+        ("anna", "bruno"), "standard", {**options, "variant_last_price": False}, COMPONENTS
+    ).variant_last
+
+
+def test_a_late_players_landscape_goes_where_the_shared_randomness_says() -> None:
+    """ "немедленно располагает его": a late player's landscape, with default_places=chance, goes
+    on a square picked by the value the engine gives among those it fits, the same for the same
+    value, a legal move every time; a game made before the option takes the first."""
+    game, dealer = started()
+    game = dealer.play(game, "anna", "auction lake")
+    game = dealer.play(dealer.play(game, "bruno", "pass"), "carla", "pass")
+    first = RULES.default_move(game, "anna", "")
+    assert RULES.played_by_defaults(game, (), b"x" * 32) is game
+    chancy = replace(game, defaults=Defaults.of({"default_places": "chance"}))
+    placed = set()
+    for value in range(30):
+        told = RULES.played_by_defaults(chancy, (), value.to_bytes(32, "big"))
+        move = RULES.default_move(told, "anna", "round 1")
+        assert move is not None and move == RULES.default_move(told, "anna", "round 1")
+        RULES.check(told, "anna", move)
+        placed.add(RULES.format(move))
+    assert len(placed) > 5 and RULES.format(first) in RULES.legal_moves(game, "anna")  # type: ignore[arg-type]
+
+
+def test_a_retired_player_ranks_last_for_every_most_and_fewest_card() -> None:
+    """ "Если при проверке выполнения условия, игрок делит с другим участником игры первенство ...
+    получает лишь половину": with retired=compete-none a player the defaults play at the end
+    ranks last, so the lead (or its half) is the others'; a card whose condition compares
+    nothing still scores for it."""
+    from pbem.games.princes_of_florence.components import PrestigeCard
+    from pbem.games.princes_of_florence.prestige import card_points
+    from pbem.games.princes_of_florence.table.state import Estate
+
+    most = PrestigeCard(7, 4, "most")
+    estates = {name: Estate(florins=0) for name in ("anna", "bruno", "carla")}
+    estates["carla"].jesters, estates["anna"].jesters, estates["bruno"].jesters = 3, 2, 2
+    assert card_points("most-jesters", most, estates) == {"anna": 0, "bruno": 0, "carla": 7}
+    assert card_points("most-jesters", most, estates, ("carla",)) == {"anna": 4, "bruno": 4, "carla": 0}
+    estates["anna"].jesters = 1
+    assert card_points("most-jesters", most, estates, ("carla",)) == {"anna": 0, "bruno": 7, "carla": 0}
+    estates["carla"].empty, estates["anna"].empty, estates["bruno"].empty = 3, 5, 9
+    assert card_points("fewest-empty", most, estates, ("carla",)) == {"anna": 7, "bruno": 0, "carla": 0}
+    for estate in estates.values():
+        estate.landscapes = {"forest": 1, "lake": 1, "park": 1}
+    assert card_points("all-landscapes", PrestigeCard(8, None, "all"), estates, ("carla",))["carla"] == 8
+    assert card_points("most-jesters", most, estates, ("anna", "bruno", "carla")) == dict.fromkeys(estates, 0)

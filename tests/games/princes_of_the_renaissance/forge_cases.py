@@ -12,7 +12,7 @@ from tests.tamper import Forged, Forgery
 
 
 def game() -> Forged:
-    sound = mutations.played_game(30)
+    sound = mutations.played_game(30, seed=2039)  # a seed whose game has the entries forged here
     return Forged(sound.data, seeded_keys)
 
 

@@ -19,6 +19,7 @@ may go through before the next player's.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Sequence
 from functools import partial
 
@@ -28,6 +29,7 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.princes_of_the_renaissance.components import CITIES, TROOPS
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
+from pbem.kit.stand_in import Defaults
 from tests.games.princes_of_the_renaissance import support as potr_support
 from tests.games.princes_of_the_renaissance.support import (
     DEALER,
@@ -1032,6 +1034,26 @@ def test_a_late_winner_places_an_artist_on_the_first_city_and_a_2003_french_inva
     old = decade_two(decade_one(edition="2003"))
     old = everyone_passes(act(old, "a", f"auction {event_of(old, kind='french')} 0"))
     assert default_for(old) == ("a", "pass")
+
+
+def test_a_late_winners_artist_goes_where_the_shared_randomness_says() -> None:
+    """With default_places=chance the tile a late player must place goes on a city picked by the
+    value the engine gives (fixed by every seat's randomness), not always on Venice: the city
+    varies with that value, is the same for the same value, and is always a legal placement."""
+    state = decade_one()
+    state = everyone_passes(act(state, "a", f"auction {event_of(state, kind='artist')} 0"))
+    chancy = dataclasses.replace(state, defaults=Defaults.of({"default_places": "chance"}))
+    cities = set()
+    for value in range(40):
+        told = RULES.played_by_defaults(chancy, (), value.to_bytes(32, "big"))
+        seat, move = default_for(told)  # checked legal there
+        assert seat == "a" and move.startswith("place ")
+        assert default_for(told) == (seat, move)  # every verifier computes the same
+        cities.add(move.removeprefix("place "))
+    assert cities == set(CITIES)
+    # a game made before the option places on the first city, whatever the value
+    assert RULES.played_by_defaults(state, (), b"x" * 32) is state
+    assert default_for(state) == ("a", f"place {CITIES[0]}")
 
 
 def test_a_late_player_over_the_hand_limit_discards_the_card_drawn_last() -> None:

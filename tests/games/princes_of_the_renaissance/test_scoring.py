@@ -11,6 +11,7 @@ Every expected number is the rule text's own, quoted next to it.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from functools import partial
 
@@ -424,3 +425,56 @@ def test_winners_from_a_real_breakdown() -> None:
     scores = breakdown(state)
     assert scores["a"]["total"] > max(scores[seat]["total"] for seat in ("b", "c", "d"))
     assert winners(state, scores) == ["a"]
+
+
+# --- a silent player (house rules, option retired) ---------------------------------------------------
+def test_a_player_the_defaults_play_takes_no_gold_or_influence_points() -> None:
+    """With retired=compete-none a seat the defaults play at the end ranks last in "Золото: Игрок с
+    большинством Золотых получает 6 ПО" and "Влияние ... 4 ПО" (and their second places): the
+    others take them as if it did not compete. Its own points still count. A game made before
+    the option (retired=compete) scores as it did: the silent seat takes both."""
+    state = plain_table()
+    state.players["d"].gold, state.players["d"].influence = 41, 30  # it spent nothing
+    state.players["a"].gold, state.players["a"].influence = 25, 12
+    state.players["b"].influence = 11
+    state.players["d"].victories = 2
+    old = RULES.played_by_defaults(state, ("d",), b"")
+    assert old is state  # the old reading keeps the very state
+    before = breakdown(old)
+    assert (before["d"]["gold"], before["d"]["influence"]) == (6, 4)
+    assert (before["a"]["gold"], before["a"]["influence"]) == (3, 2)
+    new = RULES.played_by_defaults(_with_option(state), ("d",), b"")
+    after = breakdown(new)
+    assert (after["d"]["gold"], after["d"]["influence"]) == (0, 0)
+    assert after["d"]["war victories"] == before["d"]["war victories"] == 3  # its own points stay
+    # "a" now has the most gold and influence alone; b, c tie second in gold (2 each), b is second
+    # in influence
+    assert (after["a"]["gold"], after["a"]["influence"]) == (6, 4)
+    assert (after["b"]["gold"], after["c"]["gold"]) == (2, 2)
+    assert (after["b"]["influence"], after["c"]["influence"]) == (2, 0)
+    # the others score as if d did not play
+    assert {seat: after[seat]["total"] for seat in "abc"} == {
+        seat: breakdown(_without(state, "d"))[seat]["total"] for seat in "abc"
+    }
+
+
+def _with_option(state: Game) -> Game:
+    from pbem.kit.stand_in import Defaults
+
+    return dataclasses.replace(state, defaults=Defaults.of({"retired": "compete-none"}))
+
+
+def _without(state: Game, seat: str) -> Game:
+    other = state.copy()
+    del other.players[seat]
+    return other
+
+
+def test_a_seat_back_before_the_end_competes_again() -> None:
+    """The seats told last are those the defaults play now: a seat that signed again is no longer
+    among them, and takes its points."""
+    state = _with_option(plain_table())
+    state.players["d"].gold = 41
+    gone = RULES.played_by_defaults(state, ("d",), b"")
+    back = RULES.played_by_defaults(gone, (), b"")
+    assert breakdown(gone)["d"]["gold"] == 0 and breakdown(back)["d"]["gold"] == 6

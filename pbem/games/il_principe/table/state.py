@@ -98,6 +98,9 @@ class Table:
     built: dict[str, str] = field(default_factory=dict)  # city -> builder
     city_icons: dict[str, tuple[str, ...]] = field(default_factory=dict)
     city_regions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The families that compete for no comparative bonus of the final scoring: by email, those
+    # the rules' defaults play at the end (option retired=compete-none); a table has none.
+    aside: tuple[str, ...] = ()
 
     @property
     def roles_done(self) -> bool:

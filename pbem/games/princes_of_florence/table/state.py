@@ -85,3 +85,5 @@ class Table:
     first: str = ""
     auctioned: list[str] = field(default_factory=list)  # object kinds won this round
     professions_taken: int = 0  # from the deck, for the unofficial rules' limit
+    # option variant_last_price: the last player pays the unofficial rules' price for two
+    variant_last: bool = False

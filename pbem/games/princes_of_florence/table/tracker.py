@@ -172,6 +172,7 @@ class PrincesOfFlorence(Forms):
             components=found,
             players=names,
             unofficial=unofficial,
+            variant_last=options.get("variant_last_price") is True,
             estates={name: Estate(florins=found.rule("start_florins"), hand=hand) for name in names},
             supply=supply,
             minimums=given.minimums,
