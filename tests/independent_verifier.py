@@ -1307,6 +1307,8 @@ class Verifier:
         kind = entry.get("kind")
         if kind not in KINDS:
             raise Bad(f"unknown kind {kind!r}")
+        if self.referee and entry.get("by") == self.referee and kind != "referee":
+            raise Bad(f"the referee {self.referee} signs only referee entries, not a {kind} entry")
         allowed = set(COMMON) | set(KINDS[kind]) | ({"email"} if kind in SIGNING_IN else set())
         if kind == "genesis":
             allowed |= {"group", "referee"}  # a referee only with escrow = "referee", checked below
@@ -2336,7 +2338,9 @@ class Verifier:
                     f"{where}: no timeout unlocked {silent}'s share of {deck.name}:{slot}, "
                     f"so {seat} may give no partial of it"
                 )
-            if index in given or len(given) >= self.threshold:
+            if index in given:
+                raise Bad(f"{where}: a second partial of {silent}'s share of {deck.name}:{slot} by {seat}")
+            if len(given) >= self.threshold:
                 raise Bad(
                     f"{where}: {silent}'s share of {deck.name}:{slot} needs no more partial from {seat}"
                 )

@@ -211,6 +211,30 @@ def test_a_partial_for_a_position_not_unlocked_is_refused(unlocked: Path, tmp_pa
     assert any("a owes no partial decryption of c's share of deck:1" in problem for problem in pbems), pbems
 
 
+def test_a_second_table_of_the_same_partials_is_refused_naming_the_entry(
+    unlocking: Table, tmp_path: Path
+) -> None:
+    """A holder gives one partial of a position: a copy of its table beside the first is refused
+    by pbem verify and by this verifier, naming the entry and the table."""
+    data = tomllib.loads(unlocking.game.read_text(encoding="utf-8"))
+    position = position_of(data, lambda entry: "escrow_partials" in entry)
+
+    def doubled(entry: dict[str, Any]) -> None:
+        entry["escrow_partials"].append(copy.deepcopy(entry["escrow_partials"][0]))
+
+    path = written(tmp_path / "doubled.toml", signed_again(data, position, doubled))
+    assert independent_verifier.verify(path, DECKS).problems == [
+        f"entry {position} (by a, position {position}): escrow_partials[1]: a second partial of c's "
+        "share of deck:0 by a"
+    ]
+    forget_seen_games(unlocking.root)
+    verified = run_cli(unlocking.root / "a", "verify", str(path), env={"PBEM_NOW": DAY3})
+    assert verified.exit_code == 3, verified.stdout
+    assert f"entry {position}" in verified.stderr and (
+        "escrow_partials[1]: a second partial decryption by a of c's share of deck:0" in verified.stderr
+    ), verified.stderr
+
+
 def test_a_card_put_under_the_deck_ends_the_unlock_of_its_share(unlocking: Table, tmp_path: Path) -> None:
     """a puts deck:0 under the deck before b's partial: b's partial of the new ciphertext, its
     proof sound, is refused, since it would combine with a's of the old one into no share."""

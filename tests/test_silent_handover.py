@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from pbem import gamefile
 from pbem.engine import escrows, ledger
 from tests import hidden_deck_game
-from tests.conftest import game_ids, make_key_homes
+from tests.conftest import forget_seen_games, game_ids, make_key_homes
 from tests.stages import Played
 
 SEATS = ("a", "b", "c")
@@ -188,6 +189,41 @@ def test_a_bad_share_sealed_to_the_new_player_is_the_new_players_complaint(playe
     assert judged.table is not None and judged.table.decks is not None
     verdict = judged.table.decks.halted()
     assert verdict is not None and verdict.startswith("b sealed c's new player a share that does not match")
+
+
+def test_the_new_player_sends_its_complaint_of_a_bad_share_with_pbem_sync(played: Played) -> None:
+    """Only the new player's key tells a bad share sealed to it: pbem status tells it to look, with
+    the command; pbem sync makes and signs the complaint, which stops the game with the verdict."""
+    data = tomllib.loads(played.stages["reshared"])
+    position = len(data["entry"]) - 1  # b's reshare
+    forged = copy.deepcopy(data["entry"][position])
+    forged["escrow_reshares"][0]["masked"] = entries(played, "one reshare")[-1]["escrow_reshares"][0][
+        "masked"
+    ]
+    forged.pop("sig")
+    data["entry"][position] = ledger.sign_entry(data["game"]["id"], forged, played.secret("b"))
+    data["game"] = dict(data["game"], head=replayed(data).head)
+    game = played.root / "bad-reshare.toml"
+    game.write_text(
+        gamefile.render_new(data["game"], data["roster"], data.get("components", {}), data["entry"], []),
+        encoding="utf-8",
+    )
+    forget_seen_games(played.root)
+    status = played.step("a", "status", str(game)).stdout
+    assert "check the shares of c's secret sealed to you, and complain of one that does not match" in status
+    assert f"pbem sync {game} --as c" in status
+    synced = played.step(NEW, "sync", str(game), "--as", "c", "--key", NEW)
+    assert "complained of b's resealed share" in synced.stderr + synced.stdout
+    last = tomllib.loads(game.read_text(encoding="utf-8"))["entry"][-1]
+    assert (last["by"], last["kind"], last["escrow_reshare_complaint"]["holder"]) == ("c", "sync", "b")
+    status = played.step("a", "status", str(game)).stdout
+    assert "b sealed c's new player a share that does not match c's escrow" in status
+    assert played.run("a", "verify", str(game)).exit_code == 0
+    # with every share sound there is nothing to complain of, and the command says so
+    good = played.file("reshared", "good-reshares")
+    assert "check the shares of c's secret" in played.step("a", "status", str(good)).stdout
+    nothing = played.run(NEW, "sync", str(good), "--as", "c", "--key", NEW)
+    assert nothing.exit_code == 1 and "there is nothing to complain of" in nothing.stderr, nothing.stderr
 
 
 def test_the_independent_verifier_checks_the_handover_from_the_document_alone(played: Played) -> None:
