@@ -85,6 +85,7 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
         "timeouts": "absent",
         "escrow": "others",
         "escrow_threshold": 0,
+        "escrow_sealing": "proven",
         "retire_after": 3,
     }
     assert data["game"]["id"] == genesis["game_id"]
@@ -110,7 +111,7 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
             "unknown option 'speed' for princes-of-the-renaissance; valid options: family_side=a|b "
             "(default a); turn_order=bid|dice (default bid); deadline_days=0..365 (default 0); "
             "timeouts=absent|demand (default absent); escrow=none|others|referee (default others); "
-            "escrow_threshold=0..9 (default 0); "
+            "escrow_threshold=0..9 (default 0); escrow_sealing=proven (default proven); "
             "retire_after=0..100 (default 3)",
         ),
         (

@@ -790,7 +790,13 @@ def _take_escrow(
         if seat not in decks.seats:
             raise GameFileError("escrow: a referee holds the seats' dealings and deals none")
         escrows.take_dealing(
-            escrow, decks.seats, seat, entry["escrow"], deck_key=decks.keys[seat], group=decks.group
+            escrow,
+            decks.seats,
+            seat,
+            entry["escrow"],
+            deck_key=decks.keys[seat],
+            game_id=game_id,
+            group=decks.group,
         )
         carried.append(Owed("escrow"))
     for dealer in escrows.take_answers(escrow, seat, entry, game_id=game_id, group=decks.group):
@@ -802,7 +808,7 @@ def _take_escrow(
         )
     if "escrow_reshares" in entry:
         for handed in escrows.take_reshares(
-            escrow, decks.seats, seat, entry["escrow_reshares"], group=decks.group
+            escrow, decks.seats, seat, entry["escrow_reshares"], game_id=game_id, group=decks.group
         ):
             carried.append(Owed("reshare", dealer=handed))
     if "escrow_reshare_complaint" in entry:

@@ -22,7 +22,7 @@ from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
 from pbem.engine.decks import Decks, ProofCheck, check_now
 from pbem.engine.declaration import ABSENT, OptionValue
-from pbem.engine.escrows import Escrow, start_unlock, threshold_of
+from pbem.engine.escrows import Escrow, proven, start_unlock, threshold_of
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
     CardUse,
@@ -177,7 +177,9 @@ def set_up_decks(
         missing = [seat for seat in holders if seat not in receiving_keys]
         if missing:
             raise GameFileError(f"no escrow receiving key for {', '.join(missing)}")
-        escrow = Escrow(threshold_of(options, len(seats)), dict(receiving_keys), referee=referee)
+        escrow = Escrow(
+            threshold_of(options, len(seats)), dict(receiving_keys), referee=referee, proven=proven(options)
+        )
     table.decks = hidden_decks.setup(specs, seats, deck_keys, group, escrow)
 
 
