@@ -1147,6 +1147,10 @@ ESCROW_SETUP_NOTES = (
     ("commitments = ", "C_0 (b's deck_key), C_1: 2 points"),
     ("ephemeral = ", "R_1 (for a), R_2 (for c): 2 points"),
     ("masked = ", "masked_1, masked_2: 2 scalars"),
+    (
+        "ephemeral_proofs = ",
+        "for each R_i a Schnorr proof that b knows its r_i, for this sealing alone: 2 proofs",
+    ),
     (r"\[\[entry\]\]", "^Entry 6: a answers the dealings of b and c, made after its own."),
     ("escrow_acks = ", "with this, every seat has dealt and only b's answer to c is missing"),
 )
@@ -1232,6 +1236,24 @@ def sealed_share(data: Mapping[str, Any], game: ledger.Ledger) -> str:
         *(group.encode(value) for value in commitments),
     )
     assert group.base_power(r) == ephemeral and group.power(receiving, r) == opened
+    size = 32 + group.scalar_size
+    proof = hd.parse_proof(
+        b64(unb64(item["ephemeral_proofs"])[(index - 1) * size : index * size]), "proof", group=group
+    )
+    t = group.divide(group.base_power(proof.response), group.power(ephemeral, proof.challenge))
+    proven = group.challenge(
+        es.EPHEMERAL_PROOF_DOMAIN,
+        game_id.encode(),
+        es.DEALT.encode(),
+        dealer.encode(),
+        holder.encode(),
+        str(index).encode(),
+        group.encode(receiving),
+        group.encode(ephemeral),
+        group.encode(t),
+    )
+    if proven != proof.challenge:
+        raise SystemExit("the proof of a's ephemeral point for b does not check as the document says")
     named = {"dealer": dealer, "game": game_id, "holder": holder, "index": index}
     mask = group.hash_to_scalar(
         group.domain(es.SEAL_MASK_DOMAIN),
@@ -1265,6 +1287,15 @@ def sealed_share(data: Mapping[str, Any], game: ledger.Ledger) -> str:
             f"  C_1 = commitments[1] = {n(commitments[1])}",
             f"  R_{index} = ephemeral[{index - 1}]   = {n(ephemeral)}",
             f"  masked_{index} = masked[{index - 1}] = {n(masked)}",
+            "",
+            f"Every verifier first checks that a knows the secret of R_{index} "
+            f"(ephemeral_proofs[{index - 1}]):",
+            f"  c (first 32 bytes) = {proof.challenge:064x}",
+            f"  s (next 32 bytes)  = {n(proof.response)}",
+            f"  t = g^s · R_{index}^(-c) = {n(t)}",
+            f'  H("{group.domain(es.EPHEMERAL_PROOF_DOMAIN)}", game_id, "{es.DEALT}", "{dealer}",',
+            f'    "{holder}", "{index}", Y, R_{index}, t)',
+            f"    = {proven:064x}: c, so a knows r, and R_{index}^y tells a nothing it could not compute",
             "",
             f"{holder}'s receiving secret, from its deck seed (secret: shown here for the example):",
             f'  y = H("{group.domain(es.RECEIVE_DOMAIN)}"; seed, game_id, "{holder}")',

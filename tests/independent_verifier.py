@@ -9,7 +9,8 @@ every reveal against its commitment, every handover of a seat to another player'
 key's self-signature, and that it holds no seat), and every hidden-deck proof (deck keys,
 shuffles and reshuffles, decryption shares, cards shown face up, cards dealt face up, cards put
 under the deck), and in a game with escrow of the deck secrets every escrow value: the receiving keys'
-proofs, each dealing against its seat's deck key, each complaint's proof and the verdict it
+proofs, each dealing against its seat's deck key, each sealed share's proof of knowledge of its
+ephemeral point (with escrow_sealing = "proven"), each complaint's proof and the verdict it
 gives (the game stops there), each table of partial decryptions against its holder's public
 value, and the share K partials combine into, which then opens its card like any other share;
 with a referee (escrow = "referee"), the genesis's ``referee`` table and its self-signature, and
@@ -490,6 +491,22 @@ def complaint_proof_holds(
         eb(opened),
     )
     return challenge(grp, "pbem/escrow/complaint-proof/v1", *parts, eb(t1), eb(t2)) == c
+
+
+def ephemeral_proof_holds(
+    grp: Group, r_point: Elem, proof: tuple[int, int], game_id: str, kind: str, dealer: str, holder: str,
+    index: int, y: Elem,
+) -> bool:  # fmt: skip
+    """The Schnorr proof that whoever sealed a share knows the logarithm of its ephemeral point
+    ``R``, for this sealing alone (``kind`` "dealing" or "reshare", the dealer, the holder, its
+    index, the receiving key): a complaint's ``R^y`` then opens no other share."""
+    c, s = proof
+    t = grp.mul(grp.power(grp.g, s), over(grp, r_point, c))
+    statement = (
+        text(game_id), text(kind), text(dealer), text(holder), str(index).encode(), grp.eb(y),
+        grp.eb(r_point), grp.eb(t),
+    )  # fmt: skip
+    return challenge(grp, "pbem/escrow/ephemeral-proof/v1", *statement) == c
 
 
 def unsealed(
@@ -1248,6 +1265,7 @@ class Verifier:
         # verdict of a complaint, and each silent seat's shares being unlocked, by position, with
         # the partials given so far by holder index
         self.threshold = 0
+        self.proven = False  # escrow_sealing = "proven": every ephemeral point carries its proof
         # with escrow = "referee": the referee's name and signing key, and the seq of its first
         # entry (its receiving key)
         self.referee = ""
@@ -1311,6 +1329,8 @@ class Verifier:
         kind = entry.get("kind")
         if kind not in KINDS:
             raise Bad(f"unknown kind {kind!r}")
+        if self.referee and entry.get("by") == self.referee and kind != "referee":
+            raise Bad(f"the referee {self.referee} signs only referee entries, not a {kind} entry")
         allowed = set(COMMON) | set(KINDS[kind]) | ({"email"} if kind in SIGNING_IN else set())
         if kind == "genesis":
             allowed |= {"group", "referee"}  # a referee only with escrow = "referee", checked below
@@ -2142,6 +2162,10 @@ class Verifier:
         1 for a referee."""
         if not isinstance(options, dict):
             raise Bad("options is not a table")
+        sealing = options.get("escrow_sealing")
+        if sealing not in (None, "proven"):
+            raise Bad(f"escrow_sealing = {sealing!r} is not 'proven'")
+        self.proven = sealing == "proven"
         chosen, given = options.get("escrow", "none"), options.get("escrow_threshold", 0)
         if chosen not in ("none", "others", "referee") or type(given) is not int:
             raise Bad(f"escrow = {chosen!r}, escrow_threshold = {given!r} are not escrow options")
@@ -2202,7 +2226,7 @@ class Verifier:
 
     def reshare(self, seat: str, item: Mapping[str, Any], where: str) -> None:
         """A holder's share of a handed-on seat's secret, sealed to its new player: until K are in."""
-        only(item, ("seat", "ephemeral", "masked"), where)
+        only(item, ("seat", "ephemeral", "masked", *(["ephemeral_proof"] if self.proven else [])), where)
         handed = item.get("seat")
         given = self.reshared.get(handed) if isinstance(handed, str) else None
         if not isinstance(handed, str) or given is None or len(given) >= self.threshold or seat in given:
@@ -2214,7 +2238,18 @@ class Verifier:
         if len(masked) != 1:
             raise Bad(f"{where}: one masked share")
         ephemeral = element(self.grp, item.get("ephemeral"), f"{where} ephemeral")
-        given[seat] = (dealing.sealed[seat][0], ephemeral, masked[0])
+        index = dealing.sealed[seat][0]
+        if self.proven:
+            proof = short_proof(self.grp, item.get("ephemeral_proof"), f"{where} ephemeral_proof")
+            y = self.resharing[handed]
+            if not ephemeral_proof_holds(
+                self.grp, ephemeral, proof, self.game_id, "reshare", handed, seat, index, y
+            ):
+                raise Bad(
+                    f"{where}: the proof of knowledge of the ephemeral point of {seat}'s share does "
+                    "not verify"
+                )
+        given[seat] = (index, ephemeral, masked[0])
         self.report.count("share resealed")
 
     def reshare_complaint(self, seat: str, item: object) -> None:
@@ -2253,7 +2288,11 @@ class Verifier:
     def dealing(self, seat: str, item: object) -> None:
         if not isinstance(item, dict):
             raise Bad("escrow is not a table")
-        only(item, ("commitments", "ephemeral", "masked"), "escrow")
+        only(
+            item,
+            ("commitments", "ephemeral", "masked", *(["ephemeral_proofs"] if self.proven else [])),
+            "escrow",
+        )
         if seat in self.dealings:
             raise Bad(f"escrow: {seat} has dealt its escrow already")
         commitments = elements_of(self.grp, item.get("commitments"), "escrow commitments")
@@ -2270,6 +2309,24 @@ class Verifier:
             holder: (index, ephemeral[index - 1], masked[index - 1])
             for index, holder in enumerate(holders, start=1)
         }
+        if self.proven:
+            proofs = pieces(
+                self.grp, item.get("ephemeral_proofs"), CHALLENGE + self.grp.size, "escrow ephemeral_proofs"
+            )
+            if len(proofs) != len(holders):
+                raise Bad(f"escrow: not one proof of an ephemeral point for each of {holders}")
+            for (holder, (index, r_point, _)), raw in zip(sealed.items(), proofs, strict=True):
+                proof = short_proof(
+                    self.grp, base64.b64encode(raw).decode("ascii"), "escrow ephemeral_proofs"
+                )
+                y = self.receiving[holder]
+                if not ephemeral_proof_holds(
+                    self.grp, r_point, proof, self.game_id, "dealing", seat, holder, index, y
+                ):
+                    raise Bad(
+                        f"escrow: the proof of knowledge of the ephemeral point sealing {holder}'s share "
+                        "does not verify"
+                    )
         self.dealings[seat] = Dealing(commitments, sealed)
         self.report.count("escrow dealing")
 
@@ -2354,7 +2411,9 @@ class Verifier:
                     f"{where}: no timeout unlocked {silent}'s share of {deck.name}:{slot}, "
                     f"so {seat} may give no partial of it"
                 )
-            if index in given or len(given) >= self.threshold:
+            if index in given:
+                raise Bad(f"{where}: a second partial of {silent}'s share of {deck.name}:{slot} by {seat}")
+            if len(given) >= self.threshold:
                 raise Bad(
                     f"{where}: {silent}'s share of {deck.name}:{slot} needs no more partial from {seat}"
                 )

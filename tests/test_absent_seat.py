@@ -257,6 +257,12 @@ def test_a_game_made_before_the_option_replays_as_it_did(tmp_path: Path) -> None
     game = ledger.read(data)
     assert game.table is not None and not game.table.absence and game.table.absent == set()
     assert game.table.missed == {"chiara": 3}
+    # made before escrow_sealing too: its shares are sealed without proofs, and verify as they did
+    assert "escrow_sealing" not in data["entry"][0]["options"]
+    dealings = [entry["escrow"] for entry in data["entry"] if "escrow" in entry]
+    assert len(dealings) == 4 and not any("ephemeral_proofs" in dealing for dealing in dealings)
+    assert game.table.decks is not None and game.table.decks.escrow is not None
+    assert not game.table.decks.escrow.proven
     played = Played(tmp_path, "2026-12-01T00:00:00Z")
     assert played.run("x", "verify", str(FIXTURE)).exit_code == 0
     shown = json.loads(played.step("x", "show", str(FIXTURE), "--json").stdout)

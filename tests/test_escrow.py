@@ -501,3 +501,34 @@ def test_a_complaint_with_a_made_up_opening_is_refused() -> None:
     other = es.complain(sealed, receiving("c"), dealing, game_id=GAME, group=CURVE)  # not b's key
     with pytest.raises(GameFileError, match="proof does not verify"):
         es.at_fault(other, sealed, dealing, key, game_id=GAME, group=CURVE)
+
+
+def test_a_proven_sealing_passes_and_its_point_sealed_elsewhere_does_not() -> None:
+    """Each ephemeral point's proof of knowledge holds for the one sealing it was made for: the
+    same point and proof in another holder's place, another kind of sealing, to another key or
+    shifted by a known ``g^t`` fail, so no complaint ever publishes ``R^y`` of a point its maker
+    could not already open."""
+    _, dealing, shares = dealt(4, 3)
+    key = {holder: CURVE.base_power(receiving(holder)) for holder in shares}
+    sealed = {
+        holder: es.seal(
+            share, dealing, key[holder], game_id=GAME, group=CURVE, seed=seed("escrow a"), proven=es.DEALT
+        )
+        for holder, share in shares.items()
+    }
+    for holder, each in sealed.items():
+        es.check_ephemeral(each, "a", key[holder], kind=es.DEALT, game_id=GAME, group=CURVE)
+    copied = replace(sealed["c"], ephemeral=sealed["b"].ephemeral, proof=sealed["b"].proof)
+    shifted = replace(sealed["b"], ephemeral=CURVE.multiply(sealed["b"].ephemeral, CURVE.base_power(7)))
+    cases = [
+        (copied, "a", key["c"], es.DEALT, GAME),
+        (shifted, "a", key["b"], es.DEALT, GAME),
+        (sealed["b"], "a", key["b"], es.RESEALED, GAME),
+        (sealed["b"], "a", key["c"], es.DEALT, GAME),
+        (sealed["b"], "e", key["b"], es.DEALT, GAME),
+        (sealed["b"], "a", key["b"], es.DEALT, OTHER_GAME),
+        (replace(sealed["b"], proof=None), "a", key["b"], es.DEALT, GAME),
+    ]
+    for given, dealer, to, kind, game in cases:
+        with pytest.raises(GameFileError, match="ephemeral point"):
+            es.check_ephemeral(given, dealer, to, kind=kind, game_id=game, group=CURVE)

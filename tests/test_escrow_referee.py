@@ -147,6 +147,33 @@ def test_the_referee_is_never_timed_out_and_plays_no_move(played: Played) -> Non
     assert found and "signs only referee entries, not a move entry" in found[0], found
 
 
+@pytest.mark.parametrize(
+    ("kind", "fields"),
+    [("move", {"move": "pass"}), ("note", {"text": "b is slow"}), ("timeout", {"late": "b", "step": "turn"})],
+)
+def test_a_referee_entry_of_another_kind_is_refused_by_the_referee_rule(
+    played: Played, kind: str, fields: dict[str, str]
+) -> None:
+    """The referee adds no randomness, so what it would sign as a move, note or timeout has no
+    ``rand``: pbem verify and the independent verifier refuse it for who signed it, not for that."""
+    from tests import independent_verifier
+    from tests.tamper import appended
+
+    entry = next_entry(played, "acknowledged", REFEREE, kind) | fields
+    path = written(
+        played.root / f"referee-{kind}.toml",
+        appended(played.stages["acknowledged"], entry, played.secret(REFEREE)),
+    )
+    verified = played.run("a", "verify", str(path))
+    assert verified.exit_code == 3
+    assert f"the referee r signs only referee entries, not a {kind} entry" in verified.stderr, verified.stderr
+    assert "missing field" not in verified.stderr
+    problems = independent_verifier.verify(
+        path, {hidden_deck_game.DECK: list(hidden_deck_game.CARDS)}
+    ).problems
+    assert problems[0].endswith(f"the referee r signs only referee entries, not a {kind} entry"), problems
+
+
 def test_a_referee_entry_signed_by_another_key_is_refused(played: Played) -> None:
     impostor = next_entry(played, "unlocking", REFEREE, "referee")
     game = ledger.read(tomllib.loads(played.stages["unlocking"]))

@@ -88,6 +88,7 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
         "default_places": "chance",
         "escrow": "others",
         "escrow_threshold": 0,
+        "escrow_sealing": "proven",
         "retire_after": 3,
     }
     assert data["game"]["id"] == genesis["game_id"]
@@ -116,7 +117,7 @@ def test_new_records_the_setup_with_every_option(cli: Cli, tmp_path: Path) -> No
             "compete-none); default_places=chance|first (default chance); "
             "withheld=open|default (default open); "
             "escrow=none|others|referee (default others); "
-            "escrow_threshold=0..9 (default 0); "
+            "escrow_threshold=0..9 (default 0); escrow_sealing=proven (default proven); "
             "retire_after=0..100 (default 3)",
         ),
         (

@@ -211,6 +211,80 @@ def test_a_partial_for_a_position_not_unlocked_is_refused(unlocked: Path, tmp_pa
     assert any("a owes no partial decryption of c's share of deck:1" in problem for problem in pbems), pbems
 
 
+def test_a_second_table_of_the_same_partials_is_refused_naming_the_entry(
+    unlocking: Table, tmp_path: Path
+) -> None:
+    """A holder gives one partial of a position: a copy of its table beside the first is refused
+    by pbem verify and by this verifier, naming the entry and the table."""
+    data = tomllib.loads(unlocking.game.read_text(encoding="utf-8"))
+    position = position_of(data, lambda entry: "escrow_partials" in entry)
+
+    def doubled(entry: dict[str, Any]) -> None:
+        entry["escrow_partials"].append(copy.deepcopy(entry["escrow_partials"][0]))
+
+    path = written(tmp_path / "doubled.toml", signed_again(data, position, doubled))
+    assert independent_verifier.verify(path, DECKS).problems == [
+        f"entry {position} (by a, position {position}): escrow_partials[1]: a second partial of c's "
+        "share of deck:0 by a"
+    ]
+    forget_seen_games(unlocking.root)
+    verified = run_cli(unlocking.root / "a", "verify", str(path), env={"PBEM_NOW": DAY3})
+    assert verified.exit_code == 3, verified.stdout
+    assert f"entry {position}" in verified.stderr and (
+        "escrow_partials[1]: a second partial decryption by a of c's share of deck:0" in verified.stderr
+    ), verified.stderr
+
+
+@pytest.mark.parametrize("shift", [0, 7], ids=["copied", "shifted"])
+def test_a_dealing_sealed_with_another_dealers_point_is_refused_so_no_complaint_opens_its_share(
+    unlocked: Path, tmp_path: Path, shift: int
+) -> None:
+    """The attack at the dealings: c seals b garbage with the point a sealed b's share of a's
+    secret with, copied or shifted by a ``g^t`` c knows. b's honest complaint would publish what
+    opens b's share of a's secret, which with c's own is a's secret. c cannot prove it knows the
+    point's logarithm: the dealing is refused by both verifiers, so b never complains of it."""
+    data = tomllib.loads(unlocked.read_text(encoding="utf-8"))
+    game = ledger.read(data)
+    assert game.table is not None and game.table.decks is not None and game.table.decks.escrow is not None
+    escrow = game.table.decks.escrow
+    given = escrow.sealed["a"]["b"]  # b is a's holder 1
+    point = CURVE.multiply(given.ephemeral, CURVE.base_power(shift)) if shift else given.ephemeral
+    receive = es.receive_secret(
+        hd.deck_seed(game.secret_seed("b", seeded_keys("b"))), game.game_id, "b", group=CURVE
+    )
+    published = CURVE.power(point, receive)  # what b's complaint of c's share would publish
+    opened = CURVE.divide(published, CURVE.power(escrow.receiving["b"], shift)) if shift else published
+    leaked = es.unseal_with(
+        given, opened, escrow.dealings["a"], escrow.receiving["b"], game_id=game.game_id, group=CURVE
+    )
+    es.check_escrow_share(escrow.dealings["a"], leaked, group=CURVE)  # b's share of a's secret
+    position = position_of(data, lambda entry: entry["by"] == "c" and "escrow" in entry)
+    a_dealing = data["entry"][position_of(data, lambda entry: entry["by"] == "a" and "escrow" in entry)]
+
+    def sealed_with_a_point(entry: dict[str, Any]) -> None:
+        dealing = entry["escrow"]
+        ephemeral, masked = unb64(dealing["ephemeral"]), unb64(dealing["masked"])
+        proofs = unb64(dealing["ephemeral_proofs"])
+        dealing["ephemeral"] = b64(ephemeral[:32] + CURVE.encode(point))  # b is c's holder 2
+        dealing["masked"] = b64(masked[:32] + CURVE.scalar_bytes(12345))
+        dealing["ephemeral_proofs"] = b64(proofs[:64] + unb64(a_dealing["escrow"]["ephemeral_proofs"])[:64])
+
+    ours, pbems = refusals(
+        written(tmp_path / f"sealed-{shift}.toml", signed_again(data, position, sealed_with_a_point))
+    )
+    assert ours[0] == (
+        f"entry {position} (by c, position {position}): escrow: the proof of knowledge of the ephemeral "
+        "point sealing b's share does not verify"
+    ), ours
+    assert any(
+        f"entry {position}" in problem
+        and "escrow: the share of seat c's secret sealed to b: the proof of knowledge of its ephemeral point "
+        "does not verify"
+        in problem
+        for problem in pbems
+    ), pbems
+
+
 def test_a_card_put_under_the_deck_ends_the_unlock_of_its_share(unlocking: Table, tmp_path: Path) -> None:
     """a puts deck:0 under the deck before b's partial: b's partial of the new ciphertext, its
     proof sound, is refused, since it would combine with a's of the old one into no share."""

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from pbem import gamefile
 from pbem.engine import escrows, ledger
 from tests import hidden_deck_game
-from tests.conftest import game_ids, make_key_homes
+from tests.conftest import forget_seen_games, game_ids, make_key_homes
 from tests.stages import Played
 
 SEATS = ("a", "b", "c")
@@ -188,6 +189,108 @@ def test_a_bad_share_sealed_to_the_new_player_is_the_new_players_complaint(playe
     assert judged.table is not None and judged.table.decks is not None
     verdict = judged.table.decks.halted()
     assert verdict is not None and verdict.startswith("b sealed c's new player a share that does not match")
+
+
+def test_the_new_player_sends_its_complaint_of_a_bad_share_with_pbem_sync(played: Played) -> None:
+    """Only the new player's key tells a bad share sealed to it: pbem status tells it to look, with
+    the command; pbem sync makes and signs the complaint, which stops the game with the verdict."""
+    data = tomllib.loads(played.stages["reshared"])
+    position = len(data["entry"]) - 1  # b's reshare
+    forged = copy.deepcopy(data["entry"][position])
+    forged["escrow_reshares"][0]["masked"] = entries(played, "one reshare")[-1]["escrow_reshares"][0][
+        "masked"
+    ]
+    forged.pop("sig")
+    data["entry"][position] = ledger.sign_entry(data["game"]["id"], forged, played.secret("b"))
+    data["game"] = dict(data["game"], head=replayed(data).head)
+    game = played.root / "bad-reshare.toml"
+    game.write_text(
+        gamefile.render_new(data["game"], data["roster"], data.get("components", {}), data["entry"], []),
+        encoding="utf-8",
+    )
+    forget_seen_games(played.root)
+    status = played.step("a", "status", str(game)).stdout
+    assert "check the shares of c's secret sealed to you, and complain of one that does not match" in status
+    assert f"pbem sync {game} --as c" in status
+    synced = played.step(NEW, "sync", str(game), "--as", "c", "--key", NEW)
+    assert "complained of b's resealed share" in synced.stderr + synced.stdout
+    last = tomllib.loads(game.read_text(encoding="utf-8"))["entry"][-1]
+    assert (last["by"], last["kind"], last["escrow_reshare_complaint"]["holder"]) == ("c", "sync", "b")
+    status = played.step("a", "status", str(game)).stdout
+    assert "b sealed c's new player a share that does not match c's escrow" in status
+    assert played.run("a", "verify", str(game)).exit_code == 0
+    # with every share sound there is nothing to complain of, and the command says so
+    good = played.file("reshared", "good-reshares")
+    assert "check the shares of c's secret" in played.step("a", "status", str(good)).stdout
+    nothing = played.run(NEW, "sync", str(good), "--as", "c", "--key", NEW)
+    assert nothing.exit_code == 1 and "there is nothing to complain of" in nothing.stderr, nothing.stderr
+
+
+@pytest.mark.parametrize("shift", [0, 7], ids=["copied", "shifted"])
+def test_a_share_sealed_with_another_holders_point_is_refused_so_no_complaint_opens_its_share(
+    played: Played, shift: int
+) -> None:
+    """The attack: b seals c's new player garbage with a's ephemeral point ``R_a``, copied or
+    shifted by a ``g^t`` b knows. The new player's honest complaint would publish ``R_a^y'`` (or
+    ``(R_a g^t)^y'``, from which b divides out ``Y'^t``), which opens a's share of c's secret to
+    anyone; with b's own that is the threshold, and c's deck secret. b cannot prove it knows the
+    point's logarithm, so its entry is refused at the sealing, by pbem and the independent
+    verifier, and no complaint is ever made."""
+    from pbem.crypto import escrow as es
+    from pbem.crypto import hidden_deck as hd
+    from pbem.crypto.curve import EDWARDS25519 as CURVE
+    from tests import independent_verifier
+
+    honest = ledger.read(tomllib.loads(played.stages["reshared"]))
+    assert honest.table is not None and honest.table.decks is not None
+    escrow = honest.table.decks.escrow
+    assert escrow is not None and escrow.proven
+    given = escrow.reshared["c"]["a"]
+    shifted = CURVE.multiply(given.ephemeral, CURVE.base_power(shift)) if shift else given.ephemeral
+    # what the complaint would publish opens a's share, once b takes out what it added
+    material = honest.secret_seed("c", played.secret(NEW))
+    receive = es.receive_secret(hd.deck_seed(material), honest.game_id, "c", group=CURVE)
+    published = CURVE.power(shifted, receive)
+    opened = CURVE.divide(published, CURVE.power(escrow.resharing["c"], shift)) if shift else published
+    leaked = es.unseal_with(
+        given, opened, escrow.dealings["c"], escrow.resharing["c"], game_id=honest.game_id, group=CURVE
+    )
+    es.check_escrow_share(escrow.dealings["c"], leaked, group=CURVE)  # a's very share of c's secret
+
+    data = tomllib.loads(played.stages["reshared"])
+    position = len(data["entry"]) - 1  # b's reshare
+    forged = copy.deepcopy(data["entry"][position])
+    copied = entries(played, "one reshare")[-1]["escrow_reshares"][0]  # a's, with its proof
+    forged["escrow_reshares"][0] |= {
+        "ephemeral": CURVE.element_text(shifted),
+        "ephemeral_proof": copied["ephemeral_proof"],
+        "masked": CURVE.scalars_text([12345]),
+    }
+    forged.pop("sig")
+    data["entry"][position] = ledger.sign_entry(data["game"]["id"], forged, played.secret("b"))
+    audit = ledger.audit(data)
+    ours = [str(problem) for problem in audit.problems if problem.position == position]
+    assert (
+        ours
+        and "escrow_reshares[0]: the share of seat c's secret sealed to b: the proof of knowledge" in ours[0]
+    )
+    assert audit.ledger is not None
+    data["game"] = dict(data["game"], head=audit.ledger.head)
+    game = played.root / f"attack-{shift}.toml"
+    game.write_text(
+        gamefile.render_new(data["game"], data["roster"], data.get("components", {}), data["entry"], []),
+        encoding="utf-8",
+    )
+    forget_seen_games(played.root)
+    report = independent_verifier.verify(game, {hidden_deck_game.DECK: list(hidden_deck_game.CARDS)})
+    assert report.problems == [
+        f"entry {position} (by b, position {position}): escrow_reshares[0]: the proof of knowledge of the "
+        "ephemeral point of b's share does not verify"
+    ]
+    before = game.read_text(encoding="utf-8")
+    refused = played.run(NEW, "sync", str(game), "--as", "c", "--key", NEW)
+    assert refused.exit_code == 3 and "proof of knowledge of its ephemeral point" in refused.stderr
+    assert game.read_text(encoding="utf-8") == before  # no complaint: nothing published
 
 
 def test_the_independent_verifier_checks_the_handover_from_the_document_alone(played: Played) -> None:

@@ -159,7 +159,7 @@ def test_princes_of_florence_ends_with_a_silent_player() -> None:
         return order(rnd, moves)[0]
 
     game, silence = silent_game(
-        "princes-of-florence", "princes-of-florence", None, 1, choose, lambda game: state(game).round >= 2
+        "princes-of-florence", "princes-of-florence", None, 2, choose, lambda game: state(game).round >= 2
     )
     assert state(game).round == 7 and game.rules is not None and game.rules.over(state(game))
     absent_after_one(game, silence)

@@ -133,6 +133,27 @@ def status_report(
             if seat in ledger.rejoining
         ),
         *waiting,
+        # only the new player's key tells a bad share sealed to it: the file cannot ask for the
+        # complaint, so the player is told to look until it signs an entry after the shares
+        *(
+            {
+                "seat": seat,
+                "kind": "escrow",
+                "step": f"shares of {seat}'s secret",
+                "prompt": (
+                    f"check the shares of {seat}'s secret sealed to you, and complain of one that does "
+                    f"not match {seat}'s escrow"
+                ),
+                "command": f"pbem sync {file} --as {seat}{send}",
+                "note": "it makes the complaint, or says that every share matches",
+                "deadline": None,
+                "overdue": False,
+                "timeout": None,
+                "waiting_for_shares": {},
+            }
+            for seat in ledger.seats
+            if play_mod.reshares_to_check(ledger, seat)
+        ),
     ]
     send_to = list(dict.fromkeys(item["seat"] for item in waiting))
     state = game.table.state

@@ -55,6 +55,9 @@ RECEIVE_CONTEXT = "escrow"  # the context of a receiving key's proof of knowledg
 SEAL_NONCE_DOMAIN = "pbem/escrow/seal-nonce/v1"
 SEAL_MASK_DOMAIN = "pbem/escrow/seal-mask/v1"
 COMPLAINT_PROOF_DOMAIN = "pbem/escrow/complaint-proof/v1"
+EPHEMERAL_PROOF_DOMAIN = "pbem/escrow/ephemeral-proof/v1"
+DEALT = "dealing"  # what an ephemeral point's proof is for: a share sealed in a dealing,
+RESEALED = "reshare"  # or one a holder seals again to the new player of a seat handed on
 MIN_THRESHOLD = 2
 
 
@@ -523,12 +526,14 @@ def check_unlock(
 # holder's decryption share of that card.
 @dataclass(frozen=True)
 class Sealed:
-    """One holder's share as the dealing carries it: ``R = g^r`` and the masked share."""
+    """One holder's share as the dealing carries it: ``R = g^r`` and the masked share, and in
+    games that prove them, the proof that whoever sealed it knows ``r``."""
 
     holder: str
     index: int
     ephemeral: Element
     masked: int
+    proof: Proof | None = None
 
 
 @dataclass(frozen=True)
@@ -559,10 +564,18 @@ def _mask(group: Group, sealed_to: Element, ephemeral: Element, opened: Element,
 
 
 def seal(
-    share: EscrowShare, dealing: Dealing, receiving: Element, *, game_id: str, group: Group, seed: bytes
+    share: EscrowShare,
+    dealing: Dealing,
+    receiving: Element,
+    *,
+    game_id: str,
+    group: Group,
+    seed: bytes,
+    proven: str | None = None,
 ) -> Sealed:
     """``share`` sealed to its holder's receiving key; ``r`` is fixed by the dealer's seed and
-    everything the share is for, so making the dealing twice gives the same entry."""
+    everything the share is for, so making the dealing twice gives the same entry. With
+    ``proven`` (``DEALT`` or ``RESEALED``), the sealing carries its proof of knowledge of ``r``."""
     r = group.hash_to_scalar(
         group.domain(SEAL_NONCE_DOMAIN),
         seed,
@@ -583,7 +596,92 @@ def seal(
         holder=share.holder,
         index=share.index,
     )
-    return Sealed(share.holder, share.index, ephemeral, (share.value + mask) % group.order)
+    proof = None
+    if proven is not None:
+        proof = prove_ephemeral(
+            r, dealing.dealer, share.holder, share.index, receiving, kind=proven, game_id=game_id, group=group
+        )
+    return Sealed(share.holder, share.index, ephemeral, (share.value + mask) % group.order, proof)
+
+
+# A complaint publishes ``R^y`` for the ``R`` its share was sealed with. Were ``R`` another
+# sealing's point (copied, or shifted by a known ``g^t``, whose effect the dealer subtracts), that
+# ``R^y`` would open another holder's share to everyone. A Schnorr proof of knowledge of ``r``,
+# bound to everything the sealing is for, makes every ``R`` one its maker knows the logarithm of:
+# ``R^y = Y^r`` is then a value the maker could compute already, and a complaint opens nothing
+# but the share it is about.
+def _ephemeral_statement(
+    group: Group,
+    ephemeral: Element,
+    *,
+    dealer: str,
+    holder: str,
+    index: int,
+    receiving: Element,
+    kind: str,
+    game_id: str,
+) -> list[bytes]:
+    return [
+        _text(game_id),
+        _text(kind),
+        _text(dealer),
+        _text(holder),
+        _number(index),
+        group.encode(receiving),
+        group.encode(ephemeral),
+    ]
+
+
+def prove_ephemeral(
+    r: int, dealer: str, holder: str, index: int, receiving: Element, *, kind: str, game_id: str, group: Group
+) -> Proof:
+    """Schnorr proof of knowledge of ``r`` for ``R = g^r``, the point sealing holder ``index``'s
+    share of ``dealer``'s secret to ``receiving`` (in a dealing, or ``kind`` a reshare)."""
+    statement = _ephemeral_statement(
+        group,
+        group.base_power(r),
+        dealer=dealer,
+        holder=holder,
+        index=index,
+        receiving=receiving,
+        kind=kind,
+        game_id=game_id,
+    )
+    nonce = _nonce(group, r, pae(group.domain(EPHEMERAL_PROOF_DOMAIN), *statement))
+    commitment = group.base_power(nonce)
+    challenge = group.challenge(EPHEMERAL_PROOF_DOMAIN, *statement, group.encode(commitment))
+    return Proof(challenge, (nonce + challenge * r) % group.order)
+
+
+def check_ephemeral(
+    sealed: Sealed, dealer: str, receiving: Element, *, kind: str, game_id: str, group: Group
+) -> None:
+    """Raise GameFileError unless ``sealed`` carries a proof that its maker knows the logarithm
+    of its ephemeral point, for this very sealing."""
+    where = f"the share of seat {dealer}'s secret sealed to {sealed.holder}"
+    if sealed.proof is None:
+        raise GameFileError(f"{where}: its ephemeral point carries no proof of knowledge")
+    statement = _ephemeral_statement(
+        group,
+        sealed.ephemeral,
+        dealer=dealer,
+        holder=sealed.holder,
+        index=sealed.index,
+        receiving=receiving,
+        kind=kind,
+        game_id=game_id,
+    )
+    commitment = group.divide(
+        group.base_power(sealed.proof.response), group.power(sealed.ephemeral, sealed.proof.challenge)
+    )
+    if (
+        group.challenge(EPHEMERAL_PROOF_DOMAIN, *statement, group.encode(commitment))
+        != sealed.proof.challenge
+    ):
+        raise GameFileError(
+            f"{where}: the proof of knowledge of its ephemeral point does not verify (a point copied from "
+            "another sealing, or shifted, cannot be sealed with)"
+        )
 
 
 def unseal_with(

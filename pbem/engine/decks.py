@@ -482,6 +482,11 @@ def owed_fields(
     seed = hd.deck_seed(key_material)
     group = decks.group
     owes = owed(decks, seat)
+    bad = key_material.bad_share if isinstance(key_material, KeyMaterial) else None
+    if bad is not None and decks.escrow is not None and decks.escrow.failed is None:
+        # The complaint stops the game, so it is all the entry carries: what else the seat owes
+        # needs the deck secret the bad share keeps the new player from rebuilding.
+        owes = []
     needs_secret = any(item.kind in ("escrow", "share") for item in owes)  # a shuffle needs none
     secret = secret_for(key_material, game_id, seat, group) if needs_secret else 0
     fields: dict[str, Any] = {}
@@ -545,7 +550,6 @@ def owed_fields(
             fields["escrow_reshares"] = escrows.reshare_fields(
                 escrow, seat, decks.seats, receive, seed=seed, game_id=game_id, group=group
             )
-    bad = key_material.bad_share if isinstance(key_material, KeyMaterial) else None
     if escrow is not None and bad is not None and escrow.failed is None:
         # the new player of a seat handed on found a share sealed to it that does not match
         receive = es.receive_secret(seed, game_id, seat, group=group)
@@ -768,7 +772,9 @@ def take_owed(
             places.append(place)
             values.append(value)
     missing = [item for item in owed_at_start if item not in carried]
-    if missing:
+    # an entry whose complaint stopped the game owes nothing more: nothing is owed after it
+    stopped_here = start.escrow is not None and start.escrow.failed is None and decks.halted() is not None
+    if missing and not stopped_here:
         raise GameFileError(f"{seat} owes {missing[0].describe()}, and this entry does not carry it")
     if decks.group.compact:
         _check_shares(decks, seat, entry, "shares", given=places, values=values, game_id=game_id, check=check)
@@ -792,17 +798,25 @@ def _take_escrow(
         if seat not in decks.seats:
             raise GameFileError("escrow: a referee holds the seats' dealings and deals none")
         escrows.take_dealing(
-            escrow, decks.seats, seat, entry["escrow"], deck_key=decks.keys[seat], group=decks.group
+            escrow,
+            decks.seats,
+            seat,
+            entry["escrow"],
+            deck_key=decks.keys[seat],
+            game_id=game_id,
+            group=decks.group,
         )
         carried.append(Owed("escrow"))
     for dealer in escrows.take_answers(escrow, seat, entry, game_id=game_id, group=decks.group):
         carried.append(Owed("acknowledge", dealer=dealer))
     for index, item in enumerate(_items(entry, "escrow_partials")):
         where = f"escrow_partials[{index}]"
-        carried += _take_partials(decks, escrow, start, seat, item, where=where, game_id=game_id, check=check)
+        carried += _take_partials(
+            decks, escrow, start, seat, item, earlier=carried, where=where, game_id=game_id, check=check
+        )
     if "escrow_reshares" in entry:
         for handed in escrows.take_reshares(
-            escrow, decks.seats, seat, entry["escrow_reshares"], group=decks.group
+            escrow, decks.seats, seat, entry["escrow_reshares"], game_id=game_id, group=decks.group
         ):
             carried.append(Owed("reshare", dealer=handed))
     if "escrow_reshare_complaint" in entry:
@@ -820,12 +834,14 @@ def _take_partials(
     seat: str,
     item: Mapping[str, Any],
     *,
+    earlier: Sequence[Owed],
     where: str,
     game_id: str,
     check: ProofCheck,
 ) -> list[Owed]:
     """Take one table of partial decryptions for a silent seat; each position whose partials are
-    then enough gets the silent seat's share, as if it had given it."""
+    then enough gets the silent seat's share, as if it had given it. ``earlier``: what the entry
+    carried before this table."""
     _only(item, ("seat", "deck", "slots", "partials", "proof"), where)
     silent = item.get("seat")
     if not isinstance(silent, str) or silent not in escrow.unlocking:
@@ -841,6 +857,13 @@ def _take_partials(
     allowed = set(owed(decks, seat)) | set(owed(start, seat))
     taken = [Owed("partial", deck_id, slot, dealer=silent) for slot in slots]
     for slot, wanted in zip(slots, taken, strict=True):
+        # a holder's second partial of a position would stand in for another holder's in the
+        # count towards the threshold, or replace its first after the first was checked
+        if wanted in earlier or seat in escrow.unlocking[silent].get((deck_id, slot), {}):
+            raise GameFileError(
+                f"{where}: a second partial decryption by {seat} of {silent}'s share of "
+                f"{token(deck_id, slot)}"
+            )
         if wanted not in allowed:
             raise GameFileError(
                 f"{where}: {seat} owes no partial decryption of {silent}'s share of "

@@ -36,7 +36,8 @@ class OptionSpec:
     minimum: int = 0
     maximum: int = 0
     # For an option added after games were made: the value a genesis without it means (the way
-    # those games were played). None: every genesis must record it.
+    # those games were played), which need not be a choice a new game may make. None: every
+    # genesis must record it.
     absent: OptionValue | None = None
 
     def describe(self) -> str:
@@ -80,6 +81,12 @@ class OptionSpec:
             raise UsageError(f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}")
         assert isinstance(value, str)
         return value
+
+
+def _absent(spec: OptionSpec) -> OptionValue:
+    """What a genesis without the option means: how games made before it were played."""
+    assert spec.absent is not None, "check_options refuses a genesis without a required option"
+    return spec.absent
 
 
 def _text(value: OptionValue) -> str:
@@ -174,8 +181,18 @@ RETIRE_AFTER = OptionSpec(
     maximum=100,
     absent=0,
 )
+ESCROW_SEALING = OptionSpec(
+    "escrow_sealing",
+    "choice",
+    "proven",
+    "proven: each share sealed in escrow carries a proof that its maker knows the secret of its "
+    "ephemeral point, so a complaint about it opens no other share (a game made before the option "
+    "seals them without: plain)",
+    choices=("proven",),
+    absent="plain",
+)
 # What every game with hidden decks offers, after its own options.
-HIDDEN_DECK_OPTIONS = (ESCROW, ESCROW_THRESHOLD, RETIRE_AFTER)
+HIDDEN_DECK_OPTIONS = (ESCROW, ESCROW_THRESHOLD, ESCROW_SEALING, RETIRE_AFTER)
 
 
 # A view as text in the terminal (``pbem show``): the game's title, the view a seat may see, and that
@@ -313,7 +330,7 @@ class GameInfo:
         if missing:
             raise UsageError(f"options missing for {self.name}: {', '.join(missing)}")
         return {
-            spec.name: spec.check(options[spec.name]) if spec.name in options else spec.check(spec.absent)
+            spec.name: spec.check(options[spec.name]) if spec.name in options else _absent(spec)
             for spec in self.options
         }
 

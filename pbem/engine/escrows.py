@@ -29,7 +29,8 @@ from typing import Any
 
 from pbem.crypto import escrow as es
 from pbem.crypto import hidden_deck as hd
-from pbem.crypto.groups import Element, Group
+from pbem.crypto.encoding import b64, unb64
+from pbem.crypto.groups import CHALLENGE_SIZE, Element, Group
 from pbem.engine.declaration import OptionValue
 from pbem.errors import GameFileError
 
@@ -45,6 +46,7 @@ KEY_FIELDS = ("escrow_key", "escrow_key_proof")
 OTHERS = "others"
 REFEREE = "referee"
 NONE = "none"
+PROVEN = "proven"  # escrow_sealing: every ephemeral point carries its proof of knowledge
 MIN_SEATS = 3  # with two, the one holder would hold the other's secret outright
 
 
@@ -70,6 +72,8 @@ class Escrow:
     # A sealed choice kept back, opened from its seat's escrow: (seat, step) -> ``x * T`` once
     # ``threshold`` partials of the point are in (see ``sealed_point``).
     opened: dict[tuple[str, str], Element] = field(default_factory=dict)
+    # escrow_sealing=proven: every sealed share proves its maker knows its ephemeral secret
+    proven: bool = False
 
     def holders(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
         """Who holds ``dealer``'s shares: the referee, or every other seat in seat order."""
@@ -91,6 +95,7 @@ class Escrow:
             dict(self.resharing),
             {seat: dict(given) for seat, given in self.reshared.items()},
             dict(self.opened),
+            self.proven,
         )
 
     def unlocked(self, seat: str, deck_id: str, slot: int) -> bool:
@@ -156,6 +161,12 @@ def by_referee(options: Mapping[str, OptionValue]) -> bool:
     return options.get("escrow", NONE) == REFEREE
 
 
+def proven(options: Mapping[str, OptionValue]) -> bool:
+    """Every share sealed in escrow carries a proof of knowledge of its ephemeral secret: what new
+    games write; a genesis without the option (a game made before it) seals them without."""
+    return options.get("escrow_sealing") == PROVEN
+
+
 # --- keys ----------------------------------------------------------------------------------------
 def key_fields(seed: bytes, game_id: str, seat: str, group: Group) -> dict[str, str]:
     """The ``escrow_key`` and ``escrow_key_proof`` of a seat's genesis or join entry."""
@@ -192,14 +203,47 @@ def dealing_fields(
         secret, holders, escrow.threshold, game_id=game_id, dealer=seat, group=group, seed=seed
     )
     sealed = [
-        es.seal(shares[holder], dealing, escrow.receiving[holder], game_id=game_id, group=group, seed=seed)
+        es.seal(
+            shares[holder],
+            dealing,
+            escrow.receiving[holder],
+            game_id=game_id,
+            group=group,
+            seed=seed,
+            proven=es.DEALT if escrow.proven else None,
+        )
         for holder in holders
     ]
-    return {
+    fields = {
         "commitments": _packed(group.elements_text(list(dealing.commitments))),
         "ephemeral": _packed(group.elements_text([each.ephemeral for each in sealed])),
         "masked": _packed(group.scalars_text([each.masked for each in sealed])),
     }
+    if escrow.proven:
+        fields["ephemeral_proofs"] = _proofs_text([each.proof for each in sealed], group)
+    return fields
+
+
+def _proofs_text(proofs: Sequence[hd.Proof | None], group: Group) -> str:
+    """Proofs packed as the other packed values are: each proof's bytes, one after the other."""
+    assert all(proof is not None for proof in proofs), "a proven sealing carries its proof"
+    return b64(b"".join(unb64(hd.proof_text(proof, group=group)) for proof in proofs if proof is not None))
+
+
+def _parse_proofs(text: object, count: int, where: str, group: Group) -> list[hd.Proof]:
+    size = CHALLENGE_SIZE + group.scalar_size
+    try:
+        data = unb64(text, size * count) if isinstance(text, str) else None
+    except ValueError:
+        data = None
+    if data is None:
+        raise GameFileError(
+            f"{where}: expected {count} proof{'s' if count != 1 else ''} of {size} bytes, in base64"
+        )
+    return [
+        hd.parse_proof(b64(data[start : start + size]), where, group=group)
+        for start in range(0, len(data), size)
+    ]
 
 
 def _packed(text: str | list[str]) -> str:
@@ -254,11 +298,19 @@ def _table(item: object, fields: Sequence[str], where: str) -> Mapping[str, Any]
 
 
 def take_dealing(
-    escrow: Escrow, seats: Sequence[str], seat: str, item: object, *, deck_key: Element, group: Group
+    escrow: Escrow,
+    seats: Sequence[str],
+    seat: str,
+    item: object,
+    *,
+    deck_key: Element,
+    game_id: str,
+    group: Group,
 ) -> None:
     """Check and take ``seat``'s dealing (GameFileError naming the field)."""
     where = "escrow"
-    item = _table(item, ("commitments", "ephemeral", "masked"), where)
+    names = ("commitments", "ephemeral", "masked")
+    item = _table(item, (*names, "ephemeral_proofs") if escrow.proven else names, where)
     if seat in escrow.dealings:
         raise GameFileError(f"{where}: {seat} has already dealt its escrow")
     holders = escrow.holders(seats, seat)
@@ -272,14 +324,34 @@ def take_dealing(
     if len(ephemeral) != len(holders) or len(masked) != len(holders):
         whom = "the referee" if escrow.referee is not None else f"each of the {len(holders)} other seats"
         raise GameFileError(f"{where}: a sealed share for {whom}")
+    proofs: list[hd.Proof | None] = [None] * len(holders)
+    if escrow.proven:
+        proofs = list(
+            _parse_proofs(item.get("ephemeral_proofs"), len(holders), f"{where}.ephemeral_proofs", group)
+        )
     dealing = es.Dealing(seat, holders, tuple(commitments))
     es.check_dealing(dealing, group=group)
     es.check_dealing_key(dealing, deck_key)
-    escrow.dealings[seat] = dealing
-    escrow.sealed[seat] = {
-        holder: es.Sealed(holder, index, ephemeral[index - 1], masked[index - 1])
+    sealed = {
+        holder: es.Sealed(holder, index, ephemeral[index - 1], masked[index - 1], proofs[index - 1])
         for index, holder in enumerate(holders, start=1)
     }
+    if escrow.proven:
+        for holder, each in sealed.items():
+            _check_ephemeral(
+                each, seat, escrow.receiving[holder], es.DEALT, where, game_id=game_id, group=group
+            )
+    escrow.dealings[seat] = dealing
+    escrow.sealed[seat] = sealed
+
+
+def _check_ephemeral(
+    sealed: es.Sealed, dealer: str, receiving: Element, kind: str, where: str, *, game_id: str, group: Group
+) -> None:
+    try:
+        es.check_ephemeral(sealed, dealer, receiving, kind=kind, game_id=game_id, group=group)
+    except GameFileError as exc:
+        raise GameFileError(f"{where}: {exc}") from None
 
 
 def take_answers(
@@ -391,20 +463,27 @@ def reshare_fields(
         share = held_share(escrow, seat, holder, receive, game_id=game_id, group=group)
         # the nonce is bound to the new key too: a seat handed on twice is sealed anew each time
         sealed = es.seal(
-            share, escrow.dealings[seat], key, game_id=game_id, group=group, seed=seed + group.encode(key)
+            share,
+            escrow.dealings[seat],
+            key,
+            game_id=game_id,
+            group=group,
+            seed=seed + group.encode(key),
+            proven=es.RESEALED if escrow.proven else None,
         )
-        found.append(
-            {
-                "seat": seat,
-                "ephemeral": group.element_text(sealed.ephemeral),
-                "masked": _packed(group.scalars_text([sealed.masked])),
-            }
-        )
+        item = {
+            "seat": seat,
+            "ephemeral": group.element_text(sealed.ephemeral),
+            "masked": _packed(group.scalars_text([sealed.masked])),
+        }
+        if sealed.proof is not None:
+            item["ephemeral_proof"] = hd.proof_text(sealed.proof, group=group)
+        found.append(item)
     return found
 
 
 def take_reshares(
-    escrow: Escrow, seats: Sequence[str], holder: str, items: object, *, group: Group
+    escrow: Escrow, seats: Sequence[str], holder: str, items: object, *, game_id: str, group: Group
 ) -> list[str]:
     """Take ``holder``'s resealed shares; the seats they are for."""
     where = "escrow_reshares"
@@ -413,7 +492,8 @@ def take_reshares(
     taken: list[str] = []
     for index, item in enumerate(items):
         here = f"{where}[{index}]"
-        _table(item, ("seat", "ephemeral", "masked"), here)
+        names = ("seat", "ephemeral", "masked")
+        _table(item, (*names, "ephemeral_proof") if escrow.proven else names, here)
         seat = item.get("seat")
         if not isinstance(seat, str) or holder not in reshare_owed(escrow, seats, seat) or seat in taken:
             raise GameFileError(f"{here}: {holder} owes no share of {seat!r}'s secret to a new player")
@@ -422,7 +502,15 @@ def take_reshares(
         if len(masked) != 1:
             raise GameFileError(f"{here}.masked: one masked share")
         ephemeral = group.parse_element(item.get("ephemeral"), f"{here}.ephemeral")
-        escrow.reshared[seat][holder] = es.Sealed(holder, dealing.index(holder), ephemeral, masked[0])
+        proof = None
+        if escrow.proven:
+            proof = hd.parse_proof(item.get("ephemeral_proof"), f"{here}.ephemeral_proof", group=group)
+        sealed = es.Sealed(holder, dealing.index(holder), ephemeral, masked[0], proof)
+        if escrow.proven:
+            _check_ephemeral(
+                sealed, seat, escrow.resharing[seat], es.RESEALED, here, game_id=game_id, group=group
+            )
+        escrow.reshared[seat][holder] = sealed
         taken.append(seat)
     return taken
 

@@ -409,8 +409,8 @@ class Ledger:
         elif bad is not None:
             material.bad_share = bad
             material.waiting = (
-                f"{bad} sealed you a share of {seat}'s secret that does not match its escrow (your next "
-                "entry carries your complaint)"
+                f"{bad} sealed you a share of {seat}'s secret that does not match its escrow: send your "
+                f"complaint (pbem sync FILE --as {seat})"
             )
         else:
             given = len(escrow.reshared.get(seat, {}))
@@ -1511,6 +1511,16 @@ class _Replay:
             found.append("is not a table")
             return
         kind = entry.get("kind") if isinstance(entry.get("kind"), str) else None
+        referee = self.ledger.referee if self.ledger is not None else None
+        if (
+            referee is not None
+            and entry.get("by") == referee.name
+            and kind in KIND_FIELDS
+            and kind != "referee"
+        ):
+            # judged by who signs it first: its fields are those of a kind the referee never signs
+            found.append(f"the referee {referee.name} signs only referee entries, not a {kind} entry")
+            return
         expected = COMMON_FIELDS + KIND_FIELDS.get(kind or "", ())
         missing = [name for name in expected if name not in entry]
         if "sig" in missing:

@@ -484,21 +484,53 @@ def share_wait(ledger: Ledger, token: str) -> str:
 
 def sync(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]]:
     """An entry carrying only what ``seat`` owes the hidden decks, for when it has nothing else
-    to send."""
-    check_sync(ledger, seat)
+    to send: the new player's complaint about a share sealed to it too."""
+    owed = check_sync(ledger, seat)
+    if not owed and complaint_due(ledger, seat, secret) is None:
+        raise IllegalMoveError(
+            f"{seat} owes the hidden decks nothing now: the shares sealed to you of {seat}'s secret match "
+            "its escrow, so there is nothing to complain of"
+        )
     return _sign(ledger, seat, ledger.next_entry(seat, at, "sync"), secret)
 
 
 def check_sync(ledger: Ledger, seat: str) -> list[hidden_decks.Owed]:
+    """What ``seat`` owes the decks, refusing before a key is opened when it owes nothing, unless
+    its new player may owe a complaint (which only its key can tell)."""
     game = seated(ledger)
     tables.check_no_undo_pending(game.table)
     halted = None if game.table.decks is None else game.table.decks.halted()
     if halted is not None:
         raise IllegalMoveError(halted)
     owed = owes_decks(ledger, seat)
-    if not owed:
+    if not owed and not reshares_to_check(ledger, seat):
         raise IllegalMoveError(f"{seat} owes the hidden decks nothing now")
     return owed
+
+
+def reshares_to_check(ledger: Ledger, seat: str) -> bool:
+    """The new player of ``seat``, handed on by consent, has shares of the seat's secret sealed to
+    it that it has signed no entry since: one that does not match the seat's escrow is its
+    complaint to make, which only its key can tell, so the file itself never asks for it."""
+    decks = ledger.table.decks if ledger.table is not None else None
+    escrow = decks.escrow if decks is not None else None
+    if escrow is None or escrow.failed is not None or not escrow.reshared.get(seat):
+        return False
+    for entry in reversed(ledger.entries):
+        if any(item.get("seat") == seat for item in entry.get("escrow_reshares", ())):
+            return True
+        if entry["by"] == seat:
+            return False
+    return False
+
+
+def complaint_due(ledger: Ledger, seat: str, secret: SecretKeys) -> str | None:
+    """The holder whose share, sealed to ``seat``'s new player, does not match the seat's escrow
+    (the complaint the player owes), or None."""
+    if not reshares_to_check(ledger, seat):
+        return None
+    material = ledger.secret_seed(seat, secret)
+    return material.bad_share if isinstance(material, hidden_decks.KeyMaterial) else None
 
 
 def _sign(
@@ -509,6 +541,13 @@ def _sign(
         and ledger.table is not None
         and ledger.table.decks is not None
     ):
+        bad = complaint_due(ledger, seat, secret) if entry["kind"] != "sync" else None
+        if bad is not None:
+            # the complaint stops the game, so it travels alone, never beside a move it would void
+            raise IllegalMoveError(
+                f"{bad} sealed you a share of {seat}'s secret that does not match its escrow: send "
+                f"your complaint first (pbem sync FILE --as {seat})"
+            )
         entry.update(
             hidden_decks.owed_fields(
                 ledger.table.decks,

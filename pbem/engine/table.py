@@ -24,7 +24,7 @@ from pbem.engine import decks as hidden_decks
 from pbem.engine import escrows
 from pbem.engine.decks import Decks, ProofCheck, check_now
 from pbem.engine.declaration import ABSENT, OPEN, OptionValue
-from pbem.engine.escrows import Escrow, start_unlock, threshold_of
+from pbem.engine.escrows import Escrow, proven, start_unlock, threshold_of
 from pbem.engine.ruleset import (
     DECK_DEMANDS,
     CardUse,
@@ -201,7 +201,9 @@ def set_up_decks(
         missing = [seat for seat in holders if seat not in receiving_keys]
         if missing:
             raise GameFileError(f"no escrow receiving key for {', '.join(missing)}")
-        escrow = Escrow(threshold_of(options, len(seats)), dict(receiving_keys), referee=referee)
+        escrow = Escrow(
+            threshold_of(options, len(seats)), dict(receiving_keys), referee=referee, proven=proven(options)
+        )
     table.decks = hidden_decks.setup(specs, seats, deck_keys, group, escrow)
 
 

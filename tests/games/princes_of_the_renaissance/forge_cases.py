@@ -16,9 +16,19 @@ def game() -> Forged:
     return Forged(sound.data, seeded_keys)
 
 
+# another card played with the same words after its name, so only the shares can tell them apart
+SAME_FORM = {
+    "steal-influence": "steal-gold-shipment",
+    "steal-gold-shipment": "steal-influence",
+    "freeze-bid": "steal-influence",
+    "veto": "bribe-cardinal",
+    "bribe-cardinal": "veto",
+}
+
+
 def _played_as_another(entry: dict[str, Any]) -> None:
     (shown,) = entry["face_up"][0]["cards"]
-    other = "steal-gold-shipment" if shown == "steal-influence" else "steal-influence"
+    other = SAME_FORM[shown]
     entry["move"] = entry["move"].replace(shown, other)
     entry["face_up"][0]["cards"] = [other]
 
