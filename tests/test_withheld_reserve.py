@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pbem import gamefile
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import ledger, play
@@ -21,13 +23,17 @@ from pbem.errors import IllegalMoveError
 from pbem.kit import templates
 from tests import independent_verifier
 from tests.conftest import make_key_homes, run_cli, seeded_keys
-from tests.silent_seat import Clock, play_on
+from tests.silent_seat import Clock, Silence, play_on
 
 SEATS = ["ann", "ben", "cat", "dan"]
 STEP = "round 1 reserve"
 
 
-def test_the_escrow_opens_a_reserve_kept_back(tmp_path: Path) -> None:
+def kept_back(
+    tmp_path: Path, options: dict[str, str], *, claims: bool = True
+) -> tuple[Ledger, Ledger, Silence, dict[str, SecretKeys]]:
+    """The game as cat seals its round 1 reserve, and once the others have revealed theirs and
+    (``claims``) the claims against cat have had its reserve revealed."""
     from tests.games.il_principe.test_ledger import choose as pick
     from tests.games.il_principe.test_ledger import sound
 
@@ -38,7 +44,7 @@ def test_the_escrow_opens_a_reserve_kept_back(tmp_path: Path) -> None:
     setup = ledger.plan(
         game="il-principe",
         edition="standard",
-        options={"deadline_days": "1"},
+        options={"deadline_days": "1", **options},
         seats=list(SEATS),
         creator="ann",
     )
@@ -83,18 +89,37 @@ def test_the_escrow_opens_a_reserve_kept_back(tmp_path: Path) -> None:
         game, keys, silent="cat", quiet=sealed, over=sealed, mover=mover, clock=clock, days=1, claim=claim
     )
     before = game
+
+    def others_revealed(game: Ledger) -> bool:
+        return game.table is not None and game.table.revealed.get(STEP, set()) >= set(SEATS) - {"cat"}
+
     game, silence = play_on(
-        game, keys, silent="cat", quiet=sealed, over=opened, mover=mover, clock=clock, days=1, claim=claim
-    )
-    assert sum(silence.timeouts.values()) == 1  # one claim, the partials came unasked
-    chose = play.sealed_value(game, "cat", STEP, keys["cat"]).value
-    assert game.table is not None and game.rules is not None
-    cat = game.table.state.player("cat")
-    assert chose == "reserve " + " ".join(cat.reserved or ())
-    # not what the rules' default, which cat could predict, would have put there
-    reserve = game.rules.default_move(before.table.state, "cat", STEP) if before.table else None
-    assert reserve is not None and game.rules.format(reserve) != chose
+        game, keys, silent="cat", quiet=sealed, over=opened if claims else others_revealed,
+        mover=mover, clock=clock, days=1, claim=claim,
+    )  # fmt: skip
     write(game)
     assert run_cli(tmp_path / "ann", "verify", str(path)).exit_code == 0
     report = independent_verifier.verify(path)
     assert report.ok, report.problems
+    return before, game, silence, keys
+
+
+def test_the_escrow_opens_a_reserve_kept_back(tmp_path: Path) -> None:
+    before, game, silence, keys = kept_back(tmp_path, {})
+    assert sum(silence.timeouts.values()) == 1  # one claim, the partials came unasked
+    chose = play.sealed_value(game, "cat", STEP, keys["cat"]).value
+    assert game.table is not None and game.rules is not None and before.table is not None
+    cat = game.table.state.player("cat")
+    assert chose == "reserve " + " ".join(cat.reserved or ())
+    # not what the rules' default, which cat could predict, would have put there
+    reserve = game.rules.default_move(before.table.state, "cat", STEP)
+    assert reserve is not None and game.rules.format(reserve) != chose
+
+
+def test_without_escrow_the_game_waits_for_a_reserve_kept_back(tmp_path: Path) -> None:
+    """Nothing can open it, and Il Principe has no least favourable reserve to count instead:
+    the claim is refused, so cat cannot choose the default after reading the others'."""
+    _, game, silence, _ = kept_back(tmp_path, {"escrow": "none"}, claims=False)
+    assert sum(silence.timeouts.values()) == 0
+    with pytest.raises(IllegalMoveError, match="so the game waits for cat's reveal"):
+        play.check_timeout_now(game, "ann", "cat", "2027-01-01T00:00:00Z")

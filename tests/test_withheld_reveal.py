@@ -82,6 +82,8 @@ def test_a_value_sealed_to_the_escrow_amiss_counts_as_the_worst(
     players, order = shown(cli, path)
     assert players["c"]["bid"] == players["c"]["gold"] > 20
     assert order == ["c", "b", "a"]
+    status = cli("status", str(path)).stdout
+    assert "c's sealed turn-order bid, opened from the escrow, does not match its commitment" in status
 
 
 def test_without_escrow_a_bid_kept_back_counts_as_all_its_gold(cli: Cli, tmp_path: Path) -> None:

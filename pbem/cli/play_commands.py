@@ -141,6 +141,11 @@ def _stood_in_lines(ledger: Ledger) -> list[str]:
         else f"{seat} is absent (a timeout was claimed against it): the rules' defaults play it until "
         "it signs an entry again"
         for seat in tables.stood_in(table)
+    ] + [
+        f"{seat}'s sealed {step}, opened from the escrow, does not match its commitment: {seat} "
+        "sealed something else to the escrow, which the file shows; the rules' least favourable "
+        "choice stood in for it"
+        for seat, step in sorted(table.unopened)
     ]
 
 

@@ -821,6 +821,14 @@ def _default_reason(rules: Ruleset, table: Table, demand: Demand) -> str | None:
         )
     if _opens(table, demand):
         return None
+    if demand.kind == "reveal" and table.worst and getattr(rules, "withhold", None) is None:
+        # the rules' default would let it choose, having read every other reveal, between what it
+        # sealed and the default; with no least favourable choice to count instead, it must reveal
+        return (
+            f"{late} sealed its {step} and keeps it back, and nothing can open it now (only the "
+            f"escrow, complete, could): the rules' default would let {late} choose it after reading "
+            f"the others' reveals, so the game waits for {late}'s reveal"
+        )
     default = default_for(rules, table, late, step)
     if default is None:
         return f"the rules give no default for {late} in the {step}"
