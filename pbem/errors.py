@@ -65,6 +65,13 @@ class MailTransportError(PbemError):
     exit_code = 7
 
 
+class BusyError(PbemError):
+    """Another pbem command held a file this one had to change for longer than it waits; nothing
+    was changed, and the same command run again once the other is done goes through."""
+
+    exit_code = 8
+
+
 class MailUnreadableError(MailContentError):
     """A message the mail parser cannot read (a header it fails on, a part it cannot decode):
     pbem cannot tell what it carries, so it is skipped rather than refused."""
@@ -84,5 +91,6 @@ EXIT_CODES: dict[int, str] = {
     FileAccessError.exit_code: "file access: missing file, file already exists, cannot write",
     EquivocationError.exit_code: "equivocation: a player signed two different entries for one decision",
     MailTransportError.exit_code: "mail: the server could not be reached or refused; the game is unchanged",
+    BusyError.exit_code: "busy: another pbem command held a file too long; nothing changed",
     PIPE_CLOSED: "the program reading pbem's output stopped early",
 }

@@ -12,6 +12,7 @@ import hashlib
 import os
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -463,8 +464,20 @@ def write_new(path: Path, text: str) -> None:
 
 def replace(loaded: LoadedFile, text: str) -> None:
     """Replace a file read earlier, refusing if it changed on disk since it was read; the file
-    keeps its line ends and byte-order mark."""
-    _atomic_write(loaded.path, loaded.like_the_file(text), expect_digest=loaded.digest)
+    keeps its line ends and byte-order mark.
+
+    The caller holds the file's lock (``locked``) from before its read; taken here too, so that
+    the check that the file is unchanged and the rename are one step against any other pbem."""
+    with locked(loaded.path):
+        _atomic_write(loaded.path, loaded.like_the_file(text), expect_digest=loaded.digest)
+
+
+def locked(path: Path) -> AbstractContextManager[None]:
+    """The game file's lock (see pbem.locks), held from a command's read of the file to its
+    write, so that a second command changing it reads what the first wrote."""
+    from pbem import locks
+
+    return locks.held(path)
 
 
 def write_over(path: Path, data: bytes) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from pbem.cli.common import info, now, open_key, reported
-from pbem.cli.reading import compare_with_seen, default_key, own_seats, read_game, register
+from pbem.cli.reading import compare_with_seen, default_key, editing, own_seats, read_game, register
 from pbem.cli.reports import log_line
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def append_command(
     refusal's reporting, as a failed send says itself what became of the entry."""
     from pbem.cli.sending import send_after
 
-    with reported():
+    with reported(), editing(file):
         loaded, ledger = read_game(file, writing=True, seat=seat)
         precheck(ledger)
         secret = signing_key(ledger, seat, key)

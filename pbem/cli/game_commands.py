@@ -28,7 +28,15 @@ from pbem.cli.common import (
     reported,
     warn,
 )
-from pbem.cli.reading import compare_with_seen, own_seats, read_game, register, resolve, roster_mismatches
+from pbem.cli.reading import (
+    compare_with_seen,
+    editing,
+    own_seats,
+    read_game,
+    register,
+    resolve,
+    roster_mismatches,
+)
 from pbem.cli.reports import carried_text, overtaken_lines, print_evidence
 from pbem.cli.sending import send_after
 
@@ -158,7 +166,7 @@ def referee(
     The referee holds every seat's deck secret, so could read every hidden card, and never plays."""
     from pbem.engine import ledger as ledger_mod
 
-    with reported():
+    with reported(), editing(file):
         loaded, ledger = read_game(file, writing=True)
         secret = open_key(key or name)
         first = ledger.referee_joined is None
@@ -562,7 +570,7 @@ def merge(
     from pbem.errors import EquivocationError, UsageError
     from pbem.mail.delivery import DELTA
 
-    with reported():
+    with reported(), editing(file):
         base = gamefile.load(resolve(file))
         copies = [(str(other), gamefile.load(resolve(other)).data) for other in others]
         for name, data in [(str(file), base.data), *copies]:

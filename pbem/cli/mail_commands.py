@@ -9,6 +9,7 @@ stands.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -191,7 +192,9 @@ def send(
 # --- receiving --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Outcome:
-    verdict: str  # applied, had, refused, equivocation, skipped (not pbem's), unreadable, elsewhere
+    # applied, had, refused, equivocation, skipped (not pbem's), unreadable, elsewhere, busy (the
+    # game's file was held by another pbem command)
+    verdict: str
     line: str
     # Decided by the message alone, not by this home's games: reading it again would say the same,
     # so fetch remembers it and does not read it again (a message that does not connect yet may
@@ -271,13 +274,21 @@ def _units(raw: bytes, name: str) -> list[_Unit]:
 
 
 def _apply(carried: Carried, name: str, label: str) -> Outcome:
+    """The set of entries a message carries, applied to this home's copy of its game."""
+    with ExitStack() as held:
+        return _apply_holding(held, carried, name, label)
+
+
+def _apply_holding(held: ExitStack, carried: Carried, name: str, label: str) -> Outcome:
+    """``_apply``, holding the game file's lock in ``held`` from its read to the library's
+    record of what the message taught."""
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
     from pbem.cli.reading import own_seats
     from pbem.cli.reports import overtaken_lines, status_report
     from pbem.engine import ledger as ledger_mod
     from pbem.engine import table as tables
-    from pbem.errors import EquivocationError, PbemError
+    from pbem.errors import BusyError, EquivocationError, PbemError
     from pbem.keys import default_home
     from pbem.mail import delivery
     from pbem.mail.library import Library
@@ -288,6 +299,10 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
         game = delivery.game_of(data)
         library = Library(default_home())
         kept = library.games().get(game)
+        if kept is not None:
+            held.enter_context(gamefile.locked(kept.path))
+            # what a command that held the lock before this one taught the library of the game
+            kept = library.games().get(game)
         loaded = gamefile.load(kept.path) if kept is not None and kept.path.exists() else None
         cache = for_home()
         local = ledger_mod.read(loaded.data, cache) if loaded is not None else None
@@ -335,6 +350,10 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
         else:
             path = library.folder / f"{merged.info.name}-{merged.game_id[:8]}.toml"
             library.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            held.enter_context(gamefile.locked(path))
+            if kept is None and game in library.games():
+                # another command received the game meanwhile: the message goes to its copy
+                return _apply_holding(held, carried, name, label)
             gamefile.write_new(path, carried.entries)
             register(merged, path)
         compare_with_seen(merged)
@@ -370,6 +389,8 @@ def _apply(carried: Carried, name: str, label: str) -> Outcome:
     except EquivocationError as exc:
         print_evidence(exc.evidence)
         return Outcome("equivocation", f"{label}: refused: {exc}")
+    except BusyError as exc:  # not the message's fault: it stays unread, to apply next time
+        return Outcome("busy", f"{label}: not applied, nothing changed: {exc}")
     except PbemError as exc:
         return Outcome("refused", f"{label}: refused, nothing changed: {exc}")
 
@@ -407,8 +428,9 @@ def _delivered(key: str) -> tuple[int, int, str]:
 def _report(outcomes: list[Outcome], *, then: Callable[[], None] | None = None) -> None:
     """One line per message, then ``then`` (the inbox, for fetch), then the exit code they call for:
     a message refused or skipped as unreadable is exit 3, as a file that does not verify is, even
-    when others beside it were applied (their lines say so)."""
-    from pbem.errors import EquivocationError, GameFileError
+    when others beside it were applied (their lines say so); one another pbem command kept from
+    its game's file is exit 8, to try again."""
+    from pbem.errors import BusyError, EquivocationError, GameFileError
 
     for outcome in outcomes:
         echo_wrapped(outcome.line, indent=2)
@@ -419,6 +441,8 @@ def _report(outcomes: list[Outcome], *, then: Callable[[], None] | None = None) 
         raise typer.Exit(EquivocationError.exit_code)
     if any(outcome.verdict in ("refused", "unreadable") for outcome in outcomes):
         raise typer.Exit(GameFileError.exit_code)
+    if any(outcome.verdict == "busy" for outcome in outcomes):
+        raise typer.Exit(BusyError.exit_code)
 
 
 @app.command("import")
@@ -501,7 +525,7 @@ def _answer_all() -> list[Outcome]:
     """In every game of the library, what each seat this home holds is asked that needs no choice,
     done (``appending.answered``): a line for each game it was done in, or why it could not be."""
     from pbem.cli.appending import answered, signing_key, write_entries
-    from pbem.cli.reading import own_seats, read_game
+    from pbem.cli.reading import editing, own_seats, read_game
     from pbem.cli.reports import log_line
     from pbem.engine import play as play_mod
     from pbem.errors import PbemError
@@ -519,11 +543,12 @@ def _answer_all() -> list[Outcome]:
             for seat in [seat for seat in ledger.seats if seat in own]:
                 if play_mod.answer_needed(ledger, seat) is None:
                     continue
-                loaded, ledger = read_game(kept.path, writing=True, seat=seat)
-                ledger, entries = answered(ledger, seat, signing_key(ledger, seat, None))
-                if entries:
-                    write_entries(loaded, entries, ledger)
-                    made += entries
+                with editing(kept.path):
+                    loaded, ledger = read_game(kept.path, writing=True, seat=seat)
+                    ledger, entries = answered(ledger, seat, signing_key(ledger, seat, None))
+                    if entries:
+                        write_entries(loaded, entries, ledger)
+                        made += entries
             if made:
                 lines = "; ".join(f"{entry['by']}: {log_line(ledger, entry)}" for entry in made)
                 said.append(

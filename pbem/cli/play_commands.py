@@ -23,7 +23,7 @@ from pbem.cli.appending import (
 )
 from pbem.cli.columns import pad
 from pbem.cli.common import HTML, PNG, SVG, echo_wrapped, info, now, print_json, reported
-from pbem.cli.reading import read_game
+from pbem.cli.reading import editing, read_game
 from pbem.cli.reports import carried_text, entry_outcomes, grouped, log_line, status_report
 from pbem.cli.sending import send_after
 
@@ -278,7 +278,7 @@ def play(
     send: bool = SEND,
 ) -> None:
     """Make a move: checked against the rules, signed, appended. Secret choices are sealed."""
-    with reported():
+    with reported(), editing(file):
         from pbem.engine import play as play_mod
 
         loaded, ledger = read_game(file, writing=True, seat=seat)

@@ -3,7 +3,8 @@ with the furthest copy this home has seen, and the seats whose keys this home ho
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,17 @@ def resolve(file: Path) -> Path:
         f"no file named {text} and no game whose id starts with {text} "
         f"({short}{'games: ' + known if games else 'no game in your library yet'})"
     )
+
+
+@contextmanager
+def editing(file: Path) -> Iterator[None]:
+    """Hold the lock of the game file ``file`` names (see pbem.locks) for the block: from the
+    read a command verifies to the write of what it appends, so that a second command changing
+    the file waits, then reads the first one's entries and appends after them."""
+    from pbem import gamefile
+
+    with gamefile.locked(resolve(file)):
+        yield
 
 
 def register(ledger: Ledger, file: Path) -> None:

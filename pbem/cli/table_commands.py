@@ -178,16 +178,18 @@ def add(
 
 
 def _record(file: Path, text: str, by: str | None, seat: str | None, key: str | None, as_json: bool) -> None:
+    from pbem import gamefile
     from pbem.companion import log
     from pbem.engine.seats import check_seat
 
-    loaded, table = _read(file)
-    table.tracker.apply(table.state, text)  # refuse before asking for a passphrase
-    if seat:
-        check_seat(seat, table.header["players"], "at this table")
-    signer = _signer(seat, key) if seat else None
-    updated, reports = log.record(table, text, now(), _who(by, seat), signer)
-    _write(loaded, updated)
+    with gamefile.locked(file):  # from the read to the write: another command's action is kept
+        loaded, table = _read(file)
+        table.tracker.apply(table.state, text)  # refuse before asking for a passphrase
+        if seat:
+            check_seat(seat, table.header["players"], "at this table")
+        signer = _signer(seat, key) if seat else None
+        updated, reports = log.record(table, text, now(), _who(by, seat), signer)
+        _write(loaded, updated)
     entry = updated.actions[-1]
     info(f"recorded action {entry['seq']}: {entry['text']}" + (f" (signed by {seat})" if seat else ""))
     _print(reports, as_json, {"recorded": entry})
@@ -226,11 +228,13 @@ def redo(file: Path = FILE, as_json: bool = JSON) -> None:
 
 def _step_back_or_forth(file: Path, done: str, as_json: bool) -> None:
     with reported():
+        from pbem import gamefile
         from pbem.companion import log
 
-        loaded, table = _read(file)
-        updated, action = (log.undo if done == "undone" else log.redo)(table, str(file))
-        _write(loaded, updated)
+        with gamefile.locked(file):
+            loaded, table = _read(file)
+            updated, action = (log.undo if done == "undone" else log.redo)(table, str(file))
+            _write(loaded, updated)
         info(f"{done} action {action['seq']}: {action['text']}")
         if as_json:
             _print(updated.tracker.show(updated.state), True, {done: action})

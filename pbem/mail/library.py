@@ -22,10 +22,12 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem import locks
 from pbem.errors import UsageError
 
 ID = re.compile(r"[0-9a-f]{32}")
@@ -115,13 +117,24 @@ class Library:
         doc["games"] = table
         _write(self.index, tomlkit.dumps(doc))
 
+    @contextmanager
+    def changing(self) -> Iterator[None]:
+        """The index's lock, held from a read of the index to the write of it changed (see
+        pbem.locks): two commands recording a game each would otherwise write the index as each
+        read it, and the one that wrote last would drop the other's game. Held only for that,
+        so any command waits for it briefly, whatever else it holds."""
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with locks.held(self.index):
+            yield
+
     def register(self, game_id: str, path: Path) -> Kept:
         """Remember that ``game_id`` is kept at ``path`` (the latest path given wins)."""
-        games = self.games()
-        kept = games.get(game_id) or Kept(game_id, path.resolve())
-        kept.path = path.resolve()
-        games[game_id] = kept
-        self.save(games)
+        with self.changing():
+            games = self.games()
+            kept = games.get(game_id) or Kept(game_id, path.resolve())
+            kept.path = path.resolve()
+            games[game_id] = kept
+            self.save(games)
         return kept
 
     def find(self, text: str) -> Kept | None:
@@ -149,25 +162,31 @@ class Library:
         messages applied, and the game's first message, if not known yet: the one a message sent
         or applied answers (``root``, the first its References name), else that message itself.
         Every later message answers it, so a mail client shows the game as one shallow thread."""
-        games = self.games()
-        kept = games.get(game_id)
-        if kept is None:
-            return
-        for seat, hashes in (known or {}).items():
-            kept.known[seat] = [digest for digest in hashes if HASH.fullmatch(digest)][-HELD:]
-        for seat, hashes in (copied or {}).items():
-            kept.copied[seat] = [digest for digest in hashes if HASH.fullmatch(digest)][-HELD:]
-        kept.applied += applied
-        if not kept.root:
-            kept.root = next((text for text in (root, message_id) if text and MESSAGE_ID.fullmatch(text)), "")
-        self.save(games)
+        if not self.index.exists():
+            return  # no game to update, and no folder to make for the index's lock
+        with self.changing():
+            games = self.games()
+            kept = games.get(game_id)
+            if kept is None:
+                return
+            for seat, hashes in (known or {}).items():
+                kept.known[seat] = [digest for digest in hashes if HASH.fullmatch(digest)][-HELD:]
+            for seat, hashes in (copied or {}).items():
+                kept.copied[seat] = [digest for digest in hashes if HASH.fullmatch(digest)][-HELD:]
+            kept.applied += applied
+            if not kept.root:
+                kept.root = next(
+                    (text for text in (root, message_id) if text and MESSAGE_ID.fullmatch(text)), ""
+                )
+            self.save(games)
 
     def looked(self) -> None:
         """The player has seen every game: the counts of messages applied start again."""
-        games = self.games()
-        for kept in games.values():
-            kept.applied = 0
-        self.save(games)
+        with self.changing():
+            games = self.games()
+            for kept in games.values():
+                kept.applied = 0
+            self.save(games)
 
 
 class PassedOver:
@@ -200,18 +219,27 @@ class PassedOver:
             return set()
         return {uid for uid in uids if isinstance(uid, str) and uid.isdigit()}
 
+    @contextmanager
+    def changing(self) -> Iterator[None]:
+        """The file's lock, held from its read to its write, as ``Library.changing`` holds the
+        index's: two fetches at once would otherwise each drop what the other passed over."""
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with locks.held(self.path):
+            yield
+
     def keep(self, folder: str, validity: str, uids: Iterable[str]) -> None:
         """Remember exactly ``uids`` for ``folder`` (a message read since, or gone, is dropped)."""
-        folders = self._all()
-        chosen = sorted(set(uids), key=lambda uid: (len(uid), uid))
-        kept: dict[str, object] = {"validity": validity, "uids": chosen}
-        if folders.get(folder, {"validity": validity, "uids": []}) == kept:
-            return  # as it is on disk: nothing to write
-        if chosen:
-            folders[folder] = kept
-        else:
-            del folders[folder]
-        self._save(folders, self.refused())
+        with self.changing():
+            folders = self._all()
+            chosen = sorted(set(uids), key=lambda uid: (len(uid), uid))
+            kept: dict[str, object] = {"validity": validity, "uids": chosen}
+            if folders.get(folder, {"validity": validity, "uids": []}) == kept:
+                return  # as it is on disk: nothing to write
+            if chosen:
+                folders[folder] = kept
+            else:
+                del folders[folder]
+            self._save(folders, self.refused())
 
     def refused(self) -> dict[str, str]:
         """The messages fetch refused or found too large, by Message-ID: ``refused``, ``too large``,
@@ -228,15 +256,16 @@ class PassedOver:
     def refuse(self, changes: dict[str, str | None]) -> None:
         """Remember (or, for None, forget) messages by Message-ID; the oldest are forgotten past
         REFUSED, a fetch then reads them once more."""
-        refused = self.refused()
-        before = dict(refused)
-        for key, value in changes.items():
-            refused.pop(key, None)
-            if value is not None and MESSAGE_ID.fullmatch(key):
-                refused[key] = value
-        refused = dict(list(refused.items())[-REFUSED:])
-        if refused != before:
-            self._save(self._all(), refused)
+        with self.changing():
+            refused = self.refused()
+            before = dict(refused)
+            for key, value in changes.items():
+                refused.pop(key, None)
+                if value is not None and MESSAGE_ID.fullmatch(key):
+                    refused[key] = value
+            refused = dict(list(refused.items())[-REFUSED:])
+            if refused != before:
+                self._save(self._all(), refused)
 
     def _save(self, folders: dict[str, dict[str, object]], refused: dict[str, str]) -> None:
         import tomlkit
