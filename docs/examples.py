@@ -262,8 +262,12 @@ def toml_value(value: Any) -> str:
     raise TypeError(type(value))
 
 
-DECK_FIELDS = ("shuffles", "shares", "face_up", "remask", "escrow_partials")
-ESCROW_TABLES = ("escrow", "escrow_complaint")  # one table each, never cut: short values
+DECK_FIELDS = ("shuffles", "shares", "face_up", "remask", "escrow_partials", "escrow_reshares")
+ESCROW_TABLES = (
+    "escrow",
+    "escrow_complaint",
+    "escrow_reshare_complaint",
+)  # one table each, never cut: short values
 # The packed lists of a compact group's hidden-deck tables: what each value is, and its size.
 PACKED = {
     "cards": ("ciphertexts", 64),
@@ -450,6 +454,26 @@ class Games:
         )
         table.pbem("a", "sync", name, "--as", "a", comment="a's partial decryptions")
         table.pbem("b", "sync", name, "--as", "b", comment="b's: with two, c's shares")
+        return table
+
+    @cached_property
+    def handed(self) -> Table:
+        """``escrow.toml`` played on in ``handed.toml``: c, absent, is handed to d by a's proposal
+        and b's consent; d takes the seat with its own key, and a and b seal it their shares of
+        c's secret. Its own clock, so that it is the same whichever blocks are made first."""
+        escrow = self.escrow
+        table = Table(escrow.root, "abc", "2026-11-25T08:00:00Z")
+        name = "handed.toml"
+        table.pbem("d", "key", "export", "d", "--output", "d.id", comment="d's public identity, for a")
+        table.copy("escrow.toml", name)
+        table.pbem(
+            "a", "handover", name, "--as", "a", "--to", "d", "d.id", "--silent", "c",
+            comment="the proposal: a replace entry",
+        )  # fmt: skip
+        table.pbem("b", "consent", name, "--as", "b", comment="the last consent: c is d's")
+        table.pbem("d", "join", name, "--as", "c", "--key", "d", comment="d takes c's seat: a rejoin entry")
+        table.pbem("a", "sync", name, "--as", "a", comment="a's share of c's secret, sealed to d")
+        table.pbem("b", "sync", name, "--as", "b", comment="b's: with two, d rebuilds c's secret")
         return table
 
     @cached_property
@@ -721,6 +745,38 @@ def mail_blocks(games: Games) -> Blocks:
         f"SHA-256:  {digest}\ngame_id:  {digest[:32]}",
     )
     return blocks
+
+
+def referee_blocks(games: Games) -> Blocks:
+    """The game id of a genesis that names a referee: its ``referee`` table is hashed with the
+    rest (the genesis is made and checked, never played)."""
+    seats = ("a", "b", "c")
+    referee = seeded_keys("r")
+    identity = referee.public("r")
+    setup = ledger.plan(game=PRINCIPE, edition=None, options={"escrow": "referee"}, seats=seats, creator="a")
+    data = component_values(setup.info.name, setup.edition, None) or templates.values(
+        gamefile.shipped_template(PRINCIPE)
+    )
+    made = ledger.new_game(
+        setup,
+        seeded_keys("a"),
+        at="2026-11-22T03:20:00Z",
+        nonce=hashlib.sha256(b"pbem docs game referee").hexdigest()[:32],
+        components=data,
+        referee=ledger.Referee(identity, referee.sign(identity.binding_message())),
+    )
+    genesis = made.entries[0]
+    core = {name: value for name, value in genesis.items() if name not in ledger.DERIVED_GENESIS_FIELDS}
+    hashed = pae(ledger.GAME_ID_DOMAIN, canonical_bytes(core))
+    digest = hashlib.sha256(hashed).hexdigest()
+    assert digest[:32] == genesis["game_id"] and "referee" in core and "group" in core
+    return {
+        "referee-game-id": fence(
+            "text",
+            f"the bytes hashed ({len(hashed)}):\n{message_text(hashed)}\n\n"
+            f"SHA-256:  {digest}\ngame_id:  {digest[:32]}",
+        )
+    }
 
 
 def hd_cards(components: Mapping[str, Any]) -> list[str]:
@@ -1192,6 +1248,163 @@ def escrow_blocks(games: Games) -> Blocks:
     blocks["escrow-unlock-worked"] = fence("text", unlocked_share(table, data, game))
     blocks.update(complaint(table, data))
     return blocks
+
+
+HANDED_NOTES = (
+    (r"\[\[entry\]\]", "^The proposal: a hands c, silent, to d."),
+    ("seat = ", "the silent seat"),
+    ("name = ", "the new player, whose keys follow"),
+    (r"\[\[entry\]\]", "^The last consent: from the next entry on, d's key signs for c."),
+    (r"\[\[entry\]\]", "^d takes the seat: no rand, a new chain, and d's receiving key Y'."),
+    ("rand_tip = ", "w[0] of d's chain for c: c's next rand is its w[1]"),
+    ("escrow_key = ", "Y': the holders seal d their shares of c's secret to it"),
+    (r"\[\[entry\]\]", "^a's share of c's secret, sealed to d, riding a's sync."),
+    ("seat = ", "the seat handed on, whose dealing a holds a share of (i = 1)"),
+    ("ephemeral = ", "R = g^r: 1 point"),
+    ("masked = ", "s_1 + mask: 1 scalar"),
+    (r"\[roster\.c\]", "c's roster table, as pbem writes it after the last consent"),
+    ("holder = ", "the name in the replace"),
+    ("handed_over = ", "the seq of the last consent, not of the replace"),
+    ("held_before = ", "the fingerprint of c's key before"),
+)
+
+
+def handed_blocks(games: Games) -> Blocks:
+    table = games.handed
+    data = table.data("handed.toml")
+    entries = data["entry"]
+    replace = next(e for e in entries if e["kind"] == "replace")
+    consent = next(e for e in entries if e["kind"] == "consent" and e["target"] == replace["seq"])
+    rejoin = next(e for e in entries if e["kind"] == "rejoin")
+    resealed = next(e for e in entries if e["by"] == "a" and "escrow_reshares" in e)
+    roster = table.text("handed.toml").partition("[roster.c]")[2].partition("\n\n")[0]
+    shown = "\n\n".join(
+        [
+            *(cut_long_values(readable(e, short=True)) for e in (replace, consent, rejoin)),
+            readable(resealed, short=True),
+            "[roster.c]" + roster,
+        ]
+    )
+    game = ledger.read(data)
+    return {
+        "handed-commands": table.commands(),
+        "handed-entries": fence("toml", annotate(shown, HANDED_NOTES)),
+        "handed-reshare-worked": fence("text", resealed_share(data, game)),
+    }
+
+
+def resealed_share(data: Mapping[str, Any], game: ledger.Ledger) -> str:
+    """a's share of c's secret sealed to d, c's new player: unsealed and checked by d, then the
+    complaint d would make of it, every value shown."""
+    entries = data["entry"]
+    group, game_id = game.group, game.game_id
+    seat, holder, player = "c", "a", "d"
+    seq, dealing, _ = escrow_of(entries, seat, group)
+    index = dealing.index(holder)
+    commitments = dealing.commitments
+    at, entry = next((i, e) for i, e in enumerate(entries) if e["by"] == holder and "escrow_reshares" in e)
+    item = next(item for item in entry["escrow_reshares"] if item["seat"] == seat)
+    ephemeral = group.parse_element(item["ephemeral"], "ephemeral")
+    (masked,) = group.parse_scalars(item["masked"], "masked")
+    rejoin = next(e for e in entries if e["kind"] == "rejoin" and e["by"] == seat)
+    receiving = group.parse_element(rejoin["escrow_key"], "escrow_key")
+    # d's own key material for the seat, from its key and "GAME_ID c handed on in N"
+    material = game.secret_seed(seat, seeded_keys(player))
+    y = es.receive_secret(hd.deck_seed(material), game_id, seat, group=group)
+    assert group.base_power(y) == receiving
+    opened = group.power(ephemeral, y)
+    # the holder's side: its deck seed and Y' seal it
+    seed = hd.deck_seed(game.secret_seed(holder, seeded_keys(holder))) + group.encode(receiving)
+    r = group.hash_to_scalar(
+        group.domain(es.SEAL_NONCE_DOMAIN),
+        seed,
+        game_id.encode(),
+        seat.encode(),
+        holder.encode(),
+        str(index).encode(),
+        *(group.encode(value) for value in commitments),
+    )
+    assert group.base_power(r) == ephemeral and group.power(receiving, r) == opened
+    named = {"dealer": seat, "game": game_id, "holder": holder, "index": index}
+    mask = group.hash_to_scalar(
+        group.domain(es.SEAL_MASK_DOMAIN),
+        *(f"{name}={value}".encode() for name, value in named.items()),
+        group.encode(receiving),
+        group.encode(ephemeral),
+        group.encode(opened),
+    )
+    share = (masked - mask) % group.order
+    sealed = es.Sealed(holder, index, ephemeral, masked)
+    assert share == es.unseal(sealed, y, dealing, game_id=game_id, group=group).value
+    public = es.holder_key(dealing, index, group=group)
+    if group.base_power(share) != public:
+        raise SystemExit("a's share of c's secret sealed to d does not check as the document says")
+    # the complaint d would sign, had the share not matched: its statement and check
+    complaint = es.complain(sealed, y, dealing, game_id=game_id, group=group)
+    c, s = complaint.proof.challenge, complaint.proof.response
+    t1 = group.divide(group.base_power(s), group.power(receiving, c))
+    t2 = group.divide(group.power(ephemeral, s), group.power(complaint.opened, c))
+    statement = [
+        game_id.encode(),
+        seat.encode(),
+        holder.encode(),
+        str(index).encode(),
+        *(group.encode(value) for value in commitments),
+        group.encode(receiving),
+        group.encode(ephemeral),
+        group.scalar_bytes(masked),
+        group.encode(complaint.opened),
+    ]
+    again = group.challenge(es.COMPLAINT_PROOF_DOMAIN, *statement, group.encode(t1), group.encode(t2))
+    verdict = es.at_fault(complaint, sealed, dealing, receiving, game_id=game_id, group=group)
+    if again != c or complaint.opened != opened or verdict != holder:
+        raise SystemExit("d's complaint does not check as the document says")
+    others = " and ".join(f"{each} (i = {dealing.index(each)})" for each in dealing.holders)
+
+    def n(value: Element | int) -> str:
+        return number(value, group)
+
+    labels = ", ".join(f'"{name}={value}"' for name, value in named.items())
+    domain = group.domain(es.COMPLAINT_PROOF_DOMAIN)
+    return "\n".join(
+        [
+            f"c's dealing (entry {seq}): K = {dealing.threshold}, holders {others}.",
+            f"  C_0 = {n(commitments[0])}  (c's deck_key), C_1 = {n(commitments[1])}",
+            f"a's escrow_reshares table for c (entry {at}), holder a, i = {index}:",
+            f"  R      = ephemeral = {n(ephemeral)}",
+            f"  masked = masked    = {n(masked)}",
+            f"  Y' = escrow_key of c's rejoin (entry {rejoin['seq']}) = {n(receiving)}",
+            "",
+            "a sealed it with (a's deck seed is a's secret; shown here for the example)",
+            f'  r = H("{group.domain(es.SEAL_NONCE_DOMAIN)}";',
+            f'        a\'s seed || Y\', game_id, "{seat}", "{holder}", "{index}", C_0, C_1)',
+            f"  g^r = {n(group.base_power(r))}: R",
+            "",
+            "d's receiving secret for c (secret: shown here for the example):",
+            f"  y' = {n(y)}, g^y' = Y'",
+            "d unseals it:",
+            f"  R^y' = {n(opened)}  (= Y'^r)",
+            f'  mask = H("{group.domain(es.SEAL_MASK_DOMAIN)}";',
+            f"           {labels},",
+            "           Y', R, R^y')",
+            f"       = {n(mask)}",
+            f"  s_{index} = masked - mask mod the order = {n(share)}",
+            f"  g^s_{index} = {n(group.base_power(share))}",
+            f"  C_0 · C_1^{index} = {n(public)}: the same, so d keeps it (with b's, it rebuilds c's secret)",
+            "",
+            'The complaint d would sign of it: holder = "a", opened = R^y\', and its proof (c, s):',
+            f"  opened = {n(complaint.opened)}",
+            f"  c = {c:064x}",
+            f"  s = {n(s)}",
+            "  t1 = g^s · Y'^(-c)        = " + n(t1),
+            "  t2 = R^s · opened^(-c)    = " + n(t2),
+            f'  H("{domain}",',
+            f'    game_id, "{seat}", "{holder}", "{index}", C_0, C_1, Y\', R, masked, opened, t1, t2)',
+            f"    = {again:064x}: c, so the proof holds",
+            f"  masked - mask(opened) = {n(share)}, which matches c's commitments: the share is sound,",
+            "  so such a complaint would show that c's new player lied, and the game would stop",
+        ]
+    )
 
 
 def escrow_of(
@@ -2182,6 +2395,8 @@ GROUPS: dict[str, Callable[[Games], Blocks]] = {
     "together": together_blocks,
     "deck": deck_blocks,
     "escrow": escrow_blocks,
+    "handed": handed_blocks,
+    "referee": referee_blocks,
     "copies": copies_blocks,
     "tamper": tamper_blocks,
     "checkers": checker_blocks,
