@@ -74,17 +74,16 @@ def _say_silent(silent: dict[str, Any]) -> None:
     """A seat silent past its deadline before the first card, and what the others may do."""
     seat, deadline = silent["seat"], silent["deadline"]
     since = f" ({deadline})" if deadline else ""
+    may = "; the others may" if silent["hand_over"] or silent["go_on_without"] else ""
     if silent["joined"]:
         echo_wrapped(
-            f"silent past its deadline{since} before the first card; the others may",
+            f"silent past its deadline{since} before the first card{may}",
             first=f"  {pad(seat, 12)} ",
             indent=15,
         )
         hand_over = "hand the seat to a new player (who then joins as " + seat + "): "
     else:
-        echo_wrapped(
-            f"has not joined by its deadline{since}; the others may", first=f"  {pad(seat, 12)} ", indent=15
-        )
+        echo_wrapped(f"has not joined by its deadline{since}{may}", first=f"  {pad(seat, 12)} ", indent=15)
         hand_over = "let a new player take the seat, with their own key: "
     if silent["hand_over"]:
         echo_wrapped(hand_over + silent["hand_over"], indent=15)

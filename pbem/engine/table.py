@@ -673,8 +673,9 @@ def propose_handover(
     ]
     if waiting:
         raise IllegalMoveError(
-            f"{silent}'s sealed {waiting[0]} is not revealed, and only {silent}'s key opens it: claim "
-            "the timeout for it first"
+            f"{silent}'s sealed {waiting[0]} is not revealed, and only {silent}'s key opens it"
+            + (", or the escrow after a timeout" if seals_to_escrow(table) else "")
+            + ": claim the timeout for it first"
         )
     decks = table.decks
     if not anew and decks is not None and (decks.escrow is None or decks.halted() is not None):
