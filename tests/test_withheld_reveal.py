@@ -52,6 +52,8 @@ def test_the_escrow_opens_a_bid_kept_back(cli: Cli, tmp_path: Path) -> None:
     claim(cli, path)
     status = cli("status", str(path), env=LATE).stdout
     assert "give a partial decryption that opens c's sealed turn-order bid" in status
+    assert "(the others are opening it from c's escrow)" in status
+    assert "the rules' default is made for it" not in status
     refused = cli("timeout", str(path), "c", "--as", "b", home="b", env=LATE)
     assert refused.exit_code == 1
     assert "c's sealed turn-order bid is being opened from its escrow" in refused.stderr

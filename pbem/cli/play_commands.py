@@ -117,6 +117,8 @@ def _deadline_lines(wanted: dict[str, Any], absent: list[str]) -> list[str]:
     if wanted["seat"] in absent:  # no deadline runs against it any more
         if wanted.get("overdue"):
             return [f"absent: its default takes a claim, made at once: {wanted['timeout']}"]
+        if str(wanted.get("note", "")).startswith("the others are opening it"):
+            return []  # said beside its command
         return ["absent: the rules' default is made for it once it can be"]
     if not wanted.get("overdue"):
         return [f"deadline {deadline}"] if deadline else []

@@ -78,6 +78,8 @@ def status_report(
         note = ""
         if demand.kind == "reveal":
             prompt, command = f"reveal the sealed {demand.step}", f"pbem reveal {file} --as {seat}{send}"
+            if tables.opening(game.table, demand):
+                note = f"the others are opening it from {seat}'s escrow"
         elif demand.kind == "contribute":
             prompt = f"add randomness to the {event_words(game.rules, demand.step)}"
             command = f"pbem play {file} --as {seat} roll{send}"

@@ -446,7 +446,7 @@ def _opens(table: Table, demand: Demand) -> bool:
     )
 
 
-def _opening(table: Table, demand: Demand) -> bool:
+def opening(table: Table, demand: Demand) -> bool:
     """Whether the escrow holders are opening ``demand``'s sealed value now."""
     if demand.kind != "reveal" or table.decks is None or table.decks.escrow is None:
         return False
@@ -811,7 +811,7 @@ def _default_reason(rules: Ruleset, table: Table, demand: Demand) -> str | None:
     if demand.kind not in ("move", "commit", "reveal"):
         return None
     late, step = demand.seat, demand.step
-    if _opening(table, demand):
+    if opening(table, demand):
         assert table.decks is not None and table.decks.escrow is not None
         escrow = table.decks.escrow
         given = escrow.unlocking[late][escrows.sealed_place(step), 0]
