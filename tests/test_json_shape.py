@@ -103,7 +103,10 @@ WAITING = {
     "timeout",
     "waiting_for_shares",
 }
-MOVES = {"seat", "kind", "moves", "free", "notes", "waiting_for_shares"}
+MOVES = {"seat", "kind", "moves", "forms", "free", "notes", "waiting_for_shares"}
+FORM = {"form", "fields", "lists", "count", "choices"}
+# a form's choices are keyed by the values that fill its fields, level under level
+CHOICES = "moves.forms[].choices"
 LOG_ITEM = {"seq", "by", "kind", "what"}
 VERIFY = {"file", "ok", "problems", "game", "roster", "waiting_to_join", "key_mismatches", "seen"}
 GAMES_ITEM = {"name", "title", "aliases", "players", "editions", "by_email", "options"}
@@ -113,7 +116,7 @@ REPORT = {"title", "columns", "rows", "notes", "data"}
 def bad_keys(node: Any, path: str) -> Iterator[str]:
     """Every key under ``node`` that is not snake_case outside a map keyed by names."""
     if isinstance(node, Mapping):
-        named = path in NAMED
+        named = path in NAMED or path.startswith(CHOICES)
         for key, value in node.items():
             if not named and not (isinstance(key, str) and SNAKE.fullmatch(key)):
                 yield f"{path}: {key!r}"
@@ -143,7 +146,7 @@ def test_the_walk_finds_a_key_with_a_space_and_passes_a_map_keyed_by_names() -> 
 def test_every_documented_key_is_in_the_document() -> None:
     """The shapes this test holds are the document's: each key named in it, in backticks."""
     text = DOC.read_text(encoding="utf-8")
-    keys = set().union(*SHOW_GAME.values(), SHOW_ALWAYS, STATUS, WAITING, MOVES, LOG_ITEM, VERIFY)
+    keys = set().union(*SHOW_GAME.values(), SHOW_ALWAYS, STATUS, WAITING, MOVES, FORM, LOG_ITEM, VERIFY)
     keys |= GAMES_ITEM | REPORT | {"private", "hand", "to_seal", "reports", "totals", "recorded"}
     assert sorted(key for key in keys if f"`{key}`" not in text) == []
     assert "(json.md)" in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")

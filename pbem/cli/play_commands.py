@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -152,13 +152,18 @@ def _stood_in_lines(ledger: Ledger) -> list[str]:
 
 def moves(
     file: Path = FILE,
+    prefix: list[str] | None = typer.Argument(
+        None, help="Only the moves that begin with these words (pbem moves FILE build laboratory)."
+    ),
     seat: str = SEAT,
     key: str | None = typer.Option(
         None, "--key", help="Key to read your hand with (default: the seat name)."
     ),
+    every: bool = typer.Option(False, "--all", help="Every move on a line of its own, not folded."),
     as_json: bool = JSON,
 ) -> None:
-    """Every move a seat may make now, in the exact text 'pbem play' accepts."""
+    """The moves a seat may make now, folded by their forms (--all: every text 'pbem play'
+    accepts, one a line)."""
     with reported():
         from pbem.engine import play as play_mod
         from pbem.engine.ruleset import DECK_DEMANDS
@@ -166,7 +171,7 @@ def moves(
         _, ledger = read_game(file, seat=seat)
         play_mod.seated(ledger)
         hand = _hand(ledger, seat, key, file)
-        demand, report = moves_report(ledger, seat, hand)
+        demand, report = moves_report(ledger, seat, hand, prefix or ())
         texts, free, notes, waits = (
             report["moves"],
             report["free"],
@@ -187,10 +192,18 @@ def moves(
                 f"{token} cannot be read yet, so its plays are not listed: waiting for the shares of "
                 f"{', '.join(seats)}"
             )
+        if prefix and not texts:
+            info(f"{seat} has no move that begins with {' '.join(prefix)!r}")
+        shown = texts if every else _folded_lines(ledger, texts)
         width = max((len(text) for text in notes), default=0)
-        for text in _ranges(texts):
+        for text in _ranges(shown):
             note = notes.get(text)
             typer.echo(f"{text:<{width}}  ({note})" if note else text)
+        if len(shown) < len(texts) and not every:
+            info(
+                f"({len(texts)} moves in all: pbem moves {file} WORDS --as {seat} narrows them to those "
+                "that begin with WORDS; --all lists each)"
+            )
         if free:
             typer.echo("at any time:")
             for text in _ranges(free):
@@ -198,16 +211,21 @@ def moves(
 
 
 def moves_report(
-    ledger: Ledger, seat: str, hand: dict[str, str | None] | None
+    ledger: Ledger, seat: str, hand: dict[str, str | None] | None, prefix: Sequence[str] = ()
 ) -> tuple[Demand | None, dict[str, Any]]:
-    """The seat's demand, and what ``pbem moves --json`` prints (docs/json.md)."""
+    """The seat's demand, and what ``pbem moves --json`` prints (docs/json.md): only the moves
+    that begin with the words ``prefix``, if any are given."""
     from pbem.engine import play as play_mod
+    from pbem.kit import forms
 
     demand, texts = play_mod.legal(ledger, seat, hand)
+    if prefix:
+        texts = forms.narrowed(texts, prefix)
     return demand, {
         "seat": seat,
         "kind": demand.kind if demand else None,
         "moves": texts,
+        "forms": [form.json() for form in _forms(ledger, texts)],
         "free": [text for text in play_mod.free_moves(ledger, seat) if text not in texts],
         "notes": play_mod.move_notes(ledger, texts, hand or {}),
         "waiting_for_shares": play_mod.share_waits(ledger, seat),
@@ -238,6 +256,30 @@ def _hand(ledger: Ledger, seat: str, key: str | None, file: Path) -> dict[str, s
         info(f"(card plays not filtered by your hand: {exc})")
         return None
     return play_mod.hidden_hand(ledger, seat, secret)
+
+
+def _forms(ledger: Ledger, texts: Sequence[str]) -> list[Any]:
+    """The forms of ``texts``, legal moves of the game (``kit.forms``)."""
+    from pbem.engine import play as play_mod
+    from pbem.errors import PbemError
+    from pbem.kit import forms
+
+    rules = play_mod.seated(ledger).rules
+
+    def read(text: str) -> Any:
+        try:
+            return rules.parse(text)
+        except PbemError:  # a step's own word, such as roll: a form of its own
+            return None
+
+    return forms.fold((text, read(text)) for text in texts)
+
+
+def _folded_lines(ledger: Ledger, texts: list[str]) -> list[str]:
+    """The moves folded by their forms, about twenty lines at most."""
+    from pbem.kit import forms
+
+    return forms.lines(_forms(ledger, texts)) if texts else []
 
 
 def _ranges(texts: list[str]) -> list[str]:

@@ -24,10 +24,15 @@ class MoveBase:
     (``class Keep(MoveBase, form="keep {token}[ under {under}]")``)."""
 
     form: ClassVar[str]
+    # The form its choices are folded in (``pbem moves``, ``kit.forms``): ``form``, unless a move
+    # written by hand declares its own, with ``parts`` to match.
+    shape: ClassVar[str]
 
     def __init_subclass__(cls, form: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.form = form
+        if "shape" not in cls.__dict__:
+            cls.shape = form
         dataclass(frozen=True)(cls)
         declared = fields(cls)  # type: ignore[arg-type]
         lists = {field.name for field in declared if "tuple" in str(field.type)}
@@ -37,6 +42,14 @@ class MoveBase:
         """The move in the words ``parse`` reads back (a list field as its words one after
         another, a piece in square brackets only when a field it names is written non-empty)."""
         raise NotImplementedError
+
+    def parts(self) -> tuple[str, ...]:
+        """The words of each field ``shape`` names, in its order (a list field's words joined by
+        spaces, an empty one as ``""``)."""
+        return tuple(
+            " ".join(map(str, value)) if isinstance(value, tuple) else "" if value is None else str(value)
+            for value in (getattr(self, name) for name in _FIELD.findall(self.shape))
+        )
 
 
 _OPTIONAL = re.compile(r"\[([^\]]*)\]")

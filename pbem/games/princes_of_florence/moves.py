@@ -7,6 +7,8 @@ are the estate's (``theatre at c3 rot 90``, ``estate.parse_placement``).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pbem.errors import MoveSyntaxError
 from pbem.games.princes_of_florence import estate as grid
 from pbem.kit.grammar import (
@@ -40,10 +42,28 @@ class Buy(MoveBase, form="buy {lot}"):
 
 class Place(MoveBase):
     placement: grid.Placement
+    shape: ClassVar[str] = "place {piece} at {square} rot {rotation}[ {mirrored}]"
+
+    def parts(self) -> tuple[str, ...]:
+        return _placed(self.placement)
 
 
 class Build(MoveBase):
     placement: grid.Placement
+    shape: ClassVar[str] = "build {piece} at {square} rot {rotation}[ {mirrored}]"
+
+    def parts(self) -> tuple[str, ...]:
+        return _placed(self.placement)
+
+
+def _placed(placement: grid.Placement) -> tuple[str, ...]:
+    """A placement's words as ``format_placement`` writes them, field by field."""
+    return (
+        placement.piece,
+        grid.format_square(placement.at),
+        str(placement.rotation),
+        "mirrored" if placement.mirrored else "",
+    )
 
 
 class Freedom(MoveBase, form="freedom {kind}"):
