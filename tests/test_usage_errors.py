@@ -131,7 +131,8 @@ def forced_breaks(text: str) -> list[tuple[str, str]]:
     """Lines of a help's panels cut before they were full: the next line of the same cell starts
     with a word that would have fit (the renderer wraps at the width, so only a line break in the
     help text itself does that). Typer's own notes (``[required]``, ``[default: ...]``) start
-    lines of their own; a line that starts with an option starts a row."""
+    lines of their own; a line that starts with an option, or an argument's name and type, starts
+    a row."""
     found = []
     for before, after in itertools.pairwise(text.splitlines()):
         if not (before.startswith("│") and after.startswith("│")):
@@ -141,6 +142,8 @@ def forced_breaks(text: str) -> list[tuple[str, str]]:
         words = cell.split()
         if indent <= 1 or not words or words[0].startswith(("[", "-", "*")):
             continue  # a new row (a command, an option), an empty line, Typer's note
+        if len(words) > 1 and words[1].startswith("<"):
+            continue  # a new row: an argument that may be left out, its name then its type
         room = len(previous) - len(previous.rstrip()) - 1  # the panel's right padding stays
         if len(words[0]) + 1 <= room:
             found.append((before.strip(" │"), after.strip(" │")))

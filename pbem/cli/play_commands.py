@@ -153,7 +153,7 @@ def _stood_in_lines(ledger: Ledger) -> list[str]:
 def moves(
     file: Path = FILE,
     prefix: list[str] | None = typer.Argument(
-        None, help="Only the moves that begin with these words (pbem moves FILE build laboratory)."
+        None, help="Only the moves that begin with these words, such as: build laboratory."
     ),
     seat: str = SEAT,
     key: str | None = typer.Option(
@@ -162,8 +162,7 @@ def moves(
     every: bool = typer.Option(False, "--all", help="Every move on a line of its own, not folded."),
     as_json: bool = JSON,
 ) -> None:
-    """The moves a seat may make now, folded by their forms (--all: every text 'pbem play'
-    accepts, one a line)."""
+    """The moves a seat may make now, folded by their forms; --all lists each as 'pbem play' takes it."""
     with reported():
         from pbem.engine import play as play_mod
         from pbem.engine.ruleset import DECK_DEMANDS
