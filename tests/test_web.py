@@ -245,3 +245,20 @@ def test_pbem_web_prints_the_address_first_and_serves_it(homes: dict[str, Path])
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_keys_open_with_the_passphrase_given_at_the_start(page: Page, homes: dict[str, Path]) -> None:
+    from pbem.keys import KeyStore
+    from tests.conftest import CREATED, seeded_keys
+
+    store = KeyStore(homes["a"])
+    store.key_path("a").unlink()
+    store.store("a", seeded_keys("a"), "a passphrase of the test", CREATED)
+    before = page.game.read_bytes()
+    form = {"csrf": csrf_value(TOKEN), "seat": "a", "text": "bid 5"}
+    for passphrase, ok in (("not the passphrase", False), ("a passphrase of the test", True)):
+        app = create_app(Settings(passphrase=passphrase), TOKEN, PORT)
+        with TestClient(app, base_url=f"http://127.0.0.1:{PORT}", cookies={"pbem_token": TOKEN}) as given:
+            lines = said(given.post(f"/game/{page.game_id}/play", data=form))
+        assert lines[0].startswith("a sealed" if ok else "error: wrong passphrase"), lines
+        assert (page.game.read_bytes() == before) is not ok
