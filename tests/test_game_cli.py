@@ -37,8 +37,8 @@ def test_python_dash_m_runs_the_cli() -> None:
     assert done.stdout == f"pbem {__version__}\n"
 
 
-# What --help must not load: the crypto, the TOML writer, the ledger, and the picture code with
-# its PNG renderer, which only a picture asked for needs.
+# What --help must not load: the crypto, the TOML writer, the ledger, the picture code with its
+# PNG renderer, which only a picture asked for needs, and the web page's server.
 HEAVY = (
     "cryptography",
     "tomlkit",
@@ -51,6 +51,10 @@ HEAVY = (
     "pbem.render.picture.page",
     "pbem.render.picture.png",
     "resvg_py",
+    "pbem.web.app",
+    "starlette",
+    "uvicorn",
+    "jinja2",
 )
 
 

@@ -19,6 +19,7 @@ from pbem.cli import (
     play_commands,
     table_commands,
     template_commands,
+    web_commands,
 )
 from pbem.errors import EXIT_CODES, PIPE_CLOSED, UsageError
 
@@ -134,6 +135,7 @@ app.command("verify")(game_commands.verify)
 app.command("merge")(game_commands.merge)
 app.command("games")(game_commands.games)
 app.command("inbox")(mail_commands.inbox)
+app.command("web")(web_commands.web)
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -32,9 +33,46 @@ NOW_ENV = "PBEM_NOW"
 PASSPHRASE_TRIES = 3  # at a terminal: a mistyped passphrase is asked for again
 MIN_PASSPHRASE = 8  # characters of a new passphrase
 
+# The web page runs the commands' own functions and shows what they say: inside ``collected``,
+# the lines meant for the terminal are kept for it, per request (a context, not the process's
+# stderr, which other requests share).
+_COLLECTED: ContextVar[list[str] | None] = ContextVar("pbem_collected", default=None)
+# A passphrase the player typed once at the start of ``pbem web``, held in memory for its requests.
+_GIVEN: ContextVar[str | None] = ContextVar("pbem_passphrase", default=None)
+
+
+@contextmanager
+def collected() -> Iterator[list[str]]:
+    """The lines a command says in this block (messages, warnings, its ``error:`` line), in the
+    list given, instead of on stderr."""
+    lines: list[str] = []
+    token = _COLLECTED.set(lines)
+    try:
+        yield lines
+    finally:
+        _COLLECTED.reset(token)
+
+
+@contextmanager
+def given_passphrase(passphrase: str | None) -> Iterator[None]:
+    """Keys opened in this block take ``passphrase`` (None: asked as usual)."""
+    token = _GIVEN.set(passphrase)
+    try:
+        yield
+    finally:
+        _GIVEN.reset(token)
+
+
+def _say(line: str) -> None:
+    kept = _COLLECTED.get()
+    if kept is not None:
+        kept.append(line)
+    else:
+        sys.stderr.write(f"{line}\n")
+
 
 def fail(message: str, code: int) -> typer.Exit:
-    sys.stderr.write(f"error: {message}\n")
+    _say(f"error: {message}")
     return typer.Exit(code)
 
 
@@ -48,16 +86,19 @@ def reported() -> Iterator[None]:
 
 
 def warn(message: str) -> None:
-    sys.stderr.write(f"warning: {message}\n")
+    _say(f"warning: {message}")
 
 
 def info(message: str) -> None:
     """Messages for the person at the terminal go to stderr; data goes to stdout."""
-    sys.stderr.write(f"{message}\n")
+    _say(message)
 
 
 def ask_passphrase(prompt: str) -> str:
     """The passphrase from PBEM_PASSPHRASE, or else typed at the terminal (never echoed)."""
+    value = _GIVEN.get()
+    if value is not None:
+        return value
     value = os.environ.get(PASSPHRASE_ENV)
     if value is not None:
         return value
@@ -76,7 +117,7 @@ def typed(prompt: str) -> str:
 def at_terminal() -> bool:
     """Whether a passphrase is typed by a person, who may mistype it, rather than given by
     PBEM_PASSPHRASE or a script's standard input, which would be as wrong the next time."""
-    return os.environ.get(PASSPHRASE_ENV) is None and sys.stdin.isatty()
+    return _GIVEN.get() is None and os.environ.get(PASSPHRASE_ENV) is None and sys.stdin.isatty()
 
 
 def open_key(name: str) -> SecretKeys:

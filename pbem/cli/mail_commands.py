@@ -24,7 +24,7 @@ from pbem.cli.sending import mail_account, send_file
 
 if TYPE_CHECKING:
     from pbem.mail.account import Account, Server
-    from pbem.mail.library import PassedOver
+    from pbem.mail.library import Library, PassedOver
     from pbem.mail.message import Carried
     from pbem.mail.transport import Mailbox
 
@@ -723,17 +723,16 @@ def inbox(as_json: bool = JSON) -> None:
         show_inbox(as_json=as_json)
 
 
-def show_inbox(*, as_json: bool) -> None:
+def inbox_rows(library: Library) -> list[dict[str, Any]]:
+    """What ``pbem inbox --json`` prints of each game of ``library`` (docs/json.md), the games
+    this home's seats are asked to act in first. The web page lists the same rows."""
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
     from pbem.cli.reading import own_seats
     from pbem.cli.reports import status_report
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import PbemError
-    from pbem.keys import default_home
-    from pbem.mail.library import Library
 
-    library = Library(default_home())
     rows: list[dict[str, Any]] = []
     clock = now()
     for game_id, kept in library.games().items():
@@ -792,6 +791,15 @@ def show_inbox(*, as_json: bool) -> None:
             }
         )
     rows.sort(key=lambda row: (not row["yours"], row.get("title", ""), row["game"]))
+    return rows
+
+
+def show_inbox(*, as_json: bool) -> None:
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    library = Library(default_home())
+    rows = inbox_rows(library)
     library.looked()
     if as_json:
         print_json(rows)

@@ -169,7 +169,7 @@ def moves(
 
         _, ledger = read_game(file, seat=seat)
         play_mod.seated(ledger)
-        hand = _hand(ledger, seat, key, file)
+        hand = seat_hand(ledger, seat, key, file)
         demand, report = moves_report(ledger, seat, hand, prefix or ())
         texts, free, notes, waits = (
             report["moves"],
@@ -231,7 +231,7 @@ def moves_report(
     }
 
 
-def _hand(ledger: Ledger, seat: str, key: str | None, file: Path) -> dict[str, str | None] | None:
+def seat_hand(ledger: Ledger, seat: str, key: str | None, file: Path | str) -> dict[str, str | None] | None:
     """The hidden cards ``seat`` holds, read with its key; {} if it holds none (no key needed),
     None if its key cannot be opened here (the rules' moves are then listed unfiltered)."""
     from pbem.cli.reading import default_key
@@ -514,17 +514,7 @@ def log(file: Path = FILE, as_json: bool = JSON) -> None:
     An auction won, a war decided, a round's income, the final score."""
     with reported():
         loaded, ledger = read_game(file)
-        said = entry_outcomes(ledger, loaded.data)
-        items = [
-            {
-                "seq": entry["seq"],
-                "by": entry["by"],
-                "kind": entry["kind"],
-                "what": log_line(ledger, entry),
-                "outcomes": outcomes,
-            }
-            for entry, outcomes in zip(ledger.entries, said, strict=True)
-        ]
+        items = log_items(ledger, loaded.data)
         if as_json:
             print_json(items)
             return
@@ -532,6 +522,21 @@ def log(file: Path = FILE, as_json: bool = JSON) -> None:
             echo_wrapped(item["what"], first=log_text(item["seq"], item["by"], item["kind"], ""), indent=30)
             for line in item["outcomes"]:
                 echo_wrapped(line, first=OUTCOME_INDENT, indent=len(OUTCOME_INDENT) + 2)
+
+
+def log_items(ledger: Ledger, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """What ``pbem log --json`` prints: each entry in words, and what came of it."""
+    said = entry_outcomes(ledger, data)
+    return [
+        {
+            "seq": entry["seq"],
+            "by": entry["by"],
+            "kind": entry["kind"],
+            "what": log_line(ledger, entry),
+            "outcomes": outcomes,
+        }
+        for entry, outcomes in zip(ledger.entries, said, strict=True)
+    ]
 
 
 # Outcome lines sit under the move's text, past the seq, seat and kind columns of ``log_text``.
@@ -566,6 +571,21 @@ def shown_view(rules: Ruleset, table: Table, seat: str | None) -> dict[str, Any]
     return rules.view(table.state, seat) | {"sealed": sealing(rules, table)}
 
 
+def seat_secrets(ledger: Ledger, seat: str, key: str | None) -> dict[str, Any]:
+    """What ``pbem show --as SEAT`` adds to the view, read with the seat's key: its sealed values
+    not yet revealed (``private``) and its hidden cards (``hand``)."""
+    from pbem.engine import play as play_mod
+
+    table = play_mod.seated(ledger).table
+    secret = signing_key(ledger, seat, key)
+    private = {
+        step: play_mod.sealed_value(ledger, seat, step, secret).value
+        for step, sealed in table.sealed.items()
+        if seat in sealed and seat not in table.revealed.get(step, set())
+    }
+    return {"private": private, "hand": play_mod.hidden_hand(ledger, seat, secret)}
+
+
 def show(
     file: Path = FILE,
     seat: str | None = typer.Option(None, "--as", help="Also show this seat's secrets (needs its key)."),
@@ -584,15 +604,9 @@ def show(
         loaded, ledger = read_game(file, seat=seat)
         game = play_mod.seated(ledger)
         view = shown_view(game.rules, game.table, seat)
-        private: dict[str, str] = {}
-        hand: dict[str, str | None] = {}
-        if seat is not None:
-            secret = signing_key(ledger, seat, key)
-            for step, sealed in game.table.sealed.items():
-                if seat in sealed and seat not in game.table.revealed.get(step, set()):
-                    private[step] = play_mod.sealed_value(ledger, seat, step, secret).value
-            hand = play_mod.hidden_hand(ledger, seat, secret)
-        secrets = {"private": private, "hand": hand} if seat is not None else {}
+        secrets = seat_secrets(ledger, seat, key) if seat is not None else {}
+        private: dict[str, str] = secrets.get("private", {})
+        hand: dict[str, str | None] = secrets.get("hand", {})
         if svg or html or png:
             from pbem.cli import pictures
 

@@ -1,0 +1,68 @@
+"""``pbem web``: play the library's games in a browser, on a page this machine serves."""
+
+from __future__ import annotations
+
+import os
+
+import typer
+
+from pbem.cli.common import PASSPHRASE_ENV, PASSPHRASE_TRIES, reported, typed, warn
+
+
+def web(
+    port: int = typer.Option(0, "--port", help="The port to serve on (default: a free one)."),
+    no_open: bool = typer.Option(False, "--no-open", help="Print the address without opening a browser."),
+    seats: list[str] | None = typer.Option(
+        None, "--as", help="Play only these seats (default: every seat whose key you hold)."
+    ),
+    lan: bool = typer.Option(
+        False, "--lan", help="Serve to the network too, not only this machine (the token still guards it)."
+    ),
+) -> None:
+    """Play in the browser: your games, their pictures and moves on a page this machine serves.
+
+    The address printed first holds the page's token; a passphrase is asked once, kept in memory only."""
+    with reported():
+        from pbem.web import require
+
+        require()
+        from pbem.web.pages import Settings
+        from pbem.web.server import serve
+
+        settings = Settings(tuple(seats or ()), _passphrase())
+    with reported():
+        serve(settings, port, lan=lan, open_browser=not no_open)
+
+
+def _passphrase() -> str | None:
+    """The passphrase the page opens keys with: asked once, only where a key of this home has one
+    and PBEM_PASSPHRASE does not give it; checked against those keys (again after a mistake)."""
+    import sys
+
+    from pbem.errors import IdentityError
+    from pbem.keys import KeyStore
+
+    store = KeyStore()
+    sealed = [entry.name for entry in store.entries()[0] if entry.private and entry.encrypted]
+    if not sealed or os.environ.get(PASSPHRASE_ENV) is not None:
+        return None
+    if not sys.stdin.isatty():
+        warn(f"no terminal to ask the passphrase of your keys on: set {PASSPHRASE_ENV} to play with them")
+        return None
+    prompt = "passphrase of your keys (kept in memory while the page runs): "
+
+    def opens(name: str, value: str) -> bool:
+        try:
+            store.secret(name, lambda _prompt: value)
+        except IdentityError:
+            return False
+        return True
+
+    for left in range(PASSPHRASE_TRIES - 1, -1, -1):
+        value = typed(prompt)
+        if any(opens(name, value) for name in sealed):
+            return value
+        if not left:
+            raise IdentityError("the passphrase opens none of your keys")
+        prompt = f"that passphrase opens none of your keys, {left} {'tries' if left > 1 else 'try'} left: "
+    return None

@@ -1,0 +1,138 @@
+"""The web page's routes, and what keeps them the player's own.
+
+The page signs moves with the player's keys, so every request must prove it comes from the
+player's browser: the token in the address printed at the start (then a cookie the page sets,
+HttpOnly and SameSite=Strict, so no other site's page sends it), a form value tied to the token
+on every POST (a page elsewhere cannot read it), and, unless the page is served to the network
+(--lan), a Host header naming this machine, which a hostile name resolved to 127.0.0.1 (DNS
+rebinding) does not. A game is named by its id, found in the library: no request names a path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from pbem.web import pages
+from pbem.web.pages import Settings
+
+COOKIE = "pbem_token"
+GAME_ID = re.compile(r"[0-9a-f]{32}")
+# The page's own script and styles only; the picture's inline styles are its own SVG's.
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",  # a page shows a seat's hidden cards
+}
+
+
+FORM_BYTES = 64 * 1024  # far more than a move's text: a larger body is no form of this page's
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """The fields of a POST the page's forms send (URL-encoded; the last of a repeated name),
+    read without a multipart parser, which none of them needs; a body too large reads as none."""
+    from urllib.parse import parse_qsl
+
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > FORM_BYTES:
+            return {}
+    return dict(parse_qsl(body.decode("utf-8", errors="replace")))
+
+
+def csrf_value(token: str) -> str:
+    """The value every form carries: derived from the token, so only a page the token opened has it."""
+    return hmac.new(token.encode(), b"pbem web form", hashlib.sha256).hexdigest()
+
+
+def create_app(settings: Settings, token: str, port: int, *, lan: bool = False) -> Starlette:
+    """The page for this home's library, answering only requests that carry ``token``."""
+    hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+    csrf = csrf_value(token)
+    templates = Environment(
+        loader=PackageLoader("pbem.web", "templates"), autoescape=select_autoescape(default=True)
+    )
+    said: dict[str, pages.Done] = {}  # what the last action on each game said, shown once after it
+
+    def render(name: str, status: int = 200, **values: Any) -> HTMLResponse:
+        page = templates.get_template(name).render(csrf=csrf, **values)
+        return HTMLResponse(page, status_code=status)
+
+    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        if not lan and request.headers.get("host", "") not in hosts:
+            return PlainTextResponse("refused: this page answers only to 127.0.0.1 and localhost", 403)
+        given = request.query_params.get("token")
+        if given is not None and hmac.compare_digest(given.encode(), token.encode()):
+            # the token leaves the address at once (history, a link copied) for a cookie
+            response: Response = RedirectResponse(request.url.remove_query_params("token"), 303)
+            response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        elif hmac.compare_digest(request.cookies.get(COOKIE, "").encode(), token.encode()):
+            response = await call_next(request)
+        else:
+            return PlainTextResponse("refused: open the address pbem web printed, with its token", 403)
+        response.headers.update(HEADERS)
+        return response
+
+    async def library(request: Request) -> Response:
+        rows = await run_in_threadpool(pages.library_rows)
+        return render("library.html", rows=rows)
+
+    def game_file(request: Request) -> Path | None:
+        game_id = request.path_params["game_id"]
+        return pages.kept(game_id) if GAME_ID.fullmatch(game_id) else None
+
+    async def game(request: Request) -> Response:
+        path = game_file(request)
+        if path is None:
+            return render("missing.html", 404)
+        page = await run_in_threadpool(pages.game_page, path, settings, request.query_params.get("seat"))
+        done = said.pop(request.path_params["game_id"], None)
+        return render("game.html", page=page, done=done)
+
+    def action(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def post(request: Request) -> Response:
+            form = await _form(request)
+            value = form.get("csrf")
+            if not hmac.compare_digest(value.encode() if value else b"", csrf.encode()):
+                return PlainTextResponse("refused: the form is not this page's", 403)
+            path = game_file(request)
+            if path is None:
+                return render("missing.html", 404)
+            seat, text = form.get("seat", ""), form.get("text", "")
+            game_id = request.path_params["game_id"]
+            said[game_id] = await run_in_threadpool(pages.act, path, settings, seat, name, text)
+            # after a POST, the page is fetched again: reloading it does not play the move twice
+            return RedirectResponse(f"/game/{game_id}?{urlencode({'seat': seat})}", 303)
+
+        return post
+
+    return Starlette(
+        routes=[
+            Route("/", library),
+            Route("/game/{game_id}", game),
+            *(Route(f"/game/{{game_id}}/{name}", action(name), methods=["POST"]) for name in pages.ACTIONS),
+            Mount("/static", StaticFiles(packages=[("pbem.web", "static")]), name="static"),
+        ],
+        middleware=[Middleware(BaseHTTPMiddleware, dispatch=guard)],
+    )

@@ -1,0 +1,166 @@
+"""What the page shows and does, each through the function of the command that does it: the
+library as ``pbem inbox`` lists it; a game as ``status``, ``moves --json``, ``show --svg --as``
+and ``log`` give it; a move, a reveal or the deck work as ``pbem play``, ``reveal`` and ``sync``
+make it (their own functions run, so the entry, the lock, the checks and the messages are theirs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import typer
+
+LOG_LINES = 12  # the log's last entries a game's page shows
+ACTIONS = ("play", "reveal", "sync")  # what a POST may ask of the commands
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``pbem web`` was started with: the seats it plays (``--as``; none: every seat whose
+    key this home holds) and the passphrase typed at its start, if any (held in memory only)."""
+
+    seats: tuple[str, ...] = ()
+    passphrase: str | None = field(default=None, repr=False)
+
+
+def library_rows() -> list[dict[str, Any]]:
+    """The games of this home's library, as ``pbem inbox --json`` gives them. Looking here does
+    not mark their messages seen: that is left to ``pbem inbox``, as a page only reads."""
+    from pbem.cli.common import given_passphrase
+    from pbem.cli.mail_commands import inbox_rows
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    with given_passphrase(None):
+        return inbox_rows(Library(default_home()))
+
+
+def kept(game_id: str) -> Path | None:
+    """The file the library keeps for exactly this game id; None for any other text."""
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    found = Library(default_home()).games().get(game_id)
+    return found.path if found is not None else None
+
+
+def playing(ledger: Any, settings: Settings) -> list[str]:
+    """The seats of this game the page plays: this home's (``--as`` narrows them), in seat order."""
+    from pbem.cli.reading import own_seats
+
+    own = own_seats(ledger)
+    return [seat for seat in ledger.seats if seat in own and (not settings.seats or seat in settings.seats)]
+
+
+def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, Any]:
+    """Everything a game's page shows, for the seat ``wanted`` (else the first of this home's
+    seats the game waits for, else its first): where the game stands, the picture as that seat
+    sees it, its hand, its moves by their forms, what it owes (a reveal, the decks' work), the
+    log's last lines; and what the commands said on the way (warnings, a key that did not open)."""
+    from pbem.cli.common import collected, given_passphrase, now
+    from pbem.cli.play_commands import log_items, moves_report, seat_secrets, shown_view
+    from pbem.cli.reading import read_game
+    from pbem.cli.reports import status_report
+    from pbem.engine import play as play_mod
+    from pbem.errors import PbemError
+    from pbem.render.picture import game_svg
+
+    page: dict[str, Any] = {"seat": None, "seats": [], "picture": None, "moves": None, "owed": None}
+    with collected() as said, given_passphrase(settings.passphrase):
+        try:
+            loaded, ledger = read_game(path)
+        except PbemError as exc:
+            return page | {"error": str(exc), "said": said}
+        report = status_report(ledger, now(), ledger.game_id[:8])
+        seats = playing(ledger, settings)
+        asked = [item["seat"] for item in report["waiting"] if item["seat"] in seats]
+        seat = wanted if wanted in seats else (asked or seats or [None])[0]
+        page |= {
+            "title": ledger.info.title,
+            "game_id": ledger.game_id,
+            "edition": ledger.edition,
+            "report": report,
+            "seat": seat,
+            "seats": seats,
+            "log": log_items(ledger, loaded.data)[-LOG_LINES:],
+        }
+        try:
+            game = play_mod.seated(ledger)
+        except PbemError as exc:  # still joining: nothing to draw or to play yet
+            return page | {"note": str(exc), "said": said}
+        secrets: dict[str, Any] = {}
+        if seat is not None:
+            try:
+                secrets = seat_secrets(ledger, seat, None)
+            except PbemError as exc:
+                said.append(f"{seat}'s hand and sealed choices are not shown: {exc}")
+        view = shown_view(game.rules, game.table, seat) | secrets
+        try:
+            page["picture"] = game_svg(ledger.info.name, ledger.info.title, view, seat if secrets else None)
+        except PbemError as exc:
+            said.append(str(exc))
+        page["hand"] = secrets.get("hand", {})
+        page["private"] = secrets.get("private", {})
+        if seat is not None:
+            demand, moves = moves_report(ledger, seat, secrets.get("hand") if secrets else None)
+            page["moves"] = moves
+            page["owed"] = owed(demand, seat)
+    return page | {"said": said}
+
+
+def owed(demand: Any, seat: str) -> dict[str, str] | None:
+    """The entry ``seat`` owes that takes no move, in the words ``pbem moves`` says it with: the
+    action that makes it (reveal or sync) and the button's words."""
+    from pbem.engine.ruleset import DECK_DEMANDS
+
+    if demand is None:
+        return None
+    if demand.kind == "reveal":
+        return {"action": "reveal", "label": f"reveal the sealed {demand.step}", "command": "pbem reveal"}
+    if demand.kind in DECK_DEMANDS:
+        return {"action": "sync", "label": str(demand.prompt), "command": "pbem sync"}
+    return None
+
+
+@dataclass(frozen=True)
+class Done:
+    """What an action did: whether the command went through, and what it said."""
+
+    ok: bool
+    said: list[str]
+
+
+def act(path: Path, settings: Settings, seat: str, action: str, text: str = "") -> Done:
+    """Run ``pbem play FILE TEXT --as SEAT`` (or ``reveal``, ``sync``) through the command's own
+    function, mailed as ``--send`` mails it where the game travels by mail and this home has a
+    mail account; a refusal says the command's own ``error:`` line and leaves the file as it was."""
+    from pbem.cli import play_commands
+    from pbem.cli.common import collected, given_passphrase
+    from pbem.cli.reading import read_game
+    from pbem.cli.sending import mail_account
+    from pbem.errors import PbemError
+
+    commands: dict[str, Callable[..., None]] = {
+        "play": lambda send: play_commands.play(file=path, move=[text], seat=seat, key=None, send=send),
+        "reveal": lambda send: play_commands.reveal(file=path, seat=seat, key=None, send=send),
+        "sync": lambda send: play_commands.sync(file=path, seat=seat, key=None, send=send),
+    }
+    with collected() as said, given_passphrase(settings.passphrase):
+        try:
+            _, ledger = read_game(path)
+        except PbemError as exc:
+            return Done(False, [*said, f"error: {exc}"])
+        if seat not in playing(ledger, settings):
+            return Done(False, [f"error: this page does not play seat {seat!r} of this game"])
+        if action == "play" and not text.strip():
+            return Done(False, ["error: no move: choose one, or type it"])
+        send = bool(ledger.addresses) and mail_account() is not None
+        said.clear()  # the read's warnings: the command says them again
+        try:
+            commands[action](send)
+        except typer.Exit as exc:
+            return Done(exc.exit_code == 0, said)
+    return Done(True, said)

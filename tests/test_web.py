@@ -1,0 +1,264 @@
+"""pbem web: the page lists the library, shows a game with its picture and its moves by their
+forms, and plays through pbem play's own code; a request without the token, a form without the
+page's value, a foreign Host and a game outside the library are refused and change nothing."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import selectors
+import shutil
+import socket
+import subprocess
+import sys
+import tomllib
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+with warnings.catch_warnings():
+    # Starlette's newest releases would rather drive the TestClient with httpx2; httpx still does it.
+    warnings.filterwarnings("ignore", message=".*httpx")
+    from starlette.testclient import TestClient
+
+from pbem.mail.library import Library
+from pbem.web.app import create_app, csrf_value
+from pbem.web.pages import Settings
+from tests.conftest import Cli
+
+PORT = 8765  # the port the app believes it serves on: the TestClient needs no socket
+TOKEN = "test-token-of-the-page"
+NOW = "2026-03-01T12:00:00Z"
+
+
+@dataclass
+class Page:
+    client: TestClient
+    game: Path
+    game_id: str
+    cli: Cli
+
+    def post(self, action: str, **form: str) -> httpx.Response:
+        fields = {"csrf": csrf_value(TOKEN), "seat": "a"} | form
+        response: httpx.Response = self.client.post(f"/game/{self.game_id}/{action}", data=fields)
+        return response
+
+
+def client(host: str = f"127.0.0.1:{PORT}", *, cookie: bool = True) -> TestClient:
+    app = create_app(Settings(), TOKEN, PORT)
+    made = TestClient(app, base_url=f"http://{host}", follow_redirects=True)
+    if cookie:
+        made.cookies.set("pbem_token", TOKEN)
+    return made
+
+
+@pytest.fixture
+def page(
+    cli: Cli, make_game: Callable[..., Path], homes: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Page]:
+    """a's home serving the page, its library holding a Princes of the Renaissance game at its
+    sealed turn-order bid."""
+    game = make_game(roll=True)
+    game_id = json.loads(cli("verify", str(game), "--json").stdout)["game"]["id"]
+    Library(homes["a"]).register(game_id, game)
+    monkeypatch.setenv("PBEM_HOME", str(homes["a"]))
+    monkeypatch.setenv("PBEM_NOW", NOW)
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    with client() as made:
+        yield Page(made, game, game_id, cli)
+
+
+def said(response: httpx.Response) -> list[str]:
+    """The lines the page says the command said."""
+    found = re.search(r'<div class="said [a-z]+" id="said">(.*?)</div>', response.text, re.DOTALL)
+    assert found, response.text
+    return [html.unescape(line) for line in re.findall(r"<p>(.*?)</p>", found.group(1), re.DOTALL)]
+
+
+def test_the_token_in_the_address_becomes_a_strict_httponly_cookie(page: Page) -> None:
+    with client(cookie=False) as fresh:
+        opened = fresh.get(f"/?token={TOKEN}", follow_redirects=False)
+        assert opened.status_code == 303 and "token" not in opened.headers["location"]
+        cookie = opened.headers["set-cookie"]
+        assert f"pbem_token={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+        listed = fresh.get(opened.headers["location"])
+        assert listed.status_code == 200 and "Your games" in listed.text
+
+
+def test_the_library_page_lists_the_game_as_inbox_does(page: Page) -> None:
+    listed = page.client.get("/")
+    assert listed.status_code == 200
+    assert f'href="/game/{page.game_id}"' in listed.text
+    assert "Princes of the Renaissance" in listed.text and "turn-order bid" in listed.text
+    assert "(your move)" in listed.text
+
+
+def test_the_game_page_shows_the_picture_the_status_and_the_composer(page: Page) -> None:
+    shown = page.client.get(f"/game/{page.game_id}")
+    assert shown.status_code == 200
+    assert "<svg" in shown.text and "phase: <strong>turn-order bid</strong>" in shown.text
+    forms = re.search(r'<script type="application/json" id="forms">(.*?)</script>', shown.text, re.DOTALL)
+    assert forms
+    (bid,) = json.loads(forms.group(1))
+    assert bid["form"] == "bid {amount}" and bid["choices"]["5"] == "bid 5"
+    assert 'action="/game/' + page.game_id + '/play"' in shown.text
+    assert "Content-Security-Policy" in shown.headers and shown.headers["cache-control"] == "no-store"
+
+
+def test_a_move_posted_makes_the_entry_pbem_play_makes(page: Page, tmp_path: Path) -> None:
+    by_hand = tmp_path / "by-hand.toml"
+    shutil.copyfile(page.game, by_hand)
+    played = page.post("play", text="bid 5")
+    assert played.status_code == 200
+    assert said(played)[0].startswith("a sealed a turn-order bid"), said(played)
+    assert "Your sealed turn-order bid: <strong>bid 5</strong>" in played.text
+    typed = page.cli("play", str(by_hand), "bid", "5", "--as", "a", home="a@2", env={"PBEM_NOW": NOW})
+    assert typed.exit_code == 0, typed.stderr
+    # the same entry but for what a sealed choice draws fresh each time: its salt, so its
+    # commitment, its encryption, and the signature over them
+    fresh = {"commitment", "sealed", "sig"}
+    (web, by_cli) = (
+        tomllib.loads(path.read_text(encoding="utf-8"))["entry"] for path in (page.game, by_hand)
+    )
+    assert len(web) == len(by_cli) and web[:-1] == by_cli[:-1]
+    assert {k: v for k, v in web[-1].items() if k not in fresh} == {
+        k: v for k, v in by_cli[-1].items() if k not in fresh
+    }
+    assert web[-1]["kind"] == "commit" and set(web[-1]) == set(by_cli[-1])
+    assert page.cli("verify", str(page.game)).exit_code == 0
+
+
+def test_a_refused_move_says_the_commands_error_and_changes_nothing(page: Page) -> None:
+    before = page.game.read_bytes()
+    refused = page.post("play", text="bid 99")
+    typed = page.cli("play", str(page.game), "bid", "99", "--as", "a", home="a")
+    assert typed.exit_code == 1
+    assert said(refused) == typed.stderr.splitlines()
+    assert 'class="said refused"' in refused.text
+    assert page.game.read_bytes() == before
+
+
+def test_a_reveal_owed_is_a_button_that_reveals(page: Page) -> None:
+    for seat, bid in (("b", "3"), ("c", "4")):
+        assert page.cli("play", str(page.game), "bid", bid, "--as", seat, home=seat).exit_code == 0
+    assert page.post("play", text="bid 5").status_code == 200
+    shown = page.client.get(f"/game/{page.game_id}")
+    assert f'action="/game/{page.game_id}/reveal"' in shown.text
+    assert "a must reveal the sealed turn-order bid" in shown.text
+    revealed = page.post("reveal")
+    assert said(revealed)[0].startswith("a revealed the sealed turn-order bid: bid 5"), said(revealed)
+    assert page.cli("verify", str(page.game)).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("host", "cookie", "csrf"),
+    [
+        (f"127.0.0.1:{PORT}", False, True),  # no token
+        (f"127.0.0.1:{PORT}", True, False),  # a form not the page's
+        (f"evil.example:{PORT}", True, True),  # a name resolved to this machine: DNS rebinding
+        ("127.0.0.1:9", True, True),  # another port's page
+    ],
+    ids=["no-token", "bad-csrf", "foreign-host", "other-port"],
+)
+def test_requests_the_page_did_not_make_are_refused(page: Page, host: str, cookie: bool, csrf: bool) -> None:
+    before = page.game.read_bytes()
+    with client(host, cookie=cookie) as other:
+        value = csrf_value(TOKEN) if csrf else csrf_value("another token")
+        posted = other.post(f"/game/{page.game_id}/play", data={"csrf": value, "seat": "a", "text": "bid 5"})
+        assert posted.status_code == 403
+        if cookie and csrf:  # reading is refused as well
+            assert other.get("/").status_code == 403
+    assert page.game.read_bytes() == before
+    with client(cookie=False) as guest:
+        assert guest.get(f"/?token={TOKEN}x").status_code == 403
+
+
+def test_a_game_outside_the_library_is_not_found(page: Page, tmp_path: Path) -> None:
+    before = page.game.read_bytes()
+    unknown = "0" * 32
+    assert page.client.get(f"/game/{unknown}").status_code == 404
+    assert page.client.get(f"/game/{page.game_id[:8]}").status_code == 404
+    assert page.client.get("/game/..%2F..%2Fetc%2Fpasswd").status_code == 404
+    fields = {"csrf": csrf_value(TOKEN), "seat": "a", "text": "bid 5"}
+    assert page.client.post(f"/game/{unknown}/play", data=fields).status_code == 404
+    assert page.game.read_bytes() == before
+
+
+def test_a_seat_of_another_home_is_not_played(page: Page) -> None:
+    before = page.game.read_bytes()
+    refused = page.post("play", seat="b", text="bid 5")
+    assert said(refused) == ["error: this page does not play seat 'b' of this game"]
+    assert page.game.read_bytes() == before
+
+
+def test_without_the_web_extra_pbem_web_says_what_to_install(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pbem.web.NEEDED", ("starlette", "pbem_no_such_module"))
+    result = cli("web", "--no-open")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: pbem web needs pbem_no_such_module, which the web extra brings: pip install 'pbem[web]'"
+    ]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_pbem_web_prints_the_address_first_and_serves_it(homes: dict[str, Path]) -> None:
+    port = free_port()
+    env = os.environ | {"PBEM_HOME": str(homes["a"]), "NO_COLOR": "1"}
+    env.pop("PBEM_PASSPHRASE", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pbem", "web", "--no-open", "--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        waiting = selectors.DefaultSelector()
+        waiting.register(server.stdout, selectors.EVENT_READ)
+        assert waiting.select(timeout=20), "pbem web printed nothing"
+        url = server.stdout.readline().strip()
+        assert re.fullmatch(rf"http://127\.0\.0\.1:{port}/\?token=[\w-]{{40,}}", url), url
+        for _ in range(100):  # the socket is bound before the line: uvicorn may still be starting
+            try:
+                listed = httpx.get(url, follow_redirects=True, timeout=5)
+                break
+            except httpx.TransportError:
+                waiting.select(timeout=0.05)
+        assert listed.status_code == 200 and "Your games" in listed.text
+        assert httpx.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 403
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_keys_open_with_the_passphrase_given_at_the_start(page: Page, homes: dict[str, Path]) -> None:
+    from pbem.keys import KeyStore
+    from tests.conftest import CREATED, seeded_keys
+
+    store = KeyStore(homes["a"])
+    store.key_path("a").unlink()
+    store.store("a", seeded_keys("a"), "a passphrase of the test", CREATED)
+    before = page.game.read_bytes()
+    form = {"csrf": csrf_value(TOKEN), "seat": "a", "text": "bid 5"}
+    for passphrase, ok in (("not the passphrase", False), ("a passphrase of the test", True)):
+        app = create_app(Settings(passphrase=passphrase), TOKEN, PORT)
+        with TestClient(app, base_url=f"http://127.0.0.1:{PORT}", cookies={"pbem_token": TOKEN}) as given:
+            lines = said(given.post(f"/game/{page.game_id}/play", data=form))
+        assert lines[0].startswith("a sealed" if ok else "error: wrong passphrase"), lines
+        assert (page.game.read_bytes() == before) is not ok
