@@ -548,3 +548,29 @@ def test_no_two_city_names_on_the_renaissance_map_overlap() -> None:
     boxes = map_boxes(picture, "the five cities", only="name")
     assert len(boxes) >= 5
     assert boxes and overlapping(boxes) == []
+
+
+def choices(picture: str) -> dict[str, list[str]]:
+    """The words the picture marks as choosable (``data-choice``), each with the tags marked by it."""
+    marked: dict[str, list[str]] = {}
+    for node in ET.fromstring(picture.encode("utf-8")).iter():
+        if "data-choice" in node.attrib:
+            marked.setdefault(node.attrib["data-choice"], []).append(node.tag.rsplit("}", 1)[-1])
+    return marked
+
+
+def test_each_picture_marks_the_places_a_move_names_by_the_moves_word() -> None:
+    """What the page lets a click choose: each square of the seat's own estate (only its own,
+    and only in its own picture), each Renaissance city, each Il Principe city and region."""
+    game, cards = florence()
+    own = choices(florence_picture(game, cards, "ann"))
+    assert sorted(own) == sorted(f"{column}{row}" for column in "abcdefg" for row in range(1, 8))
+    assert all(tags == ["rect"] for tags in own.values())
+    assert choices(florence_picture(game, cards, None)) == {}
+    potr = choices(game_svg("princes-of-the-renaissance", TITLE, RULES.view(position(), None), None))
+    assert potr == {city: ["circle", "g"] for city in ("milan", "venice", "florence", "rome", "naples")}
+    principe_game, principe_cards = principe()
+    places = choices(principe_picture(principe_game, principe_cards, None))
+    assert {city for city, tags in places.items() if tags == ["g"]} == set(principe_game.components.cities)
+    regions = {region for region, tags in places.items() if tags == ["polygon", "g"]}
+    assert regions == set(PRINCIPE.view(principe_game, None)["regions"])

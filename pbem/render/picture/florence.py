@@ -102,7 +102,7 @@ class _Drawing(Canvas):
         self.seat_bar(seat, seat, badges, own=own)
         top = self.y + 6
         columns, rows = view.get("estate_grid") or (7, 7)
-        estate = self._estate(data, columns, rows, MARGIN + LABELS, top)
+        estate = self._estate(data, columns, rows, MARGIN + LABELS, top, own=own)
         self.parts.append(estate)
         grid_bottom = top + rows * CELL + LABELS
         placed = [piece["piece"] for piece in data.get("estate_pieces", [])]
@@ -182,7 +182,9 @@ class _Drawing(Canvas):
             texts.append(f"your sealed {step}: {value} (only you see it)")
         return texts
 
-    def _estate(self, data: Mapping[str, Any], columns: int, rows: int, x: float, y: float) -> Element:
+    def _estate(
+        self, data: Mapping[str, Any], columns: int, rows: int, x: float, y: float, *, own: bool
+    ) -> Element:
         seat = data["seat"]
         group = svg.group(svg.title(f"{seat}'s estate, {columns}x{rows} squares"))
         owner: dict[tuple[int, int], int] = {}
@@ -203,7 +205,11 @@ class _Drawing(Canvas):
                 else:
                     piece = pieces[held]
                     fill = FILLS.get(piece["piece"], BUILDING if piece["building"] else "#DDDDDD")
-                group.add(svg.rect(left, top, CELL, CELL, fill=fill, stroke="#BBBBBB", stroke_width=0.5))
+                square = svg.rect(left, top, CELL, CELL, fill=fill, stroke="#BBBBBB", stroke_width=0.5)
+                if own:
+                    # the word a move names this square by: the page lets a click on it choose it
+                    square.attributes["data-choice"] = f"{COLUMNS[column]}{row + 1}"
+                group.add(square)
         # each piece's outline: the sides of its squares that border another piece or nothing
         for (column, row), number in owner.items():
             left, top = corner(column, row)

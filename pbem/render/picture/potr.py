@@ -142,7 +142,11 @@ class _Drawing(Canvas):
             group.add(
                 svg.line(edge_x, card_y + CARD_HEIGHT / 2, cx, cy, stroke="#8A7A5A", stroke_dasharray="3 3")
             )
-            group.add(svg.circle(cx, cy, 7, fill="#7A1F1F", stroke="#FFFFFF", stroke_width=2))
+            # a city is named in moves by this word (place, war, rank): the page lets a click on
+            # its point or its card choose it
+            group.add(
+                svg.circle(cx, cy, 7, fill="#7A1F1F", stroke="#FFFFFF", stroke_width=2, data_choice=city)
+            )
             group.add(
                 self._city_card(
                     city,
@@ -167,7 +171,7 @@ class _Drawing(Canvas):
         war: Mapping[str, Any] | None,
     ) -> Element:
         name = data["name"] if data else city.capitalize()
-        card = svg.group(svg.title(name))
+        card = svg.group(svg.title(name), data_choice=city)
         at_war = bool(war) and city in (war["attacker"], war["defender"]) if war else False
         card.add(
             svg.rect(

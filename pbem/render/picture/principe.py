@@ -200,6 +200,8 @@ class _Drawing(Canvas):
                     fill=TINTS.get(region, "#EEEEEE"),
                     stroke="#8A7A5A",
                     stroke_width=1.5,
+                    # the word a move names the region by (shield): the page lets a click choose it
+                    data_choice=region,
                 )
             )
             name = regions[region]
@@ -244,7 +246,7 @@ class _Drawing(Canvas):
             if player["shields"].get(region, 0)
         ]
         said = ", ".join(f"{seat} {count}" for seat, count in holders) or "no shields"
-        group = svg.group(svg.title(f"region {label}: {said}"))
+        group = svg.group(svg.title(f"region {label}: {said}"), data_choice=region)
         # A region on the ring's far left or right would put its row of shields past the map's
         # frame: the name and the row move in until both fit.
         half = max(len(holders) * 40 / 2, 48)
@@ -267,7 +269,8 @@ class _Drawing(Canvas):
         state = f"built by {builder}" if builder else ("face up" if city.get("face_up") else "")
         regions = ", ".join(city.get("regions") or []) or "regions not known"
         group = svg.group(
-            svg.title(f"{city['name']}: {city['size']}, {city['vp']} VP, {regions}; {state or 'not built'}")
+            svg.title(f"{city['name']}: {city['size']}, {city['vp']} VP, {regions}; {state or 'not built'}"),
+            data_choice=city["city"],  # the word a move names the city by (build)
         )
         radius = SIZES.get(city["size"], 6)
         group.add(

@@ -1,6 +1,10 @@
 // The move composer: the moves of `pbem moves --json`'s forms as buttons, field by field, until
 // a whole move's text is in the box the Play button sends. Without this script the box alone
 // still plays whatever is typed into it.
+//
+// The picture marks what a move may name (an estate's square, a city, a region) with the same
+// word in a data-choice attribute: while a field's values include such words, those places are
+// marked and a click on one chooses its value as its button does.
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
   const data = document.getElementById("forms");
@@ -8,6 +12,9 @@ document.addEventListener("DOMContentLoaded", () => {
   const text = document.getElementById("move-text");
   if (!data || !box || !text) return;
   const forms = JSON.parse(data.textContent);
+  const picture = document.querySelector(".picture svg");
+  const FIRST_AT_ONCE = 12;
+  let onBoard = new Map();  // data-choice word -> what choosing it does, for the field asked now
 
   function add(parent, tag, words, className) {
     const element = document.createElement(tag);
@@ -17,34 +24,84 @@ document.addEventListener("DOMContentLoaded", () => {
     return element;
   }
 
+  function offer(choices) {
+    onBoard = choices;
+    if (!picture) return;
+    for (const place of picture.querySelectorAll("[data-choice]")) {
+      place.classList.toggle("choosable", choices.has(place.getAttribute("data-choice")));
+    }
+  }
+
+  if (picture) {
+    // one listener for the whole picture: the innermost marked place under the pointer decides
+    picture.addEventListener("click", (event) => {
+      for (let place = event.target; place && place !== picture; place = place.parentNode) {
+        const word = place.getAttribute && place.getAttribute("data-choice");
+        if (word !== null && onBoard.has(word)) {
+          onBoard.get(word)();
+          return;
+        }
+      }
+    });
+  }
+
   function start() {
     box.replaceChildren();
+    offer(new Map());
     if (forms.length === 1) return choose(forms[0], forms[0].choices, 0, []);
     add(box, "div", "Choose a move:", "field");
     for (const form of forms) {
-      add(box, "button", form.form).addEventListener("click", () => choose(form, form.choices, 0, []));
+      // a form's first word among a few is chosen here at once (the building to build, the lot
+      // to buy): one click less than the form, then its word
+      const row = add(box, "div", "", "form");
+      const first = form.fields.length ? Object.keys(form.choices) : [];
+      if (first.length < 2 || first.length > FIRST_AT_ONCE) {
+        add(row, "button", form.form).addEventListener("click", () => choose(form, form.choices, 0, []));
+        continue;
+      }
+      add(row, "span", form.form + ": ", "chosen");
+      for (const value of first) {
+        const button = add(row, "button", value === "" ? "(leave out)" : value);
+        button.type = "button";
+        button.dataset.value = value;
+        button.addEventListener("click", () => choose(form, form.choices[value], 1, [value]));
+      }
     }
   }
 
   // `node` holds the values of field `depth` of `form`; under the last field's value, the text
   function choose(form, node, depth, chosen) {
-    while (typeof node !== "string" && Object.keys(node).length === 1 && "" in node) {
-      node = node[""]; depth += 1;  // a form without fields, or an empty part left out
+    // a field with one value is no choice: it is taken (an empty part left out, a form without
+    // fields, a building that stands only one way round)
+    while (typeof node !== "string" && Object.keys(node).length === 1) {
+      const [value] = Object.keys(node);
+      if (value !== "") chosen = [...chosen, value];
+      node = node[value];
+      depth += 1;
     }
     box.replaceChildren();
     if (forms.length > 1 || chosen.length) add(box, "button", "start again").addEventListener("click", start);
     add(box, "div", form.form + (chosen.length ? ": " + chosen.join(" ") : ""), "chosen");
     if (typeof node === "string") {
+      offer(new Map());
       text.value = node;
       add(box, "div", "Play will make the move: " + node, "chosen");
       return;
     }
-    add(box, "div", "Choose the " + (form.fields[depth] || "next word") + ":", "field");
+    const field = form.fields[depth] || "next word";
+    const prompt = add(box, "div", "Choose the " + field + ":", "field");
+    const choices = new Map();
     for (const value of Object.keys(node)) {
+      const pick = () => choose(form, node[value], depth + 1, [...chosen, value]);
       const button = add(box, "button", value === "" ? "(leave out)" : value);
       button.type = "button";
-      button.addEventListener("click", () => choose(form, node[value], depth + 1, [...chosen, value]));
+      button.dataset.value = value;
+      button.addEventListener("click", pick);
+      choices.set(value, pick);
     }
+    offer(choices);
+    const marked = picture ? picture.querySelectorAll(".choosable").length : 0;
+    if (marked) prompt.textContent += " (or click a marked " + field + " on the picture)";
   }
 
   start();
