@@ -24,6 +24,20 @@ document.addEventListener("DOMContentLoaded", () => {
     return element;
   }
 
+  // the form as a player reads it: the values chosen in their places, the fields still to choose
+  // in capitals, an optional part in square brackets until it is chosen or left out
+  function written(form, chosen) {
+    const given = new Map(form.fields.slice(0, chosen.length).map((name, at) => [name, chosen[at]]));
+    const fill = (part) => part.replace(/\{(\w+)\}/g, (_, name) => given.get(name) ?? name.toUpperCase());
+    const said = form.form.split(/\[([^\]]*)\]/).map((part, at) => {
+      if (at % 2 === 0) return fill(part);
+      const names = [...part.matchAll(/\{(\w+)\}/g)].map((found) => found[1]);
+      if (names.some((name) => given.get(name))) return fill(part);
+      return names.some((name) => given.has(name)) ? "" : " [" + fill(part).trim() + "]";
+    });
+    return said.join("").replace(/\s+/g, " ").trim();
+  }
+
   function offer(choices) {
     onBoard = choices;
     if (!picture) return;
@@ -56,10 +70,10 @@ document.addEventListener("DOMContentLoaded", () => {
       const row = add(box, "div", "", "form");
       const first = form.fields.length ? Object.keys(form.choices) : [];
       if (first.length < 2 || first.length > FIRST_AT_ONCE) {
-        add(row, "button", form.form).addEventListener("click", () => choose(form, form.choices, 0, []));
+        add(row, "button", written(form, [])).addEventListener("click", () => choose(form, form.choices, 0, []));
         continue;
       }
-      add(row, "span", form.form + ": ", "chosen");
+      add(row, "span", written(form, []) + ": ", "chosen");
       for (const value of first) {
         const button = add(row, "button", value === "" ? "(leave out)" : value);
         button.type = "button";
@@ -75,13 +89,13 @@ document.addEventListener("DOMContentLoaded", () => {
     // fields, a building that stands only one way round)
     while (typeof node !== "string" && Object.keys(node).length === 1) {
       const [value] = Object.keys(node);
-      if (value !== "") chosen = [...chosen, value];
+      chosen = [...chosen, value];
       node = node[value];
       depth += 1;
     }
     box.replaceChildren();
     if (forms.length > 1 || chosen.length) add(box, "button", "start again").addEventListener("click", start);
-    add(box, "div", form.form + (chosen.length ? ": " + chosen.join(" ") : ""), "chosen");
+    add(box, "div", written(form, chosen), "chosen");
     if (typeof node === "string") {
       offer(new Map());
       text.value = node;
