@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -262,3 +263,30 @@ def test_keys_open_with_the_passphrase_given_at_the_start(page: Page, homes: dic
             lines = said(given.post(f"/game/{page.game_id}/play", data=form))
         assert lines[0].startswith("a sealed" if ok else "error: wrong passphrase"), lines
         assert (page.game.read_bytes() == before) is not ok
+
+
+def test_a_game_looked_at_again_is_not_read_again_until_its_file_changes(
+    page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.cli import reading
+    from pbem.web import pages
+
+    reads: list[Path] = []
+    real = reading.read_game
+
+    def counted(file: Path, **options: Any) -> Any:
+        reads.append(file)
+        return real(file, **options)
+
+    monkeypatch.setattr(reading, "read_game", counted)
+    monkeypatch.setattr(pages, "_read", {})
+    for _ in range(3):
+        assert page.client.get(f"/game/{page.game_id}").status_code == 200
+    assert len(reads) == 1  # the replayed game is kept while the file's bytes stay the same
+    played = page.post("play", text="bid 5")  # the move itself reads the file, as pbem play does
+    assert played.status_code == 200
+    reads.clear()
+    assert page.client.get(f"/game/{page.game_id}").status_code == 200
+    shown = page.client.get(f"/game/{page.game_id}")
+    assert "Your sealed turn-order bid: <strong>bid 5</strong>" in shown.text
+    assert len(reads) == 0  # the page after the move read the new file once, kept since

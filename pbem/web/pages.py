@@ -6,6 +6,8 @@ make it (their own functions run, so the entry, the lock, the checks and the mes
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +57,31 @@ def playing(ledger: Any, settings: Settings) -> list[str]:
     return [seat for seat in ledger.seats if seat in own and (not settings.seats or seat in settings.seats)]
 
 
+# Each game as last read, by its file: the bytes' hash, the file and ledger read from them, and what
+# reading said (a warning a second look would say again). A page looked at again, or by another
+# seat of this home, replays nothing until the file changes; a copy whose bytes changed is read
+# and verified anew, as a command would.
+_read: dict[Path, tuple[bytes, Any, Any, list[str]]] = {}
+_reading = threading.Lock()
+
+
+def read_kept(path: Path, said: list[str]) -> tuple[Any, Any]:
+    """``read_game(path)``, kept while the file's bytes stay the same."""
+    from pbem.cli.reading import read_game
+
+    digest = hashlib.sha256(path.read_bytes()).digest()
+    with _reading:
+        held = _read.get(path)
+    if held is not None and held[0] == digest:
+        said.extend(held[3])
+        return held[1], held[2]
+    before = len(said)
+    loaded, ledger = read_game(path)
+    with _reading:
+        _read[path] = (digest, loaded, ledger, said[before:])
+    return loaded, ledger
+
+
 def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, Any]:
     """Everything a game's page shows, for the seat ``wanted`` (else the first of this home's
     seats the game waits for, else its first): where the game stands, the picture as that seat
@@ -62,7 +89,6 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
     log's last lines; and what the commands said on the way (warnings, a key that did not open)."""
     from pbem.cli.common import collected, given_passphrase, now
     from pbem.cli.play_commands import log_items, moves_report, seat_secrets, shown_view
-    from pbem.cli.reading import read_game
     from pbem.cli.reports import status_report
     from pbem.engine import play as play_mod
     from pbem.errors import PbemError
@@ -71,7 +97,7 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
     page: dict[str, Any] = {"seat": None, "seats": [], "picture": None, "moves": None, "owed": None}
     with collected() as said, given_passphrase(settings.passphrase):
         try:
-            loaded, ledger = read_game(path)
+            loaded, ledger = read_kept(path, said)
         except PbemError as exc:
             return page | {"error": str(exc), "said": said}
         report = status_report(ledger, now(), ledger.game_id[:8])
