@@ -555,6 +555,7 @@ def settle(rules: Ruleset, table: Table, seq: int) -> None:
                 _note_requests(rules, table, seq)
                 progress = True
         if not progress and _open_kept_back(rules, table):
+            _note_requests(rules, table, seq)  # as after a reveal its seat signed
             progress = True
         if not progress and _stand_in_for_absent(rules, table, done):
             _note_requests(rules, table, seq)
