@@ -290,3 +290,110 @@ def test_a_game_looked_at_again_is_not_read_again_until_its_file_changes(
     shown = page.client.get(f"/game/{page.game_id}")
     assert "Your sealed turn-order bid: <strong>bid 5</strong>" in shown.text
     assert len(reads) == 0  # the page after the move read the new file once, kept since
+
+
+def previewed(page: Page, text: str, seat: str = "a") -> str:
+    shown = page.client.get(f"/game/{page.game_id}/preview", params={"seat": seat, "text": text})
+    assert shown.status_code == 200
+    return html.unescape(shown.text)
+
+
+def test_a_preview_shows_the_sealed_bid_and_writes_nothing(page: Page) -> None:
+    before = page.game.read_bytes()
+    shown = previewed(page, "bid 5")
+    assert "Preview, nothing signed yet:" in shown and "bid 5 is sealed" in shown and "<svg" in shown
+    refused = previewed(page, "bid 99")
+    typed = page.cli("play", str(page.game), "bid", "99", "--as", "a", home="a")
+    assert f"error: {typed.stderr.removeprefix('error: ').strip()}" in refused
+    assert "does not play seat 'b'" in previewed(page, "bid 5", seat="b")
+    assert page.game.read_bytes() == before
+    again = page.client.get(f"/game/{page.game_id}")  # the game as read is not the preview's copy
+    assert (
+        "Your sealed turn-order bid" not in again.text
+        and "connect-src 'self'" in again.headers["content-security-policy"]
+    )
+
+
+@pytest.fixture
+def bidding(page: Page) -> Page:
+    """The page's game in the family bidding, a to move after c's bid of 6 and b's of 7."""
+    for seat, bid in (("a", "5"), ("b", "4"), ("c", "3")):
+        assert page.cli("play", str(page.game), "bid", bid, "--as", seat, home=seat).exit_code == 0
+    for seat in ("a", "b", "c"):
+        assert page.cli("reveal", str(page.game), "--as", seat, home=seat).exit_code == 0
+    for seat, text in (("c", "bid 6"), ("b", "bid 7")):
+        made = page.cli("play", str(page.game), *text.split(), "--as", seat, home=seat)
+        assert made.exit_code == 0, made.stderr
+    return page
+
+
+def test_a_preview_of_a_bid_in_the_family_bidding_shows_the_bid_made(bidding: Page) -> None:
+    before = bidding.game.read_bytes()
+    now = bidding.client.get(f"/game/{bidding.game_id}").text
+    shown = previewed(bidding, "bid 8")
+    assert "after bid 8" in shown and "phase then: <strong>family bidding</strong>" in shown
+    assert "waiting for c:" in shown  # the bidding goes round to c
+    svg = re.search(r"<svg.*</svg>", shown, re.DOTALL)
+    assert svg and svg.group(0) not in html.unescape(now)
+    assert bidding.game.read_bytes() == before
+
+
+def test_undo_my_last_move_asks_as_pbem_undo_does(bidding: Page) -> None:
+    shown = bidding.client.get(f"/game/{bidding.game_id}")
+    assert 'id="undo"' not in shown.text  # a has made no move since the bids were revealed
+    before = bidding.game.read_bytes()
+    refused = bidding.post("undo")
+    assert said(refused)[0].startswith("error: a can"), said(refused)
+    assert bidding.game.read_bytes() == before
+    assert said(bidding.post("play", text="bid 8"))[0].startswith("a played 'bid 8'")
+    assert 'id="undo"' in bidding.client.get(f"/game/{bidding.game_id}").text
+    asked = said(bidding.post("undo"))
+    assert asked[0].startswith("a asked to undo entry "), asked
+    assert bidding.cli("verify", str(bidding.game)).exit_code == 0
+
+
+def test_consent_and_decline_answer_an_undo_as_pbem_consent_does(bidding: Page) -> None:
+    assert bidding.cli("undo", str(bidding.game), "--as", "b", home="b").exit_code == 0
+    shown = bidding.client.get(f"/game/{bidding.game_id}")
+    assert 'id="consent"' in shown.text and 'id="decline"' in shown.text
+    declined = said(bidding.post("consent", agree="no"))
+    assert re.match(r"a declined the undo of entry \d+; play goes on", declined[0]), declined
+    before = bidding.game.read_bytes()
+    refused = said(bidding.post("consent", agree="yes"))
+    assert refused == ["error: no undo is waiting for consent"]
+    assert bidding.game.read_bytes() == before
+
+
+@pytest.fixture
+def timed(page: Page, tmp_path: Path, homes: dict[str, Path]) -> Page:
+    """a's page of a game with three-day deadlines, c late with its sealed bid from 2026-11-04T10:00."""
+    from tests.test_deadlines import make_timed_game
+
+    path = tmp_path / "timed.toml"
+    make_timed_game(page.cli, path)
+    game_id = json.loads(page.cli("verify", str(path), "--json").stdout)["game"]["id"]
+    Library(homes["a"]).register(game_id, path)
+    return Page(page.client, path, game_id, page.cli)
+
+
+def test_a_timeout_claimable_now_is_a_button_that_claims_it(
+    timed: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_NOW", "2026-11-04T09:59:59Z")
+    early = timed.client.get(f"/game/{timed.game_id}")
+    assert "claim the timeout" not in early.text
+    before = timed.game.read_bytes()
+    refused = said(timed.post("timeout", late="c"))
+    assert refused == [
+        "error: c's deadline for the turn-order bid is 2026-11-04T10:00:00Z; "
+        "a timeout can be claimed only after it"
+    ]
+    assert timed.game.read_bytes() == before
+    monkeypatch.setenv("PBEM_NOW", "2026-11-05T00:00:00Z")
+    late = timed.client.get(f"/game/{timed.game_id}")
+    assert "claim the timeout against c</button> (as a)" in late.text
+    assert 'name="late" value="c"' in late.text
+    claimed = said(timed.post("timeout", late="c"))
+    assert re.match(r"a claimed that c let the deadline of the turn-order bid pass \(entry \d+\)", claimed[0])
+    assert timed.cli("verify", str(timed.game)).exit_code == 0
+    assert said(timed.post("timeout", late="a")) == ["error: a seat cannot claim a timeout against itself"]

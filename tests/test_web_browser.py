@@ -234,3 +234,18 @@ def test_a_sealed_turn_order_bid_is_made_by_its_buttons(
     entries = tomllib.loads(game.read_text(encoding="utf-8"))["entry"]
     assert len(entries) == before + 1
     assert (entries[-1]["kind"], entries[-1]["by"]) == ("commit", "a")
+
+
+def test_a_whole_move_is_previewed_before_it_is_played(
+    browser: Browser, make_game: Callable[..., Path], homes: dict[str, Path]
+) -> None:
+    game = make_game(roll=True)
+    before = game.read_bytes()
+    game_id = tomllib.loads(game.read_text(encoding="utf-8"))["game"]["id"]
+    Library(homes["a"]).register(game_id, game)
+    with served(homes["a"], POTR_NOW) as url, game_page(browser, url, game_id) as page:
+        page.locator('#choices button[data-value="5"]').click()
+        shown = page.locator("#preview")
+        shown.locator("svg").wait_for()  # fetched under the page's content security policy
+        assert "bid 5 is sealed" in shown.inner_text()
+    assert game.read_bytes() == before

@@ -33,10 +33,12 @@ from pbem.web.pages import Settings
 
 COOKIE = "pbem_token"
 GAME_ID = re.compile(r"[0-9a-f]{32}")
-# The page's own script and styles only; the picture's inline styles are its own SVG's.
+# The page's own script and styles only; the picture's inline styles are its own SVG's. The script
+# may fetch from this page alone: a move's preview.
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "connect-src 'self'; "
         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     "Referrer-Policy": "no-referrer",
@@ -110,6 +112,15 @@ def create_app(settings: Settings, token: str, port: int, *, lan: bool = False) 
         done = said.pop(request.path_params["game_id"], None)
         return render("game.html", page=page, done=done)
 
+    async def preview(request: Request) -> Response:
+        # a GET that writes nothing: the cookie (SameSite=Strict) is all it needs, as a page does
+        path = game_file(request)
+        if path is None:
+            return render("missing.html", 404)
+        seat, text = request.query_params.get("seat", ""), request.query_params.get("text", "")
+        shown = await run_in_threadpool(pages.preview, path, settings, seat, text)
+        return render("preview.html", shown=shown)
+
     def action(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def post(request: Request) -> Response:
             form = await _form(request)
@@ -121,7 +132,16 @@ def create_app(settings: Settings, token: str, port: int, *, lan: bool = False) 
                 return render("missing.html", 404)
             seat, text = form.get("seat", ""), form.get("text", "")
             game_id = request.path_params["game_id"]
-            said[game_id] = await run_in_threadpool(pages.act, path, settings, seat, name, text)
+            said[game_id] = await run_in_threadpool(
+                pages.act,
+                path,
+                settings,
+                seat,
+                name,
+                text,
+                late=form.get("late", ""),
+                agree=form.get("agree") != "no",
+            )
             # after a POST, the page is fetched again: reloading it does not play the move twice
             return RedirectResponse(f"/game/{game_id}?{urlencode({'seat': seat})}", 303)
 
@@ -131,6 +151,7 @@ def create_app(settings: Settings, token: str, port: int, *, lan: bool = False) 
         routes=[
             Route("/", library),
             Route("/game/{game_id}", game),
+            Route("/game/{game_id}/preview", preview),
             *(Route(f"/game/{{game_id}}/{name}", action(name), methods=["POST"]) for name in pages.ACTIONS),
             Mount("/static", StaticFiles(packages=[("pbem.web", "static")]), name="static"),
         ],

@@ -1,7 +1,9 @@
 """What the page shows and does, each through the function of the command that does it: the
 library as ``pbem inbox`` lists it; a game as ``status``, ``moves --json``, ``show --svg --as``
 and ``log`` give it; a move, a reveal or the deck work as ``pbem play``, ``reveal`` and ``sync``
-make it (their own functions run, so the entry, the lock, the checks and the messages are theirs).
+make it (their own functions run, so the entry, the lock, the checks and the messages are theirs);
+a timeout, an undo and a consent as ``pbem timeout``, ``undo`` and ``consent`` make them. A move's
+preview is the rules' own check and apply, on a copy of the table: nothing is signed or written.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 import typer
 
 LOG_LINES = 12  # the log's last entries a game's page shows
-ACTIONS = ("play", "reveal", "sync")  # what a POST may ask of the commands
+ACTIONS = ("play", "reveal", "sync", "timeout", "undo", "consent")  # what a POST may ask of the commands
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,73 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
             demand, moves = moves_report(ledger, seat, secrets.get("hand") if secrets else None)
             page["moves"] = moves
             page["owed"] = owed(demand, seat)
+            page["undo"] = may_undo(ledger, seat)
+            # a claim is signed by the seat shown, unless it is the late one: then by another of ours
+            page["claimants"] = {
+                item["seat"]: next(own for own in [seat, *seats] if own != item["seat"])
+                for item in report["waiting"]
+                if item["timeout"] and any(own != item["seat"] for own in seats)
+            }
     return page | {"said": said}
+
+
+def may_undo(ledger: Any, seat: str) -> bool:
+    """Whether ``pbem undo --as SEAT`` would ask now (the button is offered only then)."""
+    from pbem.engine import play as play_mod
+    from pbem.errors import PbemError
+
+    try:
+        play_mod.check_undo(ledger, seat)
+    except PbemError:
+        return False
+    return True
+
+
+NO_CARD_PREVIEW = "no preview for a move that shows hidden cards: only playing it shows them"
+
+
+def preview(path: Path, settings: Settings, seat: str, text: str) -> dict[str, Any]:
+    """The game as ``seat`` would see it after ``text``: the rules' check and apply, as ``pbem
+    play`` makes them, run on a copy of the table, so the file and the game as read stay as they
+    were. A sealed choice is shown sealed; a move that shows hidden cards is not previewed, as
+    which cards it shows needs the seat's key and the others' shares."""
+    from pbem.cli.common import collected, given_passphrase
+    from pbem.cli.play_commands import shown_view
+    from pbem.engine import play as play_mod
+    from pbem.engine import table as tables
+    from pbem.errors import PbemError
+    from pbem.render.picture import game_svg
+
+    with collected() as said, given_passphrase(settings.passphrase):
+        try:
+            _, ledger = read_kept(path, said)
+            if seat not in playing(ledger, settings):
+                return {"error": f"this page does not play seat {seat!r} of this game"}
+            if not text.strip():
+                return {"error": "no move: choose one, or type it"}
+            game = play_mod.seated(ledger)
+            demand, move = play_mod.precheck(ledger, seat, text)
+            table = game.table.snapshot()
+            if demand.kind == "contribute":
+                note = f"adds randomness to the {demand.step}; nothing else changes until every seat has"
+            elif demand.kind == "commit":
+                # the value stays sealed: the copy only records that this seat has sealed one
+                tables.apply_commit(table, seat, demand.step, "0" * 64, "")
+                note = (
+                    f"{game.rules.format(move)} is sealed; it stays secret until every seat has sealed theirs"
+                )
+            elif tables.card_uses(game.rules, table, seat, move):
+                return {"note": NO_CARD_PREVIEW}
+            else:
+                checked = tables.check_move(game.rules, table, seat, text)
+                tables.apply_move(game.rules, table, seat, checked)
+                note = f"after {game.rules.format(checked.move)}"
+            view = shown_view(game.rules, table, seat)
+            picture = game_svg(ledger.info.name, ledger.info.title, view, None)
+        except PbemError as exc:
+            return {"error": str(exc)}
+        waiting = [f"{one.seat}: {one.prompt}" for one in tables.demands(game.rules, table)]
+        return {"note": note, "phase": game.rules.phase(table.state), "waiting": waiting, "picture": picture}
 
 
 def owed(demand: Any, seat: str) -> dict[str, str] | None:
@@ -159,10 +227,20 @@ class Done:
     said: list[str]
 
 
-def act(path: Path, settings: Settings, seat: str, action: str, text: str = "") -> Done:
-    """Run ``pbem play FILE TEXT --as SEAT`` (or ``reveal``, ``sync``) through the command's own
-    function, mailed as ``--send`` mails it where the game travels by mail and this home has a
-    mail account; a refusal says the command's own ``error:`` line and leaves the file as it was."""
+def act(
+    path: Path,
+    settings: Settings,
+    seat: str,
+    action: str,
+    text: str = "",
+    *,
+    late: str = "",
+    agree: bool = True,
+) -> Done:
+    """Run ``pbem play FILE TEXT --as SEAT`` (or ``reveal``, ``sync``, ``undo``, ``timeout FILE
+    LATE``, ``consent [--decline]``) through the command's own function, mailed as ``--send``
+    mails it where the game travels by mail and this home has a mail account; a refusal says the
+    command's own ``error:`` line and leaves the file as it was."""
     from pbem.cli import play_commands
     from pbem.cli.common import collected, given_passphrase
     from pbem.cli.reading import read_game
@@ -173,6 +251,11 @@ def act(path: Path, settings: Settings, seat: str, action: str, text: str = "") 
         "play": lambda send: play_commands.play(file=path, move=[text], seat=seat, key=None, send=send),
         "reveal": lambda send: play_commands.reveal(file=path, seat=seat, key=None, send=send),
         "sync": lambda send: play_commands.sync(file=path, seat=seat, key=None, send=send),
+        "undo": lambda send: play_commands.undo(file=path, seat=seat, key=None, send=send),
+        "timeout": lambda send: play_commands.timeout(file=path, late=late, seat=seat, key=None, send=send),
+        "consent": lambda send: play_commands.consent(
+            file=path, seat=seat, decline=not agree, key=None, send=send
+        ),
     }
     with collected() as said, given_passphrase(settings.passphrase):
         try:

@@ -14,6 +14,27 @@ document.addEventListener("DOMContentLoaded", () => {
   const forms = JSON.parse(data.textContent);
   const picture = document.querySelector(".picture svg");
   const FIRST_AT_ONCE = 12;
+  const shown = document.getElementById("preview");
+  let asked = 0;  // the latest preview asked for: an earlier answer arriving late is dropped
+
+  // the game after a whole move, as the page's preview draws it: nothing is signed until Play
+  async function preview(move) {
+    if (!shown) return;
+    const at = ++asked;
+    const query = new URLSearchParams({ seat: text.form.elements.seat.value, text: move });
+    const answer = await fetch(text.form.getAttribute("action").replace(/\/play$/, "/preview?") + query);
+    const fragment = await answer.text();
+    if (at !== asked) return;
+    shown.innerHTML = fragment;
+    shown.hidden = false;
+  }
+
+  function unshow() {
+    asked += 1;
+    if (shown) shown.hidden = true;
+  }
+
+  text.addEventListener("change", () => (text.value.trim() ? preview(text.value) : unshow()));
   let onBoard = new Map();  // data-choice word -> what choosing it does, for the field asked now
 
   function add(parent, tag, words, className) {
@@ -61,6 +82,7 @@ document.addEventListener("DOMContentLoaded", () => {
 
   function start() {
     box.replaceChildren();
+    unshow();
     offer(new Map());
     if (forms.length === 1) return choose(forms[0], forms[0].choices, 0, []);
     add(box, "div", "Choose a move:", "field");
@@ -100,6 +122,7 @@ document.addEventListener("DOMContentLoaded", () => {
       offer(new Map());
       text.value = node;
       add(box, "div", "Play will make the move: " + node, "chosen");
+      preview(node);
       return;
     }
     const field = form.fields[depth] || "next word";
