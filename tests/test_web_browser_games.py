@@ -143,11 +143,6 @@ def test_an_il_principe_city_is_built_with_cards_the_seat_holds(opened: Opened) 
     played_as(where, PISA)
 
 
-@pytest.mark.xfail(
-    reason="the composer marks the picture's places only from a form's second field, or for a form "
-    "alone on the page: the city of a build, first of several forms, has only its button",
-    strict=False,
-)
 def test_an_il_principe_city_to_build_may_be_clicked_on_the_picture(opened: Opened) -> None:
     _, page = opened(*PRINCIPE_BUILD)
     page.locator('.picture svg [data-choice="pisa"]').first.click()

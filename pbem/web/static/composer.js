@@ -86,6 +86,9 @@ document.addEventListener("DOMContentLoaded", () => {
     offer(new Map());
     if (forms.length === 1) return choose(forms[0], forms[0].choices, 0, []);
     add(box, "div", "Choose a move:", "field");
+    // a place on the picture that some form's first field names chooses it there too (the city
+    // to build in); where two forms name the same place, the first of them
+    const onPicture = new Map();
     for (const form of forms) {
       // a form's first word among a few is chosen here at once (the building to build, the lot
       // to buy): one click less than the form, then its word
@@ -100,9 +103,12 @@ document.addEventListener("DOMContentLoaded", () => {
         const button = add(row, "button", value === "" ? "(leave out)" : value);
         button.type = "button";
         button.dataset.value = value;
-        button.addEventListener("click", () => choose(form, form.choices[value], 1, [value]));
+        const pick = () => choose(form, form.choices[value], 1, [value]);
+        button.addEventListener("click", pick);
+        if (value !== "" && !onPicture.has(value)) onPicture.set(value, pick);
       }
     }
+    offer(onPicture);
   }
 
   // `node` holds the values of field `depth` of `form`; under the last field's value, the text
