@@ -18,7 +18,7 @@ from pbem.cli.common import HTML, PNG, SVG, echo_wrapped, info, now, option_text
 
 if TYPE_CHECKING:
     from pbem.companion.log import Signer, Table
-    from pbem.companion.tracker import Report
+    from pbem.companion.tracker import Report, Sheet
     from pbem.gamefile import LoadedFile
 
 app = typer.Typer(
@@ -178,6 +178,15 @@ def add(
 
 
 def _record(file: Path, text: str, by: str | None, seat: str | None, key: str | None, as_json: bool) -> None:
+    entry, reports = record(file, text, by, seat, key)
+    _print(reports, as_json, {"recorded": entry})
+
+
+def record(
+    file: Path, text: str, by: str | None, seat: str | None, key: str | None
+) -> tuple[dict[str, Any], Sheet]:
+    """``pbem table add``'s work without its printing, shared with the web page: the entry
+    recorded and what the tracker said about it. A refusal raises, and the file stays as it was."""
     from pbem import gamefile
     from pbem.companion import log
     from pbem.engine.seats import check_seat
@@ -192,7 +201,18 @@ def _record(file: Path, text: str, by: str | None, seat: str | None, key: str | 
         _write(loaded, updated)
     entry = updated.actions[-1]
     info(f"recorded action {entry['seq']}: {entry['text']}" + (f" (signed by {seat})" if seat else ""))
-    _print(reports, as_json, {"recorded": entry})
+    return entry, reports
+
+
+def income_due(file: Path) -> str:
+    """The action ``pbem table income`` records now; refused when none is due."""
+    from pbem.errors import IllegalMoveError
+
+    _, table = _read(file)
+    action = table.tracker.income_action(table.state)
+    if action is None:
+        raise IllegalMoveError(f"{file}: no income is due now")
+    return action
 
 
 @app.command("income")
@@ -205,13 +225,7 @@ def income(
 ) -> None:
     """The end of a decade or round: show each player's income line by line, and record it."""
     with reported():
-        from pbem.errors import IllegalMoveError
-
-        _, table = _read(file)
-        action = table.tracker.income_action(table.state)
-        if action is None:
-            raise IllegalMoveError(f"{file}: no income is due now")
-        _record(file, action, by, seat, key, as_json)
+        _record(file, income_due(file), by, seat, key, as_json)
 
 
 @app.command("undo")
@@ -228,16 +242,23 @@ def redo(file: Path = FILE, as_json: bool = JSON) -> None:
 
 def _step_back_or_forth(file: Path, done: str, as_json: bool) -> None:
     with reported():
-        from pbem import gamefile
-        from pbem.companion import log
-
-        with gamefile.locked(file):
-            loaded, table = _read(file)
-            updated, action = (log.undo if done == "undone" else log.redo)(table, str(file))
-            _write(loaded, updated)
-        info(f"{done} action {action['seq']}: {action['text']}")
+        updated, action = step(file, done)
         if as_json:
             _print(updated.tracker.show(updated.state), True, {done: action})
+
+
+def step(file: Path, done: str) -> tuple[Table, dict[str, Any]]:
+    """``pbem table undo`` (``done`` is "undone") or ``redo`` ("redone") without its printing,
+    shared with the web page: the table after it and the action taken back or put back."""
+    from pbem import gamefile
+    from pbem.companion import log
+
+    with gamefile.locked(file):
+        loaded, table = _read(file)
+        updated, action = (log.undo if done == "undone" else log.redo)(table, str(file))
+        _write(loaded, updated)
+    info(f"{done} action {action['seq']}: {action['text']}")
+    return updated, action
 
 
 @app.command("log")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import typer
 
@@ -18,6 +19,9 @@ def web(
     lan: bool = typer.Option(
         False, "--lan", help="Serve to the network too, not only this machine (the token still guards it)."
     ),
+    tables: list[Path] | None = typer.Option(
+        None, "--table", help="A table log (pbem table new) to keep on the page too; repeatable."
+    ),
 ) -> None:
     """Play in the browser: your games, their pictures and moves on a page this machine serves.
 
@@ -26,12 +30,18 @@ def web(
         from pbem.web import require
 
         require()
+        from pbem.errors import FileAccessError
         from pbem.web.pages import Settings
         from pbem.web.server import serve
 
+        for path in tables or ():
+            if not path.is_file():
+                raise FileAccessError(f"--table {path}: no such file")
         settings = Settings(tuple(seats or ()), _passphrase())
     with reported():
-        serve(settings, port, lan=lan, open_browser=not no_open)
+        # resolved now: the page's requests name a table by its place in this list, never a path
+        chosen = [path.resolve() for path in tables or ()]
+        serve(settings, port, lan=lan, open_browser=not no_open, tables=chosen)
 
 
 def _passphrase() -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -28,7 +28,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pbem.web import pages
+from pbem.web import pages, table_pages
 from pbem.web.pages import Settings
 
 COOKIE = "pbem_token"
@@ -68,8 +68,13 @@ def csrf_value(token: str) -> str:
     return hmac.new(token.encode(), b"pbem web form", hashlib.sha256).hexdigest()
 
 
-def create_app(settings: Settings, token: str, port: int, *, lan: bool = False) -> Starlette:
-    """The page for this home's library, answering only requests that carry ``token``."""
+def create_app(
+    settings: Settings, token: str, port: int, *, lan: bool = False, tables: Sequence[Path] = ()
+) -> Starlette:
+    """The page for this home's library and the table logs ``tables`` (``--table``), answering
+    only requests that carry ``token``. A table is named by its place in ``tables``: no request
+    names a path."""
+    tables = tuple(tables)
     hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
     csrf = csrf_value(token)
     templates = Environment(
@@ -98,7 +103,8 @@ def create_app(settings: Settings, token: str, port: int, *, lan: bool = False) 
 
     async def library(request: Request) -> Response:
         rows = await run_in_threadpool(pages.library_rows)
-        return render("library.html", rows=rows)
+        listed = await run_in_threadpool(table_pages.listed, tables)
+        return render("library.html", rows=rows, tables=listed)
 
     def game_file(request: Request) -> Path | None:
         game_id = request.path_params["game_id"]
@@ -147,12 +153,48 @@ def create_app(settings: Settings, token: str, port: int, *, lan: bool = False) 
 
         return post
 
+    def table_file(request: Request) -> Path | None:
+        number: int = request.path_params["number"]
+        return tables[number] if number < len(tables) else None
+
+    async def table(request: Request) -> Response:
+        path = table_file(request)
+        if path is None:
+            return render("missing.html", 404)
+        words = request.query_params.get("words", "")
+        page = await run_in_threadpool(table_pages.table_page, path, words)
+        done = said.pop(f"table/{request.path_params['number']}", None)
+        return render("table.html", page=page, done=done, number=request.path_params["number"])
+
+    def table_action(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def post(request: Request) -> Response:
+            form = await _form(request)
+            value = form.get("csrf")
+            if not hmac.compare_digest(value.encode() if value else b"", csrf.encode()):
+                return PlainTextResponse("refused: the form is not this page's", 403)
+            path = table_file(request)
+            if path is None:
+                return render("missing.html", 404)
+            number = request.path_params["number"]
+            done = await run_in_threadpool(table_pages.table_act, path, name, form.get("text", ""))
+            said[f"table/{number}"] = done
+            # a refused action keeps its words in the box, to be mended rather than typed again
+            kept = "" if done.ok else "?" + urlencode({"words": form.get("text", "")})
+            return RedirectResponse(f"/table/{number}{kept}", 303)
+
+        return post
+
     return Starlette(
         routes=[
             Route("/", library),
             Route("/game/{game_id}", game),
             Route("/game/{game_id}/preview", preview),
             *(Route(f"/game/{{game_id}}/{name}", action(name), methods=["POST"]) for name in pages.ACTIONS),
+            Route("/table/{number:int}", table),
+            *(
+                Route(f"/table/{{number:int}}/{name}", table_action(name), methods=["POST"])
+                for name in table_pages.TABLE_ACTIONS
+            ),
             Mount("/static", StaticFiles(packages=[("pbem.web", "static")]), name="static"),
         ],
         middleware=[Middleware(BaseHTTPMiddleware, dispatch=guard)],

@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 import socket
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 from pbem.web.pages import Settings
 
@@ -27,7 +29,9 @@ def listen(port: int, *, lan: bool) -> socket.socket:
     return server
 
 
-def serve(settings: Settings, port: int, *, lan: bool, open_browser: bool) -> None:
+def serve(
+    settings: Settings, port: int, *, lan: bool, open_browser: bool, tables: Sequence[Path] = ()
+) -> None:
     """Serve the page until interrupted; the address, token included, is the first line printed."""
     import uvicorn
 
@@ -50,7 +54,7 @@ def serve(settings: Settings, port: int, *, lan: bool, open_browser: bool) -> No
         import webbrowser
 
         webbrowser.open(url)
-    app = create_app(settings, token, port, lan=lan)
+    app = create_app(settings, token, port, lan=lan, tables=tables)
     # no access log: it would write the token of the first request's address to the terminal
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     uvicorn.Server(config).run(sockets=[server])
