@@ -1293,6 +1293,24 @@ def handed_blocks(games: Games) -> Blocks:
     }
 
 
+def seal_nonce(
+    group: Any, seed: bytes, *, game_id: str, dealer: str, holder: str, index: int, commitments: Sequence[Any]
+) -> int:
+    """The ``r`` a sealed share was made with, as docs/game-file.md writes it: from the sealer's
+    seed, the game, whose secret, the holder, its index and the dealing's commitments."""
+    return int(
+        group.hash_to_scalar(
+            group.domain(es.SEAL_NONCE_DOMAIN),
+            seed,
+            game_id.encode(),
+            dealer.encode(),
+            holder.encode(),
+            str(index).encode(),
+            *(group.encode(value) for value in commitments),
+        )
+    )
+
+
 def resealed_share(data: Mapping[str, Any], game: ledger.Ledger) -> str:
     """a's share of c's secret sealed to d, c's new player: unsealed and checked by d, then the
     complaint d would make of it, every value shown."""
@@ -1315,14 +1333,8 @@ def resealed_share(data: Mapping[str, Any], game: ledger.Ledger) -> str:
     opened = group.power(ephemeral, y)
     # the holder's side: its deck seed and Y' seal it
     seed = hd.deck_seed(game.secret_seed(holder, seeded_keys(holder))) + group.encode(receiving)
-    r = group.hash_to_scalar(
-        group.domain(es.SEAL_NONCE_DOMAIN),
-        seed,
-        game_id.encode(),
-        seat.encode(),
-        holder.encode(),
-        str(index).encode(),
-        *(group.encode(value) for value in commitments),
+    r = seal_nonce(
+        group, seed, game_id=game_id, dealer=seat, holder=holder, index=index, commitments=commitments
     )
     assert group.base_power(r) == ephemeral and group.power(receiving, r) == opened
     named = {"dealer": seat, "game": game_id, "holder": holder, "index": index}
@@ -1439,14 +1451,8 @@ def sealed_share(data: Mapping[str, Any], game: ledger.Ledger) -> str:
     opened = group.power(ephemeral, y)
     # the dealer's side: what it sealed with
     seed = hd.deck_seed(game.secret_seed(dealer, seeded_keys(dealer)))
-    r = group.hash_to_scalar(
-        group.domain(es.SEAL_NONCE_DOMAIN),
-        seed,
-        game_id.encode(),
-        dealer.encode(),
-        holder.encode(),
-        str(index).encode(),
-        *(group.encode(value) for value in commitments),
+    r = seal_nonce(
+        group, seed, game_id=game_id, dealer=dealer, holder=holder, index=index, commitments=commitments
     )
     assert group.base_power(r) == ephemeral and group.power(receiving, r) == opened
     size = 32 + group.scalar_size

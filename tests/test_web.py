@@ -16,6 +16,7 @@ import sys
 import tomllib
 import warnings
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -216,36 +217,50 @@ def free_port() -> int:
         return port
 
 
-def test_pbem_web_prints_the_address_first_and_serves_it(homes: dict[str, Path]) -> None:
+@contextmanager
+def pbem_web(home: Path, **env: str) -> Iterator[tuple[str, int]]:
+    """``pbem web --no-open`` serving ``home``'s library on a free port: the first line it
+    printed, and the port; stopped on leaving."""
     port = free_port()
-    env = os.environ | {"PBEM_HOME": str(homes["a"]), "NO_COLOR": "1"}
-    env.pop("PBEM_PASSPHRASE", None)
+    environment = os.environ | {"PBEM_HOME": str(home), "NO_COLOR": "1", **env}
+    environment.pop("PBEM_PASSPHRASE", None)
     server = subprocess.Popen(
         [sys.executable, "-m", "pbem", "web", "--no-open", "--port", str(port)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
+        stderr=subprocess.DEVNULL,
+        env=environment,
         text=True,
+        cwd=Path(__file__).resolve().parent.parent,
     )
     try:
         assert server.stdout is not None
         waiting = selectors.DefaultSelector()
         waiting.register(server.stdout, selectors.EVENT_READ)
         assert waiting.select(timeout=20), "pbem web printed nothing"
-        url = server.stdout.readline().strip()
-        assert re.fullmatch(rf"http://127\.0\.0\.1:{port}/\?token=[\w-]{{40,}}", url), url
-        for _ in range(100):  # the socket is bound before the line: uvicorn may still be starting
-            try:
-                listed = httpx.get(url, follow_redirects=True, timeout=5)
-                break
-            except httpx.TransportError:
-                waiting.select(timeout=0.05)
-        assert listed.status_code == 200 and "Your games" in listed.text
-        assert httpx.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 403
+        yield server.stdout.readline().strip(), port
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def answered(url: str) -> httpx.Response:
+    """``url`` fetched once the server answers: the socket is bound before the address is
+    printed, and uvicorn may still be starting."""
+    for _ in range(200):
+        try:
+            return httpx.get(url, follow_redirects=True, timeout=5)
+        except httpx.TransportError:
+            selectors.DefaultSelector().select(timeout=0.05)
+    raise AssertionError(f"nothing answered at {url}")
+
+
+def test_pbem_web_prints_the_address_first_and_serves_it(homes: dict[str, Path]) -> None:
+    with pbem_web(homes["a"]) as (url, port):
+        assert re.fullmatch(rf"http://127\.0\.0\.1:{port}/\?token=[\w-]{{40,}}", url), url
+        listed = answered(url)
+        assert listed.status_code == 200 and "Your games" in listed.text
+        assert httpx.get(f"http://127.0.0.1:{port}/", timeout=5).status_code == 403
 
 
 def test_keys_open_with_the_passphrase_given_at_the_start(page: Page, homes: dict[str, Path]) -> None:

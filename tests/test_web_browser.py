@@ -12,10 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import selectors
 import shutil
-import subprocess
-import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,12 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from pbem.mail.library import Library
 from tests.test_move_forms import florence_build
-from tests.test_web import free_port
+from tests.test_web import answered, pbem_web
 
 REQUIRED = os.environ.get("PBEM_BROWSER_TESTS") == "required"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -57,35 +53,11 @@ def browser() -> Iterator[Browser]:
 
 @contextmanager
 def served(home: Path, now: str) -> Iterator[str]:
-    """``pbem web --no-open`` serving ``home``'s library; the address it prints, token and all."""
-    port = free_port()
-    env = os.environ | {"PBEM_HOME": str(home), "PBEM_NOW": now, "NO_COLOR": "1"}
-    env.pop("PBEM_PASSPHRASE", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "pbem", "web", "--no-open", "--port", str(port)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        text=True,
-        cwd=ROOT,
-    )
-    try:
-        assert server.stdout is not None
-        waiting = selectors.DefaultSelector()
-        waiting.register(server.stdout, selectors.EVENT_READ)
-        assert waiting.select(timeout=20), "pbem web printed nothing"
-        url = server.stdout.readline().strip()
-        for _ in range(200):  # the socket is bound before the line: uvicorn may still be starting
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
-                break
-            except httpx.TransportError:
-                waiting.select(timeout=0.05)
+    """``pbem web --no-open`` serving ``home``'s library; the address it prints, token and all,
+    once it answers."""
+    with pbem_web(home, PBEM_NOW=now) as (url, port):
+        answered(f"http://127.0.0.1:{port}/")
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @contextmanager

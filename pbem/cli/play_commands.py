@@ -166,11 +166,12 @@ def moves(
     with reported():
         from pbem.engine import play as play_mod
         from pbem.engine.ruleset import DECK_DEMANDS
+        from pbem.kit import forms
 
         _, ledger = read_game(file, seat=seat)
         play_mod.seated(ledger)
         hand = seat_hand(ledger, seat, key, file)
-        demand, report = moves_report(ledger, seat, hand, prefix or ())
+        demand, report, folded = _moves_and_forms(ledger, seat, hand, prefix or ())
         texts, free, notes, waits = (
             report["moves"],
             report["free"],
@@ -193,7 +194,7 @@ def moves(
             )
         if prefix and not texts:
             info(f"{seat} has no move that begins with {' '.join(prefix)!r}")
-        shown = texts if every else _folded_lines(ledger, texts)
+        shown = texts if every else forms.lines(folded)
         width = max((len(text) for text in notes), default=0)
         for text in _ranges(shown):
             note = notes.get(text)
@@ -214,21 +215,35 @@ def moves_report(
 ) -> tuple[Demand | None, dict[str, Any]]:
     """The seat's demand, and what ``pbem moves --json`` prints (docs/json.md): only the moves
     that begin with the words ``prefix``, if any are given."""
+    demand, report, _ = _moves_and_forms(ledger, seat, hand, prefix)
+    return demand, report
+
+
+def _moves_and_forms(
+    ledger: Ledger, seat: str, hand: dict[str, str | None] | None, prefix: Sequence[str]
+) -> tuple[Demand | None, dict[str, Any], list[Any]]:
+    """``moves_report``, and the forms its ``forms`` were written from: folded once, for the
+    JSON and for the lines ``pbem moves`` prints."""
     from pbem.engine import play as play_mod
     from pbem.kit import forms
 
     demand, texts = play_mod.legal(ledger, seat, hand)
     if prefix:
         texts = forms.narrowed(texts, prefix)
-    return demand, {
-        "seat": seat,
-        "kind": demand.kind if demand else None,
-        "moves": texts,
-        "forms": [form.json() for form in _forms(ledger, texts)],
-        "free": [text for text in play_mod.free_moves(ledger, seat) if text not in texts],
-        "notes": play_mod.move_notes(ledger, texts, hand or {}),
-        "waiting_for_shares": play_mod.share_waits(ledger, seat),
-    }
+    folded = _forms(ledger, texts)
+    return (
+        demand,
+        {
+            "seat": seat,
+            "kind": demand.kind if demand else None,
+            "moves": texts,
+            "forms": [form.json() for form in folded],
+            "free": [text for text in play_mod.free_moves(ledger, seat) if text not in texts],
+            "notes": play_mod.move_notes(ledger, texts, hand or {}),
+            "waiting_for_shares": play_mod.share_waits(ledger, seat),
+        },
+        folded,
+    )
 
 
 def seat_hand(ledger: Ledger, seat: str, key: str | None, file: Path | str) -> dict[str, str | None] | None:
@@ -272,13 +287,6 @@ def _forms(ledger: Ledger, texts: Sequence[str]) -> list[Any]:
             return None
 
     return forms.fold((text, read(text)) for text in texts)
-
-
-def _folded_lines(ledger: Ledger, texts: list[str]) -> list[str]:
-    """The moves folded by their forms, about twenty lines at most."""
-    from pbem.kit import forms
-
-    return forms.lines(_forms(ledger, texts)) if texts else []
 
 
 def _ranges(texts: list[str]) -> list[str]:

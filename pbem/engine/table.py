@@ -18,6 +18,7 @@ from typing import Any
 
 from pbem.crypto import sealing
 from pbem.crypto.deck_groups import OLD_GROUP
+from pbem.crypto.encoding import unb64
 from pbem.crypto.groups import Element, Group
 from pbem.crypto.randomness import Draws
 from pbem.engine import decks as hidden_decks
@@ -468,7 +469,7 @@ def _open_kept_back(rules: Ruleset, table: Table) -> bool:
         demand = Demand(seat, "reveal", step, "")
         try:
             opening = sealing.open_with_point(
-                group.encode(point), _b64(table.escrow_sealed[step][seat]), table.game_id, step, seat
+                group.encode(point), unb64(table.escrow_sealed[step][seat]), table.game_id, step, seat
             )
             move = check_reveal(rules, table, seat, step, opening)
         except (ValueError, IllegalMoveError):
@@ -478,16 +479,6 @@ def _open_kept_back(rules: Ruleset, table: Table) -> bool:
         apply_reveal(rules, table, seat, step, move)
         return True
     return False
-
-
-def _b64(text: str) -> bytes:
-    import base64
-    import binascii
-
-    try:
-        return base64.b64decode(text, validate=True)
-    except (ValueError, binascii.Error):
-        raise ValueError("not base64") from None
 
 
 def check_reveal(rules: Ruleset, table: Table, seat: str, step: str, opening: sealing.Opening) -> Any:

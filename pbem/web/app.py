@@ -127,11 +127,16 @@ def create_app(
         shown = await run_in_threadpool(pages.preview, path, settings, seat, text)
         return render("preview.html", shown=shown)
 
+    async def posted(request: Request) -> dict[str, str] | None:
+        """A POST's form, if it carries this page's CSRF value; None if it does not."""
+        form = await _form(request)
+        value = form.get("csrf")
+        return form if hmac.compare_digest(value.encode() if value else b"", csrf.encode()) else None
+
     def action(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def post(request: Request) -> Response:
-            form = await _form(request)
-            value = form.get("csrf")
-            if not hmac.compare_digest(value.encode() if value else b"", csrf.encode()):
+            form = await posted(request)
+            if form is None:
                 return PlainTextResponse("refused: the form is not this page's", 403)
             path = game_file(request)
             if path is None:
@@ -168,9 +173,8 @@ def create_app(
 
     def table_action(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def post(request: Request) -> Response:
-            form = await _form(request)
-            value = form.get("csrf")
-            if not hmac.compare_digest(value.encode() if value else b"", csrf.encode()):
+            form = await posted(request)
+            if form is None:
                 return PlainTextResponse("refused: the form is not this page's", 403)
             path = table_file(request)
             if path is None:
