@@ -147,14 +147,25 @@ def test_a_refused_move_says_the_commands_error_and_changes_nothing(page: Page) 
 
 
 def test_a_reveal_owed_is_a_button_that_reveals(page: Page) -> None:
-    for seat, bid in (("b", "3"), ("c", "4")):
+    # sealed by the command line, so the page finds the reveal owed when it is opened
+    for seat, bid in (("b", "3"), ("c", "4"), ("a", "5")):
         assert page.cli("play", str(page.game), "bid", bid, "--as", seat, home=seat).exit_code == 0
-    assert page.post("play", text="bid 5").status_code == 200
     shown = page.client.get(f"/game/{page.game_id}")
     assert f'action="/game/{page.game_id}/reveal"' in shown.text
     assert "a must reveal the sealed turn-order bid" in shown.text
     revealed = page.post("reveal")
     assert said(revealed)[0].startswith("a revealed the sealed turn-order bid: bid 5"), said(revealed)
+    assert page.cli("verify", str(page.game)).exit_code == 0
+
+
+def test_what_needs_no_choice_after_a_move_is_done_by_itself(page: Page) -> None:
+    for seat, bid in (("b", "3"), ("c", "4")):
+        assert page.cli("play", str(page.game), "bid", bid, "--as", seat, home=seat).exit_code == 0
+    lines = said(page.post("play", text="bid 5"))
+    assert lines[-1] == "a then, without a choice to make: revealed the turn-order bid: bid 5", lines
+    kinds = [entry["kind"] for entry in tomllib.loads(page.game.read_text())["entry"]]
+    assert kinds[-2:] == ["commit", "reveal"]
+    assert "must reveal" not in page.client.get(f"/game/{page.game_id}").text
     assert page.cli("verify", str(page.game)).exit_code == 0
 
 
@@ -411,4 +422,73 @@ def test_a_timeout_claimable_now_is_a_button_that_claims_it(
     claimed = said(timed.post("timeout", late="c"))
     assert re.match(r"a claimed that c let the deadline of the turn-order bid pass \(entry \d+\)", claimed[0])
     assert timed.cli("verify", str(timed.game)).exit_code == 0
-    assert said(timed.post("timeout", late="a")) == ["error: a seat cannot claim a timeout against itself"]
+    after = timed.game.read_bytes()
+    assert said(timed.post("timeout", late="a")) == ["error: a owes nothing now"]
+    assert timed.game.read_bytes() == after
+
+
+def test_the_passphrase_is_asked_in_the_page_when_no_terminal_gave_it(
+    page: Page, homes: dict[str, Path]
+) -> None:
+    from pbem.keys import KeyStore
+    from tests.conftest import CREATED, seeded_keys
+
+    store = KeyStore(homes["a"])
+    store.key_path("a").unlink()
+    store.store("a", seeded_keys("a"), "a passphrase of the test", CREATED)
+    form = {"csrf": csrf_value(TOKEN), "back": f"/game/{page.game_id}"}
+    asked = page.client.get(f"/game/{page.game_id}")
+    assert 'id="passphrase-form"' in asked.text
+    wrong = page.client.post("/passphrase", data=form | {"passphrase": "not it"})
+    assert said(wrong) == ["error: that passphrase opens none of your keys"]
+    assert 'id="passphrase-form"' in wrong.text
+    right = page.client.post("/passphrase", data=form | {"passphrase": "a passphrase of the test"})
+    assert str(right.url).endswith(f"/game/{page.game_id}") and 'id="passphrase-form"' not in right.text
+    assert said(page.post("play", text="bid 5"))[0].startswith("a sealed a turn-order bid")
+    # the passphrase lives in the server's memory: the page never shows it again
+    assert "a passphrase of the test" not in page.client.get(f"/game/{page.game_id}").text
+    foreign = page.client.post("/passphrase", data={"csrf": "x", "passphrase": "a passphrase of the test"})
+    assert foreign.status_code == 403
+
+
+def test_a_seat_still_to_join_joins_by_its_button(
+    cli: Cli, make_game: Callable[..., Path], homes: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_game(seats=("b", "a", "c"), joined=["c"], name="joining.toml")
+    game_id = json.loads(cli("verify", str(game), "--json").stdout)["game"]["id"]
+    Library(homes["a"]).register(game_id, game)
+    monkeypatch.setenv("PBEM_HOME", str(homes["a"]))
+    monkeypatch.setenv("PBEM_NOW", NOW)
+    with client() as made:
+        joining = Page(made, game, game_id, cli)
+        shown = made.get(f"/game/{game_id}")
+        assert 'id="join-a"' in shown.text and 'id="join-c"' not in shown.text  # c's key is not here
+        before = game.read_bytes()
+        refused = said(joining.post("join", seat="c"))
+        assert refused == ["error: this page does not play seat 'c' of this game"]
+        assert game.read_bytes() == before
+        joined = said(joining.post("join"))
+        assert joined[0].startswith("a joined "), joined
+        assert 'id="join-a"' not in made.get(f"/game/{game_id}").text
+    listed = json.loads(cli("verify", str(game), "--json").stdout)
+    assert "a" in listed["roster"] and "a" not in listed["waiting_to_join"], listed
+
+
+def test_a_seat_is_handed_on_to_the_identity_pasted(page: Page, tmp_path: Path) -> None:
+    made = page.cli("key", "new", "dora", "--no-passphrase", home="d")
+    assert made.exit_code == 0, made.stderr
+    identity = page.cli("key", "export", "dora", home="d").stdout.strip()
+    before = page.game.read_bytes()
+    assert 'id="handover"' in page.client.get(f"/game/{page.game_id}").text
+    mismatch = said(page.post("handover", name="erin", identity=identity))
+    assert mismatch[0].startswith("error: ") and "dora's identity, not erin's" in mismatch[0], mismatch
+    assert page.game.read_bytes() == before
+    roster = json.loads(page.cli("verify", str(page.game), "--json").stdout)["roster"]
+    fingerprint = roster["a"]["fingerprint"]
+    handed = said(page.post("handover", name="dora", identity=identity))
+    assert handed[0].startswith("a is handed on to dora"), handed
+    listed = json.loads(page.cli("verify", str(page.game), "--json").stdout)
+    assert listed["ok"] and listed["roster"]["a"]["fingerprint"] != fingerprint
+    assert listed["roster"]["a"]["fingerprint"] in handed[0]
+    # a's key signs for nothing now: the page no longer plays the seat
+    assert said(page.post("play", text="bid 5")) == ["error: this page does not play seat 'a' of this game"]

@@ -115,8 +115,11 @@ def marked(page: Page) -> list[str]:
 
 
 def played_as(where: Position, move: str) -> None:
-    entry = web.last_entry(where.game)
-    assert (entry["kind"], entry["by"], entry["move"]) == ("move", where.seat, move)
+    """The seat's last move is ``move``; what follows it, the seat did without a choice."""
+    entries = tomllib.loads(where.game.read_text(encoding="utf-8"))["entry"]
+    at = max(index for index, entry in enumerate(entries) if entry["kind"] == "move")
+    assert (entries[at]["by"], entries[at]["move"]) == (where.seat, move)
+    assert all(entry["by"] == where.seat and entry["kind"] != "move" for entry in entries[at + 1 :])
 
 
 # --- Il Principe ---------------------------------------------------------------------------------

@@ -108,6 +108,31 @@ def answered(ledger: Ledger, seat: str, secret: SecretKeys) -> tuple[Ledger, lis
     return ledger, made
 
 
+def answer_game(file: Path, seats: Sequence[str]) -> list[dict[str, Any]]:
+    """In the game ``file`` holds, what each of ``seats`` is asked that needs no choice, done and
+    written (``answered``), again while one seat's answer asks another of them for more (a seat
+    of this home after another's move, in a game played at one home): the entries made."""
+    from pbem.engine import play as play_mod
+
+    made: list[dict[str, Any]] = []
+    for _ in range(ANSWERS):
+        _, ledger = read_game(file)
+        asked = [seat for seat in seats if play_mod.answer_needed(ledger, seat) is not None]
+        if ledger.table is None or not asked:
+            break
+        before = len(made)
+        for seat in asked:
+            with editing(file):
+                loaded, ledger = read_game(file, writing=True, seat=seat)
+                ledger, entries = answered(ledger, seat, signing_key(ledger, seat, None))
+                if entries:
+                    write_entries(loaded, entries, ledger)
+                    made += entries
+        if len(made) == before:
+            break
+    return made
+
+
 @dataclass(frozen=True)
 class Asked:
     """What a command that signs one entry was asked: the file, the seat, whether to mail the

@@ -524,10 +524,9 @@ def fetch(
 def _answer_all() -> list[Outcome]:
     """In every game of the library, what each seat this home holds is asked that needs no choice,
     done (``appending.answered``): a line for each game it was done in, or why it could not be."""
-    from pbem.cli.appending import answered, signing_key, write_entries
-    from pbem.cli.reading import editing, own_seats, read_game
+    from pbem.cli.appending import answer_game
+    from pbem.cli.reading import own_seats, read_game
     from pbem.cli.reports import log_line
-    from pbem.engine import play as play_mod
     from pbem.errors import PbemError
     from pbem.keys import default_home
     from pbem.mail.library import Library
@@ -535,21 +534,13 @@ def _answer_all() -> list[Outcome]:
     said: list[Outcome] = []
     for game, kept in Library(default_home()).games().items():
         try:
-            loaded, ledger = read_game(kept.path)
+            _, ledger = read_game(kept.path)
             if ledger.table is None:
                 continue
-            made: list[dict[str, Any]] = []
             own = own_seats(ledger)
-            for seat in [seat for seat in ledger.seats if seat in own]:
-                if play_mod.answer_needed(ledger, seat) is None:
-                    continue
-                with editing(kept.path):
-                    loaded, ledger = read_game(kept.path, writing=True, seat=seat)
-                    ledger, entries = answered(ledger, seat, signing_key(ledger, seat, None))
-                    if entries:
-                        write_entries(loaded, entries, ledger)
-                        made += entries
+            made = answer_game(kept.path, [seat for seat in ledger.seats if seat in own])
             if made:
+                _, ledger = read_game(kept.path)
                 lines = "; ".join(f"{entry['by']}: {log_line(ledger, entry)}" for entry in made)
                 said.append(
                     Outcome("answered", f"{game[:8]}: done without a choice to make: {lines}", game=game)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from pbem.cli.common import PASSPHRASE_ENV, PASSPHRASE_TRIES, reported, typed, warn
+from pbem.cli.common import PASSPHRASE_ENV, PASSPHRASE_TRIES, info, reported, typed
 
 
 def web(
@@ -46,31 +46,23 @@ def web(
 
 def _passphrase() -> str | None:
     """The passphrase the page opens keys with: asked once, only where a key of this home has one
-    and PBEM_PASSPHRASE does not give it; checked against those keys (again after a mistake)."""
+    and PBEM_PASSPHRASE does not give it; checked against those keys (again after a mistake).
+    Without a terminal to ask on, the page asks it."""
     import sys
 
     from pbem.errors import IdentityError
-    from pbem.keys import KeyStore
+    from pbem.web.pages import opens_a_key, sealed_keys
 
-    store = KeyStore()
-    sealed = [entry.name for entry in store.entries()[0] if entry.private and entry.encrypted]
+    sealed = sealed_keys()
     if not sealed or os.environ.get(PASSPHRASE_ENV) is not None:
         return None
     if not sys.stdin.isatty():
-        warn(f"no terminal to ask the passphrase of your keys on: set {PASSPHRASE_ENV} to play with them")
+        info("no terminal to ask the passphrase of your keys on: the page asks it")
         return None
     prompt = "passphrase of your keys (kept in memory while the page runs): "
-
-    def opens(name: str, value: str) -> bool:
-        try:
-            store.secret(name, lambda _prompt: value)
-        except IdentityError:
-            return False
-        return True
-
     for left in range(PASSPHRASE_TRIES - 1, -1, -1):
         value = typed(prompt)
-        if any(opens(name, value) for name in sealed):
+        if opens_a_key(value, sealed):
             return value
         if not left:
             raise IdentityError("the passphrase opens none of your keys")

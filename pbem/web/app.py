@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -63,6 +64,14 @@ async def _form(request: Request) -> dict[str, str]:
     return dict(parse_qsl(body.decode("utf-8", errors="replace")))
 
 
+class _Held:
+    """What the page was started with, and the passphrase once the page was told it: kept in
+    this process's memory only, for the server's life."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+
 def csrf_value(token: str) -> str:
     """The value every form carries: derived from the token, so only a page the token opened has it."""
     return hmac.new(token.encode(), b"pbem web form", hashlib.sha256).hexdigest()
@@ -81,9 +90,11 @@ def create_app(
         loader=PackageLoader("pbem.web", "templates"), autoescape=select_autoescape(default=True)
     )
     said: dict[str, pages.Done] = {}  # what the last action on each game said, shown once after it
+    held = _Held(settings)
 
     def render(name: str, status: int = 200, **values: Any) -> HTMLResponse:
-        page = templates.get_template(name).render(csrf=csrf, **values)
+        asking = pages.needs_passphrase(held.settings)
+        page = templates.get_template(name).render(csrf=csrf, ask_passphrase=asking, **values)
         return HTMLResponse(page, status_code=status)
 
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -104,7 +115,29 @@ def create_app(
     async def library(request: Request) -> Response:
         rows = await run_in_threadpool(pages.library_rows)
         listed = await run_in_threadpool(table_pages.listed, tables)
-        return render("library.html", rows=rows, tables=listed)
+        mailbox = await run_in_threadpool(pages.can_fetch)
+        done = said.pop("", None)
+        return render("library.html", rows=rows, tables=listed, mailbox=mailbox, done=done)
+
+    async def fetch(request: Request) -> Response:
+        if await posted(request) is None:
+            return PlainTextResponse("refused: the form is not this page's", 403)
+        said[""] = await run_in_threadpool(pages.fetch_mail, held.settings)
+        return RedirectResponse("/", 303)
+
+    async def passphrase(request: Request) -> Response:
+        form = await posted(request)
+        if form is None:
+            return PlainTextResponse("refused: the form is not this page's", 403)
+        value = form.get("passphrase", "")
+        back = form.get("back", "/")
+        back = back if back.startswith("/") and not back.startswith("//") else "/"
+        if await run_in_threadpool(pages.opens_a_key, value, pages.sealed_keys()):
+            held.settings = replace(held.settings, passphrase=value)
+            said[""] = pages.Done(True, ["your keys open: the page plays with them until pbem web stops"])
+        else:
+            said[""] = pages.Done(False, ["error: that passphrase opens none of your keys"])
+        return RedirectResponse(back if held.settings.passphrase is not None else "/", 303)
 
     def game_file(request: Request) -> Path | None:
         game_id = request.path_params["game_id"]
@@ -114,9 +147,9 @@ def create_app(
         path = game_file(request)
         if path is None:
             return render("missing.html", 404)
-        page = await run_in_threadpool(pages.game_page, path, settings, request.query_params.get("seat"))
+        page = await run_in_threadpool(pages.game_page, path, held.settings, request.query_params.get("seat"))
         done = said.pop(request.path_params["game_id"], None)
-        return render("game.html", page=page, done=done)
+        return render("game.html", page=page, done=done, back=request.url.path)
 
     async def preview(request: Request) -> Response:
         # a GET that writes nothing: the cookie (SameSite=Strict) is all it needs, as a page does
@@ -124,7 +157,7 @@ def create_app(
         if path is None:
             return render("missing.html", 404)
         seat, text = request.query_params.get("seat", ""), request.query_params.get("text", "")
-        shown = await run_in_threadpool(pages.preview, path, settings, seat, text)
+        shown = await run_in_threadpool(pages.preview, path, held.settings, seat, text)
         return render("preview.html", shown=shown)
 
     async def posted(request: Request) -> dict[str, str] | None:
@@ -141,18 +174,9 @@ def create_app(
             path = game_file(request)
             if path is None:
                 return render("missing.html", 404)
-            seat, text = form.get("seat", ""), form.get("text", "")
+            seat = form.get("seat", "")
             game_id = request.path_params["game_id"]
-            said[game_id] = await run_in_threadpool(
-                pages.act,
-                path,
-                settings,
-                seat,
-                name,
-                text,
-                late=form.get("late", ""),
-                agree=form.get("agree") != "no",
-            )
+            said[game_id] = await run_in_threadpool(pages.act, path, held.settings, seat, name, form)
             # after a POST, the page is fetched again: reloading it does not play the move twice
             return RedirectResponse(f"/game/{game_id}?{urlencode({'seat': seat})}", 303)
 
@@ -191,6 +215,8 @@ def create_app(
     return Starlette(
         routes=[
             Route("/", library),
+            Route("/fetch", fetch, methods=["POST"]),
+            Route("/passphrase", passphrase, methods=["POST"]),
             Route("/game/{game_id}", game),
             Route("/game/{game_id}/preview", preview),
             *(Route(f"/game/{{game_id}}/{name}", action(name), methods=["POST"]) for name in pages.ACTIONS),

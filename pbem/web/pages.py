@@ -18,7 +18,8 @@ from typing import Any
 import typer
 
 LOG_LINES = 12  # the log's last entries a game's page shows
-ACTIONS = ("play", "reveal", "sync", "timeout", "undo", "consent")  # what a POST may ask of the commands
+# what a POST on a game may ask of the commands
+ACTIONS = ("play", "reveal", "sync", "timeout", "undo", "consent", "join", "handover")
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,60 @@ def library_rows() -> list[dict[str, Any]]:
 
     with given_passphrase(None):
         return inbox_rows(Library(default_home()))
+
+
+def can_fetch() -> bool:
+    """Whether this home has a mailbox to fetch from (``pbem mail setup --imap``)."""
+    from pbem.cli.sending import mail_account
+
+    account = mail_account()
+    return account is not None and account.imap is not None
+
+
+def fetch_mail(settings: Settings) -> Done:
+    """``pbem mail fetch --answer``, through the command's own function: the messages applied,
+    the games passed on, what needs no choice done and mailed."""
+    from pbem.cli.common import collected, given_passphrase
+    from pbem.cli.mail_commands import fetch
+
+    with collected() as said, given_passphrase(settings.passphrase):
+        try:
+            fetch(answer=True)
+        except typer.Exit as exc:
+            return Done(exc.exit_code == 0, said)
+    return Done(True, said)
+
+
+def sealed_keys() -> list[str]:
+    """The names of this home's private keys that a passphrase seals."""
+    from pbem.keys import KeyStore
+
+    return [entry.name for entry in KeyStore().entries()[0] if entry.private and entry.encrypted]
+
+
+def opens_a_key(passphrase: str, names: list[str]) -> bool:
+    """Whether ``passphrase`` opens one of the keys ``names``."""
+    from pbem.errors import IdentityError
+    from pbem.keys import KeyStore
+
+    store = KeyStore()
+    for name in names:
+        try:
+            store.secret(name, lambda _prompt: passphrase)
+        except IdentityError:
+            continue
+        return True
+    return False
+
+
+def needs_passphrase(settings: Settings) -> bool:
+    """Whether the page must ask the passphrase: a key here is sealed, none was given at the
+    start, and PBEM_PASSPHRASE does not give it."""
+    import os
+
+    from pbem.cli.common import PASSPHRASE_ENV
+
+    return settings.passphrase is None and PASSPHRASE_ENV not in os.environ and bool(sealed_keys())
 
 
 def kept(game_id: str) -> Path | None:
@@ -96,7 +151,16 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
     from pbem.errors import PbemError
     from pbem.render.picture import game_svg
 
-    page: dict[str, Any] = {"seat": None, "seats": [], "picture": None, "moves": None, "owed": None}
+    page: dict[str, Any] = {
+        "seat": None,
+        "seats": [],
+        "picture": None,
+        "moves": None,
+        "owed": None,
+        "hand": {},
+        "private": {},
+        "joinable": [],
+    }
     with collected() as said, given_passphrase(settings.passphrase):
         try:
             loaded, ledger = read_kept(path, said)
@@ -104,6 +168,7 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
             return page | {"error": str(exc), "said": said}
         report = status_report(ledger, now(), ledger.game_id[:8])
         seats = playing(ledger, settings)
+        page["joinable"] = joinable(ledger, report, settings)
         asked = [item["seat"] for item in report["waiting"] if item["seat"] in seats]
         seat = wanted if wanted in seats else (asked or seats or [None])[0]
         page |= {
@@ -137,6 +202,7 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
             page["moves"] = moves
             page["owed"] = owed(demand, seat)
             page["undo"] = may_undo(ledger, seat)
+            page["handover"] = may_hand_over(ledger, seat)
             # a claim is signed by the seat shown, unless it is the late one: then by another of ours
             page["claimants"] = {
                 item["seat"]: next(own for own in [seat, *seats] if own != item["seat"])
@@ -156,6 +222,31 @@ def may_undo(ledger: Any, seat: str) -> bool:
     except PbemError:
         return False
     return True
+
+
+def joinable(ledger: Any, report: dict[str, Any], settings: Settings) -> list[str]:
+    """The seats still to join (or to take a seat handed on) whose key this home holds: each is
+    a button that joins as ``pbem join --as SEAT`` does."""
+    from pbem.cli.reading import own_seats
+
+    ours = own_seats(ledger, joining=True)
+    return [
+        item["seat"]
+        for item in report["waiting"]
+        if item["kind"] == "join"
+        and item["command"].startswith("pbem join ")
+        and item["seat"] in ours
+        and (not settings.seats or item["seat"] in settings.seats)
+    ]
+
+
+def may_hand_over(ledger: Any, seat: str) -> bool:
+    """Whether the seat may be handed on now (the form is offered only then): its own player
+    still holds it and the game is not over."""
+    from pbem.engine import play as play_mod
+
+    game = play_mod.seated(ledger)
+    return seat in ledger.roster and not game.rules.over(game.table.state)
 
 
 NO_CARD_PREVIEW = "no preview for a move that shows hidden cards: only playing it shows them"
@@ -227,42 +318,47 @@ class Done:
     said: list[str]
 
 
-def act(
-    path: Path,
-    settings: Settings,
-    seat: str,
-    action: str,
-    text: str = "",
-    *,
-    late: str = "",
-    agree: bool = True,
-) -> Done:
+def act(path: Path, settings: Settings, seat: str, action: str, form: dict[str, str]) -> Done:
     """Run ``pbem play FILE TEXT --as SEAT`` (or ``reveal``, ``sync``, ``undo``, ``timeout FILE
-    LATE``, ``consent [--decline]``) through the command's own function, mailed as ``--send``
-    mails it where the game travels by mail and this home has a mail account; a refusal says the
-    command's own ``error:`` line and leaves the file as it was."""
-    from pbem.cli import play_commands
-    from pbem.cli.common import collected, given_passphrase
+    LATE``, ``consent [--decline]``, ``join``, ``handover --to NAME KEYFILE [--email]``) through
+    the command's own function, mailed as ``--send`` mails it where the game travels by mail and
+    this home has a mail account; then what this home's seats are asked that needs no choice (a
+    reveal, the decks' work, randomness) is done too, as ``pbem mail fetch --answer`` does it. A
+    refusal says the command's own ``error:`` line and leaves the file as it was."""
+    from pbem.cli import game_commands, play_commands
+    from pbem.cli.common import collected, given_passphrase, now
     from pbem.cli.reading import read_game
+    from pbem.cli.reports import status_report
     from pbem.cli.sending import mail_account
     from pbem.errors import PbemError
 
-    commands: dict[str, Callable[..., None]] = {
+    text = form.get("text", "")
+    commands: dict[str, Callable[[bool], None]] = {
         "play": lambda send: play_commands.play(file=path, move=[text], seat=seat, key=None, send=send),
         "reveal": lambda send: play_commands.reveal(file=path, seat=seat, key=None, send=send),
         "sync": lambda send: play_commands.sync(file=path, seat=seat, key=None, send=send),
         "undo": lambda send: play_commands.undo(file=path, seat=seat, key=None, send=send),
-        "timeout": lambda send: play_commands.timeout(file=path, late=late, seat=seat, key=None, send=send),
-        "consent": lambda send: play_commands.consent(
-            file=path, seat=seat, decline=not agree, key=None, send=send
+        "timeout": lambda send: play_commands.timeout(
+            file=path, late=form.get("late", ""), seat=seat, key=None, send=send
         ),
+        "consent": lambda send: play_commands.consent(
+            file=path, seat=seat, decline=form.get("agree") == "no", key=None, send=send
+        ),
+        "join": lambda send: game_commands.join(file=path, seat=seat, key=None, email=None, send=send),
+        "handover": lambda send: _hand_over(path, seat, form, send),
     }
     with collected() as said, given_passphrase(settings.passphrase):
         try:
             _, ledger = read_game(path)
         except PbemError as exc:
             return Done(False, [*said, f"error: {exc}"])
-        if seat not in playing(ledger, settings):
+        # a seat joins from this page only if it is to join and its key is here; else it plays
+        ours = (
+            joinable(ledger, status_report(ledger, now(), ledger.game_id[:8]), settings)
+            if action == "join"
+            else playing(ledger, settings)
+        )
+        if seat not in ours:
             return Done(False, [f"error: this page does not play seat {seat!r} of this game"])
         if action == "play" and not text.strip():
             return Done(False, ["error: no move: choose one, or type it"])
@@ -271,5 +367,54 @@ def act(
         try:
             commands[action](send)
         except typer.Exit as exc:
-            return Done(exc.exit_code == 0, said)
+            if exc.exit_code != 0:
+                return Done(False, said)
+        said.extend(answer_here(path, settings, send))
     return Done(True, said)
+
+
+def answer_here(path: Path, settings: Settings, send: bool) -> list[str]:
+    """What the seats this page plays are then asked that needs no choice, done (and mailed, as
+    ``--send`` mails): one line of what each did, or why it could not."""
+    from pbem.cli.appending import answer_game
+    from pbem.cli.reading import read_game
+    from pbem.cli.reports import log_line
+    from pbem.cli.sending import send_file
+    from pbem.errors import PbemError
+
+    lines: list[str] = []
+    try:
+        _, ledger = read_game(path)
+        made = answer_game(path, playing(ledger, settings))
+        if not made:
+            return lines
+        _, ledger = read_game(path)
+        for entry in made:
+            lines.append(f"{entry['by']} then, without a choice to make: {log_line(ledger, entry)}")
+        if send:
+            for seat in dict.fromkeys(entry["by"] for entry in made):
+                send_file(path, seat, full=False, to_file=None, stdout=False, routed=True, say=lines.append)
+    except PbemError as exc:
+        lines.append(f"not done without a choice: {exc}")
+    return lines
+
+
+def _hand_over(path: Path, seat: str, form: dict[str, str], send: bool) -> None:
+    """``pbem handover FILE --as SEAT --to NAME KEYFILE [--email ADDRESS]``, the identity pasted
+    in the page (the one line ``pbem key export NAME`` writes) given to it as its file."""
+    import tempfile
+
+    from pbem.cli import game_commands
+
+    with tempfile.TemporaryDirectory() as scratch:
+        keyfile = Path(scratch) / "identity.txt"
+        keyfile.write_text(form.get("identity", "").strip() + "\n", encoding="utf-8")
+        game_commands.handover(
+            file=path,
+            seat=seat,
+            to=(form.get("name", "").strip(), keyfile),
+            key=None,
+            email=form.get("email", "").strip() or None,
+            silent=None,
+            send=send,
+        )
