@@ -492,3 +492,30 @@ def test_a_seat_is_handed_on_to_the_identity_pasted(page: Page, tmp_path: Path) 
     assert listed["roster"]["a"]["fingerprint"] in handed[0]
     # a's key signs for nothing now: the page no longer plays the seat
     assert said(page.post("play", text="bid 5")) == ["error: this page does not play seat 'a' of this game"]
+
+
+def test_a_new_game_is_made_by_the_form_as_pbem_new_makes_it(page: Page, tmp_path: Path) -> None:
+    shown = page.client.get("/new")
+    assert '<option value="princes-of-florence standard">' in shown.text
+    assert '<option value="princes-of-the-renaissance 2003">' in shown.text
+    assert "<option>a</option>" in shown.text  # a's key signs
+    form = {"csrf": csrf_value(TOKEN), "game": "il-principe standard", "seat": "a"}
+    games_before = set(Library(Path(os.environ["PBEM_HOME"])).games())
+    refused = page.client.post("/new", data=form | {"players": "a,a"})
+    assert said(refused)[0].startswith("error: "), said(refused)
+    assert set(Library(Path(os.environ["PBEM_HOME"])).games()) == games_before
+    options = {"option.il-principe.rich_start": "true", "option.il-principe.escrow": "others"}
+    # another game's option is not read, and an option at its default is not given
+    made = page.client.post(
+        "/new", data=form | {"players": "a, b", "option.il-principe.escrow": "others"} | options
+    )
+    (game_id,) = set(Library(Path(os.environ["PBEM_HOME"])).games()) - games_before
+    assert str(made.url).endswith(f"/game/{game_id}")
+    assert said(made)[0].startswith("created "), said(made)
+    assert 'id="join-a"' not in made.text  # a signed the first entry: a has joined
+    path = Library(Path(os.environ["PBEM_HOME"])).games()[game_id].path
+    genesis = tomllib.loads(path.read_text(encoding="utf-8"))["entry"][0]
+    assert genesis["seats"] == ["a", "b"] and genesis["by"] == "a"
+    assert genesis["options"]["rich_start"] is True
+    assert genesis["options"]["escrow"] == "none"  # with two players the default is none
+    assert page.cli("verify", str(path)).exit_code == 0

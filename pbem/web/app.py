@@ -29,7 +29,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pbem.web import pages, table_pages
+from pbem.web import new_game, pages, table_pages
 from pbem.web.pages import Settings
 
 COOKIE = "pbem_token"
@@ -125,6 +125,21 @@ def create_app(
         said[""] = await run_in_threadpool(pages.fetch_mail, held.settings)
         return RedirectResponse("/", 303)
 
+    async def new_game_page(request: Request) -> Response:
+        form = await run_in_threadpool(new_game.new_game_form)
+        return render("new.html", form=form, done=said.pop("new", None))
+
+    async def create_game(request: Request) -> Response:
+        form = await posted(request)
+        if form is None:
+            return PlainTextResponse("refused: the form is not this page's", 403)
+        done, game_id = await run_in_threadpool(new_game.create, held.settings, form)
+        if game_id is None:
+            said["new"] = done
+            return RedirectResponse("/new", 303)
+        said[game_id] = done
+        return RedirectResponse(f"/game/{game_id}", 303)
+
     async def passphrase(request: Request) -> Response:
         form = await posted(request)
         if form is None:
@@ -216,6 +231,8 @@ def create_app(
         routes=[
             Route("/", library),
             Route("/fetch", fetch, methods=["POST"]),
+            Route("/new", new_game_page),
+            Route("/new", create_game, methods=["POST"]),
             Route("/passphrase", passphrase, methods=["POST"]),
             Route("/game/{game_id}", game),
             Route("/game/{game_id}/preview", preview),
