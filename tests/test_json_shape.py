@@ -104,7 +104,7 @@ WAITING = {
     "waiting_for_shares",
 }
 MOVES = {"seat", "kind", "moves", "forms", "free", "notes", "waiting_for_shares"}
-FORM = {"form", "fields", "lists", "count", "choices"}
+FORM = {"form", "fields", "lists", "places", "count", "choices"}
 # a form's choices are keyed by the values that fill its fields, level under level
 CHOICES = "moves.forms[].choices"
 LOG_ITEM = {"seq", "by", "kind", "what"}

@@ -98,7 +98,7 @@ def test_the_library_page_lists_the_game_as_inbox_does(page: Page) -> None:
     assert listed.status_code == 200
     assert f'href="/game/{page.game_id}"' in listed.text
     assert "Princes of the Renaissance" in listed.text and "turn-order bid" in listed.text
-    assert "(your move)" in listed.text
+    assert "<strong>(your move: seal a turn-order bid" in listed.text, listed.text
 
 
 def test_the_game_page_shows_the_picture_the_status_and_the_composer(page: Page) -> None:
@@ -107,8 +107,13 @@ def test_the_game_page_shows_the_picture_the_status_and_the_composer(page: Page)
     assert "<svg" in shown.text and "phase: <strong>turn-order bid</strong>" in shown.text
     forms = re.search(r'<script type="application/json" id="forms">(.*?)</script>', shown.text, re.DOTALL)
     assert forms
-    (bid,) = json.loads(forms.group(1))
+    offered = json.loads(forms.group(1))
+    (bid,) = [form for form in offered if not form.get("free")]
     assert bid["form"] == "bid {amount}" and bid["choices"]["5"] == "bid 5"
+    # the gifts open at any time, folded: a form each, not a line for every amount and seat
+    gifts = [form["form"] for form in offered if form.get("free")]
+    assert gifts and all(form.startswith("give ") for form in gifts) and len(gifts) < 5, gifts
+    assert "<code>give " in shown.text and "<code>give 1 " not in shown.text
     assert 'action="/game/' + page.game_id + '/play"' in shown.text
     assert "Content-Security-Policy" in shown.headers and shown.headers["cache-control"] == "no-store"
 

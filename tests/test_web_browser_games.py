@@ -158,6 +158,9 @@ def test_il_principe_cards_are_played_by_their_button(opened: Opened) -> None:
     rules = [text for text in where.unfiltered if text.startswith("play ")]
     assert "play green" in cards.values()
     assert set(cards.values()) <= set(rules)
+    # green is a card's colour and a region's name: the region is no place to play cards on
+    assert page.locator('.picture svg [data-choice="green"]').count() > 0
+    assert "green" not in marked(page)
     clicks = web.Clicks()
     row = page.locator("#choices .form").filter(has_text="play CARDS")
     clicks(row.locator('button[data-value="green"]'))

@@ -230,7 +230,7 @@ def _moves_and_forms(
     demand, texts = play_mod.legal(ledger, seat, hand)
     if prefix:
         texts = forms.narrowed(texts, prefix)
-    folded = _forms(ledger, texts)
+    folded = forms_of(ledger, texts)
     return (
         demand,
         {
@@ -272,7 +272,7 @@ def seat_hand(ledger: Ledger, seat: str, key: str | None, file: Path | str) -> d
     return play_mod.hidden_hand(ledger, seat, secret)
 
 
-def _forms(ledger: Ledger, texts: Sequence[str]) -> list[Any]:
+def forms_of(ledger: Ledger, texts: Sequence[str]) -> list[Any]:
     """The forms of ``texts``, legal moves of the game (``kit.forms``)."""
     from pbem.engine import play as play_mod
     from pbem.errors import PbemError

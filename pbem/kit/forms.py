@@ -30,6 +30,7 @@ class Form:
     form: str
     fields: tuple[str, ...]
     lists: frozenset[str]
+    places: tuple[str, ...] = ()  # the fields whose values may be places on the picture
     choices: dict[str, Any] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
     paths: list[tuple[str, ...]] = field(default_factory=list)
@@ -39,6 +40,7 @@ class Form:
             "form": self.form,
             "fields": list(self.fields),
             "lists": sorted(self.lists),
+            "places": list(self.places),
             "count": len(self.texts),
             "choices": self.choices,
         }
@@ -62,7 +64,8 @@ def fold(moves: Iterable[tuple[str, MoveBase | None]]) -> list[Form]:
         form, named, lists = shape(move) if isinstance(move, MoveBase) else (text, (), frozenset[str]())
         held = found.get(form)
         if held is None:
-            held = found[form] = Form(form, named, lists)
+            off = type(move).off_picture if isinstance(move, MoveBase) else ()
+            held = found[form] = Form(form, named, lists, tuple(name for name in named if name not in off))
         path = move.parts() if isinstance(move, MoveBase) else ()
         node = held.choices
         for value in path[:-1]:

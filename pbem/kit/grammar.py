@@ -27,6 +27,9 @@ class MoveBase:
     # The form its choices are folded in (``pbem moves``, ``kit.forms``): ``form``, unless a move
     # written by hand declares its own, with ``parts`` to match.
     shape: ClassVar[str]
+    # Fields that never name a place on the game's picture (cards held, whose names may be a
+    # region's too): the page marks no place for them.
+    off_picture: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, form: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

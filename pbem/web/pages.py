@@ -145,7 +145,7 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
     sees it, its hand, its moves by their forms, what it owes (a reveal, the decks' work), the
     log's last lines; and what the commands said on the way (warnings, a key that did not open)."""
     from pbem.cli.common import collected, given_passphrase, now
-    from pbem.cli.play_commands import log_items, moves_report, seat_secrets, shown_view
+    from pbem.cli.play_commands import forms_of, log_items, moves_report, seat_secrets, shown_view
     from pbem.cli.reports import status_report
     from pbem.engine import play as play_mod
     from pbem.errors import PbemError
@@ -200,6 +200,10 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
         if seat is not None:
             demand, moves = moves_report(ledger, seat, secrets.get("hand") if secrets else None)
             page["moves"] = moves
+            # what the seat may do at any time (a gift) joins the composer as forms of its own
+            free = [form.json() | {"free": True} for form in forms_of(ledger, moves["free"])]
+            page["composer"] = moves["forms"] + free
+            page["free_forms"] = [form["form"] for form in free]
             page["owed"] = owed(demand, seat)
             page["undo"] = may_undo(ledger, seat)
             page["handover"] = may_hand_over(ledger, seat)

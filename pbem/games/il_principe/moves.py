@@ -24,12 +24,14 @@ class Show(MoveBase, form="show"):
 
 
 class Build(MoveBase, form="build {city} with {cards}[ shields {shields}]"):
+    off_picture = ("cards", "shields")
     city: str
     cards: tuple[str, ...]
     shields: tuple[str, ...] = ()
 
 
 class Play(MoveBase, form="play {cards}"):
+    off_picture = ("cards",)
     cards: tuple[str, ...]
 
 

@@ -80,11 +80,13 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 
-  function start() {
+  // `all`: every form, those open at any time (a gift) too; else the one move asked now, if one
+  function start(all) {
     box.replaceChildren();
     unshow();
     offer(new Map());
-    if (forms.length === 1) return choose(forms[0], forms[0].choices, 0, []);
+    const asked = forms.filter((form) => !form.free);
+    if (asked.length === 1 && !(all && forms.length > 1)) return choose(asked[0], asked[0].choices, 0, []);
     add(box, "div", "Choose a move:", "field");
     // a place on the picture that some form's first field names chooses it there too (the city
     // to build in); where two forms name the same place, the first of them
@@ -105,7 +107,8 @@ document.addEventListener("DOMContentLoaded", () => {
         button.dataset.value = value;
         const pick = () => choose(form, form.choices[value], 1, [value]);
         button.addEventListener("click", pick);
-        if (value !== "" && !onPicture.has(value)) onPicture.set(value, pick);
+        // cards to play are no place, whatever a card is called: the form says which fields are
+        if (value !== "" && form.places.includes(form.fields[0]) && !onPicture.has(value)) onPicture.set(value, pick);
       }
     }
     offer(onPicture);
@@ -122,7 +125,9 @@ document.addEventListener("DOMContentLoaded", () => {
       depth += 1;
     }
     box.replaceChildren();
-    if (forms.length > 1 || chosen.length) add(box, "button", "start again").addEventListener("click", start);
+    if (forms.length > 1 || chosen.length) {
+      add(box, "button", "start again").addEventListener("click", () => start(true));
+    }
     add(box, "div", written(form, chosen), "chosen");
     if (typeof node === "string") {
       offer(new Map());
@@ -134,7 +139,10 @@ document.addEventListener("DOMContentLoaded", () => {
     const field = form.fields[depth] || "next word";
     const prompt = add(box, "div", "Choose the " + field + ":", "field");
     const choices = new Map();
-    for (const value of Object.keys(node)) {
+    // a list's values (sets of cards) read best in their numbers' order: building:8 before building:19
+    const values = Object.keys(node);
+    if (form.lists.includes(field)) values.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+    for (const value of values) {
       const pick = () => choose(form, node[value], depth + 1, [...chosen, value]);
       const button = add(box, "button", value === "" ? "(leave out)" : value);
       button.type = "button";
@@ -142,10 +150,10 @@ document.addEventListener("DOMContentLoaded", () => {
       button.addEventListener("click", pick);
       choices.set(value, pick);
     }
-    offer(choices);
+    offer(form.places.includes(field) ? choices : new Map());
     const marked = picture ? picture.querySelectorAll(".choosable").length : 0;
     if (marked) prompt.textContent += " (or click a marked " + field + " on the picture)";
   }
 
-  start();
+  start(false);
 });
