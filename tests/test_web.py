@@ -524,3 +524,49 @@ def test_a_new_game_is_made_by_the_form_as_pbem_new_makes_it(page: Page, tmp_pat
     assert genesis["options"]["rich_start"] is True
     assert genesis["options"]["escrow"] == "none"  # with two players the default is none
     assert page.cli("verify", str(path)).exit_code == 0
+
+
+HOLDER = """
+import sys
+from pathlib import Path
+from pbem import gamefile
+from pbem.cli.app import app
+
+path = Path(sys.argv[1])
+with gamefile.locked(path):
+    print("held", flush=True)
+    sys.stdin.readline()
+    # the lock is held by this command already: the note takes it again, writes, and lets go
+    app(["note", str(path), "written while the page waited", "--as", "b"], standalone_mode=False)
+"""
+
+
+def test_a_move_made_while_a_command_holds_the_game_waits_and_loses_nothing(
+    page: Page, homes: dict[str, Path]
+) -> None:
+    import threading
+
+    environment = os.environ | {"PBEM_HOME": str(homes["b"]), "PBEM_NOW": NOW}
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(page.game)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    assert holder.stdout is not None and holder.stdin is not None
+    assert holder.stdout.readline().strip() == "held"
+    answers: list[httpx.Response] = []
+    posting = threading.Thread(target=lambda: answers.append(page.post("play", text="bid 5")))
+    posting.start()
+    posting.join(timeout=1.0)
+    assert posting.is_alive() and not answers  # the page's move waits for the command's lock
+    holder.stdin.write("go\n")
+    holder.stdin.flush()
+    assert holder.wait(timeout=30) == 0, holder.stderr.read() if holder.stderr else ""
+    posting.join(timeout=30)
+    assert said(answers[0])[0].startswith("a sealed a turn-order bid"), said(answers[0])
+    entries = tomllib.loads(page.game.read_text(encoding="utf-8"))["entry"]
+    assert [(entry["by"], entry["kind"]) for entry in entries[-2:]] == [("b", "note"), ("a", "commit")]
+    assert page.cli("verify", str(page.game)).exit_code == 0
