@@ -1,5 +1,6 @@
 """pbem web on a phone, in headless Chromium at a phone's size (390 by 844 CSS px, touch): a round of
-a table game recorded by taps alone on ``pbem web --table``'s page.
+a table game recorded by taps alone on ``pbem web --table``'s page, and a Princes of Florence build
+whose estate squares, a dozen pixels across on the whole picture, are zoomed to a finger's size.
 
 Princes of Florence's round is the shortest of the table games to record by the page's buttons:
 its example's first round is eleven actions, every word of them a button, the prices and the
@@ -24,6 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pbem.web.table_pages import table_page
 from tests import test_web_browser as web
 from tests.conftest import Cli
@@ -34,6 +37,7 @@ from playwright.sync_api import Browser, Locator, Page, ViewportSize  # isort: s
 browser = web.browser  # the module's one headless Chromium
 PHONE = ViewportSize(width=390, height=844)
 FINGER = 44  # CSS px: the least height of a tap target (Apple's and WCAG's 44 by 44)
+SQUARE = 32  # CSS px: the least side of an estate square zoomed on the picture
 EXAMPLE = web.ROOT / "examples" / "table" / "princes-of-florence"
 NOW = "2026-11-21T19:00:00Z"
 
@@ -242,3 +246,82 @@ def test_the_keypad_comes_where_each_games_actions_take_a_number(cli: Cli, tmp_p
     renaissance = new_table(cli, tmp_path / "potr.toml", "princes-of-the-renaissance", ["a", "b", "c"])
     assert [key for key, _ in keys(renaissance, "a gold")] == [*digits, "-"]  # gold may be taken away
     assert keys(renaissance, "a gold -")[2] == ("3", "a gold -3")
+
+
+# --- Princes of Florence: the estate zoomed on a phone -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def florence(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[web.Florence, str]]:
+    """A Florence game where a seat may build, served once for this module's tests (none plays)."""
+    game = web.florence_game(tmp_path_factory.mktemp("florence"))
+    with web.served(game.home, web.FLORENCE_NOW) as url:
+        yield game, url
+
+
+def game_opened(page: Page, url: str, game_id: str) -> str:
+    """The game's page, reached by its link; the picture's viewBox as drawn."""
+    page.goto(url)
+    page.locator(f'a[href="/game/{game_id}"]').click()
+    page.wait_for_url(f"**/game/{game_id}")
+    whole = page.locator(".picture svg").get_attribute("viewBox")
+    assert whole
+    return whole
+
+
+def squares_of(page: Page, piece: str) -> list[str]:
+    """The squares the composer offers ``piece`` to be built on."""
+    build = next(form for form in web.forms(page) if form["form"].startswith("build "))
+    return list(build["choices"][piece])
+
+
+def sides(marked: Locator) -> list[float]:
+    """The width and the height on the screen of each marked place, in CSS px."""
+    found: list[float] = marked.evaluate_all(
+        "all => all.flatMap(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
+    )
+    return found
+
+
+def test_on_a_phone_the_estate_is_zoomed_to_squares_a_finger_can_tap(
+    browser: Browser, florence: tuple[web.Florence, str]
+) -> None:
+    game, url = florence
+    with opened_at(browser, PHONE, phone=True) as page:
+        whole = game_opened(page, url, game.game_id)
+        svg = page.locator(".picture svg")
+        toggle = page.locator(".picture .whole-picture")
+        piece, square, turns = web.a_building(page, lambda count: count == 1)
+        (rotation,) = turns
+        assert toggle.is_hidden() and svg.get_attribute("viewBox") == whole  # nothing marked yet
+        page.locator(f'#choices button[data-value="{piece}"]').tap()
+        marked = page.locator(".picture svg .choosable")
+        assert marked.count() == len(squares_of(page, piece))
+        assert svg.get_attribute("viewBox") != whole
+        assert min(sides(marked)) >= SQUARE
+        # the whole picture when asked for, its squares too small for a finger; zoomed again
+        toggle.tap()
+        assert svg.get_attribute("viewBox") == whole and max(sides(marked)) < SQUARE
+        toggle.tap()
+        target = page.locator(f'.picture svg [data-choice="{square}"]')
+        box = target.bounding_box()
+        assert box is not None and box["width"] >= SQUARE and box["height"] >= SQUARE, box
+        toggle_box = toggle.bounding_box()
+        assert toggle_box is not None and toggle_box["height"] >= FINGER
+        target.tap()
+        assert page.locator("#move-text").input_value() == f"build {piece} at {square} rot {rotation}"
+        # the square chosen, no field chooses on the picture: it is whole again
+        assert marked.count() == 0 and svg.get_attribute("viewBox") == whole and toggle.is_hidden()
+
+
+def test_on_a_wide_screen_the_picture_is_not_zoomed(
+    browser: Browser, florence: tuple[web.Florence, str]
+) -> None:
+    game, url = florence
+    with opened_at(browser, web.DESKTOP, phone=False) as page:
+        whole = game_opened(page, url, game.game_id)
+        piece, _, _ = web.a_building(page, lambda count: count == 1)
+        page.locator(f'#choices button[data-value="{piece}"]').click()
+        assert page.locator(".picture svg .choosable").count() == len(squares_of(page, piece))
+        assert page.locator(".picture svg").get_attribute("viewBox") == whole
+        assert page.locator(".picture .whole-picture").is_hidden()
