@@ -2,19 +2,25 @@
 ``log`` give it, and its actions recorded as ``pbem table add``, ``income``, ``undo`` and ``redo``
 record them (their own functions run, so the lock, the checks, the entry and the messages are
 theirs). The page is made for a phone passed round the table: the next words of an action are
-buttons, as the tracker's tab completion offers them, and a text box takes any other.
+buttons, as the tracker's tab completion offers them, a keypad where the action goes on with a
+number (a price, a minimum), and a text box takes any other.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.web.pages import LOG_LINES, Done
 
+if TYPE_CHECKING:
+    from pbem.companion.log import Table
+
 TABLE_ACTIONS = ("add", "income", "undo", "redo")  # what a POST may ask of the table commands
 WORDS = 40  # an action's words the buttons follow; a longer text is no action of any grammar
+DIGITS = "1234567890"  # the keypad's keys, in a phone's order
 
 
 def listed(paths: Sequence[Path]) -> list[dict[str, Any]]:
@@ -63,10 +69,12 @@ def table_page(path: Path, said_words: str) -> dict[str, Any]:
     except PbemError as exc:
         return {"error": str(exc), "name": path.name}
     words = said_words.split()[:WORDS]
+    lowered = [w.lower() for w in words]
     try:
-        following = table.tracker.complete(table.state, [w.lower() for w in words], "")
+        following = table.tracker.complete(table.state, lowered, "")
+        keys = _keys(table, lowered)
     except Exception:  # as at the shell: a completion that fails offers nothing, the text box stays
-        following = []
+        following, keys = [], []
     return {
         "name": path.name,
         "title": table.info.title,
@@ -80,7 +88,44 @@ def table_page(path: Path, said_words: str) -> dict[str, Any]:
         "can_undo": bool(table.actions),
         "words": " ".join(words),
         "following": following,
+        "keypad": keys,  # not "keys": in the template, page.keys is the dict's own method
     }
+
+
+def _reads(table: Table, words: Sequence[str]) -> bool:
+    """Whether ``words`` read as an action of the game, whether or not the table allows it now
+    (the tracker's ``apply`` answers on a copy: the table is not changed)."""
+    from pbem.errors import MoveSyntaxError, PbemError
+
+    try:
+        table.tracker.apply(table.state, " ".join(words))
+    except MoveSyntaxError:
+        return False
+    except PbemError:
+        return True  # a price too high, a minimum out of bounds: a number, refused for its value
+    return True
+
+
+def _number_next(table: Table, words: Sequence[str]) -> bool:
+    """Whether the action goes on with a number after ``words``, where tab completion offers no
+    word (it never offers numbers): ``words`` alone are no action, and with a number after them
+    they read as one, or as the start of one that the tracker offers next words to."""
+    if not words or table.tracker.complete(table.state, words, "") or _reads(table, words):
+        return False
+    return bool(table.tracker.complete(table.state, [*words, "1"], "")) or _reads(table, [*words, "1"])
+
+
+def _keys(table: Table, words: list[str]) -> list[tuple[str, str]]:
+    """The keypad where a number comes next, so a price or a minimum is tapped too, not typed:
+    each key with the words it leads to. The first key of a number starts a word (a minus sign
+    starts it too where the number may be negative); a key after a digit adds to that word."""
+    if _number_next(table, words):
+        signed = ["-"] if _reads(table, [*words, "-1"]) else []
+        return [(key, " ".join([*words, key])) for key in [*DIGITS, *signed]]
+    started = words[-1] if words else ""  # a number begun: a sign, or digits not led by a nought
+    if re.fullmatch(r"-|-?[1-9][0-9]*", started) and _number_next(table, words[:-1]):
+        return [(key, " ".join([*words[:-1], started + key])) for key in DIGITS]
+    return []
 
 
 def table_act(path: Path, action: str, text: str = "") -> Done:

@@ -4,7 +4,8 @@
 //
 // The picture marks what a move may name (an estate's square, a city, a region) with the same
 // word in a data-choice attribute: while a field's values include such words, those places are
-// marked and a click on one chooses its value as its button does.
+// marked and a click on one chooses its value as its button does. On a narrow screen the picture
+// zooms to the places marked while a field chooses on it, so each is big enough for a finger.
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
   const data = document.getElementById("forms");
@@ -65,6 +66,68 @@ document.addEventListener("DOMContentLoaded", () => {
     for (const place of picture.querySelectorAll("[data-choice]")) {
       place.classList.toggle("choosable", choices.has(place.getAttribute("data-choice")));
     }
+    zoom();
+  }
+
+  // A phone draws the picture a few hundred pixels wide, an estate's square a dozen pixels across:
+  // too small for a finger. While places are marked on a narrow page, the picture shows only the
+  // part around them (its viewBox), and whole again once none is; a button shows it whole anyway.
+  const narrow = window.matchMedia("(max-width: 699px)");
+  const whole = picture ? picture.getAttribute("viewBox") : null;  // a picture without one is not zoomed
+  let wholeAsked = false;  // the player asked for the whole picture while places are marked
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "whole-picture";
+  toggle.hidden = true;
+  toggle.addEventListener("click", () => {
+    wholeAsked = !wholeAsked;
+    zoom();
+  });
+  if (picture && whole) {
+    picture.before(toggle);
+    narrow.addEventListener("change", zoom);  // a phone turned on its side
+  }
+
+  // the square part of the picture, in its own units, around the places marked, with a margin:
+  // a square keeps the picture's height on the page sane whatever the places' shape; none where
+  // it would not fit inside the picture, which is then shown whole
+  function around(places) {
+    const [left, top, width, height] = whole.split(/[\s,]+/).map(Number);
+    const xs = [];
+    const ys = [];
+    const screen = picture.getScreenCTM();
+    if (!screen) return null;  // not drawn (hidden): nothing to zoom
+    const toPicture = screen.inverse();
+    for (const place of places) {
+      const drawn = place.getScreenCTM();
+      if (!drawn) continue;
+      // the place's box, through its own transforms and the picture's, in the picture's units
+      const toHere = toPicture.multiply(drawn);
+      const box = place.getBBox();
+      for (const [x, y] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+        const corner = new DOMPoint(box.x + x * box.width, box.y + y * box.height).matrixTransform(toHere);
+        xs.push(corner.x);
+        ys.push(corner.y);
+      }
+    }
+    if (!xs.length) return null;
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    // at least a quarter of the picture's width: a lone place keeps some of what lies round it
+    const side = Math.max(1.25 * Math.max(x1 - x0, y1 - y0), width / 4);
+    if (side >= Math.min(width, height)) return null;
+    // centred on the places, moved inside the picture where it would stick out
+    const x = Math.min(Math.max((x0 + x1 - side) / 2, left), left + width - side);
+    const y = Math.min(Math.max((y0 + y1 - side) / 2, top), top + height - side);
+    return [x, y, side, side].join(" ");
+  }
+
+  function zoom() {
+    if (!picture || !whole) return;
+    const marked = picture.querySelectorAll(".choosable");
+    const part = marked.length && narrow.matches ? around(marked) : null;
+    toggle.hidden = !part;
+    toggle.textContent = wholeAsked ? "zoom to the marked places" : "whole picture";
+    picture.setAttribute("viewBox", part && !wholeAsked ? part : whole);
   }
 
   if (picture) {
