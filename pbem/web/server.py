@@ -16,7 +16,9 @@ def listen(port: int, *, lan: bool) -> socket.socket:
     a free port the system picks). Only 127.0.0.1 unless ``lan``."""
     from pbem.errors import UsageError
 
-    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # TCP named, so uvicorn sets TCP_NODELAY on each connection: without it, a reused
+    # connection's response waits on the peer's delayed ACK (about 40 ms a page)
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         server.bind(("0.0.0.0" if lan else "127.0.0.1", port))

@@ -186,11 +186,58 @@ class Tracker(Forms):
             return words.prefixed(verbs, incomplete)
         if first in seats and len(said) == 2:
             return words.prefixed(_objects(game, said[1], tiles), incomplete)
-        if first in seats and said[1:3] == ["wins", "city"] and len(said) == 3:
-            return words.prefixed(tiles, incomplete)
-        if first in seats and said[1:3] == ["wins", "event"] and len(said) == 3:
-            return words.prefixed([event.id for event in game.components.events], incomplete)
+        if first == "war":
+            return words.prefixed(_war_words(said, seats), incomplete)
+        if first in seats:
+            return words.prefixed(_following(game, said, tiles), incomplete)
         return []
+
+
+def _following(game: Game, said: Sequence[str], tiles: list[str]) -> list[str]:
+    """The words a seat's action may go on with after ``said`` (its third word on), as EVENTS
+    write them; none where a number comes next (the page's keypad, the shell's typing)."""
+    verb, rest = said[1], list(said[2:])
+    seats = list(game.seats)
+    if verb == "wins" and rest == ["city"]:
+        return tiles
+    if verb == "wins" and rest == ["event"]:
+        return [event.id for event in game.components.events]
+    if verb == "wins" and (rest == ["pope"] or (len(rest) == 2 and rest[0] == "city")):
+        return ["for"]
+    if verb == "wins" and rest[:1] == ["event"] and len(rest) == 2:
+        return ["on", "for"]
+    if verb == "wins" and rest[:1] == ["event"] and len(rest) == 3 and rest[2] == "on":
+        return list(CITIES)
+    if verb == "wins" and rest[:1] == ["event"] and len(rest) == 4 and rest[2] == "on":
+        return ["for"]
+    if verb == "takes" and rest == ["family"]:
+        return list(FAMILIES)
+    if verb == "takes" and len(rest) == 2 and rest[0] == "family":
+        return ["for"]
+    if verb in ("buys", "discards") and rest == ["troop"]:
+        return list(TROOPS)
+    if verb == "condottiere" and len(rest) == 1:
+        return ["for"]
+    if verb in ("gives", "pays", "gets") and len(rest) == 1 and rest[0].isdigit():
+        return list(CURRENCIES)
+    if verb == "gives" and len(rest) == 2 and rest[1] in CURRENCIES:
+        return ["to"]
+    if verb == "gives" and len(rest) == 3 and rest[2] == "to":
+        return [seat for seat in seats if seat != said[0]]
+    return []
+
+
+def _war_words(said: Sequence[str], seats: list[str]) -> list[str]:
+    """The words a war's result may go on with after its two cities (``war A D [card] won-by
+    SEAT|CITY [double]``, or ``tie`` or ``vetoed``)."""
+    rest = list(said[3:])
+    if rest in ([], ["card"]):
+        return [*([] if rest else ["card"]), "won-by", "tie", "vetoed"]
+    if rest[-1:] == ["won-by"]:
+        return [*seats, *said[1:3]]
+    if len(rest) >= 2 and rest[-2] == "won-by":
+        return ["double"]
+    return []
 
 
 def _objects(game: Game, verb: str, tiles: list[str]) -> list[str]:
@@ -199,6 +246,7 @@ def _objects(game: Game, verb: str, tiles: list[str]) -> list[str]:
         "wins": ["city", "event", "pope"],
         "buys": ["troop", "card"],
         "discards": ["troop", "card"],
+        "plays": ["card"],
         "condottiere": list(CITIES),
         "uses": tiles,
         "declares": list(CURRENCIES),
