@@ -570,3 +570,30 @@ def test_a_move_made_while_a_command_holds_the_game_waits_and_loses_nothing(
     entries = tomllib.loads(page.game.read_text(encoding="utf-8"))["entry"]
     assert [(entry["by"], entry["kind"]) for entry in entries[-2:]] == [("b", "note"), ("a", "commit")]
     assert page.cli("verify", str(page.game)).exit_code == 0
+
+
+def test_a_game_of_three_seats_at_one_home_starts_from_the_page_and_never_waits_on_itself(
+    page: Page, homes: dict[str, Path]
+) -> None:
+    """a, b and c's keys in one home: the game made and joined by the page's buttons; then each
+    seat, asked to return a card it cannot read until another seat's shares come, gets them from
+    the page by itself, and every seat can choose its card."""
+    from pbem.keys import KeyStore
+    from tests.conftest import CREATED, seeded_keys
+
+    store = KeyStore(homes["a"])
+    for seat in ("b", "c"):
+        store.store(seat, seeded_keys(seat), None, CREATED)
+    form = {"csrf": csrf_value(TOKEN), "game": "princes-of-florence standard", "seat": "a"}
+    made = page.client.post("/new", data=form | {"players": "a, b, c"})
+    game_id = str(made.url).rsplit("/", 1)[1]
+    for seat in ("b", "c"):
+        joined = page.client.post(f"/game/{game_id}/join", data={"csrf": csrf_value(TOKEN), "seat": seat})
+        assert said(joined)[0].startswith(f"{seat} joined "), said(joined)
+    for seat in ("a", "b", "c"):
+        shown = page.client.get(f"/game/{game_id}?seat={seat}")
+        forms = re.search(r'<script type="application/json" id="forms">(.*?)</script>', shown.text, re.DOTALL)
+        assert forms, (seat, shown.text)
+        returns = [form for form in json.loads(forms.group(1)) if form["form"].startswith("return ")]
+        assert len(returns) == 1 and len(returns[0]["choices"]) == 4, (seat, returns)
+        assert "not readable yet" not in shown.text

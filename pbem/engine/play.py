@@ -588,12 +588,29 @@ def answer_needed(ledger: Ledger, seat: str) -> tuple[str, str] | None:
         return ("reveal", "")
     if "move" in kinds:
         only = forced(ledger, seat)
-        return None if only is None else ("move", only)
+        if only is not None:
+            return ("move", only)
+        # its shares would ride in its move, but a seat that waits for them to read its own
+        # cards cannot choose either: given now, they are what unblocks the other
+        return ("sync", "") if owes_decks(ledger, seat) and _awaited(ledger, seat) else None
     if kinds & {"commit", "consent"}:
         return None
     if "contribute" in kinds:
         return ("move", ROLL)
     return ("sync", "") if owes_decks(ledger, seat) else None
+
+
+def _awaited(ledger: Ledger, seat: str) -> bool:
+    """Whether another seat asked for a move holds a card it cannot read until ``seat`` gives
+    its decryption share."""
+    game = seated(ledger)
+    asked = {demand.seat for demand in tables.demands(game.rules, game.table) if demand.kind == "move"}
+    return any(
+        seat in missing
+        for other in asked
+        if other != seat
+        for missing in share_waits(ledger, other).values()
+    )
 
 
 def answer(ledger: Ledger, seat: str, secret: SecretKeys, at: str) -> tuple[Ledger, dict[str, Any]] | None:
