@@ -6,7 +6,7 @@ its own. The creator's part before the game is on is what a player types once: b
 their mail (``pbem mail setup``), ann creates the game (``pbem new --email``) and invites bob by
 mail (``pbem mail send --to``). From then on every step is a click in one of the two pages: bob
 fetches his mail, opens the game the invitation brought and joins by its button; ann fetches the
-join; then whichever seat its page says must act (its library row marks "(your move)") opens the
+join; then whichever seat its page says must act (its library row marks "(your move: ...)") opens the
 game, composes a move by the composer's buttons, chosen with a seeded ``random.Random``, and plays
 it (or clicks what it owes), and the other fetches. Nobody copies a file: what reaches the other
 home reaches it by mail.
@@ -255,8 +255,8 @@ class MailGame:
         return self.row(home).count() == 1
 
     def yours(self, home: Home) -> bool:
-        """Whether the library row says the home's seat is asked (``(your move)``)."""
-        return "(your move)" in self.row(home).inner_text()
+        """Whether the library row says the home's seat is asked (``(your move: ...)``)."""
+        return "(your move" in self.row(home).inner_text()
 
     def note_row(self, home: Home) -> None:
         if self.listed(home):

@@ -52,8 +52,10 @@ def test_a_game_by_mail_is_joined_and_played_by_clicks_alone(game: MailGame) -> 
     ann, bob = game.homes["ann"], game.homes["bob"]
     assert not game.listed(bob) and not (bob.path / "games").exists()  # nothing but the invitation
 
-    game.fetch(bob)
+    fetched = game.fetch(bob)
     assert game.listed(bob) and game.yours(bob)  # the invitation brought the game, to join
+    # the page says what the fetch did: the message applied, a new game
+    assert any("applied" in line and "new game" in line for line in fetched), fetched
     game.join(bob)
     assert bob.page.locator(f"#join-{bob.seat}").count() == 0
     (join,) = [entry for entry in game.entries("bob") if entry["kind"] == "join"]

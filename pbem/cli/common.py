@@ -43,8 +43,9 @@ _GIVEN: ContextVar[str | None] = ContextVar("pbem_passphrase", default=None)
 
 @contextmanager
 def collected() -> Iterator[list[str]]:
-    """The lines a command says in this block (messages, warnings, its ``error:`` line), in the
-    list given, instead of on stderr."""
+    """The lines a command says in this block (messages, warnings, its ``error:`` line, and the
+    report lines it wraps for the reader with ``echo_wrapped``), in the list given, instead of on
+    stderr and stdout: for the web page, which has neither."""
     lines: list[str] = []
     token = _COLLECTED.set(lines)
     try:
@@ -167,6 +168,10 @@ def echo_wrapped(text: str, *, first: str | None = None, indent: int = 0) -> Non
     import typer
 
     lead = " " * indent if first is None else first
+    kept = _COLLECTED.get()
+    if kept is not None:
+        kept.append((lead + text).strip())
+        return
     width = output_width()
     if width is None:
         typer.echo(lead + text)

@@ -487,6 +487,12 @@ def fetch(
     ),
 ) -> None:
     """Read the IMAP folder, apply every pbem message, pass games on, show where they stand."""
+    fetched(answer=answer, inbox=True)
+
+
+def fetched(*, answer: bool, inbox: bool) -> None:
+    """``pbem mail fetch [--answer]``; without ``inbox``, the games are not listed after it (the
+    web page lists them itself)."""
     with reported():
         from pbem.errors import UsageError
         from pbem.keys import default_home
@@ -518,7 +524,7 @@ def fetch(
             )
         if not shown:
             info("no new pbem messages")
-    _report(shown + answers + forwarded, then=lambda: show_inbox(as_json=False))
+    _report(shown + answers + forwarded, then=(lambda: show_inbox(as_json=False)) if inbox else None)
 
 
 def _answer_all() -> list[Outcome]:

@@ -606,10 +606,7 @@ def _awaited(ledger: Ledger, seat: str) -> bool:
     game = seated(ledger)
     asked = {demand.seat for demand in tables.demands(game.rules, game.table) if demand.kind == "move"}
     return any(
-        seat in missing
-        for other in asked
-        if other != seat
-        for missing in share_waits(ledger, other).values()
+        seat in missing for other in asked if other != seat for missing in share_waits(ledger, other).values()
     )
 
 

@@ -55,11 +55,11 @@ def fetch_mail(settings: Settings) -> Done:
     """``pbem mail fetch --answer``, through the command's own function: the messages applied,
     the games passed on, what needs no choice done and mailed."""
     from pbem.cli.common import collected, given_passphrase
-    from pbem.cli.mail_commands import fetch
+    from pbem.cli.mail_commands import fetched
 
     with collected() as said, given_passphrase(settings.passphrase):
         try:
-            fetch(answer=True)
+            fetched(answer=True, inbox=False)
         except typer.Exit as exc:
             return Done(exc.exit_code == 0, said)
     return Done(True, said)
