@@ -622,3 +622,19 @@ def test_an_entry_from_a_fork_of_the_game_cannot_be_spliced_in(
     doc = load_text(render(mine, COMPONENTS)).data
     doc["entry"][position] = other.entries[position]
     assert checked(doc).problems, "the spliced entry went unnoticed"
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ({"a": [1, 2**64]}, "a[1]: integer 18446744073709551616 is outside the 64-bit range"),
+        ({"a": {"b": 1.5}}, "a.b: a float may not appear in signed data"),
+        ({"t": "ok\ud800"}, "t: text is not valid unicode"),
+        ({1: "x"}, "value: table key 1 is not text"),
+        ([b"x"], "value[0]: a bytes may not appear in signed data"),
+    ],
+)
+def test_a_value_that_cannot_be_signed_is_named_by_its_path(value: Any, said: str) -> None:
+    with pytest.raises(GameFileError) as refused:
+        check_signable(value)
+    assert str(refused.value) == said
