@@ -1341,6 +1341,8 @@ class Verifier:
             allowed |= {"deck_key", "deck_key_proof"} | (set(ESCROW_KEY_FIELDS) if self.threshold else set())
         if kind == "genesis" or (kind == "join" and self.threshold):
             allowed |= set(ESCROW_KEY_FIELDS)  # a genesis without escrow is refused them below
+        if kind == "join":
+            allowed.add("computer")  # a seat a computer plays says so
         if kind in RIDING:
             allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
             if kind == "timeout":
@@ -1602,6 +1604,10 @@ class Verifier:
             self.report.count("escrow key")
         if "email" in entry:
             self.take_email(entry, where)
+        if "computer" in entry:
+            if entry["computer"] is not True:
+                raise Bad("computer must be true: a seat a computer plays")
+            self.report.count("computer seat")
 
     def handover(self, entry: dict[str, Any], where: str) -> None:
         """The seat's new holder: its self-signed keys sign for the seat from the next entry on.
@@ -2747,6 +2753,7 @@ def verify(path: Path, cards: Mapping[str, Sequence[str]] | None = None) -> Repo
 
 
 PLURAL = {
+    "computer seat": "computer seats",
     "signature": "signatures",
     "address": "addresses",
     "deck key": "deck keys",

@@ -84,6 +84,15 @@ def append_command(
             info(f"{seat} then, without a choice to make: {log_line(after, made)} (entry {made['seq']})")
     if send:
         send_after(file, seat)
+    computers_after(file, send=send)
+
+
+def computers_after(file: Path, *, send: bool) -> None:
+    """The computers this home hosts play what they are then asked (``computers.play_turns``)."""
+    from pbem.cli.computers import play_turns
+
+    with reported():
+        play_turns(file, send=send)
 
 
 ANSWERS = 12  # entries a seat makes unasked at once, at most: each answers what the one before asks

@@ -72,8 +72,18 @@ def new(
     referee_email: str | None = typer.Option(
         None, "--referee-email", help="The address the referee's mail goes to."
     ),
+    computer: list[str] = typer.Option(
+        [],
+        "--computer",
+        metavar="SEAT",
+        help="A seat the computer plays, from this home (its key made and kept here, sealed with "
+        "your key's passphrase); repeatable.",
+    ),
 ) -> None:
-    """Create a game file with its signed genesis entry and the game's component data."""
+    """Create a game file with its signed genesis entry and the game's component data.
+
+    With --computer, those seats are joined at once and played by the computer whenever they
+    are asked to act after a command of this home."""
     with reported():
         import secrets
 
@@ -90,7 +100,9 @@ def new(
             raise FileAccessError(f"{file}: already exists; choose another name")
         data = _components(setup, components)
         chosen = _referee(referee, referee_email)
-        secret = open_key(key or seat)
+        _check_computers(computer, seats, seat)
+        typed: list[str] = []  # the passphrase of your key, if it has one: the computers' keys take it
+        secret = _opened(key or seat, typed)
         if email is not None:
             ledger_mod.check_email(email)
         ledger = ledger_mod.new_game(
@@ -102,6 +114,9 @@ def new(
             email=email,
             referee=chosen,
         )
+        for name in computer:
+            machine = _computer_key(name, typed[-1] if typed else None)
+            ledger, _ = ledger_mod.join(ledger, name, machine, now(), computer=True)
         text = gamefile.render_new(
             ledger.header(), ledger.roster_table(), data, ledger.entries, ledger.status_lines()
         )
@@ -113,11 +128,64 @@ def new(
                 f"{setup.info.title} cannot be played by email yet: players can join and write notes, "
                 "not play moves (pbem table keeps the score of a game at the table)"
             )
+        for name in computer:
+            info(f"{name} is played by the computer from this home (its key is kept here)")
+        if computer:
+            from pbem.cli.computers import play_turns
+
+            play_turns(file, send=False)
+        if not ledger.waiting_to_join:
+            info(f"every seat has joined: pbem status {file} says whose move it is")
+            return
         info(f"send it to {', '.join(ledger.waiting_to_join)} to join: pbem join {file} --as SEAT")
         if chosen is not None:
             name = chosen.identity.name
             info(f"and to the referee {name}, to accept: pbem referee {file} --as {name}")
         info(f"or invite them by mail: pbem mail send {file} --as {seat} --to ADDRESS --to ADDRESS ...")
+
+
+def _check_computers(computers: list[str], seats: list[str], creator: str) -> None:
+    """Refuse a computer seat that is not a seat of the game, or is the creator's own."""
+    from pbem.errors import UsageError
+
+    for name in computers:
+        if name not in seats:
+            raise UsageError(f"--computer {name}: not a seat of this game (seats: {', '.join(seats)})")
+        if name == creator:
+            raise UsageError(f"--computer {name}: that is your own seat")
+    if len(set(computers)) != len(computers):
+        raise UsageError("--computer names a seat twice")
+
+
+def _opened(name: str, typed: list[str]) -> Any:
+    """Your key ``name``, opened as ``open_key`` opens it, the passphrase it took kept in ``typed``."""
+    from pbem.cli.common import PASSPHRASE_TRIES, ask_passphrase, at_terminal
+    from pbem.keys import KeyStore
+
+    def asking(prompt: str) -> str:
+        value = ask_passphrase(prompt)
+        typed.append(value)
+        return value
+
+    return KeyStore().secret(name, asking, PASSPHRASE_TRIES if at_terminal() else 1)
+
+
+def _computer_key(name: str, passphrase: str | None) -> Any:
+    """A new key for the computer seat ``name``, kept in this home under the seat's name, sealed
+    with ``passphrase`` (your key's): refused if a key of that name is here already."""
+    from pbem.crypto.identity import SecretKeys
+    from pbem.errors import UsageError
+    from pbem.keys import KeyStore
+
+    store = KeyStore()
+    if store.key_path(name).exists():
+        raise UsageError(
+            f"--computer {name}: a key named {name} is in this home already; a computer seat takes "
+            "a key of its own (name the seat otherwise)"
+        )
+    secret = SecretKeys.generate()
+    store.store(name, secret, passphrase, now())
+    return secret
 
 
 def _referee(given: tuple[str, Path] | None, email: str | None) -> Any:
@@ -625,7 +693,8 @@ def _held_since(ledger: Any, seat: str) -> str:
     """Since when the seat's present key holds it: its join, or the handover to its holder."""
     past = ledger.handovers.get(seat)
     if not past:
-        return f"entry {ledger.joined_at[seat]}"
+        computer = ", played by a computer" if seat in ledger.computers else ""
+        return f"entry {ledger.joined_at[seat]}{computer}"
     return f"entry {past[-1].seq}: handed on to {past[-1].holder}"
 
 

@@ -515,6 +515,7 @@ def fetched(*, answer: bool, inbox: bool) -> None:
                     box.done(uid, account.after, account.archive)
         shown = [outcome for _, outcomes in run.found for outcome in outcomes if outcome.verdict != "skipped"]
         answers = _answer_all() if answer else []
+        _computers_play(shown, send=account.smtp is not None)
         forwarded = _forward(account, shown + answers)
         if run.earlier:
             many = run.earlier != 1
@@ -525,6 +526,21 @@ def fetched(*, answer: bool, inbox: bool) -> None:
         if not shown:
             info("no new pbem messages")
     _report(shown + answers + forwarded, then=(lambda: show_inbox(as_json=False)) if inbox else None)
+
+
+def _computers_play(outcomes: Sequence[Outcome], *, send: bool) -> None:
+    """In each game the messages changed, the computers this home hosts play what they are asked."""
+    from pbem.cli.computers import play_turns
+    from pbem.keys import default_home
+    from pbem.mail.library import Library
+
+    touched = {outcome.game for outcome in outcomes if outcome.verdict == "applied" and outcome.game}
+    games = Library(default_home()).games()
+    for game in sorted(touched):
+        kept = games.get(game)
+        if kept is not None:
+            with reported():
+                play_turns(kept.path, send=send)
 
 
 def _answer_all() -> list[Outcome]:

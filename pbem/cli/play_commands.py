@@ -17,6 +17,7 @@ from pbem.cli.appending import (
     Asked,
     answered,
     append_command,
+    computers_after,
     entry_command,
     signing_key,
     write_entries,
@@ -366,6 +367,7 @@ def play(
         _next(current, file, seat, send=send)
     if send:
         send_after(file, seat)
+    computers_after(file, send=send)
 
 
 def _seat_entry(

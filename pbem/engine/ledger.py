@@ -118,6 +118,8 @@ OPTIONAL_FIELDS["genesis"] += ("group",)
 # With escrow, every seat publishes the key its escrow shares are sealed to (see engine.escrows).
 OPTIONAL_FIELDS["genesis"] += escrows.KEY_FIELDS
 OPTIONAL_FIELDS["join"] += escrows.KEY_FIELDS
+# A seat a computer plays (``pbem new --computer``) says so in its join, signed by its own key.
+OPTIONAL_FIELDS["join"] += ("computer",)
 # With escrow=referee, the genesis names the referee (see ``read_referee``), and the referee's
 # entries carry its receiving key first, then its acknowledgements, complaint and partials.
 OPTIONAL_FIELDS["genesis"] += ("referee",)
@@ -223,6 +225,8 @@ class Ledger:
     group: Group = OLD_GROUP
     # per seat: the address its mail goes to, as it last signed it (none for a seat that gave none)
     addresses: dict[str, str] = field(default_factory=dict)
+    # the seats a computer plays, as their joins say (until handed on to a player)
+    computers: set[str] = field(default_factory=set)
     # per seat handed on to another player: who held it before, oldest first (see ``Handover``)
     handovers: dict[str, list[Handover]] = field(default_factory=dict)
     # with escrow=referee: the referee the genesis names, and the entry that gave its receiving key
@@ -468,6 +472,7 @@ class Audit:
                 seat: {"fingerprint": identity.fingerprint, "entry": ledger.joined_at[seat]}
                 | _handed_over(ledger, seat)
                 | ({"dropped": ledger.dropped[seat]} if seat in ledger.dropped else {})
+                | ({"computer": True} if seat in ledger.computers else {})
                 for seat, identity in ledger.roster.items()
             }
             report["waiting_to_join"] = ledger.waiting_to_join
@@ -665,10 +670,16 @@ def check_can_join(ledger: Ledger, seat: str) -> None:
 
 
 def join(
-    ledger: Ledger, seat: str, secret: SecretKeys, at: str, email: str | None = None
+    ledger: Ledger,
+    seat: str,
+    secret: SecretKeys,
+    at: str,
+    email: str | None = None,
+    *,
+    computer: bool = False,
 ) -> tuple[Ledger, dict[str, Any]]:
-    """Add ``seat``'s self-signed public keys (and the address its mail goes to); returns the new
-    ledger and the entry."""
+    """Add ``seat``'s self-signed public keys (and the address its mail goes to; ``computer``:
+    that a computer plays it); returns the new ledger and the entry."""
     check_can_join(ledger, seat)
     if seat in ledger.rejoining:
         return rejoin(ledger, seat, secret, at, email)
@@ -678,6 +689,8 @@ def join(
     entry["box"] = b64(identity.box_public)
     if email is not None:
         entry["email"] = check_email(email)
+    if computer:
+        entry["computer"] = True
     bound = ledger.secret_seed(seat, secret)
     entry["rand_tip"] = _chain(ledger.game_id, seat, bound)[0].hex()
     entry.update(hidden_decks.key_fields(bound, ledger.game_id, seat, ledger.group))
@@ -1703,6 +1716,11 @@ class _Replay:
             self._take_deck_key(entry, found)
             self._take_receiving_key(entry, found)
             self._take_email(entry, found)
+            if "computer" in entry:
+                if entry["computer"] is True:
+                    ledger.computers.add(by)
+                else:
+                    found.append("field 'computer' must be true: a seat a computer plays")
             if ledger.asked is not None and ledger.asked["drop"] == by:
                 ledger.asked = None  # it joined after all: nobody goes on without it
             self._start_if_seated(entry["seq"], entry["at"])
@@ -2070,6 +2088,7 @@ class _Replay:
         else:
             ledger.addresses.pop(by, None)  # the old holder's address is not the new holder's
         before = ledger.roster[by]
+        ledger.computers.discard(by)  # its new holder is a player
         ledger.handovers.setdefault(by, []).append(Handover(entry["seq"], before, name, sealed))
         ledger.roster[by] = PublicIdentity(by, *keys)
 
