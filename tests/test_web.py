@@ -597,3 +597,20 @@ def test_a_game_of_three_seats_at_one_home_starts_from_the_page_and_never_waits_
         returns = [form for form in json.loads(forms.group(1)) if form["form"].startswith("return ")]
         assert len(returns) == 1 and len(returns[0]["choices"]) == 4, (seat, returns)
         assert "not readable yet" not in shown.text
+
+
+def test_a_practice_game_against_the_computer_is_made_and_played_from_the_page(page: Page) -> None:
+    form = {"csrf": csrf_value(TOKEN), "game": "il-principe standard", "seat": "a"}
+    made = page.client.post("/new", data=form | {"players": "a, bot1, bot2", "computers": "bot1, bot2"})
+    game_id = str(made.url).rsplit("/", 1)[1]
+    assert said(made)[0].startswith("created "), said(made)
+    path = Library(Path(os.environ["PBEM_HOME"])).games()[game_id].path
+    played = said(
+        page.client.post(
+            f"/game/{game_id}/play", data={"csrf": csrf_value(TOKEN), "seat": "a", "text": "roll"}
+        )
+    )
+    assert any(line.startswith("bot1 (computer) plays ") for line in played), played
+    entries = tomllib.loads(path.read_text(encoding="utf-8"))["entry"]
+    assert {entry["by"] for entry in entries if entry["kind"] == "commit"} == {"bot1", "bot2"}
+    assert page.cli("verify", str(path)).exit_code == 0

@@ -98,6 +98,7 @@ def create(settings: Settings, form: dict[str, str]) -> tuple[Done, str | None]:
                 email=address,
                 referee=None,
                 referee_email=None,
+                computer=[name.strip() for name in form.get("computers", "").split(",") if name.strip()],
             )
         except typer.Exit as exc:
             if exc.exit_code != 0:
