@@ -15,6 +15,7 @@ can read, each game declares in its package (``hands.py``: ``Hands``).
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -104,6 +105,16 @@ class Dealer(Generic[S]):
             self.rng.shuffle(tokens)
             self.piles[spec.deck_id] = tokens
         return self
+
+    def copy(self) -> Dealer[S]:
+        """A dealer at the same point that deals on without touching this one."""
+        other = copy.copy(self)
+        other.decks = list(self.decks)
+        other.piles = {deck: list(pile) for deck, pile in self.piles.items()}
+        other.cards = dict(self.cards)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
 
     @property
     def pile(self) -> list[str]:
