@@ -2,7 +2,7 @@
 
 Seeded random games of Princes of the Renaissance, Princes of Florence and Il Principe are played
 at the rules level, with the tests' dealer standing in for the engine's hidden decks
-(tests/games/dealer.py). At every state reached, for every seat: the moves the rules list, kept
+(pbem/kit/dealer.py). At every state reached, for every seat: the moves the rules list, kept
 as ``pbem moves --as SEAT`` keeps them for the hidden cards the seat holds (``play.playable``),
 and the free moves, each pass the rules' check once the cards they show are shown, as
 ``pbem play`` checks them. The rules cannot know a hidden card, so they
@@ -22,11 +22,11 @@ from pbem.crypto.randomness import Draws
 from pbem.engine.play import playable
 from pbem.engine.ruleset import free_move_rules
 from pbem.errors import IllegalMoveError
-from pbem.games.il_principe import rounds as ip_rounds
+from pbem.games.il_principe.hands import HANDS as IP_HANDS
 from pbem.games.il_principe.rules import RULES as IP
+from pbem.games.princes_of_florence.hands import HANDS as POF_HANDS
 from pbem.games.princes_of_florence.rules import RULES as POF
-from pbem.games.princes_of_florence.state import KEEP
-from pbem.games.princes_of_the_renaissance import deck as potr_deck
+from pbem.games.princes_of_the_renaissance.hands import HANDS as POTR_HANDS
 from pbem.games.princes_of_the_renaissance.rules import RULES as POTR
 from tests.games.il_principe import support as ip_support
 from tests.games.princes_of_florence import support as pof_support
@@ -94,10 +94,7 @@ def florence(players: int, unofficial: bool, seed: int) -> Iterator[Point]:
     game = dealer.settle(game)
 
     def hand(seat: str) -> Hand:
-        player = game.player(seat)
-        drawn = [t for due in game.follow_ups if due.seat == seat and due.kind == KEEP for t in due.tokens]
-        tokens = [*player.hand, *player.bonus, *player.prestige_cards, *drawn]
-        return {token: dealer.cards[token] for token in tokens if token not in game.shown}
+        return {token: dealer.cards[token] for token in POF_HANDS.face_down(game, seat)}
 
     while POF.demands(game):
         point = Point(POF, game, game.seats, {seat: hand(seat) for seat in game.seats}, dealer.show)
@@ -131,7 +128,7 @@ def renaissance(players: int, edition: str, turn_order: str, side: str, seed: in
             state = dealer.settle(POTR.resolve(state, context, draws))
             continue
         hands = {
-            seat: {token: dealer.card(token) for token in potr_deck.hidden(state, seat)} for seat in seats
+            seat: {token: dealer.card(token) for token in POTR_HANDS.face_down(state, seat)} for seat in seats
         }
         point = Point(POTR, state, seats, hands, dealer.show)
         yield point
@@ -160,9 +157,7 @@ def principe(players: int, options: Mapping[str, Any], seed: int) -> Iterator[Po
     game = dealer.settle(game)
 
     def hand(seat: str) -> Hand:
-        player = game.player(seat)
-        tokens = [*player.hand, *ip_rounds.unshown(player)]
-        return {token: dealer.cards[token] for token in tokens if token not in game.shown}
+        return {token: dealer.cards[token] for token in IP_HANDS.face_down(game, seat)}
 
     while IP.demands(game):
         point = Point(IP, game, game.seats, {seat: hand(seat) for seat in game.seats}, dealer.show)

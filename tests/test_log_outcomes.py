@@ -158,7 +158,7 @@ def test_potr_what_the_move_says_is_not_said_again() -> None:
 @cache
 def _pof(seed: int = 11) -> tuple[tuple[PofGame, PofGame, list[str]], ...]:
     """A seeded game played as Florence's test_rules_playouts plays it (works and buildings tried first,
-    most of the time), every move through ``Dealer.play`` (tests/games/dealer.py)."""
+    most of the time), every move through ``Dealer.play`` (pbem/kit/dealer.py)."""
     rng = random.Random(seed)
     game = pof_support.new_game(("ann", "ben", "cat", "dan"))
     dealer = pof_support.dealer_for(game, seed)

@@ -21,6 +21,7 @@ from pbem.errors import UsageError
 if TYPE_CHECKING:
     from pbem.companion.tracker import Tracker
     from pbem.engine.ruleset import Ruleset
+    from pbem.kit.dealer import Hands
 
 OptionValue = int | str | bool
 OptionKind = Literal["int", "choice", "bool"]
@@ -238,13 +239,16 @@ class Parts(TypedDict, total=False):
     tracker: Callable[[], Tracker[Any]]
     terminal: Callable[[], TerminalView]
     picture: Callable[[], Picture]
+    hands: Callable[[], Hands[Any]]
 
 
-def package_parts(package: str, draw: str, *, terminal: bool = False) -> Parts:
+def package_parts(package: str, draw: str, *, terminal: bool = False, hands: bool = False) -> Parts:
     """The parts of a game package of the shape every game's has, where it keeps them: its rules
     (``rules.RULES``), its companion-mode tracker and the table's view a picture draws
     (``table/tracker.py``: ``TRACKER``, ``picture_view``), its own terminal view where it has one
-    (``terminal.render``), and its picture's ``draw`` (``module:name``, under pbem.render.picture)."""
+    (``terminal.render``), what its state says of the hidden cards seats hold where it has hidden
+    decks (``hands.HANDS``), and its picture's ``draw`` (``module:name``, under
+    pbem.render.picture)."""
     parts = Parts(
         rules=imported(f"{package}.rules:RULES"),
         tracker=imported(f"{package}.table.tracker:TRACKER"),
@@ -252,6 +256,8 @@ def package_parts(package: str, draw: str, *, terminal: bool = False) -> Parts:
     )
     if terminal:
         parts["terminal"] = imported(f"{package}.terminal:render")
+    if hands:
+        parts["hands"] = imported(f"{package}.hands:HANDS")
     return parts
 
 
@@ -286,6 +292,9 @@ class GameInfo:
     terminal: Callable[[], TerminalView] | None = field(default=None, compare=False)
     # The game's picture; None: pbem does not draw it.
     picture: Callable[[], Picture] | None = field(default=None, compare=False)
+    # What its state says of the hidden cards each seat holds, which the ruleset protocol does not
+    # ask (the rules-level dealer and the computer player read it); None: no hidden decks.
+    hands: Callable[[], Hands[Any]] | None = field(default=None, compare=False)
     # Extra player-count rules beyond the range, e.g. "2 players needs unofficial_rules=true".
     seats_rule: Callable[[int, Mapping[str, OptionValue]], str | None] | None = field(
         default=None, compare=False

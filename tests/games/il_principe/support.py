@@ -1,5 +1,5 @@
 """Playing Il Principe by email without the engine: a new game, and the shared dealer
-(tests/games/dealer.py) that answers the rules' draws, shows cards, and decides the random events
+(pbem/kit/dealer.py) that answers the rules' draws, shows cards, and decides the random events
 as the engine would, from an order fixed by a seed. Sealed reserves are played as the moves their
 reveals carry, in seat order. A random player (``playout``) plays a whole game on it, for the
 rules' playout tests and the benchmark.
@@ -14,10 +14,11 @@ from typing import Any
 from pbem import gamefile
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe.components import COLOURS
+from pbem.games.il_principe.hands import HANDS
 from pbem.games.il_principe.rules import RULES
 from pbem.games.il_principe.state import ACTIONS, BUILD, RESERVE, SHIELD, SHOW, TURN_UP, Game
 from pbem.kit import templates
-from tests.games.dealer import Dealer
+from pbem.kit.dealer import Dealer
 
 COMPONENTS: dict[str, Any] = templates.values(gamefile.shipped_template("il-principe"))
 CITY = {card["id"]: card for card in COMPONENTS["city"]}
@@ -30,14 +31,10 @@ def new_game(seats: tuple[str, ...], readings: dict[str, str] | None = None, **o
     return RULES.setup(seats, "standard", {"deadline_days": 0, **options}, components)
 
 
-def _held(game: Game, seat: str) -> tuple[str, ...]:
-    return game.player(seat).hand
-
-
 def dealer_for(game: Game, seed: int) -> Dealer[Game]:
     """The deck of ``game`` in an order fixed by ``seed``, and the random events decided from it
-    (tests/games/dealer.py)."""
-    return Dealer(RULES, _held, events=True).reset(game, seed)
+    (pbem/kit/dealer.py)."""
+    return Dealer.of(RULES, HANDS, events=True).reset(game, seed)
 
 
 # --- a random player ----------------------------------------------------------------------------

@@ -11,9 +11,9 @@ from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe.rules import RULES
 from pbem.games.il_principe.state import ACTIONS, AUCTION, RESERVE, ROLES, SHIELD, Game, counts
 from pbem.games.il_principe.view import breakdown, winners
+from pbem.kit.dealer import Dealer
 from pbem.kit.seats import FollowUp
 from pbem.kit.stand_in import Defaults
-from tests.games.dealer import Dealer
 from tests.games.il_principe.support import dealer_for, new_game
 
 SEATS = ("andrea", "barbara", "tom", "nick")

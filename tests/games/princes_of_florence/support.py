@@ -1,5 +1,5 @@
 """Playing Princes of Florence by email without the engine: a new game, and the shared dealer
-(tests/games/dealer.py) that answers the rules' draws, shows cards and puts cards under their decks
+(pbem/kit/dealer.py) that answers the rules' draws, shows cards and puts cards under their decks
 as the engine would, from a deck order fixed by a seed.
 """
 
@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from pbem import gamefile
+from pbem.games.princes_of_florence.hands import HANDS
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.state import Game
 from pbem.kit import templates
-from tests.games.dealer import Dealer
+from pbem.kit.dealer import Dealer
 
 COMPONENTS: dict[str, Any] = templates.values(gamefile.shipped_template("princes-of-florence"))
 
@@ -21,13 +22,9 @@ def new_game(seats: tuple[str, ...], unofficial: bool = False) -> Game:
     return RULES.setup(seats, "standard", options, COMPONENTS)
 
 
-def _held(game: Game, seat: str) -> tuple[str, ...]:
-    return game.player(seat).hand
-
-
 def dealer_for(game: Game, seed: int) -> Dealer[Game]:
-    """The decks of ``game`` in an order fixed by ``seed`` (tests/games/dealer.py)."""
-    return Dealer(RULES, _held).reset(game, seed)
+    """The decks of ``game`` in an order fixed by ``seed`` (pbem/kit/dealer.py)."""
+    return Dealer.of(RULES, HANDS).reset(game, seed)
 
 
 def deal(game: Game, dealer: Dealer[Game]) -> Game:

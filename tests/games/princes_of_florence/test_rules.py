@@ -13,9 +13,9 @@ from pbem.games.princes_of_florence import rounds
 from pbem.games.princes_of_florence.rules import RULES
 from pbem.games.princes_of_florence.scoring import breakdown, winners
 from pbem.games.princes_of_florence.state import ACTIONS, AUCTION, PLACE, Game
+from pbem.kit.dealer import Dealer
 from pbem.kit.seats import FollowUp
 from pbem.kit.stand_in import Defaults
-from tests.games.dealer import Dealer
 from tests.games.princes_of_florence.support import COMPONENTS, deal, dealer_for, new_game
 
 SEATS = ("anna", "bruno", "carla")

@@ -14,23 +14,19 @@ import pytest
 
 from pbem.crypto.randomness import Draws
 from pbem.errors import IllegalMoveError
-from pbem.games.princes_of_the_renaissance import deck
+from pbem.games.princes_of_the_renaissance.hands import HANDS
 from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.games.princes_of_the_renaissance.state import Game
+from pbem.kit.dealer import Dealer
 from tests.conftest import potr_components
-from tests.games.dealer import Dealer
 
 SEATS = ("a", "b", "c", "d")
 COMPONENTS = {edition: potr_components(edition) for edition in ("2016", "2003")}
 
 
-def _held(state: Game, seat: str) -> list[str]:
-    return state.players[seat].cards
-
-
-# The engine's hidden Treachery deck, simulated at the rules level (tests/games/dealer.py); the
+# The engine's hidden Treachery deck, simulated at the rules level (pbem/kit/dealer.py); the
 # rules never see a card before it is shown, and the tests read hands through the dealer.
-DEALER: Dealer[Game] = Dealer(RULES, _held, face_down=deck.hidden)
+DEALER: Dealer[Game] = Dealer.of(RULES, HANDS)
 
 
 def give(state: Game, seat: str, *cards: str) -> list[str]:

@@ -2,17 +2,23 @@
 deck the rules declare from a seeded order, answers the rules' draws (and reshuffles, and random
 events if asked), shows the cards a move uses and puts the cards it returns under their deck, all
 through the ruleset's hidden-deck protocol (``pbem.engine.ruleset``), as the engine does once
-every proof and share is in. The rules never see a card before it is shown; a test reads hands
-through the dealer.
+every proof and share is in. The rules never see a card before it is shown; a test, or a computer
+player, reads hands through the dealer.
 
 Tokens are ``deck:slot``, the slot the card has in the deck the rules declare, so that a test may
-name a card by its token; the pile is those tokens in a shuffled order, top first.
+name a card by its token; the pile is those tokens in a shuffled order, top first. A dealer made
+for a computer player's guess (``pbem.kit.computer``) gives its tokens other slots.
+
+What the protocol does not ask of the rules, which tokens a seat holds and which of them only it
+can read, each game declares in its package (``hands.py``: ``Hands``).
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from pbem.crypto.randomness import Draws
@@ -37,13 +43,29 @@ class DeckRules(Protocol):
     def apply(self, state: Any, seat: str, move: Any) -> Any: ...
 
 
+@dataclass(frozen=True)
+class Hands(Generic[S]):
+    """What a game's state says of the hidden cards, which the ruleset protocol does not ask.
+
+    ``held``: the tokens a seat holds in its hand (face up or down), in the order the state keeps
+    them; ``face_down``: every token only that seat can read (its hand's hidden cards, and any
+    others it holds or drew: cards it is choosing among, cards put aside face down); ``shown``:
+    token -> card of every card turned face up, as ``card_revealed`` told the state.
+    """
+
+    held: Callable[[S, str], Sequence[str]]
+    face_down: Callable[[S, str], Sequence[str]]
+    shown: Callable[[S], Mapping[str, str]]
+
+
 class Dealer(Generic[S]):
     """One game's hidden decks in a fixed order.
 
     ``held``: the tokens a seat holds in a state (face up or down), the one thing the protocol
-    does not ask of the rules; ``face_down``: those nobody else knows (``held`` if not given).
-    ``events``: the dealer also decides the random events the state waits for, from its seed
-    (otherwise the test decides them with draws of its own).
+    does not ask of the rules; ``face_down``: those nobody else knows (``held`` if not given);
+    ``of`` takes both from the game's ``Hands``. ``events``: the dealer also decides the random
+    events the state waits for, from its seed (otherwise the test decides them with draws of its
+    own).
     """
 
     def __init__(
@@ -60,22 +82,39 @@ class Dealer(Generic[S]):
         self.events = events
         self.seed: int | str = 0
         self.rng = random.Random(0)
+        self.decks: list[DeckSpec] = []  # as the rules declared them
         self.piles: dict[str, list[str]] = {}  # deck -> its tokens left, top first
         self.cards: dict[str, str] = {}  # token -> card
         self.decided = 0  # random events decided
         self.given = 0  # cards given from outside the decks
+
+    @classmethod
+    def of(cls, rules: DeckRules, hands: Hands[S], *, events: bool = False) -> Dealer[S]:
+        """A dealer for a game whose package declares its ``hands``."""
+        return cls(rules, hands.held, face_down=hands.face_down, events=events)
 
     def reset(self, state: S, seed: int | str) -> Dealer[S]:
         """Deal every deck the rules declare for ``state`` anew, in an order fixed by ``seed``."""
         self.seed, self.rng = seed, random.Random(seed)
         self.piles, self.cards = {}, {}
         self.decided = self.given = 0
-        for spec in self.rules.hidden_decks(state):
+        self.decks = self.rules.hidden_decks(state)
+        for spec in self.decks:
             tokens = [f"{spec.deck_id}:{slot}" for slot in range(len(spec.cards))]
             self.cards.update(zip(tokens, spec.cards, strict=True))
             self.rng.shuffle(tokens)
             self.piles[spec.deck_id] = tokens
         return self
+
+    def copy(self) -> Dealer[S]:
+        """A dealer at the same point that deals on without touching this one."""
+        other = copy.copy(self)
+        other.decks = list(self.decks)
+        other.piles = {deck: list(pile) for deck, pile in self.piles.items()}
+        other.cards = dict(self.cards)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
 
     @property
     def pile(self) -> list[str]:

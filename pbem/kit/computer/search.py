@@ -1,0 +1,179 @@
+"""A computer player for any game with a ruleset: information-set Monte Carlo tree search, over
+the rules' own legal moves, from what one seat knows (single-observer ISMCTS, after Cowling, Powley
+and Whitehouse, 2012).
+
+Each playout deals a guess at what the seat cannot see (``knowledge.determinize``), walks down the
+tree choosing by UCB among the moves the rules accept in that deal (a node's statistics count
+only the playouts where its move could be made), adds one node, plays on at random to the end and
+backs up every seat's share of the win. The move played most often from the root is chosen.
+
+Who chooses what in the tree:
+
+- the seat itself, by UCB on its own shares;
+- the other seats' open moves, by UCB on their own shares, from the same statistics: as if they
+  too saw only the moves made (a simplification: their tree does not know their own cards);
+- a sealed choice of another seat is drawn at random, never a node, so neither the seat's sealed
+  choice nor another's can depend on the other in the tree (the seat chooses first in a sealed
+  step, from the state before any choice is played);
+- random events and the cards drawn come from the guess, never nodes.
+
+A playout stops after ``cap`` moves: ``evaluate`` (a game's own estimate, the seat's chance of
+winning at a state) or else the standing on points says how it would likely end.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import IllegalMoveError
+from pbem.kit.computer.knowledge import Knowledge, determinize
+from pbem.kit.computer.walk import Turn, Walk, WalkRules, shares
+
+# A game's own estimate of ``seat``'s chance of winning at a state, in [0, 1].
+Evaluate = Callable[[Any, str], float]
+EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
+CAP = 400  # moves in one playout before it is cut short and judged
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The move chosen, the seat's estimated chance of winning with it, and the playouts made."""
+
+    move: str
+    chance: float
+    playouts: int
+
+
+@dataclass(eq=False)
+class Node:
+    """A move made after the moves of its parents, by ``seat``; ``wins``: that seat's shares."""
+
+    seat: str = ""
+    move: str = ""
+    parent: Node | None = None
+    children: dict[tuple[str, str], Node] = field(default_factory=dict)
+    visits: int = 0
+    wins: float = 0.0
+    avails: int = 1  # the playouts in which the move could be made, counted where it was
+
+    def ucb(self) -> float:
+        return self.wins / self.visits + EXPLORATION * math.sqrt(math.log(self.avails) / self.visits)
+
+
+def choose(
+    rules: WalkRules,
+    knowledge: Knowledge,
+    seat: str,
+    *,
+    playouts: int | None = None,
+    seconds: float | None = None,
+    seed: int | str = 0,
+    evaluate: Evaluate | None = None,
+    cap: int = CAP,
+) -> Choice:
+    """The move ``seat`` makes now, from what it knows: searched for ``playouts`` playouts or
+    ``seconds`` seconds (whichever ends first; one of them is needed), from a generator seeded by
+    ``seed`` (a budget in playouts makes the choice the same every time). ``evaluate``: the
+    game's estimate of a playout cut short after ``cap`` moves (by default the ruleset's own
+    ``evaluate``, where it has one). A move the seat has no choice about is made without a
+    search; its chance is then the estimate of the position as it stands."""
+    if seat != knowledge.seat:
+        raise ValueError(f"the knowledge is {knowledge.seat}'s, not {seat}'s")
+    if playouts is None and seconds is None:
+        raise ValueError("a budget is needed: playouts or seconds")
+    found = getattr(rules, "evaluate", None)
+    search = Search(rules, knowledge, random.Random(seed), evaluate or found, cap)
+    first = search.walk()
+    turn = first.turn(prefer=seat)
+    if turn is None or turn.seat != seat:
+        raise ValueError(f"{seat} is not asked to move")
+    accepted = first.accepted(turn)
+    if len(accepted) == 1:
+        return Choice(accepted[0], search.judge(first.state)[seat], 0)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    made = 0
+    while made < (playouts or math.inf) and (deadline is None or time.perf_counter() < deadline):
+        search.iterate()
+        made += 1
+    best = max(search.root.children.values(), key=lambda node: (node.visits, node.wins))
+    return Choice(best.move, best.wins / best.visits, made)
+
+
+class Search:
+    """One search's tree, from what ``knowledge.seat`` knows."""
+
+    def __init__(
+        self,
+        rules: WalkRules,
+        knowledge: Knowledge,
+        rng: random.Random,
+        evaluate: Evaluate | None,
+        cap: int,
+    ) -> None:
+        self.rules = rules
+        self.knowledge = knowledge
+        self.seat = knowledge.seat
+        self.rng = rng
+        self.evaluate = evaluate
+        self.cap = cap
+        self.root = Node()
+
+    def walk(self) -> Walk[Any]:
+        """The game from the seat's state on, in a new guess at what it cannot see."""
+        return Walk(self.rules, determinize(self.knowledge, self.rng), self.knowledge.state, self.rng)
+
+    def iterate(self) -> None:
+        """One playout: a guess, down the tree, one node added, on at random, the shares backed up."""
+        walk = self.walk()
+        node, path = self.root, [self.root]
+        while (turn := walk.turn(prefer=self.seat)) is not None:
+            if turn.sealed and turn.seat != self.seat:
+                walk.play_any(turn)
+                continue
+            node, added = self.descend(walk, turn, node)
+            path.append(node)
+            if added:
+                break
+        while walk.moves < self.cap and (turn := walk.turn(prefer=self.seat)) is not None:
+            walk.play_any(turn)
+        won = self.judge(walk.state)
+        for visited in path:
+            visited.visits += 1
+            if visited.seat:
+                visited.wins += won[visited.seat]
+
+    def descend(self, walk: Walk[Any], turn: Turn, node: Node) -> tuple[Node, bool]:
+        """The move made at ``node`` in this guess: one not yet tried, at random, added as a node
+        (True); else the best by UCB of those the rules accept here."""
+        options = walk.options(turn.seat)
+        untried = [text for text in options if (turn.seat, text) not in node.children]
+        self.rng.shuffle(untried)
+        for text in untried:
+            try:
+                walk.play(turn, text)
+            except IllegalMoveError:
+                continue
+            child = node.children[turn.seat, text] = Node(turn.seat, text, node)
+            return child, True
+        tried = [node.children[turn.seat, text] for text in options if (turn.seat, text) in node.children]
+        for child in tried:
+            child.avails += 1
+        for child in sorted(tried, key=Node.ucb, reverse=True):
+            try:
+                walk.play(turn, child.move)
+            except IllegalMoveError:
+                continue
+            return child, False
+        raise AssertionError(f"{turn.seat} has no move the rules accept: {walk.phase()}")
+
+    def judge(self, state: Any) -> dict[str, float]:
+        """Each seat's share of the win at the end, or its estimate where a playout was cut short."""
+        if self.evaluate is None or self.rules.over(state):
+            return shares(self.rules, state)
+        seats: tuple[str, ...] = state.seats
+        return {seat: self.evaluate(state, seat) for seat in seats}
