@@ -32,7 +32,8 @@ def home(tmp_path: Path) -> Path:
 
 
 def pbem(home: Path, *args: str) -> tuple[int, str, str]:
-    result = run_cli(home, *args, env={"PBEM_PASSPHRASE": PASSPHRASE, "PBEM_NOW": NOW})
+    env = {"PBEM_PASSPHRASE": PASSPHRASE, "PBEM_NOW": NOW, "PBEM_COMPUTER_PLAYOUTS": "4"}
+    result = run_cli(home, *args, env=env)
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -70,14 +71,24 @@ def test_computer_seats_are_joined_at_once_with_keys_kept_here_and_named_as_comp
 
 def test_the_computers_play_when_the_players_command_leaves_them_asked(home: Path) -> None:
     path = made_game(home)
-    before = len(tomllib.loads(path.read_text(encoding="utf-8"))["entry"])
-    code, _, err = pbem(home, "play", str(path), "roll", "--as", "ann")
+    entries = tomllib.loads(path.read_text(encoding="utf-8"))["entry"]
+    # made, the game began at once: every seat's randomness and deck work done by this home, and
+    # each computer sealed its round 1 reserve, which leaves ann asked for hers
+    assert sorted(entry["by"] for entry in entries if entry["kind"] == "commit") == ["bob", "cat"]
+    code, out, err = pbem(home, "moves", str(path), "--as", "ann", "--json")
     assert code == 0, err
-    after = tomllib.loads(path.read_text(encoding="utf-8"))["entry"]
-    # ann's randomness let the round's reserve begin: each computer sealed its own at once
-    sealed = [entry["by"] for entry in after[before:] if entry["kind"] == "commit"]
-    assert sorted(sealed) == ["bob", "cat"], [(entry["by"], entry["kind"]) for entry in after[before:]]
-    assert "bob (computer) plays reserve " in err
+    reserve = json.loads(out)["moves"][0]
+    code, _, err = pbem(home, "play", str(path), *reserve.split(), "--as", "ann")
+    assert code == 0, err
+    after = tomllib.loads(path.read_text(encoding="utf-8"))["entry"][len(entries) :]
+    kinds = [(entry["by"], entry["kind"]) for entry in after]
+    assert ("ann", "commit") in kinds
+    # every reserve revealed by this home, then the computers played on until ann is asked again
+    assert {("bob", "reveal"), ("cat", "reveal"), ("ann", "reveal")} <= set(kinds), kinds
+    assert any(by in ("bob", "cat") and kind == "move" for by, kind in kinds), kinds
+    assert "(computer) plays " in err
+    code, out, _ = pbem(home, "status", str(path), "--json")
+    assert [item["seat"] for item in json.loads(out)["waiting"]][:1] == ["ann"], out
     assert pbem(home, "verify", str(path))[0] == 0
 
 
@@ -132,3 +143,19 @@ def test_a_join_that_says_computer_as_anything_but_true_is_refused(home: Path) -
     result = ledger_mod.audit(forged)
     assert not result.ok
     assert "field 'computer' must be true" in str(result.problems[0]), result.problems
+
+
+def test_a_hint_is_the_computers_choice_from_what_the_seat_sees(home: Path) -> None:
+    path = made_game(home)
+    code, out, err = pbem(home, "moves", str(path), "--as", "ann", "--json", "--hint")
+    assert code == 0, err
+    listed = json.loads(out)
+    hint = listed["hint"]
+    assert hint["move"] in listed["moves"] and 0 <= hint["chance"] <= 1 and hint["playouts"] == 4
+    # the same position and budget: the same hint
+    again = json.loads(pbem(home, "moves", str(path), "--as", "ann", "--json", "--hint")[1])["hint"]
+    assert again == hint
+    _, _, said = pbem(home, "moves", str(path), "--as", "ann", "--hint")
+    assert said.startswith(f"hint: {hint['move']}  (an estimated "), said
+    code, _, err = pbem(home, "moves", str(path), "--as", "bob", "--hint")
+    assert (code, err.strip()) == (2, "error: bob has no choice to make now, so no hint")

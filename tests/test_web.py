@@ -599,18 +599,53 @@ def test_a_game_of_three_seats_at_one_home_starts_from_the_page_and_never_waits_
         assert "not readable yet" not in shown.text
 
 
-def test_a_practice_game_against_the_computer_is_made_and_played_from_the_page(page: Page) -> None:
+def test_a_practice_game_against_the_computer_is_made_and_played_from_the_page(
+    page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_COMPUTER_PLAYOUTS", "3")
     form = {"csrf": csrf_value(TOKEN), "game": "il-principe standard", "seat": "a"}
     made = page.client.post("/new", data=form | {"players": "a, bot1, bot2", "computers": "bot1, bot2"})
     game_id = str(made.url).rsplit("/", 1)[1]
-    assert said(made)[0].startswith("created "), said(made)
-    path = Library(Path(os.environ["PBEM_HOME"])).games()[game_id].path
-    played = said(
-        page.client.post(
-            f"/game/{game_id}/play", data={"csrf": csrf_value(TOKEN), "seat": "a", "text": "roll"}
-        )
+    lines = said(made)
+    assert lines[0].startswith("created ") and any(
+        line.startswith("bot1 (computer) plays ") for line in lines
     )
-    assert any(line.startswith("bot1 (computer) plays ") for line in played), played
+    path = Library(Path(os.environ["PBEM_HOME"])).games()[game_id].path
     entries = tomllib.loads(path.read_text(encoding="utf-8"))["entry"]
     assert {entry["by"] for entry in entries if entry["kind"] == "commit"} == {"bot1", "bot2"}
+    forms = re.search(r'<script type="application/json" id="forms">(.*?)</script>', made.text, re.DOTALL)
+    assert forms, made.text
+    (reserve,) = [form for form in json.loads(forms.group(1)) if form["form"].startswith("reserve ")]
+    move = next(iter(texts_of(reserve["choices"])))
+    played = said(page.client.post(f"/game/{game_id}/play", data=form | {"text": move}))
+    assert any(line.startswith(("bot1 (computer) plays ", "bot2 (computer) plays ")) for line in played), (
+        played
+    )
+    after = tomllib.loads(path.read_text(encoding="utf-8"))["entry"][len(entries) :]
+    assert {("bot1", "reveal"), ("bot2", "reveal"), ("a", "reveal")} <= {(e["by"], e["kind"]) for e in after}
     assert page.cli("verify", str(path)).exit_code == 0
+
+
+def texts_of(node: Any) -> Iterator[str]:
+    """Every move text a form's choices hold."""
+    if isinstance(node, str):
+        yield node
+        return
+    for child in node.values():
+        yield from texts_of(child)
+
+
+def test_the_hint_link_shows_the_computers_choice_and_puts_it_in_the_box(
+    page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_COMPUTER_PLAYOUTS", "3")
+    before = page.game.read_bytes()
+    shown = page.client.get(f"/game/{page.game_id}?seat=a&hint=1")
+    assert page.game.read_bytes() == before  # a hint signs nothing
+    found = re.search(r'<strong id="hint">(.*?)</strong>', shown.text)
+    assert found, shown.text
+    move = html.unescape(found.group(1))
+    assert re.fullmatch(r"bid \d+", move), move
+    assert f'id="move-text" list="move-list" size="40" autocomplete="off" value="{move}"' in shown.text
+    said_none = page.client.get(f"/game/{page.game_id}?seat=a")
+    assert 'id="hint"' not in said_none.text and 'id="hint-link"' in said_none.text

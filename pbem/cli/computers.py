@@ -47,9 +47,8 @@ def _playing() -> Iterator[None]:
 def play_turns(file: Path, *, send: bool, choose: Chooser | None = None) -> int:
     """Every move the computers this home hosts are asked for in ``file``'s game, made, until no
     computer is asked (a player is, or the game is over): the moves made."""
-    from pbem.cli import play_commands
     from pbem.cli.appending import answer_game
-    from pbem.cli.reading import read_game
+    from pbem.cli.reading import own_seats, read_game
 
     if _PLAYING.get():
         return 0
@@ -60,18 +59,37 @@ def play_turns(file: Path, *, send: bool, choose: Chooser | None = None) -> int:
             seats = hosted(ledger)
             if not seats or ledger.table is None:
                 return made
-            answer_game(file, seats)
+            # what needs no choice, for every seat of this home: a player's shares at one home
+            # are what a computer waits for to read its cards, and the reverse
+            answer_game(file, [seat for seat in ledger.seats if seat in own_seats(ledger)])
             _, ledger = read_game(file)
-            asked = [seat for seat in seats if _choosing(ledger, seat)]
-            if not asked:
+            if not _move_one(file, ledger, seats, send=send, choose=choose or computer_choice):
                 return made
-            seat = asked[0]
-            hand = play_commands.seat_hand(ledger, seat, None, file) or {}
-            text = (choose or computer_choice)(ledger, seat, hand)
-            info(f"{seat} (computer) plays {text}")
-            play_commands.play(file=file, move=[text], seat=seat, key=None, send=send)
             made += 1
     return made
+
+
+def _move_one(file: Path, ledger: Ledger, seats: list[str], *, send: bool, choose: Chooser) -> bool:
+    """One move by the first of ``seats`` asked for a choice that can make it now (its cards
+    read); whether one was made."""
+    from pbem.cli import play_commands
+    from pbem.errors import PbemError
+
+    for seat in seats:
+        if not _choosing(ledger, seat):
+            continue
+        hand = play_commands.seat_hand(ledger, seat, None, file) or {}
+        if any(card is None for card in hand.values()):
+            continue  # its cards wait for others' shares: it plays once they come
+        try:
+            text = choose(ledger, seat, hand)
+        except PbemError as exc:
+            info(f"{seat} (computer) cannot move yet: {exc}")
+            continue
+        info(f"{seat} (computer) plays {text}")
+        play_commands.play(file=file, move=[text], seat=seat, key=None, send=send)
+        return True
+    return False
 
 
 def _choosing(ledger: Ledger, seat: str) -> bool:
@@ -83,12 +101,24 @@ def _choosing(ledger: Ledger, seat: str) -> bool:
 
 
 def computer_choice(ledger: Ledger, seat: str, hand: dict[str, str | None]) -> str:
-    """The computer player's move for ``seat``, from what ``seat`` can see."""
-    from pbem.engine import play as play_mod
+    """The computer player's move for ``seat``, from what ``seat`` can see (its own hand, the
+    cards shown), searched for a second, or for PBEM_COMPUTER_PLAYOUTS playouts."""
+    from pbem.engine import computer_seat
 
-    _, texts = play_mod.legal(ledger, seat, hand)
-    if not texts:
-        from pbem.errors import UsageError
+    return computer_seat.choice(ledger, seat, hand, playouts=playouts()).move
 
-        raise UsageError(f"the computer playing {seat} finds no legal move")
-    return texts[0]
+
+def playouts() -> int | None:
+    """The playouts a computer searches per move, PBEM_COMPUTER_PLAYOUTS; None: a time budget."""
+    import os
+
+    from pbem.errors import UsageError
+
+    text = os.environ.get("PBEM_COMPUTER_PLAYOUTS", "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise UsageError(
+            f"PBEM_COMPUTER_PLAYOUTS must be a whole number of playouts, at least 1, not {text!r}"
+        )
+    return int(text)

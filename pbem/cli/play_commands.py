@@ -161,6 +161,12 @@ def moves(
         None, "--key", help="Key to read your hand with (default: the seat name)."
     ),
     every: bool = typer.Option(False, "--all", help="Every move on a line of its own, not folded."),
+    hint: bool = typer.Option(
+        False,
+        "--hint",
+        help="Also the computer player's choice for the seat, with its estimated win chance, from "
+        "what the seat can see (about a second's search).",
+    ),
     as_json: bool = JSON,
 ) -> None:
     """The moves a seat may make now, folded by their forms; --all lists each as 'pbem play' takes it."""
@@ -179,9 +185,13 @@ def moves(
             report["notes"],
             report["waiting_for_shares"],
         )
+        if hint:
+            report["hint"] = _hint(ledger, seat, hand, demand)
         if as_json:
             print_json(report)
             return
+        if hint:
+            info(_hint_line(report["hint"]))
         if demand is None:
             info(f"{seat} has nothing to do now" + (" but the moves open at any time" if free else ""))
         elif demand.kind == "reveal":
@@ -209,6 +219,30 @@ def moves(
             typer.echo("at any time:")
             for text in _ranges(free):
                 typer.echo(f"  {text}")
+
+
+def _hint(
+    ledger: Ledger, seat: str, hand: dict[str, str | None] | None, demand: Demand | None
+) -> dict[str, Any]:
+    """The computer player's choice for ``seat`` (``move``, ``chance`` of winning, ``playouts``),
+    from what the seat can see; refused where the seat has no choice to make now."""
+    from pbem.cli.computers import playouts
+    from pbem.engine import computer_seat
+    from pbem.errors import UsageError
+
+    if demand is None or demand.kind not in ("move", "commit"):
+        raise UsageError(f"{seat} has no choice to make now, so no hint")
+    if hand is None:
+        raise UsageError(f"a hint reads {seat}'s hand: its key is needed (--key NAME)")
+    chosen = computer_seat.choice(ledger, seat, hand, playouts=playouts())
+    return {"move": chosen.move, "chance": round(chosen.chance, 3), "playouts": chosen.playouts}
+
+
+def _hint_line(hint: dict[str, Any]) -> str:
+    return (
+        f"hint: {hint['move']}  (an estimated {hint['chance']:.0%} chance of winning, "
+        f"{hint['playouts']} playouts)"
+    )
 
 
 def moves_report(

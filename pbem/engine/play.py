@@ -590,10 +590,11 @@ def answer_needed(ledger: Ledger, seat: str) -> tuple[str, str] | None:
         only = forced(ledger, seat)
         if only is not None:
             return ("move", only)
-        # its shares would ride in its move, but a seat that waits for them to read its own
-        # cards cannot choose either: given now, they are what unblocks the other
+    if kinds & {"move", "commit"}:
+        # its shares would ride in its move (or sealed choice), but a seat that waits for them to
+        # read its own cards cannot choose either: given now, they are what unblocks the other
         return ("sync", "") if owes_decks(ledger, seat) and _awaited(ledger, seat) else None
-    if kinds & {"commit", "consent"}:
+    if "consent" in kinds:
         return None
     if "contribute" in kinds:
         return ("move", ROLL)
@@ -601,10 +602,12 @@ def answer_needed(ledger: Ledger, seat: str) -> tuple[str, str] | None:
 
 
 def _awaited(ledger: Ledger, seat: str) -> bool:
-    """Whether another seat asked for a move holds a card it cannot read until ``seat`` gives
-    its decryption share."""
+    """Whether another seat asked for a move or a sealed choice holds a card it cannot read
+    until ``seat`` gives its decryption share."""
     game = seated(ledger)
-    asked = {demand.seat for demand in tables.demands(game.rules, game.table) if demand.kind == "move"}
+    asked = {
+        demand.seat for demand in tables.demands(game.rules, game.table) if demand.kind in ("move", "commit")
+    }
     return any(
         seat in missing for other in asked if other != seat for missing in share_waits(ledger, other).values()
     )

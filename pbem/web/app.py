@@ -164,7 +164,10 @@ def create_app(
             return render("missing.html", 404)
         page = await run_in_threadpool(pages.game_page, path, held.settings, request.query_params.get("seat"))
         done = said.pop(request.path_params["game_id"], None)
-        return render("game.html", page=page, done=done, back=request.url.path)
+        hinted = None
+        if request.query_params.get("hint") and page.get("seat"):
+            hinted = await run_in_threadpool(pages.hint, path, held.settings, page["seat"])
+        return render("game.html", page=page, done=done, back=request.url.path, hint=hinted)
 
     async def preview(request: Request) -> Response:
         # a GET that writes nothing: the cookie (SameSite=Strict) is all it needs, as a page does
