@@ -82,8 +82,7 @@ def new(
 ) -> None:
     """Create a game file with its signed genesis entry and the game's component data.
 
-    With --computer, those seats are joined at once and played by the computer whenever they
-    are asked to act after a command of this home."""
+    With --computer, those seats join at once; the computer plays them from this home."""
     with reported():
         import secrets
 
