@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from pbem.crypto.randomness import Draws
@@ -52,6 +51,7 @@ from pbem.games.il_principe.state import (
 )
 from pbem.kit import stand_in
 from pbem.kit.cards import DrawRules, reveals
+from pbem.kit.frozen import evolve
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules
 from pbem.kit.seats import first
@@ -72,7 +72,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         except UsageError as exc:
             raise GameFileError(f"il-principe components: {exc}") from None
         config = settings(found, len(seats), options.get("rich_start") is True, chosen)
-        return rounds.start(replace(new_game(found, seats, config), defaults=Defaults.of(options)))
+        return rounds.start(evolve(new_game(found, seats, config), defaults=Defaults.of(options)))
 
     def phase(self, state: Game) -> str:
         if state.phase == OVER:
@@ -105,7 +105,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             raise IllegalMoveError(f"{seat} must first answer: {prompt(state, seat)}")
 
     def moved(self, state: Game) -> Game:
-        return replace(state, moves=state.moves + 1)
+        return evolve(state, moves=state.moves + 1)
 
     def legal(self, state: Game, seat: str) -> list[Move]:
         """Every move ``seat`` may make now. Cards only their holder knows are offered by token: a
@@ -289,7 +289,7 @@ def _as_if_fitting(state: Game, move: Build | Play) -> Game:
     else:
         wanted = [public[0] if public else COLOURS[0]] * len(tokens)
     assumed = dict(zip(tokens, wanted, strict=False))
-    return replace(state, shown={**state.shown, **assumed})
+    return evolve(state, shown={**state.shown, **assumed})
 
 
 def _items(state: Game, seat: str) -> list[str]:
