@@ -21,9 +21,8 @@ from pbem.engine.ruleset import CardUse, DeckSpec, Demand, RandomRequest
 from pbem.errors import GameFileError, IllegalMoveError, UsageError
 from pbem.games.il_principe import components as parts
 from pbem.games.il_principe import rounds
-from pbem.games.il_principe.components import COLOURS
+from pbem.games.il_principe.components import COLOURS, check_icons
 from pbem.games.il_principe.moves import (
-    TOKEN,
     Build,
     Move,
     Play,
@@ -113,12 +112,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         refuses a claim the cards shown do not bear out."""
         if seat not in rounds.actors(state):
             return []
-        # ``_builds`` judges its own moves, once for each city and set of regions.
-        return [
-            move
-            for move in _candidates(state, seat)
-            if isinstance(move, Build) or _allowed(state, seat, move)
-        ]
+        return _legal(state, seat)
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
@@ -266,30 +260,56 @@ def prompt(state: Game, seat: str) -> str:
     return ""
 
 
-def _allowed(state: Game, seat: str, move: Move) -> bool:
-    if isinstance(move, Build | Play) and any(TOKEN.fullmatch(card) for card in move.cards):
-        # Only the colours of the hidden cards wait for them to be shown: every other rule (the
-        # first round, the cost, the shields, the turn) is judged now, as if they fit.
-        state = _as_if_fitting(state, move)
-    return RULES.allowed(state, seat, move)
+# Each list below is made of legal moves only, rather than of candidates each put through
+# ``check``: a player searching by random playouts lists the moves at every step, and checking
+# every bid, reserve and city one by one was most of the time a move took. What makes each one
+# legal is said beside it; tests/games/il_principe/test_legal.py puts every candidate through
+# ``check`` and finds the same list, in the same order.
 
 
-def _as_if_fitting(state: Game, move: Build | Play) -> Game:
-    """``state`` with the hidden cards ``move`` names shown in the colours it needs, where the
-    public cards it names leave that possible."""
-    tokens = [card for card in move.cards if TOKEN.fullmatch(card)]
-    public = [card for card in move.cards if card in COLOURS]
-    if isinstance(move, Build):
-        wanted = (
-            list(state.components.cities[move.city].icons) if move.city in state.components.cities else []
-        )
-        for colour in public:
-            if colour in wanted:
-                wanted.remove(colour)
-    else:
-        wanted = [public[0] if public else COLOURS[0]] * len(tokens)
-    assumed = dict(zip(tokens, wanted, strict=False))
-    return evolve(state, shown={**state.shown, **assumed})
+def _legal(state: Game, seat: str) -> list[Move]:
+    """The moves of ``seat``, one of the seats ``rounds.actors`` asks: the turn is its own."""
+    due = first(state.follow_ups)
+    if due is not None:  # the seat owing it: only an answer to it is taken
+        if due.kind == BUILD:
+            return [*_builds(state, seat), Pass()]
+        if due.kind == TURN_UP:
+            # Any colour but the role's own, of which the seat has a card face down.
+            own = due.what.split()[0]
+            down = state.player(seat).down
+            return [
+                *(
+                    TurnUp(colour)
+                    for colour, number in zip(COLOURS, down, strict=True)
+                    if number and colour != own
+                ),
+                Pass(),
+            ]
+        # A shield goes in any region of the game.
+        return [Shield(region) for region in sorted(state.components.regions)]
+    if state.phase == RESERVE:
+        # Any ``reserve`` cards of the hand: its tokens are each held once, and a colour is taken
+        # at most as often as the seat holds public cards of it.
+        wanted = state.settings.rules.reserve
+        return [Reserve(combo) for combo in sorted(set(itertools.combinations(_items(state, seat), wanted)))]
+    if state.phase == SHOW:
+        return [Show()]
+    auction = state.auction
+    if auction is not None:
+        # Every bid from the least the auction takes to the seat's ducats; a pass is always taken.
+        least = rounds.RAISE.least(auction)
+        return [*(Bid(amount) for amount in range(least, state.player(seat).ducats + 1)), Pass()]
+    if state.phase == ACTIONS:
+        # Cards of one colour from the hand: a public colour as often as it is held, each hidden
+        # card alone (it may be of any colour). Several hidden cards of one colour are accepted in
+        # one play, but listed one by one: which of them share a colour is the holder's secret,
+        # and every set would be too many to list.
+        player = state.player(seat)
+        plays: list[Move] = [Play((token,)) for token in player.hand]
+        for colour, number in zip(COLOURS, player.known, strict=True):
+            plays.extend(Play((colour,) * size) for size in range(1, number + 1))
+        return [*_builds(state, seat), *plays, Pass()]
+    return []
 
 
 def _items(state: Game, seat: str) -> list[str]:
@@ -297,52 +317,26 @@ def _items(state: Game, seat: str) -> list[str]:
     return [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
 
 
-def _candidates(state: Game, seat: str) -> list[Move]:
-    due = first(state.follow_ups)
-    player = state.player(seat)
-    if due is not None:
-        if due.kind == BUILD:
-            return [*_builds(state, seat), Pass()]
-        if due.kind == TURN_UP:
-            return [*(TurnUp(colour) for colour in COLOURS), Pass()]
-        return [Shield(region) for region in sorted(state.components.regions)]
-    if state.phase == RESERVE:
-        wanted = state.settings.rules.reserve
-        return [Reserve(combo) for combo in sorted(set(itertools.combinations(_items(state, seat), wanted)))]
-    if state.phase == SHOW:
-        return [Show()]
-    if state.auction is not None:
-        auction = state.auction
-        return [*(Bid(amount) for amount in range(rounds.RAISE.least(auction), player.ducats + 1)), Pass()]
-    if state.phase == ACTIONS:
-        # Several hidden cards of one colour are accepted in one play, but listed one by one: which
-        # of them share a colour is the holder's secret, and every set would be too many to list.
-        plays = [Play((token,)) for token in player.hand]
-        for colour, number in zip(COLOURS, player.known, strict=True):
-            plays.extend(Play((colour,) * size) for size in range(1, number + 1))
-        return [*_builds(state, seat), *plays, Pass()]
-    return []
-
-
 def _builds(state: Game, seat: str) -> list[Move]:
     """Every city ``seat`` may build now, with each set of its cards that could bear the city's
     icons: public cards only for icons of their colour, hidden cards for the rest (their colours
-    wait for them to be shown). Every other rule (the turn, the round, the cost, the regions) is
-    the same for every such set, so it is judged once for each city and set of regions."""
+    wait for them to be shown), and each set of regions its shields may go in.
+
+    Asked in phase 3 or by a won group's follow-up, at the seat's turn, what ``check_build`` asks
+    beyond that is the round, the cost and sound icons: the cards are held and bear the icons
+    once shown, and the shields are as many as due, in regions the city touches."""
+    if not rounds.builds_allowed(state):
+        return []
     player = state.player(seat)
     public = dict(zip(COLOURS, player.known, strict=True))
     found: list[Move] = []
     for city in state.face_up:
         card = state.components.cities[city]
-        combos = sorted(_fitting(card.icons, public, player.hand))
-        if not combos:
+        if card.cost > player.ducats or check_icons(card.size, card.icons):
             continue
+        combos = sorted(_fitting(card.icons, public, player.hand))
         due = rounds.shields_due(state, player, city)
-        placements = [
-            regions
-            for regions in sorted(set(itertools.combinations_with_replacement(card.regions, due)))
-            if _allowed(state, seat, Build(city, combos[0], regions))
-        ]
+        placements = sorted(set(itertools.combinations_with_replacement(card.regions, due)))
         found.extend(Build(city, combo, regions) for combo in combos for regions in placements)
     return found
 
