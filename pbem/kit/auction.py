@@ -10,9 +10,10 @@ is ""), and the payment, which is the game's once the auction is ``over``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import after
 
 Lot = TypeVar("Lot")
@@ -71,11 +72,11 @@ class Auction(Generic[Lot]):
         return self.leader
 
     def bid(self, seat: str, amount: int) -> Auction[Lot]:
-        return replace(self, leader=seat, price=amount, turn=seat)
+        return evolve(self, leader=seat, price=amount, turn=seat)
 
     def passing(self, *seats: str) -> Auction[Lot]:
         """``seats`` pass; the turn stays until ``onward`` moves it."""
-        return replace(self, passed=(*self.passed, *seats))
+        return evolve(self, passed=(*self.passed, *seats))
 
     def next_seat(self) -> str:
         """Who is asked after the current turn: the next rival clockwise, "" once it is over."""
@@ -83,4 +84,4 @@ class Auction(Generic[Lot]):
 
     def onward(self) -> Auction[Lot]:
         """The turn moved to ``next_seat``; the auction must not be over."""
-        return replace(self, turn=self.next_seat())
+        return evolve(self, turn=self.next_seat())

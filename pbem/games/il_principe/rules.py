@@ -10,6 +10,7 @@ The cities are turned up by random events every seat contributes to.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -113,6 +114,16 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         if seat not in rounds.actors(state):
             return []
         return _legal(state, seat)
+
+    def legal_moves(self, state: Game, seat: str) -> list[str]:
+        """``legal`` as text. A seat asked to bid, the move asked most often, has its bids' texts
+        from a table rather than written anew each time."""
+        if seat not in rounds.actors(state):
+            return []
+        bids = _bids(state, seat)
+        if bids is not None:
+            return [*map(_bid_text, bids), _PASS]
+        return [move.said() for move in _legal(state, seat)]
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
@@ -269,6 +280,9 @@ def prompt(state: Game, seat: str) -> str:
 
 def _legal(state: Game, seat: str) -> list[Move]:
     """The moves of ``seat``, one of the seats ``rounds.actors`` asks: the turn is its own."""
+    bids = _bids(state, seat)
+    if bids is not None:
+        return [*(Bid(amount) for amount in bids), Pass()]
     due = first(state.follow_ups)
     if due is not None:  # the seat owing it: only an answer to it is taken
         if due.kind == BUILD:
@@ -294,11 +308,6 @@ def _legal(state: Game, seat: str) -> list[Move]:
         return [Reserve(combo) for combo in sorted(set(itertools.combinations(_items(state, seat), wanted)))]
     if state.phase == SHOW:
         return [Show()]
-    auction = state.auction
-    if auction is not None:
-        # Every bid from the least the auction takes to the seat's ducats; a pass is always taken.
-        least = rounds.RAISE.least(auction)
-        return [*(Bid(amount) for amount in range(least, state.player(seat).ducats + 1)), Pass()]
     if state.phase == ACTIONS:
         # Cards of one colour from the hand: a public colour as often as it is held, each hidden
         # card alone (it may be of any colour). Several hidden cards of one colour are accepted in
@@ -310,6 +319,25 @@ def _legal(state: Game, seat: str) -> list[Move]:
             plays.extend(Play((colour,) * size) for size in range(1, number + 1))
         return [*_builds(state, seat), *plays, Pass()]
     return []
+
+
+def _bids(state: Game, seat: str) -> range | None:
+    """The amounts ``seat`` may bid, where it is asked to bid (or pass, always taken): every bid
+    from the least the auction takes to the seat's ducats. None where no auction asks it: none
+    runs, or a follow-up comes first (the reserve and its showing come before any auction)."""
+    auction = state.auction
+    if auction is None or state.follow_ups or state.phase in (RESERVE, SHOW):
+        return None
+    return range(rounds.RAISE.least(auction), state.player(seat).ducats + 1)
+
+
+@functools.cache
+def _bid_text(amount: int) -> str:
+    """A bid as ``Bid.said`` writes it, once for each amount (no more than a game's ducats)."""
+    return Bid(amount).said()
+
+
+_PASS = Pass().said()
 
 
 def _items(state: Game, seat: str) -> list[str]:

@@ -90,8 +90,9 @@ def test_the_list_is_what_check_lets_through(players: int, rich: bool) -> None:
         for seat in after.seats:
             listed = RULES.legal(after, seat)
             if seat not in actors(after):
-                assert listed == []
+                assert listed == [] and RULES.legal_moves(after, seat) == []
                 continue
             assert listed == checked(after, seat), (RULES.phase(after), seat)
+            assert RULES.legal_moves(after, seat) == [RULES.format(move) for move in listed]
             looked.update(type(move) for move in listed)
     assert looked == {Build, Play, TurnUp, Shield, Reserve, Bid, Pass}
