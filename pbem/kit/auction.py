@@ -54,17 +54,20 @@ class Auction(Generic[Lot]):
     @property
     def left(self) -> tuple[str, ...]:
         """Who has not passed, clockwise."""
-        return tuple(seat for seat in self.among if seat not in self.passed)
+        passed = self.passed
+        return tuple([seat for seat in self.among if seat not in passed])
 
     @property
     def rivals(self) -> tuple[str, ...]:
         """Who may still outbid the leader."""
-        return tuple(seat for seat in self.left if seat != self.leader)
+        passed, leader = self.passed, self.leader
+        return tuple([seat for seat in self.among if seat not in passed and seat != leader])
 
     @property
     def over(self) -> bool:
         """Nobody is left to outbid the leader, or everybody passed before anyone bid."""
-        return not self.rivals
+        passed, leader = self.passed, self.leader
+        return not any(seat not in passed and seat != leader for seat in self.among)
 
     @property
     def winner(self) -> str:
@@ -80,7 +83,8 @@ class Auction(Generic[Lot]):
 
     def next_seat(self) -> str:
         """Who is asked after the current turn: the next rival clockwise, "" once it is over."""
-        return after(self.among, self.turn, self.rivals) if self.rivals else ""
+        rivals = self.rivals
+        return after(self.among, self.turn, rivals) if rivals else ""
 
     def onward(self) -> Auction[Lot]:
         """The turn moved to ``next_seat``; the auction must not be over."""

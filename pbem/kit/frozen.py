@@ -26,7 +26,8 @@ __all__ = ["evolve"]
 if TYPE_CHECKING:
     from dataclasses import replace as evolve
 else:
-    _set = object.__setattr__
+    _new = object.__new__
+    _UNSEEN = frozenset({""})  # no field is named "": a class not looked at yet
     # class -> the names of its fields where copying the instance dictionary is the same as
     # ``replace``, or None where it is not (looked up on every call, found once per class)
     _PLAIN: dict[type, frozenset[str] | None] = {}
@@ -47,13 +48,15 @@ else:
 
     def evolve(obj: Any, /, **changes: Any) -> Any:
         kind = obj.__class__
-        try:
-            names = _PLAIN[kind]
-        except KeyError:
+        names = _PLAIN.get(kind, _UNSEEN)
+        if names is _UNSEEN:
             names = _PLAIN[kind] = _plain(kind)
-        values = getattr(obj, "__dict__", None)
-        if names is None or values is None or len(values) != len(names) or not names.issuperset(changes):
-            return dataclasses.replace(obj, **changes)
-        new = object.__new__(kind)
-        _set(new, "__dict__", {**values, **changes})
-        return new
+        if names is not None:
+            values = obj.__dict__
+            if len(values) == len(names) and names.issuperset(changes):
+                new = _new(kind)
+                copied = new.__dict__  # made empty with the instance, filled here
+                copied.update(values)
+                copied.update(changes)
+                return new
+        return dataclasses.replace(obj, **changes)

@@ -83,11 +83,11 @@ def _ensure_turn(game: Game, seat: str) -> None:
 
 
 def drawn(game: Game, request: DrawRequest, token: str) -> Game:
-    game = evolve(game, drawing=answered(game.drawing, request))
+    drawing = answered(game.drawing, request)
     if request.face_up:
-        return evolve(game, dealt_up=(*game.dealt_up, token))
+        return evolve(game, drawing=drawing, dealt_up=(*game.dealt_up, token))
     player = game.player(request.seat)
-    return game.with_player(evolve(player, hand=(*player.hand, token)))
+    return evolve(game, drawing=drawing, players=game.seated(evolve(player, hand=(*player.hand, token))))
 
 
 def revealed(game: Game, token: str, card: str) -> Game:
@@ -240,23 +240,27 @@ def _check_held(player: Player, cards: Sequence[str]) -> None:
             raise IllegalMoveError(f"{player.seat} holds {held} public {colour} card(s), not {number}")
 
 
-def _take(player: Player, cards: Sequence[str]) -> Player:
+def _take(player: Player, cards: Sequence[str], reserved: tuple[str, ...] | None = None) -> Player:
+    """``player`` without ``cards``; ``reserved``: put in the reserve with them (the copy made
+    once)."""
     known = player.known
     for card in cards:
         if card in COLOURS:
             known = add(known, card, -1)
-    return evolve(player, hand=tuple(t for t in player.hand if t not in cards), known=known)
+    hand = tuple(t for t in player.hand if t not in cards)
+    if reserved is None:
+        return evolve(player, hand=hand, known=known)
+    return evolve(player, hand=hand, known=known, reserved=reserved)
 
 
 def reserve(game: Game, seat: str, cards: Sequence[str]) -> Game:
     """A sealed reserve, revealed: public cards join the reserve now, the others once shown."""
-    player = _take(game.player(seat), cards)
-    game = game.with_player(evolve(player, reserved=tuple(cards)))
+    players = game.seated(_take(game.player(seat), cards, reserved=tuple(cards)))
     public = [card for card in cards if card in COLOURS]
-    game = evolve(game, reserve=tuple(a + b for a, b in zip(game.reserve, counts(public), strict=True)))
-    if any(p.reserved is None for p in game.players):
-        return game
-    return _advance(evolve(game, phase=SHOW))
+    pooled = tuple(a + b for a, b in zip(game.reserve, counts(public), strict=True))
+    if any(p.reserved is None for p in players):
+        return evolve(game, players=players, reserve=pooled)
+    return _advance(evolve(game, players=players, reserve=pooled, phase=SHOW))
 
 
 def check_show(game: Game, seat: str) -> None:
@@ -270,9 +274,12 @@ def show(game: Game, seat: str) -> Game:
     player = game.player(seat)
     colours = [game.shown[token] for token in unshown(player)]
     public = [card for card in player.reserved or () if card in COLOURS]
-    game = game.with_player(evolve(player, reserved=(*public, *colours)))
     return _advance(
-        evolve(game, reserve=tuple(a + b for a, b in zip(game.reserve, counts(colours), strict=True)))
+        evolve(
+            game,
+            players=game.seated(evolve(player, reserved=(*public, *colours))),
+            reserve=tuple(a + b for a, b in zip(game.reserve, counts(colours), strict=True)),
+        )
     )
 
 
@@ -325,31 +332,35 @@ def _after_turn(game: Game, auction: Auction[str]) -> Game:
     """« Les enchères continuent jusqu'à ce qu'il ne reste plus qu'un seul joueur à ne pas
     passer »; « Si tout le monde passe ... le groupe de cartes est retiré du jeu »."""
     if auction.over:
-        return _won(evolve(game, auction=None), auction.lot, auction.winner, auction.price)
+        return _won(game, auction.lot, auction.winner, auction.price)
     return evolve(game, auction=auction.onward())
 
 
 def _won(game: Game, lot: str, seat: str, price: int) -> Game:
+    """The auction of ``game`` is over: it closes, and ``seat`` ("" for nobody) takes the lot."""
     if lot in COLOURS:
         count = game.reserve[COLOURS.index(lot)]
-        game = evolve(game, reserve=add(game.reserve, lot, -count))
+        reserve = add(game.reserve, lot, -count)
         if not seat:
-            return _advance(evolve(game, removed=add(game.removed, lot, count)))
+            return _advance(
+                evolve(game, auction=None, reserve=reserve, removed=add(game.removed, lot, count))
+            )
         player = game.player(seat)
-        player = evolve(player, ducats=player.ducats - price, known=add(player.known, lot, count))
-        player = evolve(player, wins=player.wins + 1)
-        game = evolve(game.with_player(player), principe=seat)
+        player = evolve(
+            player, ducats=player.ducats - price, known=add(player.known, lot, count), wins=player.wins + 1
+        )
         # « Peut construire 1 cité »: asked only where the table does not already rule it out.
-        if could_build(game, seat):
-            game = evolve(game, follow_ups=(FollowUp(seat, BUILD),))
-        return _advance(game)
+        follow_ups = (FollowUp(seat, BUILD),) if _could_build(game, player) else game.follow_ups
+        players = game.seated(player)
+        return _advance(
+            evolve(game, auction=None, reserve=reserve, players=players, principe=seat, follow_ups=follow_ups)
+        )
     # A tied role: « paie la somme à la banque, gagne la tuile du Rôle et le pion Il Principe »;
     # « Si tout le monde passe ... la tuile de Rôle reste sur le plateau ».
     if seat:
-        player = game.player(seat)
-        game = evolve(game.with_player(evolve(player, ducats=player.ducats - price)), principe=seat)
-        game = _give(game, lot, seat)
-    return _advance(game)
+        player = evolve(game.player(seat), ducats=game.player(seat).ducats - price)
+        return _advance(_give(evolve(game, auction=None, principe=seat), lot, player, game.role_steps))
+    return _advance(evolve(game, auction=None))
 
 
 # --- building a city -------------------------------------------------------------------------------
@@ -362,9 +373,12 @@ def builds_allowed(game: Game) -> bool:
 
 def could_build(game: Game, seat: str) -> bool:
     """Whether what everyone sees leaves ``seat`` a city it might build."""
+    return _could_build(game, game.player(seat))
+
+
+def _could_build(game: Game, player: Player) -> bool:
     if not builds_allowed(game):
         return False
-    player = game.player(seat)
     return any(
         game.components.cities[city].cost <= player.ducats
         and len(game.components.cities[city].icons) <= player.hand_size
@@ -521,16 +535,21 @@ def _begin_roles(game: Game) -> Game:
     return _advance(evolve(game, phase=ROLES, roles={}, role_steps=(), colours_left=COLOURS))
 
 
-def _give(game: Game, role: str, seat: str) -> Game:
-    """The holder takes the tile and turns half its face-up cards of the colour down (a major
-    role); its effect comes next (« le joueur contrôlant le Rôle Majeur en premier »)."""
+def _give(game: Game, role: str, player: Player, steps: tuple[Step, ...]) -> Game:
+    """The holder (``player`` as it stands) takes the tile and turns half its face-up cards of the
+    colour down (a major role); its effect comes next (« le joueur contrôlant le Rôle Majeur en
+    premier »), before the role ``steps`` left."""
     colour, rank = role.split()
-    player = game.player(seat)
+    seat = player.seat
     if rank == "major":
         turned = roles.turned_down(player.up[COLOURS.index(colour)])
         player = evolve(player, up=add(player.up, colour, -turned), down=add(player.down, colour, turned))
-    game = evolve(game.with_player(player), roles={**game.roles, role: seat})
-    return evolve(game, role_steps=(Step("effect", role, (seat,)), *game.role_steps))
+    return evolve(
+        game,
+        players=game.seated(player),
+        roles={**game.roles, role: seat},
+        role_steps=(Step("effect", role, (seat,)), *steps),
+    )
 
 
 def _effect(game: Game, role: str, seat: str) -> Game:
@@ -620,9 +639,9 @@ def _advance(game: Game) -> Game:
 def _role_step(game: Game) -> Game:
     if game.role_steps:
         head, rest = game.role_steps[0], game.role_steps[1:]
-        game = evolve(game, role_steps=rest)
         if head.kind == "give":
-            return _give(game, head.role, head.players[0])
+            return _give(game, head.role, game.player(head.players[0]), rest)
+        game = evolve(game, role_steps=rest)
         if head.kind == "auction":
             return _open(game, head.role, head.players)
         return _effect(game, head.role, head.players[0])

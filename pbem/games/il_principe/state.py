@@ -124,9 +124,14 @@ class Game:
     def player(self, seat: str) -> Player:
         return self.players[self.seats.index(seat)]
 
-    def with_player(self, player: Player) -> Game:
+    def seated(self, player: Player) -> tuple[Player, ...]:
+        """The players with ``player`` in its seat: for a state that changes more than a player,
+        made in one copy (``evolve(game, players=game.seated(player), ...)``)."""
         index = self.seats.index(player.seat)
-        return evolve(self, players=(*self.players[:index], player, *self.players[index + 1 :]))
+        return (*self.players[:index], player, *self.players[index + 1 :])
+
+    def with_player(self, player: Player) -> Game:
+        return evolve(self, players=self.seated(player))
 
     def reading(self, name: str) -> str:
         return self.settings.readings[name]
