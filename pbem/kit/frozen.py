@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from dataclasses import replace as evolve
 else:
     _new = object.__new__
+    _set = object.__setattr__
     _UNSEEN = frozenset({""})  # no field is named "": a class not looked at yet
     # class -> the names of its fields where copying the instance dictionary is the same as
     # ``replace``, or None where it is not (looked up on every call, found once per class)
@@ -55,8 +56,10 @@ else:
             values = obj.__dict__
             if len(values) == len(names) and names.issuperset(changes):
                 new = _new(kind)
-                copied = new.__dict__  # made empty with the instance, filled here
-                copied.update(values)
+                # dict.copy clones the table whole (an instance's shared-key dictionary too),
+                # where filling an empty one inserts each field again
+                copied = values.copy()
                 copied.update(changes)
+                _set(new, "__dict__", copied)
                 return new
         return dataclasses.replace(obj, **changes)

@@ -8,6 +8,8 @@ docs/rules/il-principe.md, "By email", gives each move beside the rule it rests 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pbem.errors import MoveSyntaxError
 from pbem.games.il_principe.components import COLOURS
 from pbem.kit.grammar import NAME, Bid, MoveBase, Pass, bid_or_pass, tokens, words
@@ -28,6 +30,16 @@ class Build(MoveBase, form="build {city} with {cards}[ shields {shields}]"):
     city: str
     cards: tuple[str, ...]
     shields: tuple[str, ...] = ()
+
+
+def build_texts(city: str, cards: Sequence[tuple[str, ...]], shields: Sequence[tuple[str, ...]]) -> list[str]:
+    """``Build(city, c, s).said()`` for each set of cards ``c``, then each set of regions ``s``:
+    a city's moves run to hundreds, so each is put together from pieces written once, the
+    cards' for each set of cards and the shields' for each set of regions."""
+    heads = [f"build {city} with {' '.join(chosen)}" for chosen in cards]
+    joined = [" ".join(regions) for regions in shields]
+    tails = [f" shields {regions}" if regions else "" for regions in joined]
+    return [head + tail for head in heads for tail in tails]
 
 
 class Play(MoveBase, form="play {cards}"):

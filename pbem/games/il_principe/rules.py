@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 from pbem.crypto.randomness import Draws
@@ -31,6 +33,7 @@ from pbem.games.il_principe.moves import (
     Shield,
     Show,
     TurnUp,
+    build_texts,
     format_move,
     parse,
 )
@@ -116,14 +119,12 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return _legal(state, seat)
 
     def legal_moves(self, state: Game, seat: str) -> list[str]:
-        """``legal`` as text. A seat asked to bid, the move asked most often, has its bids' texts
-        from a table rather than written anew each time."""
+        """``legal`` as text, written without making each move first where the lists are long:
+        the bids, the move asked most often, from a table of their texts, and the cities, which
+        run to hundreds of moves, from pieces written once for each set of cards and of regions."""
         if seat not in rounds.actors(state):
             return []
-        bids = _bids(state, seat)
-        if bids is not None:
-            return [*map(_bid_text, bids), _PASS]
-        return [move.said() for move in _legal(state, seat)]
+        return _legal_texts(state, seat)
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
@@ -277,57 +278,67 @@ def prompt(state: Game, seat: str) -> str:
 # legal is said beside it; tests/games/il_principe/test_legal.py puts every candidate through
 # ``check`` and finds the same list, in the same order.
 
+BID = "bid"  # what a seat is asked, beside the phases and the follow-ups: a bid or a pass
+
+
+def _asked(state: Game) -> str:
+    """What the seats ``rounds.actors`` asks must do: answer the first follow-up (its kind),
+    make its reserve or show it, bid (``BID``), or take phase 3's action (``ACTIONS``)."""
+    due = first(state.follow_ups)
+    if due is not None:
+        return due.kind
+    if state.phase in (RESERVE, SHOW):
+        return state.phase
+    if state.auction is not None:
+        return BID
+    return state.phase if state.phase == ACTIONS else ""
+
 
 def _legal(state: Game, seat: str) -> list[Move]:
-    """The moves of ``seat``, one of the seats ``rounds.actors`` asks: the turn is its own."""
-    bids = _bids(state, seat)
-    if bids is not None:
-        return [*(Bid(amount) for amount in bids), Pass()]
-    due = first(state.follow_ups)
-    if due is not None:  # the seat owing it: only an answer to it is taken
-        if due.kind == BUILD:
-            return [*_builds(state, seat), Pass()]
-        if due.kind == TURN_UP:
-            # Any colour but the role's own, of which the seat has a card face down.
-            own = due.what.split()[0]
-            down = state.player(seat).down
-            return [
-                *(
-                    TurnUp(colour)
-                    for colour, number in zip(COLOURS, down, strict=True)
-                    if number and colour != own
-                ),
-                Pass(),
-            ]
+    """The moves of ``seat``, one of the seats ``rounds.actors`` asks: the turn is its own, and
+    a follow-up it owes is the only thing it may answer."""
+    asked = _asked(state)
+    if asked == BID:
+        return [*(Bid(amount) for amount in _bids(state, seat)), Pass()]
+    if asked == BUILD:
+        return [*_builds(state, seat), Pass()]
+    if asked == TURN_UP:
+        # Any colour but the role's own, of which the seat has a card face down.
+        own = state.follow_ups[0].what.split()[0]
+        down = state.player(seat).down
+        colours = [colour for colour, number in zip(COLOURS, down, strict=True) if number and colour != own]
+        return [*(TurnUp(colour) for colour in colours), Pass()]
+    if asked == SHIELD:
         # A shield goes in any region of the game.
         return [Shield(region) for region in sorted(state.components.regions)]
-    if state.phase == RESERVE:
+    if asked == RESERVE:
         # Any ``reserve`` cards of the hand: its tokens are each held once, and a colour is taken
         # at most as often as the seat holds public cards of it.
         wanted = state.settings.rules.reserve
         return [Reserve(combo) for combo in sorted(set(itertools.combinations(_items(state, seat), wanted)))]
-    if state.phase == SHOW:
+    if asked == SHOW:
         return [Show()]
-    if state.phase == ACTIONS:
-        # Cards of one colour from the hand: a public colour as often as it is held, each hidden
-        # card alone (it may be of any colour). Several hidden cards of one colour are accepted in
-        # one play, but listed one by one: which of them share a colour is the holder's secret,
-        # and every set would be too many to list.
-        player = state.player(seat)
-        plays: list[Move] = [Play((token,)) for token in player.hand]
-        for colour, number in zip(COLOURS, player.known, strict=True):
-            plays.extend(Play((colour,) * size) for size in range(1, number + 1))
-        return [*_builds(state, seat), *plays, Pass()]
+    if asked == ACTIONS:
+        return [*_builds(state, seat), *_plays(state, seat), Pass()]
     return []
 
 
-def _bids(state: Game, seat: str) -> range | None:
-    """The amounts ``seat`` may bid, where it is asked to bid (or pass, always taken): every bid
-    from the least the auction takes to the seat's ducats. None where no auction asks it: none
-    runs, or a follow-up comes first (the reserve and its showing come before any auction)."""
+def _legal_texts(state: Game, seat: str) -> list[str]:
+    """``_legal`` as text: the same moves in the same order."""
+    asked = _asked(state)
+    if asked == BID:
+        return [*map(_bid_text, _bids(state, seat)), _PASS]
+    if asked == BUILD:
+        return [*_build_texts(state, seat), _PASS]
+    if asked == ACTIONS:
+        return [*_build_texts(state, seat), *(play.said() for play in _plays(state, seat)), _PASS]
+    return [move.said() for move in _legal(state, seat)]
+
+
+def _bids(state: Game, seat: str) -> range:
+    """Every bid from the least the auction takes to the seat's ducats (a pass is always taken)."""
     auction = state.auction
-    if auction is None or state.follow_ups or state.phase in (RESERVE, SHOW):
-        return None
+    assert auction is not None
     return range(rounds.RAISE.least(auction), state.player(seat).ducats + 1)
 
 
@@ -340,12 +351,29 @@ def _bid_text(amount: int) -> str:
 _PASS = Pass().said()
 
 
+def _plays(state: Game, seat: str) -> list[Move]:
+    """Cards of one colour from the hand: a public colour as often as it is held, each hidden card
+    alone (it may be of any colour). Several hidden cards of one colour are accepted in one play,
+    but listed one by one: which of them share a colour is the holder's secret, and every set
+    would be too many to list."""
+    player = state.player(seat)
+    plays: list[Move] = [Play((token,)) for token in player.hand]
+    for colour, number in zip(COLOURS, player.known, strict=True):
+        plays.extend(Play((colour,) * size) for size in range(1, number + 1))
+    return plays
+
+
 def _items(state: Game, seat: str) -> list[str]:
     player = state.player(seat)
     return [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
 
 
-def _builds(state: Game, seat: str) -> list[Move]:
+# A city ``seat`` may build: its id, each set of cards that may bear its icons, and each set of
+# regions its shields may go in; every pair of the two is a move, the cards first.
+Choice = tuple[str, list[tuple[str, ...]], list[tuple[str, ...]]]
+
+
+def _build_choices(state: Game, seat: str) -> list[Choice]:
     """Every city ``seat`` may build now, with each set of its cards that could bear the city's
     icons: public cards only for icons of their colour, hidden cards for the rest (their colours
     wait for them to be shown), and each set of regions its shields may go in.
@@ -357,16 +385,35 @@ def _builds(state: Game, seat: str) -> list[Move]:
         return []
     player = state.player(seat)
     public = dict(zip(COLOURS, player.known, strict=True))
-    found: list[Move] = []
+    found: list[Choice] = []
     for city in state.face_up:
         card = state.components.cities[city]
         if card.cost > player.ducats or check_icons(card.size, card.icons):
             continue
         combos = sorted(_fitting(card.icons, public, player.hand))
+        if not combos:
+            continue
         due = rounds.shields_due(state, player, city)
         placements = sorted(set(itertools.combinations_with_replacement(card.regions, due)))
-        found.extend(Build(city, combo, regions) for combo in combos for regions in placements)
+        found.append((city, combos, placements))
     return found
+
+
+def _builds(state: Game, seat: str) -> list[Move]:
+    return [
+        Build(city, combo, regions)
+        for city, combos, placements in _build_choices(state, seat)
+        for combo in combos
+        for regions in placements
+    ]
+
+
+def _build_texts(state: Game, seat: str) -> list[str]:
+    return [
+        text
+        for city, combos, placements in _build_choices(state, seat)
+        for text in build_texts(city, combos, placements)
+    ]
 
 
 def _fitting(icons: Sequence[str], public: Mapping[str, int], hand: Sequence[str]) -> set[tuple[str, ...]]:
@@ -376,8 +423,9 @@ def _fitting(icons: Sequence[str], public: Mapping[str, int], hand: Sequence[str
     found: set[tuple[str, ...]] = set()
     for taken in itertools.product(*(range(min(wanted[c], public[c]) + 1) for c in COLOURS)):
         shown = tuple(colour for colour, number in zip(COLOURS, taken, strict=True) for _ in range(number))
-        for tokens in itertools.combinations(hand, len(icons) - len(shown)):
-            found.add((*tokens, *shown))
+        # each set of tokens followed by ``shown``, joined without a loop in Python: a large hand
+        # has hundreds of sets for a city
+        found.update(map(operator.add, itertools.combinations(hand, len(icons) - len(shown)), repeat(shown)))
     return found
 
 
