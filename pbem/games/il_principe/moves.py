@@ -8,7 +8,7 @@ docs/rules/il-principe.md, "By email", gives each move beside the rule it rests 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pbem.errors import MoveSyntaxError
 from pbem.games.il_principe.components import COLOURS
@@ -19,6 +19,12 @@ TOKEN = tokens("building")
 
 class Reserve(MoveBase, form="reserve {cards}"):
     cards: tuple[str, ...]
+
+
+def reserve_texts(sets: Iterable[tuple[str, ...]]) -> list[str]:
+    """``Reserve(cards).said()`` for each set of cards, written without making the moves: every
+    seat lists its reserves each round, dozens of them."""
+    return [f"reserve {' '.join(cards)}" for cards in sets]
 
 
 class Show(MoveBase, form="show"):

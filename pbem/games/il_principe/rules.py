@@ -36,6 +36,7 @@ from pbem.games.il_principe.moves import (
     build_texts,
     format_move,
     parse,
+    reserve_texts,
 )
 from pbem.games.il_principe.state import (
     ACTIONS,
@@ -215,7 +216,7 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
         return []
     if isinstance(move, Show) and state.phase == SHOW:
         tokens = rounds.unshown(state.player(seat))
-    elif isinstance(move, Build | Play):
+    elif isinstance(move, (Build, Play)):  # a tuple: isinstance of a union is slower
         held = state.player(seat).hand
         tokens = [card for card in dict.fromkeys(move.cards) if card in held]
     else:
@@ -312,10 +313,7 @@ def _legal(state: Game, seat: str) -> list[Move]:
         # A shield goes in any region of the game.
         return [Shield(region) for region in sorted(state.components.regions)]
     if asked == RESERVE:
-        # Any ``reserve`` cards of the hand: its tokens are each held once, and a colour is taken
-        # at most as often as the seat holds public cards of it.
-        wanted = state.settings.rules.reserve
-        return [Reserve(combo) for combo in sorted(set(itertools.combinations(_items(state, seat), wanted)))]
+        return [Reserve(cards) for cards in _reserves(state, seat)]
     if asked == SHOW:
         return [Show()]
     if asked == ACTIONS:
@@ -332,7 +330,16 @@ def _legal_texts(state: Game, seat: str) -> list[str]:
         return [*_build_texts(state, seat), _PASS]
     if asked == ACTIONS:
         return [*_build_texts(state, seat), *(play.said() for play in _plays(state, seat)), _PASS]
+    if asked == RESERVE:
+        return reserve_texts(_reserves(state, seat))
     return [move.said() for move in _legal(state, seat)]
+
+
+def _reserves(state: Game, seat: str) -> list[tuple[str, ...]]:
+    """Any ``reserve`` cards of the hand: its tokens are each held once, and a colour is taken at
+    most as often as the seat holds public cards of it."""
+    wanted = state.settings.rules.reserve
+    return sorted(set(itertools.combinations(_items(state, seat), wanted)))
 
 
 def _bids(state: Game, seat: str) -> range:
