@@ -38,11 +38,12 @@ class Build(MoveBase, form="build {city} with {cards}[ shields {shields}]"):
     shields: tuple[str, ...] = ()
 
 
-def build_texts(city: str, cards: Sequence[tuple[str, ...]], shields: Sequence[tuple[str, ...]]) -> list[str]:
-    """``Build(city, c, s).said()`` for each set of cards ``c``, then each set of regions ``s``:
-    a city's moves run to hundreds, so each is put together from pieces written once, the
-    cards' for each set of cards and the shields' for each set of regions."""
-    heads = [f"build {city} with {' '.join(chosen)}" for chosen in cards]
+def build_texts(city: str, cards: Sequence[str], shields: Sequence[tuple[str, ...]]) -> list[str]:
+    """``Build(city, c, s).said()`` for each set of cards ``c`` (given as its words, ``" ".join``),
+    then each set of regions ``s``: a city's moves run to hundreds, so each is put together from
+    pieces written once, the cards' for each set of cards and the shields' for each set of
+    regions."""
+    heads = [f"build {city} with {words}" for words in cards]
     joined = [" ".join(regions) for regions in shields]
     tails = [f" shields {regions}" if regions else "" for regions in joined]
     return [head + tail for head in heads for tail in tails]
