@@ -1,77 +1,35 @@
-"""A fingerprint of Il Principe's rules: seeded random games played to the end, digested.
+"""A fingerprint of Il Principe's rules, from the command line: seeded random games played to the
+end, digested (tests/games/il_principe/sweep.py says what the digest covers). Run it on two
+versions of pbem and compare the digests: a change meant to make the rules faster must leave every
+game the same. ``--root DIR`` digests the pbem and the tests' random player of another checkout
+with this tree's sweep (tests/games/il_principe/test_sweep.py keeps the digest of a few games).
 
-Run it on two versions of pbem and compare the digests: a change meant to make the rules faster
-must leave every game the same. Each game is played by the tests' random player
-(``tests/games/il_principe/support.py``'s ``playout``) from its seed, and the digest (sha256)
-covers every move made (the seat, its text, the phase it was made in) and every final score.
-
-``--deep`` also digests, after every move, every legal move of each seat asked to act and the
-state itself (every field but the components, which never change): a faster rule that lists a
-move in another order, or leaves a state that only differs where no later move looks, shows there.
-``--mixed`` plays 2 to 5 players with the variant on and off instead of four players only.
-
-    python benchmarks/sweep_principe.py --games 150 [--deep] [--mixed]
+    python benchmarks/sweep_principe.py --games 150 [--legal | --deep] [--mixed] [--root DIR]
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import random
+import runpy
 import sys
-from dataclasses import fields
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' players and dealer
-
-from pbem.games.il_principe.rules import RULES
-from pbem.games.il_principe.state import OVER, Game
-from pbem.games.il_principe.view import breakdown
-from tests.games.il_principe.support import dealer_for, new_game, playout
-
-SEATS = ("anna", "bruno", "carla", "dario", "elena")
-# Fixed for the whole game: the signed components, their companion view, the settings.
-CONSTANT = frozenset({"components", "parts", "settings"})
-
-
-def state_text(game: Game) -> str:
-    """Every field that changes during play, as text."""
-    return repr([(item.name, getattr(game, item.name)) for item in fields(game) if item.name not in CONSTANT])
-
-
-def sweep(games: int, deep: bool, mixed: bool) -> tuple[str, int]:
-    """The digest of ``games`` seeded games, and the number of moves they made."""
-    digest = hashlib.sha256()
-    made = 0
-    for seed in range(games):
-        players = 2 + seed % 4 if mixed else 4
-        rich = mixed and seed % 8 >= 4
-        game = new_game(SEATS[:players], rich_start=rich)
-        dealer = dealer_for(game, seed)
-        game = last = dealer.settle(game)
-        digest.update(f"game {seed} {players} {rich}\n".encode())
-        for before, after, seat, text in playout(game, dealer, random.Random(seed)):
-            made += 1
-            last = after
-            digest.update(f"{seat}|{text}|{RULES.phase(before)}\n".encode())
-            if deep:
-                for demand in RULES.demands(after):
-                    digest.update(f"{demand.seat}: {RULES.legal_moves(after, demand.seat)}\n".encode())
-                digest.update(state_text(after).encode())
-        if last.phase != OVER:
-            raise SystemExit(f"game {seed} did not end")
-        digest.update(f"score {sorted(breakdown(last).items())}\n".encode())
-    return digest.hexdigest(), made
+TREE = Path(__file__).resolve().parent.parent
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=150)
-    parser.add_argument("--deep", action="store_true")
-    parser.add_argument("--mixed", action="store_true")
+    parser.add_argument("--legal", action="store_true", help="every legal move after every move too")
+    parser.add_argument("--deep", action="store_true", help="every legal move and every state too")
+    parser.add_argument("--mixed", action="store_true", help="2 to 5 players, the variant on and off")
+    parser.add_argument("--root", type=Path, default=TREE, help="the checkout whose rules are digested")
     args = parser.parse_args()
-    digest, made = sweep(args.games, args.deep, args.mixed)
-    print(f"{args.games} games, {made} moves, deep={args.deep}, mixed={args.mixed}: {digest}")
+    sys.path.insert(0, str(args.root.resolve()))  # its pbem and its tests' random player
+    found = runpy.run_path(str(TREE / "tests" / "games" / "il_principe" / "sweep.py"))
+    digest, made = found["sweep"](args.games, legal=args.legal, deep=args.deep, mixed=args.mixed)
+    kind = "deep" if args.deep else "legal" if args.legal else "moves"
+    print(f"{args.games} games, {made} moves, {kind}, mixed={args.mixed}: {digest}")
     return 0
 
 

@@ -241,8 +241,8 @@ def _check_held(player: Player, cards: Sequence[str]) -> None:
 
 
 def _take(player: Player, cards: Sequence[str], reserved: tuple[str, ...] | None = None) -> Player:
-    """``player`` without ``cards``; ``reserved``: put in the reserve with them (the copy made
-    once)."""
+    """``player`` without ``cards``, and with ``reserved`` as its reserve where given (set in
+    the same copy)."""
     known = player.known
     for card in cards:
         if card in COLOURS:
