@@ -419,11 +419,10 @@ def _build_texts(state: Game, seat: str) -> list[str]:
     """``_builds`` written. Each set of cards is sorted as its words: the same order as the
     sets themselves, as every set of a city has as many cards and a card's name has no character
     before the space that parts them (sorting strings is much faster than sorting tuples)."""
-    return [
-        text
-        for city, sets, placements in _build_choices(state, seat)
-        for text in build_texts(city, sorted(map(" ".join, sets)), placements)
-    ]
+    found: list[str] = []
+    for city, sets, placements in _build_choices(state, seat):
+        found.extend(build_texts(city, sorted(map(" ".join, sets)), placements))
+    return found
 
 
 def _fitting(icons: Sequence[str], public: Mapping[str, int], hand: Sequence[str]) -> set[tuple[str, ...]]:
