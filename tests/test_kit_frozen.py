@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import FrozenInstanceError, InitVar, dataclass, field, replace
 from functools import cached_property
@@ -47,6 +48,14 @@ class Seeded:
 
 
 @dataclass(frozen=True)
+class Doubled:
+    number: int
+
+    def __init__(self, number: int) -> None:
+        object.__setattr__(self, "number", 2 * number)
+
+
+@dataclass(frozen=True)
 class Cached:
     number: int
 
@@ -82,6 +91,17 @@ def test_refusals_are_replaces() -> None:
 
 def test_what_init_derives_is_derived_again() -> None:
     assert evolve(Derived(1), number=4).double == 8
+    assert evolve(Doubled(1), number=4).number == 8  # an __init__ written by hand
+
+
+def test_a_plain_class_is_copied_not_replaced() -> None:
+    """Where the copy is the same value, it is the fast one (the point of evolve)."""
+    frozen = importlib.import_module("pbem.kit.frozen")
+    plain = Plain(1)
+    evolve(plain, number=2)
+    assert frozen._PLAIN[Plain] == {"number", "words", "table"}
+    for kind in (Checked, Derived, Seeded, Doubled):
+        assert frozen._PLAIN.get(kind, "unseen") in (None, "unseen")
 
 
 def test_a_cached_property_is_not_carried_over() -> None:

@@ -38,6 +38,10 @@ else:
             return None
         if not kind.__dataclass_params__.init or hasattr(kind, "__post_init__"):
             return None
+        # dataclass keeps an __init__ written in the class body: only the one it wrote itself (its
+        # source compiled from a string) is known to store the fields and nothing else
+        if getattr(getattr(kind.__init__, "__code__", None), "co_filename", None) != "<string>":
+            return None
         found = dataclasses.fields(kind)
         names = frozenset(item.name for item in found)
         # fields() leaves InitVars out, which replace must be given: __init__ takes exactly the
