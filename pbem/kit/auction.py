@@ -10,9 +10,10 @@ is ""), and the payment, which is the game's once the auction is ``over``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import after
 
 Lot = TypeVar("Lot")
@@ -53,17 +54,20 @@ class Auction(Generic[Lot]):
     @property
     def left(self) -> tuple[str, ...]:
         """Who has not passed, clockwise."""
-        return tuple(seat for seat in self.among if seat not in self.passed)
+        passed = self.passed
+        return tuple([seat for seat in self.among if seat not in passed])
 
     @property
     def rivals(self) -> tuple[str, ...]:
         """Who may still outbid the leader."""
-        return tuple(seat for seat in self.left if seat != self.leader)
+        passed, leader = self.passed, self.leader
+        return tuple([seat for seat in self.among if seat not in passed and seat != leader])
 
     @property
     def over(self) -> bool:
         """Nobody is left to outbid the leader, or everybody passed before anyone bid."""
-        return not self.rivals
+        passed, leader = self.passed, self.leader
+        return not any(seat not in passed and seat != leader for seat in self.among)
 
     @property
     def winner(self) -> str:
@@ -71,16 +75,17 @@ class Auction(Generic[Lot]):
         return self.leader
 
     def bid(self, seat: str, amount: int) -> Auction[Lot]:
-        return replace(self, leader=seat, price=amount, turn=seat)
+        return evolve(self, leader=seat, price=amount, turn=seat)
 
     def passing(self, *seats: str) -> Auction[Lot]:
         """``seats`` pass; the turn stays until ``onward`` moves it."""
-        return replace(self, passed=(*self.passed, *seats))
+        return evolve(self, passed=(*self.passed, *seats))
 
     def next_seat(self) -> str:
         """Who is asked after the current turn: the next rival clockwise, "" once it is over."""
-        return after(self.among, self.turn, self.rivals) if self.rivals else ""
+        rivals = self.rivals
+        return after(self.among, self.turn, rivals) if rivals else ""
 
     def onward(self) -> Auction[Lot]:
         """The turn moved to ``next_seat``; the auction must not be over."""
-        return replace(self, turn=self.next_seat())
+        return evolve(self, turn=self.next_seat())

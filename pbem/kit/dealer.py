@@ -77,6 +77,8 @@ class Dealer(Generic[S]):
         events: bool = False,
     ) -> None:
         self.rules = rules
+        # Asked after every move: found once, as the rules' methods do not change.
+        self.reshuffles = reshuffle_rules(rules)
         self.held = held
         self.face_down = face_down or held
         self.events = events
@@ -173,7 +175,7 @@ class Dealer(Generic[S]):
         """Answer every reshuffle and draw the state waits for (and random event, with
         ``events``), oldest first, as the engine does after each entry: no draw from a deck until
         its reshuffle is done, a card dealt face up shown to everyone."""
-        reshuffles = reshuffle_rules(self.rules)
+        reshuffles = self.reshuffles
         while True:
             if reshuffles is not None and (decks := reshuffles.reshuffle_requests(state)):
                 self.rng.shuffle(self.piles[decks[0]])

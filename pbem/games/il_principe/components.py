@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pbem import gamefile
@@ -192,6 +193,12 @@ class ComponentSet:
     def role_effects(self) -> dict[str, tuple[str, int]]:
         """What each role (``blue major``) does when taken: (effect, amount); both ranks of a
         colour do the same."""
+        return dict(self._role_effects)
+
+    @cached_property
+    def _role_effects(self) -> dict[str, tuple[str, int]]:
+        # Read at every role's effect: found once for the components (which never change), and
+        # each caller given its own copy.
         return {f"{role.colour} {role.rank}": (role.effect, role.amount) for role in self.roles.values()}
 
 

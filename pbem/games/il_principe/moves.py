@@ -8,6 +8,10 @@ docs/rules/il-principe.md, "By email", gives each move beside the rule it rests 
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable, Sequence
+from itertools import product, starmap
+
 from pbem.errors import MoveSyntaxError
 from pbem.games.il_principe.components import COLOURS
 from pbem.kit.grammar import NAME, Bid, MoveBase, Pass, bid_or_pass, tokens, words
@@ -19,6 +23,12 @@ class Reserve(MoveBase, form="reserve {cards}"):
     cards: tuple[str, ...]
 
 
+def reserve_texts(sets: Iterable[tuple[str, ...]]) -> list[str]:
+    """``Reserve(cards).said()`` for each set of cards, written without making the moves: every
+    seat lists its reserves each round, dozens of them."""
+    return [f"reserve {' '.join(cards)}" for cards in sets]
+
+
 class Show(MoveBase, form="show"):
     """``show``: the reserve turned face up."""
 
@@ -28,6 +38,18 @@ class Build(MoveBase, form="build {city} with {cards}[ shields {shields}]"):
     city: str
     cards: tuple[str, ...]
     shields: tuple[str, ...] = ()
+
+
+def build_texts(city: str, cards: Sequence[str], shields: Sequence[tuple[str, ...]]) -> list[str]:
+    """``Build(city, c, s).said()`` for each set of cards ``c`` (given as its words, ``" ".join``),
+    then each set of regions ``s``: a city's moves run to hundreds, so each is put together from
+    pieces written once, the cards' for each set of cards and the shields' for each set of
+    regions."""
+    heads = [f"build {city} with {words}" for words in cards]
+    joined = [" ".join(regions) for regions in shields]
+    tails = [f" shields {regions}" if regions else "" for regions in joined]
+    # each head with each tail, joined without a loop in Python
+    return list(starmap(operator.add, product(heads, tails)))
 
 
 class Play(MoveBase, form="play {cards}"):

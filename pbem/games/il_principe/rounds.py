@@ -10,9 +10,7 @@ the same functions (``actions.next_group``, ``actions.role_points``, ``roles.pla
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from pbem.engine.ruleset import DrawRequest
 from pbem.errors import IllegalMoveError
@@ -39,6 +37,7 @@ from pbem.games.il_principe.state import (
 from pbem.games.il_principe.table.state import Step
 from pbem.kit.auction import Auction, Raise
 from pbem.kit.cards import answered, dealing_face_up, draws, with_shown
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import FollowUp, after, check_turn, clockwise, first, move_step, whose_turn
 
 # --- who acts ------------------------------------------------------------------------------------
@@ -83,23 +82,23 @@ def _ensure_turn(game: Game, seat: str) -> None:
 
 
 def drawn(game: Game, request: DrawRequest, token: str) -> Game:
-    game = replace(game, drawing=answered(game.drawing, request))
+    drawing = answered(game.drawing, request)
     if request.face_up:
-        return replace(game, dealt_up=(*game.dealt_up, token))
+        return evolve(game, drawing=drawing, dealt_up=(*game.dealt_up, token))
     player = game.player(request.seat)
-    return game.with_player(replace(player, hand=(*player.hand, token)))
+    return evolve(game, drawing=drawing, players=game.seated(evolve(player, hand=(*player.hand, token))))
 
 
 def revealed(game: Game, token: str, card: str) -> Game:
     if token in game.dealt_up:
         # The last round: « les cartes sont tirées de la pioche pour la mise aux enchères ».
-        game = replace(
+        game = evolve(
             game,
             dealt_up=tuple(t for t in game.dealt_up if t != token),
             reserve=add(game.reserve, card),
         )
         return _advance(game)
-    return replace(game, shown=with_shown(game.shown, token, card))
+    return evolve(game, shown=with_shown(game.shown, token, card))
 
 
 def turn_up_cities(game: Game, order: Sequence[str]) -> Game:
@@ -107,7 +106,7 @@ def turn_up_cities(game: Game, order: Sequence[str]) -> Game:
     uniform order of the cards not yet turned up."""
     taken = tuple(order[: game.city_draws])
     pool = tuple(city for city in game.pool if city not in taken)
-    return _advance(replace(game, face_up=(*game.face_up, *taken), pool=pool, city_draws=0))
+    return _advance(evolve(game, face_up=(*game.face_up, *taken), pool=pool, city_draws=0))
 
 
 def reuse_removed(game: Game, order: Sequence[str]) -> Game:
@@ -118,7 +117,7 @@ def reuse_removed(game: Game, order: Sequence[str]) -> Game:
     for colour in taken:
         removed = add(removed, colour, -1)
         reserve = add(reserve, colour)
-    return _advance(replace(game, removed=removed, reserve=reserve, reuse=0))
+    return _advance(evolve(game, removed=removed, reserve=reserve, reuse=0))
 
 
 def removed_cards(game: Game) -> list[str]:
@@ -128,7 +127,7 @@ def removed_cards(game: Game) -> list[str]:
 def _turn_up_city(game: Game) -> Game:
     if game.cities_left <= 0:
         return game
-    return replace(game, city_draws=game.city_draws + 1, cities_left=game.cities_left - 1)
+    return evolve(game, city_draws=game.city_draws + 1, cities_left=game.cities_left - 1)
 
 
 # --- phase 1 -------------------------------------------------------------------------------------
@@ -137,7 +136,7 @@ def _turn_up_city(game: Game) -> Game:
 def start(game: Game) -> Game:
     """« Tirer les 4 premières cartes Cité et les mettre face visible », then the first round."""
     wanted = game.rule("face_up_cities")
-    game = replace(game, city_draws=wanted, cities_left=game.cities_left - wanted)
+    game = evolve(game, city_draws=wanted, cities_left=game.cities_left - wanted)
     return begin_round(game, 1)
 
 
@@ -147,8 +146,8 @@ def begin_round(game: Game, round_: int) -> Game:
     with the auction's cards drawn from the pile. Otherwise each seat « Reçoit 5 pièces de monnaie
     ... Pioche 4 cartes » (6 ducats with the « Variante » or 2 players; 5 cards with 2 players)."""
     rules = game.settings.rules
-    players = tuple(replace(p, reserved=None, wins=0) for p in game.players)
-    game = replace(
+    players = tuple(evolve(p, reserved=None, wins=0) for p in game.players)
+    game = evolve(
         game,
         round=round_,
         players=players,
@@ -161,13 +160,13 @@ def begin_round(game: Game, round_: int) -> Game:
         colours_left=(),
     )
     if len(game.face_up) + game.city_draws < game.rule("face_up_cities"):
-        return replace(game, phase=OVER)
+        return evolve(game, phase=OVER)
     if game.deck < rules.threshold:
         return _last_round(game)
     order = clockwise(game.seats, game.principe)
-    players = tuple(replace(p, ducats=p.ducats + rules.income) for p in game.players)
+    players = tuple(evolve(p, ducats=p.ducats + rules.income) for p in game.players)
     drawing = tuple(request for seat in order for request in draws(DECK, seat, rules.draw))
-    return replace(
+    return evolve(
         game,
         players=players,
         deck=game.deck - len(drawing),
@@ -197,12 +196,12 @@ def last_draw(game: Game) -> tuple[int, int] | None:
 def _last_round(game: Game) -> Game:
     found = last_draw(game)
     if found is None:
-        return replace(game, phase=OVER)
+        return evolve(game, phase=OVER)
     from_pile, reused = found
     # Text B: « les joueurs reçoivent uniquement leurs ducats »; text A: « La phase 1 est supprimée ».
     paid = 0 if game.reading("last-round-ducats") == "none" else game.settings.rules.income
-    players = tuple(replace(p, ducats=p.ducats + paid, reserved=()) for p in game.players)
-    game = replace(
+    players = tuple(evolve(p, ducats=p.ducats + paid, reserved=()) for p in game.players)
+    game = evolve(
         game,
         players=players,
         last_round=True,
@@ -234,29 +233,36 @@ def _check_held(player: Player, cards: Sequence[str]) -> None:
     for token in tokens:
         if token not in player.hand:
             raise IllegalMoveError(f"{player.seat} holds no {token}")
-    for colour, number in Counter(card for card in cards if card in COLOURS).items():
+    # each colour named, in the order first named (a Counter's, at a fraction of its cost)
+    public = [card for card in cards if card in COLOURS]
+    for colour in dict.fromkeys(public):
+        number = public.count(colour)
         held = player.known[COLOURS.index(colour)]
         if number > held:
             raise IllegalMoveError(f"{player.seat} holds {held} public {colour} card(s), not {number}")
 
 
-def _take(player: Player, cards: Sequence[str]) -> Player:
+def _take(player: Player, cards: Sequence[str], reserved: tuple[str, ...] | None = None) -> Player:
+    """``player`` without ``cards``, and with ``reserved`` as its reserve where given (set in
+    the same copy)."""
     known = player.known
     for card in cards:
         if card in COLOURS:
             known = add(known, card, -1)
-    return replace(player, hand=tuple(t for t in player.hand if t not in cards), known=known)
+    hand = tuple(t for t in player.hand if t not in cards)
+    if reserved is None:
+        return evolve(player, hand=hand, known=known)
+    return evolve(player, hand=hand, known=known, reserved=reserved)
 
 
 def reserve(game: Game, seat: str, cards: Sequence[str]) -> Game:
     """A sealed reserve, revealed: public cards join the reserve now, the others once shown."""
-    player = _take(game.player(seat), cards)
-    game = game.with_player(replace(player, reserved=tuple(cards)))
+    players = game.seated(_take(game.player(seat), cards, reserved=tuple(cards)))
     public = [card for card in cards if card in COLOURS]
-    game = replace(game, reserve=tuple(a + b for a, b in zip(game.reserve, counts(public), strict=True)))
-    if any(p.reserved is None for p in game.players):
-        return game
-    return _advance(replace(game, phase=SHOW))
+    pooled = tuple(a + b for a, b in zip(game.reserve, counts(public), strict=True))
+    if any(p.reserved is None for p in players):
+        return evolve(game, players=players, reserve=pooled)
+    return _advance(evolve(game, players=players, reserve=pooled, phase=SHOW))
 
 
 def check_show(game: Game, seat: str) -> None:
@@ -270,9 +276,12 @@ def show(game: Game, seat: str) -> Game:
     player = game.player(seat)
     colours = [game.shown[token] for token in unshown(player)]
     public = [card for card in player.reserved or () if card in COLOURS]
-    game = game.with_player(replace(player, reserved=(*public, *colours)))
     return _advance(
-        replace(game, reserve=tuple(a + b for a, b in zip(game.reserve, counts(colours), strict=True)))
+        evolve(
+            game,
+            players=game.seated(evolve(player, reserved=(*public, *colours))),
+            reserve=tuple(a + b for a, b in zip(game.reserve, counts(colours), strict=True)),
+        )
     )
 
 
@@ -285,7 +294,7 @@ RAISE = Raise(step=1)
 def _open(game: Game, lot: str, among: Sequence[str]) -> Game:
     """« Le joueur à la gauche de Il Principe commence chaque enchère »."""
     pool = tuple(seat for seat in game.seats if seat in among)
-    return replace(game, auction=Auction(lot, pool, after(game.seats, game.principe, pool)))
+    return evolve(game, auction=Auction(lot, pool, after(game.seats, game.principe, pool)))
 
 
 def check_bid(game: Game, seat: str, amount: int) -> None:
@@ -325,31 +334,35 @@ def _after_turn(game: Game, auction: Auction[str]) -> Game:
     """« Les enchères continuent jusqu'à ce qu'il ne reste plus qu'un seul joueur à ne pas
     passer »; « Si tout le monde passe ... le groupe de cartes est retiré du jeu »."""
     if auction.over:
-        return _won(replace(game, auction=None), auction.lot, auction.winner, auction.price)
-    return replace(game, auction=auction.onward())
+        return _won(game, auction.lot, auction.winner, auction.price)
+    return evolve(game, auction=auction.onward())
 
 
 def _won(game: Game, lot: str, seat: str, price: int) -> Game:
+    """The auction of ``game`` is over: it closes, and ``seat`` ("" for nobody) takes the lot."""
     if lot in COLOURS:
         count = game.reserve[COLOURS.index(lot)]
-        game = replace(game, reserve=add(game.reserve, lot, -count))
+        reserve = add(game.reserve, lot, -count)
         if not seat:
-            return _advance(replace(game, removed=add(game.removed, lot, count)))
+            return _advance(
+                evolve(game, auction=None, reserve=reserve, removed=add(game.removed, lot, count))
+            )
         player = game.player(seat)
-        player = replace(player, ducats=player.ducats - price, known=add(player.known, lot, count))
-        player = replace(player, wins=player.wins + 1)
-        game = replace(game.with_player(player), principe=seat)
+        player = evolve(
+            player, ducats=player.ducats - price, known=add(player.known, lot, count), wins=player.wins + 1
+        )
         # « Peut construire 1 cité »: asked only where the table does not already rule it out.
-        if could_build(game, seat):
-            game = replace(game, follow_ups=(FollowUp(seat, BUILD),))
-        return _advance(game)
+        follow_ups = (FollowUp(seat, BUILD),) if _could_build(game, player) else game.follow_ups
+        players = game.seated(player)
+        return _advance(
+            evolve(game, auction=None, reserve=reserve, players=players, principe=seat, follow_ups=follow_ups)
+        )
     # A tied role: « paie la somme à la banque, gagne la tuile du Rôle et le pion Il Principe »;
     # « Si tout le monde passe ... la tuile de Rôle reste sur le plateau ».
     if seat:
-        player = game.player(seat)
-        game = replace(game.with_player(replace(player, ducats=player.ducats - price)), principe=seat)
-        game = _give(game, lot, seat)
-    return _advance(game)
+        player = evolve(game.player(seat), ducats=game.player(seat).ducats - price)
+        return _advance(_give(evolve(game, auction=None, principe=seat), lot, player, game.role_steps))
+    return _advance(evolve(game, auction=None))
 
 
 # --- building a city -------------------------------------------------------------------------------
@@ -362,9 +375,12 @@ def builds_allowed(game: Game) -> bool:
 
 def could_build(game: Game, seat: str) -> bool:
     """Whether what everyone sees leaves ``seat`` a city it might build."""
+    return _could_build(game, game.player(seat))
+
+
+def _could_build(game: Game, player: Player) -> bool:
     if not builds_allowed(game):
         return False
-    player = game.player(seat)
     return any(
         game.components.cities[city].cost <= player.ducats
         and len(game.components.cities[city].icons) <= player.hand_size
@@ -436,7 +452,7 @@ def build(game: Game, seat: str, city: str, cards: Sequence[str], regions: Seque
     for region in regions:
         shields[region] = shields.get(region, 0) + 1
     up = tuple(a + b for a, b in zip(player.up, counts(colours), strict=True))
-    player = replace(
+    player = evolve(
         player,
         ducats=player.ducats - card.cost,
         vp=player.vp + card.vp,
@@ -447,15 +463,15 @@ def build(game: Game, seat: str, city: str, cards: Sequence[str], regions: Seque
     game = game.with_player(player)
     for name, points in actions.role_points(as_table(game), seat, card.icons).items():
         other = game.player(name)
-        game = game.with_player(replace(other, vp=other.vp + points))
-    game = replace(
+        game = game.with_player(evolve(other, vp=other.vp + points))
+    game = evolve(
         game,
         face_up=tuple(c for c in game.face_up if c != city),
         built={**game.built, city: seat},
     )
     game = _turn_up_city(game)
     if game.follow_ups and game.follow_ups[0].kind == BUILD:
-        return _advance(replace(game, follow_ups=game.follow_ups[1:]))
+        return _advance(evolve(game, follow_ups=game.follow_ups[1:]))
     return _end_action(game, seat)
 
 
@@ -471,7 +487,7 @@ def check_decline(game: Game, seat: str) -> None:
 def decline(game: Game, seat: str) -> Game:
     """A pass: on a bid, on the city a win allows, on the green role's card, or on phase 3's action."""
     if game.follow_ups:
-        return _advance(replace(game, follow_ups=game.follow_ups[1:]))
+        return _advance(evolve(game, follow_ups=game.follow_ups[1:]))
     if game.auction is not None:
         return pass_bid(game, seat)
     return _end_action(game, seat)
@@ -482,7 +498,7 @@ def decline(game: Game, seat: str) -> Game:
 
 def _begin_actions(game: Game) -> Game:
     """« En commençant par le joueur Il Principe ... chaque joueur fait une seule action »."""
-    return replace(game, phase=ACTIONS, turn=game.principe, acted=())
+    return evolve(game, phase=ACTIONS, turn=game.principe, acted=())
 
 
 def check_play(game: Game, seat: str, cards: Sequence[str]) -> None:
@@ -503,14 +519,14 @@ def play(game: Game, seat: str, cards: Sequence[str]) -> Game:
     colours = _colours_of(game, cards)
     player = _take(game.player(seat), cards)
     up = tuple(a + b for a, b in zip(player.up, counts(colours), strict=True))
-    return _end_action(game.with_player(replace(player, up=up)), seat)
+    return _end_action(game.with_player(evolve(player, up=up)), seat)
 
 
 def _end_action(game: Game, seat: str) -> Game:
     acted = (*game.acted, seat)
     if len(acted) == len(game.seats):
-        return _begin_roles(replace(game, acted=acted, turn=""))
-    return _advance(replace(game, acted=acted, turn=after(game.seats, seat)))
+        return _begin_roles(evolve(game, acted=acted, turn=""))
+    return _advance(evolve(game, acted=acted, turn=after(game.seats, seat)))
 
 
 # --- phase 4 ---------------------------------------------------------------------------------------
@@ -518,19 +534,24 @@ def _end_action(game: Game, seat: str) -> Game:
 
 def _begin_roles(game: Game) -> Game:
     """« Chaque joueur replace les tuiles des Rôles », then the colours in order."""
-    return _advance(replace(game, phase=ROLES, roles={}, role_steps=(), colours_left=COLOURS))
+    return _advance(evolve(game, phase=ROLES, roles={}, role_steps=(), colours_left=COLOURS))
 
 
-def _give(game: Game, role: str, seat: str) -> Game:
-    """The holder takes the tile and turns half its face-up cards of the colour down (a major
-    role); its effect comes next (« le joueur contrôlant le Rôle Majeur en premier »)."""
+def _give(game: Game, role: str, player: Player, steps: tuple[Step, ...]) -> Game:
+    """The holder (``player`` as it stands) takes the tile and turns half its face-up cards of the
+    colour down (a major role); its effect comes next (« le joueur contrôlant le Rôle Majeur en
+    premier »), before the role ``steps`` left."""
     colour, rank = role.split()
-    player = game.player(seat)
+    seat = player.seat
     if rank == "major":
         turned = roles.turned_down(player.up[COLOURS.index(colour)])
-        player = replace(player, up=add(player.up, colour, -turned), down=add(player.down, colour, turned))
-    game = replace(game.with_player(player), roles={**game.roles, role: seat})
-    return replace(game, role_steps=(Step("effect", role, (seat,)), *game.role_steps))
+        player = evolve(player, up=add(player.up, colour, -turned), down=add(player.down, colour, turned))
+    return evolve(
+        game,
+        players=game.seated(player),
+        roles={**game.roles, role: seat},
+        role_steps=(Step("effect", role, (seat,)), *steps),
+    )
 
 
 def _effect(game: Game, role: str, seat: str) -> Game:
@@ -540,18 +561,18 @@ def _effect(game: Game, role: str, seat: str) -> Game:
     kind, amount = game.components.role_effects()[role]
     player = game.player(seat)
     if kind == "vp":
-        return game.with_player(replace(player, vp=player.vp + amount))
+        return game.with_player(evolve(player, vp=player.vp + amount))
     if kind == "ducats":
-        return game.with_player(replace(player, ducats=player.ducats + amount))
+        return game.with_player(evolve(player, ducats=player.ducats + amount))
     if kind == "draw":
         drawn = min(amount, game.deck)
-        return replace(game, deck=game.deck - drawn, drawing=(*game.drawing, *draws(DECK, seat, drawn)))
+        return evolve(game, deck=game.deck - drawn, drawing=(*game.drawing, *draws(DECK, seat, drawn)))
     if kind == "turn-up":
         if any(player.down[i] for i, other in enumerate(COLOURS) if other != colour):
-            return replace(game, follow_ups=(FollowUp(seat, TURN_UP, role),))
+            return evolve(game, follow_ups=(FollowUp(seat, TURN_UP, role),))
         return game
     if player.shields_placed < game.rule("shields_per_family"):
-        return replace(game, follow_ups=(FollowUp(seat, SHIELD, role),))
+        return evolve(game, follow_ups=(FollowUp(seat, SHIELD, role),))
     return game
 
 
@@ -570,8 +591,8 @@ def check_turn_up(game: Game, seat: str, colour: str) -> None:
 
 def turn_up(game: Game, seat: str, colour: str) -> Game:
     player = game.player(seat)
-    player = replace(player, down=add(player.down, colour, -1), up=add(player.up, colour))
-    return _advance(replace(game.with_player(player), follow_ups=game.follow_ups[1:]))
+    player = evolve(player, down=add(player.down, colour, -1), up=add(player.up, colour))
+    return _advance(evolve(game.with_player(player), follow_ups=game.follow_ups[1:]))
 
 
 def check_shield(game: Game, seat: str, region: str) -> None:
@@ -587,8 +608,8 @@ def check_shield(game: Game, seat: str, region: str) -> None:
 def shield(game: Game, seat: str, region: str) -> Game:
     player = game.player(seat)
     shields = {**player.shields, region: player.shields.get(region, 0) + 1}
-    game = game.with_player(replace(player, shields=shields))
-    return _advance(replace(game, follow_ups=game.follow_ups[1:]))
+    game = game.with_player(evolve(player, shields=shields))
+    return _advance(evolve(game, follow_ups=game.follow_ups[1:]))
 
 
 # --- moving on -------------------------------------------------------------------------------------
@@ -601,7 +622,7 @@ def _advance(game: Game) -> Game:
         if game.phase == SHOW:
             if any(unshown(player) for player in game.players):
                 return game
-            game = replace(game, phase=AUCTION)
+            game = evolve(game, phase=AUCTION)
             continue
         if game.phase == AUCTION:
             if game.dealt_up or game.reuse or dealing_face_up(game.drawing):
@@ -620,16 +641,16 @@ def _advance(game: Game) -> Game:
 def _role_step(game: Game) -> Game:
     if game.role_steps:
         head, rest = game.role_steps[0], game.role_steps[1:]
-        game = replace(game, role_steps=rest)
         if head.kind == "give":
-            return _give(game, head.role, head.players[0])
+            return _give(game, head.role, game.player(head.players[0]), rest)
+        game = evolve(game, role_steps=rest)
         if head.kind == "auction":
             return _open(game, head.role, head.players)
         return _effect(game, head.role, head.players[0])
     if game.colours_left:
         colour, rest_colours = game.colours_left[0], game.colours_left[1:]
         steps = tuple(roles.plan(as_table(game), colour))
-        return replace(game, colours_left=rest_colours, role_steps=steps)
+        return evolve(game, colours_left=rest_colours, role_steps=steps)
     if game.last_round:
-        return replace(game, phase=OVER)
+        return evolve(game, phase=OVER)
     return begin_round(game, game.round + 1)

@@ -10,10 +10,12 @@ The cities are turned up by random events every seat contributes to.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from itertools import repeat
 from typing import Any
 
 from pbem.crypto.randomness import Draws
@@ -22,9 +24,8 @@ from pbem.engine.ruleset import CardUse, DeckSpec, Demand, RandomRequest
 from pbem.errors import GameFileError, IllegalMoveError, UsageError
 from pbem.games.il_principe import components as parts
 from pbem.games.il_principe import rounds
-from pbem.games.il_principe.components import COLOURS
+from pbem.games.il_principe.components import COLOURS, check_icons
 from pbem.games.il_principe.moves import (
-    TOKEN,
     Build,
     Move,
     Play,
@@ -32,8 +33,10 @@ from pbem.games.il_principe.moves import (
     Shield,
     Show,
     TurnUp,
+    build_texts,
     format_move,
     parse,
+    reserve_texts,
 )
 from pbem.games.il_principe.state import (
     ACTIONS,
@@ -52,6 +55,7 @@ from pbem.games.il_principe.state import (
 )
 from pbem.kit import stand_in
 from pbem.kit.cards import DrawRules, reveals
+from pbem.kit.frozen import evolve
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules
 from pbem.kit.seats import first
@@ -72,7 +76,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         except UsageError as exc:
             raise GameFileError(f"il-principe components: {exc}") from None
         config = settings(found, len(seats), options.get("rich_start") is True, chosen)
-        return rounds.start(replace(new_game(found, seats, config), defaults=Defaults.of(options)))
+        return rounds.start(evolve(new_game(found, seats, config), defaults=Defaults.of(options)))
 
     def phase(self, state: Game) -> str:
         if state.phase == OVER:
@@ -105,7 +109,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             raise IllegalMoveError(f"{seat} must first answer: {prompt(state, seat)}")
 
     def moved(self, state: Game) -> Game:
-        return replace(state, moves=state.moves + 1)
+        return evolve(state, moves=state.moves + 1)
 
     def legal(self, state: Game, seat: str) -> list[Move]:
         """Every move ``seat`` may make now. Cards only their holder knows are offered by token: a
@@ -113,12 +117,15 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         refuses a claim the cards shown do not bear out."""
         if seat not in rounds.actors(state):
             return []
-        # ``_builds`` judges its own moves, once for each city and set of regions.
-        return [
-            move
-            for move in _candidates(state, seat)
-            if isinstance(move, Build) or _allowed(state, seat, move)
-        ]
+        return _legal(state, seat)
+
+    def legal_moves(self, state: Game, seat: str) -> list[str]:
+        """``legal`` as text, written without making each move first where the lists are long:
+        the bids, the move asked most often, from a table of their texts, and the cities, which
+        run to hundreds of moves, from pieces written once for each set of cards and of regions."""
+        if seat not in rounds.actors(state):
+            return []
+        return _legal_texts(state, seat)
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late seat passes where it may (a bid, the city a win allows, the green role's card,
@@ -209,7 +216,7 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
         return []
     if isinstance(move, Show) and state.phase == SHOW:
         tokens = rounds.unshown(state.player(seat))
-    elif isinstance(move, Build | Play):
+    elif isinstance(move, (Build, Play)):  # a tuple: isinstance of a union is slower
         held = state.player(seat).hand
         tokens = [card for card in dict.fromkeys(move.cards) if card in held]
     else:
@@ -266,30 +273,101 @@ def prompt(state: Game, seat: str) -> str:
     return ""
 
 
-def _allowed(state: Game, seat: str, move: Move) -> bool:
-    if isinstance(move, Build | Play) and any(TOKEN.fullmatch(card) for card in move.cards):
-        # Only the colours of the hidden cards wait for them to be shown: every other rule (the
-        # first round, the cost, the shields, the turn) is judged now, as if they fit.
-        state = _as_if_fitting(state, move)
-    return RULES.allowed(state, seat, move)
+# Each list below is made of legal moves only, rather than of candidates each put through
+# ``check``: a player searching by random playouts lists the moves at every step, and checking
+# every bid, reserve and city one by one was most of the time a move took. What makes each one
+# legal is said beside it; tests/games/il_principe/test_legal.py puts every candidate through
+# ``check`` and finds the same list, in the same order.
+
+BID = "bid"  # what a seat is asked, beside the phases and the follow-ups: a bid or a pass
 
 
-def _as_if_fitting(state: Game, move: Build | Play) -> Game:
-    """``state`` with the hidden cards ``move`` names shown in the colours it needs, where the
-    public cards it names leave that possible."""
-    tokens = [card for card in move.cards if TOKEN.fullmatch(card)]
-    public = [card for card in move.cards if card in COLOURS]
-    if isinstance(move, Build):
-        wanted = (
-            list(state.components.cities[move.city].icons) if move.city in state.components.cities else []
-        )
-        for colour in public:
-            if colour in wanted:
-                wanted.remove(colour)
-    else:
-        wanted = [public[0] if public else COLOURS[0]] * len(tokens)
-    assumed = dict(zip(tokens, wanted, strict=False))
-    return replace(state, shown={**state.shown, **assumed})
+def _asked(state: Game) -> str:
+    """What the seats ``rounds.actors`` asks must do: answer the first follow-up (its kind),
+    make its reserve or show it, bid (``BID``), or take phase 3's action (``ACTIONS``)."""
+    due = first(state.follow_ups)
+    if due is not None:
+        return due.kind
+    if state.phase in (RESERVE, SHOW):
+        return state.phase
+    if state.auction is not None:
+        return BID
+    return state.phase if state.phase == ACTIONS else ""
+
+
+def _legal(state: Game, seat: str) -> list[Move]:
+    """The moves of ``seat``, one of the seats ``rounds.actors`` asks: the turn is its own, and
+    a follow-up it owes is the only thing it may answer."""
+    asked = _asked(state)
+    if asked == BID:
+        return [*(Bid(amount) for amount in _bids(state, seat)), Pass()]
+    if asked == BUILD:
+        return [*_builds(state, seat), Pass()]
+    if asked == TURN_UP:
+        # Any colour but the role's own, of which the seat has a card face down.
+        own = state.follow_ups[0].what.split()[0]
+        down = state.player(seat).down
+        colours = [colour for colour, number in zip(COLOURS, down, strict=True) if number and colour != own]
+        return [*(TurnUp(colour) for colour in colours), Pass()]
+    if asked == SHIELD:
+        # A shield goes in any region of the game.
+        return [Shield(region) for region in sorted(state.components.regions)]
+    if asked == RESERVE:
+        return [Reserve(cards) for cards in _reserves(state, seat)]
+    if asked == SHOW:
+        return [Show()]
+    if asked == ACTIONS:
+        return [*_builds(state, seat), *_plays(state, seat), Pass()]
+    return []
+
+
+def _legal_texts(state: Game, seat: str) -> list[str]:
+    """``_legal`` as text: the same moves in the same order."""
+    asked = _asked(state)
+    if asked == BID:
+        return [*map(_bid_text, _bids(state, seat)), _PASS]
+    if asked == BUILD:
+        return [*_build_texts(state, seat), _PASS]
+    if asked == ACTIONS:
+        return [*_build_texts(state, seat), *(play.said() for play in _plays(state, seat)), _PASS]
+    if asked == RESERVE:
+        return reserve_texts(_reserves(state, seat))
+    return [move.said() for move in _legal(state, seat)]
+
+
+def _reserves(state: Game, seat: str) -> list[tuple[str, ...]]:
+    """Any ``reserve`` cards of the hand: its tokens are each held once, and a colour is taken at
+    most as often as the seat holds public cards of it."""
+    wanted = state.settings.rules.reserve
+    return sorted(set(itertools.combinations(_items(state, seat), wanted)))
+
+
+def _bids(state: Game, seat: str) -> range:
+    """Every bid from the least the auction takes to the seat's ducats (a pass is always taken)."""
+    auction = state.auction
+    assert auction is not None
+    return range(rounds.RAISE.least(auction), state.player(seat).ducats + 1)
+
+
+@functools.cache
+def _bid_text(amount: int) -> str:
+    """A bid as ``Bid.said`` writes it, once for each amount (no more than a game's ducats)."""
+    return Bid(amount).said()
+
+
+_PASS = Pass().said()
+
+
+def _plays(state: Game, seat: str) -> list[Move]:
+    """Cards of one colour from the hand: a public colour as often as it is held, each hidden card
+    alone (it may be of any colour). Several hidden cards of one colour are accepted in one play,
+    but listed one by one: which of them share a colour is the holder's secret, and every set
+    would be too many to list."""
+    player = state.player(seat)
+    plays: list[Move] = [Play((token,)) for token in player.hand]
+    for colour, number in zip(COLOURS, player.known, strict=True):
+        plays.extend(Play((colour,) * size) for size in range(1, number + 1))
+    return plays
 
 
 def _items(state: Game, seat: str) -> list[str]:
@@ -297,53 +375,53 @@ def _items(state: Game, seat: str) -> list[str]:
     return [*player.hand, *(c for c, n in zip(COLOURS, player.known, strict=True) for _ in range(n))]
 
 
-def _candidates(state: Game, seat: str) -> list[Move]:
-    due = first(state.follow_ups)
+# A city ``seat`` may build: its id, the sets of cards that may bear its icons, and each set
+# of regions its shields may go in; every pair of the two is a move, in the order of the cards.
+Choice = tuple[str, set[tuple[str, ...]], list[tuple[str, ...]]]
+
+
+def _build_choices(state: Game, seat: str) -> list[Choice]:
+    """Every city ``seat`` may build now, with each set of its cards that could bear the city's
+    icons: public cards only for icons of their colour, hidden cards for the rest (their colours
+    wait for them to be shown), and each set of regions its shields may go in.
+
+    Asked in phase 3 or by a won group's follow-up, at the seat's turn, what ``check_build`` asks
+    beyond that is the round, the cost and sound icons: the cards are held and bear the icons
+    once shown, and the shields are as many as due, in regions the city touches."""
+    if not rounds.builds_allowed(state):
+        return []
     player = state.player(seat)
-    if due is not None:
-        if due.kind == BUILD:
-            return [*_builds(state, seat), Pass()]
-        if due.kind == TURN_UP:
-            return [*(TurnUp(colour) for colour in COLOURS), Pass()]
-        return [Shield(region) for region in sorted(state.components.regions)]
-    if state.phase == RESERVE:
-        wanted = state.settings.rules.reserve
-        return [Reserve(combo) for combo in sorted(set(itertools.combinations(_items(state, seat), wanted)))]
-    if state.phase == SHOW:
-        return [Show()]
-    if state.auction is not None:
-        auction = state.auction
-        return [*(Bid(amount) for amount in range(rounds.RAISE.least(auction), player.ducats + 1)), Pass()]
-    if state.phase == ACTIONS:
-        # Several hidden cards of one colour are accepted in one play, but listed one by one: which
-        # of them share a colour is the holder's secret, and every set would be too many to list.
-        plays = [Play((token,)) for token in player.hand]
-        for colour, number in zip(COLOURS, player.known, strict=True):
-            plays.extend(Play((colour,) * size) for size in range(1, number + 1))
-        return [*_builds(state, seat), *plays, Pass()]
-    return []
+    public = dict(zip(COLOURS, player.known, strict=True))
+    found: list[Choice] = []
+    for city in state.face_up:
+        card = state.components.cities[city]
+        if card.cost > player.ducats or check_icons(card.size, card.icons):
+            continue
+        sets = _fitting(card.icons, public, player.hand)
+        if not sets:
+            continue
+        due = rounds.shields_due(state, player, city)
+        placements = sorted(set(itertools.combinations_with_replacement(card.regions, due)))
+        found.append((city, sets, placements))
+    return found
 
 
 def _builds(state: Game, seat: str) -> list[Move]:
-    """Every city ``seat`` may build now, with each set of its cards that could bear the city's
-    icons: public cards only for icons of their colour, hidden cards for the rest (their colours
-    wait for them to be shown). Every other rule (the turn, the round, the cost, the regions) is
-    the same for every such set, so it is judged once for each city and set of regions."""
-    player = state.player(seat)
-    public = dict(zip(COLOURS, player.known, strict=True))
-    found: list[Move] = []
-    for city in state.face_up:
-        card = state.components.cities[city]
-        combos = sorted(_fitting(card.icons, public, player.hand))
-        if not combos:
-            continue
-        due = rounds.shields_due(state, player, city)
-        placements = [
-            regions
-            for regions in sorted(set(itertools.combinations_with_replacement(card.regions, due)))
-            if _allowed(state, seat, Build(city, combos[0], regions))
-        ]
-        found.extend(Build(city, combo, regions) for combo in combos for regions in placements)
+    return [
+        Build(city, cards, regions)
+        for city, sets, placements in _build_choices(state, seat)
+        for cards in sorted(sets)
+        for regions in placements
+    ]
+
+
+def _build_texts(state: Game, seat: str) -> list[str]:
+    """``_builds`` written. Each set of cards is sorted as its words: the same order as the
+    sets themselves, as every set of a city has as many cards and a card's name has no character
+    before the space that parts them (sorting strings is much faster than sorting tuples)."""
+    found: list[str] = []
+    for city, sets, placements in _build_choices(state, seat):
+        found.extend(build_texts(city, sorted(map(" ".join, sets)), placements))
     return found
 
 
@@ -354,8 +432,9 @@ def _fitting(icons: Sequence[str], public: Mapping[str, int], hand: Sequence[str
     found: set[tuple[str, ...]] = set()
     for taken in itertools.product(*(range(min(wanted[c], public[c]) + 1) for c in COLOURS)):
         shown = tuple(colour for colour, number in zip(COLOURS, taken, strict=True) for _ in range(number))
-        for tokens in itertools.combinations(hand, len(icons) - len(shown)):
-            found.add((*tokens, *shown))
+        # each set of tokens followed by ``shown``, joined without a loop in Python: a large hand
+        # has hundreds of sets for a city
+        found.update(map(operator.add, itertools.combinations(hand, len(icons) - len(shown)), repeat(shown)))
     return found
 
 

@@ -13,13 +13,14 @@ gives the roles and the final scoring are computed by the same code in both mode
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pbem.games.il_principe.components import COLOURS, City, Components, ComponentSet
 from pbem.games.il_principe.table import state as companion
 from pbem.games.il_principe.table.tracker import rules_for
 from pbem.kit.auction import Auction
 from pbem.kit.cards import Pending
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import FollowUp
 from pbem.kit.stand_in import OLD_READING, Defaults
 
@@ -123,9 +124,14 @@ class Game:
     def player(self, seat: str) -> Player:
         return self.players[self.seats.index(seat)]
 
-    def with_player(self, player: Player) -> Game:
+    def seated(self, player: Player) -> tuple[Player, ...]:
+        """The players with ``player`` in its seat: for a state that changes more than a player,
+        made in one copy (``evolve(game, players=game.seated(player), ...)``)."""
         index = self.seats.index(player.seat)
-        return replace(self, players=(*self.players[:index], player, *self.players[index + 1 :]))
+        return (*self.players[:index], player, *self.players[index + 1 :])
+
+    def with_player(self, player: Player) -> Game:
+        return evolve(self, players=self.seated(player))
 
     def reading(self, name: str) -> str:
         return self.settings.readings[name]
