@@ -191,3 +191,17 @@ def test_a_winning_last_move_is_made() -> None:
         choice = choose(at.rules, at.knowledge(turn.seat), turn.seat, playouts=24, seed=1)
         assert choice.move in wins, (name, choice, wins)
         assert choice.chance == 1
+
+
+def test_a_playout_cut_short_is_judged_by_the_games_estimate() -> None:
+    at, turn = played(game(NAMES[0]), seed=3, moves=20)
+    asked: list[str] = []
+
+    def evaluate(state: Any, seat: str) -> float:
+        asked.append(seat)
+        return 0.375
+
+    choice = choose(
+        at.rules, at.knowledge(turn.seat), turn.seat, playouts=4, seed=1, evaluate=evaluate, cap=0
+    )
+    assert choice.chance == 0.375 and set(asked) == set(SEATS)
