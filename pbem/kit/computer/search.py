@@ -21,10 +21,10 @@ A playout stops once ``cap`` moves are made from the position searched: ``evalua
 own estimate of a seat's chance of winning at a state: the ruleset's optional ``evaluate``, or one
 given) or else the standing on points says how it would likely end.
 
-Where the time goes: in the rules. A playout is the rules' ``legal_moves`` at every step (in Il
-Principe every city with every set of cards and regions, in Princes of Florence every placement of
-a building checked), then the move checked and applied; the tree, the guesses and the judging
-cost a few percent (``benchmarks/bench_computer.py`` gives the figures).
+Where the time goes: in the rules. A playout is the rules' ``legal_moves`` at every step (where a
+game lists every placement of a building, or every set of cards for every city, each checked),
+then the move checked and applied; the tree, the guesses and the judging cost a few percent
+(``benchmarks/bench_computer.py`` gives the figures).
 """
 
 from __future__ import annotations
@@ -57,11 +57,11 @@ class Choice:
 
 @dataclass(eq=False)
 class Node:
-    """A move made after the moves of its parents, by ``seat``; ``wins``: that seat's shares."""
+    """A move ``seat`` made after the moves on the way down to it (none for the root);
+    ``wins``: that seat's shares of the win over the ``visits`` through it."""
 
     seat: str = ""
     move: str = ""
-    parent: Node | None = None
     children: dict[tuple[str, str], Node] = field(default_factory=dict)
     visits: int = 0
     wins: float = 0.0
@@ -167,7 +167,7 @@ class Search:
                 walk.play(turn, text)
             except IllegalMoveError:
                 continue
-            child = node.children[turn.seat, text] = Node(turn.seat, text, node)
+            child = node.children[turn.seat, text] = Node(turn.seat, text)
             return child, True
         tried = [node.children[turn.seat, text] for text in options if (turn.seat, text) in node.children]
         for child in tried:
