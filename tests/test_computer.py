@@ -6,6 +6,8 @@ run.
 - the move chosen is one the rules accept from the seat;
 - what a seat knows hides the other seats' face-down cards and the piles' order: two deals that
   differ only there give equal knowledge, and the same choice;
+- a guess at what a seat cannot see keeps what it knows, fills every other hand and pile, and
+  deals no card the decks do not hold;
 - a sealed choice is not in the state until every seat asked has made its own;
 - a seat whose move ends the game with its win, where another would end it with its loss, makes it.
 """
@@ -13,6 +15,7 @@ run.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,6 +153,26 @@ def test_other_seats_hidden_cards_change_nothing(name: str) -> None:
     if own:
         changed = swapped(at, own[0], theirs + piles)
         assert knowledge_of(at.rules, at.hands, changed, at.walk.state, seat) != seen
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_guess_deals_only_the_cards_unaccounted_for(name: str) -> None:
+    at, turn = played(game(name), seed=13, moves=35)
+    seen = at.knowledge(turn.seat)
+    state = at.walk.state
+    for seed in range(3):
+        guess = determinize(seen, random.Random(seed))
+        assert all(guess.cards[token] == card for token, card in {**seen.shown, **seen.own}.items())
+        assert all(token in guess.cards for token in other_cards(at, turn.seat))
+        assert {deck: len(pile) for deck, pile in guess.piles.items()} == seen.piles
+        for spec in seen.decks:
+            dealt = [
+                guess.cards[token]
+                for token in {*seen.shown, *seen.own, *other_cards(at, turn.seat), *guess.piles[spec.deck_id]}
+                if deck_of(token) == spec.deck_id
+            ]
+            assert not Counter(dealt) - Counter(spec.cards), spec.deck_id
+        assert Walk(at.rules, guess, state, random.Random(seed)).turn(prefer=turn.seat) == turn
 
 
 def decisive(info: GameInfo, seeds: range) -> tuple[Table, Turn, set[str]] | None:
