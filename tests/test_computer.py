@@ -6,6 +6,8 @@ run.
 - the move chosen is one the rules accept from the seat;
 - what a seat knows hides the other seats' face-down cards and the piles' order: two deals that
   differ only there give equal knowledge, and the same choice;
+- a guess at what a seat cannot see keeps what it knows, fills every other hand and pile, and
+  deals no card the decks do not hold;
 - a sealed choice is not in the state until every seat asked has made its own;
 - a seat whose move ends the game with its win, where another would end it with its loss, makes it.
 """
@@ -13,6 +15,7 @@ run.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,6 +155,26 @@ def test_other_seats_hidden_cards_change_nothing(name: str) -> None:
         assert knowledge_of(at.rules, at.hands, changed, at.walk.state, seat) != seen
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_guess_deals_only_the_cards_unaccounted_for(name: str) -> None:
+    at, turn = played(game(name), seed=13, moves=35)
+    seen = at.knowledge(turn.seat)
+    state = at.walk.state
+    for seed in range(3):
+        guess = determinize(seen, random.Random(seed))
+        assert all(guess.cards[token] == card for token, card in {**seen.shown, **seen.own}.items())
+        assert all(token in guess.cards for token in other_cards(at, turn.seat))
+        assert {deck: len(pile) for deck, pile in guess.piles.items()} == seen.piles
+        for spec in seen.decks:
+            dealt = [
+                guess.cards[token]
+                for token in {*seen.shown, *seen.own, *other_cards(at, turn.seat), *guess.piles[spec.deck_id]}
+                if deck_of(token) == spec.deck_id
+            ]
+            assert not Counter(dealt) - Counter(spec.cards), spec.deck_id
+        assert Walk(at.rules, guess, state, random.Random(seed)).turn(prefer=turn.seat) == turn
+
+
 def decisive(info: GameInfo, seeds: range) -> tuple[Table, Turn, set[str]] | None:
     """A game near its end where the seat to move has moves that end it with its sole win, and
     others that end it with its loss: the table, the turn and the winning moves."""
@@ -191,3 +214,17 @@ def test_a_winning_last_move_is_made() -> None:
         choice = choose(at.rules, at.knowledge(turn.seat), turn.seat, playouts=24, seed=1)
         assert choice.move in wins, (name, choice, wins)
         assert choice.chance == 1
+
+
+def test_a_playout_cut_short_is_judged_by_the_games_estimate() -> None:
+    at, turn = played(game(NAMES[0]), seed=3, moves=20)
+    asked: list[str] = []
+
+    def evaluate(state: Any, seat: str) -> float:
+        asked.append(seat)
+        return 0.375
+
+    choice = choose(
+        at.rules, at.knowledge(turn.seat), turn.seat, playouts=4, seed=1, evaluate=evaluate, cap=0
+    )
+    assert choice.chance == 0.375 and set(asked) == set(SEATS)

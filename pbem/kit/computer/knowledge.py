@@ -32,7 +32,13 @@ class Knowledge:
     """What ``seat`` knows at ``state``: ``own``, token -> card of the cards it holds face down;
     ``shown``, token -> card of every card shown face up; ``decks``, each hidden deck's cards as
     the rules declared them; ``piles``, how many cards are left in each deck (public, as a pile's
-    height is at the table)."""
+    height is at the table). ``rules`` and ``hands`` (the game's, to read its state by) are not
+    knowledge and take no part in comparing two.
+
+    At a sealed step ``state`` is the state before any seat's choice is played: the engine plays
+    the choices only once every seat asked has sealed its own (``walk.Walk`` does the same).
+    A token's slot says nothing of its card (the engine's slots are places in a shuffled deck),
+    and nothing here reads one."""
 
     rules: DeckRules = field(compare=False)
     hands: Hands[Any] = field(compare=False)
@@ -66,11 +72,13 @@ def determinize(knowledge: Knowledge, rng: random.Random) -> Dealer[Any]:
     (its own, and those shown) dealt at random to the other seats' face-down tokens and to the
     piles, the rest out of the game (discarded face down). Its own shuffles (a reshuffle during
     play) follow from ``rng`` too."""
-    state, hands = knowledge.state, knowledge.hands
-    others = [seat for seat in _seats(state) if seat != knowledge.seat]
-    hidden = [token for seat in others for token in hands.face_down(state, seat)]
+    state, hands, seats = knowledge.state, knowledge.hands, _seats(knowledge.state)
     known = {**knowledge.shown, **knowledge.own}
-    named = set(known) | set(hidden) | {token for seat in _seats(state) for token in hands.held(state, seat)}
+    held = [token for seat in seats for token in hands.held(state, seat)]
+    others = [token for seat in seats if seat != knowledge.seat for token in hands.face_down(state, seat)]
+    # Any card in a hand the seat cannot read is guessed, whatever ``face_down`` says of it.
+    hidden = list(dict.fromkeys([*others, *(token for token in held if token not in known)]))
+    named = set(known) | set(hidden)
     dealer: Dealer[Any] = Dealer.of(knowledge.rules, hands)
     dealer.seed, dealer.rng = "guess", random.Random(rng.getrandbits(64))
     dealer.decks = list(knowledge.decks)

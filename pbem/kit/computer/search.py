@@ -17,8 +17,14 @@ Who chooses what in the tree:
   step, from the state before any choice is played);
 - random events and the cards drawn come from the guess, never nodes.
 
-A playout stops after ``cap`` moves: ``evaluate`` (a game's own estimate, the seat's chance of
-winning at a state) or else the standing on points says how it would likely end.
+A playout stops once ``cap`` moves are made from the position searched: ``evaluate`` (a game's
+own estimate of a seat's chance of winning at a state: the ruleset's optional ``evaluate``, or one
+given) or else the standing on points says how it would likely end.
+
+Where the time goes: in the rules. A playout is the rules' ``legal_moves`` at every step (where a
+game lists every placement of a building, or every set of cards for every city, each checked),
+then the move checked and applied; the tree, the guesses and the judging cost a few percent
+(``benchmarks/bench_computer.py`` gives the figures).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from pbem.kit.computer.walk import Turn, Walk, WalkRules, shares
 # A game's own estimate of ``seat``'s chance of winning at a state, in [0, 1].
 Evaluate = Callable[[Any, str], float]
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
-CAP = 400  # moves in one playout before it is cut short and judged
+CAP = 400  # moves from the position searched, before a playout is cut short and judged
 
 
 @dataclass(frozen=True)
@@ -51,11 +57,11 @@ class Choice:
 
 @dataclass(eq=False)
 class Node:
-    """A move made after the moves of its parents, by ``seat``; ``wins``: that seat's shares."""
+    """A move ``seat`` made after the moves on the way down to it (none for the root);
+    ``wins``: that seat's shares of the win over the ``visits`` through it."""
 
     seat: str = ""
     move: str = ""
-    parent: Node | None = None
     children: dict[tuple[str, str], Node] = field(default_factory=dict)
     visits: int = 0
     wins: float = 0.0
@@ -92,9 +98,9 @@ def choose(
     turn = first.turn(prefer=seat)
     if turn is None or turn.seat != seat:
         raise ValueError(f"{seat} is not asked to move")
-    accepted = first.accepted(turn)
-    if len(accepted) == 1:
-        return Choice(accepted[0], search.judge(first.state)[seat], 0)
+    search.accepted = first.accepted(turn)
+    if len(search.accepted) == 1:
+        return Choice(search.accepted[0], search.judge(first.state)[seat], 0)
     deadline = None if seconds is None else time.perf_counter() + seconds
     made = 0
     while made < (playouts or math.inf) and (deadline is None or time.perf_counter() < deadline):
@@ -122,6 +128,9 @@ class Search:
         self.evaluate = evaluate
         self.cap = cap
         self.root = Node()
+        # The seat's moves at the root that the rules accept: the same in every guess, since the
+        # state is the seat's own and so are the cards its moves show.
+        self.accepted: list[str] = []
 
     def walk(self) -> Walk[Any]:
         """The game from the seat's state on, in a new guess at what it cannot see."""
@@ -135,7 +144,8 @@ class Search:
             if turn.sealed and turn.seat != self.seat:
                 walk.play_any(turn)
                 continue
-            node, added = self.descend(walk, turn, node)
+            options = self.accepted if node is self.root else walk.options(turn.seat)
+            node, added = self.descend(walk, turn, node, options)
             path.append(node)
             if added:
                 break
@@ -147,10 +157,9 @@ class Search:
             if visited.seat:
                 visited.wins += won[visited.seat]
 
-    def descend(self, walk: Walk[Any], turn: Turn, node: Node) -> tuple[Node, bool]:
-        """The move made at ``node`` in this guess: one not yet tried, at random, added as a node
-        (True); else the best by UCB of those the rules accept here."""
-        options = walk.options(turn.seat)
+    def descend(self, walk: Walk[Any], turn: Turn, node: Node, options: list[str]) -> tuple[Node, bool]:
+        """The move made at ``node`` in this guess, of ``options``: one not yet tried, at random,
+        added as a node (True); else the best by UCB of those the rules accept here."""
         untried = [text for text in options if (turn.seat, text) not in node.children]
         self.rng.shuffle(untried)
         for text in untried:
@@ -158,7 +167,7 @@ class Search:
                 walk.play(turn, text)
             except IllegalMoveError:
                 continue
-            child = node.children[turn.seat, text] = Node(turn.seat, text, node)
+            child = node.children[turn.seat, text] = Node(turn.seat, text)
             return child, True
         tried = [node.children[turn.seat, text] for text in options if (turn.seat, text) in node.children]
         for child in tried:
