@@ -61,8 +61,8 @@ def play_turns(file: Path, *, send: bool, choose: Chooser | None = None) -> int:
                 return made
             # what needs no choice, for every seat of this home: a player's shares at one home
             # are what a computer waits for to read its cards, and the reverse
-            answer_game(file, [seat for seat in ledger.seats if seat in own_seats(ledger)])
-            _, ledger = read_game(file)
+            if answer_game(file, [seat for seat in ledger.seats if seat in own_seats(ledger)]):
+                _, ledger = read_game(file)  # read again only where answers were written
             if not _move_one(file, ledger, seats, send=send, choose=choose or computer_choice):
                 return made
             made += 1
