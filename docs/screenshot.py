@@ -27,9 +27,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
-import selectors
-import subprocess
 import sys
 import tempfile
 import tomllib
@@ -48,7 +45,6 @@ from typer.testing import CliRunner  # noqa: E402
 
 from pbem.cli import app  # noqa: E402
 from pbem.mail.library import Library  # noqa: E402
-from tests.test_web import answered, free_port  # noqa: E402
 from tests.test_web_browser import (  # noqa: E402
     CHROMIUM,
     DESKTOP,
@@ -58,6 +54,7 @@ from tests.test_web_browser import (  # noqa: E402
     florence_game,
     game_page,
 )
+from tests.test_web_browser import served as web_served  # noqa: E402
 from tests.test_web_browser_games import NOW, PRINCIPE_BUILD, SEATS, SEED, Position, position  # noqa: E402
 
 DOCS = ROOT / "docs"
@@ -115,31 +112,8 @@ class Scratch:
 def served(home: Path, now: str, tables: tuple[Path, ...] = ()) -> Iterator[str]:
     """``pbem web --no-open [--table LOG ...]`` serving ``home``'s library at ``now``: the address
     it prints first, token and all, once the server answers."""
-    port = free_port()
-    environment = os.environ | {"PBEM_HOME": str(home), "PBEM_NOW": now, "NO_COLOR": "1"}
-    environment.pop("PBEM_PASSPHRASE", None)
-    listed = [arg for table in tables for arg in ("--table", str(table))]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "pbem", "web", "--no-open", "--port", str(port), *listed],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=environment,
-        text=True,
-        cwd=ROOT,
-    )
-    try:
-        assert server.stdout is not None
-        waiting = selectors.DefaultSelector()
-        waiting.register(server.stdout, selectors.EVENT_READ)
-        if not waiting.select(timeout=30):
-            raise SystemExit("pbem web printed nothing")
-        url = server.stdout.readline().strip()
-        answered(f"http://127.0.0.1:{port}/")
+    with web_served(home, now, *(arg for table in tables for arg in ("--table", str(table)))) as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @contextmanager

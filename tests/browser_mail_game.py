@@ -63,7 +63,7 @@ from playwright.sync_api import Browser, Locator, Page, ViewportSize, sync_playw
 
 from pbem.mail.library import Library  # noqa: E402
 from tests.conftest import make_key_homes, run_cli  # noqa: E402
-from tests.mail_club import mail_servers  # noqa: E402
+from tests.mail_club import mail_servers, mail_setup  # noqa: E402
 from tests.mail_servers import MailServers  # noqa: E402
 from tests.test_web import answered, free_port  # noqa: E402
 
@@ -175,12 +175,7 @@ class MailGame:
         make_key_homes(self.root / "homes", self.seats)
         for seat in self.seats:
             self.servers.add_user(seat, f"pw-{seat}")
-            self.cli(
-                seat, "mail", "setup", "--address", self.servers.address(seat),
-                "--smtp", f"127.0.0.1:{self.servers.smtp_port}",
-                "--imap", f"127.0.0.1:{self.servers.imap_port}", "--imap-security", "starttls",
-                "--password-env", "MAILPW", "--ca-file", str(self.servers.ca_file), "--no-check",
-            )  # fmt: skip
+            self.cli(seat, *mail_setup(self.servers, seat))
         creator = self.seats[0]
         path = self.root / creator / "game.toml"
         path.parent.mkdir(parents=True)

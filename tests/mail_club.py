@@ -40,6 +40,16 @@ def mail_servers(root: Path) -> Iterator[MailServers]:
         hub.stop()
 
 
+def mail_setup(servers: MailServers, seat: str) -> tuple[str, ...]:
+    """``mail setup ...`` for ``seat``'s mailbox on the test servers, its password in MAILPW."""
+    return (
+        "mail", "setup", "--address", servers.address(seat),
+        "--smtp", f"127.0.0.1:{servers.smtp_port}",
+        "--imap", f"127.0.0.1:{servers.imap_port}", "--imap-security", "starttls",
+        "--password-env", "MAILPW", "--ca-file", str(servers.ca_file), "--no-check",
+    )  # fmt: skip
+
+
 def first_move(club: Club, seat: str, listed: dict[str, Any]) -> str:
     """A player who passes where it may, and else takes the first move offered."""
     moves: list[str] = listed["moves"]
@@ -90,12 +100,7 @@ class Club:
         make_key_homes(self.root / "homes", self.seats)
         for seat in self.seats:
             self.servers.add_user(seat, f"pw-{seat}")
-            self.run(
-                seat, "mail", "setup", "--address", self.servers.address(seat),
-                "--smtp", f"127.0.0.1:{self.servers.smtp_port}",
-                "--imap", f"127.0.0.1:{self.servers.imap_port}", "--imap-security", "starttls",
-                "--password-env", "MAILPW", "--ca-file", str(self.servers.ca_file), "--no-check",
-            )  # fmt: skip
+            self.run(seat, *mail_setup(self.servers, seat))
         creator = self.seats[0]
         path = self.root / creator / "game.toml"
         path.parent.mkdir(parents=True)

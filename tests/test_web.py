@@ -234,14 +234,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def pbem_web(home: Path, **env: str) -> Iterator[tuple[str, int]]:
-    """``pbem web --no-open`` serving ``home``'s library on a free port: the first line it
+def pbem_web(home: Path, *args: str, **env: str) -> Iterator[tuple[str, int]]:
+    """``pbem web --no-open ARGS`` serving ``home``'s library on a free port: the first line it
     printed, and the port; stopped on leaving."""
     port = free_port()
     environment = os.environ | {"PBEM_HOME": str(home), "NO_COLOR": "1", **env}
     environment.pop("PBEM_PASSPHRASE", None)
     server = subprocess.Popen(
-        [sys.executable, "-m", "pbem", "web", "--no-open", "--port", str(port)],
+        [sys.executable, "-m", "pbem", "web", "--no-open", "--port", str(port), *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -52,10 +52,10 @@ def browser() -> Iterator[Browser]:
 
 
 @contextmanager
-def served(home: Path, now: str) -> Iterator[str]:
-    """``pbem web --no-open`` serving ``home``'s library; the address it prints, token and all,
-    once it answers."""
-    with pbem_web(home, PBEM_NOW=now) as (url, port):
+def served(home: Path, now: str, *args: str, **env: str) -> Iterator[str]:
+    """``pbem web --no-open ARGS`` serving ``home``'s library at ``now``; the address it prints,
+    token and all, once it answers."""
+    with pbem_web(home, *args, PBEM_NOW=now, **env) as (url, port):
         answered(f"http://127.0.0.1:{port}/")
         yield url
 

@@ -15,10 +15,6 @@ PBEM_BROWSER_TESTS=required.
 from __future__ import annotations
 
 import json
-import os
-import selectors
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -30,7 +26,6 @@ import pytest
 from pbem.web.table_pages import table_page
 from tests import test_web_browser as web
 from tests.conftest import Cli
-from tests.test_web import answered, free_port
 
 from playwright.sync_api import Browser, Locator, Page, ViewportSize  # isort: skip  (test_web_browser skips first without it)
 
@@ -73,36 +68,9 @@ def small_targets(page: Page) -> list[tuple[str, float]]:
 
 @contextmanager
 def table_served(home: Path, log: Path) -> Iterator[str]:
-    """``pbem web --no-open --table LOG``, started as tests/test_web.py's ``pbem_web`` starts
-    ``pbem web``: the address it prints, token and all, once it answers; stopped on leaving."""
-    port = free_port()
-    environment = os.environ | {
-        "PBEM_HOME": str(home),
-        "PBEM_NOW": NOW,
-        "PBEM_TABLE_BY": "host",
-        "NO_COLOR": "1",
-    }
-    environment.pop("PBEM_PASSPHRASE", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "pbem", "web", "--no-open", "--port", str(port), "--table", str(log)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=environment,
-        text=True,
-        cwd=web.ROOT,
-    )
-    try:
-        assert server.stdout is not None
-        waiting = selectors.DefaultSelector()
-        waiting.register(server.stdout, selectors.EVENT_READ)
-        assert waiting.select(timeout=20), "pbem web printed nothing"
-        url = server.stdout.readline().strip()
-        answered(f"http://127.0.0.1:{port}/")
+    """``pbem web --no-open --table LOG``: the address it prints, token and all, once it answers."""
+    with web.served(home, NOW, "--table", str(log), PBEM_TABLE_BY="host") as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def first_round(passing: Sequence[str]) -> list[str]:

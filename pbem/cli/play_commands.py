@@ -186,7 +186,7 @@ def moves(
             report["waiting_for_shares"],
         )
         if hint:
-            report["hint"] = _hint(ledger, seat, hand, demand)
+            report["hint"] = hint_for(ledger, seat, hand, demand)
         if as_json:
             print_json(report)
             return
@@ -221,7 +221,7 @@ def moves(
                 typer.echo(f"  {text}")
 
 
-def _hint(
+def hint_for(
     ledger: Ledger, seat: str, hand: dict[str, str | None] | None, demand: Demand | None
 ) -> dict[str, Any]:
     """The computer player's choice for ``seat`` (``move``, ``chance`` of winning, ``playouts``),

@@ -33,6 +33,8 @@ from pbem.web import new_game, pages, table_pages
 from pbem.web.pages import Settings
 
 COOKIE = "pbem_token"
+# A POST's handler, given the request and the form it carries (see ``with_form``)
+Posted = Callable[[Request, dict[str, str]], Awaitable[Response]]
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 # The page's own script and styles only; the picture's inline styles are its own SVG's. The script
 # may fetch from this page alone: a move's preview.
@@ -119,9 +121,7 @@ def create_app(
         done = said.pop("", None)
         return render("library.html", rows=rows, tables=listed, mailbox=mailbox, done=done)
 
-    async def fetch(request: Request) -> Response:
-        if await posted(request) is None:
-            return PlainTextResponse("refused: the form is not this page's", 403)
+    async def fetch(request: Request, form: dict[str, str]) -> Response:
         said[""] = await run_in_threadpool(pages.fetch_mail, held.settings)
         return RedirectResponse("/", 303)
 
@@ -129,10 +129,7 @@ def create_app(
         form = await run_in_threadpool(new_game.new_game_form)
         return render("new.html", form=form, done=said.pop("new", None))
 
-    async def create_game(request: Request) -> Response:
-        form = await posted(request)
-        if form is None:
-            return PlainTextResponse("refused: the form is not this page's", 403)
+    async def create_game(request: Request, form: dict[str, str]) -> Response:
         done, game_id = await run_in_threadpool(new_game.create, held.settings, form)
         if game_id is None:
             said["new"] = done
@@ -140,10 +137,7 @@ def create_app(
         said[game_id] = done
         return RedirectResponse(f"/game/{game_id}", 303)
 
-    async def passphrase(request: Request) -> Response:
-        form = await posted(request)
-        if form is None:
-            return PlainTextResponse("refused: the form is not this page's", 403)
+    async def passphrase(request: Request, form: dict[str, str]) -> Response:
         value = form.get("passphrase", "")
         back = form.get("back", "/")
         back = back if back.startswith("/") and not back.startswith("//") else "/"
@@ -178,17 +172,20 @@ def create_app(
         shown = await run_in_threadpool(pages.preview, path, held.settings, seat, text)
         return render("preview.html", shown=shown)
 
-    async def posted(request: Request) -> dict[str, str] | None:
-        """A POST's form, if it carries this page's CSRF value; None if it does not."""
-        form = await _form(request)
-        value = form.get("csrf")
-        return form if hmac.compare_digest(value.encode() if value else b"", csrf.encode()) else None
+    def with_form(handle: Posted) -> Callable[[Request], Awaitable[Response]]:
+        """``handle`` given a POST's form, if it carries this page's CSRF value; refused if not."""
 
-    def action(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def post(request: Request) -> Response:
-            form = await posted(request)
-            if form is None:
+            form = await _form(request)
+            value = form.get("csrf")
+            if not hmac.compare_digest(value.encode() if value else b"", csrf.encode()):
                 return PlainTextResponse("refused: the form is not this page's", 403)
+            return await handle(request, form)
+
+        return post
+
+    def action(name: str) -> Posted:
+        async def post(request: Request, form: dict[str, str]) -> Response:
             path = game_file(request)
             if path is None:
                 return render("missing.html", 404)
@@ -213,11 +210,8 @@ def create_app(
         done = said.pop(f"table/{request.path_params['number']}", None)
         return render("table.html", page=page, done=done, number=request.path_params["number"])
 
-    def table_action(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def post(request: Request) -> Response:
-            form = await posted(request)
-            if form is None:
-                return PlainTextResponse("refused: the form is not this page's", 403)
+    def table_action(name: str) -> Posted:
+        async def post(request: Request, form: dict[str, str]) -> Response:
             path = table_file(request)
             if path is None:
                 return render("missing.html", 404)
@@ -233,16 +227,19 @@ def create_app(
     return Starlette(
         routes=[
             Route("/", library),
-            Route("/fetch", fetch, methods=["POST"]),
+            Route("/fetch", with_form(fetch), methods=["POST"]),
             Route("/new", new_game_page),
-            Route("/new", create_game, methods=["POST"]),
-            Route("/passphrase", passphrase, methods=["POST"]),
+            Route("/new", with_form(create_game), methods=["POST"]),
+            Route("/passphrase", with_form(passphrase), methods=["POST"]),
             Route("/game/{game_id}", game),
             Route("/game/{game_id}/preview", preview),
-            *(Route(f"/game/{{game_id}}/{name}", action(name), methods=["POST"]) for name in pages.ACTIONS),
+            *(
+                Route(f"/game/{{game_id}}/{name}", with_form(action(name)), methods=["POST"])
+                for name in pages.ACTIONS
+            ),
             Route("/table/{number:int}", table),
             *(
-                Route(f"/table/{{number:int}}/{name}", table_action(name), methods=["POST"])
+                Route(f"/table/{{number:int}}/{name}", with_form(table_action(name)), methods=["POST"])
                 for name in table_pages.TABLE_ACTIONS
             ),
             Mount("/static", StaticFiles(packages=[("pbem.web", "static")]), name="static"),

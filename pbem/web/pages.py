@@ -217,12 +217,10 @@ def game_page(path: Path, settings: Settings, wanted: str | None) -> dict[str, A
 
 
 def hint(path: Path, settings: Settings, seat: str) -> dict[str, Any]:
-    """The computer player's choice for ``seat`` (``pbem moves --hint``): its move, its estimated
-    chance of winning, the playouts searched; or what stands in the way (``error``)."""
+    """The computer player's choice for ``seat``, as ``pbem moves --hint`` gives it (``move``,
+    ``chance``, ``playouts``); or what stands in the way (``error``)."""
     from pbem.cli.common import collected, given_passphrase
-    from pbem.cli.computers import playouts
-    from pbem.cli.play_commands import seat_hand
-    from pbem.engine import computer_seat
+    from pbem.cli.play_commands import hint_for, seat_hand
     from pbem.engine import play as play_mod
     from pbem.errors import PbemError
 
@@ -231,14 +229,10 @@ def hint(path: Path, settings: Settings, seat: str) -> dict[str, Any]:
             _, ledger = read_kept(path, [])
             if seat not in playing(ledger, settings):
                 return {"error": f"this page does not play seat {seat!r} of this game"}
-            demand = play_mod.demand_for(ledger, seat)
-            if demand is None or demand.kind not in ("move", "commit"):
-                return {"error": f"{seat} has no choice to make now, so no hint"}
-            hand = seat_hand(ledger, seat, None, path) or {}
-            chosen = computer_seat.choice(ledger, seat, hand, playouts=playouts())
+            hand = seat_hand(ledger, seat, None, path)
+            return hint_for(ledger, seat, hand, play_mod.demand_for(ledger, seat))
         except PbemError as exc:
             return {"error": str(exc)}
-    return {"move": chosen.move, "chance": chosen.chance, "playouts": chosen.playouts}
 
 
 def may_undo(ledger: Any, seat: str) -> bool:
