@@ -1341,8 +1341,8 @@ class Verifier:
             allowed |= {"deck_key", "deck_key_proof"} | (set(ESCROW_KEY_FIELDS) if self.threshold else set())
         if kind == "genesis" or (kind == "join" and self.threshold):
             allowed |= set(ESCROW_KEY_FIELDS)  # a genesis without escrow is refused them below
-        if kind == "join":
-            allowed.add("computer")  # a seat a computer plays says so
+        if kind in ("join", "handover"):
+            allowed.add("computer")  # a seat a computer plays says so, or the handover giving it one
         if kind in RIDING:
             allowed |= {"shuffles", "shares"} | ({"face_up", "remask"} if kind == "move" else set())
             if kind == "timeout":
@@ -1632,6 +1632,10 @@ class Verifier:
         self.handovers.setdefault(seat, []).append((name, entry["seq"], fingerprint(old_sign, old_box)))
         self.keys[seat] = (sign, box, joined)
         self.report.count("handover")
+        if "computer" in entry:
+            if entry["computer"] is not True:
+                raise Bad("computer must be true: a seat handed on to a computer")
+            self.report.count("computer seat")
         if "email" in entry:
             self.take_email(entry, where)
         else:

@@ -15,6 +15,7 @@ import pytest
 from pbem.crypto.identity import SecretKeys
 from pbem.engine import ledger as ledger_mod
 from pbem.keys import KeyStore
+from pbem.mail.library import Library
 from tests import independent_verifier
 from tests.conftest import CREATED, run_cli, seeded_keys
 from tests.tamper import signed_again
@@ -159,3 +160,100 @@ def test_a_hint_is_the_computers_choice_from_what_the_seat_sees(home: Path) -> N
     assert said.startswith(f"hint: {hint['move']}  (an estimated "), said
     code, _, err = pbem(home, "moves", str(path), "--as", "bob", "--hint")
     assert (code, err.strip()) == (2, "error: bob has no choice to make now, so no hint")
+
+
+def three_seats(home: Path) -> Path:
+    """ann and cat play from this home, bob is a computer: every seat joined, the game begun."""
+    KeyStore(home).store("cat", seeded_keys("cat"), PASSPHRASE, CREATED)
+    path = home.parent / "game.toml"
+    code, _, err = pbem(
+        home, "new", str(path), "--game", "il-principe", "--players", "ann,bob,cat",
+        "--as", "ann", "--computer", "bob",
+    )  # fmt: skip
+    assert code == 0, err
+    code, _, err = pbem(home, "join", str(path), "--as", "cat")
+    assert code == 0, err
+    return path
+
+
+def test_a_seat_handed_to_a_computer_of_this_home_is_played_by_it_and_named_so(home: Path) -> None:
+    path = three_seats(home)
+    before = tomllib.loads(path.read_text(encoding="utf-8"))["entry"]
+    code, _, err = pbem(home, "handover", str(path), "--as", "ann", "--to-computer", "annbot")
+    assert code == 0, err
+    assert "ann is handed on to the computer annbot" in err
+    assert "this home's keys read ann's hand from now on" in err
+    store = KeyStore(home)
+    assert store.key_path("annbot").stat().st_mode & 0o777 == 0o600
+    assert store.public("annbot").encrypted  # sealed with ann's passphrase
+    after = tomllib.loads(path.read_text(encoding="utf-8"))["entry"][len(before) :]
+    (handover,) = [entry for entry in after if entry["kind"] == "handover"]
+    assert (handover["by"], handover["name"], handover["computer"]) == ("ann", "annbot", True)
+    # the computer took ann's round 1 reserve at once: what is left is cat's
+    assert any(entry["by"] == "ann" and entry["kind"] == "commit" for entry in after), after
+    code, out, _ = pbem(home, "status", str(path), "--json")
+    assert [item["seat"] for item in json.loads(out)["waiting"]] == ["cat"], out
+    code, out, _ = pbem(home, "verify", str(path), "--json")
+    roster = json.loads(out)["roster"]
+    assert code == 0 and roster["ann"]["computer"] is True and "computer" not in roster["cat"]
+    said: list[str] = []
+    assert independent_verifier.main([str(path)], out=said.append) == 0
+    assert "2 computer seats" in said[-1], said
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--to-computer", "bob"], "error: --to-computer bob: a key named bob is in this home already"),
+        (["--to-computer", "x", "--to", "x", "x.key"], "error: --to-computer makes the computer's key here"),
+        (["--to-computer", "x", "--computer"], "error: --computer goes with --to NAME KEYFILE"),
+        ([], "error: say who takes your seat: --to NAME KEYFILE"),
+    ],
+)
+def test_a_handover_to_a_computer_that_cannot_be_changes_nothing(
+    home: Path, args: list[str], said: str
+) -> None:
+    path = three_seats(home)
+    text = path.read_bytes()
+    code, _, err = pbem(home, "handover", str(path), "--as", "ann", *args)
+    assert code == 2 and err.startswith(said), err
+    assert path.read_bytes() == text and not KeyStore(home).key_path("x").exists()
+
+
+def test_a_handover_the_game_refuses_leaves_no_computer_key(home: Path) -> None:
+    path = three_seats(home)
+    reserve = json.loads(pbem(home, "moves", str(path), "--as", "cat", "--json")[1])["moves"][0]
+    assert pbem(home, "play", str(path), *reserve.split(), "--as", "cat")[0] == 0
+    text = path.read_bytes()
+    code, _, err = pbem(home, "handover", str(path), "--as", "cat", "--to-computer", "catbot")
+    assert code == 2 and "sealed" in err, err
+    assert path.read_bytes() == text and not KeyStore(home).key_path("catbot").exists()
+
+
+def test_a_seat_handed_to_a_computer_another_home_hosts_says_so(home: Path, tmp_path: Path) -> None:
+    path = three_seats(home)
+    host = tmp_path / "host"
+    KeyStore(host).store("robo", seeded_keys("robo"), None, CREATED)
+    exported = tmp_path / "robo.key"
+    assert run_cli(host, "key", "export", "robo", "--output", str(exported)).exit_code == 0
+    code, _, err = pbem(
+        home, "handover", str(path), "--as", "ann", "--to", "robo", str(exported), "--computer"
+    )  # fmt: skip
+    assert code == 0, err
+    assert "a computer plays ann from the home that holds robo's key" in err
+    entries = tomllib.loads(path.read_text(encoding="utf-8"))["entry"]
+    assert entries[-1]["kind"] == "handover" and entries[-1]["computer"] is True
+    assert not any(entry["by"] == "ann" and entry["kind"] == "commit" for entry in entries)
+    # the game reaches the host by mail: its import leaves ann asked, and the computer plays it
+    message = tmp_path / "game.eml"
+    code, _, err = pbem(home, "mail", "send", str(path), "--as", "cat", "--full", "--to-file", str(message))
+    assert code == 0, err
+    result = run_cli(
+        host, "mail", "import", str(message), env={"PBEM_NOW": NOW, "PBEM_COMPUTER_PLAYOUTS": "4"}
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "ann (computer) plays " in result.stderr
+    (kept,) = [game.path for game in Library(host).games().values()]
+    entries = tomllib.loads(kept.read_text(encoding="utf-8"))["entry"]
+    assert any(entry["by"] == "ann" and entry["kind"] == "commit" for entry in entries)
+    assert run_cli(host, "verify", str(kept), env={"PBEM_NOW": NOW}).exit_code == 0

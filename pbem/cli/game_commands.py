@@ -355,11 +355,24 @@ note = entry_command(
 def handover(
     file: Path = typer.Argument(..., help="The game file."),
     seat: str = SEAT,
-    to: tuple[str, Path] = typer.Option(
-        ...,
+    to: tuple[str, Path] | None = typer.Option(
+        None,
         "--to",
         metavar="NAME KEYFILE",
         help="The player taking your seat, and the identity they exported ('pbem key export NAME').",
+    ),
+    to_computer: str | None = typer.Option(
+        None,
+        "--to-computer",
+        metavar="NAME",
+        help="Give your seat to a computer player hosted by this home: a key NAME is made and kept "
+        "here, sealed with your key's passphrase. This home's keys then read the seat's hand.",
+    ),
+    computer: bool = typer.Option(
+        False,
+        "--computer",
+        help="With --to: a computer player takes the seat, hosted by the home that exported "
+        "KEYFILE (whose player can then read the seat's hand).",
     ),
     key: str | None = KEY,
     email: str | None = typer.Option(None, "--email", help="The address the new player's mail goes to."),
@@ -377,6 +390,10 @@ def handover(
 
     Your seat's secret for this game goes to them sealed, so they read your hand and play on.
 
+    With --to-computer NAME (or --to NAME KEYFILE --computer), a computer player takes the seat
+    instead, hosted by this home (or by the home that exported KEYFILE): it plays whenever that
+    home's commands leave it asked, and that home's player can read the seat's hand.
+
     With --silent, you propose handing on a silent player's seat, once the others consent.
 
     The new player then takes it with 'pbem join FILE --as SEAT'; the escrow seals them its secret.
@@ -384,10 +401,22 @@ def handover(
     Before the first card, the new player joins with keys of their own; the decks are set up again."""
     from pbem.engine import ledger as ledger_mod
 
-    name = to[0]
+    if to_computer is not None:
+        with reported():
+            _check_handover_to_computer(to, silent, computer)
+        _handover_to_computer(file, seat, to_computer, key, email, send=send)
+        return
     with reported():
+        if to is None:
+            raise _usage(
+                "say who takes your seat: --to NAME KEYFILE (a player, or with --computer a computer "
+                "hosted by their home) or --to-computer NAME (a computer hosted by this home)"
+            )
+        if computer and silent is not None:
+            raise _usage("--silent hands a silent seat on to a player: --computer cannot go with it")
         identity, signature = _identity(to, email)
-    newcomer = ledger_mod.Newcomer(identity, signature, email)
+    name = to[0]
+    newcomer = ledger_mod.Newcomer(identity, signature, email, computer=computer)
     if silent is not None:
         _propose(file, seat, silent, key, newcomer, send=send)
         return
@@ -397,6 +426,11 @@ def handover(
             f"{seat} is handed on to {name} (entry {entry['seq']}, fingerprint "
             f"{updated.roster[seat].fingerprint}); your key no longer signs for {seat}"
         )
+        if computer:
+            info(
+                f"a computer plays {seat} from the home that holds {name}'s key: that home's player "
+                f"can read {seat}'s hand from now on"
+            )
         if send and seat in updated.addresses:  # the send mails it to them, the whole game
             info(f"{name} plays on as {seat} with their own key: the message to them carries the whole game")
         else:
@@ -414,6 +448,92 @@ def handover(
         handed,
         send=send,
     )
+
+
+def _usage(message: str) -> Exception:
+    from pbem.errors import UsageError
+
+    return UsageError(message)
+
+
+def _check_handover_to_computer(to: tuple[str, Path] | None, silent: str | None, computer: bool) -> None:
+    if to is not None:
+        raise _usage("--to-computer makes the computer's key here: it cannot go with --to")
+    if silent is not None:
+        raise _usage("--silent hands a silent seat on to a player: --to-computer cannot go with it")
+    if computer:
+        raise _usage("--computer goes with --to NAME KEYFILE; --to-computer NAME is a computer already")
+
+
+def _handover_to_computer(
+    file: Path, seat: str, name: str, key: str | None, email: str | None, *, send: bool
+) -> None:
+    """Hand ``seat`` on to a computer player hosted by this home: its key ``name`` made, kept
+    here sealed with the passphrase of the key that signs the handover (so this home opens both
+    alike), and removed again if the handover is refused."""
+    from pbem.cli.common import given_passphrase
+    from pbem.cli.reading import default_key, read_game
+    from pbem.crypto.identity import SecretKeys
+    from pbem.engine import ledger as ledger_mod
+    from pbem.keys import KeyStore
+
+    store = KeyStore()
+    with reported():
+        if store.key_path(name).exists():
+            raise _usage(
+                f"--to-computer {name}: a key named {name} is in this home already; the computer "
+                "takes a key of its own (name it otherwise)"
+            )
+        if email is not None:
+            ledger_mod.check_email(email)
+        _, ledger = read_game(file)
+        typed: list[str] = []  # the passphrase of your key, if it has one: the computer's key takes it
+        _opened(key or default_key(ledger, seat), typed)
+        machine = SecretKeys.generate()
+        identity = machine.public(name)
+        newcomer = ledger_mod.Newcomer(
+            identity, machine.sign(identity.binding_message()), email, computer=True
+        )
+        ledger_mod.check_can_handover(ledger, seat, identity)
+        passphrase = typed[-1] if typed else None
+        store.store(name, machine, passphrase, now())
+
+    def handed(updated: Any, entry: dict[str, Any]) -> None:
+        info(
+            f"{seat} is handed on to the computer {name} (entry {entry['seq']}, fingerprint "
+            f"{updated.roster[seat].fingerprint}), hosted by this home: it plays whenever this "
+            f"home's commands leave it asked; your key no longer signs for {seat}"
+        )
+        info(f"this home's keys read {seat}'s hand from now on (its key {name} is kept here)")
+
+    written = False
+    try:
+        with given_passphrase(passphrase):
+            append_command(
+                file,
+                seat,
+                key,
+                lambda current: ledger_mod.check_can_handover(current, seat, identity),
+                lambda current, secret, at: ledger_mod.handover(current, seat, newcomer, secret, at=at),
+                handed,
+                send=send,
+            )
+        written = True
+    finally:
+        if not written and not _signs_in(file, identity):
+            store.key_path(name).unlink(missing_ok=True)  # refused: no key for a seat it never took
+
+
+def _signs_in(file: Path, identity: Any) -> bool:
+    """Whether ``file``'s game now seats ``identity`` (the handover was written after all)."""
+    from pbem.cli.reading import read_game
+    from pbem.errors import PbemError
+
+    try:
+        _, ledger = read_game(file)
+    except PbemError:  # unreadable: then it seats nobody new
+        return False
+    return any(held.sign_public == identity.sign_public for held in ledger.roster.values())
 
 
 def _propose(file: Path, seat: str, silent: str, key: str | None, newcomer: Newcomer, *, send: bool) -> None:

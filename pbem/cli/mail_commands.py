@@ -203,6 +203,7 @@ class Outcome:
     game: str = ""  # the game it was applied to (applied or had)
     # other seats whose entries the game went on without, each with the address such an entry gave
     overtaken: tuple[tuple[str, str], ...] = ()
+    computers: bool = False  # the game has seats a computer plays (applied): this home may host one
 
 
 def receive_all(messages: Sequence[tuple[str, bytes]]) -> list[list[Outcome]]:
@@ -383,6 +384,7 @@ def _apply_holding(held: ExitStack, carried: Carried, name: str, label: str) -> 
             f"{name}: applied to {short} ({new}, in {path}); now {phase}: {waiting}{overtaken}{warnings}",
             game=merged.game_id,
             overtaken=behind,
+            computers=bool(merged.computers),
         )
     except delivery.NotHere as exc:  # not for this home, or ahead of the game's whole file
         return Outcome("elsewhere", f"{name}: passed over: {exc}")
@@ -474,6 +476,8 @@ def import_(
             outcomes += [outcome for outcome in these if outcome.verdict != "skipped"]
             if all(outcome.verdict == "skipped" for outcome in these):
                 outcomes.append(Outcome("skipped", f"{path}: no pbem message in its {len(messages)}"))
+    # no account to mail from here: what the computers play is written, and goes with the next send
+    _computers_play(outcomes, send=False)
     _report(outcomes)
 
 
@@ -534,7 +538,13 @@ def _computers_play(outcomes: Sequence[Outcome], *, send: bool) -> None:
     from pbem.keys import default_home
     from pbem.mail.library import Library
 
-    touched = {outcome.game for outcome in outcomes if outcome.verdict == "applied" and outcome.game}
+    touched = {
+        outcome.game
+        for outcome in outcomes
+        if outcome.verdict == "applied" and outcome.game and outcome.computers
+    }
+    if not touched:
+        return  # no game with a computer seat: none is read again
     games = Library(default_home()).games()
     for game in sorted(touched):
         kept = games.get(game)

@@ -118,8 +118,10 @@ OPTIONAL_FIELDS["genesis"] += ("group",)
 # With escrow, every seat publishes the key its escrow shares are sealed to (see engine.escrows).
 OPTIONAL_FIELDS["genesis"] += escrows.KEY_FIELDS
 OPTIONAL_FIELDS["join"] += escrows.KEY_FIELDS
-# A seat a computer plays (``pbem new --computer``) says so in its join, signed by its own key.
+# A seat a computer plays (``pbem new --computer``) says so in its join, signed by its own key; a
+# seat handed on to a computer (``pbem handover --to-computer``), in the handover its player signs.
 OPTIONAL_FIELDS["join"] += ("computer",)
+OPTIONAL_FIELDS["handover"] += ("computer",)
 # With escrow=referee, the genesis names the referee (see ``read_referee``), and the referee's
 # entries carry its receiving key first, then its acknowledgements, complaint and partials.
 OPTIONAL_FIELDS["genesis"] += ("referee",)
@@ -815,6 +817,7 @@ class Newcomer:
     identity: PublicIdentity
     signature: bytes
     email: str | None = None
+    computer: bool = False  # a computer plays the seat from the home holding the key
 
     def fields(self) -> dict[str, str]:
         """The entry's fields naming the new player, checked: their identity is their own."""
@@ -841,6 +844,8 @@ def handover(
     opening = sealing.new_opening(bound.hex())
     step = f"{HANDOVER_STEP} {entry['seq']}"
     entry["sealed_secret"] = b64(sealing.seal(to.identity.box_public, ledger.game_id, step, seat, opening))
+    if to.computer:
+        entry["computer"] = True
     return _with_email(ledger, seat, entry, secret, to.email)
 
 
@@ -2083,12 +2088,19 @@ class _Replay:
         except (ValueError, TypeError, AttributeError):
             found.append("sealed_secret must be base64")
             return
+        computer = entry.get("computer", False)
+        if computer is not True and "computer" in entry:
+            found.append("field 'computer' must be true: a seat handed on to a computer")
+            return
         if "email" in entry:
             self._take_email(entry, found)
         else:
             ledger.addresses.pop(by, None)  # the old holder's address is not the new holder's
         before = ledger.roster[by]
-        ledger.computers.discard(by)  # its new holder is a player
+        if computer:
+            ledger.computers.add(by)
+        else:
+            ledger.computers.discard(by)  # its new holder is a player
         ledger.handovers.setdefault(by, []).append(Handover(entry["seq"], before, name, sealed))
         ledger.roster[by] = PublicIdentity(by, *keys)
 
