@@ -3,7 +3,8 @@
 Run from the repository root::
 
     python benchmarks/bench_computer.py [--games N] [--playouts N | --seconds T] [--game NAME]
-                                        [--opponents tests|uniform] [--seed S] [--json] [--quick]
+                                        [--opponents tests|uniform|sensible] [--seed S] [--json]
+                                        [--quick]
 
 For each game in the registry (or ``--game``), four-player games at the rules level (the tests'
 dealer standing in for the hidden decks, pbem/kit/dealer.py): one seat played by the computer,
@@ -11,7 +12,11 @@ with a budget of playouts (or seconds) per move, against three random players: t
 of the game's own tests where it has them (``--opponents tests``: Princes of the Renaissance's
 playout tests, Il Principe's ``support.choose``; Princes of Florence's tests and benchmark play
 uniformly), or a move drawn uniformly among those the rules accept (``--opponents uniform``, what
-the computer's own playouts play). The computer's seat goes round the table from game to game.
+the computer's own playouts play), or the "sensible" players of the example games
+(``--opponents sensible``: each ``examples/play-*.py``'s own chooser, given what ``pbem moves`` and
+``pbem show --as`` would give it; benchmarks/sensible.py). The computer's seat goes round the
+table from game to game. Its playouts are cut short after the game's horizon and judged by the
+game's own estimate (``evaluate.py`` in its package) unless ``--to-the-end``.
 Per game: the games played, the computer's share of the wins (a k-way tie counts 1/k; three random
 players and a random fourth would get 0.25), its average rank (1 best; a tie on points goes as the
 rules' tie-breaks say, else to the better rank), the seconds per move it searched, and the moves it
@@ -38,6 +43,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' players and setups
+
+import sensible
 
 from pbem.engine.declaration import GameInfo
 from pbem.engine.ruleset import require_ruleset
@@ -132,13 +139,14 @@ def baseline(info: GameInfo, games: int, seed: int) -> dict[str, Any]:
     }
 
 
-def random_move(player: Player | None, walk: Walk[Any], turn: Turn, rng: random.Random) -> None:
-    """The random player's move; a move the rules refuse is drawn again, then uniformly."""
+def opponent_move(player: Player | None, walk: Walk[Any], turn: Turn, rng: random.Random) -> None:
+    """The opponent's move; a move the rules refuse is chosen again, then drawn uniformly (as
+    after a chooser that finds nothing it likes)."""
     if player is not None:
         for _attempt in range(20):
             try:
                 walk.play(turn, player(walk, turn, rng))
-            except IllegalMoveError:
+            except (IllegalMoveError, SystemExit):
                 continue
             return
     walk.play_any(turn)
@@ -165,7 +173,7 @@ def play_game(
     rng = random.Random(f"{args.seed}:{index}:players")
     while (turn := walk.turn(prefer=computer)) is not None:
         if turn.seat != computer:
-            random_move(player, walk, turn, rng)
+            opponent_move(player, walk, turn, rng)
             continue
         knowledge = knowledge_of(rules, hands, dealer, walk.state, computer)
         began = time.perf_counter()
@@ -176,6 +184,7 @@ def play_game(
             playouts=args.playouts,
             seconds=args.seconds,
             seed=f"{args.seed}:{index}:{walk.moves}",
+            estimate=None if args.to_the_end or info.estimate is None else info.estimate(),
         )
         if choice.playouts:
             results.searched.append(time.perf_counter() - began)
@@ -195,7 +204,12 @@ def main() -> int:
     budget.add_argument("--playouts", type=int, help="playouts per move (default 200)")
     budget.add_argument("--seconds", type=float, help="seconds per move, instead of playouts")
     parser.add_argument("--game", action="append", help="only this game (by name; may be repeated)")
-    parser.add_argument("--opponents", choices=("tests", "uniform"), default="tests")
+    parser.add_argument("--opponents", choices=("tests", "uniform", "sensible"), default="tests")
+    parser.add_argument(
+        "--to-the-end",
+        action="store_true",
+        help="every playout to the end, not cut short and judged by the game's estimate",
+    )
     parser.add_argument("--baseline", type=int, default=5, help="random games for the baseline (default 5)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", action="store_true")
@@ -212,7 +226,7 @@ def main() -> int:
     found: list[dict[str, Any]] = []
     for info in games:
         results = Results(info.name)
-        player = TEST_PLAYERS.get(info.name) if args.opponents == "tests" else None
+        player = {"tests": TEST_PLAYERS, "sensible": sensible.PLAYERS}.get(args.opponents, {}).get(info.name)
         began = time.perf_counter()
         for index in range(args.games):
             play_game(info, index, args, results, player)
@@ -230,7 +244,8 @@ def main() -> int:
         return 0
     if args.quick:
         print("(--quick: a check that every part runs; its figures measure nothing)")
-    print(f"the computer, {budget_said} a move, against three random players ({args.opponents})")
+    against = "the example games' sensible players" if args.opponents == "sensible" else "random players"
+    print(f"the computer, {budget_said} a move, against three of {against} ({args.opponents})")
     heads = (
         "game",
         "games",

@@ -14,6 +14,7 @@ run.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from pbem.errors import IllegalMoveError
 from pbem.games import GAMES
 from pbem.kit.cards import deck_of
 from pbem.kit.computer import Knowledge, Turn, Walk, choose, determinize, knowledge_of
+from pbem.kit.computer.estimate import lead_chance
 from pbem.kit.computer.walk import WalkRules, shares
 from pbem.kit.dealer import Dealer, Hands
 from tests.games.setups import new_game
@@ -148,6 +150,11 @@ def test_other_seats_hidden_cards_change_nothing(name: str) -> None:
     first = choose(at.rules, seen, seat, playouts=PLAYOUTS, seed=4)
     assert first.playouts == PLAYOUTS
     assert choose(at.rules, also, seat, playouts=PLAYOUTS, seed=4) == first
+    # and so with the game's own estimate judging playouts cut short
+    info = game(name)
+    if info.estimate is not None:
+        judged = choose(at.rules, seen, seat, playouts=PLAYOUTS, seed=4, estimate=info.estimate())
+        assert choose(at.rules, also, seat, playouts=PLAYOUTS, seed=4, estimate=info.estimate()) == judged
     # while a deal that differs in the seat's own cards is known to differ
     own = list(seen.own)
     if own:
@@ -228,3 +235,30 @@ def test_a_playout_cut_short_is_judged_by_the_games_estimate() -> None:
         at.rules, at.knowledge(turn.seat), turn.seat, playouts=4, seed=1, evaluate=evaluate, cap=0
     )
     assert choice.chance == 0.375 and set(asked) == set(SEATS)
+
+
+def test_a_lead_is_worth_more_than_half_and_a_deficit_less() -> None:
+    worth = {"anna": 10.0, "bruno": 10.0, "carla": 7.0}
+    assert lead_chance(worth, "anna", 3.0) == 0.5
+    assert lead_chance(worth | {"anna": 13.0}, "anna", 3.0) == pytest.approx(1 / (1 + math.exp(-1)))
+    assert lead_chance(worth, "carla", 3.0) < lead_chance(worth, "carla", 6.0) < 0.5
+
+
+@pytest.mark.parametrize("name", [info.name for info in GAMES if info.estimate is not None])
+def test_a_games_estimate_favours_the_seat_ahead_on_points(name: str) -> None:
+    """Each game's own estimate (its package's evaluate.py): a chance for every seat, highest
+    for the seat furthest ahead on points when the game ends."""
+    info = game(name)
+    assert info.estimate is not None
+    estimate = info.estimate()
+    assert estimate.horizon > 0
+    at = table(info, seed=5)
+    while (turn := at.walk.turn()) is not None:
+        at.walk.play_any(turn)
+    totals = {seat: row["total"] for seat, row in at.rules.score(at.walk.state).items()}
+    chances = {seat: estimate.chance(at.walk.state, seat) for seat in SEATS}
+    assert all(0 <= value <= 1 for value in chances.values()), chances
+    leader = max(totals, key=lambda seat: totals[seat])
+    assert sorted(totals.values())[-2] < totals[leader], "the seeded game ends with one leader"
+    assert max(chances, key=lambda seat: chances[seat]) == leader, (totals, chances)
+    assert chances[leader] > 0.5 > min(chances.values())

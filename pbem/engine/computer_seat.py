@@ -61,6 +61,7 @@ def choice(
         playouts=playouts,
         seconds=None if playouts is not None else SECONDS,
         seed=f"{ledger.game_id}:{ledger.head}:{seat}",
+        estimate=ledger.info.estimate() if ledger.info.estimate is not None else None,
     )
 
 

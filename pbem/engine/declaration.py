@@ -21,6 +21,7 @@ from pbem.errors import UsageError
 if TYPE_CHECKING:
     from pbem.companion.tracker import Tracker
     from pbem.engine.ruleset import Ruleset
+    from pbem.kit.computer.estimate import Estimate
     from pbem.kit.dealer import Hands
 
 OptionValue = int | str | bool
@@ -240,15 +241,19 @@ class Parts(TypedDict, total=False):
     terminal: Callable[[], TerminalView]
     picture: Callable[[], Picture]
     hands: Callable[[], Hands[Any]]
+    estimate: Callable[[], Estimate]
 
 
-def package_parts(package: str, draw: str, *, terminal: bool = False, hands: bool = False) -> Parts:
+def package_parts(
+    package: str, draw: str, *, terminal: bool = False, hands: bool = False, estimate: bool = False
+) -> Parts:
     """The parts of a game package of the shape every game's has, where it keeps them: its rules
     (``rules.RULES``), its companion-mode tracker and the table's view a picture draws
     (``table/tracker.py``: ``TRACKER``, ``picture_view``), its own terminal view where it has one
     (``terminal.render``), what its state says of the hidden cards seats hold where it has hidden
-    decks (``hands.HANDS``), and its picture's ``draw`` (``module:name``, under
-    pbem.render.picture)."""
+    decks (``hands.HANDS``), its estimate of how a position will end for the computer player's
+    playouts where it has one (``evaluate.ESTIMATE``), and its picture's ``draw``
+    (``module:name``, under pbem.render.picture)."""
     parts = Parts(
         rules=imported(f"{package}.rules:RULES"),
         tracker=imported(f"{package}.table.tracker:TRACKER"),
@@ -258,6 +263,8 @@ def package_parts(package: str, draw: str, *, terminal: bool = False, hands: boo
         parts["terminal"] = imported(f"{package}.terminal:render")
     if hands:
         parts["hands"] = imported(f"{package}.hands:HANDS")
+    if estimate:
+        parts["estimate"] = imported(f"{package}.evaluate:ESTIMATE")
     return parts
 
 
@@ -295,6 +302,9 @@ class GameInfo:
     # What its state says of the hidden cards each seat holds, which the ruleset protocol does not
     # ask (the rules-level dealer and the computer player read it); None: no hidden decks.
     hands: Callable[[], Hands[Any]] | None = field(default=None, compare=False)
+    # How a position will likely end, for the computer player's playouts cut short
+    # (pbem.kit.computer.estimate); None: its playouts go on to the end.
+    estimate: Callable[[], Estimate] | None = field(default=None, compare=False)
     # Extra player-count rules beyond the range, e.g. "2 players needs unofficial_rules=true".
     seats_rule: Callable[[int, Mapping[str, OptionValue]], str | None] | None = field(
         default=None, compare=False

@@ -39,5 +39,5 @@ INFO = GameInfo(
         *SEALED_OPTIONS,
         *HIDDEN_DECK_OPTIONS,
     ),
-    **package_parts(__name__, "pbem.render.picture.principe:draw", terminal=True, hands=True),
+    **package_parts(__name__, "pbem.render.picture.principe:draw", terminal=True, hands=True, estimate=True),
 )

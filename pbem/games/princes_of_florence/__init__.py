@@ -53,6 +53,6 @@ INFO = GameInfo(
         *DEADLINE_OPTIONS,
         *HIDDEN_DECK_OPTIONS,
     ),
-    **package_parts(__name__, "pbem.render.picture.florence:draw", terminal=True, hands=True),
+    **package_parts(__name__, "pbem.render.picture.florence:draw", terminal=True, hands=True, estimate=True),
     seats_rule=_seats_rule,
 )

@@ -43,5 +43,5 @@ INFO = GameInfo(
         *SEALED_OPTIONS,
         *HIDDEN_DECK_OPTIONS,
     ),
-    **package_parts(__name__, "pbem.render.picture.potr:draw", terminal=True, hands=True),
+    **package_parts(__name__, "pbem.render.picture.potr:draw", terminal=True, hands=True, estimate=True),
 )

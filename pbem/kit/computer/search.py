@@ -18,8 +18,9 @@ Who chooses what in the tree:
 - random events and the cards drawn come from the guess, never nodes.
 
 A playout stops once ``cap`` moves are made from the position searched: ``evaluate`` (a game's
-own estimate of a seat's chance of winning at a state: the ruleset's optional ``evaluate``, or one
-given) or else the standing on points says how it would likely end.
+own estimate of a seat's chance of winning at a state: the ``estimate`` its package declares,
+pbem.kit.computer.estimate, or one given) or else the standing on points says how it would
+likely end.
 
 Where the time goes: in the rules. A playout is the rules' ``legal_moves`` at every step (where a
 game lists every placement of a building, or every set of cards for every city, each checked),
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import IllegalMoveError
+from pbem.kit.computer.estimate import Estimate
 from pbem.kit.computer.knowledge import Knowledge, determinize
 from pbem.kit.computer.walk import Turn, Walk, WalkRules, shares
 
@@ -81,19 +83,21 @@ def choose(
     seed: int | str = 0,
     evaluate: Evaluate | None = None,
     cap: int = CAP,
+    estimate: Estimate | None = None,
 ) -> Choice:
     """The move ``seat`` makes now, from what it knows: searched for ``playouts`` playouts or
     ``seconds`` seconds (whichever ends first; one of them is needed), from a generator seeded by
     ``seed`` (a budget in playouts makes the choice the same every time). ``evaluate``: the
-    game's estimate of a playout cut short after ``cap`` moves (by default the ruleset's own
-    ``evaluate``, where it has one). A move the seat has no choice about is made without a
-    search; its chance is then the estimate of the position as it stands."""
+    game's estimate of a playout cut short after ``cap`` moves; ``estimate``, a game's declared
+    one, gives both. A move the seat has no choice about is made without a search; its chance is
+    then the estimate of the position as it stands."""
     if seat != knowledge.seat:
         raise ValueError(f"the knowledge is {knowledge.seat}'s, not {seat}'s")
     if playouts is None and seconds is None:
         raise ValueError("a budget is needed: playouts or seconds")
-    found = getattr(rules, "evaluate", None)
-    search = Search(rules, knowledge, random.Random(seed), evaluate or found, cap)
+    if estimate is not None:
+        evaluate, cap = estimate.chance, estimate.horizon
+    search = Search(rules, knowledge, random.Random(seed), evaluate, cap)
     first = search.walk()
     turn = first.turn(prefer=seat)
     if turn is None or turn.seat != seat:
@@ -101,6 +105,8 @@ def choose(
     search.accepted = first.accepted(turn)
     if len(search.accepted) == 1:
         return Choice(search.accepted[0], search.judge(first.state)[seat], 0)
+    if evaluate is not None and not turn.sealed:
+        search.order(first, turn)
     deadline = None if seconds is None else time.perf_counter() + seconds
     made = 0
     while made < (playouts or math.inf) and (deadline is None or time.perf_counter() < deadline):
@@ -131,6 +137,25 @@ class Search:
         # The seat's moves at the root that the rules accept: the same in every guess, since the
         # state is the seat's own and so are the cards its moves show.
         self.accepted: list[str] = []
+        # The order the root's moves are first tried in: best first by the game's estimate of the
+        # position just after each (where it has one); else at random. A budget smaller than the
+        # moves offered (every city with every set of cards) then tries the likely ones.
+        self.first: list[str] = []
+
+    def order(self, walk: Walk[Any], turn: Turn) -> None:
+        """The root's moves ordered by the game's estimate of the position one move on, in the
+        guess ``walk`` deals (each tried on a copy of its dealer)."""
+        assert self.evaluate is not None
+        worth: dict[str, float] = {}
+        for text in self.accepted:
+            after = Walk(self.rules, walk.dealer.copy(), walk.state, walk.rng)
+            try:
+                after.play(turn, text)
+            except IllegalMoveError:
+                continue
+            worth[text] = self.evaluate(after.state, turn.seat)
+        ties = {text: self.rng.random() for text in worth}
+        self.first = sorted(worth, key=lambda text: (-worth[text], ties[text]))
 
     def walk(self) -> Walk[Any]:
         """The game from the seat's state on, in a new guess at what it cannot see."""
@@ -161,7 +186,11 @@ class Search:
         """The move made at ``node`` in this guess, of ``options``: one not yet tried, at random,
         added as a node (True); else the best by UCB of those the rules accept here."""
         untried = [text for text in options if (turn.seat, text) not in node.children]
-        self.rng.shuffle(untried)
+        if node is self.root and self.first:
+            rank = {text: index for index, text in enumerate(self.first)}
+            untried.sort(key=lambda text: rank.get(text, len(rank)))
+        else:
+            self.rng.shuffle(untried)
         for text in untried:
             try:
                 walk.play(turn, text)

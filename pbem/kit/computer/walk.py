@@ -154,7 +154,7 @@ def winners(rules: WalkRules, state: Any) -> list[str]:
 def shares(rules: WalkRules, state: Any) -> dict[str, float]:
     """Each seat's share of the win: 1 for a sole winner, 1/k for each of k winners, 0 otherwise.
     Before the end, the seats leading on points share it so (the rules' score as it stands)."""
-    totals = {seat: _total(row) for seat, row in rules.score(state).items()}
+    totals = {seat: points(row) for seat, row in rules.score(state).items()}
     named = winners(rules, state) if rules.over(state) else []
     if not named:
         best = max(totals.values(), default=0)
@@ -162,5 +162,6 @@ def shares(rules: WalkRules, state: Any) -> dict[str, float]:
     return {seat: (1 / len(named) if seat in named else 0.0) for seat in totals}
 
 
-def _total(row: Mapping[str, int]) -> int:
+def points(row: Mapping[str, int]) -> int:
+    """A seat's points in a row of the rules' score: its total, where the row has one."""
     return row["total"] if "total" in row else sum(row.values())
