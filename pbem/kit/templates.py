@@ -10,10 +10,13 @@ the game's rules check them, with the readers below so that every game's errors 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import Any
+import datetime
+from collections.abc import Callable, Collection, Hashable, Mapping
+from typing import Any, Generic, TypeVar
 
 from pbem.errors import GameFileError
+
+T = TypeVar("T")
 
 UNVERIFIED = "unverified"
 
@@ -51,6 +54,60 @@ def unverified(template: Mapping[str, Any]) -> list[str]:
         elif isinstance(item, Mapping):
             found.extend(_unverified_fields(key, item))
     return found
+
+
+# --- each set of component data read once -----------------------------------------------------------
+# What a value may be in TOML, beside its tables and arrays: kept as it is in a key.
+_SCALARS = frozenset({str, int, float, bool, datetime.datetime, datetime.date, datetime.time})
+
+
+def frozen(data: object) -> Hashable | None:
+    """``data`` as a key equal only to the key of data of the same structure, types and values
+    (``True`` is not ``1``, nor ``1.0``, as the readers below tell them apart), or None where it
+    holds anything but tables, arrays and TOML's values."""
+    if type(data) is dict:
+        items = []
+        for key, value in data.items():
+            found = frozen(value)
+            if found is None or type(key) is not str:
+                return None
+            items.append((key, found))
+        return (dict, tuple(items))
+    if type(data) is list:
+        values = []
+        for value in data:
+            found = frozen(value)
+            if found is None:
+                return None
+            values.append(found)
+        return (list, tuple(values))
+    kind = type(data)
+    return (kind, data) if kind in _SCALARS else None
+
+
+class Parsed(Generic[T]):
+    """A game's reader of component data (``parse(data, require_sources)``), giving again what
+    it gave for the same data rather than reading it anew: every game set up, and every game file
+    read, checks the same few sets of components record by record. What a reader gives must be
+    immutable, as every game with the same data shares it; data it refuses is read again each
+    time, to raise again."""
+
+    def __init__(self, parse: Callable[[Mapping[str, Any], bool], T], size: int = 8) -> None:
+        self.parse = parse
+        self.size = size
+        self.found: dict[tuple[Hashable, bool], T] = {}
+
+    def __call__(self, data: Mapping[str, Any], require_sources: bool) -> T:
+        key = frozen(data)
+        if key is None:
+            return self.parse(data, require_sources)
+        found = self.found.get((key, require_sources))
+        if found is None:
+            found = self.parse(data, require_sources)
+            if len(self.found) >= self.size:  # the oldest goes: a game reads one set, a test a few
+                del self.found[next(iter(self.found))]
+            self.found[key, require_sources] = found
+        return found
 
 
 # --- reading component data, a template's or a game's embedded values ------------------------------
