@@ -4,8 +4,9 @@ phase 4 and the two ends of the game.
 
 Every ``check_*`` only reads and raises IllegalMoveError in one line naming the rule; every other
 public function takes a game and returns a new one. What the companion computes is computed here by
-the same functions (``actions.next_group``, ``actions.role_points``, ``roles.plan``,
-``roles.turned_down``), over ``game.as_table``.
+the same functions (``actions.next_group``, ``actions.city_role_points``, ``roles.majority_of``,
+``roles.steps``, ``roles.turned_down``), read from the game's own state: the companion's table
+(``state.as_table``) is made only for the scoring.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from pbem.games.il_principe.state import (
     Game,
     Player,
     add,
-    as_table,
     counts,
 )
 from pbem.games.il_principe.table.state import Step
@@ -461,7 +461,7 @@ def build(game: Game, seat: str, city: str, cards: Sequence[str], regions: Seque
         cities=(*player.cities, city),
     )
     game = game.with_player(player)
-    for name, points in actions.role_points(as_table(game), seat, card.icons).items():
+    for name, points in actions.city_role_points(game.roles, game.components, seat, card.icons).items():
         other = game.player(name)
         game = game.with_player(evolve(other, vp=other.vp + points))
     game = evolve(
@@ -649,7 +649,11 @@ def _role_step(game: Game) -> Game:
         return _effect(game, head.role, head.players[0])
     if game.colours_left:
         colour, rest_colours = game.colours_left[0], game.colours_left[1:]
-        steps = tuple(roles.plan(as_table(game), colour))
+        # roles.plan, read from the players' cards face up rather than from a table made of them
+        index = COLOURS.index(colour)
+        counts = {player.seat: player.up[index] for player in game.players if player.up[index] > 0}
+        found = roles.majority_of(colour, counts, game.seats, game.settings.rules.minor_roles)
+        steps = tuple(roles.steps(found))
         return evolve(game, colours_left=rest_colours, role_steps=steps)
     if game.last_round:
         return evolve(game, phase=OVER)
