@@ -10,9 +10,9 @@ the game's rules check them, with the readers below so that every game's errors 
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Callable, Collection, Hashable, Mapping
-from typing import Any, Generic, TypeVar
+import marshal
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Generic, TypeVar, cast
 
 from pbem.errors import GameFileError
 
@@ -57,32 +57,17 @@ def unverified(template: Mapping[str, Any]) -> list[str]:
 
 
 # --- each set of component data read once -----------------------------------------------------------
-# What a value may be in TOML, beside its tables and arrays: kept as it is in a key.
-_SCALARS = frozenset({str, int, float, bool, datetime.datetime, datetime.date, datetime.time})
-
-
-def frozen(data: object) -> Hashable | None:
-    """``data`` as a key equal only to the key of data of the same structure, types and values
-    (``True`` is not ``1``, nor ``1.0``, as the readers below tell them apart), or None where it
-    holds anything but tables, arrays and TOML's values."""
-    if type(data) is dict:
-        items = []
-        for key, value in data.items():
-            found = frozen(value)
-            if found is None or type(key) is not str:
-                return None
-            items.append((key, found))
-        return (dict, tuple(items))
-    if type(data) is list:
-        values = []
-        for value in data:
-            found = frozen(value)
-            if found is None:
-                return None
-            values.append(found)
-        return (list, tuple(values))
-    kind = type(data)
-    return (kind, data) if kind in _SCALARS else None
+def frozen(data: object) -> bytes | None:
+    """``data`` as bytes equal only to those of data of the same structure, types and values
+    (``True`` is not ``1``, nor ``1.0``, a list not a tuple, as the readers below tell them
+    apart), or None where it holds what marshal does not write (a date, a mapping that is not a
+    dict). Format 2, which writes no references to objects met before: equal data whose parts
+    are shared differently is written alike."""
+    try:
+        # whatever it is given: marshal itself refuses what it cannot write
+        return marshal.dumps(cast(Any, data), 2)
+    except ValueError:
+        return None
 
 
 class Parsed(Generic[T]):
@@ -95,7 +80,7 @@ class Parsed(Generic[T]):
     def __init__(self, parse: Callable[[Mapping[str, Any], bool], T], size: int = 8) -> None:
         self.parse = parse
         self.size = size
-        self.found: dict[tuple[Hashable, bool], T] = {}
+        self.found: dict[tuple[bytes, bool], T] = {}
 
     def __call__(self, data: Mapping[str, Any], require_sources: bool) -> T:
         key = frozen(data)

@@ -8,6 +8,7 @@ docs/rules/il-principe.md, "By email", gives each move beside the rule it rests 
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterable, Sequence
 from itertools import product, starmap
@@ -88,6 +89,10 @@ def _name(text: str, word: str, what: str) -> str:
     return word
 
 
+# A move is read several times (checked, then played, and by every seat replaying the game), and
+# a game's bids and passes are the same few texts: each text is read once. Moves are frozen, so
+# every reader may share one.
+@functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Move:
     verb, rest = words(text)
     if not verb:

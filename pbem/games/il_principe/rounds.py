@@ -38,7 +38,7 @@ from pbem.games.il_principe.table.state import Step
 from pbem.kit.auction import Auction, Raise
 from pbem.kit.cards import answered, dealing_face_up, draws, with_shown
 from pbem.kit.frozen import evolve
-from pbem.kit.seats import FollowUp, after, check_turn, clockwise, first, move_step, whose_turn
+from pbem.kit.seats import FollowUp, after, check_turn, clockwise, first, move_step
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -49,11 +49,14 @@ def waiting(game: Game) -> bool:
 
 
 def actors(game: Game) -> list[str]:
-    if game.phase == OVER or waiting(game):
+    # Asked several times a move (who is asked, who may move, the legal moves): ``waiting`` and
+    # ``whose_turn`` written out.
+    if game.phase == OVER or game.drawing or game.dealt_up or game.city_draws or game.reuse:
         return []
-    asked = whose_turn(game.follow_ups, game.auction)
-    if asked:
-        return list(asked)
+    if game.follow_ups:
+        return [game.follow_ups[0].seat]
+    if game.auction is not None:
+        return [game.auction.turn]
     if game.phase == RESERVE:
         return [player.seat for player in game.players if player.reserved is None]
     if game.phase == SHOW:

@@ -10,6 +10,7 @@ spéciales pour 2 joueurs", "Variante".
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import tomllib
 from collections import Counter
@@ -263,4 +264,6 @@ def test_the_same_data_is_read_once_and_other_data_anew() -> None:
         with pytest.raises(templates.ComponentError, match="income must be a whole number"):
             parse(data)
     assert templates.frozen({"a": [1, {"b": True}]}) != templates.frozen({"a": [1, {"b": 1}]})
-    assert templates.frozen({"a": (1, 2)}) is None  # not TOML: read each time
+    assert templates.frozen({"a": [1, {"b": 1}]}) != templates.frozen({"a": [1, {"b": 1.0}]})
+    assert templates.frozen({"a": [1, 2]}) != templates.frozen({"a": (1, 2)})
+    assert templates.frozen({"a": datetime.date(2026, 1, 1)}) is None  # read each time
