@@ -155,6 +155,8 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return stand_in.told(state, seats, chance)
 
     def random_requests(self, state: Game) -> list[RandomRequest]:
+        if not state.city_draws and not state.reuse:  # asked after every move; rarely any
+            return []
         requests = []
         if state.city_draws:
             requests.append(RandomRequest(f"{CITIES} after {len(state.built)} built"))
