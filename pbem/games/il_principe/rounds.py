@@ -535,22 +535,31 @@ def play(game: Game, seat: str, cards: Sequence[str]) -> Game:
     colours = _colours_of(game, cards)
     player = _take(game.player(seat), cards)
     up = tuple(a + b for a, b in zip(player.up, counts(colours), strict=True))
-    return _end_action(game.with_player(evolve(player, up=up)), seat)
+    return _end_action(game, seat, game.seated(evolve(player, up=up)))
 
 
-def _end_action(game: Game, seat: str) -> Game:
+def _end_action(game: Game, seat: str, players: tuple[Player, ...] | None = None) -> Game:
+    """The next seat's action, or phase 4 once every seat has acted: « Chaque joueur replace les
+    tuiles des Rôles », then the colours in order. ``players``: as the action left them, set in
+    the same copy."""
     acted = (*game.acted, seat)
+    players = game.players if players is None else players
     if len(acted) == len(game.seats):
-        return _begin_roles(evolve(game, acted=acted, turn=""))
-    return _advance(evolve(game, acted=acted, turn=after(game.seats, seat)))
+        roles_begun = evolve(
+            game,
+            players=players,
+            acted=acted,
+            turn="",
+            phase=ROLES,
+            roles={},
+            role_steps=(),
+            colours_left=COLOURS,
+        )
+        return _advance(roles_begun)
+    return _advance(evolve(game, players=players, acted=acted, turn=after(game.seats, seat)))
 
 
 # --- phase 4 ---------------------------------------------------------------------------------------
-
-
-def _begin_roles(game: Game) -> Game:
-    """« Chaque joueur replace les tuiles des Rôles », then the colours in order."""
-    return _advance(evolve(game, phase=ROLES, roles={}, role_steps=(), colours_left=COLOURS))
 
 
 def _give(game: Game, role: str, player: Player, steps: tuple[Step, ...]) -> Game:
