@@ -24,10 +24,10 @@ class Reserve(MoveBase, form="reserve {cards}"):
     cards: tuple[str, ...]
 
 
-def reserve_texts(sets: Iterable[tuple[str, ...]]) -> list[str]:
-    """``Reserve(cards).said()`` for each set of cards, written without making the moves: every
-    seat lists its reserves each round, dozens of them."""
-    return [f"reserve {' '.join(cards)}" for cards in sets]
+def reserve_words(sets: Iterable[str]) -> list[str]:
+    """``Reserve(cards).said()`` for each set of cards given as its words (``" ".join(cards)``),
+    written without making the moves: every seat lists its reserves each round, dozens of them."""
+    return [f"reserve {words}" for words in sets]
 
 
 class Show(MoveBase, form="show"):
@@ -64,6 +64,11 @@ class TurnUp(MoveBase, form="turn up {colour}"):
 
 class Shield(MoveBase, form="shield {region}"):
     region: str
+
+
+def shield_texts(regions: Iterable[str]) -> list[str]:
+    """``Shield(region).said()`` for each region, written without making the moves."""
+    return [f"shield {region}" for region in regions]
 
 
 Move = Reserve | Show | Bid | Pass | Build | Play | TurnUp | Shield

@@ -36,7 +36,8 @@ from pbem.games.il_principe.moves import (
     build_texts,
     format_move,
     parse,
-    reserve_texts,
+    reserve_words,
+    shield_texts,
 )
 from pbem.games.il_principe.state import (
     ACTIONS,
@@ -96,7 +97,9 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             return []
         step = rounds.step(state)
         kind: DemandKind = "sealed" if state.phase == RESERVE else "move"
-        return [Demand(seat, kind, step, prompt(state, seat)) for seat in actors]
+        # One prompt for all: it names the seat's own follow-up, and a follow-up asks its seat alone
+        said = prompt(state, actors[0])
+        return [Demand(seat, kind, step, said) for seat in actors]
 
     def parse(self, text: str) -> Move:
         return parse(text)
@@ -342,7 +345,14 @@ def _legal_texts(state: Game, seat: str) -> list[str]:
     if asked == ACTIONS:
         return [*_build_texts(state, seat), *(play.said() for play in _plays(state, seat)), _PASS]
     if asked == RESERVE:
-        return reserve_texts(_reserves(state, seat))
+        # Each set as its words, sorted as strings: the order of the sets themselves, as in
+        # ``_build_texts`` (every set has as many cards, and no card's name has a character
+        # before the space that parts them); and two sets have the same words only if they are
+        # the same set.
+        sets = itertools.combinations(_items(state, seat), state.settings.rules.reserve)
+        return reserve_words(sorted(set(map(" ".join, sets))))
+    if asked == SHIELD:
+        return shield_texts(sorted(state.components.regions))
     return [move.said() for move in _legal(state, seat)]
 
 
