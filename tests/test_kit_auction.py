@@ -98,3 +98,23 @@ def test_the_kit_sits_below_the_games_and_the_decade_does_not_import_the_war() -
         assert not above, (module.name, above)
     decade = _imports(package / "games" / "princes_of_the_renaissance" / "decade.py")
     assert "pbem.games.princes_of_the_renaissance.war" not in decade, "decade <-> war is an import circle"
+
+
+def test_an_answer_is_a_bid_or_a_pass_then_the_turn_moved_on_unless_it_ends() -> None:
+    """``answered`` is ``bid`` or ``passing``, then ``onward`` while the auction is not over, for
+    every answer of every auction of four seats three answers deep."""
+    start = Auction("lot", SEATS, turn="b")
+    auctions = [start, Auction("lot", SEATS, turn="c", leader="a", price=3, passed=("d",))]
+    for _ in range(3):
+        following = []
+        for auction in auctions:
+            if auction.over:
+                continue
+            for amount in (None, auction.price + 1):
+                seat = auction.turn
+                stepped = auction.passing(seat) if amount is None else auction.bid(seat, amount)
+                expected = stepped if stepped.over else stepped.onward()
+                assert auction.answered(seat, amount) == expected
+                following.append(expected)
+        auctions = following
+    assert auctions

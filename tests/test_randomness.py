@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 
 import pytest
 
-from pbem.crypto.randomness import Draws, chain, follows, seed_for, step_back
+from pbem.crypto.randomness import MAX_STREAM, Draws, chain, follows, seed_for, step_back, stream
 
 GAME = "0123456789abcdef0123456789abcdef"
 
@@ -78,3 +79,70 @@ def test_shuffle_is_a_permutation() -> None:
 def test_below_stays_in_range(bound: int) -> None:
     draws = Draws(GAME, f"range {bound}", [("a", bytes(32))])
     assert all(0 <= draws.below(bound) < bound for _ in range(300))
+
+
+# --- the bytes every event reads, derived as they are read ----------------------------------------
+# Games on disk were decided by the bytes below, when Draws derived the whole 8 KiB of each stream
+# at once; deriving only what is read must give every event the same bytes.
+
+
+class EagerDraws(Draws):
+    """The derivation Draws used before it derived only what it reads: ``stream`` of each
+    ``context#n`` in turn, 8 KiB at once."""
+
+    def __init__(self, game_id: str, context: str, contributions: list[tuple[str, bytes]]) -> None:
+        super().__init__(game_id, context, contributions)
+        self._eager = (game_id, context, list(contributions))
+        self._block = 0
+        self._left = b""
+
+    def _bytes(self, count: int) -> bytes:
+        game_id, context, contributions = self._eager
+        while len(self._left) < count:
+            self._left += stream(game_id, f"{context}#{self._block}", contributions, MAX_STREAM)
+            self._block += 1
+        out, self._left = self._left[:count], self._left[count:]
+        return out
+
+
+CONTRIBUTIONS = [
+    [],
+    [("a", bytes(32))],
+    [("alice", bytes(range(32))), ("bob", bytes(32)), ("zoë", b"\xff" * 32)],
+    [("dealer", b"2026:17")],  # the tests' dealer contributes text of any length
+]
+
+
+@pytest.mark.parametrize("contributions", CONTRIBUTIONS)
+@pytest.mark.parametrize("context", ["cities after 0 built", "deck", "", "tie-break #3", "ß"])
+def test_the_bytes_read_are_those_of_the_whole_stream(
+    context: str, contributions: list[tuple[str, bytes]]
+) -> None:
+    """Reads of every size, across the end of a stream into the next (``context#1``)."""
+    lazy, eager = Draws(GAME, context, contributions), EagerDraws(GAME, context, contributions)
+    sizes = [1, 2, 3, 31, 32, 33, 64, 7, 500, 1] * 40
+    assert sum(sizes) > 2 * MAX_STREAM
+    assert [lazy._bytes(size) for size in sizes] == [eager._bytes(size) for size in sizes]
+
+
+@pytest.mark.parametrize("contributions", CONTRIBUTIONS)
+def test_draws_are_those_of_the_whole_stream(contributions: list[tuple[str, bytes]]) -> None:
+    lazy, eager = Draws(GAME, "event", contributions), EagerDraws(GAME, "event", contributions)
+    bounds = [2, 6, 255, 256, 257, 70000, 10**6, 1, 5] * 700
+    assert [lazy.below(bound) for bound in bounds] == [eager.below(bound) for bound in bounds]
+    items = [f"city{n}" for n in range(30)]
+    for _ in range(50):
+        assert lazy.shuffle(items) == eager.shuffle(items)
+
+
+def test_draws_known_answers() -> None:
+    """Values Draws gave before it derived only what it reads (and games on disk rest on)."""
+    contributions = [("alice", bytes(range(32))), ("bob", bytes(32))]
+    cities = Draws(GAME, "cities after 3 built", contributions).shuffle([f"c{n}" for n in range(20)])
+    assert " ".join(cities) == "c3 c17 c10 c4 c0 c9 c1 c8 c19 c7 c15 c5 c11 c6 c16 c18 c13 c12 c2 c14"
+    dice = Draws(GAME, "dice", [("a", bytes(32))])
+    assert [dice.die() for _ in range(20)] == [2, 4, 3, 4, 5, 2, 1, 4, 1, 6, 4, 2, 4, 2, 2, 1, 1, 2, 2, 6]
+    long = Draws(GAME, "long", [("a", b"\x01" * 32)])  # eight streams read
+    values = [long.below(bound) for bound in [2, 300, 70000, 5, 10**6] * 4000]
+    digest = hashlib.sha256(repr(values).encode()).hexdigest()
+    assert digest == "dba4aa65a70b5571d4937eb6b01524c4eaf2b0381a2bed8584a815650953cf61"

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from pbem.crypto.signing import pae
@@ -25,6 +26,11 @@ SEED_DOMAIN = "pbem/rand-seed/v1"
 EVENT_DOMAIN = "pbem/random/v1"
 CHAIN_LENGTH = 4096  # reveals per seat per game; a long game uses a few hundred
 LINK_SIZE = 32
+EXPAND_INFO = b"pbem/random/expand/v1"
+# A random event's bytes: each of its streams is as long as HKDF-SHA256 makes (255 blocks).
+MAX_STREAM = 255 * 32
+_NO_SALT = bytes(32)
+_COUNTERS = tuple(bytes([counter]) for counter in range(1, 256))
 
 
 @lru_cache(maxsize=64)
@@ -78,31 +84,53 @@ def stream(game_id: str, context: str, contributions: Sequence[tuple[str, bytes]
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-    material = pae(
+    return HKDF(hashes.SHA256(), size, salt=None, info=EXPAND_INFO).derive(
+        _material(game_id, context, contributions)
+    )
+
+
+def _material(game_id: str, context: str, contributions: Sequence[tuple[str, bytes]]) -> bytes:
+    """What ``stream`` expands: the event's domain, game and context, then each seat and its link."""
+    return pae(
         EVENT_DOMAIN,
         game_id.encode("utf-8"),
         context.encode("utf-8"),
         *(part for seat, link in contributions for part in (seat.encode("utf-8"), link)),
     )
-    return HKDF(hashes.SHA256(), size, salt=None, info=b"pbem/random/expand/v1").derive(material)
+
+
+def _blocks(game_id: str, context: str, contributions: Sequence[tuple[str, bytes]]) -> Iterator[bytes]:
+    """``stream(game_id, f"{context}#{n}", contributions, MAX_STREAM)`` for n = 0, 1, ...,
+    joined, one SHA-256 output at a time: HKDF (RFC 5869) written out, so that only the blocks an
+    event reads are derived. An event takes a few bytes, and deriving the whole 8 KiB of its first
+    stream at once was a tenth of a game's rules; tests/test_randomness.py checks it against
+    ``stream`` block for block."""
+    for number in itertools.count():
+        # Extract: no salt is a salt of HashLen zero bytes (RFC 5869, 2.2).
+        key = hmac.digest(_NO_SALT, _material(game_id, f"{context}#{number}", contributions), "sha256")
+        # Expand: T(i) = HMAC(PRK, T(i-1) | info | i), i = 1..255 (2.3).
+        block = b""
+        for counter in _COUNTERS:
+            block = hmac.digest(key, block + EXPAND_INFO + counter, "sha256")
+            yield block
 
 
 class Draws:
     """Uniform integers from a byte stream, by rejection sampling (no modulo bias)."""
 
     def __init__(self, game_id: str, context: str, contributions: Sequence[tuple[str, bytes]]) -> None:
-        self._game_id = game_id
-        self._context = context
-        self._contributions = list(contributions)
-        self._block = 0
-        self._buffer = b""
+        self._blocks = _blocks(game_id, context, list(contributions))
+        self._buffer = b""  # derived and not yet read from ``_at`` on
+        self._at = 0
 
     def _bytes(self, count: int) -> bytes:
-        while len(self._buffer) < count:
-            block = stream(self._game_id, f"{self._context}#{self._block}", self._contributions, 255 * 32)
-            self._buffer += block
-            self._block += 1
-        out, self._buffer = self._buffer[:count], self._buffer[count:]
+        end = self._at + count
+        while end > len(self._buffer):
+            self._buffer = self._buffer[self._at :] + next(self._blocks)
+            end -= self._at
+            self._at = 0
+        out = self._buffer[self._at : end]
+        self._at = end
         return out
 
     def below(self, bound: int) -> int:

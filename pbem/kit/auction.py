@@ -89,3 +89,17 @@ class Auction(Generic[Lot]):
     def onward(self) -> Auction[Lot]:
         """The turn moved to ``next_seat``; the auction must not be over."""
         return evolve(self, turn=self.next_seat())
+
+    def answered(self, seat: str, amount: int | None) -> Auction[Lot]:
+        """``seat``'s bid of ``amount``, or its pass where None, and the turn moved on unless that
+        ends the auction: ``bid`` or ``passing``, then ``onward`` if it is not ``over``, in one
+        copy (a random playout answers thousands of auctions)."""
+        among, passed, leader, price, turn = self.among, self.passed, self.leader, self.price, self.turn
+        if amount is None:
+            passed = (*passed, seat)
+        else:
+            leader, price, turn = seat, amount, seat
+        rivals = [other for other in among if other not in passed and other != leader]
+        if rivals:
+            turn = after(among, turn, rivals)
+        return evolve(self, passed=passed, leader=leader, price=price, turn=turn)

@@ -10,10 +10,13 @@ the game's rules check them, with the readers below so that every game's errors 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import Any
+import marshal
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Generic, TypeVar, cast
 
 from pbem.errors import GameFileError
+
+T = TypeVar("T")
 
 UNVERIFIED = "unverified"
 
@@ -51,6 +54,45 @@ def unverified(template: Mapping[str, Any]) -> list[str]:
         elif isinstance(item, Mapping):
             found.extend(_unverified_fields(key, item))
     return found
+
+
+# --- each set of component data read once -----------------------------------------------------------
+def frozen(data: object) -> bytes | None:
+    """``data`` as bytes equal only to those of data of the same structure, types and values
+    (``True`` is not ``1``, nor ``1.0``, a list not a tuple, as the readers below tell them
+    apart), or None where it holds what marshal does not write (a date, a mapping that is not a
+    dict). Format 2, which writes no references to objects met before: equal data whose parts
+    are shared differently is written alike."""
+    try:
+        # whatever it is given: marshal itself refuses what it cannot write
+        return marshal.dumps(cast(Any, data), 2)
+    except ValueError:
+        return None
+
+
+class Parsed(Generic[T]):
+    """A game's reader of component data (``parse(data, require_sources)``), giving again what
+    it gave for the same data rather than reading it anew: every game set up, and every game file
+    read, checks the same few sets of components record by record. What a reader gives must be
+    immutable, as every game with the same data shares it; data it refuses is read again each
+    time, to raise again."""
+
+    def __init__(self, parse: Callable[[Mapping[str, Any], bool], T], size: int = 8) -> None:
+        self.parse = parse
+        self.size = size
+        self.found: dict[tuple[bytes, bool], T] = {}
+
+    def __call__(self, data: Mapping[str, Any], require_sources: bool) -> T:
+        key = frozen(data)
+        if key is None:
+            return self.parse(data, require_sources)
+        found = self.found.get((key, require_sources))
+        if found is None:
+            found = self.parse(data, require_sources)
+            if len(self.found) >= self.size:  # the oldest goes: a game reads one set, a test a few
+                del self.found[next(iter(self.found))]
+            self.found[key, require_sources] = found
+        return found
 
 
 # --- reading component data, a template's or a game's embedded values ------------------------------

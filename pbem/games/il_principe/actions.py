@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pbem.companion import words as w
 from pbem.errors import IllegalMoveError, MoveSyntaxError
 from pbem.games.il_principe import roles
-from pbem.games.il_principe.components import COLOURS, RANKS, ROLES, check_icons
+from pbem.games.il_principe.components import COLOURS, RANKS, ROLES, ComponentSet, check_icons
 from pbem.games.il_principe.table.state import UNKNOWN, Seat, Table
 
 Log = list[str]
@@ -445,14 +445,22 @@ def builds(
 
 def role_points(table: Table, builder: str, cards: Sequence[str]) -> dict[str, int]:
     """What each family other than the builder scores for its roles in the colours of a city."""
+    return city_role_points(table.roles, table.parts.box, builder, cards)
+
+
+def city_role_points(
+    roles: Mapping[str, str | None], box: ComponentSet, builder: str, cards: Sequence[str]
+) -> dict[str, int]:
+    """``role_points`` from the roles' holders (``blue major`` -> family): what the game by email
+    reads from its state without making a table of it."""
     points: dict[str, int] = {}
     for card in COLOURS:
         if card not in cards:
             continue
         for rank in RANKS:
-            holder = table.holder(f"{card} {rank}")
+            holder = roles.get(f"{card} {rank}")
             if holder is not None and holder != builder:
-                points[holder] = points.get(holder, 0) + table.parts.rule(f"city_{rank}_vp")
+                points[holder] = points.get(holder, 0) + box.rules[f"city_{rank}_vp"]
     return points
 
 

@@ -244,7 +244,12 @@ def parse(data: Mapping[str, Any], *, require_sources: bool = False) -> Componen
     """Check component data (a template, or its values without sources) and build the set.
 
     Raises ComponentError naming the first table, record and field that is wrong, in one line.
+    Data read before gives the same set (``templates.Parsed``): every game of a process shares it.
     """
+    return _PARSED(data, require_sources)
+
+
+def _parse(data: Mapping[str, Any], require_sources: bool) -> ComponentSet:
     if not isinstance(data, Mapping) or not data:
         raise ComponentError("no component data: an Il Principe game needs its components")
     header = templates.table(data, "template")
@@ -288,6 +293,9 @@ def parse(data: Mapping[str, Any], *, require_sources: bool = False) -> Componen
     )
     _check_whole(components)
     return components
+
+
+_PARSED = templates.Parsed(_parse)
 
 
 def _known(label: str, found: list[str], names: tuple[str, ...], *, ordered: bool = False) -> None:

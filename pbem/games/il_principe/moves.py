@@ -8,6 +8,7 @@ docs/rules/il-principe.md, "By email", gives each move beside the rule it rests 
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterable, Sequence
 from itertools import product, starmap
@@ -23,10 +24,10 @@ class Reserve(MoveBase, form="reserve {cards}"):
     cards: tuple[str, ...]
 
 
-def reserve_texts(sets: Iterable[tuple[str, ...]]) -> list[str]:
-    """``Reserve(cards).said()`` for each set of cards, written without making the moves: every
-    seat lists its reserves each round, dozens of them."""
-    return [f"reserve {' '.join(cards)}" for cards in sets]
+def reserve_words(sets: Iterable[str]) -> list[str]:
+    """``Reserve(cards).said()`` for each set of cards given as its words (``" ".join(cards)``),
+    written without making the moves: every seat lists its reserves each round, dozens of them."""
+    return [f"reserve {words}" for words in sets]
 
 
 class Show(MoveBase, form="show"):
@@ -65,6 +66,11 @@ class Shield(MoveBase, form="shield {region}"):
     region: str
 
 
+def shield_texts(regions: Iterable[str]) -> list[str]:
+    """``Shield(region).said()`` for each region, written without making the moves."""
+    return [f"shield {region}" for region in regions]
+
+
 Move = Reserve | Show | Bid | Pass | Build | Play | TurnUp | Shield
 
 GRAMMAR = (
@@ -88,6 +94,10 @@ def _name(text: str, word: str, what: str) -> str:
     return word
 
 
+# A move is read several times (checked, then played, and by every seat replaying the game), and
+# a game's bids and passes are the same few texts: each text is read once. Moves are frozen, so
+# every reader may share one.
+@functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Move:
     verb, rest = words(text)
     if not verb:

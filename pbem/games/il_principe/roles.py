@@ -7,6 +7,7 @@ between tied players, the green role's card to turn up, the blue role's region.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.errors import IllegalMoveError
@@ -40,27 +41,41 @@ def majority(table: Table, colour: str) -> Majority:
     them; c) several most: the major is auctioned between them, « Le Rôle Mineur reste sur le
     plateau ». A family without a face-up card of the colour has no majority in it."""
     counts = {name: seat.up[colour] for name, seat in table.seats.items() if seat.up[colour] > 0}
+    return majority_of(colour, counts, table.players, table.rules.minor_roles)
+
+
+def majority_of(
+    colour: str, counts: Mapping[str, int], players: Sequence[str], minor_roles: bool
+) -> Majority:
+    """``majority`` from each family's face-up cards of the colour (``counts``, only those with
+    one): what the game by email reads from its state without making a table of it."""
     levels = sorted(set(counts.values()), reverse=True)
     if not levels:
         return Majority(colour, (), (), "no face-up cards: both tiles stay on the board")
-    first = tuple(name for name in table.players if counts.get(name) == levels[0])
+    first = tuple(name for name in players if counts.get(name) == levels[0])
     if len(first) > 1:
         return Majority(colour, first, (), f"{len(first)} tied for the most ({levels[0]}): case c")
-    if not table.rules.minor_roles or len(levels) < 2:
-        why = "no minor roles with 2 players" if not table.rules.minor_roles else "nobody second"
+    if not minor_roles or len(levels) < 2:
+        why = "no minor roles with 2 players" if not minor_roles else "nobody second"
         return Majority(colour, first, (), f"most {levels[0]}; {why}")
-    second = tuple(name for name in table.players if counts.get(name) == levels[1])
+    second = tuple(name for name in players if counts.get(name) == levels[1])
     case = "a" if len(second) == 1 else "b"
     return Majority(colour, first, second, f"most {levels[0]}, second {levels[1]}: case {case}")
 
 
 def plan(table: Table, colour: str) -> list[Step]:
-    found = majority(table, colour)
-    steps: list[Step] = []
+    return steps(majority(table, colour))
+
+
+def steps(found: Majority) -> list[Step]:
+    """What phase 4 does for a colour: each role its one holder is given, or auctioned between
+    the families tied for it."""
+    colour = found.colour
+    planned: list[Step] = []
     for rank, players in (("major", found.major), ("minor", found.minor)):
         if players:
-            steps.append(Step("give" if len(players) == 1 else "auction", f"{colour} {rank}", players))
-    return steps
+            planned.append(Step("give" if len(players) == 1 else "auction", f"{colour} {rank}", players))
+    return planned
 
 
 def begin(table: Table, log: list[str]) -> None:

@@ -4,8 +4,9 @@ phase 4 and the two ends of the game.
 
 Every ``check_*`` only reads and raises IllegalMoveError in one line naming the rule; every other
 public function takes a game and returns a new one. What the companion computes is computed here by
-the same functions (``actions.next_group``, ``actions.role_points``, ``roles.plan``,
-``roles.turned_down``), over ``game.as_table``.
+the same functions (``actions.next_group``, ``actions.city_role_points``, ``roles.majority_of``,
+``roles.steps``, ``roles.turned_down``), read from the game's own state: the companion's table
+(``state.as_table``) is made only for the scoring.
 """
 
 from __future__ import annotations
@@ -31,14 +32,13 @@ from pbem.games.il_principe.state import (
     Game,
     Player,
     add,
-    as_table,
     counts,
 )
 from pbem.games.il_principe.table.state import Step
 from pbem.kit.auction import Auction, Raise
 from pbem.kit.cards import answered, dealing_face_up, draws, with_shown
 from pbem.kit.frozen import evolve
-from pbem.kit.seats import FollowUp, after, check_turn, clockwise, first, move_step, whose_turn
+from pbem.kit.seats import FollowUp, after, check_turn, clockwise, first, move_step
 
 # --- who acts ------------------------------------------------------------------------------------
 
@@ -49,11 +49,14 @@ def waiting(game: Game) -> bool:
 
 
 def actors(game: Game) -> list[str]:
-    if game.phase == OVER or waiting(game):
+    # Asked several times a move (who is asked, who may move, the legal moves): ``waiting`` and
+    # ``whose_turn`` written out.
+    if game.phase == OVER or game.drawing or game.dealt_up or game.city_draws or game.reuse:
         return []
-    asked = whose_turn(game.follow_ups, game.auction)
-    if asked:
-        return list(asked)
+    if game.follow_ups:
+        return [game.follow_ups[0].seat]
+    if game.auction is not None:
+        return [game.auction.turn]
     if game.phase == RESERVE:
         return [player.seat for player in game.players if player.reserved is None]
     if game.phase == SHOW:
@@ -146,8 +149,27 @@ def begin_round(game: Game, round_: int) -> Game:
     with the auction's cards drawn from the pile. Otherwise each seat « Reçoit 5 pièces de monnaie
     ... Pioche 4 cartes » (6 ducats with the « Variante » or 2 players; 5 cards with 2 players)."""
     rules = game.settings.rules
-    players = tuple(evolve(p, reserved=None, wins=0) for p in game.players)
-    game = evolve(
+    if len(game.face_up) + game.city_draws < game.rule("face_up_cities") or game.deck < rules.threshold:
+        game = evolve(
+            game,
+            round=round_,
+            players=tuple(evolve(p, reserved=None, wins=0) for p in game.players),
+            reserve=counts(),
+            auction=None,
+            follow_ups=(),
+            turn="",
+            acted=(),
+            role_steps=(),
+            colours_left=(),
+        )
+        if len(game.face_up) + game.city_draws < game.rule("face_up_cities"):
+            return evolve(game, phase=OVER)
+        return _last_round(game)
+    # The round set up and phase 1's ducats and draws, in one copy.
+    order = clockwise(game.seats, game.principe)
+    players = tuple(evolve(p, reserved=None, wins=0, ducats=p.ducats + rules.income) for p in game.players)
+    drawing = tuple(request for seat in order for request in draws(DECK, seat, rules.draw))
+    return evolve(
         game,
         round=round_,
         players=players,
@@ -158,17 +180,6 @@ def begin_round(game: Game, round_: int) -> Game:
         acted=(),
         role_steps=(),
         colours_left=(),
-    )
-    if len(game.face_up) + game.city_draws < game.rule("face_up_cities"):
-        return evolve(game, phase=OVER)
-    if game.deck < rules.threshold:
-        return _last_round(game)
-    order = clockwise(game.seats, game.principe)
-    players = tuple(evolve(p, ducats=p.ducats + rules.income) for p in game.players)
-    drawing = tuple(request for seat in order for request in draws(DECK, seat, rules.draw))
-    return evolve(
-        game,
-        players=players,
         deck=game.deck - len(drawing),
         drawing=(*game.drawing, *drawing),
         phase=RESERVE,
@@ -291,10 +302,14 @@ def show(game: Game, seat: str) -> Game:
 RAISE = Raise(step=1)
 
 
-def _open(game: Game, lot: str, among: Sequence[str]) -> Game:
-    """« Le joueur à la gauche de Il Principe commence chaque enchère »."""
+def _open(game: Game, lot: str, among: Sequence[str], steps: tuple[Step, ...] | None = None) -> Game:
+    """« Le joueur à la gauche de Il Principe commence chaque enchère »; ``steps``: phase 4's
+    steps left after this auction, set in the same copy."""
     pool = tuple(seat for seat in game.seats if seat in among)
-    return evolve(game, auction=Auction(lot, pool, after(game.seats, game.principe, pool)))
+    auction = Auction(lot, pool, after(game.seats, game.principe, pool))
+    if steps is None:
+        return evolve(game, auction=auction)
+    return evolve(game, auction=auction, role_steps=steps)
 
 
 def check_bid(game: Game, seat: str, amount: int) -> None:
@@ -316,7 +331,7 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
 def bid(game: Game, seat: str, amount: int) -> Game:
     auction = game.auction
     assert auction is not None
-    return _after_turn(game, auction.bid(seat, amount))
+    return _after_turn(game, auction.answered(seat, amount))
 
 
 def check_pass_bid(game: Game, seat: str) -> None:
@@ -327,15 +342,16 @@ def pass_bid(game: Game, seat: str) -> Game:
     """« Les joueurs qui ont passé leur tour ne peuvent plus participer à l'enchère »."""
     auction = game.auction
     assert auction is not None
-    return _after_turn(game, auction.passing(seat))
+    return _after_turn(game, auction.answered(seat, None))
 
 
 def _after_turn(game: Game, auction: Auction[str]) -> Game:
     """« Les enchères continuent jusqu'à ce qu'il ne reste plus qu'un seul joueur à ne pas
-    passer »; « Si tout le monde passe ... le groupe de cartes est retiré du jeu »."""
+    passer »; « Si tout le monde passe ... le groupe de cartes est retiré du jeu ». ``auction``
+    has its turn moved on already where it goes on."""
     if auction.over:
         return _won(game, auction.lot, auction.winner, auction.price)
-    return evolve(game, auction=auction.onward())
+    return evolve(game, auction=auction)
 
 
 def _won(game: Game, lot: str, seat: str, price: int) -> Game:
@@ -461,7 +477,7 @@ def build(game: Game, seat: str, city: str, cards: Sequence[str], regions: Seque
         cities=(*player.cities, city),
     )
     game = game.with_player(player)
-    for name, points in actions.role_points(as_table(game), seat, card.icons).items():
+    for name, points in actions.city_role_points(game.roles, game.components, seat, card.icons).items():
         other = game.player(name)
         game = game.with_player(evolve(other, vp=other.vp + points))
     game = evolve(
@@ -519,22 +535,31 @@ def play(game: Game, seat: str, cards: Sequence[str]) -> Game:
     colours = _colours_of(game, cards)
     player = _take(game.player(seat), cards)
     up = tuple(a + b for a, b in zip(player.up, counts(colours), strict=True))
-    return _end_action(game.with_player(evolve(player, up=up)), seat)
+    return _end_action(game, seat, game.seated(evolve(player, up=up)))
 
 
-def _end_action(game: Game, seat: str) -> Game:
+def _end_action(game: Game, seat: str, players: tuple[Player, ...] | None = None) -> Game:
+    """The next seat's action, or phase 4 once every seat has acted: « Chaque joueur replace les
+    tuiles des Rôles », then the colours in order. ``players``: as the action left them, set in
+    the same copy."""
     acted = (*game.acted, seat)
+    players = game.players if players is None else players
     if len(acted) == len(game.seats):
-        return _begin_roles(evolve(game, acted=acted, turn=""))
-    return _advance(evolve(game, acted=acted, turn=after(game.seats, seat)))
+        roles_begun = evolve(
+            game,
+            players=players,
+            acted=acted,
+            turn="",
+            phase=ROLES,
+            roles={},
+            role_steps=(),
+            colours_left=COLOURS,
+        )
+        return _advance(roles_begun)
+    return _advance(evolve(game, players=players, acted=acted, turn=after(game.seats, seat)))
 
 
 # --- phase 4 ---------------------------------------------------------------------------------------
-
-
-def _begin_roles(game: Game) -> Game:
-    """« Chaque joueur replace les tuiles des Rôles », then the colours in order."""
-    return _advance(evolve(game, phase=ROLES, roles={}, role_steps=(), colours_left=COLOURS))
 
 
 def _give(game: Game, role: str, player: Player, steps: tuple[Step, ...]) -> Game:
@@ -554,26 +579,28 @@ def _give(game: Game, role: str, player: Player, steps: tuple[Step, ...]) -> Gam
     )
 
 
-def _effect(game: Game, role: str, seat: str) -> Game:
+def _effect(game: Game, role: str, seat: str, steps: tuple[Step, ...]) -> Game:
     """« Les tuiles de Rôle »: turn a card up (not of the role's colour), 1 VP, draw a card, place
-    a shield, 2 ducats."""
+    a shield, 2 ducats. ``steps``: phase 4's steps left after it, set in the same copy."""
     colour = role.split(maxsplit=1)[0]
     kind, amount = game.components.role_effects()[role]
     player = game.player(seat)
     if kind == "vp":
-        return game.with_player(evolve(player, vp=player.vp + amount))
+        return evolve(game, players=game.seated(evolve(player, vp=player.vp + amount)), role_steps=steps)
     if kind == "ducats":
-        return game.with_player(evolve(player, ducats=player.ducats + amount))
+        players = game.seated(evolve(player, ducats=player.ducats + amount))
+        return evolve(game, players=players, role_steps=steps)
     if kind == "draw":
         drawn = min(amount, game.deck)
-        return evolve(game, deck=game.deck - drawn, drawing=(*game.drawing, *draws(DECK, seat, drawn)))
+        drawing = (*game.drawing, *draws(DECK, seat, drawn))
+        return evolve(game, deck=game.deck - drawn, drawing=drawing, role_steps=steps)
     if kind == "turn-up":
         if any(player.down[i] for i, other in enumerate(COLOURS) if other != colour):
-            return evolve(game, follow_ups=(FollowUp(seat, TURN_UP, role),))
-        return game
+            return evolve(game, follow_ups=(FollowUp(seat, TURN_UP, role),), role_steps=steps)
+        return evolve(game, role_steps=steps)
     if player.shields_placed < game.rule("shields_per_family"):
-        return evolve(game, follow_ups=(FollowUp(seat, SHIELD, role),))
-    return game
+        return evolve(game, follow_ups=(FollowUp(seat, SHIELD, role),), role_steps=steps)
+    return evolve(game, role_steps=steps)
 
 
 def check_turn_up(game: Game, seat: str, colour: str) -> None:
@@ -643,14 +670,21 @@ def _role_step(game: Game) -> Game:
         head, rest = game.role_steps[0], game.role_steps[1:]
         if head.kind == "give":
             return _give(game, head.role, game.player(head.players[0]), rest)
-        game = evolve(game, role_steps=rest)
         if head.kind == "auction":
-            return _open(game, head.role, head.players)
-        return _effect(game, head.role, head.players[0])
-    if game.colours_left:
-        colour, rest_colours = game.colours_left[0], game.colours_left[1:]
-        steps = tuple(roles.plan(as_table(game), colour))
-        return evolve(game, colours_left=rest_colours, role_steps=steps)
+            return _open(game, head.role, head.players, rest)
+        return _effect(game, head.role, head.players[0], rest)
+    # The next colour whose cards give a role: roles.plan, read from the players' cards face up
+    # rather than from a table made of them. A colour nobody holds face up gives none, and play
+    # moves on to the next in the same copy.
+    left = game.colours_left
+    while left:
+        colour, left = left[0], left[1:]
+        index = COLOURS.index(colour)
+        counts = {player.seat: player.up[index] for player in game.players if player.up[index] > 0}
+        found = roles.majority_of(colour, counts, game.seats, game.settings.rules.minor_roles)
+        steps = tuple(roles.steps(found))
+        if steps:
+            return evolve(game, colours_left=left, role_steps=steps)
     if game.last_round:
-        return evolve(game, phase=OVER)
-    return begin_round(game, game.round + 1)
+        return evolve(game, colours_left=left, phase=OVER)
+    return begin_round(game, game.round + 1)  # which sets colours_left aside with the round's rest

@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.declaration import GameInfo
-from pbem.engine.ruleset import CardUse, DeckSpec, Demand, RandomRequest
+from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DemandKind, RandomRequest
 from pbem.errors import GameFileError, IllegalMoveError, UsageError
 from pbem.games.il_principe import components as parts
 from pbem.games.il_principe import rounds
@@ -36,7 +36,8 @@ from pbem.games.il_principe.moves import (
     build_texts,
     format_move,
     parse,
-    reserve_texts,
+    reserve_words,
+    shield_texts,
 )
 from pbem.games.il_principe.state import (
     ACTIONS,
@@ -91,10 +92,14 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return state.phase == OVER
 
     def demands(self, state: Game) -> list[Demand]:
+        actors = rounds.actors(state)
+        if not actors:
+            return []
         step = rounds.step(state)
-        if state.phase == RESERVE:
-            return [Demand(seat, "sealed", step, prompt(state, seat)) for seat in rounds.actors(state)]
-        return [Demand(seat, "move", step, prompt(state, seat)) for seat in rounds.actors(state)]
+        kind: DemandKind = "sealed" if state.phase == RESERVE else "move"
+        # One prompt for all: it names the seat's own follow-up, and a follow-up asks its seat alone
+        said = prompt(state, actors[0])
+        return [Demand(seat, kind, step, said) for seat in actors]
 
     def parse(self, text: str) -> Move:
         return parse(text)
@@ -153,6 +158,8 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return stand_in.told(state, seats, chance)
 
     def random_requests(self, state: Game) -> list[RandomRequest]:
+        if not state.city_draws and not state.reuse:  # asked after every move; rarely any
+            return []
         requests = []
         if state.city_draws:
             requests.append(RandomRequest(f"{CITIES} after {len(state.built)} built"))
@@ -208,11 +215,15 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return card_uses(state, seat, move)
 
 
+_SHOWING = (Show, Build, Play)  # the moves that may show hidden cards
+
+
 def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     """Each hidden card a move turns face up is shown, and showing it takes it out of the hand and
     the deck: from then on it is a public card the rules count by colour. A discard of the same
     card would name a card its holder no longer holds, and the engine would refuse the move."""
-    if seat not in state.seats:
+    # Asked twice a move (the cards shown, the cards put back); most moves are bids and passes
+    if not isinstance(move, _SHOWING) or seat not in state.seats:
         return []
     if isinstance(move, Show) and state.phase == SHOW:
         tokens = rounds.unshown(state.player(seat))
@@ -224,9 +235,12 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     return reveals(tokens, deck_id=DECK)
 
 
+# The moves that answer each kind of follow-up.
+_ANSWERS: dict[str, tuple[type, ...]] = {BUILD: (Build, Pass), TURN_UP: (TurnUp, Pass), SHIELD: (Shield,)}
+
+
 def _answers(move: Move, kind: str) -> bool:
-    wanted: dict[str, tuple[type, ...]] = {BUILD: (Build, Pass), TURN_UP: (TurnUp, Pass), SHIELD: (Shield,)}
-    return isinstance(move, wanted[kind])
+    return isinstance(move, _ANSWERS[kind])
 
 
 MOVES = MoveTable[Game, Game](
@@ -331,7 +345,14 @@ def _legal_texts(state: Game, seat: str) -> list[str]:
     if asked == ACTIONS:
         return [*_build_texts(state, seat), *(play.said() for play in _plays(state, seat)), _PASS]
     if asked == RESERVE:
-        return reserve_texts(_reserves(state, seat))
+        # Each set as its words, sorted as strings: the order of the sets themselves, as in
+        # ``_build_texts`` (every set has as many cards, and no card's name has a character
+        # before the space that parts them); and two sets have the same words only if they are
+        # the same set.
+        sets = itertools.combinations(_items(state, seat), state.settings.rules.reserve)
+        return reserve_words(sorted(set(map(" ".join, sets))))
+    if asked == SHIELD:
+        return shield_texts(sorted(state.components.regions))
     return [move.said() for move in _legal(state, seat)]
 
 

@@ -45,7 +45,8 @@ REUSE = "reuse"
 
 
 def counts(colours: Sequence[str] = ()) -> tuple[int, ...]:
-    return tuple(colours.count(colour) for colour in COLOURS)
+    # a list made then frozen: a generator is slower for five items, and this is asked every turn
+    return tuple([colours.count(colour) for colour in COLOURS])
 
 
 def add(by_colour: tuple[int, ...], colour: str, amount: int = 1) -> tuple[int, ...]:

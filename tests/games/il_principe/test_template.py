@@ -10,6 +10,7 @@ spéciales pour 2 joueurs", "Variante".
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import tomllib
 from collections import Counter
@@ -247,3 +248,22 @@ def test_a_city_whose_card_the_texts_give_may_name_its_icons_in_any_order() -> N
         "red",
         "yellow",
     )
+
+
+def test_the_same_data_is_read_once_and_other_data_anew() -> None:
+    """Every game set up reads its components: data read before gives the set it gave, and data
+    differing in any value, or only in a value's type, is read (and checked) anew."""
+    data = templates.values(shipped())
+    first = parse(data)
+    assert parse(copy.deepcopy(data)) is first
+    assert parse(shipped(), require_sources=True) is not first
+    data["rules"]["income"] += 1
+    assert parse(data).rules["income"] == first.rules["income"] + 1
+    for odd in (True, float(first.rules["income"])):  # equal to a whole number, but not one
+        data["rules"]["income"] = odd
+        with pytest.raises(templates.ComponentError, match="income must be a whole number"):
+            parse(data)
+    assert templates.frozen({"a": [1, {"b": True}]}) != templates.frozen({"a": [1, {"b": 1}]})
+    assert templates.frozen({"a": [1, {"b": 1}]}) != templates.frozen({"a": [1, {"b": 1.0}]})
+    assert templates.frozen({"a": [1, 2]}) != templates.frozen({"a": (1, 2)})
+    assert templates.frozen({"a": datetime.date(2026, 1, 1)}) is None  # read each time
