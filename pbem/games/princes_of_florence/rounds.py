@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from pbem.engine.ruleset import DrawRequest
@@ -459,8 +459,9 @@ def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
 
 
 @functools.lru_cache(maxsize=256)
-def _on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement, grid.Cells], ...]:
-    """Every placement of ``piece`` that lies on an empty grid, one per set of squares covered."""
+def _on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement, int], ...]:
+    """Every placement of ``piece`` that lies on an empty grid, one per set of squares covered,
+    with the squares it covers as a mask (``_mask``)."""
     found: dict[grid.Cells, grid.Placement] = {}
     sides = (False, True) if piece.two_sided else (False,)
     for row, column, rotation, mirrored in itertools.product(
@@ -470,7 +471,37 @@ def _on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placemen
         squares = grid.squares_of(piece, placement)
         if all(0 <= x < columns and 0 <= y < rows for x, y in squares):
             found.setdefault(squares, placement)
-    return tuple((placement, squares) for squares, placement in found.items())
+    return tuple((placement, _mask(squares, columns, rows)) for squares, placement in found.items())
+
+
+def _mask(squares: Iterable[grid.Square], columns: int, rows: int) -> int:
+    """Squares as the bits of one number (square (x, y) is bit ``y * columns + x``), those off the
+    grid left out: a placement is tested against an estate with one ``&``, not a set's
+    intersection, as every building's placements are listed on every turn of the action phase."""
+    return sum({1 << (y * columns + x) for x, y in squares if 0 <= x < columns and 0 <= y < rows})
+
+
+@functools.lru_cache(maxsize=4096)
+def _blocked(land: grid.Estate, touching: bool) -> int:
+    """The squares no new piece may cover on ``land``: those covered and, where buildings may not
+    touch along a side (``touching``), those beside a building. An estate is a frozen value, so
+    what it blocks is found once per estate, not on every listing of its placements."""
+    squares = {square for item in land.placed for square in item.squares}
+    if touching:
+        squares.update(
+            (x + dx, y + dy)
+            for item in land.placed
+            if item.building
+            for x, y in item.squares
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        )
+    return _mask(squares, land.columns, land.rows)
+
+
+@functools.lru_cache(maxsize=4096)
+def open_placements(tile: Piece, columns: int, rows: int, blocked: int) -> tuple[grid.Placement, ...]:
+    """The placements of ``tile`` on a grid whose ``blocked`` squares (a mask) are out of bounds."""
+    return tuple(placement for placement, squares in _on_grid(tile, columns, rows) if not squares & blocked)
 
 
 def piece(game: Game, name: str) -> Piece:
@@ -480,26 +511,19 @@ def piece(game: Game, name: str) -> Piece:
     return found
 
 
+def placing(game: Game, player: Player, name: str) -> tuple[Piece, int, int, int]:
+    """What the placements of ``name`` on the player's estate depend on, ``open_placements``'s
+    arguments: the tile, the grid and the squares it may not cover."""
+    tile = piece(game, name)
+    land = player.estate
+    touching = tile.is_building and player.builders < game.components.builders.touching_from
+    return tile, land.columns, land.rows, _blocked(land, touching)
+
+
 def placements(game: Game, player: Player, name: str) -> list[grid.Placement]:
     """Where ``name`` may lie on the player's estate now: the placements ``estate.place`` accepts,
     found fast (one per set of squares covered)."""
-    tile = piece(game, name)
-    land = player.estate
-    taken = frozenset(square for item in land.placed for square in item.squares)
-    near: frozenset[grid.Square] = frozenset()
-    if tile.is_building and player.builders < game.components.builders.touching_from:
-        near = frozenset(
-            (x + dx, y + dy)
-            for item in land.placed
-            if item.building
-            for x, y in item.squares
-            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-        )
-    return [
-        placement
-        for placement, squares in _on_grid(tile, land.columns, land.rows)
-        if not squares & taken and not squares & near
-    ]
+    return list(open_placements(*placing(game, player, name)))
 
 
 def _place(game: Game, player: Player, placement: grid.Placement) -> grid.Estate:

@@ -10,10 +10,11 @@ player does not keep go under their deck, in the order the move lists them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.declaration import GameInfo
@@ -102,9 +103,23 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         """Every move ``seat`` may make now, built from the rules (a placement once per set of
         squares it covers; a card shown is offered by token, and the engine refuses a claim the
         seat cannot show)."""
-        if seat not in rounds.actors(state):
-            return []
-        return [move for move in _candidates(state, seat) if _allowed(state, seat, move)]
+        found: list[Move] = []
+        for item in _listing(state, seat):
+            if isinstance(item, _Laid):
+                found.extend(_laid_moves(item.verb, item.key))
+            else:
+                found.append(item)
+        return found
+
+    def legal_moves(self, state: Game, seat: str) -> list[str]:
+        """``legal`` as text: a placement's text is written once per estate it is listed on."""
+        found: list[str] = []
+        for item in _listing(state, seat):
+            if isinstance(item, _Laid):
+                found.extend(_laid_texts(item.verb, item.key))
+            else:
+                found.append(format_move(item))
+        return found
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late player passes: in an auction (a pass on the lot, or no lot put up), in the action
@@ -293,20 +308,59 @@ def _prompt(state: Game, seat: str) -> str:
     return "reveal TOKEN for each prestige card, or pass to leave the rest face down"
 
 
+class _Laid(NamedTuple):
+    """Every placement of one piece a player may lay now (``rounds.open_placements`` of ``key``),
+    as ``verb`` moves: "build" or "place"."""
+
+    verb: str
+    key: tuple[rounds.Piece, int, int, int]
+
+
+@functools.lru_cache(maxsize=4096)
+def _laid_moves(verb: str, key: tuple[rounds.Piece, int, int, int]) -> tuple[Move, ...]:
+    kind = Build if verb == "build" else Place
+    return tuple(kind(placement) for placement in rounds.open_placements(*key))
+
+
+@functools.lru_cache(maxsize=4096)
+def _laid_texts(verb: str, key: tuple[rounds.Piece, int, int, int]) -> tuple[str, ...]:
+    return tuple(format_move(move) for move in _laid_moves(verb, key))
+
+
+def _listing(state: Game, seat: str) -> list[Move | _Laid]:
+    """The moves ``seat`` may make now, a piece's placements as one group. The rules judge a
+    placement listed (one the estate has room for, ``rounds.placements``) by what does not depend
+    on where it lies: the turn, the follow-up, the supply, the price, a building built already.
+    ``estate.place`` accepts every square ``rounds.placements`` lists, so the first placement
+    checked answers for all: a piece with two hundred placements is checked once, not two hundred
+    times."""
+    if seat not in rounds.actors(state):
+        return []
+    found: list[Move | _Laid] = []
+    for item in _candidates(state, seat):
+        if isinstance(item, _Laid):
+            moves = _laid_moves(item.verb, item.key)
+            if moves and RULES.allowed(state, seat, moves[0]):
+                found.append(item)
+        elif _allowed(state, seat, item):
+            found.append(item)
+    return found
+
+
 def _allowed(state: Game, seat: str, move: Move) -> bool:
     if card_uses(state, seat, move) and isinstance(move, CreateWork):
         return True  # checked once the cards are shown; see _works
     return RULES.allowed(state, seat, move)
 
 
-def _candidates(state: Game, seat: str) -> list[Move]:
+def _candidates(state: Game, seat: str) -> list[Move | _Laid]:
     player = state.player(seat)
     due = owed(state.follow_ups, seat)
     if due is not None:
         if due.kind == game.RETURN:
             return [Return(token) for token in player.hand]
         if due.kind == game.KEEP:
-            moves: list[Move] = []
+            moves: list[Move | _Laid] = []
             for token in due.tokens:
                 rest = [t for t in due.tokens if t != token]
                 moves.append(Keep(token))
@@ -317,10 +371,7 @@ def _candidates(state: Game, seat: str) -> list[Move]:
         if due.kind == game.PLACE:
             kinds = LANDSCAPES if due.what == rounds.LANDSCAPE else (due.what,)
             return [
-                Place(p)
-                for kind in kinds
-                if state.supply[kind]
-                for p in rounds.placements(state, player, kind)
+                _Laid("place", rounds.placing(state, player, kind)) for kind in kinds if state.supply[kind]
             ]
         if due.kind == game.PAYMENT:
             return [Payment(points) for points in range(int(due.what) // 2 + 1)]
@@ -333,18 +384,21 @@ def _candidates(state: Game, seat: str) -> list[Move]:
             return [*(Buy(lot) for lot in lots), Pass()]
         return [*(Nominate(lot) for lot in lots), Pass()]
     if state.phase == game.ACTIONS:
-        moves = [*_recruits(state, seat)]
-        for name in state.components.buildings:
-            if name not in player.estate.buildings:
-                moves.extend(Build(p) for p in rounds.placements(state, player, name))
-        moves.extend(Freedom(kind) for kind in state.components.freedoms)
+        listed: list[Move | _Laid] = [*_recruits(state, seat)]
+        built = player.estate.buildings
+        listed.extend(
+            _Laid("build", rounds.placing(state, player, name))
+            for name in state.components.buildings
+            if name not in built
+        )
+        listed.extend(Freedom(kind) for kind in state.components.freedoms)
         if state.unofficial:
-            moves.extend(Take(game.PROFESSION, state.shown[token]) for token in rounds.turned(state))
+            listed.extend(Take(game.PROFESSION, state.shown[token]) for token in rounds.turned(state))
         else:
-            moves.append(Take(game.PROFESSION))
-        moves.append(Take(game.BONUS))
-        moves.extend(_works(state, seat))
-        return [*moves, Pass()]
+            listed.append(Take(game.PROFESSION))
+        listed.append(Take(game.BONUS))
+        listed.extend(_works(state, seat))
+        return [*listed, Pass()]
     if state.phase == game.REVEAL:
         return [*(Reveal(token) for token in rounds.hidden_prestige(state, player)), Pass()]
     return []
