@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from pbem.engine.ruleset import DrawRequest
 from pbem.errors import IllegalMoveError
@@ -55,6 +54,7 @@ from pbem.games.princes_of_florence.works import (
 )
 from pbem.kit import cards
 from pbem.kit.auction import Auction
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import FollowUp, after, check_turn, move_step, owed, whose_turn, without
 
 LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
@@ -106,7 +106,7 @@ def _due(game: Game, seat: str, kind: str) -> FollowUp:
 
 
 def _without(game: Game, due: FollowUp) -> Game:
-    return replace(game, follow_ups=without(game.follow_ups, due))
+    return evolve(game, follow_ups=without(game.follow_ups, due))
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -115,33 +115,33 @@ def _without(game: Game, due: FollowUp) -> Game:
 def drawn(game: Game, draw: DrawRequest, token: str) -> Game:
     """The oldest draw answered with ``token``: into the hand at the deal, onto the table when
     turned up, otherwise among the cards a player chooses from."""
-    game = replace(game, drawing=cards.answered(game.drawing, draw))
+    game = evolve(game, drawing=cards.answered(game.drawing, draw))
     if draw.face_up:
-        return replace(game, face_up=(*game.face_up, token))
+        return evolve(game, face_up=(*game.face_up, token))
     player = game.player(draw.seat)
     if game.phase == DEAL:
-        return game.with_player(replace(player, hand=(*player.hand, token)))
+        return game.with_player(evolve(player, hand=(*player.hand, token)))
     for index, due in enumerate(game.follow_ups):
         if due.seat == draw.seat and due.kind == KEEP and due.what == draw.deck_id:
             follow_ups = list(game.follow_ups)
-            follow_ups[index] = replace(due, tokens=(*due.tokens, token))
-            return replace(game, follow_ups=tuple(follow_ups))
+            follow_ups[index] = evolve(due, tokens=(*due.tokens, token))
+            return evolve(game, follow_ups=tuple(follow_ups))
     raise AssertionError(f"no choice waits for {token}")
 
 
 def revealed(game: Game, token: str, card: str) -> Game:
-    return replace(game, shown=cards.with_shown(game.shown, token, card))
+    return evolve(game, shown=cards.with_shown(game.shown, token, card))
 
 
 def reshuffled(game: Game, deck: str) -> Game:
-    return replace(game, reshuffle=tuple(name for name in game.reshuffle if name != deck))
+    return evolve(game, reshuffle=tuple(name for name in game.reshuffle if name != deck))
 
 
 def _draw(game: Game, seat: str, deck: str) -> Game:
     """Seed 001: "берет 5 верхних карт из соответствующей колоды (или все карты, если их в колоде
     меньше пяти), выбирает одну"."""
     count = min(game.components.rule("cards_drawn"), game.decks[deck])
-    return replace(
+    return evolve(
         game,
         decks={**game.decks, deck: game.decks[deck] - count},
         drawing=(*game.drawing, *cards.draws(deck, seat, count)),
@@ -164,13 +164,13 @@ def check_return(game: Game, seat: str, token: str) -> None:
 
 def return_card(game: Game, seat: str, token: str) -> Game:
     player = game.player(seat)
-    game = game.with_player(replace(player, hand=tuple(t for t in player.hand if t != token)))
+    game = game.with_player(evolve(player, hand=tuple(t for t in player.hand if t != token)))
     game = _without(game, _due(game, seat, RETURN))
-    game = replace(game, decks={**game.decks, PROFESSION: game.decks[PROFESSION] + 1})
+    game = evolve(game, decks={**game.decks, PROFESSION: game.decks[PROFESSION] + 1})
     if game.follow_ups:
         return game
     # "Колода вновь перемешивается и кладется рядом с общим игровым полем."
-    return begin_round(replace(game, reshuffle=(*game.reshuffle, PROFESSION)), 1)
+    return begin_round(evolve(game, reshuffle=(*game.reshuffle, PROFESSION)), 1)
 
 
 # --- rounds ----------------------------------------------------------------------------------------
@@ -180,8 +180,8 @@ def begin_round(game: Game, round_: int) -> Game:
     """A round starts with the auction phase; with the unofficial rules, from round 3, "одна верхняя
     карта профессии берется из колоды, переворачивается и кладется на стол" (two more, one in each
     of rounds 6 and 7, with two players)."""
-    players = tuple(replace(player, actions=(), bought="", out=False) for player in game.players)
-    game = replace(
+    players = tuple(evolve(player, actions=(), bought="", out=False) for player in game.players)
+    game = evolve(
         game,
         round=round_,
         phase=AUCTION,
@@ -196,7 +196,7 @@ def begin_round(game: Game, round_: int) -> Game:
         turn = turned_up(count, round_) - turned_up(count, round_ - 1)
         turn = min(turn, game.decks[PROFESSION])
         if turn:
-            game = replace(
+            game = evolve(
                 game,
                 decks={**game.decks, PROFESSION: game.decks[PROFESSION] - turn},
                 drawing=(*game.drawing, *cards.draws(PROFESSION, game.first, turn, face_up=True)),
@@ -215,9 +215,9 @@ def _settle_auctions(game: Game) -> Game:
     того, как все игроки приобрели объекты или решили вовсе не приобретать объекты")."""
     left = _bidders(game)
     if not left:
-        return replace(game, phase=ACTIONS, turn=game.first, nominator="")
+        return evolve(game, phase=ACTIONS, turn=game.first, nominator="")
     if game.nominator not in left:
-        return replace(game, nominator=after(game.seats, game.nominator, left))
+        return evolve(game, nominator=after(game.seats, game.nominator, left))
     return game
 
 
@@ -327,7 +327,7 @@ def check_nominate(game: Game, seat: str, lot: str) -> None:
 
 def nominate(game: Game, seat: str, lot: str) -> Game:
     auction = Auction(lot, tuple(_bidders(game)), turn=seat, leader=seat, price=price(game, lot))
-    return _next_bidder(replace(game, auction=auction))
+    return _next_bidder(evolve(game, auction=auction))
 
 
 def _next_bidder(game: Game) -> Game:
@@ -336,8 +336,8 @@ def _next_bidder(game: Game) -> Game:
     auction = game.auction
     assert auction is not None
     if auction.over:
-        return _win(replace(game, auction=None), auction.winner, auction.lot, auction.price, game.nominator)
-    return replace(game, auction=auction.onward())
+        return _win(evolve(game, auction=None), auction.winner, auction.lot, auction.price, game.nominator)
+    return evolve(game, auction=auction.onward())
 
 
 def check_bid(game: Game, seat: str, amount: int) -> None:
@@ -371,7 +371,7 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
 def bid(game: Game, seat: str, amount: int) -> Game:
     assert game.auction is not None
     assert game.auction is not None
-    return _next_bidder(replace(game, auction=game.auction.bid(seat, amount)))
+    return _next_bidder(evolve(game, auction=game.auction.bid(seat, amount)))
 
 
 def check_pass(game: Game, seat: str) -> None:
@@ -385,11 +385,11 @@ def pass_auction(game: Game, seat: str) -> Game:
     the last player in so many words."""
     if game.auction is not None:
         auction = game.auction
-        return _next_bidder(replace(game, auction=auction.passing(seat)))
-    game = game.with_player(replace(game.player(seat), out=True))
+        return _next_bidder(evolve(game, auction=auction.passing(seat)))
+    game = game.with_player(evolve(game.player(seat), out=True))
     if seat == game.nominator:
         left = _bidders(game)
-        game = replace(game, nominator=after(game.seats, seat, left) if left else seat)
+        game = evolve(game, nominator=after(game.seats, seat, left) if left else seat)
     return _settle_auctions(game)
 
 
@@ -422,7 +422,7 @@ def buy(game: Game, seat: str, lot: str) -> Game:
 def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
     """The winner "платит деньги в банк, забирает объект себе"; a nominator who lost puts up the
     next lot, one who won hands it to "первый из доступных игроков ..., сидящий по левую сторону"."""
-    player = replace(game.player(seat), florins=game.player(seat).florins - paid, bought=lot)
+    player = evolve(game.player(seat), florins=game.player(seat).florins - paid, bought=lot)
     follow_ups = list(game.follow_ups)
     supply = dict(game.supply)
     if lot in (*LANDSCAPES, LANDSCAPE):
@@ -431,19 +431,19 @@ def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
         if lot != "prestige-card":
             supply[lot] -= 1
         if lot == "jester":
-            player = replace(player, jesters=player.jesters + 1)
+            player = evolve(player, jesters=player.jesters + 1)
         elif lot == "builder":
-            player = replace(player, builders=player.builders + 1)
+            player = evolve(player, builders=player.builders + 1)
             # "Если игрок приобрел второго строителя, он немедленно получает 3 очка престижа. Если
             # игрок приобрел третьего строителя, он так же немедленно получает 3 очка престижа."
             if player.builders >= game.components.builders.prestige_from:
                 player = player.gain("builders", game.components.builders.prestige)
         elif lot == "recruitment":
-            player = replace(player, recruitment=player.recruitment + 1)
+            player = evolve(player, recruitment=player.recruitment + 1)
             # "он может использовать ее немедленно или отложить"
             if recruitable(game, seat):
                 follow_ups.append(FollowUp(seat, RECRUIT))
-    game = replace(
+    game = evolve(
         game.with_player(player),
         supply=supply,
         follow_ups=tuple(follow_ups),
@@ -553,12 +553,12 @@ def check_place(game: Game, seat: str, placement: grid.Placement) -> None:
 def place(game: Game, seat: str, placement: grid.Placement) -> Game:
     player = game.player(seat)
     kind = placement.piece
-    player = replace(player, estate=_place(game, player, placement))
+    player = evolve(player, estate=_place(game, player, placement))
     # "Если хозяин поместья размещает в нем второй лес ... он сразу же получает 3 очка престижа ...
     # третий лес ... вновь получает 3 очка престижа и т. д."; lakes and parks "так же, как и лес".
     if player.landscape_count(kind) >= 2:
         player = player.gain("landscapes", game.components.rule("landscape_prestige"))
-    game = replace(
+    game = evolve(
         game.with_player(player),
         supply={**game.supply, kind: game.supply[kind] - 1},
     )
@@ -588,11 +588,11 @@ def _check_action(game: Game, seat: str, action: str) -> Player:
 def _pay(player: Player, amount: int, what: str) -> Player:
     if amount > player.florins:
         raise IllegalMoveError(f"{what} costs {amount} florins; {player.seat} has {player.florins}")
-    return replace(player, florins=player.florins - amount)
+    return evolve(player, florins=player.florins - amount)
 
 
 def _acted(game: Game, player: Player, action: str) -> Game:
-    return game.with_player(replace(player, actions=(*player.actions, action)))
+    return game.with_player(evolve(player, actions=(*player.actions, action)))
 
 
 def building_cost(game: Game, player: Player) -> int:
@@ -622,11 +622,11 @@ def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
 def build(game: Game, seat: str, placement: grid.Placement) -> Game:
     player = game.player(seat)
     player = _pay(player, building_cost(game, player), "a building")
-    player = replace(player, estate=_place(game, player, placement))
+    player = evolve(player, estate=_place(game, player, placement))
     # "При строительстве здания игрок немедленно получает 3 очка престижа."
     player = player.gain("buildings", game.components.rule("building_prestige"))
     key = f"building:{placement.piece}"
-    game = replace(game, supply={**game.supply, key: game.supply[key] - 1})
+    game = evolve(game, supply={**game.supply, key: game.supply[key] - 1})
     return _carry_on(_acted(game, player, "build"))
 
 
@@ -652,9 +652,9 @@ def check_freedom(game: Game, seat: str, kind: str) -> None:
 
 def freedom(game: Game, seat: str, kind: str) -> Game:
     player = _pay(game.player(seat), game.components.rule("freedom_price"), "a freedom")
-    player = replace(player, freedoms=(*player.freedoms, kind))
+    player = evolve(player, freedoms=(*player.freedoms, kind))
     key = f"freedom:{kind}"
-    game = replace(game, supply={**game.supply, key: game.supply[key] - 1})
+    game = evolve(game, supply={**game.supply, key: game.supply[key] - 1})
     return _carry_on(_acted(game, player, "freedom"))
 
 
@@ -706,8 +706,8 @@ def take(game: Game, seat: str, deck: str, card: str = "") -> Game:
     player = _pay(game.player(seat), game.components.rule(f"{action}_price"), f"a {action} card")
     if deck == PROFESSION and game.unofficial:
         token = cards.showing(turned(game), game.shown, card)[0]
-        player = replace(player, hand=(*player.hand, token))
-        game = replace(
+        player = evolve(player, hand=(*player.hand, token))
+        game = evolve(
             game,
             face_up=tuple(t for t in game.face_up if t != token),
             professions_taken=game.professions_taken + 1,
@@ -739,12 +739,12 @@ def keep(game: Game, seat: str, token: str, under: Sequence[str]) -> Game:
     rest = kept_rest(game, seat, token, under)
     player = game.player(seat)
     if due.what == PROFESSION:
-        player = replace(player, hand=(*player.hand, token))
+        player = evolve(player, hand=(*player.hand, token))
     elif due.what == BONUS:
-        player = replace(player, bonus=(*player.bonus, token))
+        player = evolve(player, bonus=(*player.bonus, token))
     else:
-        player = replace(player, prestige_cards=(*player.prestige_cards, token))
-    game = replace(game.with_player(player), decks={**game.decks, due.what: game.decks[due.what] + len(rest)})
+        player = evolve(player, prestige_cards=(*player.prestige_cards, token))
+    game = evolve(game.with_player(player), decks={**game.decks, due.what: game.decks[due.what] + len(rest)})
     return _carry_on(_without(game, due))
 
 
@@ -788,7 +788,7 @@ def work_points(game: Game, seat: str, profession: str, bonuses: Sequence[str]) 
     """The value with the card laid out first ("кладет ее рядом со своим игровым полем", then
     "подсчитывает ценность"), counted by the companion's ``work_value``."""
     player = game.player(seat)
-    laid = replace(
+    laid = evolve(
         player, hand=tuple(t for t in player.hand if t != profession), laid=(*player.laid, profession)
     )
     estate = as_estate(game, laid)
@@ -801,7 +801,7 @@ def work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -> Game
     (a ``PAYMENT`` follow-up), "1 очко престижа стоит 200 флоринов"."""
     value = work_points(game, seat, profession, bonuses)
     player = game.player(seat)
-    player = replace(
+    player = evolve(
         player,
         hand=tuple(t for t in player.hand if t != profession),
         laid=(*player.laid, profession),
@@ -811,7 +811,7 @@ def work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -> Game
         florins=player.florins + value * game.components.rule("florins_per_wp"),
     )
     game = _acted(game, player, "work")
-    return replace(game, follow_ups=(*game.follow_ups, FollowUp(seat, PAYMENT, str(value))))
+    return evolve(game, follow_ups=(*game.follow_ups, FollowUp(seat, PAYMENT, str(value))))
 
 
 def check_payment(game: Game, seat: str, points: int) -> None:
@@ -834,8 +834,8 @@ def payment(game: Game, seat: str, points: int) -> Game:
     value = int(due.what)
     player = game.player(seat)
     refund = value * game.components.rule("florins_per_wp") - florins_left(value, points, game.components)
-    works = (*player.works[:-1], replace(player.works[-1], prestige=points))
-    player = replace(player.gain("works", points), florins=player.florins - refund, works=works)
+    works = (*player.works[:-1], evolve(player.works[-1], prestige=points))
+    player = evolve(player.gain("works", points), florins=player.florins - refund, works=works)
     return _carry_on(_without(game.with_player(player), due))
 
 
@@ -874,9 +874,9 @@ def check_recruit(game: Game, seat: str, profession: str, owner: str) -> None:
 def recruit(game: Game, seat: str, profession: str, owner: str) -> Game:
     other = game.player(owner)
     token = next(t for t in other.laid if game.name(t) == profession)
-    game = game.with_player(replace(other, laid=tuple(t for t in other.laid if t != token)))
+    game = game.with_player(evolve(other, laid=tuple(t for t in other.laid if t != token)))
     player = game.player(seat)
-    player = replace(
+    player = evolve(
         player, hand=(*player.hand, token), recruitment=player.recruitment - 1, recruited=player.recruited + 1
     )
     game = game.with_player(player)
@@ -896,7 +896,7 @@ def end_turn(game: Game, seat: str) -> Game:
     player = game.player(seat)
     limit = game.components.rule("actions_per_round")
     game = game.with_player(
-        replace(player, actions=(*player.actions, *["pass"] * (limit - len(player.actions))))
+        evolve(player, actions=(*player.actions, *["pass"] * (limit - len(player.actions))))
     )
     return _carry_on(game)
 
@@ -917,7 +917,7 @@ def _carry_on(game: Game) -> Game:
         return game
     following = after(game.seats, game.turn)
     if following != game.first:
-        return replace(game, turn=following)
+        return evolve(game, turn=following)
     return end_round(game)
 
 
@@ -936,12 +936,12 @@ def end_round(game: Game) -> Game:
         game = game.with_player(
             game.player(seat).gain("best work", game.components.rule("best_work_prestige"))
         )
-    game = replace(game, best=(*game.best, (value, tuple(makers))))
+    game = evolve(game, best=(*game.best, (value, tuple(makers))))
     if game.round < game.components.rule("rounds"):
-        return begin_round(replace(game, first=after(game.seats, game.first)), game.round + 1)
-    players = tuple(replace(player, out=False) for player in game.players)
-    game = replace(game, players=players, turn="", phase=REVEAL)
-    return game if actors(game) else replace(game, phase=OVER)
+        return begin_round(evolve(game, first=after(game.seats, game.first)), game.round + 1)
+    players = tuple(evolve(player, out=False) for player in game.players)
+    game = evolve(game, players=players, turn="", phase=REVEAL)
+    return game if actors(game) else evolve(game, phase=OVER)
 
 
 def check_reveal(game: Game, seat: str, token: str) -> None:
@@ -954,14 +954,14 @@ def check_reveal(game: Game, seat: str, token: str) -> None:
 
 
 def reveal(game: Game, seat: str, token: str) -> Game:
-    return replace(game, phase=REVEAL) if actors(game) else replace(game, phase=OVER)
+    return evolve(game, phase=REVEAL) if actors(game) else evolve(game, phase=OVER)
 
 
 def keep_hidden(game: Game, seat: str) -> Game:
     """A prestige card left face down at the end scores nothing: only a card turned up is checked
     ("открывают свои карты престижа и если они выполнили условия")."""
-    game = game.with_player(replace(game.player(seat), out=True))
-    return game if actors(game) else replace(game, phase=OVER)
+    game = game.with_player(evolve(game.player(seat), out=True))
+    return game if actors(game) else evolve(game, phase=OVER)
 
 
 # --- selling prestige ----------------------------------------------------------------------------
@@ -979,7 +979,7 @@ def check_sell(game: Game, seat: str, points: int) -> None:
 
 def sell(game: Game, seat: str, points: int) -> Game:
     player = game.player(seat)
-    player = replace(
+    player = evolve(
         player.gain("sold", -points), florins=player.florins + points * game.components.rule("sell_prestige")
     )
     return game.with_player(player)

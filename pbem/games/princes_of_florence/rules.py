@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple
 
 from pbem.crypto.randomness import Draws
@@ -48,6 +47,7 @@ from pbem.games.princes_of_florence.scoring import breakdown
 from pbem.games.princes_of_florence.state import Game, setup
 from pbem.kit import cards, stand_in
 from pbem.kit.cards import DrawRules
+from pbem.kit.frozen import evolve
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
 from pbem.kit.seats import owed
@@ -60,7 +60,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
         started = setup(parts.parse(components), seats, options.get("unofficial_rules") is True)
-        return replace(
+        return evolve(
             started, variant_last=options.get("variant_last_price") is True, defaults=Defaults.of(options)
         )
 
@@ -97,7 +97,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             raise IllegalMoveError(f"it is not {seat}'s turn: {due.seat} must first finish a {due.kind}")
 
     def moved(self, state: Game) -> Game:
-        return replace(state, moves=state.moves + 1)
+        return evolve(state, moves=state.moves + 1)
 
     def legal(self, state: Game, seat: str) -> list[Move]:
         """Every move ``seat`` may make now, built from the rules (a placement once per set of
@@ -105,18 +105,18 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         seat cannot show)."""
         found: list[Move] = []
         for item in _listing(state, seat):
-            if isinstance(item, _Laid):
-                found.extend(_laid_moves(item.verb, item.key))
+            if isinstance(item, _Group):
+                found.extend(_group_moves(item.kind, item.key))
             else:
                 found.append(item)
         return found
 
     def legal_moves(self, state: Game, seat: str) -> list[str]:
-        """``legal`` as text: a placement's text is written once per estate it is listed on."""
+        """``legal`` as text: a group's texts are written once, not on every listing."""
         found: list[str] = []
         for item in _listing(state, seat):
-            if isinstance(item, _Laid):
-                found.extend(_laid_texts(item.verb, item.key))
+            if isinstance(item, _Group):
+                found.extend(_group_texts(item.kind, item.key))
             else:
                 found.append(format_move(item))
         return found
@@ -308,38 +308,51 @@ def _prompt(state: Game, seat: str) -> str:
     return "reveal TOKEN for each prestige card, or pass to leave the rest face down"
 
 
-class _Laid(NamedTuple):
-    """Every placement of one piece a player may lay now (``rounds.open_placements`` of ``key``),
-    as ``verb`` moves: "build" or "place"."""
+class _Group(NamedTuple):
+    """Moves the rules judge alike, listed together and checked once: every placement of one piece
+    a player may lay now ("build" or "place" moves of ``rounds.open_placements(*key)``), or every
+    way to keep one card of those drawn ("keep", ``key`` the tokens drawn)."""
 
-    verb: str
-    key: tuple[rounds.Piece, int, int, int]
-
-
-@functools.lru_cache(maxsize=4096)
-def _laid_moves(verb: str, key: tuple[rounds.Piece, int, int, int]) -> tuple[Move, ...]:
-    kind = Build if verb == "build" else Place
-    return tuple(kind(placement) for placement in rounds.open_placements(*key))
+    kind: str
+    key: Hashable
 
 
 @functools.lru_cache(maxsize=4096)
-def _laid_texts(verb: str, key: tuple[rounds.Piece, int, int, int]) -> tuple[str, ...]:
-    return tuple(format_move(move) for move in _laid_moves(verb, key))
+def _group_moves(kind: str, key: Any) -> tuple[Move, ...]:
+    if kind == "keep":
+        return tuple(_keeps(key))
+    verb = Build if kind == "build" else Place
+    return tuple(verb(placement) for placement in rounds.open_placements(*key))
 
 
-def _listing(state: Game, seat: str) -> list[Move | _Laid]:
-    """The moves ``seat`` may make now, a piece's placements as one group. The rules judge a
-    placement listed (one the estate has room for, ``rounds.placements``) by what does not depend
-    on where it lies: the turn, the follow-up, the supply, the price, a building built already.
-    ``estate.place`` accepts every square ``rounds.placements`` lists, so the first placement
-    checked answers for all: a piece with two hundred placements is checked once, not two hundred
-    times."""
+@functools.lru_cache(maxsize=4096)
+def _group_texts(kind: str, key: Any) -> tuple[str, ...]:
+    return tuple(format_move(move) for move in _group_moves(kind, key))
+
+
+def _keeps(drawn: tuple[str, ...]) -> list[Move]:
+    """Each card drawn kept, the others going under the deck as drawn or in any other order."""
+    moves: list[Move] = []
+    for token in drawn:
+        rest = [t for t in drawn if t != token]
+        moves.append(Keep(token))
+        moves.extend(Keep(token, order) for order in itertools.permutations(rest) if list(order) != rest)
+    return moves
+
+
+def _listing(state: Game, seat: str) -> list[Move | _Group]:
+    """The moves ``seat`` may make now, with the moves of a group judged by its first. The rules
+    judge a placement listed (one the estate has room for, ``rounds.placements``) by what does not
+    depend on where it lies (the turn, the follow-up, the supply, the price, a building built
+    already), as ``estate.place`` accepts every square ``rounds.placements`` lists; and a card kept
+    by what does not depend on the order the others go under the deck (the turn, the follow-up).
+    So a piece with two hundred placements is checked once, not two hundred times."""
     if seat not in rounds.actors(state):
         return []
-    found: list[Move | _Laid] = []
+    found: list[Move | _Group] = []
     for item in _candidates(state, seat):
-        if isinstance(item, _Laid):
-            moves = _laid_moves(item.verb, item.key)
+        if isinstance(item, _Group):
+            moves = _group_moves(item.kind, item.key)
             if moves and RULES.allowed(state, seat, moves[0]):
                 found.append(item)
         elif _allowed(state, seat, item):
@@ -348,30 +361,23 @@ def _listing(state: Game, seat: str) -> list[Move | _Laid]:
 
 
 def _allowed(state: Game, seat: str, move: Move) -> bool:
-    if card_uses(state, seat, move) and isinstance(move, CreateWork):
+    if isinstance(move, CreateWork) and card_uses(state, seat, move):
         return True  # checked once the cards are shown; see _works
     return RULES.allowed(state, seat, move)
 
 
-def _candidates(state: Game, seat: str) -> list[Move | _Laid]:
+def _candidates(state: Game, seat: str) -> list[Move | _Group]:
     player = state.player(seat)
     due = owed(state.follow_ups, seat)
     if due is not None:
         if due.kind == game.RETURN:
             return [Return(token) for token in player.hand]
         if due.kind == game.KEEP:
-            moves: list[Move | _Laid] = []
-            for token in due.tokens:
-                rest = [t for t in due.tokens if t != token]
-                moves.append(Keep(token))
-                moves.extend(
-                    Keep(token, order) for order in itertools.permutations(rest) if list(order) != rest
-                )
-            return moves
+            return [_Group(game.KEEP, due.tokens)]
         if due.kind == game.PLACE:
             kinds = LANDSCAPES if due.what == rounds.LANDSCAPE else (due.what,)
             return [
-                _Laid("place", rounds.placing(state, player, kind)) for kind in kinds if state.supply[kind]
+                _Group(game.PLACE, rounds.placing(state, player, kind)) for kind in kinds if state.supply[kind]
             ]
         if due.kind == game.PAYMENT:
             return [Payment(points) for points in range(int(due.what) // 2 + 1)]
@@ -384,10 +390,10 @@ def _candidates(state: Game, seat: str) -> list[Move | _Laid]:
             return [*(Buy(lot) for lot in lots), Pass()]
         return [*(Nominate(lot) for lot in lots), Pass()]
     if state.phase == game.ACTIONS:
-        listed: list[Move | _Laid] = [*_recruits(state, seat)]
+        listed: list[Move | _Group] = [*_recruits(state, seat)]
         built = player.estate.buildings
         listed.extend(
-            _Laid("build", rounds.placing(state, player, name))
+            _Group("build", rounds.placing(state, player, name))
             for name in state.components.buildings
             if name not in built
         )

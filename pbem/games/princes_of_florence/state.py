@@ -14,7 +14,7 @@ value, a bonus card and a prestige card are counted by the same code in both mod
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import estate as grid
@@ -24,6 +24,7 @@ from pbem.games.princes_of_florence.table.state import Work as TableWork
 from pbem.kit import cards
 from pbem.kit.auction import Auction
 from pbem.kit.cards import Pending
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import FollowUp
 from pbem.kit.stand_in import OLD_READING, Defaults
 
@@ -86,7 +87,7 @@ class Player:
         index = SOURCES.index(source)
         prestige = list(self.prestige)
         prestige[index] += points
-        return replace(self, prestige=tuple(prestige))
+        return evolve(self, prestige=tuple(prestige))
 
     def landscape_count(self, kind: str) -> int:
         return self.estate.landscapes.count(kind)
@@ -129,7 +130,7 @@ class Game:
     def with_player(self, player: Player) -> Game:
         index = self.seats.index(player.seat)
         players = (*self.players[:index], player, *self.players[index + 1 :])
-        return replace(self, players=players)
+        return evolve(self, players=players)
 
     def name(self, token: str) -> str:
         """A card's name once it is face up; its token while only its holder knows it."""
