@@ -290,7 +290,7 @@ def _wants_refusal(game: Game, seat: str, lot: str) -> str | None:
         return f"{seat} has {limit} builders, the most an estate may have"
     if lot in (*LANDSCAPES, LANDSCAPE):
         kinds = [lot] if lot in LANDSCAPES else [kind for kind in LANDSCAPES if game.supply[kind] > 0]
-        if not any(placements(game, player, kind) for kind in kinds):
+        if not any(has_room(game, player, kind) for kind in kinds):
             # Reading: a landscape won is placed at once ("немедленно располагает его в своем
             # поместье"), so a player with no room for one does not take part.
             return f"{seat}'s estate has no room for a {lot} (a landscape won is placed at once)"
@@ -459,7 +459,7 @@ def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
 
 
 @functools.lru_cache(maxsize=256)
-def _on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement, int], ...]:
+def on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement, int], ...]:
     """Every placement of ``piece`` that lies on an empty grid, one per set of squares covered,
     with the squares it covers as a mask (``_mask``)."""
     found: dict[grid.Cells, grid.Placement] = {}
@@ -498,12 +498,6 @@ def _blocked(land: grid.Estate, touching: bool) -> int:
     return _mask(squares, land.columns, land.rows)
 
 
-@functools.lru_cache(maxsize=4096)
-def open_placements(tile: Piece, columns: int, rows: int, blocked: int) -> tuple[grid.Placement, ...]:
-    """The placements of ``tile`` on a grid whose ``blocked`` squares (a mask) are out of bounds."""
-    return tuple(placement for placement, squares in _on_grid(tile, columns, rows) if not squares & blocked)
-
-
 def piece(game: Game, name: str) -> Piece:
     found = game.components.buildings.get(name) or game.components.landscapes.get(name)
     if found is None:
@@ -511,19 +505,31 @@ def piece(game: Game, name: str) -> Piece:
     return found
 
 
+def blocked(game: Game, player: Player, building: bool) -> int:
+    """The squares of the player's estate a new building (or landscape) may not cover, as a mask."""
+    touching = building and player.builders < game.components.builders.touching_from
+    return _blocked(player.estate, touching)
+
+
 def placing(game: Game, player: Player, name: str) -> tuple[Piece, int, int, int]:
-    """What the placements of ``name`` on the player's estate depend on, ``open_placements``'s
-    arguments: the tile, the grid and the squares it may not cover."""
+    """What the placements of ``name`` on the player's estate depend on: the tile, the grid and the
+    squares it may not cover (a mask); those of ``on_grid`` that cover none of them."""
     tile = piece(game, name)
     land = player.estate
-    touching = tile.is_building and player.builders < game.components.builders.touching_from
-    return tile, land.columns, land.rows, _blocked(land, touching)
+    return tile, land.columns, land.rows, blocked(game, player, tile.is_building)
 
 
 def placements(game: Game, player: Player, name: str) -> list[grid.Placement]:
     """Where ``name`` may lie on the player's estate now: the placements ``estate.place`` accepts,
     found fast (one per set of squares covered)."""
-    return list(open_placements(*placing(game, player, name)))
+    tile, columns, rows, blocked = placing(game, player, name)
+    return [placement for placement, squares in on_grid(tile, columns, rows) if not squares & blocked]
+
+
+def has_room(game: Game, player: Player, name: str) -> bool:
+    """Whether ``name`` may lie anywhere on the player's estate now (``placements`` is not empty)."""
+    tile, columns, rows, blocked = placing(game, player, name)
+    return any(not squares & blocked for _, squares in on_grid(tile, columns, rows))
 
 
 def _place(game: Game, player: Player, placement: grid.Placement) -> grid.Estate:
@@ -539,6 +545,12 @@ def _place(game: Game, player: Player, placement: grid.Placement) -> grid.Estate
 def check_place(game: Game, seat: str, placement: grid.Placement) -> None:
     """Seed 001: "Если игрок выиграл торги за лес, он немедленно располагает его в своем поместье";
     the unofficial rules: "Победитель аукциона забирает себе тот тип ландшафта, который желает"."""
+    check_landscape(game, seat, placement)
+    _place(game, game.player(seat), placement)
+
+
+def check_landscape(game: Game, seat: str, placement: grid.Placement) -> None:
+    """``check_place`` but for where the landscape lies: all a placement ``placements`` lists needs."""
     _ensure_turn(game, seat)
     due = _due(game, seat, PLACE)
     kind = placement.piece
@@ -547,7 +559,6 @@ def check_place(game: Game, seat: str, placement: grid.Placement) -> None:
         raise IllegalMoveError(f"{seat} places the {wanted} won, not a {kind}")
     if game.supply[kind] <= 0:
         raise IllegalMoveError(f"no {kind} is left")
-    _place(game, game.player(seat), placement)
 
 
 def place(game: Game, seat: str, placement: grid.Placement) -> Game:
@@ -603,6 +614,12 @@ def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
     """Seed 001, "Строительство зданий": 700 florins, 300 with one or two builders, nothing with
     three; "только одно здание одного типа"; "не может строить здание, если соответствующие маркеры
     закончились"; the placement rules of ``estate.place``."""
+    check_building(game, seat, placement)
+    _place(game, game.player(seat), placement)
+
+
+def check_building(game: Game, seat: str, placement: grid.Placement) -> None:
+    """``check_build`` but for where the building lies: all a placement ``placements`` lists needs."""
     player = _check_action(game, seat, "build")
     name = placement.piece
     if name not in game.components.buildings:
@@ -616,7 +633,6 @@ def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
     if game.supply[f"building:{name}"] <= 0:
         raise IllegalMoveError(f"no {name} tile is left, and a building is built only while its tiles last")
     _pay(player, building_cost(game, player), f"a building with {player.builders} builder(s)")
-    _place(game, player, placement)
 
 
 def build(game: Game, seat: str, placement: grid.Placement) -> Game:

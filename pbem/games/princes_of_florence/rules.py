@@ -310,8 +310,9 @@ def _prompt(state: Game, seat: str) -> str:
 
 class _Group(NamedTuple):
     """Moves the rules judge alike, listed together and checked once: every placement of one piece
-    a player may lay now ("build" or "place" moves of ``rounds.open_placements(*key)``), or every
-    way to keep one card of those drawn ("keep", ``key`` the tokens drawn)."""
+    a player may lay now ("build" or "place"; ``key`` is the tile, the grid and the squares it may
+    not cover, as ``rounds.placing`` gives them), or every way to keep one card of those drawn
+    ("keep"; ``key`` is the tokens drawn)."""
 
     kind: str
     key: Hashable
@@ -319,15 +320,41 @@ class _Group(NamedTuple):
 
 @functools.lru_cache(maxsize=4096)
 def _group_moves(kind: str, key: Any) -> tuple[Move, ...]:
-    if kind == "keep":
+    if kind == game.KEEP:
         return tuple(_keeps(key))
-    verb = Build if kind == "build" else Place
-    return tuple(verb(placement) for placement in rounds.open_placements(*key))
+    tile, columns, rows, blocked = key
+    return tuple(move for squares, move, _ in _laid(kind, tile, columns, rows) if not squares & blocked)
 
 
 @functools.lru_cache(maxsize=4096)
 def _group_texts(kind: str, key: Any) -> tuple[str, ...]:
-    return tuple(format_move(move) for move in _group_moves(kind, key))
+    if kind == game.KEEP:
+        return tuple(format_move(move) for move in _group_moves(kind, key))
+    tile, columns, rows, blocked = key
+    return tuple(text for squares, _, text in _laid(kind, tile, columns, rows) if not squares & blocked)
+
+
+def _first(kind: str, key: Any) -> Move | None:
+    """The first move of a group, found without listing them all."""
+    if kind == game.KEEP:
+        return Keep(key[0]) if key else None
+    tile, columns, rows, blocked = key
+    return next(
+        (move for squares, move, _ in _laid(kind, tile, columns, rows) if not squares & blocked), None
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _laid(kind: str, tile: rounds.Piece, columns: int, rows: int) -> tuple[tuple[int, Move, str], ...]:
+    """Every placement of ``tile`` on an empty grid (``rounds.on_grid``: the squares it covers as a
+    mask) as a ``kind`` move (build or place) and its text, made once per tile: an estate's listing
+    only leaves out those its blocked squares refuse."""
+    verb = Build if kind == "build" else Place
+    found: list[tuple[int, Move, str]] = []
+    for placement, squares in rounds.on_grid(tile, columns, rows):
+        move = verb(placement)
+        found.append((squares, move, format_move(move)))
+    return tuple(found)
 
 
 def _keeps(drawn: tuple[str, ...]) -> list[Move]:
@@ -341,19 +368,20 @@ def _keeps(drawn: tuple[str, ...]) -> list[Move]:
 
 
 def _listing(state: Game, seat: str) -> list[Move | _Group]:
-    """The moves ``seat`` may make now, with the moves of a group judged by its first. The rules
-    judge a placement listed (one the estate has room for, ``rounds.placements``) by what does not
-    depend on where it lies (the turn, the follow-up, the supply, the price, a building built
-    already), as ``estate.place`` accepts every square ``rounds.placements`` lists; and a card kept
-    by what does not depend on the order the others go under the deck (the turn, the follow-up).
-    So a piece with two hundred placements is checked once, not two hundred times."""
+    """The moves ``seat`` may make now, a group's moves judged by its first. A placement listed
+    is one the estate has room for (``rounds.placements`` lists only those ``estate.place``
+    accepts), so the rest of its rules (the turn, the follow-up, the supply, the price, a building
+    built already: ``_LISTED``) judge every placement of the piece alike; and a card kept is judged
+    alike whatever the order the others go under the deck. So a piece with two hundred placements
+    is checked once, not two hundred times, and its squares not at all."""
     if seat not in rounds.actors(state):
         return []
     found: list[Move | _Group] = []
     for item in _candidates(state, seat):
         if isinstance(item, _Group):
-            moves = _group_moves(item.kind, item.key)
-            if moves and RULES.allowed(state, seat, moves[0]):
+            first = _first(item.kind, item.key)
+            judge = RULES if item.kind == game.KEEP else _LISTED
+            if first is not None and judge.allowed(state, seat, first):
                 found.append(item)
         elif _allowed(state, seat, item):
             found.append(item)
@@ -377,7 +405,9 @@ def _candidates(state: Game, seat: str) -> list[Move | _Group]:
         if due.kind == game.PLACE:
             kinds = LANDSCAPES if due.what == rounds.LANDSCAPE else (due.what,)
             return [
-                _Group(game.PLACE, rounds.placing(state, player, kind)) for kind in kinds if state.supply[kind]
+                _Group(game.PLACE, rounds.placing(state, player, kind))
+                for kind in kinds
+                if state.supply[kind]
             ]
         if due.kind == game.PAYMENT:
             return [Payment(points) for points in range(int(due.what) // 2 + 1)]
@@ -392,9 +422,11 @@ def _candidates(state: Game, seat: str) -> list[Move | _Group]:
     if state.phase == game.ACTIONS:
         listed: list[Move | _Group] = [*_recruits(state, seat)]
         built = player.estate.buildings
+        land = player.estate
+        blocked = rounds.blocked(state, player, building=True)  # the same for every building
         listed.extend(
-            _Group("build", rounds.placing(state, player, name))
-            for name in state.components.buildings
+            _Group("build", (tile, land.columns, land.rows, blocked))
+            for name, tile in state.components.buildings.items()
             if name not in built
         )
         listed.extend(Freedom(kind) for kind in state.components.freedoms)
@@ -429,3 +461,13 @@ def _works(state: Game, seat: str) -> list[Move]:
 
 
 RULES = Rules(MOVES)
+# The rules for a placement ``rounds.placements`` lists: all but where it lies, which ``estate.place``
+# would find again for every placement of every piece on every listing.
+_LISTED = Rules(
+    MoveTable[Game, Game](
+        {
+            Build: (rounds.check_building, rounds.build),
+            Place: (rounds.check_landscape, rounds.place),
+        }
+    )
+)
