@@ -55,6 +55,7 @@ from pbem.games.princes_of_florence.works import (
 from pbem.kit import cards
 from pbem.kit.auction import Auction
 from pbem.kit.frozen import evolve
+from pbem.kit.memo import by_identity
 from pbem.kit.seats import FollowUp, after, check_turn, move_step, owed, whose_turn, without
 
 LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
@@ -481,21 +482,21 @@ def _mask(squares: Iterable[grid.Square], columns: int, rows: int) -> int:
     return sum({1 << (y * columns + x) for x, y in squares if 0 <= x < columns and 0 <= y < rows})
 
 
-@functools.lru_cache(maxsize=4096)
-def _blocked(land: grid.Estate, touching: bool) -> int:
-    """The squares no new piece may cover on ``land``: those covered and, where buildings may not
-    touch along a side (``touching``), those beside a building. An estate is a frozen value, so
-    what it blocks is found once per estate, not on every listing of its placements."""
-    squares = {square for item in land.placed for square in item.squares}
-    if touching:
-        squares.update(
-            (x + dx, y + dy)
-            for item in land.placed
-            if item.building
-            for x, y in item.squares
-            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-        )
-    return _mask(squares, land.columns, land.rows)
+@by_identity
+def _blocked(land: grid.Estate) -> tuple[int, int]:
+    """The squares no new piece may cover on ``land``, as masks: those covered; and those covered or
+    beside a building, where buildings may not touch along a side. An estate is a frozen value kept
+    as the same object until a piece is laid, so this is found once per estate, not on every
+    listing of its placements."""
+    covered = {square for item in land.placed for square in item.squares}
+    beside = {
+        (x + dx, y + dy)
+        for item in land.placed
+        if item.building
+        for x, y in item.squares
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    }
+    return _mask(covered, land.columns, land.rows), _mask(covered | beside, land.columns, land.rows)
 
 
 def piece(game: Game, name: str) -> Piece:
@@ -508,7 +509,7 @@ def piece(game: Game, name: str) -> Piece:
 def blocked(game: Game, player: Player, building: bool) -> int:
     """The squares of the player's estate a new building (or landscape) may not cover, as a mask."""
     touching = building and player.builders < game.components.builders.touching_from
-    return _blocked(player.estate, touching)
+    return _blocked(player.estate)[touching]
 
 
 def placing(game: Game, player: Player, name: str) -> tuple[Piece, int, int, int]:
@@ -528,7 +529,11 @@ def placements(game: Game, player: Player, name: str) -> list[grid.Placement]:
 
 def has_room(game: Game, player: Player, name: str) -> bool:
     """Whether ``name`` may lie anywhere on the player's estate now (``placements`` is not empty)."""
-    tile, columns, rows, blocked = placing(game, player, name)
+    return _room(*placing(game, player, name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _room(tile: Piece, columns: int, rows: int, blocked: int) -> bool:
     return any(not squares & blocked for _, squares in on_grid(tile, columns, rows))
 
 
@@ -596,9 +601,13 @@ def _check_action(game: Game, seat: str, action: str) -> Player:
     return player
 
 
-def _pay(player: Player, amount: int, what: str) -> Player:
+def _afford(player: Player, amount: int, what: str) -> None:
     if amount > player.florins:
         raise IllegalMoveError(f"{what} costs {amount} florins; {player.seat} has {player.florins}")
+
+
+def _pay(player: Player, amount: int, what: str) -> Player:
+    _afford(player, amount, what)
     return evolve(player, florins=player.florins - amount)
 
 
@@ -621,18 +630,30 @@ def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
 def check_building(game: Game, seat: str, placement: grid.Placement) -> None:
     """``check_build`` but for where the building lies: all a placement ``placements`` lists needs."""
     player = _check_action(game, seat, "build")
-    name = placement.piece
+    refusal = tile_refusal(game, player, placement.piece)
+    if refusal:
+        raise IllegalMoveError(refusal)
+    _afford_building(game, player)
+
+
+def check_builder(game: Game, seat: str) -> None:
+    """``check_building`` but for the building: what any building needs (the action, the price)."""
+    _afford_building(game, _check_action(game, seat, "build"))
+
+
+def tile_refusal(game: Game, player: Player, name: str) -> str | None:
+    """Why ``player`` may not build ``name`` whatever the action and the price allow, or None."""
     if name not in game.components.buildings:
-        raise IllegalMoveError(
-            f"no building {name!r}; buildings: {', '.join(sorted(game.components.buildings))}"
-        )
+        return f"no building {name!r}; buildings: {', '.join(sorted(game.components.buildings))}"
     if name in player.estate.buildings:
-        raise IllegalMoveError(
-            f"{seat} has a {name} already, and an estate has only one building of each type"
-        )
+        return f"{player.seat} has a {name} already, and an estate has only one building of each type"
     if game.supply[f"building:{name}"] <= 0:
-        raise IllegalMoveError(f"no {name} tile is left, and a building is built only while its tiles last")
-    _pay(player, building_cost(game, player), f"a building with {player.builders} builder(s)")
+        return f"no {name} tile is left, and a building is built only while its tiles last"
+    return None
+
+
+def _afford_building(game: Game, player: Player) -> None:
+    _afford(player, building_cost(game, player), f"a building with {player.builders} builder(s)")
 
 
 def build(game: Game, seat: str, placement: grid.Placement) -> Game:
@@ -663,7 +684,7 @@ def check_freedom(game: Game, seat: str, kind: str) -> None:
             f"no {kind} marker is left (the game has {len(game.seats) - 1} of each, one fewer than the "
             "players)"
         )
-    _pay(player, game.components.rule("freedom_price"), "a freedom")
+    _afford(player, game.components.rule("freedom_price"), "a freedom")
 
 
 def freedom(game: Game, seat: str, kind: str) -> Game:
@@ -686,7 +707,7 @@ def check_take(game: Game, seat: str, deck: str, card: str = "") -> None:
         raise IllegalMoveError(f"a {action} card is drawn from the deck, not named ('take {action}')")
     elif game.decks[deck] <= 0:
         raise IllegalMoveError(f"the {deck} deck is empty, so no {deck} card can be taken")
-    _pay(player, game.components.rule(f"{action}_price"), f"a {action} card")
+    _afford(player, game.components.rule(f"{action}_price"), f"a {action} card")
 
 
 def _check_face_up(game: Game, card: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from pbem.crypto.randomness import Draws
@@ -24,6 +24,7 @@ from pbem.games.princes_of_florence import rounds, view
 from pbem.games.princes_of_florence import state as game  # the email game's phases and kinds
 from pbem.games.princes_of_florence.auction import bid_raise
 from pbem.games.princes_of_florence.components import LANDSCAPES
+from pbem.games.princes_of_florence.estate import Placement
 from pbem.games.princes_of_florence.moves import (
     Build,
     Buy,
@@ -49,6 +50,7 @@ from pbem.kit import cards, stand_in
 from pbem.kit.cards import DrawRules
 from pbem.kit.frozen import evolve
 from pbem.kit.grammar import Bid, Pass
+from pbem.kit.memo import by_identity
 from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
 from pbem.kit.seats import owed
 from pbem.kit.stand_in import Defaults
@@ -77,9 +79,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return state.phase == game.OVER
 
     def demands(self, state: Game) -> list[Demand]:
-        return [
-            Demand(seat, "move", rounds.step(state), _prompt(state, seat)) for seat in rounds.actors(state)
-        ]
+        return list(_demands(state))
 
     def parse(self, text: str) -> Move:
         return parse(text)
@@ -282,6 +282,14 @@ MOVES = MoveTable[Game, Game](
 # --- what a seat may do ----------------------------------------------------------------------------
 
 
+@by_identity
+def _demands(state: Game) -> tuple[Demand, ...]:
+    """A state's demands, asked for again and again (by the engine's loop, a walk's every turn)."""
+    return tuple(
+        Demand(seat, "move", rounds.step(state), _prompt(state, seat)) for seat in rounds.actors(state)
+    )
+
+
 def _prompt(state: Game, seat: str) -> str:
     due = owed(state.follow_ups, seat)
     if due is not None:
@@ -315,7 +323,7 @@ class _Group(NamedTuple):
     ("keep"; ``key`` is the tokens drawn)."""
 
     kind: str
-    key: Hashable
+    key: tuple[Any, ...]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -334,14 +342,14 @@ def _group_texts(kind: str, key: Any) -> tuple[str, ...]:
     return tuple(text for squares, _, text in _laid(kind, tile, columns, rows) if not squares & blocked)
 
 
-def _first(kind: str, key: Any) -> Move | None:
-    """The first move of a group, found without listing them all."""
+def _any(kind: str, key: Any) -> Move | None:
+    """A move of a group's kind and piece, which its rules judge as they judge every move of the
+    group (``_listing``); None if the piece has no placement at all."""
     if kind == game.KEEP:
         return Keep(key[0]) if key else None
-    tile, columns, rows, blocked = key
-    return next(
-        (move for squares, move, _ in _laid(kind, tile, columns, rows) if not squares & blocked), None
-    )
+    tile, columns, rows, _ = key
+    laid = _laid(kind, tile, columns, rows)
+    return laid[0][1] if laid else None
 
 
 @functools.lru_cache(maxsize=256)
@@ -368,20 +376,30 @@ def _keeps(drawn: tuple[str, ...]) -> list[Move]:
 
 
 def _listing(state: Game, seat: str) -> list[Move | _Group]:
-    """The moves ``seat`` may make now, a group's moves judged by its first. A placement listed
+    """The moves ``seat`` may make now, a group's moves judged by one of them. A placement listed
     is one the estate has room for (``rounds.placements`` lists only those ``estate.place``
-    accepts), so the rest of its rules (the turn, the follow-up, the supply, the price, a building
-    built already: ``_LISTED``) judge every placement of the piece alike; and a card kept is judged
-    alike whatever the order the others go under the deck. So a piece with two hundred placements
-    is checked once, not two hundred times, and its squares not at all."""
+    accepts), so the rest of its rules (``_LISTED``: the turn, the follow-up, the supply, the
+    price, a building built already) judge every placement of the piece alike; and a card kept is
+    judged alike whatever the order the others go under the deck. So a piece with two hundred
+    placements is checked once, not two hundred times, and its squares not at all; and what every
+    building needs (the action, the price) once for all of them, each building then only for its
+    tiles and whether it is built already (``rounds.tile_refusal``)."""
     if seat not in rounds.actors(state):
         return []
     found: list[Move | _Group] = []
+    builder: bool | None = None  # whether the seat may build at all, once a building is listed
     for item in _candidates(state, seat):
         if isinstance(item, _Group):
-            first = _first(item.kind, item.key)
-            judge = RULES if item.kind == game.KEEP else _LISTED
-            if first is not None and judge.allowed(state, seat, first):
+            if item.kind == "build":
+                tile = item.key[0]
+                if builder is None:
+                    builder = _LISTED.allowed(state, seat, Build(Placement(tile.id, (0, 0))))
+                allowed = builder and rounds.tile_refusal(state, state.player(seat), tile.id) is None
+            else:
+                move = _any(item.kind, item.key)
+                judge = RULES if item.kind == game.KEEP else _LISTED
+                allowed = move is not None and judge.allowed(state, seat, move)
+            if allowed and _group_texts(item.kind, item.key):
                 found.append(item)
         elif _allowed(state, seat, item):
             found.append(item)
@@ -460,13 +478,18 @@ def _works(state: Game, seat: str) -> list[Move]:
     return [CreateWork(token, combo) for token in player.hand for combo in sets]
 
 
+def _check_builder(state: Game, seat: str, placement: Placement) -> None:
+    rounds.check_builder(state, seat)
+
+
 RULES = Rules(MOVES)
 # The rules for a placement ``rounds.placements`` lists: all but where it lies, which ``estate.place``
-# would find again for every placement of every piece on every listing.
+# would find again for every placement of every piece on every listing; a building's only what any
+# building needs (``_listing`` asks ``rounds.tile_refusal`` for each).
 _LISTED = Rules(
     MoveTable[Game, Game](
         {
-            Build: (rounds.check_building, rounds.build),
+            Build: (_check_builder, rounds.build),
             Place: (rounds.check_landscape, rounds.place),
         }
     )
