@@ -463,16 +463,26 @@ def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
 def on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement, int], ...]:
     """Every placement of ``piece`` that lies on an empty grid, one per set of squares covered,
     with the squares it covers as a mask (``_mask``)."""
-    found: dict[grid.Cells, grid.Placement] = {}
     sides = (False, True) if piece.two_sided else (False,)
+    # The shape each way it may be laid, found once: its width, height and squares as a mask from
+    # the grid's corner, which a placement's square shifts (a shape that fits wraps no row).
+    shapes: dict[tuple[int, bool], tuple[int, int, int]] = {}
+    for rotation, mirrored in itertools.product(grid.ROTATIONS, sides):
+        shape = grid.turned(piece.cells, rotation, mirrored)
+        width = max((x for x, _ in shape), default=-1) + 1
+        height = max((y for _, y in shape), default=-1) + 1
+        mask = sum(1 << (y * columns + x) for x, y in shape) if width <= columns else 0
+        shapes[rotation, mirrored] = (width, height, mask)
+    found: dict[int, grid.Placement] = {}
     for row, column, rotation, mirrored in itertools.product(
         range(rows), range(columns), grid.ROTATIONS, sides
     ):
-        placement = grid.Placement(piece.id, (column, row), rotation, mirrored)
-        squares = grid.squares_of(piece, placement)
-        if all(0 <= x < columns and 0 <= y < rows for x, y in squares):
-            found.setdefault(squares, placement)
-    return tuple((placement, _mask(squares, columns, rows)) for squares, placement in found.items())
+        width, height, mask = shapes[rotation, mirrored]
+        if column + width <= columns and row + height <= rows:
+            squares = mask << (row * columns + column)
+            if squares not in found:
+                found[squares] = grid.Placement(piece.id, (column, row), rotation, mirrored)
+    return tuple((placement, squares) for squares, placement in found.items())
 
 
 def _mask(squares: Iterable[grid.Square], columns: int, rows: int) -> int:

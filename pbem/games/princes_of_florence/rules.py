@@ -337,7 +337,7 @@ def _group_moves(kind: str, key: Any) -> tuple[Move, ...]:
 @functools.lru_cache(maxsize=4096)
 def _group_texts(kind: str, key: Any) -> tuple[str, ...]:
     if kind == game.KEEP:
-        return tuple(format_move(move) for move in _group_moves(kind, key))
+        return tuple(_keep_texts(key))
     tile, columns, rows, blocked = key
     return tuple(text for squares, _, text in _laid(kind, tile, columns, rows) if not squares & blocked)
 
@@ -375,6 +375,21 @@ def _keeps(drawn: tuple[str, ...]) -> list[Move]:
     return moves
 
 
+def _keep_texts(drawn: tuple[str, ...]) -> list[str]:
+    """``_keeps`` as ``Keep.said`` writes them, without making the hundred and twenty moves of five
+    cards drawn: each draw brings other cards, so they are seldom listed twice."""
+    texts: list[str] = []
+    for token in drawn:
+        rest = [t for t in drawn if t != token]
+        texts.append(f"keep {token}")
+        texts.extend(
+            f"keep {token} under {' '.join(order)}"
+            for order in itertools.permutations(rest)
+            if list(order) != rest
+        )
+    return texts
+
+
 def _listing(state: Game, seat: str) -> list[Move | _Group]:
     """The moves ``seat`` may make now, a group's moves judged by one of them. A placement listed
     is one the estate has room for (``rounds.placements`` lists only those ``estate.place``
@@ -407,8 +422,12 @@ def _listing(state: Game, seat: str) -> list[Move | _Group]:
 
 
 def _allowed(state: Game, seat: str, move: Move) -> bool:
-    if isinstance(move, CreateWork) and card_uses(state, seat, move):
-        return True  # checked once the cards are shown; see _works
+    if isinstance(move, CreateWork):
+        # A card it shows is not face up yet (what card_uses would show): checked once the cards
+        # are shown; see _works. The seat is one asked to move, so one of the game's.
+        shown = state.shown
+        if move.profession not in shown or any(token not in shown for token in move.bonuses):
+            return True
     return RULES.allowed(state, seat, move)
 
 
