@@ -15,8 +15,9 @@ result.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 __all__ = ["by_identity"]
 
@@ -24,22 +25,21 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-class by_identity(Generic[K, V]):  # a decorator, named as functools.lru_cache is
+def by_identity(function: Callable[[K], V], size: int = 256) -> Callable[[K], V]:
     """``function`` with its results remembered for the last ``size`` objects asked about (all
-    forgotten at once when full: the values a game asks about are those of its last few moves)."""
+    forgotten at once when full: the values a game asks about are those of its last few moves).
+    A decorator, as ``functools.lru_cache`` is."""
+    found: dict[int, tuple[K, V]] = {}
 
-    def __init__(self, function: Callable[[K], V], size: int = 256) -> None:
-        self.function = function
-        self.size = size
-        self.found: dict[int, tuple[K, V]] = {}
-        self.__doc__ = function.__doc__
-
-    def __call__(self, value: K) -> V:
-        found = self.found.get(id(value))
-        if found is not None and found[0] is value:
-            return found[1]
-        result = self.function(value)
-        if len(self.found) >= self.size:
-            self.found.clear()
-        self.found[id(value)] = (value, result)
+    @functools.wraps(function)
+    def remembered(value: K) -> V:
+        seen = found.get(id(value))
+        if seen is not None and seen[0] is value:
+            return seen[1]
+        result = function(value)
+        if len(found) >= size:
+            found.clear()
+        found[id(value)] = (value, result)
         return result
+
+    return remembered

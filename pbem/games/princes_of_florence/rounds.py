@@ -82,6 +82,13 @@ def actors(game: Game) -> list[str]:
     return []
 
 
+@by_identity
+def asked(game: Game) -> tuple[str, ...]:
+    """``actors``, found once per state: a listing checks a dozen moves of the same state, and
+    each check asks whose turn it is."""
+    return tuple(actors(game))
+
+
 def hidden_prestige(game: Game, player: Player) -> list[str]:
     return cards.hidden(player.prestige_cards, game.shown)
 
@@ -96,7 +103,7 @@ def step(game: Game) -> str:
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    check_turn(seat, actors(game), "a card is being dealt")
+    check_turn(seat, asked(game), "a card is being dealt")
 
 
 def _due(game: Game, seat: str, kind: str) -> FollowUp:

@@ -399,7 +399,7 @@ def _listing(state: Game, seat: str) -> list[Move | _Group]:
     placements is checked once, not two hundred times, and its squares not at all; and what every
     building needs (the action, the price) once for all of them, each building then only for its
     tiles and whether it is built already (``rounds.tile_refusal``)."""
-    if seat not in rounds.actors(state):
+    if seat not in rounds.asked(state):
         return []
     found: list[Move | _Group] = []
     builder: bool | None = None  # whether the seat may build at all, once a building is listed
