@@ -466,16 +466,27 @@ def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
 # --- placing buildings and landscapes ------------------------------------------------------------
 
 
+# What a piece's placements depend on: its id, its shape and whether it has two sides. A listing
+# finds its placements by these, whose hashes Python keeps, not by the tile, whose hash it works
+# out from every field on every listing.
+Outline = tuple[str, grid.Cells, bool]
+
+
+def outline(tile: Piece) -> Outline:
+    return tile.id, tile.cells, tile.two_sided
+
+
 @functools.lru_cache(maxsize=256)
-def on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement, int], ...]:
-    """Every placement of ``piece`` that lies on an empty grid, one per set of squares covered,
-    with the squares it covers as a mask (``_mask``)."""
-    sides = (False, True) if piece.two_sided else (False,)
+def on_grid(piece: Outline, columns: int, rows: int) -> tuple[tuple[grid.Placement, int], ...]:
+    """Every placement of a piece (``outline``) that lies on an empty grid, one per set of squares
+    covered, with the squares it covers as a mask (``_mask``)."""
+    name, cells, two_sided = piece
+    sides = (False, True) if two_sided else (False,)
     # The shape each way it may be laid, found once: its width, height and squares as a mask from
     # the grid's corner, which a placement's square shifts (a shape that fits wraps no row).
     shapes: dict[tuple[int, bool], tuple[int, int, int]] = {}
     for rotation, mirrored in itertools.product(grid.ROTATIONS, sides):
-        shape = grid.turned(piece.cells, rotation, mirrored)
+        shape = grid.turned(cells, rotation, mirrored)
         width = max((x for x, _ in shape), default=-1) + 1
         height = max((y for _, y in shape), default=-1) + 1
         mask = sum(1 << (y * columns + x) for x, y in shape) if width <= columns else 0
@@ -488,7 +499,7 @@ def on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement
         if column + width <= columns and row + height <= rows:
             squares = mask << (row * columns + column)
             if squares not in found:
-                found[squares] = grid.Placement(piece.id, (column, row), rotation, mirrored)
+                found[squares] = grid.Placement(name, (column, row), rotation, mirrored)
     return tuple((placement, squares) for squares, placement in found.items())
 
 
@@ -529,12 +540,12 @@ def blocked(game: Game, player: Player, building: bool) -> int:
     return _blocked(player.estate)[touching]
 
 
-def placing(game: Game, player: Player, name: str) -> tuple[Piece, int, int, int]:
-    """What the placements of ``name`` on the player's estate depend on: the tile, the grid and the
-    squares it may not cover (a mask); those of ``on_grid`` that cover none of them."""
+def placing(game: Game, player: Player, name: str) -> tuple[Outline, int, int, int]:
+    """What the placements of ``name`` on the player's estate depend on: the piece's outline, the
+    grid and the squares it may not cover (a mask); those of ``on_grid`` that cover none of them."""
     tile = piece(game, name)
     land = player.estate
-    return tile, land.columns, land.rows, blocked(game, player, tile.is_building)
+    return outline(tile), land.columns, land.rows, blocked(game, player, tile.is_building)
 
 
 def placements(game: Game, player: Player, name: str) -> list[grid.Placement]:
@@ -550,7 +561,7 @@ def has_room(game: Game, player: Player, name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _room(tile: Piece, columns: int, rows: int, blocked: int) -> bool:
+def _room(tile: Outline, columns: int, rows: int, blocked: int) -> bool:
     return any(not squares & blocked for _, squares in on_grid(tile, columns, rows))
 
 

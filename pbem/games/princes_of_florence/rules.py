@@ -318,9 +318,9 @@ def _prompt(state: Game, seat: str) -> str:
 
 class _Group(NamedTuple):
     """Moves the rules judge alike, listed together and checked once: every placement of one piece
-    a player may lay now ("build" or "place"; ``key`` is the tile, the grid and the squares it may
-    not cover, as ``rounds.placing`` gives them), or every way to keep one card of those drawn
-    ("keep"; ``key`` is the tokens drawn)."""
+    a player may lay now ("build" or "place"; ``key`` is the tile's outline, the grid and the
+    squares it may not cover, as ``rounds.placing`` gives them), or every way to keep one card of
+    those drawn ("keep"; ``key`` is the tokens drawn)."""
 
     kind: str
     key: tuple[Any, ...]
@@ -353,7 +353,7 @@ def _any(kind: str, key: Any) -> Move | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _laid(kind: str, tile: rounds.Piece, columns: int, rows: int) -> tuple[tuple[int, Move, str], ...]:
+def _laid(kind: str, tile: rounds.Outline, columns: int, rows: int) -> tuple[tuple[int, Move, str], ...]:
     """Every placement of ``tile`` on an empty grid (``rounds.on_grid``: the squares it covers as a
     mask) as a ``kind`` move (build or place) and its text, made once per tile: an estate's listing
     only leaves out those its blocked squares refuse."""
@@ -406,10 +406,10 @@ def _listing(state: Game, seat: str) -> list[Move | _Group]:
     for item in _candidates(state, seat):
         if isinstance(item, _Group):
             if item.kind == "build":
-                tile = item.key[0]
+                name = item.key[0][0]
                 if builder is None:
-                    builder = _LISTED.allowed(state, seat, Build(Placement(tile.id, (0, 0))))
-                allowed = builder and rounds.tile_refusal(state, state.player(seat), tile.id) is None
+                    builder = _LISTED.allowed(state, seat, Build(Placement(name, (0, 0))))
+                allowed = builder and rounds.tile_refusal(state, state.player(seat), name) is None
             else:
                 move = _any(item.kind, item.key)
                 judge = RULES if item.kind == game.KEEP else _LISTED
@@ -462,7 +462,7 @@ def _candidates(state: Game, seat: str) -> list[Move | _Group]:
         land = player.estate
         blocked = rounds.blocked(state, player, building=True)  # the same for every building
         listed.extend(
-            _Group("build", (tile, land.columns, land.rows, blocked))
+            _Group("build", (rounds.outline(tile), land.columns, land.rows, blocked))
             for name, tile in state.components.buildings.items()
             if name not in built
         )
