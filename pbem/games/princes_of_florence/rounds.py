@@ -699,20 +699,30 @@ def check_freedom(game: Game, seat: str, kind: str) -> None:
     """Seed 001, "Обеспечение свободы": 300 florins; "Игрок может лишь раз обеспечить в своем
     поместье свободу каждого типа. Если маркеры свободы более недоступны, то игрок не может"."""
     player = _check_action(game, seat, "freedom")
+    refusal = freedom_refusal(game, player, kind)
+    if refusal:
+        raise IllegalMoveError(refusal)
+    _afford(player, game.components.rule("freedom_price"), "a freedom")
+
+
+def check_freedoms(game: Game, seat: str) -> None:
+    """``check_freedom`` but for the freedom: what any freedom needs (the action, the price)."""
+    player = _check_action(game, seat, "freedom")
+    _afford(player, game.components.rule("freedom_price"), "a freedom")
+
+
+def freedom_refusal(game: Game, player: Player, kind: str) -> str | None:
+    """Why ``player`` may not take the ``kind`` freedom whatever the action and the price allow."""
     if kind not in game.components.freedoms:
-        raise IllegalMoveError(
-            f"no freedom {kind!r}; freedoms: {', '.join(sorted(game.components.freedoms))}"
-        )
+        return f"no freedom {kind!r}; freedoms: {', '.join(sorted(game.components.freedoms))}"
     if kind in player.freedoms:
-        raise IllegalMoveError(
-            f"{seat} has {kind} freedom already, and an estate takes each freedom only once"
-        )
+        return f"{player.seat} has {kind} freedom already, and an estate takes each freedom only once"
     if game.supply[f"freedom:{kind}"] <= 0:
-        raise IllegalMoveError(
+        return (
             f"no {kind} marker is left (the game has {len(game.seats) - 1} of each, one fewer than the "
             "players)"
         )
-    _afford(player, game.components.rule("freedom_price"), "a freedom")
+    return None
 
 
 def freedom(game: Game, seat: str, kind: str) -> Game:

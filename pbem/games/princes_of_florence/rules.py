@@ -397,19 +397,25 @@ def _listing(state: Game, seat: str) -> list[Move | _Group]:
     price, a building built already) judge every placement of the piece alike; and a card kept is
     judged alike whatever the order the others go under the deck. So a piece with two hundred
     placements is checked once, not two hundred times, and its squares not at all; and what every
-    building needs (the action, the price) once for all of them, each building then only for its
-    tiles and whether it is built already (``rounds.tile_refusal``)."""
+    building, or every freedom, needs (the action, the price) once for all of them, each then only
+    for what is its own (``rounds.tile_refusal``, ``rounds.freedom_refusal``)."""
     if seat not in rounds.asked(state):
         return []
     found: list[Move | _Group] = []
-    builder: bool | None = None  # whether the seat may build at all, once a building is listed
+    player = state.player(seat)
+    common: dict[type, bool] = {}  # whether the seat may build, or take a freedom, at all
     for item in _candidates(state, seat):
-        if isinstance(item, _Group):
+        if isinstance(item, Freedom):
+            if (
+                _common(common, state, seat, item)
+                and rounds.freedom_refusal(state, player, item.kind) is None
+            ):
+                found.append(item)
+        elif isinstance(item, _Group):
             if item.kind == "build":
                 name = item.key[0][0]
-                if builder is None:
-                    builder = _LISTED.allowed(state, seat, Build(Placement(name, (0, 0))))
-                allowed = builder and rounds.tile_refusal(state, state.player(seat), name) is None
+                allowed = _common(common, state, seat, Build(Placement(name, (0, 0))))
+                allowed = allowed and rounds.tile_refusal(state, player, name) is None
             else:
                 move = _any(item.kind, item.key)
                 judge = RULES if item.kind == game.KEEP else _LISTED
@@ -419,6 +425,14 @@ def _listing(state: Game, seat: str) -> list[Move | _Group]:
         elif _allowed(state, seat, item):
             found.append(item)
     return found
+
+
+def _common(common: dict[type, bool], state: Game, seat: str, move: Build | Freedom) -> bool:
+    """What every move of the kind of ``move`` needs (``_LISTED``), judged once per listing."""
+    kind = type(move)
+    if kind not in common:
+        common[kind] = _LISTED.allowed(state, seat, move)
+    return common[kind]
 
 
 def _allowed(state: Game, seat: str, move: Move) -> bool:
@@ -501,14 +515,20 @@ def _check_builder(state: Game, seat: str, placement: Placement) -> None:
     rounds.check_builder(state, seat)
 
 
+def _check_freedoms(state: Game, seat: str, kind: str) -> None:
+    rounds.check_freedoms(state, seat)
+
+
 RULES = Rules(MOVES)
 # The rules for a placement ``rounds.placements`` lists: all but where it lies, which ``estate.place``
-# would find again for every placement of every piece on every listing; a building's only what any
-# building needs (``_listing`` asks ``rounds.tile_refusal`` for each).
+# would find again for every placement of every piece on every listing; for a building or a freedom
+# only what any of them needs (``_listing`` asks ``rounds.tile_refusal`` and
+# ``rounds.freedom_refusal`` for each).
 _LISTED = Rules(
     MoveTable[Game, Game](
         {
             Build: (_check_builder, rounds.build),
+            Freedom: (_check_freedoms, rounds.freedom),
             Place: (rounds.check_landscape, rounds.place),
         }
     )
