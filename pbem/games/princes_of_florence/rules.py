@@ -286,7 +286,7 @@ MOVES = MoveTable[Game, Game](
 def _demands(state: Game) -> tuple[Demand, ...]:
     """A state's demands, asked for again and again (by the engine's loop, a walk's every turn)."""
     return tuple(
-        Demand(seat, "move", rounds.step(state), _prompt(state, seat)) for seat in rounds.actors(state)
+        Demand(seat, "move", rounds.step(state), _prompt(state, seat)) for seat in rounds.asked(state)
     )
 
 
