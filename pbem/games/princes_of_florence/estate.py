@@ -253,8 +253,8 @@ def place(
             for item in estate.placed:
                 if not item.building:
                     continue
-                beside = _beside(item.squares)
-                touching = [square for square in squares if square in beside]
+                near = beside(item.squares)
+                touching = [square for square in squares if square in near]
                 if touching:
                     raise _refused(
                         said,
@@ -266,7 +266,7 @@ def place(
 
 
 @functools.lru_cache(maxsize=1024)
-def _beside(squares: Cells) -> Cells:
+def beside(squares: Cells) -> Cells:
     """The squares along a side of one of ``squares``: a piece touches them there."""
     return frozenset(near for square in squares for near in _sides(square))
 

@@ -516,15 +516,19 @@ def _blocked(land: grid.Estate) -> tuple[int, int]:
     beside a building, where buildings may not touch along a side. An estate is a frozen value kept
     as the same object until a piece is laid, so this is found once per estate, not on every
     listing of its placements."""
-    covered = {square for item in land.placed for square in item.squares}
-    beside = {
-        (x + dx, y + dy)
-        for item in land.placed
-        if item.building
-        for x, y in item.squares
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-    }
-    return _mask(covered, land.columns, land.rows), _mask(covered | beside, land.columns, land.rows)
+    covered = near = 0
+    for item in land.placed:
+        own, beside = _masks(item.squares, land.columns, land.rows)
+        covered |= own
+        if item.building:
+            near |= beside
+    return covered, covered | near
+
+
+@functools.lru_cache(maxsize=4096)
+def _masks(squares: grid.Cells, columns: int, rows: int) -> tuple[int, int]:
+    """A piece's squares and the squares beside them, as masks: found once per piece laid."""
+    return _mask(squares, columns, rows), _mask(grid.beside(squares), columns, rows)
 
 
 def piece(game: Game, name: str) -> Piece:

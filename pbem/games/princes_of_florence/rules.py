@@ -414,8 +414,9 @@ def _listing(state: Game, seat: str) -> list[Move | _Group]:
         elif isinstance(item, _Group):
             if item.kind == "build":
                 name = item.key[0][0]
-                allowed = _common(common, state, seat, Build(Placement(name, (0, 0))))
-                allowed = allowed and rounds.tile_refusal(state, player, name) is None
+                if Build not in common:  # where it lies is not read
+                    _common(common, state, seat, Build(Placement(name, (0, 0))))
+                allowed = common[Build] and rounds.tile_refusal(state, player, name) is None
             else:
                 move = _any(item.kind, item.key)
                 judge = RULES if item.kind == game.KEEP else _LISTED
