@@ -61,7 +61,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
     free = (Sell,)
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
-        started = setup(parts.parse(components), seats, options.get("unofficial_rules") is True)
+        started = setup(parts.parsed(components), seats, options.get("unofficial_rules") is True)
         return evolve(
             started, variant_last=options.get("variant_last_price") is True, defaults=Defaults.of(options)
         )
