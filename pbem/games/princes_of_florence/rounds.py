@@ -123,17 +123,17 @@ def _without(game: Game, due: FollowUp) -> Game:
 def drawn(game: Game, draw: DrawRequest, token: str) -> Game:
     """The oldest draw answered with ``token``: into the hand at the deal, onto the table when
     turned up, otherwise among the cards a player chooses from."""
-    game = evolve(game, drawing=cards.answered(game.drawing, draw))
+    drawing = cards.answered(game.drawing, draw)
     if draw.face_up:
-        return evolve(game, face_up=(*game.face_up, token))
+        return evolve(game, drawing=drawing, face_up=(*game.face_up, token))
     player = game.player(draw.seat)
     if game.phase == DEAL:
-        return game.with_player(evolve(player, hand=(*player.hand, token)))
+        return evolve(game, drawing=drawing).with_player(evolve(player, hand=(*player.hand, token)))
     for index, due in enumerate(game.follow_ups):
         if due.seat == draw.seat and due.kind == KEEP and due.what == draw.deck_id:
             follow_ups = list(game.follow_ups)
             follow_ups[index] = evolve(due, tokens=(*due.tokens, token))
-            return evolve(game, follow_ups=tuple(follow_ups))
+            return evolve(game, drawing=drawing, follow_ups=tuple(follow_ups))
     raise AssertionError(f"no choice waits for {token}")
 
 
@@ -335,14 +335,12 @@ def check_nominate(game: Game, seat: str, lot: str) -> None:
 
 def nominate(game: Game, seat: str, lot: str) -> Game:
     auction = Auction(lot, tuple(_bidders(game)), turn=seat, leader=seat, price=price(game, lot))
-    return _next_bidder(evolve(game, auction=auction))
+    return _next_bidder(game, auction)
 
 
-def _next_bidder(game: Game) -> Game:
-    """Bidding goes clockwise among those still bidding; the lot is sold once "все игроки кроме
-    одного не спасуют"."""
-    auction = game.auction
-    assert auction is not None
+def _next_bidder(game: Game, auction: Auction[str]) -> Game:
+    """Bidding on ``auction`` (the game's once this move is made) goes clockwise among those still
+    bidding; the lot is sold once "все игроки кроме одного не спасуют"."""
     if auction.over:
         return _win(evolve(game, auction=None), auction.winner, auction.lot, auction.price, game.nominator)
     return evolve(game, auction=auction.onward())
@@ -378,8 +376,7 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
 
 def bid(game: Game, seat: str, amount: int) -> Game:
     assert game.auction is not None
-    assert game.auction is not None
-    return _next_bidder(evolve(game, auction=game.auction.bid(seat, amount)))
+    return _next_bidder(game, game.auction.bid(seat, amount))
 
 
 def check_pass(game: Game, seat: str) -> None:
@@ -393,7 +390,7 @@ def pass_auction(game: Game, seat: str) -> Game:
     the last player in so many words."""
     if game.auction is not None:
         auction = game.auction
-        return _next_bidder(evolve(game, auction=auction.passing(seat)))
+        return _next_bidder(game, auction.passing(seat))
     game = game.with_player(evolve(game.player(seat), out=True))
     if seat == game.nominator:
         left = _bidders(game)
