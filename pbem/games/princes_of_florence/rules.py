@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from pbem.crypto.randomness import Draws
@@ -108,7 +108,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             if isinstance(item, _Group):
                 found.extend(_group_moves(item.kind, item.key))
             else:
-                found.append(item)
+                found.append(item[0])
         return found
 
     def legal_moves(self, state: Game, seat: str) -> list[str]:
@@ -118,7 +118,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             if isinstance(item, _Group):
                 found.extend(_group_texts(item.kind, item.key))
             else:
-                found.append(format_move(item))
+                found.append(item[1])
         return found
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
@@ -390,7 +390,18 @@ def _keep_texts(drawn: tuple[str, ...]) -> list[str]:
     return texts
 
 
-def _listing(state: Game, seat: str) -> list[Move | _Group]:
+_Offer = tuple[Move, str]  # a move listed, and its text
+
+
+@functools.lru_cache(maxsize=4096)
+def _offer(kind: Callable[..., Move], *fields: Any) -> _Offer:
+    """A move ``kind(*fields)`` and its text, made once: a move is a frozen value, and the same
+    moves are offered listing after listing (the freedoms, the lots, pass)."""
+    move = kind(*fields)
+    return move, format_move(move)
+
+
+def _listing(state: Game, seat: str) -> list[_Offer | _Group]:
     """The moves ``seat`` may make now, a group's moves judged by one of them. A placement listed
     is one the estate has room for (``rounds.placements`` lists only those ``estate.place``
     accepts), so the rest of its rules (``_LISTED``: the turn, the follow-up, the supply, the
@@ -401,17 +412,11 @@ def _listing(state: Game, seat: str) -> list[Move | _Group]:
     for what is its own (``rounds.tile_refusal``, ``rounds.freedom_refusal``)."""
     if seat not in rounds.asked(state):
         return []
-    found: list[Move | _Group] = []
+    found: list[_Offer | _Group] = []
     player = state.player(seat)
     common: dict[type, bool] = {}  # whether the seat may build, or take a freedom, at all
     for item in _candidates(state, seat):
-        if isinstance(item, Freedom):
-            if (
-                _common(common, state, seat, item)
-                and rounds.freedom_refusal(state, player, item.kind) is None
-            ):
-                found.append(item)
-        elif isinstance(item, _Group):
+        if isinstance(item, _Group):
             if item.kind == "build":
                 name = item.key[0][0]
                 if Build not in common:  # where it lies is not read
@@ -423,7 +428,13 @@ def _listing(state: Game, seat: str) -> list[Move | _Group]:
                 allowed = move is not None and judge.allowed(state, seat, move)
             if allowed and _group_texts(item.kind, item.key):
                 found.append(item)
-        elif _allowed(state, seat, item):
+        elif isinstance(move := item[0], Freedom):
+            if (
+                _common(common, state, seat, move)
+                and rounds.freedom_refusal(state, player, move.kind) is None
+            ):
+                found.append(item)
+        elif _allowed(state, seat, move):
             found.append(item)
     return found
 
@@ -446,12 +457,12 @@ def _allowed(state: Game, seat: str, move: Move) -> bool:
     return RULES.allowed(state, seat, move)
 
 
-def _candidates(state: Game, seat: str) -> list[Move | _Group]:
+def _candidates(state: Game, seat: str) -> list[_Offer | _Group]:
     player = state.player(seat)
     due = owed(state.follow_ups, seat)
     if due is not None:
         if due.kind == game.RETURN:
-            return [Return(token) for token in player.hand]
+            return [_offer(Return, token) for token in player.hand]
         if due.kind == game.KEEP:
             return [_Group(game.KEEP, due.tokens)]
         if due.kind == game.PLACE:
@@ -462,17 +473,17 @@ def _candidates(state: Game, seat: str) -> list[Move | _Group]:
                 if state.supply[kind]
             ]
         if due.kind == game.PAYMENT:
-            return [Payment(points) for points in range(int(due.what) // 2 + 1)]
-        return [*_recruits(state, seat), Pass()]
+            return [_offer(Payment, points) for points in range(int(due.what) // 2 + 1)]
+        return [*_recruits(state, seat), _offer(Pass)]
     if state.phase == game.AUCTION and state.auction is not None:
-        return [Bid(bid_raise(state.components).least(state.auction)), Pass()]
+        return [_offer(Bid, bid_raise(state.components).least(state.auction)), _offer(Pass)]
     if state.phase == game.AUCTION:
         lots = rounds.lots(state)
         if rounds.last_player(state):
-            return [*(Buy(lot) for lot in lots), Pass()]
-        return [*(Nominate(lot) for lot in lots), Pass()]
+            return [*(_offer(Buy, lot) for lot in lots), _offer(Pass)]
+        return [*(_offer(Nominate, lot) for lot in lots), _offer(Pass)]
     if state.phase == game.ACTIONS:
-        listed: list[Move | _Group] = [*_recruits(state, seat)]
+        listed: list[_Offer | _Group] = [*_recruits(state, seat)]
         built = player.estate.buildings
         land = player.estate
         blocked = rounds.blocked(state, player, building=True)  # the same for every building
@@ -481,26 +492,26 @@ def _candidates(state: Game, seat: str) -> list[Move | _Group]:
             for name, tile in state.components.buildings.items()
             if name not in built
         )
-        listed.extend(Freedom(kind) for kind in state.components.freedoms)
+        listed.extend(_offer(Freedom, kind) for kind in state.components.freedoms)
         if state.unofficial:
-            listed.extend(Take(game.PROFESSION, state.shown[token]) for token in rounds.turned(state))
+            listed.extend(_offer(Take, game.PROFESSION, state.shown[token]) for token in rounds.turned(state))
         else:
-            listed.append(Take(game.PROFESSION))
-        listed.append(Take(game.BONUS))
+            listed.append(_offer(Take, game.PROFESSION))
+        listed.append(_offer(Take, game.BONUS))
         listed.extend(_works(state, seat))
-        return [*listed, Pass()]
+        return [*listed, _offer(Pass)]
     if state.phase == game.REVEAL:
-        return [*(Reveal(token) for token in rounds.hidden_prestige(state, player)), Pass()]
+        return [*(_offer(Reveal, token) for token in rounds.hidden_prestige(state, player)), _offer(Pass)]
     return []
 
 
-def _recruits(state: Game, seat: str) -> list[Move]:
+def _recruits(state: Game, seat: str) -> list[_Offer]:
     if not state.player(seat).recruitment:
         return []
-    return [Recruit(name, owner) for name, owner in rounds.recruitable(state, seat)]
+    return [_offer(Recruit, name, owner) for name, owner in rounds.recruitable(state, seat)]
 
 
-def _works(state: Game, seat: str) -> list[Move]:
+def _works(state: Game, seat: str) -> list[_Offer]:
     """Works with every profession card held and every set of bonus cards: their value is known only
     once the cards are shown, so they are listed while the player has an action left."""
     player = state.player(seat)
@@ -509,7 +520,7 @@ def _works(state: Game, seat: str) -> list[Move]:
     sets = [
         combo for size in range(len(player.bonus) + 1) for combo in itertools.combinations(player.bonus, size)
     ]
-    return [CreateWork(token, combo) for token in player.hand for combo in sets]
+    return [_offer(CreateWork, token, combo) for token in player.hand for combo in sets]
 
 
 def _check_builder(state: Game, seat: str, placement: Placement) -> None:
