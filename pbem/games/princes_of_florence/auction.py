@@ -7,6 +7,7 @@ from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence.components import LANDSCAPES, Components
 from pbem.games.princes_of_florence.table.state import AUCTION, Table
 from pbem.kit.auction import Raise
+from pbem.kit.memo import by_identity
 
 LOTS = ("forest", "lake", "park", "jester", "builder", "prestige-card", "recruitment")
 
@@ -39,8 +40,10 @@ def opening_price(lot: str, components: Components, *, players: int, unofficial:
     return components.rule("opening_bid") if found is None else found
 
 
+@by_identity
 def bid_raise(components: Components) -> Raise:
-    """ "Все повышения цены лота происходят ровно на 100 флоринов, ни больше, ни меньше"."""
+    """ "Все повышения цены лота происходят ровно на 100 флоринов, ни больше, ни меньше". Made once
+    per set of components: every bid, and every prompt for one, asks."""
     return Raise(components.rule("raise"), exact=True)
 
 

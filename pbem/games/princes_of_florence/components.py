@@ -611,6 +611,27 @@ def _check_whole(components: Components) -> None:
             raise ComponentError(f"[[bonus]] {bonus.id!r}: counts must name things from {', '.join(COUNTED)}")
 
 
+# Components read from sets of values, by the values' text: see ``parsed``.
+_PARSED: dict[str, Components] = {}
+
+
+def parsed(data: Mapping[str, Any]) -> Components:
+    """``parse(data)``, read once per set of values: every game sets up its components again, and
+    the games of a benchmark or a search, or a file verified again, give the same values each time.
+    Found by the values' text (``repr``), which two sets of values (read from TOML or JSON) share only
+    when they are equal and in the same order; what ``parse`` gives is a frozen value every game
+    that reads it may share, as every copy of a game already does (``Components.__deepcopy__``).
+    Values that are refused are read, and refused, each time."""
+    key = repr(data)
+    found = _PARSED.get(key)
+    if found is None:
+        found = parse(data)
+        if len(_PARSED) >= 16:
+            _PARSED.clear()
+        _PARSED[key] = found
+    return found
+
+
 def load() -> Components:
     """The components of the template pbem ships, checked with their sources: read only where a
     command needs the defaults (a new game without its own components, a table's set-up)."""

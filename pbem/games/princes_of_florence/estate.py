@@ -12,6 +12,7 @@ Everything here is pure: an estate is a frozen value and ``place`` returns a new
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -68,8 +69,10 @@ def normalised(cells: Iterable[Square]) -> Cells:
     return frozenset((column - left, row - bottom) for column, row in squares)
 
 
+@functools.lru_cache(maxsize=1024)
 def turned(cells: Cells, rotation: int, mirrored: bool = False) -> Cells:
-    """The shape turned over left to right (if ``mirrored``), then ``rotation`` degrees clockwise."""
+    """The shape turned over left to right (if ``mirrored``), then ``rotation`` degrees clockwise.
+    Found once per shape and turn: every piece laid or checked turns its shape."""
     squares: Iterable[Square] = cells
     if mirrored:
         squares = [(-column, row) for column, row in squares]
@@ -250,9 +253,8 @@ def place(
             for item in estate.placed:
                 if not item.building:
                     continue
-                touching = [
-                    square for square in squares if any(near in item.squares for near in _sides(square))
-                ]
+                near = beside(item.squares)
+                touching = [square for square in squares if square in near]
                 if touching:
                     raise _refused(
                         said,
@@ -261,6 +263,12 @@ def place(
                     )
     laid = Placed(piece.id, piece.is_building, squares, placement)
     return Estate(estate.columns, estate.rows, (*estate.placed, laid))
+
+
+@functools.lru_cache(maxsize=1024)
+def beside(squares: Cells) -> Cells:
+    """The squares along a side of one of ``squares``: a piece touches them there."""
+    return frozenset(near for square in squares for near in _sides(square))
 
 
 def _named(squares: Iterable[Square]) -> str:

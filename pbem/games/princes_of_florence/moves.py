@@ -7,6 +7,7 @@ are the estate's (``theatre at c3 rot 90``, ``estate.parse_placement``).
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from pbem.errors import MoveSyntaxError
@@ -138,7 +139,10 @@ FORMS = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Move:
+    """The move ``text`` writes (a move is a frozen value, so the same text read again, as the
+    moves listed are played, is the same move)."""
     move = _parse(*words(text), text)
     if move is None:
         raise refusal(text, FORMS, ", ".join(FORMS.values()))

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Sequence
 
 from pbem.engine.ruleset import DrawRequest
 from pbem.errors import IllegalMoveError
@@ -55,6 +54,8 @@ from pbem.games.princes_of_florence.works import (
 )
 from pbem.kit import cards
 from pbem.kit.auction import Auction
+from pbem.kit.frozen import evolve
+from pbem.kit.memo import by_identity
 from pbem.kit.seats import FollowUp, after, check_turn, move_step, owed, whose_turn, without
 
 LANDSCAPE = "landscape"  # the unofficial rules' lot: "не называя его тип"
@@ -81,6 +82,13 @@ def actors(game: Game) -> list[str]:
     return []
 
 
+@by_identity
+def asked(game: Game) -> tuple[str, ...]:
+    """``actors``, found once per state: a listing checks a dozen moves of the same state, and
+    each check asks whose turn it is."""
+    return tuple(actors(game))
+
+
 def hidden_prestige(game: Game, player: Player) -> list[str]:
     return cards.hidden(player.prestige_cards, game.shown)
 
@@ -95,7 +103,7 @@ def step(game: Game) -> str:
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    check_turn(seat, actors(game), "a card is being dealt")
+    check_turn(seat, asked(game), "a card is being dealt")
 
 
 def _due(game: Game, seat: str, kind: str) -> FollowUp:
@@ -106,7 +114,7 @@ def _due(game: Game, seat: str, kind: str) -> FollowUp:
 
 
 def _without(game: Game, due: FollowUp) -> Game:
-    return replace(game, follow_ups=without(game.follow_ups, due))
+    return evolve(game, follow_ups=without(game.follow_ups, due))
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -115,33 +123,33 @@ def _without(game: Game, due: FollowUp) -> Game:
 def drawn(game: Game, draw: DrawRequest, token: str) -> Game:
     """The oldest draw answered with ``token``: into the hand at the deal, onto the table when
     turned up, otherwise among the cards a player chooses from."""
-    game = replace(game, drawing=cards.answered(game.drawing, draw))
+    drawing = cards.answered(game.drawing, draw)
     if draw.face_up:
-        return replace(game, face_up=(*game.face_up, token))
+        return evolve(game, drawing=drawing, face_up=(*game.face_up, token))
     player = game.player(draw.seat)
     if game.phase == DEAL:
-        return game.with_player(replace(player, hand=(*player.hand, token)))
+        return evolve(game, drawing=drawing).with_player(evolve(player, hand=(*player.hand, token)))
     for index, due in enumerate(game.follow_ups):
         if due.seat == draw.seat and due.kind == KEEP and due.what == draw.deck_id:
             follow_ups = list(game.follow_ups)
-            follow_ups[index] = replace(due, tokens=(*due.tokens, token))
-            return replace(game, follow_ups=tuple(follow_ups))
+            follow_ups[index] = evolve(due, tokens=(*due.tokens, token))
+            return evolve(game, drawing=drawing, follow_ups=tuple(follow_ups))
     raise AssertionError(f"no choice waits for {token}")
 
 
 def revealed(game: Game, token: str, card: str) -> Game:
-    return replace(game, shown=cards.with_shown(game.shown, token, card))
+    return evolve(game, shown=cards.with_shown(game.shown, token, card))
 
 
 def reshuffled(game: Game, deck: str) -> Game:
-    return replace(game, reshuffle=tuple(name for name in game.reshuffle if name != deck))
+    return evolve(game, reshuffle=tuple(name for name in game.reshuffle if name != deck))
 
 
 def _draw(game: Game, seat: str, deck: str) -> Game:
     """Seed 001: "берет 5 верхних карт из соответствующей колоды (или все карты, если их в колоде
     меньше пяти), выбирает одну"."""
     count = min(game.components.rule("cards_drawn"), game.decks[deck])
-    return replace(
+    return evolve(
         game,
         decks={**game.decks, deck: game.decks[deck] - count},
         drawing=(*game.drawing, *cards.draws(deck, seat, count)),
@@ -164,13 +172,13 @@ def check_return(game: Game, seat: str, token: str) -> None:
 
 def return_card(game: Game, seat: str, token: str) -> Game:
     player = game.player(seat)
-    game = game.with_player(replace(player, hand=tuple(t for t in player.hand if t != token)))
+    game = game.with_player(evolve(player, hand=tuple(t for t in player.hand if t != token)))
     game = _without(game, _due(game, seat, RETURN))
-    game = replace(game, decks={**game.decks, PROFESSION: game.decks[PROFESSION] + 1})
+    game = evolve(game, decks={**game.decks, PROFESSION: game.decks[PROFESSION] + 1})
     if game.follow_ups:
         return game
     # "Колода вновь перемешивается и кладется рядом с общим игровым полем."
-    return begin_round(replace(game, reshuffle=(*game.reshuffle, PROFESSION)), 1)
+    return begin_round(evolve(game, reshuffle=(*game.reshuffle, PROFESSION)), 1)
 
 
 # --- rounds ----------------------------------------------------------------------------------------
@@ -180,8 +188,8 @@ def begin_round(game: Game, round_: int) -> Game:
     """A round starts with the auction phase; with the unofficial rules, from round 3, "одна верхняя
     карта профессии берется из колоды, переворачивается и кладется на стол" (two more, one in each
     of rounds 6 and 7, with two players)."""
-    players = tuple(replace(player, actions=(), bought="", out=False) for player in game.players)
-    game = replace(
+    players = tuple(evolve(player, actions=(), bought="", out=False) for player in game.players)
+    game = evolve(
         game,
         round=round_,
         phase=AUCTION,
@@ -196,7 +204,7 @@ def begin_round(game: Game, round_: int) -> Game:
         turn = turned_up(count, round_) - turned_up(count, round_ - 1)
         turn = min(turn, game.decks[PROFESSION])
         if turn:
-            game = replace(
+            game = evolve(
                 game,
                 decks={**game.decks, PROFESSION: game.decks[PROFESSION] - turn},
                 drawing=(*game.drawing, *cards.draws(PROFESSION, game.first, turn, face_up=True)),
@@ -215,9 +223,9 @@ def _settle_auctions(game: Game) -> Game:
     того, как все игроки приобрели объекты или решили вовсе не приобретать объекты")."""
     left = _bidders(game)
     if not left:
-        return replace(game, phase=ACTIONS, turn=game.first, nominator="")
+        return evolve(game, phase=ACTIONS, turn=game.first, nominator="")
     if game.nominator not in left:
-        return replace(game, nominator=after(game.seats, game.nominator, left))
+        return evolve(game, nominator=after(game.seats, game.nominator, left))
     return game
 
 
@@ -290,7 +298,7 @@ def _wants_refusal(game: Game, seat: str, lot: str) -> str | None:
         return f"{seat} has {limit} builders, the most an estate may have"
     if lot in (*LANDSCAPES, LANDSCAPE):
         kinds = [lot] if lot in LANDSCAPES else [kind for kind in LANDSCAPES if game.supply[kind] > 0]
-        if not any(placements(game, player, kind) for kind in kinds):
+        if not any(has_room(game, player, kind) for kind in kinds):
             # Reading: a landscape won is placed at once ("немедленно располагает его в своем
             # поместье"), so a player with no room for one does not take part.
             return f"{seat}'s estate has no room for a {lot} (a landscape won is placed at once)"
@@ -327,17 +335,15 @@ def check_nominate(game: Game, seat: str, lot: str) -> None:
 
 def nominate(game: Game, seat: str, lot: str) -> Game:
     auction = Auction(lot, tuple(_bidders(game)), turn=seat, leader=seat, price=price(game, lot))
-    return _next_bidder(replace(game, auction=auction))
+    return _next_bidder(game, auction)
 
 
-def _next_bidder(game: Game) -> Game:
-    """Bidding goes clockwise among those still bidding; the lot is sold once "все игроки кроме
-    одного не спасуют"."""
-    auction = game.auction
-    assert auction is not None
+def _next_bidder(game: Game, auction: Auction[str]) -> Game:
+    """Bidding on ``auction`` (the game's once this move is made) goes clockwise among those still
+    bidding; the lot is sold once "все игроки кроме одного не спасуют"."""
     if auction.over:
-        return _win(replace(game, auction=None), auction.winner, auction.lot, auction.price, game.nominator)
-    return replace(game, auction=auction.onward())
+        return _win(evolve(game, auction=None), auction.winner, auction.lot, auction.price, game.nominator)
+    return evolve(game, auction=auction.onward())
 
 
 def check_bid(game: Game, seat: str, amount: int) -> None:
@@ -370,8 +376,7 @@ def check_bid(game: Game, seat: str, amount: int) -> None:
 
 def bid(game: Game, seat: str, amount: int) -> Game:
     assert game.auction is not None
-    assert game.auction is not None
-    return _next_bidder(replace(game, auction=game.auction.bid(seat, amount)))
+    return _next_bidder(game, game.auction.bid(seat, amount))
 
 
 def check_pass(game: Game, seat: str) -> None:
@@ -385,11 +390,11 @@ def pass_auction(game: Game, seat: str) -> Game:
     the last player in so many words."""
     if game.auction is not None:
         auction = game.auction
-        return _next_bidder(replace(game, auction=auction.passing(seat)))
-    game = game.with_player(replace(game.player(seat), out=True))
+        return _next_bidder(game, auction.passing(seat))
+    game = game.with_player(evolve(game.player(seat), out=True))
     if seat == game.nominator:
         left = _bidders(game)
-        game = replace(game, nominator=after(game.seats, seat, left) if left else seat)
+        game = evolve(game, nominator=after(game.seats, seat, left) if left else seat)
     return _settle_auctions(game)
 
 
@@ -422,7 +427,7 @@ def buy(game: Game, seat: str, lot: str) -> Game:
 def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
     """The winner "платит деньги в банк, забирает объект себе"; a nominator who lost puts up the
     next lot, one who won hands it to "первый из доступных игроков ..., сидящий по левую сторону"."""
-    player = replace(game.player(seat), florins=game.player(seat).florins - paid, bought=lot)
+    player = evolve(game.player(seat), florins=game.player(seat).florins - paid, bought=lot)
     follow_ups = list(game.follow_ups)
     supply = dict(game.supply)
     if lot in (*LANDSCAPES, LANDSCAPE):
@@ -431,19 +436,19 @@ def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
         if lot != "prestige-card":
             supply[lot] -= 1
         if lot == "jester":
-            player = replace(player, jesters=player.jesters + 1)
+            player = evolve(player, jesters=player.jesters + 1)
         elif lot == "builder":
-            player = replace(player, builders=player.builders + 1)
+            player = evolve(player, builders=player.builders + 1)
             # "Если игрок приобрел второго строителя, он немедленно получает 3 очка престижа. Если
             # игрок приобрел третьего строителя, он так же немедленно получает 3 очка престижа."
             if player.builders >= game.components.builders.prestige_from:
                 player = player.gain("builders", game.components.builders.prestige)
         elif lot == "recruitment":
-            player = replace(player, recruitment=player.recruitment + 1)
+            player = evolve(player, recruitment=player.recruitment + 1)
             # "он может использовать ее немедленно или отложить"
             if recruitable(game, seat):
                 follow_ups.append(FollowUp(seat, RECRUIT))
-    game = replace(
+    game = evolve(
         game.with_player(player),
         supply=supply,
         follow_ups=tuple(follow_ups),
@@ -458,19 +463,69 @@ def _win(game: Game, seat: str, lot: str, paid: int, nominator: str) -> Game:
 # --- placing buildings and landscapes ------------------------------------------------------------
 
 
+# What a piece's placements depend on: its id, its shape and whether it has two sides. A listing
+# finds its placements by these, whose hashes Python keeps, not by the tile, whose hash it works
+# out from every field on every listing.
+Outline = tuple[str, grid.Cells, bool]
+
+
+def outline(tile: Piece) -> Outline:
+    return tile.id, tile.cells, tile.two_sided
+
+
 @functools.lru_cache(maxsize=256)
-def _on_grid(piece: Piece, columns: int, rows: int) -> tuple[tuple[grid.Placement, grid.Cells], ...]:
-    """Every placement of ``piece`` that lies on an empty grid, one per set of squares covered."""
-    found: dict[grid.Cells, grid.Placement] = {}
-    sides = (False, True) if piece.two_sided else (False,)
+def on_grid(piece: Outline, columns: int, rows: int) -> tuple[tuple[grid.Placement, int], ...]:
+    """Every placement of a piece (``outline``) that lies on an empty grid, one per set of squares
+    covered, with the squares it covers as a mask (``_mask``)."""
+    name, cells, two_sided = piece
+    sides = (False, True) if two_sided else (False,)
+    # The shape each way it may be laid, found once: its width, height and squares as a mask from
+    # the grid's corner, which a placement's square shifts (a shape that fits wraps no row).
+    shapes: dict[tuple[int, bool], tuple[int, int, int]] = {}
+    for rotation, mirrored in itertools.product(grid.ROTATIONS, sides):
+        shape = grid.turned(cells, rotation, mirrored)
+        width = max((x for x, _ in shape), default=-1) + 1
+        height = max((y for _, y in shape), default=-1) + 1
+        mask = sum(1 << (y * columns + x) for x, y in shape) if width <= columns else 0
+        shapes[rotation, mirrored] = (width, height, mask)
+    found: dict[int, grid.Placement] = {}
     for row, column, rotation, mirrored in itertools.product(
         range(rows), range(columns), grid.ROTATIONS, sides
     ):
-        placement = grid.Placement(piece.id, (column, row), rotation, mirrored)
-        squares = grid.squares_of(piece, placement)
-        if all(0 <= x < columns and 0 <= y < rows for x, y in squares):
-            found.setdefault(squares, placement)
+        width, height, mask = shapes[rotation, mirrored]
+        if column + width <= columns and row + height <= rows:
+            squares = mask << (row * columns + column)
+            if squares not in found:
+                found[squares] = grid.Placement(name, (column, row), rotation, mirrored)
     return tuple((placement, squares) for squares, placement in found.items())
+
+
+def _mask(squares: Iterable[grid.Square], columns: int, rows: int) -> int:
+    """Squares as the bits of one number (square (x, y) is bit ``y * columns + x``), those off the
+    grid left out: a placement is tested against an estate with one ``&``, not a set's
+    intersection, as every building's placements are listed on every turn of the action phase."""
+    return sum({1 << (y * columns + x) for x, y in squares if 0 <= x < columns and 0 <= y < rows})
+
+
+@by_identity
+def _blocked(land: grid.Estate) -> tuple[int, int]:
+    """The squares no new piece may cover on ``land``, as masks: those covered; and those covered or
+    beside a building, where buildings may not touch along a side. An estate is a frozen value kept
+    as the same object until a piece is laid, so this is found once per estate, not on every
+    listing of its placements."""
+    covered = near = 0
+    for item in land.placed:
+        own, beside = _masks(item.squares, land.columns, land.rows)
+        covered |= own
+        if item.building:
+            near |= beside
+    return covered, covered | near
+
+
+@functools.lru_cache(maxsize=4096)
+def _masks(squares: grid.Cells, columns: int, rows: int) -> tuple[int, int]:
+    """A piece's squares and the squares beside them, as masks: found once per piece laid."""
+    return _mask(squares, columns, rows), _mask(grid.beside(squares), columns, rows)
 
 
 def piece(game: Game, name: str) -> Piece:
@@ -480,26 +535,35 @@ def piece(game: Game, name: str) -> Piece:
     return found
 
 
+def blocked(game: Game, player: Player, building: bool) -> int:
+    """The squares of the player's estate a new building (or landscape) may not cover, as a mask."""
+    touching = building and player.builders < game.components.builders.touching_from
+    return _blocked(player.estate)[touching]
+
+
+def placing(game: Game, player: Player, name: str) -> tuple[Outline, int, int, int]:
+    """What the placements of ``name`` on the player's estate depend on: the piece's outline, the
+    grid and the squares it may not cover (a mask); those of ``on_grid`` that cover none of them."""
+    tile = piece(game, name)
+    land = player.estate
+    return outline(tile), land.columns, land.rows, blocked(game, player, tile.is_building)
+
+
 def placements(game: Game, player: Player, name: str) -> list[grid.Placement]:
     """Where ``name`` may lie on the player's estate now: the placements ``estate.place`` accepts,
     found fast (one per set of squares covered)."""
-    tile = piece(game, name)
-    land = player.estate
-    taken = frozenset(square for item in land.placed for square in item.squares)
-    near: frozenset[grid.Square] = frozenset()
-    if tile.is_building and player.builders < game.components.builders.touching_from:
-        near = frozenset(
-            (x + dx, y + dy)
-            for item in land.placed
-            if item.building
-            for x, y in item.squares
-            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-        )
-    return [
-        placement
-        for placement, squares in _on_grid(tile, land.columns, land.rows)
-        if not squares & taken and not squares & near
-    ]
+    tile, columns, rows, blocked = placing(game, player, name)
+    return [placement for placement, squares in on_grid(tile, columns, rows) if not squares & blocked]
+
+
+def has_room(game: Game, player: Player, name: str) -> bool:
+    """Whether ``name`` may lie anywhere on the player's estate now (``placements`` is not empty)."""
+    return _room(*placing(game, player, name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _room(tile: Outline, columns: int, rows: int, blocked: int) -> bool:
+    return any(not squares & blocked for _, squares in on_grid(tile, columns, rows))
 
 
 def _place(game: Game, player: Player, placement: grid.Placement) -> grid.Estate:
@@ -515,6 +579,12 @@ def _place(game: Game, player: Player, placement: grid.Placement) -> grid.Estate
 def check_place(game: Game, seat: str, placement: grid.Placement) -> None:
     """Seed 001: "Если игрок выиграл торги за лес, он немедленно располагает его в своем поместье";
     the unofficial rules: "Победитель аукциона забирает себе тот тип ландшафта, который желает"."""
+    check_landscape(game, seat, placement)
+    _place(game, game.player(seat), placement)
+
+
+def check_landscape(game: Game, seat: str, placement: grid.Placement) -> None:
+    """``check_place`` but for where the landscape lies: all a placement ``placements`` lists needs."""
     _ensure_turn(game, seat)
     due = _due(game, seat, PLACE)
     kind = placement.piece
@@ -523,18 +593,17 @@ def check_place(game: Game, seat: str, placement: grid.Placement) -> None:
         raise IllegalMoveError(f"{seat} places the {wanted} won, not a {kind}")
     if game.supply[kind] <= 0:
         raise IllegalMoveError(f"no {kind} is left")
-    _place(game, game.player(seat), placement)
 
 
 def place(game: Game, seat: str, placement: grid.Placement) -> Game:
     player = game.player(seat)
     kind = placement.piece
-    player = replace(player, estate=_place(game, player, placement))
+    player = evolve(player, estate=_place(game, player, placement))
     # "Если хозяин поместья размещает в нем второй лес ... он сразу же получает 3 очка престижа ...
     # третий лес ... вновь получает 3 очка престижа и т. д."; lakes and parks "так же, как и лес".
     if player.landscape_count(kind) >= 2:
         player = player.gain("landscapes", game.components.rule("landscape_prestige"))
-    game = replace(
+    game = evolve(
         game.with_player(player),
         supply={**game.supply, kind: game.supply[kind] - 1},
     )
@@ -561,14 +630,18 @@ def _check_action(game: Game, seat: str, action: str) -> Player:
     return player
 
 
-def _pay(player: Player, amount: int, what: str) -> Player:
+def _afford(player: Player, amount: int, what: str) -> None:
     if amount > player.florins:
         raise IllegalMoveError(f"{what} costs {amount} florins; {player.seat} has {player.florins}")
-    return replace(player, florins=player.florins - amount)
+
+
+def _pay(player: Player, amount: int, what: str) -> Player:
+    _afford(player, amount, what)
+    return evolve(player, florins=player.florins - amount)
 
 
 def _acted(game: Game, player: Player, action: str) -> Game:
-    return game.with_player(replace(player, actions=(*player.actions, action)))
+    return game.with_player(evolve(player, actions=(*player.actions, action)))
 
 
 def building_cost(game: Game, player: Player) -> int:
@@ -579,30 +652,47 @@ def check_build(game: Game, seat: str, placement: grid.Placement) -> None:
     """Seed 001, "Строительство зданий": 700 florins, 300 with one or two builders, nothing with
     three; "только одно здание одного типа"; "не может строить здание, если соответствующие маркеры
     закончились"; the placement rules of ``estate.place``."""
+    check_building(game, seat, placement)
+    _place(game, game.player(seat), placement)
+
+
+def check_building(game: Game, seat: str, placement: grid.Placement) -> None:
+    """``check_build`` but for where the building lies: all a placement ``placements`` lists needs."""
     player = _check_action(game, seat, "build")
-    name = placement.piece
+    refusal = tile_refusal(game, player, placement.piece)
+    if refusal:
+        raise IllegalMoveError(refusal)
+    _afford_building(game, player)
+
+
+def check_builder(game: Game, seat: str) -> None:
+    """``check_building`` but for the building: what any building needs (the action, the price)."""
+    _afford_building(game, _check_action(game, seat, "build"))
+
+
+def tile_refusal(game: Game, player: Player, name: str) -> str | None:
+    """Why ``player`` may not build ``name`` whatever the action and the price allow, or None."""
     if name not in game.components.buildings:
-        raise IllegalMoveError(
-            f"no building {name!r}; buildings: {', '.join(sorted(game.components.buildings))}"
-        )
+        return f"no building {name!r}; buildings: {', '.join(sorted(game.components.buildings))}"
     if name in player.estate.buildings:
-        raise IllegalMoveError(
-            f"{seat} has a {name} already, and an estate has only one building of each type"
-        )
+        return f"{player.seat} has a {name} already, and an estate has only one building of each type"
     if game.supply[f"building:{name}"] <= 0:
-        raise IllegalMoveError(f"no {name} tile is left, and a building is built only while its tiles last")
-    _pay(player, building_cost(game, player), f"a building with {player.builders} builder(s)")
-    _place(game, player, placement)
+        return f"no {name} tile is left, and a building is built only while its tiles last"
+    return None
+
+
+def _afford_building(game: Game, player: Player) -> None:
+    _afford(player, building_cost(game, player), f"a building with {player.builders} builder(s)")
 
 
 def build(game: Game, seat: str, placement: grid.Placement) -> Game:
     player = game.player(seat)
     player = _pay(player, building_cost(game, player), "a building")
-    player = replace(player, estate=_place(game, player, placement))
+    player = evolve(player, estate=_place(game, player, placement))
     # "При строительстве здания игрок немедленно получает 3 очка престижа."
     player = player.gain("buildings", game.components.rule("building_prestige"))
     key = f"building:{placement.piece}"
-    game = replace(game, supply={**game.supply, key: game.supply[key] - 1})
+    game = evolve(game, supply={**game.supply, key: game.supply[key] - 1})
     return _carry_on(_acted(game, player, "build"))
 
 
@@ -610,27 +700,37 @@ def check_freedom(game: Game, seat: str, kind: str) -> None:
     """Seed 001, "Обеспечение свободы": 300 florins; "Игрок может лишь раз обеспечить в своем
     поместье свободу каждого типа. Если маркеры свободы более недоступны, то игрок не может"."""
     player = _check_action(game, seat, "freedom")
+    refusal = freedom_refusal(game, player, kind)
+    if refusal:
+        raise IllegalMoveError(refusal)
+    _afford(player, game.components.rule("freedom_price"), "a freedom")
+
+
+def check_freedoms(game: Game, seat: str) -> None:
+    """``check_freedom`` but for the freedom: what any freedom needs (the action, the price)."""
+    player = _check_action(game, seat, "freedom")
+    _afford(player, game.components.rule("freedom_price"), "a freedom")
+
+
+def freedom_refusal(game: Game, player: Player, kind: str) -> str | None:
+    """Why ``player`` may not take the ``kind`` freedom whatever the action and the price allow."""
     if kind not in game.components.freedoms:
-        raise IllegalMoveError(
-            f"no freedom {kind!r}; freedoms: {', '.join(sorted(game.components.freedoms))}"
-        )
+        return f"no freedom {kind!r}; freedoms: {', '.join(sorted(game.components.freedoms))}"
     if kind in player.freedoms:
-        raise IllegalMoveError(
-            f"{seat} has {kind} freedom already, and an estate takes each freedom only once"
-        )
+        return f"{player.seat} has {kind} freedom already, and an estate takes each freedom only once"
     if game.supply[f"freedom:{kind}"] <= 0:
-        raise IllegalMoveError(
+        return (
             f"no {kind} marker is left (the game has {len(game.seats) - 1} of each, one fewer than the "
             "players)"
         )
-    _pay(player, game.components.rule("freedom_price"), "a freedom")
+    return None
 
 
 def freedom(game: Game, seat: str, kind: str) -> Game:
     player = _pay(game.player(seat), game.components.rule("freedom_price"), "a freedom")
-    player = replace(player, freedoms=(*player.freedoms, kind))
+    player = evolve(player, freedoms=(*player.freedoms, kind))
     key = f"freedom:{kind}"
-    game = replace(game, supply={**game.supply, key: game.supply[key] - 1})
+    game = evolve(game, supply={**game.supply, key: game.supply[key] - 1})
     return _carry_on(_acted(game, player, "freedom"))
 
 
@@ -646,7 +746,7 @@ def check_take(game: Game, seat: str, deck: str, card: str = "") -> None:
         raise IllegalMoveError(f"a {action} card is drawn from the deck, not named ('take {action}')")
     elif game.decks[deck] <= 0:
         raise IllegalMoveError(f"the {deck} deck is empty, so no {deck} card can be taken")
-    _pay(player, game.components.rule(f"{action}_price"), f"a {action} card")
+    _afford(player, game.components.rule(f"{action}_price"), f"a {action} card")
 
 
 def _check_face_up(game: Game, card: str) -> None:
@@ -682,8 +782,8 @@ def take(game: Game, seat: str, deck: str, card: str = "") -> Game:
     player = _pay(game.player(seat), game.components.rule(f"{action}_price"), f"a {action} card")
     if deck == PROFESSION and game.unofficial:
         token = cards.showing(turned(game), game.shown, card)[0]
-        player = replace(player, hand=(*player.hand, token))
-        game = replace(
+        player = evolve(player, hand=(*player.hand, token))
+        game = evolve(
             game,
             face_up=tuple(t for t in game.face_up if t != token),
             professions_taken=game.professions_taken + 1,
@@ -715,12 +815,12 @@ def keep(game: Game, seat: str, token: str, under: Sequence[str]) -> Game:
     rest = kept_rest(game, seat, token, under)
     player = game.player(seat)
     if due.what == PROFESSION:
-        player = replace(player, hand=(*player.hand, token))
+        player = evolve(player, hand=(*player.hand, token))
     elif due.what == BONUS:
-        player = replace(player, bonus=(*player.bonus, token))
+        player = evolve(player, bonus=(*player.bonus, token))
     else:
-        player = replace(player, prestige_cards=(*player.prestige_cards, token))
-    game = replace(game.with_player(player), decks={**game.decks, due.what: game.decks[due.what] + len(rest)})
+        player = evolve(player, prestige_cards=(*player.prestige_cards, token))
+    game = evolve(game.with_player(player), decks={**game.decks, due.what: game.decks[due.what] + len(rest)})
     return _carry_on(_without(game, due))
 
 
@@ -764,7 +864,7 @@ def work_points(game: Game, seat: str, profession: str, bonuses: Sequence[str]) 
     """The value with the card laid out first ("кладет ее рядом со своим игровым полем", then
     "подсчитывает ценность"), counted by the companion's ``work_value``."""
     player = game.player(seat)
-    laid = replace(
+    laid = evolve(
         player, hand=tuple(t for t in player.hand if t != profession), laid=(*player.laid, profession)
     )
     estate = as_estate(game, laid)
@@ -777,7 +877,7 @@ def work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -> Game
     (a ``PAYMENT`` follow-up), "1 очко престижа стоит 200 флоринов"."""
     value = work_points(game, seat, profession, bonuses)
     player = game.player(seat)
-    player = replace(
+    player = evolve(
         player,
         hand=tuple(t for t in player.hand if t != profession),
         laid=(*player.laid, profession),
@@ -787,7 +887,7 @@ def work(game: Game, seat: str, profession: str, bonuses: Sequence[str]) -> Game
         florins=player.florins + value * game.components.rule("florins_per_wp"),
     )
     game = _acted(game, player, "work")
-    return replace(game, follow_ups=(*game.follow_ups, FollowUp(seat, PAYMENT, str(value))))
+    return evolve(game, follow_ups=(*game.follow_ups, FollowUp(seat, PAYMENT, str(value))))
 
 
 def check_payment(game: Game, seat: str, points: int) -> None:
@@ -810,8 +910,8 @@ def payment(game: Game, seat: str, points: int) -> Game:
     value = int(due.what)
     player = game.player(seat)
     refund = value * game.components.rule("florins_per_wp") - florins_left(value, points, game.components)
-    works = (*player.works[:-1], replace(player.works[-1], prestige=points))
-    player = replace(player.gain("works", points), florins=player.florins - refund, works=works)
+    works = (*player.works[:-1], evolve(player.works[-1], prestige=points))
+    player = evolve(player.gain("works", points), florins=player.florins - refund, works=works)
     return _carry_on(_without(game.with_player(player), due))
 
 
@@ -850,9 +950,9 @@ def check_recruit(game: Game, seat: str, profession: str, owner: str) -> None:
 def recruit(game: Game, seat: str, profession: str, owner: str) -> Game:
     other = game.player(owner)
     token = next(t for t in other.laid if game.name(t) == profession)
-    game = game.with_player(replace(other, laid=tuple(t for t in other.laid if t != token)))
+    game = game.with_player(evolve(other, laid=tuple(t for t in other.laid if t != token)))
     player = game.player(seat)
-    player = replace(
+    player = evolve(
         player, hand=(*player.hand, token), recruitment=player.recruitment - 1, recruited=player.recruited + 1
     )
     game = game.with_player(player)
@@ -872,7 +972,7 @@ def end_turn(game: Game, seat: str) -> Game:
     player = game.player(seat)
     limit = game.components.rule("actions_per_round")
     game = game.with_player(
-        replace(player, actions=(*player.actions, *["pass"] * (limit - len(player.actions))))
+        evolve(player, actions=(*player.actions, *["pass"] * (limit - len(player.actions))))
     )
     return _carry_on(game)
 
@@ -893,7 +993,7 @@ def _carry_on(game: Game) -> Game:
         return game
     following = after(game.seats, game.turn)
     if following != game.first:
-        return replace(game, turn=following)
+        return evolve(game, turn=following)
     return end_round(game)
 
 
@@ -912,12 +1012,12 @@ def end_round(game: Game) -> Game:
         game = game.with_player(
             game.player(seat).gain("best work", game.components.rule("best_work_prestige"))
         )
-    game = replace(game, best=(*game.best, (value, tuple(makers))))
+    game = evolve(game, best=(*game.best, (value, tuple(makers))))
     if game.round < game.components.rule("rounds"):
-        return begin_round(replace(game, first=after(game.seats, game.first)), game.round + 1)
-    players = tuple(replace(player, out=False) for player in game.players)
-    game = replace(game, players=players, turn="", phase=REVEAL)
-    return game if actors(game) else replace(game, phase=OVER)
+        return begin_round(evolve(game, first=after(game.seats, game.first)), game.round + 1)
+    players = tuple(evolve(player, out=False) for player in game.players)
+    game = evolve(game, players=players, turn="", phase=REVEAL)
+    return game if actors(game) else evolve(game, phase=OVER)
 
 
 def check_reveal(game: Game, seat: str, token: str) -> None:
@@ -930,14 +1030,14 @@ def check_reveal(game: Game, seat: str, token: str) -> None:
 
 
 def reveal(game: Game, seat: str, token: str) -> Game:
-    return replace(game, phase=REVEAL) if actors(game) else replace(game, phase=OVER)
+    return evolve(game, phase=REVEAL) if actors(game) else evolve(game, phase=OVER)
 
 
 def keep_hidden(game: Game, seat: str) -> Game:
     """A prestige card left face down at the end scores nothing: only a card turned up is checked
     ("открывают свои карты престижа и если они выполнили условия")."""
-    game = game.with_player(replace(game.player(seat), out=True))
-    return game if actors(game) else replace(game, phase=OVER)
+    game = game.with_player(evolve(game.player(seat), out=True))
+    return game if actors(game) else evolve(game, phase=OVER)
 
 
 # --- selling prestige ----------------------------------------------------------------------------
@@ -955,7 +1055,7 @@ def check_sell(game: Game, seat: str, points: int) -> None:
 
 def sell(game: Game, seat: str, points: int) -> Game:
     player = game.player(seat)
-    player = replace(
+    player = evolve(
         player.gain("sold", -points), florins=player.florins + points * game.components.rule("sell_prestige")
     )
     return game.with_player(player)

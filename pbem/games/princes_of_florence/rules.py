@@ -10,10 +10,10 @@ player does not keep go under their deck, in the order the move lists them.
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from pbem.crypto.randomness import Draws
 from pbem.engine.declaration import GameInfo
@@ -24,6 +24,7 @@ from pbem.games.princes_of_florence import rounds, view
 from pbem.games.princes_of_florence import state as game  # the email game's phases and kinds
 from pbem.games.princes_of_florence.auction import bid_raise
 from pbem.games.princes_of_florence.components import LANDSCAPES
+from pbem.games.princes_of_florence.estate import Placement
 from pbem.games.princes_of_florence.moves import (
     Build,
     Buy,
@@ -47,7 +48,9 @@ from pbem.games.princes_of_florence.scoring import breakdown
 from pbem.games.princes_of_florence.state import Game, setup
 from pbem.kit import cards, stand_in
 from pbem.kit.cards import DrawRules
+from pbem.kit.frozen import evolve
 from pbem.kit.grammar import Bid, Pass
+from pbem.kit.memo import by_identity
 from pbem.kit.rules import Components, MoveTable, Options, TableRules, seat_named
 from pbem.kit.seats import owed
 from pbem.kit.stand_in import Defaults
@@ -58,8 +61,8 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
     free = (Sell,)
 
     def setup(self, seats: Sequence[str], edition: str, options: Options, components: Components) -> Game:
-        started = setup(parts.parse(components), seats, options.get("unofficial_rules") is True)
-        return replace(
+        started = setup(parts.parsed(components), seats, options.get("unofficial_rules") is True)
+        return evolve(
             started, variant_last=options.get("variant_last_price") is True, defaults=Defaults.of(options)
         )
 
@@ -76,9 +79,7 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return state.phase == game.OVER
 
     def demands(self, state: Game) -> list[Demand]:
-        return [
-            Demand(seat, "move", rounds.step(state), _prompt(state, seat)) for seat in rounds.actors(state)
-        ]
+        return list(_demands(state))
 
     def parse(self, text: str) -> Move:
         return parse(text)
@@ -96,15 +97,29 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
             raise IllegalMoveError(f"it is not {seat}'s turn: {due.seat} must first finish a {due.kind}")
 
     def moved(self, state: Game) -> Game:
-        return replace(state, moves=state.moves + 1)
+        return evolve(state, moves=state.moves + 1)
 
     def legal(self, state: Game, seat: str) -> list[Move]:
         """Every move ``seat`` may make now, built from the rules (a placement once per set of
         squares it covers; a card shown is offered by token, and the engine refuses a claim the
         seat cannot show)."""
-        if seat not in rounds.actors(state):
-            return []
-        return [move for move in _candidates(state, seat) if _allowed(state, seat, move)]
+        found: list[Move] = []
+        for item in _listing(state, seat):
+            if isinstance(item, _Group):
+                found.extend(_group_moves(item.kind, item.key))
+            else:
+                found.append(item[0])
+        return found
+
+    def legal_moves(self, state: Game, seat: str) -> list[str]:
+        """``legal`` as text: a group's texts are written once, not on every listing."""
+        found: list[str] = []
+        for item in _listing(state, seat):
+            if isinstance(item, _Group):
+                found.extend(_group_texts(item.kind, item.key))
+            else:
+                found.append(item[1])
+        return found
 
     def default_move(self, state: Game, seat: str, step: str) -> Move | None:
         """A late player passes: in an auction (a pass on the lot, or no lot put up), in the action
@@ -267,6 +282,14 @@ MOVES = MoveTable[Game, Game](
 # --- what a seat may do ----------------------------------------------------------------------------
 
 
+@by_identity
+def _demands(state: Game) -> tuple[Demand, ...]:
+    """A state's demands, asked for again and again (by the engine's loop, a walk's every turn)."""
+    return tuple(
+        Demand(seat, "move", rounds.step(state), _prompt(state, seat)) for seat in rounds.asked(state)
+    )
+
+
 def _prompt(state: Game, seat: str) -> str:
     due = owed(state.follow_ups, seat)
     if due is not None:
@@ -293,70 +316,202 @@ def _prompt(state: Game, seat: str) -> str:
     return "reveal TOKEN for each prestige card, or pass to leave the rest face down"
 
 
+class _Group(NamedTuple):
+    """Moves the rules judge alike, listed together and checked once: every placement of one piece
+    a player may lay now ("build" or "place"; ``key`` is the tile's outline, the grid and the
+    squares it may not cover, as ``rounds.placing`` gives them), or every way to keep one card of
+    those drawn ("keep"; ``key`` is the tokens drawn)."""
+
+    kind: str
+    key: tuple[Any, ...]
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_moves(kind: str, key: Any) -> tuple[Move, ...]:
+    if kind == game.KEEP:
+        return tuple(_keeps(key))
+    tile, columns, rows, blocked = key
+    return tuple(move for squares, move, _ in _laid(kind, tile, columns, rows) if not squares & blocked)
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_texts(kind: str, key: Any) -> tuple[str, ...]:
+    if kind == game.KEEP:
+        return tuple(_keep_texts(key))
+    tile, columns, rows, blocked = key
+    return tuple(text for squares, _, text in _laid(kind, tile, columns, rows) if not squares & blocked)
+
+
+def _any(kind: str, key: Any) -> Move | None:
+    """A move of a group's kind and piece, which its rules judge as they judge every move of the
+    group (``_listing``); None if the piece has no placement at all."""
+    if kind == game.KEEP:
+        return Keep(key[0]) if key else None
+    tile, columns, rows, _ = key
+    laid = _laid(kind, tile, columns, rows)
+    return laid[0][1] if laid else None
+
+
+@functools.lru_cache(maxsize=256)
+def _laid(kind: str, tile: rounds.Outline, columns: int, rows: int) -> tuple[tuple[int, Move, str], ...]:
+    """Every placement of ``tile`` on an empty grid (``rounds.on_grid``: the squares it covers as a
+    mask) as a ``kind`` move (build or place) and its text, made once per tile: an estate's listing
+    only leaves out those its blocked squares refuse."""
+    verb = Build if kind == "build" else Place
+    found: list[tuple[int, Move, str]] = []
+    for placement, squares in rounds.on_grid(tile, columns, rows):
+        move = verb(placement)
+        found.append((squares, move, format_move(move)))
+    return tuple(found)
+
+
+def _keeps(drawn: tuple[str, ...]) -> list[Move]:
+    """Each card drawn kept, the others going under the deck as drawn or in any other order."""
+    moves: list[Move] = []
+    for token in drawn:
+        rest = [t for t in drawn if t != token]
+        moves.append(Keep(token))
+        moves.extend(Keep(token, order) for order in itertools.permutations(rest) if list(order) != rest)
+    return moves
+
+
+def _keep_texts(drawn: tuple[str, ...]) -> list[str]:
+    """``_keeps`` as ``Keep.said`` writes them, without making the hundred and twenty moves of five
+    cards drawn: each draw brings other cards, so they are seldom listed twice."""
+    texts: list[str] = []
+    for token in drawn:
+        rest = [t for t in drawn if t != token]
+        texts.append(f"keep {token}")
+        texts.extend(
+            f"keep {token} under {' '.join(order)}"
+            for order in itertools.permutations(rest)
+            if list(order) != rest
+        )
+    return texts
+
+
+_Offer = tuple[Move, str]  # a move listed, and its text
+
+
+@functools.lru_cache(maxsize=4096)
+def _offer(kind: Callable[..., Move], *fields: Any) -> _Offer:
+    """A move ``kind(*fields)`` and its text, made once: a move is a frozen value, and the same
+    moves are offered listing after listing (the freedoms, the lots, pass)."""
+    move = kind(*fields)
+    return move, format_move(move)
+
+
+def _listing(state: Game, seat: str) -> list[_Offer | _Group]:
+    """The moves ``seat`` may make now, a group's moves judged by one of them. A placement listed
+    is one the estate has room for (``rounds.placements`` lists only those ``estate.place``
+    accepts), so the rest of its rules (``_LISTED``: the turn, the follow-up, the supply, the
+    price, a building built already) judge every placement of the piece alike; and a card kept is
+    judged alike whatever the order the others go under the deck. So a piece with two hundred
+    placements is checked once, not two hundred times, and its squares not at all; and what every
+    building, or every freedom, needs (the action, the price) once for all of them, each then only
+    for what is its own (``rounds.tile_refusal``, ``rounds.freedom_refusal``)."""
+    if seat not in rounds.asked(state):
+        return []
+    found: list[_Offer | _Group] = []
+    player = state.player(seat)
+    common: dict[type, bool] = {}  # whether the seat may build, or take a freedom, at all
+    for item in _candidates(state, seat):
+        if isinstance(item, _Group):
+            if item.kind == "build":
+                name = item.key[0][0]
+                if Build not in common:  # where it lies is not read
+                    _common(common, state, seat, Build(Placement(name, (0, 0))))
+                allowed = common[Build] and rounds.tile_refusal(state, player, name) is None
+            else:
+                move = _any(item.kind, item.key)
+                judge = RULES if item.kind == game.KEEP else _LISTED
+                allowed = move is not None and judge.allowed(state, seat, move)
+            if allowed and _group_texts(item.kind, item.key):
+                found.append(item)
+        elif isinstance(move := item[0], Freedom):
+            if (
+                _common(common, state, seat, move)
+                and rounds.freedom_refusal(state, player, move.kind) is None
+            ):
+                found.append(item)
+        elif _allowed(state, seat, move):
+            found.append(item)
+    return found
+
+
+def _common(common: dict[type, bool], state: Game, seat: str, move: Build | Freedom) -> bool:
+    """What every move of the kind of ``move`` needs (``_LISTED``), judged once per listing."""
+    kind = type(move)
+    if kind not in common:
+        common[kind] = _LISTED.allowed(state, seat, move)
+    return common[kind]
+
+
 def _allowed(state: Game, seat: str, move: Move) -> bool:
-    if card_uses(state, seat, move) and isinstance(move, CreateWork):
-        return True  # checked once the cards are shown; see _works
+    if isinstance(move, CreateWork):
+        # A card it shows is not face up yet (what card_uses would show): checked once the cards
+        # are shown; see _works. The seat is one asked to move, so one of the game's.
+        shown = state.shown
+        if move.profession not in shown or any(token not in shown for token in move.bonuses):
+            return True
     return RULES.allowed(state, seat, move)
 
 
-def _candidates(state: Game, seat: str) -> list[Move]:
+def _candidates(state: Game, seat: str) -> list[_Offer | _Group]:
     player = state.player(seat)
     due = owed(state.follow_ups, seat)
     if due is not None:
         if due.kind == game.RETURN:
-            return [Return(token) for token in player.hand]
+            return [_offer(Return, token) for token in player.hand]
         if due.kind == game.KEEP:
-            moves: list[Move] = []
-            for token in due.tokens:
-                rest = [t for t in due.tokens if t != token]
-                moves.append(Keep(token))
-                moves.extend(
-                    Keep(token, order) for order in itertools.permutations(rest) if list(order) != rest
-                )
-            return moves
+            return [_Group(game.KEEP, due.tokens)]
         if due.kind == game.PLACE:
             kinds = LANDSCAPES if due.what == rounds.LANDSCAPE else (due.what,)
             return [
-                Place(p)
+                _Group(game.PLACE, rounds.placing(state, player, kind))
                 for kind in kinds
                 if state.supply[kind]
-                for p in rounds.placements(state, player, kind)
             ]
         if due.kind == game.PAYMENT:
-            return [Payment(points) for points in range(int(due.what) // 2 + 1)]
-        return [*_recruits(state, seat), Pass()]
+            return [_offer(Payment, points) for points in range(int(due.what) // 2 + 1)]
+        return [*_recruits(state, seat), _offer(Pass)]
     if state.phase == game.AUCTION and state.auction is not None:
-        return [Bid(bid_raise(state.components).least(state.auction)), Pass()]
+        return [_offer(Bid, bid_raise(state.components).least(state.auction)), _offer(Pass)]
     if state.phase == game.AUCTION:
         lots = rounds.lots(state)
         if rounds.last_player(state):
-            return [*(Buy(lot) for lot in lots), Pass()]
-        return [*(Nominate(lot) for lot in lots), Pass()]
+            return [*(_offer(Buy, lot) for lot in lots), _offer(Pass)]
+        return [*(_offer(Nominate, lot) for lot in lots), _offer(Pass)]
     if state.phase == game.ACTIONS:
-        moves = [*_recruits(state, seat)]
-        for name in state.components.buildings:
-            if name not in player.estate.buildings:
-                moves.extend(Build(p) for p in rounds.placements(state, player, name))
-        moves.extend(Freedom(kind) for kind in state.components.freedoms)
+        listed: list[_Offer | _Group] = [*_recruits(state, seat)]
+        built = player.estate.buildings
+        land = player.estate
+        blocked = rounds.blocked(state, player, building=True)  # the same for every building
+        listed.extend(
+            _Group("build", (rounds.outline(tile), land.columns, land.rows, blocked))
+            for name, tile in state.components.buildings.items()
+            if name not in built
+        )
+        listed.extend(_offer(Freedom, kind) for kind in state.components.freedoms)
         if state.unofficial:
-            moves.extend(Take(game.PROFESSION, state.shown[token]) for token in rounds.turned(state))
+            listed.extend(_offer(Take, game.PROFESSION, state.shown[token]) for token in rounds.turned(state))
         else:
-            moves.append(Take(game.PROFESSION))
-        moves.append(Take(game.BONUS))
-        moves.extend(_works(state, seat))
-        return [*moves, Pass()]
+            listed.append(_offer(Take, game.PROFESSION))
+        listed.append(_offer(Take, game.BONUS))
+        listed.extend(_works(state, seat))
+        return [*listed, _offer(Pass)]
     if state.phase == game.REVEAL:
-        return [*(Reveal(token) for token in rounds.hidden_prestige(state, player)), Pass()]
+        return [*(_offer(Reveal, token) for token in rounds.hidden_prestige(state, player)), _offer(Pass)]
     return []
 
 
-def _recruits(state: Game, seat: str) -> list[Move]:
+def _recruits(state: Game, seat: str) -> list[_Offer]:
     if not state.player(seat).recruitment:
         return []
-    return [Recruit(name, owner) for name, owner in rounds.recruitable(state, seat)]
+    return [_offer(Recruit, name, owner) for name, owner in rounds.recruitable(state, seat)]
 
 
-def _works(state: Game, seat: str) -> list[Move]:
+def _works(state: Game, seat: str) -> list[_Offer]:
     """Works with every profession card held and every set of bonus cards: their value is known only
     once the cards are shown, so they are listed while the player has an action left."""
     player = state.player(seat)
@@ -365,7 +520,28 @@ def _works(state: Game, seat: str) -> list[Move]:
     sets = [
         combo for size in range(len(player.bonus) + 1) for combo in itertools.combinations(player.bonus, size)
     ]
-    return [CreateWork(token, combo) for token in player.hand for combo in sets]
+    return [_offer(CreateWork, token, combo) for token in player.hand for combo in sets]
+
+
+def _check_builder(state: Game, seat: str, placement: Placement) -> None:
+    rounds.check_builder(state, seat)
+
+
+def _check_freedoms(state: Game, seat: str, kind: str) -> None:
+    rounds.check_freedoms(state, seat)
 
 
 RULES = Rules(MOVES)
+# The rules for a placement ``rounds.placements`` lists: all but where it lies, which ``estate.place``
+# would find again for every placement of every piece on every listing; for a building or a freedom
+# only what any of them needs (``_listing`` asks ``rounds.tile_refusal`` and
+# ``rounds.freedom_refusal`` for each).
+_LISTED = Rules(
+    MoveTable[Game, Game](
+        {
+            Build: (_check_builder, rounds.build),
+            Freedom: (_check_freedoms, rounds.freedom),
+            Place: (rounds.check_landscape, rounds.place),
+        }
+    )
+)

@@ -14,7 +14,7 @@ value, a bonus card and a prestige card are counted by the same code in both mod
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_florence import estate as grid
@@ -24,6 +24,7 @@ from pbem.games.princes_of_florence.table.state import Work as TableWork
 from pbem.kit import cards
 from pbem.kit.auction import Auction
 from pbem.kit.cards import Pending
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import FollowUp
 from pbem.kit.stand_in import OLD_READING, Defaults
 
@@ -86,7 +87,7 @@ class Player:
         index = SOURCES.index(source)
         prestige = list(self.prestige)
         prestige[index] += points
-        return replace(self, prestige=tuple(prestige))
+        return evolve(self, prestige=tuple(prestige))
 
     def landscape_count(self, kind: str) -> int:
         return self.estate.landscapes.count(kind)
@@ -129,7 +130,7 @@ class Game:
     def with_player(self, player: Player) -> Game:
         index = self.seats.index(player.seat)
         players = (*self.players[:index], player, *self.players[index + 1 :])
-        return replace(self, players=players)
+        return evolve(self, players=players)
 
     def name(self, token: str) -> str:
         """A card's name once it is face up; its token while only its holder knows it."""
@@ -151,23 +152,27 @@ def building_sizes(game: Game, player: Player) -> dict[str, str]:
 def as_estate(game: Game, player: Player) -> Estate:
     """The companion's counting view of ``player``: what a work's value, a bonus card and a prestige
     card count, so both modes count with the same code (``works``, ``prestige``)."""
-    view = Estate(florins=player.florins)
-    view.buildings = building_sizes(game, player)
-    view.landscapes = {kind: player.landscape_count(kind) for kind in LANDSCAPES}
-    view.freedoms = list(player.freedoms)
-    view.jesters = player.jesters
-    view.builders = player.builders
-    view.hand = len(player.hand)
-    view.played = [game.name(token) for token in player.laid]
-    view.recruitment = player.recruitment
-    view.recruited = player.recruited
-    view.bonus = len(player.bonus)
-    view.prestige_cards = [game.shown.get(token) for token in player.prestige_cards]
-    view.works = [
-        TableWork(work.profession, work.round, work.value, work.prestige, 0) for work in player.works
-    ]
-    view.empty = player.estate.empty
-    return view
+    # Every field given to the constructor at once: a work's value is counted from this view for
+    # every work a player tries, and setting the fields one by one after their defaults cost twice.
+    land = player.estate
+    landscapes = land.landscapes
+    shown = game.shown
+    return Estate(
+        florins=player.florins,
+        buildings=building_sizes(game, player),
+        landscapes={kind: landscapes.count(kind) for kind in LANDSCAPES},
+        freedoms=list(player.freedoms),
+        jesters=player.jesters,
+        builders=player.builders,
+        hand=len(player.hand),
+        played=[shown.get(token, token) for token in player.laid],
+        recruitment=player.recruitment,
+        recruited=player.recruited,
+        bonus=len(player.bonus),
+        prestige_cards=[shown.get(token) for token in player.prestige_cards],
+        works=[TableWork(work.profession, work.round, work.value, work.prestige, 0) for work in player.works],
+        empty=land.empty,
+    )
 
 
 def setup(components: Components, seats: Sequence[str], unofficial: bool) -> Game:

@@ -201,6 +201,7 @@ def play(players: int, unofficial: bool, seed: int) -> tuple[Game, Books, int]:
         seat = rng.choice([demand.seat for demand in RULES.demands(game)])
         listed = RULES.legal_moves(game, seat)
         assert listed, (RULES.phase(game), seat)
+        assert [RULES.format(move) for move in RULES.legal(game, seat)] == listed  # the same listing
         if rng.random() < 0.02 and RULES.free_moves(game, seat):
             listed = [rng.choice(RULES.free_moves(game, seat))]
         for text in choose(rng, listed):
