@@ -9,15 +9,22 @@ from pbem.games.il_principe.state import Game
 from pbem.games.il_principe.view import breakdown
 from pbem.kit.computer.estimate import Estimate, lead_chance
 
-DUCAT = 0.3  # points a ducat is likely still worth
-CARD = 0.5  # points a card in hand is likely still worth
+DUCAT = 1.5  # points a ducat is likely still worth
+CARD = 0.6  # points a card in hand is likely still worth
+# A city a seat could pay for with its ducats and cards (about 4 ducats and 3 cards a city): worth
+# more than its ducats and cards apart, less than the city built (4 to 8 points and its shields).
+CITY = 1.5
+CITY_DUCATS, CITY_CARDS = 4, 3
 SCALE = 4.0  # points of lead that make about three to one
 
 
 def chance(state: Game, seat: str) -> float:
     rows = breakdown(state)
     worth = {
-        player.seat: rows[player.seat]["total"] + DUCAT * player.ducats + CARD * player.hand_size
+        player.seat: rows[player.seat]["total"]
+        + DUCAT * player.ducats
+        + CARD * player.hand_size
+        + CITY * min(player.ducats // CITY_DUCATS, player.hand_size // CITY_CARDS)
         for player in state.players
     }
     return lead_chance(worth, seat, SCALE)

@@ -10,7 +10,7 @@ from pbem.games.princes_of_the_renaissance.rules import RULES
 from pbem.kit.computer.estimate import Estimate, lead_chance
 from pbem.kit.computer.walk import points
 
-WEALTH = 0.1  # points a gold or an influence is likely still worth
+WEALTH = 0.35  # points a gold or an influence is likely still worth
 SCALE = 3.0  # points of lead that make about three to one
 
 
