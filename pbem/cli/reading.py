@@ -3,7 +3,7 @@ with the furthest copy this home has seen, and the seats whose keys this home ho
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,15 +69,42 @@ def register(ledger: Ledger, file: Path) -> None:
         Library(default_home()).register(ledger.game_id, file)
 
 
-def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> tuple[LoadedFile, Ledger]:
+def read_game(
+    file: Path, *, writing: bool = False, seat: str | None = None, remembered: bool = False
+) -> tuple[LoadedFile, Ledger]:
     """The file and its verified ledger; any problem is reported naming the file, and a ``seat``
     (what ``--as`` names) that is none of the game's.
 
     Hidden-deck proofs already checked on this machine are not checked again (see proof_cache).
-    The copy is compared with the furthest one this home has verified (see seen_heads): a copy
-    behind it, apart from it or forking from it is said in one line, and refused if ``writing``,
-    since a move on it would build on a stale or contradicted history.
+    With ``remembered`` (the commands that only read: status, moves, show), a file whose exact
+    bytes this home has replayed before is not replayed again (see state_cache), and one replayed
+    now is remembered. The copy is compared with the furthest one this home has verified (see
+    seen_heads): a copy behind it, apart from it or forking from it is said in one line, and
+    refused if ``writing``, since a move on it would build on a stale or contradicted history.
     """
+    from pbem.errors import GameFileError
+
+    loaded, ledger = _remembered(file) if remembered else _replayed(file)
+    if seat is not None:
+        ledger.check_seat(seat)
+    for line in roster_mismatches(ledger):
+        warn(f"{file}: {line}")
+    comparison = compare_with_seen(ledger)
+    line = comparison.line(by_mail=bool(ledger.addresses))
+    if comparison.verdict == "behind":
+        line += f": bring it up to date with pbem merge {file} {_newer_copy(ledger, file)}"
+    if line:
+        if writing and comparison.refuses_writes:
+            raise GameFileError(f"{file}: {line}; nothing was written")
+        warn(f"{file}: {line}")
+    return loaded, ledger
+
+
+def _replayed(
+    file: Path, keep: Callable[[LoadedFile, Ledger], None] | None = None
+) -> tuple[LoadedFile, Ledger]:
+    """The file, and its ledger from a full replay (``ledger.read``), passed to ``keep`` once it
+    has verified."""
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
     from pbem.engine import ledger as ledger_mod
@@ -92,19 +119,26 @@ def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> 
         raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
     except GameFileError as exc:
         raise GameFileError(f"{file}: {exc}") from None
-    if seat is not None:
-        ledger.check_seat(seat)
-    for line in roster_mismatches(ledger):
-        warn(f"{file}: {line}")
-    comparison = compare_with_seen(ledger)
-    line = comparison.line(by_mail=bool(ledger.addresses))
-    if comparison.verdict == "behind":
-        line += f": bring it up to date with pbem merge {file} {_newer_copy(ledger, file)}"
-    if line:
-        if writing and comparison.refuses_writes:
-            raise GameFileError(f"{file}: {line}; nothing was written")
-        warn(f"{file}: {line}")
+    if keep is not None:
+        keep(loaded, ledger)
     return loaded, ledger
+
+
+def _remembered(file: Path) -> tuple[LoadedFile, Ledger]:
+    """The file and its ledger as this home's full replay of these very bytes left them, else
+    replayed now (and remembered)."""
+    from pbem import gamefile
+    from pbem.cli import proof_cache, state_cache
+
+    path = resolve(file)
+    states = state_cache.for_home()
+    raw = gamefile.read_game_bytes(path)
+    found = states.recall(raw)
+    if found is None:
+        return _replayed(file, lambda loaded, ledger: states.keep(loaded.raw, loaded.data, ledger))
+    # what later moves on this ledger check their proofs with, as ledger.read sets it
+    found.ledger.check = proof_cache.for_home()
+    return gamefile.LoadedFile(path, raw, found.data), found.ledger
 
 
 def _newer_copy(ledger: Ledger, file: Path) -> str:
