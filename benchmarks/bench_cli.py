@@ -16,8 +16,9 @@ It times, in one run of the script and in fresh interpreters (wall time of a sub
 
 The four are run in turn, round after round (paired alternation), so drift in the machine's speed
 hits them alike; each figure is the median of its runs, each ratio the median of the rounds' own
-ratios. Bytecode is compiled once before timing, into a temporary ``PYTHONPYCACHEPREFIX`` (the
-checkout is left as it was), as an installed pbem's would be.
+ratios, of wall time and of CPU time (user and system, the child's own: steadier than wall time
+on a machine busy with other work). Bytecode is compiled once before timing, into a temporary
+``PYTHONPYCACHEPREFIX`` (the checkout is left as it was), as an installed pbem's would be.
 
 ``--checkout PATH`` times the pbem of another checkout (its ``examples/`` too), the script staying
 where it is: ``--checkout ../base`` gives the figures before a change. ``--quick`` does 3 runs.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,16 +63,23 @@ if __name__ == "__main__":
 '''
 
 
-def run(argv: Sequence[str], env: dict[str, str]) -> float:
-    """Wall seconds of one subprocess, which must exit with 0."""
+Sample = tuple[float, float]  # wall seconds, CPU seconds (user + system) of one run
+
+
+def run(argv: Sequence[str], env: dict[str, str]) -> Sample:
+    """Wall and CPU seconds of one subprocess, which must exit with 0. It runs in the temporary
+    folder: ``python -m pbem`` imports pbem from its working directory before PYTHONPATH."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    done = subprocess.run(argv, capture_output=True, env=env, cwd=env["PBEM_BENCH_DIR"], check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(
             f"{' '.join(argv)} exited with {done.returncode}:\n{done.stderr.decode(errors='replace')}"
         )
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -103,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             PYTHONPATH=str(checkout),
             PYTHONPYCACHEPREFIX=str(directory / "bytecode"),
             PBEM_NOW="2026-11-01T00:00:00Z",
+            PBEM_BENCH_DIR=str(directory),
             COLUMNS="120",
         )
         warm_home = directory / "warm-home"
@@ -111,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = [python, "-m", "pbem", "status", str(example)]
         cold_count = 0
 
-        def cold() -> float:
+        def cold() -> Sample:
             nonlocal cold_count
             cold_count += 1
             home = directory / f"cold-home-{cold_count}"
@@ -126,32 +136,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         # untimed: bytecode compiled, the warm home filled, the file in the page cache
         for work in cases.values():
             work()
-        samples: dict[str, list[float]] = {name: [] for name in cases}
+        samples: dict[str, list[Sample]] = {name: [] for name in cases}
         names = list(cases)
         for round_number in range(runs):
             # each round starts with a different case, so none always runs first
             for name in names[round_number % len(names) :] + names[: round_number % len(names)]:
                 samples[name].append(cases[name]())
 
-    def median_ms(name: str) -> float:
-        return statistics.median(samples[name]) * 1000
+    def median_ms(name: str, part: int) -> float:
+        return statistics.median(sample[part] for sample in samples[name]) * 1000
 
-    def ratio(top: str, bottom: str) -> float:
-        return statistics.median(a / b for a, b in zip(samples[top], samples[bottom], strict=True))
+    def ratio(top: str, bottom: str, part: int) -> float:
+        pairs = zip(samples[top], samples[bottom], strict=True)
+        return statistics.median(a[part] / b[part] for a, b in pairs)
 
     print(f"pbem command line benchmark: {checkout}, {runs} runs each, Python {sys.version.split()[0]}")
     if args.quick:
         print("--quick: a check that the benchmark works; few runs, rough figures")
     width = max(len(name) for name in names)
+    print(f"{'median of the runs':<{width}}  {'wall ms':>8}  {'CPU ms':>8}")
     for name in names:
-        print(f"{name:<{width}}  {median_ms(name):8.1f} ms")
+        print(f"{name:<{width}}  {median_ms(name, 0):8.1f}  {median_ms(name, 1):8.1f}")
     ratios = {
-        "status warm / --help": ratio("pbem status (warm)", "pbem --help"),
-        "status cold / --help": ratio("pbem status (cold)", "pbem --help"),
-        "--help / bare Typer": ratio("pbem --help", "bare Typer app --help"),
+        "status warm / --help": ("pbem status (warm)", "pbem --help"),
+        "status cold / --help": ("pbem status (cold)", "pbem --help"),
+        "--help / bare Typer": ("pbem --help", "bare Typer app --help"),
     }
-    for name, value in ratios.items():
-        print(f"{name:<{width}}  {value:8.2f}x")
+    print(f"{'median of the rounds':<{width}}  {'wall':>8}  {'CPU':>8}")
+    for name, (top, bottom) in ratios.items():
+        print(f"{name:<{width}}  {ratio(top, bottom, 0):7.2f}x  {ratio(top, bottom, 1):7.2f}x")
     return 0
 
 

@@ -26,7 +26,6 @@ from pbem.cli.columns import pad
 from pbem.cli.common import HTML, PNG, SVG, echo_wrapped, info, now, print_json, reported
 from pbem.cli.reading import editing, read_game
 from pbem.cli.reports import carried_text, entry_outcomes, grouped, log_line, status_report
-from pbem.cli.sending import send_after
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
@@ -400,6 +399,8 @@ def play(
             info(f"{seat} then, without a choice to make: {log_line(current, one)} (entry {one['seq']})")
         _next(current, file, seat, send=send)
     if send:
+        from pbem.cli.sending import send_after
+
         send_after(file, seat)
     computers_after(file, send=send)
 

@@ -3,7 +3,7 @@ with the furthest copy this home has seen, and the seats whose keys this home ho
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -100,17 +100,14 @@ def read_game(
     return loaded, ledger
 
 
-def _replayed(
-    file: Path, keep: Callable[[LoadedFile, Ledger], None] | None = None
-) -> tuple[LoadedFile, Ledger]:
-    """The file, and its ledger from a full replay (``ledger.read``), passed to ``keep`` once it
-    has verified."""
+def _replayed(file: Path, loaded: LoadedFile | None = None) -> tuple[LoadedFile, Ledger]:
+    """The file (``loaded``, else read now), and its ledger from a full replay (``ledger.read``)."""
     from pbem import gamefile
     from pbem.cli.proof_cache import for_home
     from pbem.engine import ledger as ledger_mod
     from pbem.errors import EquivocationError, GameFileError
 
-    loaded = gamefile.load(resolve(file))
+    loaded = loaded or gamefile.load(resolve(file))
     cache = for_home()
     try:
         ledger = ledger_mod.read(loaded.data, cache)
@@ -119,14 +116,12 @@ def _replayed(
         raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
     except GameFileError as exc:
         raise GameFileError(f"{file}: {exc}") from None
-    if keep is not None:
-        keep(loaded, ledger)
     return loaded, ledger
 
 
 def _remembered(file: Path) -> tuple[LoadedFile, Ledger]:
     """The file and its ledger as this home's full replay of these very bytes left them, else
-    replayed now (and remembered)."""
+    replayed now, and remembered once it has verified."""
     from pbem import gamefile
     from pbem.cli import proof_cache, state_cache
 
@@ -134,11 +129,13 @@ def _remembered(file: Path) -> tuple[LoadedFile, Ledger]:
     states = state_cache.for_home()
     raw = gamefile.read_game_bytes(path)
     found = states.recall(raw)
-    if found is None:
-        return _replayed(file, lambda loaded, ledger: states.keep(loaded.raw, loaded.data, ledger))
-    # what later moves on this ledger check their proofs with, as ledger.read sets it
-    found.ledger.check = proof_cache.for_home()
-    return gamefile.LoadedFile(path, raw, found.data), found.ledger
+    if found is not None:
+        # what later moves on this ledger check their proofs with, as ledger.read sets it
+        found.ledger.check = proof_cache.for_home()
+        return gamefile.LoadedFile(path, raw, found.data), found.ledger
+    loaded, ledger = _replayed(file, gamefile.LoadedFile(path, raw, gamefile.parse(raw, str(path))))
+    states.keep(raw, loaded.data, ledger)
+    return loaded, ledger
 
 
 def _newer_copy(ledger: Ledger, file: Path) -> str:
