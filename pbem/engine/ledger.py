@@ -1502,6 +1502,8 @@ class _Replay:
         self.equivocations: list[Problem] = []
         # positions of the entries whose signature does not verify (or cannot be read)
         self.unsigned: set[int] = set()
+        # the position of the last entry, if it settled with no event pending and no seat stood in
+        self.quiet_after = -1
 
     def feed(self, index: int, entry: Any) -> None:
         by = entry.get("by") if isinstance(entry, dict) and isinstance(entry.get("by"), str) else None
@@ -2118,9 +2120,16 @@ class _Replay:
     def _settle(self, entry: dict[str, Any]) -> None:
         ledger = self.ledger
         if ledger is not None and ledger.table is not None and ledger.rules is not None:
-            tables.settle(ledger.rules, ledger.table, entry["seq"])
-            tables.track(ledger.rules, ledger.table, entry["at"], ledger.deadline_days)
-            tables.note_asked(ledger.rules, ledger.table, len(ledger.entries) - 1)
+            table, position = ledger.table, len(ledger.entries) - 1
+            # A note right after an entry that settled with no event pending and no seat stood in
+            # changes nothing settling reads (the state, the decks, the demands, who is stood in):
+            # only a randomness link, which only a pending event reads. Settling again would
+            # change nothing, and it is most of the cost of replaying a note.
+            if not (entry["kind"] == "note" and self.quiet_after == position - 1 and not table.pending):
+                tables.settle(ledger.rules, table, entry["seq"])
+                tables.track(ledger.rules, table, entry["at"], ledger.deadline_days)
+                tables.note_asked(ledger.rules, table, position)
+            self.quiet_after = position if not table.pending and not tables.stood_in(table) else -1
 
     def _start_if_seated(self, seq: int, at: str) -> None:
         """Set up the game once the last seat has joined."""
