@@ -91,10 +91,11 @@ class _Commands(TyperGroup):
 
 class _Deferred(TyperGroup):
     """A group of commands (``pbem key``, ``mail``, ``table``, ``templates``) that Typer builds
-    when it is first used: reading every command's parameters costs more than starting Python
-    does, and a command line names at most one group. Until then it holds only what ``pbem
-    --help`` lists of it (name, help, panel), solved from its registration as Typer solves them;
-    anything else asked of it builds the group, whose every attribute it then takes."""
+    when it is first used: Typer reads every command's signature and type hints to build it,
+    about as long as all of pbem's own imports for --help, and a command line names at most one
+    group. Until then it holds only what ``pbem --help`` lists of it (name, help, panel), solved
+    from its registration as Typer solves them; anything else asked of it builds the group,
+    whose every attribute it then takes."""
 
     def __init__(self, info: Any) -> None:  # not TyperGroup's: its attributes come from the build
         solved = typer.main.solve_typer_info_defaults(info)
