@@ -1,8 +1,10 @@
 """Replay settles the table after every entry (events decided, decks dealt, demands noted), except
 after a note that follows an entry which settled with nothing pending and no seat stood in: such a
-note changes nothing settling reads. Proved here by replaying games with notes everywhere (while a
-random event waits for contributions, which a note's link gives, and with deadlines running) both
-ways: the same ledger, the same problems, the same state after every entry."""
+note changes nothing settling reads, and the step after it begins with the table as the note's
+step began but for its link. Proved here by replaying games with notes everywhere (while a random
+event waits for contributions, which a note's link gives, several in a row, with deadlines
+running) both ways: the same ledger (the table as the last step began included), the same
+problems, the same state after every entry."""
 
 from __future__ import annotations
 
@@ -32,14 +34,16 @@ def settle_always(self: Any, entry: dict[str, Any]) -> None:
         tables.note_asked(ledger.rules, ledger.table, len(ledger.entries) - 1)
 
 
-def assert_same_both_ways(path: Path) -> int:
-    """The file replayed with and without the shortcut gives the same; how many settles it saved."""
+def assert_same_both_ways(path: Path) -> tuple[int, int]:
+    """The file replayed with and without the shortcut gives the same; how many settles and
+    snapshots of the table it saved."""
     data = gamefile.load(path).data
     settles = mock.patch.object(tables, "settle", wraps=tables.settle)
-    with settles as counted:
+    snapshots = mock.patch.object(tables.Table, "snapshot", autospec=True, side_effect=tables.Table.snapshot)
+    with settles as settled, snapshots as copied:
         quick = ledger_mod.audit(data)
         quick_states = ledger_mod.states(data)
-    with mock.patch.object(ledger_mod._Replay, "_settle", settle_always):
+    with mock.patch.object(ledger_mod._Replay, "_settle", settle_always), snapshots as copied_before:
         slow = ledger_mod.audit(data)
         slow_states = ledger_mod.states(data)
     assert quick.problems == slow.problems
@@ -47,11 +51,11 @@ def assert_same_both_ways(path: Path) -> int:
     assert quick.ledger is not None and slow.ledger is not None
     assert quick.ledger.table == slow.ledger.table
     assert quick_states == slow_states
-    return 2 * len(data["entry"]) - counted.call_count
+    return 2 * len(data["entry"]) - settled.call_count, copied_before.call_count - copied.call_count
 
 
 def play_with_notes(cli: Cli, game: Path, seats: tuple[str, ...], turns: int) -> None:
-    """Whoever is asked does the first thing it may, and after each turn a seat writes a note."""
+    """Whoever is asked does the first thing it may, then one to three notes follow."""
     for turn in range(turns):
         waiting = json.loads(cli("status", str(game), "--json", home=seats[0]).stdout)["waiting"]
         if not waiting:
@@ -65,9 +69,10 @@ def play_with_notes(cli: Cli, game: Path, seats: tuple[str, ...], turns: int) ->
             moves = json.loads(cli("moves", str(game), "--as", seat, "--json", home=seat).stdout)["moves"]
             result = cli("play", str(game), *moves[0].split(), "--as", seat, home=seat)
         assert result.exit_code == 0, result.stderr
-        writer = seats[turn % len(seats)]
-        result = cli("note", str(game), f"turn {turn}", "--as", writer, home=writer)
-        assert result.exit_code == 0, result.stderr
+        for count in range(1 + turn % 3):  # one to three notes in a row, each a step of its own
+            writer = seats[(turn + count) % len(seats)]
+            result = cli("note", str(game), f"turn {turn}", "--as", writer, home=writer)
+            assert result.exit_code == 0, result.stderr
 
 
 @pytest.mark.parametrize("options", [(), ("deadline_days=3",)], ids=["no deadlines", "deadlines"])
@@ -78,7 +83,8 @@ def test_notes_between_moves_replay_the_same(
     # notes before the setup draw has every seat's randomness: each note's link is a contribution
     game = make_game(seats=seats, notes=(("a", "first"), ("b", "second")), options=options)
     play_with_notes(cli, game, seats, turns=12)
-    assert assert_same_both_ways(game) > 0
+    settles, snapshots = assert_same_both_ways(game)
+    assert settles > 0 and snapshots > 0
 
 
 @pytest.mark.parametrize("name", ["three-players.toml", "four-players.toml", "principe-four-players.toml"])
