@@ -123,14 +123,19 @@ def _quoted(text: str) -> bool:
 
 
 def load(path: Path) -> LoadedFile:
+    raw = read_game_bytes(path)
+    return LoadedFile(path, raw, parse(raw, str(path)))
+
+
+def read_game_bytes(path: Path) -> bytes:
+    """The bytes of a game file, unparsed; one too large for any game is refused unread."""
     try:
         size = path.stat().st_size
     except OSError:
         size = 0  # read_bytes says what is wrong
     if size > MAX_BYTES:
         raise GameFileError(f"{path}: {size} bytes, more than a pbem file ever holds ({MAX_BYTES})")
-    raw = read_bytes(path)
-    return LoadedFile(path, raw, parse(raw, str(path)))
+    return read_bytes(path)
 
 
 def _item(value: Any) -> Any:

@@ -70,6 +70,13 @@ def _command_path(root: Any, words: list[str]) -> str:
 class _Commands(TyperGroup):
     """The ``pbem`` group: every command line is parsed under it, subcommands' included."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for info in _DEFERRED:  # after the commands, where Typer puts its groups
+            group = _Deferred(info)
+            assert group.name is not None  # each is added with its name
+            self.commands[group.name] = group
+
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         words = list(args)
         with _one_line_usage_errors(self, words):
@@ -80,6 +87,40 @@ class _Commands(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         with _one_line_usage_errors(self, ctx.meta.get("pbem.words", [])):
             return super().invoke(ctx)
+
+
+class _Deferred(TyperGroup):
+    """A group of commands (``pbem key``, ``mail``, ``table``, ``templates``) that Typer builds
+    when it is first used: Typer reads every command's signature and type hints to build it,
+    about as long as all of pbem's own imports for --help, and a command line names at most one
+    group. Until then it holds only what ``pbem --help`` lists of it (name, help, panel), solved
+    from its registration as Typer solves them; anything else asked of it builds the group,
+    whose every attribute it then takes."""
+
+    def __init__(self, info: Any) -> None:  # not TyperGroup's: its attributes come from the build
+        solved = typer.main.solve_typer_info_defaults(info)
+        self.__dict__.update(
+            name=solved.name,
+            help=solved.help,
+            short_help=solved.short_help,
+            hidden=solved.hidden,
+            deprecated=solved.deprecated,
+            rich_help_panel=solved.rich_help_panel,
+            _registration=info,
+        )
+
+    def __getattr__(self, name: str) -> Any:  # only what the instance does not hold yet
+        info = self.__dict__.pop("_registration", None)
+        if info is None:
+            raise AttributeError(name)
+        built = typer.main.get_group_from_info(
+            info,
+            pretty_exceptions_short=app.pretty_exceptions_short,
+            rich_markup_mode=app.rich_markup_mode,
+            suggest_commands=app.suggest_commands,
+        )
+        self.__dict__.update(built.__dict__)
+        return getattr(self, name)
 
 
 app = typer.Typer(
@@ -114,6 +155,9 @@ app.add_typer(key_commands.app, name="key")
 app.add_typer(template_commands.app, name="templates")
 app.add_typer(table_commands.app, name="table")
 app.add_typer(mail_commands.app, name="mail")
+# registered as Typer registers them, then built by the pbem group only when used (_Deferred)
+_DEFERRED = list(app.registered_groups)
+app.registered_groups.clear()
 app.command("new")(game_commands.new)
 app.command("join")(game_commands.join)
 app.command("status")(play_commands.status)

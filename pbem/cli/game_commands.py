@@ -38,7 +38,6 @@ from pbem.cli.reading import (
     roster_mismatches,
 )
 from pbem.cli.reports import carried_text, overtaken_lines, print_evidence
-from pbem.cli.sending import send_after
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Newcomer
@@ -244,6 +243,8 @@ def referee(
         else:
             info(f"the referee {name} {carried_text(entry)} (entry {entry['seq']})")
     if send:
+        from pbem.cli.sending import send_after
+
         send_after(file, name)
 
 

@@ -20,7 +20,6 @@ from pbem.cli.appending import FILE, JSON, SEAT, entry_command
 from pbem.cli.common import echo_wrapped, fail, info, now, print_json, reported, warn
 from pbem.cli.reading import compare_with_seen, register, roster_mismatches
 from pbem.cli.reports import grouped, print_evidence, to_do
-from pbem.cli.sending import mail_account, send_file
 
 if TYPE_CHECKING:
     from pbem.mail.account import Account, Server
@@ -131,6 +130,7 @@ def setup(
 def check() -> None:
     """Log in to the mail servers set up (nothing is sent) and say what works and what does not."""
     with reported():
+        from pbem.cli.sending import mail_account
         from pbem.errors import MailTransportError, UsageError
 
         account = mail_account()
@@ -186,6 +186,8 @@ def send(
 ) -> None:
     """Mail the latest moves to the seats that must act next (the others in copy)."""
     with reported():
+        from pbem.cli.sending import send_file
+
         send_file(file, seat, full=full, to_file=to_file, stdout=stdout, to=tuple(to), picture=picture)
 
 
@@ -498,6 +500,7 @@ def fetched(*, answer: bool, inbox: bool) -> None:
     """``pbem mail fetch [--answer]``; without ``inbox``, the games are not listed after it (the
     web page lists them itself)."""
     with reported():
+        from pbem.cli.sending import mail_account
         from pbem.errors import UsageError
         from pbem.keys import default_home
         from pbem.mail.library import PassedOver
@@ -588,6 +591,7 @@ def _forward(account: Account, outcomes: Sequence[Outcome]) -> list[Outcome]:
     entry was overtaken, the seat that gathers a step everyone acts in at once. One line each
     game sent, or that could not be."""
     from pbem.cli.reading import own_seats, read_game
+    from pbem.cli.sending import send_file
     from pbem.errors import PbemError
     from pbem.keys import default_home
     from pbem.mail.library import Library

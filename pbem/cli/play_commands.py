@@ -26,7 +26,6 @@ from pbem.cli.columns import pad
 from pbem.cli.common import HTML, PNG, SVG, echo_wrapped, info, now, print_json, reported
 from pbem.cli.reading import editing, read_game
 from pbem.cli.reports import carried_text, entry_outcomes, grouped, log_line, status_report
-from pbem.cli.sending import send_after
 
 if TYPE_CHECKING:
     from pbem.engine.ledger import Ledger
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
 def status(file: Path = FILE, as_json: bool = JSON) -> None:
     """Where the game stands: who must act, what each must provide, deadlines and who is late."""
     with reported():
-        _, ledger = read_game(file)
+        _, ledger = read_game(file, remembered=True)
         report = status_report(ledger, now(), file)
         if as_json:
             print_json(report)
@@ -175,7 +174,7 @@ def moves(
         from pbem.engine.ruleset import DECK_DEMANDS
         from pbem.kit import forms
 
-        _, ledger = read_game(file, seat=seat)
+        _, ledger = read_game(file, seat=seat, remembered=True)
         play_mod.seated(ledger)
         hand = seat_hand(ledger, seat, key, file)
         demand, report, folded = _moves_and_forms(ledger, seat, hand, prefix or ())
@@ -400,6 +399,8 @@ def play(
             info(f"{seat} then, without a choice to make: {log_line(current, one)} (entry {one['seq']})")
         _next(current, file, seat, send=send)
     if send:
+        from pbem.cli.sending import send_after
+
         send_after(file, seat)
     computers_after(file, send=send)
 
@@ -645,7 +646,7 @@ def show(
     with reported():
         from pbem.engine import play as play_mod
 
-        loaded, ledger = read_game(file, seat=seat)
+        loaded, ledger = read_game(file, seat=seat, remembered=True)
         game = play_mod.seated(ledger)
         view = shown_view(game.rules, game.table, seat)
         secrets = seat_secrets(ledger, seat, key) if seat is not None else {}

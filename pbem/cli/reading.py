@@ -69,29 +69,22 @@ def register(ledger: Ledger, file: Path) -> None:
         Library(default_home()).register(ledger.game_id, file)
 
 
-def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> tuple[LoadedFile, Ledger]:
+def read_game(
+    file: Path, *, writing: bool = False, seat: str | None = None, remembered: bool = False
+) -> tuple[LoadedFile, Ledger]:
     """The file and its verified ledger; any problem is reported naming the file, and a ``seat``
     (what ``--as`` names) that is none of the game's.
 
     Hidden-deck proofs already checked on this machine are not checked again (see proof_cache).
-    The copy is compared with the furthest one this home has verified (see seen_heads): a copy
-    behind it, apart from it or forking from it is said in one line, and refused if ``writing``,
-    since a move on it would build on a stale or contradicted history.
+    With ``remembered`` (the commands that only read: status, moves, show), a file whose exact
+    bytes this home has replayed before is not replayed again (see state_cache), and one replayed
+    now is remembered. The copy is compared with the furthest one this home has verified (see
+    seen_heads): a copy behind it, apart from it or forking from it is said in one line, and
+    refused if ``writing``, since a move on it would build on a stale or contradicted history.
     """
-    from pbem import gamefile
-    from pbem.cli.proof_cache import for_home
-    from pbem.engine import ledger as ledger_mod
-    from pbem.errors import EquivocationError, GameFileError
+    from pbem.errors import GameFileError
 
-    loaded = gamefile.load(resolve(file))
-    cache = for_home()
-    try:
-        ledger = ledger_mod.read(loaded.data, cache)
-        cache.save()
-    except EquivocationError as exc:
-        raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
-    except GameFileError as exc:
-        raise GameFileError(f"{file}: {exc}") from None
+    loaded, ledger = _remembered(file) if remembered else _replayed(file)
     if seat is not None:
         ledger.check_seat(seat)
     for line in roster_mismatches(ledger):
@@ -104,6 +97,44 @@ def read_game(file: Path, *, writing: bool = False, seat: str | None = None) -> 
         if writing and comparison.refuses_writes:
             raise GameFileError(f"{file}: {line}; nothing was written")
         warn(f"{file}: {line}")
+    return loaded, ledger
+
+
+def _replayed(file: Path, loaded: LoadedFile | None = None) -> tuple[LoadedFile, Ledger]:
+    """The file (``loaded``, else read now), and its ledger from a full replay (``ledger.read``)."""
+    from pbem import gamefile
+    from pbem.cli.proof_cache import for_home
+    from pbem.engine import ledger as ledger_mod
+    from pbem.errors import EquivocationError, GameFileError
+
+    loaded = loaded or gamefile.load(resolve(file))
+    cache = for_home()
+    try:
+        ledger = ledger_mod.read(loaded.data, cache)
+        cache.save()
+    except EquivocationError as exc:
+        raise EquivocationError(f"{file}: {exc}", exc.evidence) from None
+    except GameFileError as exc:
+        raise GameFileError(f"{file}: {exc}") from None
+    return loaded, ledger
+
+
+def _remembered(file: Path) -> tuple[LoadedFile, Ledger]:
+    """The file and its ledger as this home's full replay of these very bytes left them, else
+    replayed now, and remembered once it has verified."""
+    from pbem import gamefile
+    from pbem.cli import proof_cache, state_cache
+
+    path = resolve(file)
+    states = state_cache.for_home()
+    raw = gamefile.read_game_bytes(path)
+    found = states.recall(raw)
+    if found is not None:
+        # what later moves on this ledger check their proofs with, as ledger.read sets it
+        found.ledger.check = proof_cache.for_home()
+        return gamefile.LoadedFile(path, raw, found.data), found.ledger
+    loaded, ledger = _replayed(file, gamefile.LoadedFile(path, raw, gamefile.parse(raw, str(path))))
+    states.keep(raw, loaded.data, ledger)
     return loaded, ledger
 
 
