@@ -391,9 +391,9 @@ def handover(
 
     Your seat's secret for this game goes to them sealed, so they read your hand and play on.
 
-    With --to-computer NAME (or --to NAME KEYFILE --computer), a computer player takes the seat
-    instead, hosted by this home (or by the home that exported KEYFILE): it plays whenever that
-    home's commands leave it asked, and that home's player can read the seat's hand.
+    With --to-computer NAME a computer hosted by this home takes it (--to ... --computer: by theirs).
+
+    The computer's home can read the seat's hand; it plays whenever that home's commands ask it.
 
     With --silent, you propose handing on a silent player's seat, once the others consent.
 
