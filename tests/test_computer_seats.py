@@ -257,3 +257,28 @@ def test_a_seat_handed_to_a_computer_another_home_hosts_says_so(home: Path, tmp_
     entries = tomllib.loads(kept.read_text(encoding="utf-8"))["entry"]
     assert any(entry["by"] == "ann" and entry["kind"] == "commit" for entry in entries)
     assert run_cli(host, "verify", str(kept), env={"PBEM_NOW": NOW}).exit_code == 0
+
+
+def test_a_command_derives_each_keys_passphrase_once_however_many_entries_it_signs(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.crypto import keyfile
+
+    path = made_game(home)
+    derived: list[int] = []
+    slow = keyfile._derive
+
+    def counted(*args: object, **kwargs: object) -> bytes:
+        derived.append(1)
+        return slow(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(keyfile, "_derive", counted)
+    before = len(tomllib.loads(path.read_text(encoding="utf-8"))["entry"])
+    reserve = json.loads(pbem(home, "moves", str(path), "--as", "ann", "--json")[1])["moves"][0]
+    derived.clear()
+    code, _, err = pbem(home, "play", str(path), *reserve.split(), "--as", "ann")
+    assert code == 0, err
+    signed = tomllib.loads(path.read_text(encoding="utf-8"))["entry"][before:]
+    # ann's reserve, then every seat's reveal and the computers' moves: many entries, three keys
+    assert len(signed) > 5 and {entry["by"] for entry in signed} == {"ann", "bob", "cat"}
+    assert len(derived) == 3, len(derived)

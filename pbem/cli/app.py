@@ -85,7 +85,9 @@ class _Commands(TyperGroup):
         return ctx
 
     def invoke(self, ctx: Any) -> Any:
-        with _one_line_usage_errors(self, ctx.meta.get("pbem.words", [])):
+        from pbem.cli.common import keys_held
+
+        with _one_line_usage_errors(self, ctx.meta.get("pbem.words", [])), keys_held():
             return super().invoke(ctx)
 
 

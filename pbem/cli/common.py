@@ -36,6 +36,8 @@ MIN_PASSPHRASE = 8  # characters of a new passphrase
 # the lines meant for the terminal are kept for it, per request (a context, not the process's
 # stderr, which other requests share).
 _COLLECTED: ContextVar[list[str] | None] = ContextVar("pbem_collected", default=None)
+# The keys one command line opened, by key file and its contents (``keys_held``).
+_HELD: ContextVar[dict[tuple[str, str], SecretKeys] | None] = ContextVar("pbem_keys_held", default=None)
 # A passphrase the player typed once at the start of ``pbem web``, held in memory for its requests.
 _GIVEN: ContextVar[str | None] = ContextVar("pbem_passphrase", default=None)
 
@@ -120,12 +122,39 @@ def at_terminal() -> bool:
     return _GIVEN.get() is None and os.environ.get(PASSPHRASE_ENV) is None and sys.stdin.isatty()
 
 
+@contextmanager
+def keys_held() -> Iterator[None]:
+    """Each key opened in this block (one command line) is opened once: a command that signs
+    many entries (a player's move, then the computers' answers, each seat's shares) derives each
+    passphrase's key once, not once per entry (the derivation is made slow on purpose). The keys
+    are dropped when the block ends; a key file changed meanwhile is opened again."""
+    token = _HELD.set({})
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
 def open_key(name: str) -> SecretKeys:
     """Your private key ``name``, asking for its passphrase if it has one: again after a wrong
     one at a terminal, up to PASSPHRASE_TRIES times in all."""
+    import hashlib
+
     from pbem.keys import KeyStore
 
-    return KeyStore().secret(name, ask_passphrase, PASSPHRASE_TRIES if at_terminal() else 1)
+    store = KeyStore()
+    held = _HELD.get()
+    path = store.key_path(name)
+    try:
+        kept = (str(path), hashlib.sha256(path.read_bytes()).hexdigest()) if held is not None else None
+    except OSError:
+        kept = None  # opened below, which says what is wrong with it
+    if held is not None and kept is not None and kept in held:
+        return held[kept]
+    secret = store.secret(name, ask_passphrase, PASSPHRASE_TRIES if at_terminal() else 1)
+    if held is not None and kept is not None:
+        held[kept] = secret
+    return secret
 
 
 def new_passphrase(name: str) -> str:
