@@ -201,7 +201,10 @@ class Dealer(Generic[S]):
         """The cards ``move`` shows, named to the rules before they check it: a card claimed by
         name is found among ``seat``'s face-down cards; a card the seat does not hold is not shown
         (and the rules refuse the move)."""
-        for use in self.rules.card_uses(state, seat, move):
+        return self._shown(state, seat, self.rules.card_uses(state, seat, move))
+
+    def _shown(self, state: S, seat: str, uses: list[CardUse]) -> S:
+        for use in uses:
             if use.action != "reveal":
                 continue
             candidates = [use.token] if use.token else self.face_down(state, seat)
@@ -214,19 +217,28 @@ class Dealer(Generic[S]):
 
     def returned(self, state: S, seat: str, move: Any) -> None:
         """The cards ``move`` puts under their deck, in the order listed, to the bottom of its pile."""
-        for use in self.rules.card_uses(state, seat, move):
+        self._returned(self.rules.card_uses(state, seat, move))
+
+    def _returned(self, uses: list[CardUse]) -> None:
+        for use in uses:
             if use.action == "bottom":
                 assert use.token is not None
                 self.piles[use.deck_id].append(use.token)
 
     def play(self, state: S, seat: str, text: str) -> S:
         """One move as the engine plays it: cards shown, checked, cards returned, applied, and
-        every draw it leads to answered."""
-        move = self.rules.parse(text)
-        state = self.show(state, seat, move)
-        self.rules.check(state, seat, move)
-        self.returned(state, seat, move)
-        after: S = self.rules.apply(state, seat, move)
+        every draw it leads to answered. The cards a move uses are asked once, of the state before
+        any is shown, as the engine asks them (``pbem.engine.table.check_move``); most moves use
+        none."""
+        rules = self.rules
+        move = rules.parse(text)
+        uses = rules.card_uses(state, seat, move)
+        if uses:
+            state = self._shown(state, seat, uses)
+        rules.check(state, seat, move)
+        if uses:
+            self._returned(uses)
+        after: S = rules.apply(state, seat, move)
         return self.settle(after)
 
     def playable(self, state: S, seat: str) -> list[str]:
