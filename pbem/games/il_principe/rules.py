@@ -63,6 +63,8 @@ from pbem.kit.seats import first
 from pbem.kit.stand_in import Defaults
 from pbem.kit.templates import ComponentError
 
+_set = object.__setattr__
+
 
 class Rules(TableRules[Game, Move], DrawRules[Game]):
     info: GameInfo  # its declaration, which gives it (see the package's _rules)
@@ -115,6 +117,17 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
 
     def moved(self, state: Game) -> Game:
         return evolve(state, moves=state.moves + 1)
+
+    def apply(self, state: Game, seat: str, move: Move) -> Game:
+        """``TableRules.apply``, the move counted (``moved``) in the copy its rule makes rather
+        than in a copy of its own, one a move: no rule reads the count, and every rule gives a
+        state it has just made, which nobody else holds yet, so it is counted there before it is
+        given out (every state anyone holds stays as it was)."""
+        after = self.table.apply(state, seat, move)
+        if after is state:  # a rule that changed nothing
+            return self.moved(state)
+        _set(after, "moves", state.moves + 1)
+        return after
 
     def legal(self, state: Game, seat: str) -> list[Move]:
         """Every move ``seat`` may make now. Cards only their holder knows are offered by token: a
