@@ -175,23 +175,23 @@ class Dealer(Generic[S]):
         """Answer every reshuffle and draw the state waits for (and random event, with
         ``events``), oldest first, as the engine does after each entry: no draw from a deck until
         its reshuffle is done, a card dealt face up shown to everyone."""
-        reshuffles = self.reshuffles
+        rules, reshuffles = self.rules, self.reshuffles
         while True:
             if reshuffles is not None and (decks := reshuffles.reshuffle_requests(state)):
                 self.rng.shuffle(self.piles[decks[0]])
                 state = reshuffles.deck_reshuffled(state, decks[0])
                 continue
-            if requests := self.rules.draw_requests(state):
+            if requests := rules.draw_requests(state):
                 request = requests[0]
                 token = self.piles[request.deck_id].pop(0)
-                state = self.rules.card_drawn(state, request, token)
+                state = rules.card_drawn(state, request, token)
                 if request.face_up:
-                    state = self.rules.card_revealed(state, token, self.cards[token])
+                    state = rules.card_revealed(state, token, self.cards[token])
                 continue
-            if self.events and (events := self.rules.random_requests(state)):
+            if self.events and (events := rules.random_requests(state)):
                 self.decided += 1
                 contribution = ("dealer", f"{self.seed}:{self.decided}".encode())
-                state = self.rules.resolve(
+                state = rules.resolve(
                     state, events[0].context, Draws("test-game", events[0].context, [contribution])
                 )
                 continue
