@@ -78,7 +78,9 @@ def step(game: Game) -> str:
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    check_turn(seat, actors(game), "a card or a city is being turned up")
+    asked = actors(game)
+    if seat not in asked:  # every move is checked: the refusal is written only when there is one
+        check_turn(seat, asked, "a card or a city is being turned up")
 
 
 # --- cards ---------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ The cities are turned up by random events every seat contributes to.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import operator
 from collections import Counter
@@ -352,7 +351,7 @@ def _legal_texts(state: Game, seat: str) -> list[str]:
     """``_legal`` as text: the same moves in the same order."""
     asked = _asked(state)
     if asked == BID:
-        return [*map(_bid_text, _bids(state, seat)), _PASS]
+        return [*_bid_texts(_bids(state, seat)), _PASS]
     if asked == BUILD:
         return [*_build_texts(state, seat), _PASS]
     if asked == ACTIONS:
@@ -361,9 +360,10 @@ def _legal_texts(state: Game, seat: str) -> list[str]:
         # Each set as its words, sorted as strings: the order of the sets themselves, as in
         # ``_build_texts`` (every set has as many cards, and no card's name has a character
         # before the space that parts them); and two sets have the same words only if they are
-        # the same set.
-        sets = itertools.combinations(_items(state, seat), state.settings.rules.reserve)
-        return reserve_words(sorted(set(map(" ".join, sets))))
+        # the same set, so only a hand holding a public colour more than once needs the set.
+        items = _items(state, seat)
+        joined = map(" ".join, itertools.combinations(items, state.settings.rules.reserve))
+        return reserve_words(sorted(set(joined) if len(set(items)) < len(items) else joined))
     if asked == SHIELD:
         return shield_texts(sorted(state.components.regions))
     return [move.said() for move in _legal(state, seat)]
@@ -383,10 +383,20 @@ def _bids(state: Game, seat: str) -> range:
     return range(rounds.RAISE.least(auction), state.player(seat).ducats + 1)
 
 
-@functools.cache
-def _bid_text(amount: int) -> str:
-    """A bid as ``Bid.said`` writes it, once for each amount (no more than a game's ducats)."""
-    return Bid(amount).said()
+# ``Bid(amount).said()`` at index ``amount``, each written once: replaced whole by a longer one
+# when a seat has more ducats than it reaches, never extended in place, so that another thread
+# reading it never finds it half made
+_BIDS_WRITTEN: list[tuple[str, ...]] = [()]
+
+
+def _bid_texts(amounts: range) -> tuple[str, ...]:
+    """The bids of ``amounts`` as ``Bid.said`` writes them, a slice of the texts written so far:
+    the bids are the list asked most often."""
+    written = _BIDS_WRITTEN[0]
+    if len(written) < amounts.stop:
+        written = tuple(Bid(amount).said() for amount in range(2 * amounts.stop))
+        _BIDS_WRITTEN[0] = written
+    return written[amounts.start : amounts.stop]
 
 
 _PASS = Pass().said()
