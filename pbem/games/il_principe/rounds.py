@@ -11,6 +11,7 @@ the same functions (``actions.next_group``, ``actions.city_role_points``, ``role
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from pbem.engine.ruleset import DrawRequest
@@ -67,7 +68,14 @@ def actors(game: Game) -> list[str]:
 
 
 def unshown(player: Player) -> list[str]:
-    return [card for card in player.reserved or () if TOKEN.fullmatch(card)]
+    return [card for card in player.reserved or () if _is_token(card)]
+
+
+@functools.cache
+def _is_token(card: str) -> bool:
+    """Whether a card of a reserve is a token, found once for each card (no more than the deck's
+    tokens and the colours): who has a reserve to show is asked several times a move."""
+    return TOKEN.fullmatch(card) is not None
 
 
 def step(game: Game) -> str:
@@ -87,7 +95,10 @@ def _ensure_turn(game: Game, seat: str) -> None:
 
 
 def drawn(game: Game, request: DrawRequest, token: str) -> Game:
-    drawing = answered(game.drawing, request)
+    drawing = game.drawing
+    # The request the state asked (the dealer hands it back) is the oldest without comparing
+    # its fields; any other is checked by ``answered``.
+    drawing = drawing[1:] if drawing and drawing[0] is request else answered(drawing, request)
     if request.face_up:
         return evolve(game, drawing=drawing, dealt_up=(*game.dealt_up, token))
     player = game.player(request.seat)

@@ -10,6 +10,7 @@ The cities are turned up by random events every seat contributes to.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from collections import Counter
@@ -54,7 +55,7 @@ from pbem.games.il_principe.state import (
     settings,
 )
 from pbem.kit import stand_in
-from pbem.kit.cards import DrawRules, reveals
+from pbem.kit.cards import DrawRules
 from pbem.kit.frozen import evolve
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules
@@ -224,6 +225,8 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
     card_revealed = staticmethod(rounds.revealed)
 
     def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
+        if not isinstance(move, _SHOWING):  # asked at every move; most are bids and passes
+            return []
         return card_uses(state, seat, move)
 
 
@@ -234,7 +237,6 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     """Each hidden card a move turns face up is shown, and showing it takes it out of the hand and
     the deck: from then on it is a public card the rules count by colour. A discard of the same
     card would name a card its holder no longer holds, and the engine would refuse the move."""
-    # Asked twice a move (the cards shown, the cards put back); most moves are bids and passes
     if not isinstance(move, _SHOWING) or seat not in state.seats:
         return []
     if isinstance(move, Show) and state.phase == SHOW:
@@ -244,7 +246,14 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
         tokens = [card for card in dict.fromkeys(move.cards) if card in held]
     else:
         return []
-    return reveals(tokens, deck_id=DECK)
+    return [_reveal(token) for token in tokens]
+
+
+@functools.cache
+def _reveal(token: str) -> CardUse:
+    """``reveals`` of one token, made once for each card of the deck (a use is frozen, and random
+    playouts show cards by the thousand)."""
+    return CardUse("reveal", DECK, token=token)
 
 
 # The moves that answer each kind of follow-up.
