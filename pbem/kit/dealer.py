@@ -204,15 +204,20 @@ class Dealer(Generic[S]):
         return self._shown(state, seat, self.rules.card_uses(state, seat, move))
 
     def _shown(self, state: S, seat: str, uses: list[CardUse]) -> S:
+        cards = self.cards
         for use in uses:
             if use.action != "reveal":
                 continue
-            candidates = [use.token] if use.token else self.face_down(state, seat)
-            token = next(
-                (t for t in candidates if t in self.cards and use.card in (None, self.cards[t])), None
+            token = use.token
+            if token:  # the card named by its token, the use most made: shown if it is one
+                if token in cards and use.card in (None, cards[token]):
+                    state = self.rules.card_revealed(state, token, cards[token])
+                continue
+            found = next(
+                (t for t in self.face_down(state, seat) if t in cards and use.card in (None, cards[t])), None
             )
-            if token is not None:
-                state = self.rules.card_revealed(state, token, self.cards[token])
+            if found is not None:
+                state = self.rules.card_revealed(state, found, cards[found])
         return state
 
     def returned(self, state: S, seat: str, move: Any) -> None:
