@@ -15,7 +15,7 @@ from pbem import gamefile
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.hands import HANDS
-from pbem.games.il_principe.rounds import actors
+from pbem.games.il_principe.rounds import RAISE, actors
 from pbem.games.il_principe.rules import RULES
 from pbem.games.il_principe.state import ACTIONS, BUILD, RESERVE, SHIELD, SHOW, TURN_UP, Game
 from pbem.kit import templates
@@ -88,9 +88,12 @@ def choose(game: Game, dealer: Dealer[Game], seat: str, rng: random.Random) -> s
         built = city_move(game, dealer, seat, rng)
         return built if built and rng.random() < 0.9 else "pass"
     if game.auction is not None:
-        legal = RULES.legal_moves(game, seat)
-        # the first four bids: the moves listed are each listed once, so among the first five
-        bids = [move for move in legal[:5] if move != "pass"][:4]
+        # The first four bids the rules list (every amount from the least the auction takes to the
+        # seat's ducats, then the pass), written without listing them all: a playout bids and
+        # passes more than it does anything else.
+        least = RAISE.least(game.auction)
+        top = min(least + 4, game.player(seat).ducats + 1)
+        bids = [f"bid {amount}" for amount in range(least, top)]
         return rng.choice(bids) if bids and rng.random() < 0.6 else "pass"
     assert game.phase == ACTIONS
     built = city_move(game, dealer, seat, rng)
