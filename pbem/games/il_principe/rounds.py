@@ -68,7 +68,7 @@ def actors(game: Game) -> list[str]:
 
 
 def unshown(player: Player) -> list[str]:
-    return [card for card in player.reserved or () if _is_token(card)]
+    return list(filter(_is_token, player.reserved or ()))  # no Python frame for each card
 
 
 @functools.cache
@@ -596,7 +596,7 @@ def _effect(game: Game, role: str, seat: str, steps: tuple[Step, ...]) -> Game:
     """« Les tuiles de Rôle »: turn a card up (not of the role's colour), 1 VP, draw a card, place
     a shield, 2 ducats. ``steps``: phase 4's steps left after it, set in the same copy."""
     colour = role.split(maxsplit=1)[0]
-    kind, amount = game.components.role_effects()[role]
+    kind, amount = game.components.role_effect(role)
     player = game.player(seat)
     if kind == "vp":
         return evolve(game, players=game.seated(evolve(player, vp=player.vp + amount)), role_steps=steps)
