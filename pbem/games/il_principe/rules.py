@@ -118,6 +118,16 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
     def moved(self, state: Game) -> Game:
         return evolve(state, moves=state.moves + 1)
 
+    def check(self, state: Game, seat: str, move: Move) -> None:
+        """``TableRules.check`` as it reads for this game, whose moves are none of them free and
+        which is over at ``OVER``: asked before every move."""
+        if seat not in state.seats:
+            raise IllegalMoveError(f"{seat!r} has no seat in this game")
+        if state.phase == OVER:
+            raise IllegalMoveError("the game is over")
+        self.first(state, seat, move)
+        self.table.check(state, seat, move)
+
     def apply(self, state: Game, seat: str, move: Move) -> Game:
         """``TableRules.apply``, the move counted (``moved``) in the copy its rule makes rather
         than in a copy of its own, one a move: no rule reads the count, and every rule gives a
