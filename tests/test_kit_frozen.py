@@ -64,6 +64,16 @@ class Cached:
         return self.number * self.number
 
 
+@dataclass(frozen=True, slots=True)
+class Slotted:
+    number: int
+
+
+@dataclass
+class Mutable:
+    number: int
+
+
 @dataclass(frozen=True)
 class Held(Generic[T]):
     value: T
@@ -89,6 +99,14 @@ def test_refusals_are_replaces() -> None:
         evolve(Seeded(1, 0), number=2)  # type: ignore[call-arg]
 
 
+def test_what_is_not_a_plain_dataclass_is_replaced() -> None:
+    assert evolve(Slotted(1), number=2) == Slotted(2)  # no instance dictionary to copy
+    with pytest.raises(TypeError):
+        evolve(Slotted(1), colour=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="dataclass"):
+        evolve(3, number=2)  # type: ignore[type-var]
+
+
 def test_what_init_derives_is_derived_again() -> None:
     assert evolve(Derived(1), number=4).double == 8
     assert evolve(Doubled(1), number=4).number == 8  # an __init__ written by hand
@@ -99,9 +117,10 @@ def test_a_plain_class_is_copied_not_replaced() -> None:
     frozen = importlib.import_module("pbem.kit.frozen")
     plain = Plain(1)
     evolve(plain, number=2)
-    assert frozen._PLAIN[Plain] == {"number", "words", "table"}
-    for kind in (Checked, Derived, Seeded, Doubled):
-        assert frozen._PLAIN.get(kind, "unseen") in (None, "unseen")
+    assert frozen._FIELDS[Plain] == 3  # its fields, all the copy may hold
+    assert evolve(Mutable(1), number=2) == Mutable(2)
+    for kind in (Checked, Derived, Seeded, Doubled, Slotted, Mutable):
+        assert frozen._FIELDS.get(kind, -1) == -1
 
 
 def test_a_cached_property_is_not_carried_over() -> None:

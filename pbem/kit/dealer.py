@@ -175,23 +175,23 @@ class Dealer(Generic[S]):
         """Answer every reshuffle and draw the state waits for (and random event, with
         ``events``), oldest first, as the engine does after each entry: no draw from a deck until
         its reshuffle is done, a card dealt face up shown to everyone."""
-        reshuffles = self.reshuffles
+        rules, reshuffles = self.rules, self.reshuffles
         while True:
             if reshuffles is not None and (decks := reshuffles.reshuffle_requests(state)):
                 self.rng.shuffle(self.piles[decks[0]])
                 state = reshuffles.deck_reshuffled(state, decks[0])
                 continue
-            if requests := self.rules.draw_requests(state):
+            if requests := rules.draw_requests(state):
                 request = requests[0]
                 token = self.piles[request.deck_id].pop(0)
-                state = self.rules.card_drawn(state, request, token)
+                state = rules.card_drawn(state, request, token)
                 if request.face_up:
-                    state = self.rules.card_revealed(state, token, self.cards[token])
+                    state = rules.card_revealed(state, token, self.cards[token])
                 continue
-            if self.events and (events := self.rules.random_requests(state)):
+            if self.events and (events := rules.random_requests(state)):
                 self.decided += 1
                 contribution = ("dealer", f"{self.seed}:{self.decided}".encode())
-                state = self.rules.resolve(
+                state = rules.resolve(
                     state, events[0].context, Draws("test-game", events[0].context, [contribution])
                 )
                 continue
@@ -201,32 +201,49 @@ class Dealer(Generic[S]):
         """The cards ``move`` shows, named to the rules before they check it: a card claimed by
         name is found among ``seat``'s face-down cards; a card the seat does not hold is not shown
         (and the rules refuse the move)."""
-        for use in self.rules.card_uses(state, seat, move):
+        return self._shown(state, seat, self.rules.card_uses(state, seat, move))
+
+    def _shown(self, state: S, seat: str, uses: list[CardUse]) -> S:
+        cards = self.cards
+        for use in uses:
             if use.action != "reveal":
                 continue
-            candidates = [use.token] if use.token else self.face_down(state, seat)
-            token = next(
-                (t for t in candidates if t in self.cards and use.card in (None, self.cards[t])), None
+            token = use.token
+            if token:  # the card named by its token, the use most made: shown if it is one
+                if token in cards and use.card in (None, cards[token]):
+                    state = self.rules.card_revealed(state, token, cards[token])
+                continue
+            found = next(
+                (t for t in self.face_down(state, seat) if t in cards and use.card in (None, cards[t])), None
             )
-            if token is not None:
-                state = self.rules.card_revealed(state, token, self.cards[token])
+            if found is not None:
+                state = self.rules.card_revealed(state, found, cards[found])
         return state
 
     def returned(self, state: S, seat: str, move: Any) -> None:
         """The cards ``move`` puts under their deck, in the order listed, to the bottom of its pile."""
-        for use in self.rules.card_uses(state, seat, move):
+        self._returned(self.rules.card_uses(state, seat, move))
+
+    def _returned(self, uses: list[CardUse]) -> None:
+        for use in uses:
             if use.action == "bottom":
                 assert use.token is not None
                 self.piles[use.deck_id].append(use.token)
 
     def play(self, state: S, seat: str, text: str) -> S:
         """One move as the engine plays it: cards shown, checked, cards returned, applied, and
-        every draw it leads to answered."""
-        move = self.rules.parse(text)
-        state = self.show(state, seat, move)
-        self.rules.check(state, seat, move)
-        self.returned(state, seat, move)
-        after: S = self.rules.apply(state, seat, move)
+        every draw it leads to answered. The cards a move uses are asked once, of the state before
+        any is shown, as the engine asks them (``pbem.engine.table.check_move``); most moves use
+        none."""
+        rules = self.rules
+        move = rules.parse(text)
+        uses = rules.card_uses(state, seat, move)
+        if uses:
+            state = self._shown(state, seat, uses)
+        rules.check(state, seat, move)
+        if uses:
+            self._returned(uses)
+        after: S = rules.apply(state, seat, move)
         return self.settle(after)
 
     def playable(self, state: S, seat: str) -> list[str]:

@@ -195,6 +195,10 @@ class ComponentSet:
         colour do the same."""
         return dict(self._role_effects)
 
+    def role_effect(self, role: str) -> tuple[str, int]:
+        """``role_effects()[role]``, read without a copy of the table (at every role's effect)."""
+        return self._role_effects[role]
+
     @cached_property
     def _role_effects(self) -> dict[str, tuple[str, int]]:
         # Read at every role's effect: found once for the components (which never change), and

@@ -11,6 +11,7 @@ the same functions (``actions.next_group``, ``actions.city_role_points``, ``role
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from pbem.engine.ruleset import DrawRequest
@@ -67,7 +68,14 @@ def actors(game: Game) -> list[str]:
 
 
 def unshown(player: Player) -> list[str]:
-    return [card for card in player.reserved or () if TOKEN.fullmatch(card)]
+    return list(filter(_is_token, player.reserved or ()))  # no Python frame for each card
+
+
+@functools.cache
+def _is_token(card: str) -> bool:
+    """Whether a card of a reserve is a token, found once for each card (no more than the deck's
+    tokens and the colours): who has a reserve to show is asked several times a move."""
+    return TOKEN.fullmatch(card) is not None
 
 
 def step(game: Game) -> str:
@@ -78,14 +86,19 @@ def step(game: Game) -> str:
 
 
 def _ensure_turn(game: Game, seat: str) -> None:
-    check_turn(seat, actors(game), "a card or a city is being turned up")
+    asked = actors(game)
+    if seat not in asked:  # every move is checked: the refusal is written only when there is one
+        check_turn(seat, asked, "a card or a city is being turned up")
 
 
 # --- cards ---------------------------------------------------------------------------------------
 
 
 def drawn(game: Game, request: DrawRequest, token: str) -> Game:
-    drawing = answered(game.drawing, request)
+    drawing = game.drawing
+    # The request the state asked (the dealer hands it back) is the oldest without comparing
+    # its fields; any other is checked by ``answered``.
+    drawing = drawing[1:] if drawing and drawing[0] is request else answered(drawing, request)
     if request.face_up:
         return evolve(game, drawing=drawing, dealt_up=(*game.dealt_up, token))
     player = game.player(request.seat)
@@ -583,7 +596,7 @@ def _effect(game: Game, role: str, seat: str, steps: tuple[Step, ...]) -> Game:
     """« Les tuiles de Rôle »: turn a card up (not of the role's colour), 1 VP, draw a card, place
     a shield, 2 ducats. ``steps``: phase 4's steps left after it, set in the same copy."""
     colour = role.split(maxsplit=1)[0]
-    kind, amount = game.components.role_effects()[role]
+    kind, amount = game.components.role_effect(role)
     player = game.player(seat)
     if kind == "vp":
         return evolve(game, players=game.seated(evolve(player, vp=player.vp + amount)), role_steps=steps)

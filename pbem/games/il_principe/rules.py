@@ -55,13 +55,15 @@ from pbem.games.il_principe.state import (
     settings,
 )
 from pbem.kit import stand_in
-from pbem.kit.cards import DrawRules, reveals
+from pbem.kit.cards import DrawRules
 from pbem.kit.frozen import evolve
 from pbem.kit.grammar import Bid, Pass
 from pbem.kit.rules import Components, MoveTable, Options, TableRules
 from pbem.kit.seats import first
 from pbem.kit.stand_in import Defaults
 from pbem.kit.templates import ComponentError
+
+_set = object.__setattr__
 
 
 class Rules(TableRules[Game, Move], DrawRules[Game]):
@@ -115,6 +117,27 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
 
     def moved(self, state: Game) -> Game:
         return evolve(state, moves=state.moves + 1)
+
+    def check(self, state: Game, seat: str, move: Move) -> None:
+        """``TableRules.check`` as it reads for this game, whose moves are none of them free and
+        which is over at ``OVER``: asked before every move."""
+        if seat not in state.seats:
+            raise IllegalMoveError(f"{seat!r} has no seat in this game")
+        if state.phase == OVER:
+            raise IllegalMoveError("the game is over")
+        self.first(state, seat, move)
+        self.table.check(state, seat, move)
+
+    def apply(self, state: Game, seat: str, move: Move) -> Game:
+        """``TableRules.apply``, the move counted (``moved``) in the copy its rule makes rather
+        than in a copy of its own, one a move: no rule reads the count, and every rule gives a
+        state it has just made, which nobody else holds yet, so it is counted there before it is
+        given out (every state anyone holds stays as it was)."""
+        after = self.table.apply(state, seat, move)
+        if after is state:  # a rule that changed nothing
+            return self.moved(state)
+        _set(after, "moves", state.moves + 1)
+        return after
 
     def legal(self, state: Game, seat: str) -> list[Move]:
         """Every move ``seat`` may make now. Cards only their holder knows are offered by token: a
@@ -212,6 +235,8 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
     card_revealed = staticmethod(rounds.revealed)
 
     def card_uses(self, state: Game, seat: str, move: Move) -> list[CardUse]:
+        if not isinstance(move, _SHOWING):  # asked at every move; most are bids and passes
+            return []
         return card_uses(state, seat, move)
 
 
@@ -222,7 +247,6 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
     """Each hidden card a move turns face up is shown, and showing it takes it out of the hand and
     the deck: from then on it is a public card the rules count by colour. A discard of the same
     card would name a card its holder no longer holds, and the engine would refuse the move."""
-    # Asked twice a move (the cards shown, the cards put back); most moves are bids and passes
     if not isinstance(move, _SHOWING) or seat not in state.seats:
         return []
     if isinstance(move, Show) and state.phase == SHOW:
@@ -232,7 +256,14 @@ def card_uses(state: Game, seat: str, move: Move) -> list[CardUse]:
         tokens = [card for card in dict.fromkeys(move.cards) if card in held]
     else:
         return []
-    return reveals(tokens, deck_id=DECK)
+    return [_reveal(token) for token in tokens]
+
+
+@functools.cache
+def _reveal(token: str) -> CardUse:
+    """``reveals`` of one token, made once for each card of the deck (a use is frozen, and random
+    playouts show cards by the thousand)."""
+    return CardUse("reveal", DECK, token=token)
 
 
 # The moves that answer each kind of follow-up.
@@ -339,7 +370,7 @@ def _legal_texts(state: Game, seat: str) -> list[str]:
     """``_legal`` as text: the same moves in the same order."""
     asked = _asked(state)
     if asked == BID:
-        return [*map(_bid_text, _bids(state, seat)), _PASS]
+        return [*_bid_texts(_bids(state, seat)), _PASS]
     if asked == BUILD:
         return [*_build_texts(state, seat), _PASS]
     if asked == ACTIONS:
@@ -348,9 +379,10 @@ def _legal_texts(state: Game, seat: str) -> list[str]:
         # Each set as its words, sorted as strings: the order of the sets themselves, as in
         # ``_build_texts`` (every set has as many cards, and no card's name has a character
         # before the space that parts them); and two sets have the same words only if they are
-        # the same set.
-        sets = itertools.combinations(_items(state, seat), state.settings.rules.reserve)
-        return reserve_words(sorted(set(map(" ".join, sets))))
+        # the same set, so only a hand holding a public colour more than once needs the set.
+        items = _items(state, seat)
+        joined = map(" ".join, itertools.combinations(items, state.settings.rules.reserve))
+        return reserve_words(sorted(set(joined) if len(set(items)) < len(items) else joined))
     if asked == SHIELD:
         return shield_texts(sorted(state.components.regions))
     return [move.said() for move in _legal(state, seat)]
@@ -370,10 +402,20 @@ def _bids(state: Game, seat: str) -> range:
     return range(rounds.RAISE.least(auction), state.player(seat).ducats + 1)
 
 
-@functools.cache
-def _bid_text(amount: int) -> str:
-    """A bid as ``Bid.said`` writes it, once for each amount (no more than a game's ducats)."""
-    return Bid(amount).said()
+# ``Bid(amount).said()`` at index ``amount``, each written once: replaced whole by a longer one
+# when a seat has more ducats than it reaches, never extended in place, so that another thread
+# reading it never finds it half made
+_BIDS_WRITTEN: list[tuple[str, ...]] = [()]
+
+
+def _bid_texts(amounts: range) -> tuple[str, ...]:
+    """The bids of ``amounts`` as ``Bid.said`` writes them, a slice of the texts written so far:
+    the bids are the list asked most often."""
+    written = _BIDS_WRITTEN[0]
+    if len(written) < amounts.stop:
+        written = tuple(Bid(amount).said() for amount in range(2 * amounts.stop))
+        _BIDS_WRITTEN[0] = written
+    return written[amounts.start : amounts.stop]
 
 
 _PASS = Pass().said()

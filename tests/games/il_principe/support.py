@@ -15,6 +15,7 @@ from pbem import gamefile
 from pbem.errors import IllegalMoveError
 from pbem.games.il_principe.components import COLOURS
 from pbem.games.il_principe.hands import HANDS
+from pbem.games.il_principe.rounds import RAISE, actors
 from pbem.games.il_principe.rules import RULES
 from pbem.games.il_principe.state import ACTIONS, BUILD, RESERVE, SHIELD, SHOW, TURN_UP, Game
 from pbem.kit import templates
@@ -41,25 +42,32 @@ def dealer_for(game: Game, seed: int) -> Dealer[Game]:
 
 
 def city_move(game: Game, dealer: Dealer[Game], seat: str, rng: random.Random) -> str | None:
+    """The first city, in a random order, the seat can pay and bear the icons of: public cards
+    first, then its hidden cards of the colour in hand order; its shields in random regions."""
     player = game.player(seat)
-    hand = dealer.hand(game, seat)
+    public = dict(zip(COLOURS, player.known, strict=True))
+    # each colour's hidden cards in hand order: a city takes the first ones it needs
+    hidden: dict[str, list[str]] = {}
+    for token, colour in dealer.hand(game, seat).items():
+        hidden.setdefault(colour, []).append(token)
     for city in rng.sample(list(game.face_up), len(game.face_up)):
         card = CITY[city]
         if card["cost"] > player.ducats:
             continue
-        known = dict(zip(COLOURS, player.known, strict=True))
+        known = public.copy()
+        taken: dict[str, int] = {}  # hidden cards of each colour taken so far
         chosen: list[str] = []
-        free = dict(hand)
         for colour in card["icons"]:
             if known[colour]:
                 known[colour] -= 1
                 chosen.append(colour)
                 continue
-            token = next((t for t, c in free.items() if c == colour), None)
-            if token is None:
+            tokens = hidden.get(colour, ())
+            number = taken.get(colour, 0)
+            if number == len(tokens):
                 break
-            del free[token]
-            chosen.append(token)
+            taken[colour] = number + 1
+            chosen.append(tokens[number])
         else:
             due = min(card["shields"], RULE["shields_per_family"] - player.shields_placed)
             shields = [rng.choice(card["regions"]) for _ in range(due)]
@@ -80,8 +88,12 @@ def choose(game: Game, dealer: Dealer[Game], seat: str, rng: random.Random) -> s
         built = city_move(game, dealer, seat, rng)
         return built if built and rng.random() < 0.9 else "pass"
     if game.auction is not None:
-        legal = RULES.legal_moves(game, seat)
-        bids = [move for move in legal if move != "pass"][:4]
+        # The first four bids the rules list (every amount from the least the auction takes to the
+        # seat's ducats, then the pass), written without listing them all: a playout bids and
+        # passes more than it does anything else.
+        least = RAISE.least(game.auction)
+        top = min(least + 4, game.player(seat).ducats + 1)
+        bids = [f"bid {amount}" for amount in range(least, top)]
         return rng.choice(bids) if bids and rng.random() < 0.6 else "pass"
     assert game.phase == ACTIONS
     built = city_move(game, dealer, seat, rng)
@@ -103,10 +115,12 @@ def playout(game: Game, dealer: Dealer[Game], rng: random.Random) -> Iterator[tu
     """Random moves (``choose``) from ``game`` to the end: each as (the state before, the state
     after, the seat, the move's text)."""
     for _ in range(5000):
-        asked = RULES.demands(game)
+        # the seats RULES.demands asks, without writing each one's step and prompt, which a
+        # random player does not read
+        asked = actors(game)
         if not asked:
             return
-        seat = asked[0].seat
+        seat = asked[0]
         for _attempt in range(50):
             text = choose(game, dealer, seat, rng)
             try:
