@@ -436,6 +436,8 @@ def _hand_over(path: Path, seat: str, form: dict[str, str], send: bool) -> None:
             file=path,
             seat=seat,
             to=(form.get("name", "").strip(), keyfile),
+            to_computer=None,
+            computer=False,
             key=None,
             email=form.get("email", "").strip() or None,
             silent=None,
