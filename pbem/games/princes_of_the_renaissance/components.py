@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, TypeVar
 
 from pbem.kit import templates
 from pbem.kit.templates import VALUE_LIMIT, ComponentError
@@ -166,23 +167,82 @@ class Components:
     def rule(self, name: str) -> int:
         return self.rules[name]
 
+    # Each lookup reads a table built once from the components, the first record of an id kept as
+    # the search it replaces found it: the rules look tiles up by id hundreds of times a move. An id
+    # missing from the table is searched for as before, so it fails as before.
+    @cached_property
+    def _cities(self) -> dict[str, City]:
+        return _by_id(self.cities)
+
+    @cached_property
+    def _city_tiles(self) -> dict[str, CityTile]:
+        return _by_id(self.city_tiles)
+
+    @cached_property
+    def _families(self) -> dict[tuple[str, str], FamilyTile]:
+        found: dict[tuple[str, str], FamilyTile] = {}
+        for tile in self.families:
+            found.setdefault((tile.id, tile.side), tile)
+        return found
+
+    @cached_property
+    def _troops(self) -> dict[str, Troop]:
+        return _by_id(self.troops)
+
+    @cached_property
+    def _events(self) -> dict[str, Event]:
+        return _by_id(self.events)
+
+    @cached_property
+    def _cards(self) -> dict[str, Card]:
+        return _by_id(self.cards)
+
     def city(self, city_id: str) -> City:
-        return next(city for city in self.cities if city.id == city_id)
+        found = self._cities.get(city_id)
+        return found if found is not None else next(city for city in self.cities if city.id == city_id)
 
     def city_tile(self, tile_id: str) -> CityTile:
-        return next(tile for tile in self.city_tiles if tile.id == tile_id)
+        found = self._city_tiles.get(tile_id)
+        return found if found is not None else next(tile for tile in self.city_tiles if tile.id == tile_id)
 
     def family(self, family_id: str, side: str) -> FamilyTile:
+        found = self._families.get((family_id, side))
+        if found is not None:
+            return found
         return next(tile for tile in self.families if tile.id == family_id and tile.side == side)
 
     def troop(self, troop_id: str) -> Troop:
-        return next(troop for troop in self.troops if troop.id == troop_id)
+        found = self._troops.get(troop_id)
+        return found if found is not None else next(troop for troop in self.troops if troop.id == troop_id)
 
     def event(self, event_id: str) -> Event:
-        return next(event for event in self.events if event.id == event_id)
+        found = self._events.get(event_id)
+        return found if found is not None else next(event for event in self.events if event.id == event_id)
 
     def card(self, card_id: str) -> Card:
-        return next(card for card in self.cards if card.id == card_id)
+        found = self._cards.get(card_id)
+        return found if found is not None else next(card for card in self.cards if card.id == card_id)
+
+    @cached_property
+    def event_ids(self) -> frozenset[str]:
+        """The ids of every Event tile."""
+        return frozenset(event.id for event in self.events)
+
+    @cached_property
+    def city_tile_ids(self) -> frozenset[str]:
+        """The ids of every City tile."""
+        return frozenset(tile.id for tile in self.city_tiles)
+
+
+_Record = TypeVar("_Record", City, CityTile, Troop, Event, Card)
+
+
+def _by_id(records: tuple[_Record, ...]) -> dict[str, _Record]:
+    """Each record by its id, the first of an id kept."""
+    found: dict[str, _Record] = {}
+    for record in records:
+        found.setdefault(record.id, record)
+    return found
 
 
 COPIES_LIMIT = 20  # of one Treachery card or Troop tile: the hidden deck's proofs grow with it

@@ -189,12 +189,12 @@ def tile_name(game: Game, tile: str) -> str:
     return f"{city_tile.name} ({game.components.city(city_tile.city).name})"
 
 
-def _event_ids(game: Game) -> set[str]:
-    return {event.id for event in game.components.events}
+def _event_ids(game: Game) -> frozenset[str]:
+    return game.components.event_ids
 
 
-def _city_tile_ids(game: Game) -> set[str]:
-    return {tile.id for tile in game.components.city_tiles}
+def _city_tile_ids(game: Game) -> frozenset[str]:
+    return game.components.city_tile_ids
 
 
 # --- the Buy action --------------------------------------------------------------------------------

@@ -8,11 +8,12 @@ name enters the state only when its holder shows it face up.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pbem.games.princes_of_the_renaissance.components import Components
 from pbem.kit.auction import Auction
 from pbem.kit.cards import Pending
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import FollowUp
 from pbem.kit.stand_in import OLD_READING, Defaults
 
@@ -69,7 +70,7 @@ class Player:
     declared: str = ""  # Baglioni (B side): the currency of this decade's discount
 
     def copy(self) -> Player:
-        return replace(
+        return evolve(
             self,
             city_tiles=list(self.city_tiles),
             troops=list(self.troops),
@@ -108,7 +109,7 @@ class War:
     rerolled: bool = False
 
     def copy(self) -> War:
-        return replace(
+        return evolve(
             self,
             asked=list(self.asked),
             bad_weather=list(self.bad_weather),
@@ -169,7 +170,7 @@ class Game:
         """A copy whose containers can be changed without touching this one (the components,
         the cards shown and the draws waited for are values, shared). Much cheaper than a deep
         copy, which replay makes per move."""
-        return replace(
+        return evolve(
             self,
             players={seat: player.copy() for seat, player in self.players.items()},
             tie_break=None if self.tie_break is None else list(self.tie_break),
