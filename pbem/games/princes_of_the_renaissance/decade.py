@@ -178,6 +178,19 @@ def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
     return None
 
 
+def open_city_tiles(game: Game, seat: str, tiles: list[str]) -> list[str]:
+    """The City tiles of ``tiles`` ``seat`` may take (``city_tile_refusal`` refuses none of them),
+    in their order: the tiles it holds are read once for all of them."""
+    player = game.players[seat]
+    parts = game.components
+    if len(player.city_tiles) >= parts.rule("city_tile_limit"):
+        return []
+    held = {parts.city_tile(tile).city for tile in player.city_tiles}
+    if len(held) < parts.rule("city_limit"):
+        return list(tiles)
+    return [tile for tile in tiles if parts.city_tile(tile).city in held]
+
+
 def tile_name(game: Game, tile: str) -> str:
     if tile in (ATTACKER, DEFENDER):
         return f"the {tile}'s condottiere"

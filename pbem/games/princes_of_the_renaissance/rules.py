@@ -13,7 +13,16 @@ from pbem.engine.declaration import GameInfo
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_the_renaissance import components as parts
-from pbem.games.princes_of_the_renaissance import decade, deck, exchange, opening, powers, scoring, war
+from pbem.games.princes_of_the_renaissance import (
+    decade,
+    deck,
+    exchange,
+    listing,
+    opening,
+    powers,
+    scoring,
+    war,
+)
 from pbem.games.princes_of_the_renaissance.moves import (
     Bank,
     Buy,
@@ -112,7 +121,10 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return [Demand(actor, "move", _step(state), _prompt(state))]
 
     def legal(self, state: Game, seat: str) -> list[Move]:
-        return _legal(state, seat)
+        return listing.moves(_legal(state, seat))
+
+    def legal_moves(self, state: Game, seat: str) -> list[str]:
+        return listing.texts(_legal(state, seat))
 
     def outcomes(self, before: Game, after: Game) -> list[str]:
         from pbem.games.princes_of_the_renaissance.outcomes import outcomes
@@ -671,45 +683,53 @@ MOVES = MoveTable[Game, Game](
 
 
 # --- legal moves --------------------------------------------------------------------------------------
+# Listed as runs (listing.py): the same runs come back move after move, each built once with its text.
+
+PASSING = listing.one(Pass)
+CARDINAL = listing.one(Play, "bribe-cardinal")
+VETO = listing.one(Play, "veto")
+REROLLING = listing.one(Reroll)
+LEAGUES = listing.run([League(ATTACKER), League(DEFENDER)])
+DECLARING = listing.run([Declare("gold"), Declare("influence")])
+PLACES = listing.run(Place(city) for city in parts.CITIES)
+WARS = listing.run(StartWar(a, d) for a in parts.CITIES for d in parts.CITIES if a != d)
+WAR_CARDS = listing.run(Play("start-war", (a, d)) for a in parts.CITIES for d in parts.CITIES if a != d)
 
 
-def _legal(state: Game, seat: str) -> list[Move]:
+def _legal(state: Game, seat: str) -> list[listing.Run]:
     """Every move ``seat`` may make now, built from the rules rather than by trying each text."""
     player = state.players[seat]
     if state.phase == BID_STEP and player.bid is None:
-        return [Bid(amount) for amount in range(player.gold + 1)]
+        return [listing.bids(0, player.gold)]
     if state.phase == FAMILY_BIDDING and opening.bidding_actor(state) == seat:
-        raises: list[Move] = [
-            Bid(amount) for amount in range(opening.highest_bid(state) + 1, player.gold + 1)
-        ]
-        return [*raises, Pass()]
+        return [listing.bids(opening.highest_bid(state) + 1, player.gold), PASSING]
     if state.phase == FAMILY_CHOICE and opening.chooser(state) == seat:
-        return [Family(name) for name in opening.free_families(state)]
+        return [listing.one(Family, name) for name in opening.free_families(state)]
     if _actor(state) != seat:
         return []
     extras = _extras(state, seat)
     if state.phase == ACTION:
         offer = state.pope is None and deck.face_down(state, seat)
-        cardinal: list[Move] = [Play("bribe-cardinal")] if offer else []
+        cardinal = [CARDINAL] if offer else []
         return extras + cardinal + _actions(state, seat)
     if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
         top = decade.highest_allowed(state, seat, auction.lot.currency, auction.lot.kind)
         refusal = decade.bid_refusal(state, seat)
-        bids: list[Move] = []
+        bids: list[listing.Run] = []
         if refusal is None or "cannot outbid" in refusal:  # asked only for Freeze Bid or the Banker
-            bids = [Bid(amount) for amount in range(auction.price + 1, top + 1)]
+            bids = [listing.bids(auction.price + 1, top)]
         # Every card a player may hold is offered to any player holding one face down: the rules
         # cannot know which it holds, and the engine refuses a card the player cannot show.
-        cards: list[Move] = []
+        cards: list[listing.Run] = []
         if deck.face_down(state, seat):
             others = [
                 s for s in state.order if s != seat and s not in auction.passed and s not in state.frozen
             ]
-            cards = [Play("freeze-bid", (other.lower(),)) for other in others]
+            cards = [listing.one(Play, "freeze-bid", (other.lower(),)) for other in others]
             if auction.lot.kind == decade.POPE and seat not in state.frozen:
-                cards.append(Play("bribe-cardinal"))
-        return extras + bids + cards + [Pass()]
+                cards.append(CARDINAL)
+        return extras + bids + cards + [PASSING]
     if state.phase == WAR and state.war is not None:
         return extras + _war_moves(state, seat)
     if state.phase == FOLLOW_UP:
@@ -717,95 +737,94 @@ def _legal(state: Game, seat: str) -> list[Move]:
     return []
 
 
-def _extras(state: Game, seat: str) -> list[Move]:
+def _extras(state: Game, seat: str) -> list[listing.Run]:
     """Moves that do not end what the seat is asked to do: the Banker, and on one's own turn the
     stealing cards, Lucrezia Borgia and the free cards."""
-    moves: list[Move] = []
+    moves: list[listing.Run] = []
     if decade.unused_tiles(state, seat, "banker") and not state.decade_over and not state.ended:
         player = state.players[seat]
         for currency, have in (("gold", player.gold), ("influence", player.influence)):
-            moves.extend(Bank(amount, currency) for amount in range(1, min(3, have) + 1))
+            moves.extend(listing.one(Bank, amount, currency) for amount in range(1, min(3, have) + 1))
     if not powers.on_own_turn(state, seat):
         return moves
     others = [other for other in state.order if other != seat]
     if deck.face_down(state, seat):
         for card in powers.STEALS:
-            moves.extend(Play(card, (other.lower(),)) for other in others)
+            moves.extend(listing.one(Play, card, (other.lower(),)) for other in others)
     for tile in decade.unused_tiles(state, seat, "lucrezia-borgia"):
-        moves.extend(Use(tile, other.lower()) for other in others)
+        moves.extend(listing.one(Use, tile, other.lower()) for other in others)
     if deck.size(state):
-        moves.extend(Use(tile) for tile in decade.unused_tiles(state, seat, "free-card"))
+        moves.extend(listing.one(Use, tile) for tile in decade.unused_tiles(state, seat, "free-card"))
         if decade.ability(state, seat) == "malatesta-a" and powers.MALATESTA not in state.players[seat].used:
-            moves.append(Use(powers.MALATESTA))
+            moves.append(listing.one(Use, powers.MALATESTA))
     return moves
 
 
-def _actions(state: Game, seat: str) -> list[Move]:
+def _actions(state: Game, seat: str) -> list[listing.Run]:
     player = state.players[seat]
-    moves: list[Move] = []
-    for troop in state.components.troops:
-        try:
-            decade.check_buy_troop(state, seat, troop.id)
-        except IllegalMoveError:
-            continue
-        moves.append(Buy(troop.id))
+    moves: list[listing.Run] = [
+        listing.one(Buy, troop.id)
+        for troop in state.components.troops
+        if decade.troop_refusal(state, seat, troop.id) is None  # the turn is seat's: _legal asked
+    ]
     if decade.card_refusal(state, seat) is None:
-        moves.append(Buy("card"))
-    moves.extend(Discard(troop) for troop in player.troops)
-    offered = [tile for tile in state.city_supply if decade.city_tile_refusal(state, seat, tile) is None]
-    offered += list(state.event_row)
+        moves.append(listing.one(Buy, "card"))
+    moves.extend(listing.one(Discard, troop) for troop in player.troops)
+    offered = decade.open_city_tiles(state, seat, state.city_supply)
+    offered += state.event_row
     if state.pope is None:
         offered.append(decade.POPE)
+    # what seat may bid, by the kind and currency of the lot: the same for every tile of a kind
+    tops: dict[tuple[str, str], int] = {}
     for tile in offered:
         kind, currency = decade.auction_kind(state, tile)
-        top = decade.highest_allowed(state, seat, currency, kind)
-        moves.extend(Nominate(tile, bid) for bid in range(decade.opening_minimum(state, tile), top + 1))
+        top = tops.get((kind, currency))
+        if top is None:
+            top = tops[kind, currency] = decade.highest_allowed(state, seat, currency, kind)
+        moves.append(listing.nominations(tile, decade.opening_minimum(state, tile), top))
     if state.wars < war.limit(state):
-        moves.extend(StartWar(a, d) for a in parts.CITIES for d in parts.CITIES if a != d)
-    moves.append(Pass())
+        moves.append(WARS)
+    moves.append(PASSING)
     return moves
 
 
-def _war_moves(state: Game, seat: str) -> list[Move]:
+def _war_moves(state: Game, seat: str) -> list[listing.Run]:
     current = state.war
     assert current is not None
-    moves: list[Move] = []
+    moves: list[listing.Run] = []
     if current.stage == WINDOW:
         if deck.face_down(state, seat):
-            moves.append(Play("veto"))
-            moves.extend(Play("bad-weather", (city,)) for city in (current.attacker, current.defender))
+            moves.append(VETO)
+            moves.extend(
+                listing.one(Play, "bad-weather", (city,)) for city in (current.attacker, current.defender)
+            )
     elif current.stage == LEAGUE:
-        moves.extend([League(ATTACKER), League(DEFENDER)])
+        moves.append(LEAGUES)
     elif current.stage == BRIBES and deck.face_down(state, seat):
         for target in war.targets(state):
             owner, troop = target.split("/")
-            moves.append(Play("bribe-troops", (owner.lower(), troop)))
+            moves.append(listing.one(Play, "bribe-troops", (owner.lower(), troop)))
     elif current.stage == REROLL:
-        moves.append(Reroll())
-    return [*moves, Pass()]
+        moves.append(REROLLING)
+    return [*moves, PASSING]
 
 
-def _follow_up_moves(state: Game, seat: str) -> list[Move]:
+def _follow_up_moves(state: Game, seat: str) -> list[listing.Run]:
     due = state.follow_ups[0]
     player = state.players[seat]
     if due.kind == DISCARD:
-        return [Discard(token) for token in player.cards]
+        return [listing.one(Discard, token) for token in player.cards]
     if due.kind == PLACE:
-        places: list[Move] = [Place(city) for city in parts.CITIES]
-        return [*places, Pass()] if decade.placement_optional(state, due.what) else places
+        return [PLACES, PASSING] if decade.placement_optional(state, due.what) else [PLACES]
     if due.kind == KEEP:
-        return [Keep(token) for token in due.what.split()]
+        return [listing.one(Keep, token) for token in due.what.split()]
     if due.kind == DECLARE:
-        return [Declare("gold"), Declare("influence")]
+        return [DECLARING]
     if due.kind == RANK:
-        return [*(Rank(city) for city in due.what.split()), Pass()]
+        return [*(listing.one(Rank, city) for city in due.what.split()), PASSING]
     if due.kind == END_TURN:
-        wars: list[Move] = []
-        if deck.face_down(state, seat):
-            wars = [Play("start-war", (a, d)) for a in parts.CITIES for d in parts.CITIES if a != d]
-        return [*wars, Pass()]
-    options: list[Move] = [Buy("card")] if decade.card_refusal(state, seat) is None else []
-    return [*options, Pass()]
+        return [WAR_CARDS, PASSING] if deck.face_down(state, seat) else [PASSING]
+    return [listing.one(Buy, "card"), PASSING] if decade.card_refusal(state, seat) is None else [PASSING]
 
 
 RULES = Rules(MOVES)
