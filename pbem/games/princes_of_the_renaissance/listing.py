@@ -3,20 +3,20 @@ walk and a random game list every move the seat asked may make, hundreds in an a
 opening bid for every tile on offer, every war), and most of them are the same runs again. A run
 is built from its values once, so neither its moves nor their text is made anew each time.
 
-A run is a pair of tuples, the moves and their texts (``said``), never changed: the listing of
+A run is a pair of sequences, the moves and their texts (``said``), never changed: the listing of
 legal moves chains the runs' moves or their texts, and so lists the same moves in both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache, partial
 from typing import Any
 
 from pbem.games.princes_of_the_renaissance.moves import Move, Nominate
 from pbem.kit.grammar import Bid
 
-Run = tuple[tuple[Move, ...], tuple[str, ...]]
+Run = tuple[Sequence[Move], Sequence[str]]
 
 # The values a run is built from are few in a game (amounts, tiles, seats, cities) but not bounded
 # across the games a long-lived process plays: the oldest runs are let go.
@@ -35,16 +35,43 @@ def one(kind: Callable[..., Move], *fields: Any) -> Run:
     return run((kind(*fields),))
 
 
+class _Ladder:
+    """``make(n)`` for every n from 0 up, with its text, made as far up as asked so far: the runs of
+    amounts (every bid from the lowest allowed to the most a seat can pay) are its slices, which
+    a seat's gold moves from move to move."""
+
+    def __init__(self, make: Callable[[int], Move]) -> None:
+        self.make = make
+        self.moves: list[Move] = []
+        self.texts: list[str] = []
+
+    def slice(self, low: int, high: int) -> Run:
+        """The moves from ``low`` to ``high``, lowest first (none when ``high`` is below ``low``)."""
+        if low < 0:  # a negative amount is no index: made anew (the rules never ask for one)
+            return run(self.make(amount) for amount in range(low, high + 1))
+        while len(self.moves) <= high:
+            move = self.make(len(self.moves))
+            self.moves.append(move)
+            self.texts.append(move.said())
+        return self.moves[low : high + 1], self.texts[low : high + 1]
+
+
+_BIDS = _Ladder(Bid)
+
+
 @lru_cache(maxsize=_KEPT)
+def _nominations(tile: str) -> _Ladder:
+    return _Ladder(partial(Nominate, tile))
+
+
 def bids(low: int, high: int) -> Run:
     """Every bid from ``low`` to ``high``, lowest first (none when ``high`` is below ``low``)."""
-    return run(Bid(amount) for amount in range(low, high + 1))
+    return _BIDS.slice(low, high)
 
 
-@lru_cache(maxsize=_KEPT)
 def nominations(tile: str, low: int, high: int) -> Run:
     """``tile`` put up at every opening bid from ``low`` to ``high``, lowest first."""
-    return run(Nominate(tile, bid) for bid in range(low, high + 1))
+    return _nominations(tile).slice(low, high)
 
 
 def texts(runs: Iterable[Run]) -> list[str]:
