@@ -352,6 +352,30 @@ def opening_minimum(game: Game, tile: str) -> int:
     return game.components.rule("city_bid_factor") * game.status[city]
 
 
+def openings(game: Game, seat: str, tiles: list[str]) -> list[tuple[str, int, int]]:
+    """Each of ``tiles`` with the lowest opening bid it takes (``opening_minimum``) and the most
+    ``seat`` may bid for it (``highest_allowed``): every action lists them for every tile on
+    offer, so the kind of each lot is read here at once and what the seat may bid is found once
+    per kind and currency."""
+    parts = game.components
+    events = parts.event_ids
+    factor = parts.rule("city_bid_factor")
+    tops: dict[tuple[str, str], int] = {}
+    found = []
+    for tile in tiles:
+        if tile == POPE:
+            kind, currency, low = POPE, parts.pope.currency, 0
+        elif tile in events:
+            kind, currency, low = "event", parts.event(tile).currency, 0
+        else:
+            kind, currency, low = "city", "gold", factor * game.status[parts.city_tile(tile).city]
+        top = tops.get((kind, currency))
+        if top is None:
+            top = tops[kind, currency] = highest_allowed(game, seat, currency, kind)
+        found.append((tile, low, top))
+    return found
+
+
 def check_nominate(game: Game, seat: str, tile: str, bid: int) -> None:
     check_action_turn(game, seat)
     if tile == POPE:

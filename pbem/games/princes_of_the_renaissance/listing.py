@@ -57,11 +57,7 @@ class _Ladder:
 
 
 _BIDS = _Ladder(Bid)
-
-
-@lru_cache(maxsize=_KEPT)
-def _nominations(tile: str) -> _Ladder:
-    return _Ladder(partial(Nominate, tile))
+_NOMINATIONS: dict[str, _Ladder] = {}  # by tile
 
 
 def bids(low: int, high: int) -> Run:
@@ -71,7 +67,12 @@ def bids(low: int, high: int) -> Run:
 
 def nominations(tile: str, low: int, high: int) -> Run:
     """``tile`` put up at every opening bid from ``low`` to ``high``, lowest first."""
-    return _nominations(tile).slice(low, high)
+    ladder = _NOMINATIONS.get(tile)
+    if ladder is None:
+        if len(_NOMINATIONS) >= _KEPT:
+            _NOMINATIONS.clear()
+        ladder = _NOMINATIONS[tile] = _Ladder(partial(Nominate, tile))
+    return ladder.slice(low, high)
 
 
 def texts(runs: Iterable[Run]) -> list[str]:

@@ -774,14 +774,7 @@ def _actions(state: Game, seat: str) -> list[listing.Run]:
     offered += state.event_row
     if state.pope is None:
         offered.append(decade.POPE)
-    # what seat may bid, by the kind and currency of the lot: the same for every tile of a kind
-    tops: dict[tuple[str, str], int] = {}
-    for tile in offered:
-        kind, currency = decade.auction_kind(state, tile)
-        top = tops.get((kind, currency))
-        if top is None:
-            top = tops[kind, currency] = decade.highest_allowed(state, seat, currency, kind)
-        moves.append(listing.nominations(tile, decade.opening_minimum(state, tile), top))
+    moves.extend(listing.nominations(*opening) for opening in decade.openings(state, seat, offered))
     if state.wars < war.limit(state):
         moves.append(WARS)
     moves.append(PASSING)
