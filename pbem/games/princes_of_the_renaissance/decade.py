@@ -126,17 +126,17 @@ def hand_limit(game: Game, seat: str) -> int:
     return limit + tile_abilities(game, seat).count("hand-limit")
 
 
+_GOLD_DISCOUNTS = {"gonzaga-a": 2, "gonzaga-b": 1, "baglioni-a": 1}
+_INFLUENCE_DISCOUNTS = {"montefeltro-a": 2, "montefeltro-b": 1, "baglioni-a": 1}
+
+
 def discount(game: Game, seat: str, currency: str, kind: str) -> int:
     """What ``seat`` takes off the price of an auction it wins (seed 000, "Тайлы Семей" and
     "Тайлы Городов"): the families' discounts by currency (Baglioni's B side in the currency it
     declared for the decade), the Pope-discount tiles on the Pope, and Swiss Mercenaries and the
     Armourer on a condottiere bid."""
     own = ability(game, seat)
-    amount = 0
-    if currency == "gold":
-        amount += {"gonzaga-a": 2, "gonzaga-b": 1, "baglioni-a": 1}.get(own, 0)
-    else:
-        amount += {"montefeltro-a": 2, "montefeltro-b": 1, "baglioni-a": 1}.get(own, 0)
+    amount = (_GOLD_DISCOUNTS if currency == "gold" else _INFLUENCE_DISCOUNTS).get(own, 0)
     if own == "baglioni-b" and game.players[seat].declared == currency:
         amount += 1
     if kind == POPE:

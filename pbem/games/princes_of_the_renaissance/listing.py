@@ -3,8 +3,9 @@ walk and a random game list every move the seat asked may make, hundreds in an a
 opening bid for every tile on offer, every war), and most of them are the same runs again. A run
 is built from its values once, so neither its moves nor their text is made anew each time.
 
-A run is a pair of sequences, the moves and their texts (``said``), never changed: the listing of
-legal moves chains the runs' moves or their texts, and so lists the same moves in both.
+A run is the moves and their texts (``said``), never changed, and the part of them it lists
+(``start`` to ``stop``): the listing of legal moves chains the runs' moves or their texts, and so
+lists the same moves in both, and only the chaining copies them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from pbem.games.princes_of_the_renaissance.moves import Move, Nominate
 from pbem.kit.grammar import Bid
 
-Run = tuple[Sequence[Move], Sequence[str]]
+Run = tuple[Sequence[Move], Sequence[str], int, int]
 
 # The values a run is built from are few in a game (amounts, tiles, seats, cities) but not bounded
 # across the games a long-lived process plays: the oldest runs are let go.
@@ -26,7 +27,7 @@ _KEPT = 1 << 12
 def run(moves: Iterable[Move]) -> Run:
     """``moves`` with their texts."""
     found = tuple(moves)
-    return found, tuple(move.said() for move in found)
+    return found, tuple(move.said() for move in found), 0, len(found)
 
 
 @lru_cache(maxsize=_KEPT)
@@ -37,7 +38,7 @@ def one(kind: Callable[..., Move], *fields: Any) -> Run:
 
 class _Ladder:
     """``make(n)`` for every n from 0 up, with its text, made as far up as asked so far: the runs of
-    amounts (every bid from the lowest allowed to the most a seat can pay) are its slices, which
+    amounts (every bid from the lowest allowed to the most a seat can pay) are its parts, which
     a seat's gold moves from move to move."""
 
     def __init__(self, make: Callable[[int], Move]) -> None:
@@ -45,15 +46,16 @@ class _Ladder:
         self.moves: list[Move] = []
         self.texts: list[str] = []
 
-    def slice(self, low: int, high: int) -> Run:
+    def part(self, low: int, high: int) -> Run:
         """The moves from ``low`` to ``high``, lowest first (none when ``high`` is below ``low``)."""
         if low < 0:  # a negative amount is no index: made anew (the rules never ask for one)
             return run(self.make(amount) for amount in range(low, high + 1))
-        while len(self.moves) <= high:
-            move = self.make(len(self.moves))
-            self.moves.append(move)
+        moves = self.moves
+        while len(moves) <= high:  # made once: only appended to, so a part given out stays true
+            move = self.make(len(moves))
+            moves.append(move)
             self.texts.append(move.said())
-        return self.moves[low : high + 1], self.texts[low : high + 1]
+        return moves, self.texts, low, high + 1
 
 
 _BIDS = _Ladder(Bid)
@@ -62,30 +64,34 @@ _NOMINATIONS: dict[str, _Ladder] = {}  # by tile
 
 def bids(low: int, high: int) -> Run:
     """Every bid from ``low`` to ``high``, lowest first (none when ``high`` is below ``low``)."""
-    return _BIDS.slice(low, high)
+    return _BIDS.part(low, high)
 
 
-def nominations(tile: str, low: int, high: int) -> Run:
-    """``tile`` put up at every opening bid from ``low`` to ``high``, lowest first."""
-    ladder = _NOMINATIONS.get(tile)
-    if ladder is None:
-        if len(_NOMINATIONS) >= _KEPT:
-            _NOMINATIONS.clear()
-        ladder = _NOMINATIONS[tile] = _Ladder(partial(Nominate, tile))
-    return ladder.slice(low, high)
+def nominations(openings: Iterable[tuple[str, int, int]]) -> list[Run]:
+    """Each tile of ``openings`` put up at every opening bid from its lowest to its highest,
+    lowest first."""
+    found = []
+    for tile, low, high in openings:
+        ladder = _NOMINATIONS.get(tile)
+        if ladder is None:
+            if len(_NOMINATIONS) >= _KEPT:
+                _NOMINATIONS.clear()
+            ladder = _NOMINATIONS[tile] = _Ladder(partial(Nominate, tile))
+        found.append(ladder.part(low, high))
+    return found
 
 
 def texts(runs: Iterable[Run]) -> list[str]:
     """The texts of every move of ``runs``, in order."""
     found: list[str] = []
-    for _, said in runs:
-        found.extend(said)
+    for _, said, start, stop in runs:
+        found += said[start:stop]
     return found
 
 
 def moves(runs: Iterable[Run]) -> list[Move]:
     """Every move of ``runs``, in order."""
     found: list[Move] = []
-    for listed, _ in runs:
-        found.extend(listed)
+    for listed, _, start, stop in runs:
+        found += listed[start:stop]
     return found

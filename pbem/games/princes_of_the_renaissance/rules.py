@@ -774,7 +774,7 @@ def _actions(state: Game, seat: str) -> list[listing.Run]:
     offered += state.event_row
     if state.pope is None:
         offered.append(decade.POPE)
-    moves.extend(listing.nominations(*opening) for opening in decade.openings(state, seat, offered))
+    moves += listing.nominations(decade.openings(state, seat, offered))
     if state.wars < war.limit(state):
         moves.append(WARS)
     moves.append(PASSING)
