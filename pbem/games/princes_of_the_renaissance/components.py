@@ -224,6 +224,16 @@ class Components:
         return found if found is not None else next(card for card in self.cards if card.id == card_id)
 
     @cached_property
+    def city_of(self) -> dict[str, str]:
+        """The city of each City tile, by the tile's id."""
+        return {tile_id: tile.city for tile_id, tile in self._city_tiles.items()}
+
+    @cached_property
+    def ability_of(self) -> dict[str, str]:
+        """The ability of each City tile, by the tile's id."""
+        return {tile_id: tile.ability for tile_id, tile in self._city_tiles.items()}
+
+    @cached_property
     def event_ids(self) -> frozenset[str]:
         """The ids of every Event tile."""
         return frozenset(event.id for event in self.events)

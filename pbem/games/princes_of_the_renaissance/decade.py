@@ -105,17 +105,37 @@ def ability(game: Game, seat: str) -> str:
 
 
 def tile_abilities(game: Game, seat: str) -> list[str]:
-    return [game.components.city_tile(tile).ability for tile in game.players[seat].city_tiles]
+    ability_of, parts = game.components.ability_of, game.components
+    return [
+        ability_of[tile] if tile in ability_of else parts.city_tile(tile).ability
+        for tile in game.players[seat].city_tiles
+    ]
 
 
 def tiles_with(game: Game, seat: str, power: str) -> list[str]:
     """``seat``'s City tiles with this power."""
-    return [t for t in game.players[seat].city_tiles if game.components.city_tile(t).ability == power]
+    ability_of, parts = game.components.ability_of, game.components
+    return [
+        tile
+        for tile in game.players[seat].city_tiles
+        if (ability_of[tile] if tile in ability_of else parts.city_tile(tile).ability) == power
+    ]
 
 
 def unused_tiles(game: Game, seat: str, power: str) -> list[str]:
     """``seat``'s City tiles with this power not yet used this decade."""
     return [tile for tile in tiles_with(game, seat, power) if tile not in game.players[seat].used]
+
+
+def unused_powers(game: Game, seat: str) -> dict[str, list[str]]:
+    """``unused_tiles`` for every power at once: each power of ``seat``'s City tiles with the
+    tiles that have it not yet used this decade, in the order held."""
+    player = game.players[seat]
+    found: dict[str, list[str]] = {}
+    for tile, power in zip(player.city_tiles, tile_abilities(game, seat), strict=True):
+        if tile not in player.used:
+            found.setdefault(power, []).append(tile)
+    return found
 
 
 def hand_limit(game: Game, seat: str) -> int:
@@ -358,21 +378,26 @@ def openings(game: Game, seat: str, tiles: list[str]) -> list[tuple[str, int, in
     offer, so the kind of each lot is read here at once and what the seat may bid is found once
     per kind and currency."""
     parts = game.components
-    events = parts.event_ids
+    events, city_of, status = parts.event_ids, parts.city_of, game.status
     factor = parts.rule("city_bid_factor")
+    city_top: int | None = None  # every City tile is bid for in gold
     tops: dict[tuple[str, str], int] = {}
     found = []
     for tile in tiles:
+        if tile != POPE and tile not in events:
+            if city_top is None:
+                city_top = highest_allowed(game, seat, "gold", "city")
+            city = city_of.get(tile) or parts.city_tile(tile).city
+            found.append((tile, factor * status[city], city_top))
+            continue
         if tile == POPE:
-            kind, currency, low = POPE, parts.pope.currency, 0
-        elif tile in events:
-            kind, currency, low = "event", parts.event(tile).currency, 0
+            kind, currency = POPE, parts.pope.currency
         else:
-            kind, currency, low = "city", "gold", factor * game.status[parts.city_tile(tile).city]
+            kind, currency = "event", parts.event(tile).currency
         top = tops.get((kind, currency))
         if top is None:
             top = tops[kind, currency] = highest_allowed(game, seat, currency, kind)
-        found.append((tile, low, top))
+        found.append((tile, 0, top))
     return found
 
 

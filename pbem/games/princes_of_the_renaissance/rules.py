@@ -6,6 +6,7 @@ table of moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from pbem.crypto.randomness import Draws
@@ -741,7 +742,8 @@ def _extras(state: Game, seat: str) -> list[listing.Run]:
     """Moves that do not end what the seat is asked to do: the Banker, and on one's own turn the
     stealing cards, Lucrezia Borgia and the free cards."""
     moves: list[listing.Run] = []
-    if decade.unused_tiles(state, seat, "banker") and not state.decade_over and not state.ended:
+    unused = decade.unused_powers(state, seat)
+    if unused.get("banker") and not state.decade_over and not state.ended:
         player = state.players[seat]
         for currency, have in (("gold", player.gold), ("influence", player.influence)):
             moves.extend(listing.one(Bank, amount, currency) for amount in range(1, min(3, have) + 1))
@@ -749,15 +751,20 @@ def _extras(state: Game, seat: str) -> list[listing.Run]:
         return moves
     others = [other for other in state.order if other != seat]
     if deck.face_down(state, seat):
-        for card in powers.STEALS:
-            moves.extend(listing.one(Play, card, (other.lower(),)) for other in others)
-    for tile in decade.unused_tiles(state, seat, "lucrezia-borgia"):
+        moves.append(_steals(tuple(other.lower() for other in others)))
+    for tile in unused.get("lucrezia-borgia", ()):
         moves.extend(listing.one(Use, tile, other.lower()) for other in others)
     if deck.size(state):
-        moves.extend(listing.one(Use, tile) for tile in decade.unused_tiles(state, seat, "free-card"))
+        moves.extend(listing.one(Use, tile) for tile in unused.get("free-card", ()))
         if decade.ability(state, seat) == "malatesta-a" and powers.MALATESTA not in state.players[seat].used:
             moves.append(listing.one(Use, powers.MALATESTA))
     return moves
+
+
+@lru_cache(maxsize=1 << 8)
+def _steals(others: tuple[str, ...]) -> listing.Run:
+    """Each stealing card played on each of ``others``."""
+    return listing.run(Play(card, (other,)) for card in powers.STEALS for other in others)
 
 
 def _actions(state: Game, seat: str) -> list[listing.Run]:
