@@ -467,6 +467,27 @@ def _opening_or(rule: Plays[Game], play: Callable[..., None]) -> Plays[Game]:
     return played
 
 
+def _bidding(step: Callable[..., bool], otherwise: Plays[Game]) -> Plays[Game]:
+    """A bid or a pass by ``step`` in an auction (decade.raise_bid, decade.drop_out), and by
+    ``otherwise`` in any other phase. Most moves of a game are bids and passes in auctions, and
+    until the auction is over they change only the auction and the events (``step`` and
+    decade.next_bidder rebind ``auction`` and add to ``events``, nothing else): the game is copied
+    sharing its other containers (Game.logged), and copied whole only for its phase to settle the
+    auction that is over, as _on_copy(_raise) and _on_copy(_pass) would."""
+
+    def played(game: Game, seat: str, *fields: Any) -> Game:
+        if game.phase != AUCTION:
+            return otherwise(game, seat, *fields)
+        game = game.logged()
+        if step(game, seat, *fields):
+            game = game.copy()
+            _settle_if_over(game, True)
+        game.showing = ""
+        return game
+
+    return played
+
+
 def _check_bid(game: Game, seat: str, amount: int) -> None:
     if game.phase in OPENING_PHASES:
         opening.check_bid(game, seat, amount)
@@ -656,8 +677,8 @@ def _raise(game: Game, seat: str, amount: int) -> None:
 # made on one's turn, is refused saying when it comes.
 MOVES = MoveTable[Game, Game](
     {
-        Bid: (_check_bid, _opening_or(opening.apply_bid, _raise)),
-        Pass: (_check_pass, _opening_or(opening.apply_pass, _pass)),
+        Bid: (_check_bid, _bidding(decade.raise_bid, _opening_or(opening.apply_bid, _raise))),
+        Pass: (_check_pass, _bidding(decade.drop_out, _opening_or(opening.apply_pass, _pass))),
         Family: (
             _in(OPENING_PHASES, opening.check_family, _refuse("families were chosen in the opening")),
             opening.apply_family,

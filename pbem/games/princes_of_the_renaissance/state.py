@@ -189,6 +189,13 @@ class Game:
         copied["won_this_turn"] = self.won_this_turn.copy()
         return _made(Game, copied)
 
+    def logged(self) -> Game:
+        """A copy sharing every container with this one but the events: for a play that only
+        adds to the events and sets fields anew, never changing a container in place."""
+        copied = self.__dict__.copy()
+        copied["events"] = self.events.copy()
+        return _made(Game, copied)
+
     @property
     def decade_name(self) -> str:
         return f"decade {ROMAN.get(self.decade, str(self.decade))}"
