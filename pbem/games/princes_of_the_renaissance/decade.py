@@ -37,6 +37,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     Player,
 )
 from pbem.kit.auction import Auction, Raise
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import FollowUp, after, first
 
 POPE = "pope"
@@ -132,6 +133,8 @@ def unused_powers(game: Game, seat: str) -> dict[str, list[str]]:
     tiles that have it not yet used this decade, in the order held."""
     player = game.players[seat]
     found: dict[str, list[str]] = {}
+    if not player.city_tiles:
+        return found
     for tile, power in zip(player.city_tiles, tile_abilities(game, seat), strict=True):
         if tile not in player.used:
             found.setdefault(power, []).append(tile)
@@ -159,6 +162,8 @@ def discount(game: Game, seat: str, currency: str, kind: str) -> int:
     amount = (_GOLD_DISCOUNTS if currency == "gold" else _INFLUENCE_DISCOUNTS).get(own, 0)
     if own == "baglioni-b" and game.players[seat].declared == currency:
         amount += 1
+    if not game.players[seat].city_tiles:
+        return amount
     if kind == POPE:
         amount += tile_abilities(game, seat).count("pope-discount")
     if kind in (ATTACKER, DEFENDER):
@@ -372,35 +377,6 @@ def opening_minimum(game: Game, tile: str) -> int:
     return game.components.rule("city_bid_factor") * game.status[city]
 
 
-def openings(game: Game, seat: str, tiles: list[str]) -> list[tuple[str, int, int]]:
-    """Each of ``tiles`` with the lowest opening bid it takes (``opening_minimum``) and the most
-    ``seat`` may bid for it (``highest_allowed``): every action lists them for every tile on
-    offer, so the kind of each lot is read here at once and what the seat may bid is found once
-    per kind and currency."""
-    parts = game.components
-    events, city_of, status = parts.event_ids, parts.city_of, game.status
-    factor = parts.rule("city_bid_factor")
-    city_top: int | None = None  # every City tile is bid for in gold
-    tops: dict[tuple[str, str], int] = {}
-    found = []
-    for tile in tiles:
-        if tile != POPE and tile not in events:
-            if city_top is None:
-                city_top = highest_allowed(game, seat, "gold", "city")
-            city = city_of.get(tile) or parts.city_tile(tile).city
-            found.append((tile, factor * status[city], city_top))
-            continue
-        if tile == POPE:
-            kind, currency = POPE, parts.pope.currency
-        else:
-            kind, currency = "event", parts.event(tile).currency
-        top = tops.get((kind, currency))
-        if top is None:
-            top = tops[kind, currency] = highest_allowed(game, seat, currency, kind)
-        found.append((tile, 0, top))
-    return found
-
-
 def check_nominate(game: Game, seat: str, tile: str, bid: int) -> None:
     check_action_turn(game, seat)
     if tile == POPE:
@@ -562,7 +538,7 @@ def next_bidder(game: Game) -> bool:
             game.auction = auction.passing(seat)
             game.events.append(f"{seat} passes ({refusal})")
             continue
-        game.auction = auction.onward()
+        game.auction = evolve(auction, turn=seat)  # auction.onward(), its next seat found already
         return False
 
 

@@ -67,18 +67,14 @@ def bids(low: int, high: int) -> Run:
     return _BIDS.part(low, high)
 
 
-def nominations(openings: Iterable[tuple[str, int, int]]) -> list[Run]:
-    """Each tile of ``openings`` put up at every opening bid from its lowest to its highest,
-    lowest first."""
-    found = []
-    for tile, low, high in openings:
-        ladder = _NOMINATIONS.get(tile)
-        if ladder is None:
-            if len(_NOMINATIONS) >= _KEPT:
-                _NOMINATIONS.clear()
-            ladder = _NOMINATIONS[tile] = _Ladder(partial(Nominate, tile))
-        found.append(ladder.part(low, high))
-    return found
+def nominations(tile: str) -> _Ladder:
+    """``tile`` put up for auction at every opening bid, as far up as asked (``part``)."""
+    ladder = _NOMINATIONS.get(tile)
+    if ladder is None:
+        if len(_NOMINATIONS) >= _KEPT:
+            _NOMINATIONS.clear()
+        ladder = _NOMINATIONS[tile] = _Ladder(partial(Nominate, tile))
+    return ladder
 
 
 def texts(runs: Iterable[Run]) -> list[str]:

@@ -802,11 +802,40 @@ def _actions(state: Game, seat: str) -> list[listing.Run]:
     offered += state.event_row
     if state.pope is None:
         offered.append(decade.POPE)
-    moves += listing.nominations(decade.openings(state, seat, offered))
+    moves += _nominations(state, seat, offered)
     if state.wars < war.limit(state):
         moves.append(WARS)
     moves.append(PASSING)
     return moves
+
+
+def _nominations(state: Game, seat: str, tiles: list[str]) -> list[listing.Run]:
+    """Each of ``tiles`` put up at every opening bid from the lowest it takes
+    (``decade.opening_minimum``) to the most ``seat`` may bid for it (``decade.highest_allowed``):
+    every action lists them for every tile on offer, so each lot's kind is read here at once and
+    what the seat may bid is found once per kind and currency."""
+    parts = state.components
+    events, city_of, status = parts.event_ids, parts.city_of, state.status
+    factor = parts.rule("city_bid_factor")
+    city_top: int | None = None  # every City tile is bid for in gold
+    tops: dict[tuple[str, str], int] = {}
+    found = []
+    for tile in tiles:
+        if tile != decade.POPE and tile not in events:
+            if city_top is None:
+                city_top = decade.highest_allowed(state, seat, "gold", "city")
+            city = city_of.get(tile) or parts.city_tile(tile).city
+            found.append(listing.nominations(tile).part(factor * status[city], city_top))
+            continue
+        if tile == decade.POPE:
+            kind, currency = decade.POPE, parts.pope.currency
+        else:
+            kind, currency = "event", parts.event(tile).currency
+        top = tops.get((kind, currency))
+        if top is None:
+            top = tops[kind, currency] = decade.highest_allowed(state, seat, currency, kind)
+        found.append(listing.nominations(tile).part(0, top))
+    return found
 
 
 def _war_moves(state: Game, seat: str) -> list[listing.Run]:

@@ -18,6 +18,7 @@ from pbem.kit.seats import FollowUp
 from pbem.kit.stand_in import OLD_READING, Defaults
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
+DECADE_NAMES = {number: f"decade {roman}" for number, roman in ROMAN.items()}
 
 # Phases
 SETUP_DRAW = "setup draw"
@@ -198,7 +199,7 @@ class Game:
 
     @property
     def decade_name(self) -> str:
-        return f"decade {ROMAN.get(self.decade, str(self.decade))}"
+        return DECADE_NAMES.get(self.decade) or f"decade {self.decade}"
 
 
 _Plain = TypeVar("_Plain", Player, War, Game)
