@@ -25,6 +25,7 @@ source of every other field):
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -286,11 +287,45 @@ _FIELDS: dict[str, dict[str, type]] = {
 _POPE_FIELDS: dict[str, type] = {"name": str, "currency": str, "income_gold": int, "vp": int}
 
 
+# Components already built, by the data they were built from (``marshal``: the same bytes are the
+# same values of the same types, so 1, 1.0 and true stay apart), so that every game set up from
+# one template's values, and every replay of a game, is not checked again: a handful, the oldest
+# let go. Data marshal cannot write is built each time.
+_BUILT: dict[tuple[bytes, str, bool], Components] = {}
+_BUILT_KEPT = 8
+
+
 def parse(data: Mapping[str, Any], *, edition: str, require_sources: bool = False) -> Components:
     """Check component data (a template, or a game's embedded values) and build the components.
 
     Raises ComponentError naming the first record and field that is wrong.
     """
+    key = _built_key(data, edition, require_sources)
+    if key is None:
+        return _parse(data, edition=edition, require_sources=require_sources)
+    built = _BUILT.get(key)
+    if built is None:
+        built = _parse(data, edition=edition, require_sources=require_sources)
+        if len(_BUILT) >= _BUILT_KEPT:
+            del _BUILT[next(iter(_BUILT))]
+        _BUILT[key] = built
+    return built
+
+
+def _built_key(
+    data: Mapping[str, Any], edition: str, require_sources: bool
+) -> tuple[bytes, str, bool] | None:
+    """What ``_BUILT`` keeps components by, or None for data marshal cannot write (a Mapping of
+    another type, a date): those are built each time."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return marshal.dumps(data), edition, require_sources
+    except ValueError:
+        return None
+
+
+def _parse(data: Mapping[str, Any], *, edition: str, require_sources: bool) -> Components:
     if not isinstance(data, Mapping) or not data:
         raise ComponentError("no component data: a Princes of the Renaissance game needs its components")
     header = templates.table(data, "template")

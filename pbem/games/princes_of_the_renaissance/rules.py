@@ -488,6 +488,24 @@ def _bidding(step: Callable[..., bool], otherwise: Plays[Game]) -> Plays[Game]:
     return played
 
 
+def _ending_turn(otherwise: Plays[Game]) -> Plays[Game]:
+    """A pass that closes the end-of-turn window, and ``otherwise`` any other pass. After the
+    auctions' passes it is the most frequent move, and unless the decade is over (then its end
+    pays the income, and more) carrying on only moves the turn: it changes the follow-ups and
+    sets fields anew (decade.carry_on), so the game is copied sharing its other containers."""
+
+    def played(game: Game, seat: str, *fields: Any) -> Game:
+        if game.phase != FOLLOW_UP or game.follow_ups[0].kind != END_TURN or game.decade_over:
+            return otherwise(game, seat, *fields)
+        game = game.logged("follow_ups")
+        game.follow_ups.pop(0)
+        decade.carry_on(game)
+        game.showing = ""
+        return game
+
+    return played
+
+
 def _check_bid(game: Game, seat: str, amount: int) -> None:
     if game.phase in OPENING_PHASES:
         opening.check_bid(game, seat, amount)
@@ -678,7 +696,10 @@ def _raise(game: Game, seat: str, amount: int) -> None:
 MOVES = MoveTable[Game, Game](
     {
         Bid: (_check_bid, _bidding(decade.raise_bid, _opening_or(opening.apply_bid, _raise))),
-        Pass: (_check_pass, _bidding(decade.drop_out, _opening_or(opening.apply_pass, _pass))),
+        Pass: (
+            _check_pass,
+            _ending_turn(_bidding(decade.drop_out, _opening_or(opening.apply_pass, _pass))),
+        ),
         Family: (
             _in(OPENING_PHASES, opening.check_family, _refuse("families were chosen in the opening")),
             opening.apply_family,

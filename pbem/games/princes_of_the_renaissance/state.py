@@ -190,11 +190,14 @@ class Game:
         copied["won_this_turn"] = self.won_this_turn.copy()
         return _made(Game, copied)
 
-    def logged(self) -> Game:
-        """A copy sharing every container with this one but the events: for a play that only
-        adds to the events and sets fields anew, never changing a container in place."""
+    def logged(self, *changed: str) -> Game:
+        """A copy sharing every container with this one but the events and the lists ``changed``
+        names: for a play that changes no other container in place (it only adds to those, and
+        sets fields anew)."""
         copied = self.__dict__.copy()
         copied["events"] = self.events.copy()
+        for name in changed:
+            copied[name] = copied[name].copy()
         return _made(Game, copied)
 
     @property
