@@ -59,7 +59,6 @@ class _Ladder:
 
 
 _BIDS = _Ladder(Bid)
-_NOMINATIONS: dict[str, _Ladder] = {}  # by tile
 
 
 def bids(low: int, high: int) -> Run:
@@ -67,14 +66,10 @@ def bids(low: int, high: int) -> Run:
     return _BIDS.part(low, high)
 
 
+@lru_cache(maxsize=_KEPT)
 def nominations(tile: str) -> _Ladder:
     """``tile`` put up for auction at every opening bid, as far up as asked (``part``)."""
-    ladder = _NOMINATIONS.get(tile)
-    if ladder is None:
-        if len(_NOMINATIONS) >= _KEPT:
-            _NOMINATIONS.clear()
-        ladder = _NOMINATIONS[tile] = _Ladder(partial(Nominate, tile))
-    return ladder
+    return _Ladder(partial(Nominate, tile))
 
 
 def texts(runs: Iterable[Run]) -> list[str]:
