@@ -467,21 +467,48 @@ def _opening_or(rule: Plays[Game], play: Callable[..., None]) -> Plays[Game]:
     return played
 
 
-def _bidding(step: Callable[..., bool], otherwise: Plays[Game]) -> Plays[Game]:
-    """A bid or a pass by ``step`` in an auction (decade.raise_bid, decade.drop_out), and by
-    ``otherwise`` in any other phase. Most moves of a game are bids and passes in auctions, and
-    until the auction is over they change only the auction and the events (``step`` and
+def _until_sold(step: Callable[..., bool]) -> Plays[Game]:
+    """A play by ``step`` that opens an auction, or bids or passes in it, and tells whether the
+    auction is over (decade.put_up, raise_bid, drop_out). Most moves of a game are such, and until
+    the auction is over they change only the auction and the events (``step`` and
     decade.next_bidder rebind ``auction`` and add to ``events``, nothing else): the game is copied
     sharing its other containers (Game.logged), and copied whole only for its phase to settle the
-    auction that is over, as _on_copy(_raise) and _on_copy(_pass) would."""
+    auction that is over, as _on_copy of the whole play would."""
 
     def played(game: Game, seat: str, *fields: Any) -> Game:
-        if game.phase != AUCTION:
-            return otherwise(game, seat, *fields)
         game = game.logged()
         if step(game, seat, *fields):
             game = game.copy()
             _settle_if_over(game, True)
+        game.showing = ""
+        return game
+
+    return played
+
+
+def _bidding(step: Callable[..., bool], otherwise: Plays[Game]) -> Plays[Game]:
+    """A bid or a pass by ``step`` in an auction (``_until_sold``), and by ``otherwise`` in any
+    other phase."""
+    in_auction = _until_sold(step)
+
+    def played(game: Game, seat: str, *fields: Any) -> Game:
+        return (in_auction if game.phase == AUCTION else otherwise)(game, seat, *fields)
+
+    return played
+
+
+def _declining(otherwise: Plays[Game]) -> Plays[Game]:
+    """A pass in a war (war.decline), and ``otherwise`` any other pass. Until the war's stage is
+    over it changes only the war and the events (war.declined): the game is copied sharing its
+    other containers, and copied whole only for the war to move on (war.move_on)."""
+
+    def played(game: Game, seat: str, *fields: Any) -> Game:
+        if game.phase != WAR or game.war is None:
+            return otherwise(game, seat, *fields)
+        game = game.logged("war")
+        if war.declined(game, seat):
+            game = game.copy()
+            war.move_on(game)
         game.showing = ""
         return game
 
@@ -698,7 +725,7 @@ MOVES = MoveTable[Game, Game](
         Bid: (_check_bid, _bidding(decade.raise_bid, _opening_or(opening.apply_bid, _raise))),
         Pass: (
             _check_pass,
-            _ending_turn(_bidding(decade.drop_out, _opening_or(opening.apply_pass, _pass))),
+            _ending_turn(_bidding(decade.drop_out, _declining(_opening_or(opening.apply_pass, _pass)))),
         ),
         Family: (
             _in(OPENING_PHASES, opening.check_family, _refuse("families were chosen in the opening")),
@@ -706,7 +733,7 @@ MOVES = MoveTable[Game, Game](
         ),
         Buy: (_check_buy, _on_copy(_buy)),
         Discard: (_check_discard, _on_copy(_discard)),
-        Nominate: (decade.check_nominate, _on_copy(decade.nominate)),
+        Nominate: (decade.check_nominate, _until_sold(decade.put_up)),
         StartWar: (war.check_war, _on_copy(war.start_war)),
         Place: (
             _in((FOLLOW_UP,), decade.check_place, _refuse("there is no Event tile waiting to be placed")),

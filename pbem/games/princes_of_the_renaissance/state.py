@@ -191,9 +191,9 @@ class Game:
         return _made(Game, copied)
 
     def logged(self, *changed: str) -> Game:
-        """A copy sharing every container with this one but the events and the lists ``changed``
-        names: for a play that changes no other container in place (it only adds to those, and
-        sets fields anew)."""
+        """A copy sharing every container with this one but the events and those ``changed``
+        names (lists, dictionaries, the war): for a play that changes no other container in place
+        (it changes only those, and sets fields anew)."""
         copied = self.__dict__.copy()
         copied["events"] = self.events.copy()
         for name in changed:
