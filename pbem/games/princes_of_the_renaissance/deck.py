@@ -105,8 +105,7 @@ def drawn(game: Game, request: DrawRequest, token: str) -> Game:
 
     # Only the drawer's hand and the follow-ups change in place: the rest is shared with ``game``.
     seat = request.seat
-    game = game.logged("follow_ups")
-    game.players = {**game.players, seat: game.players[seat].copy()}
+    game = game.logged("follow_ups", player=seat)
     game.drawing = cards.answered(game.drawing, request)
     game.players[seat].cards.append(token)
     for index, due in enumerate(game.follow_ups):

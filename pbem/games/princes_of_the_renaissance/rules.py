@@ -457,6 +457,24 @@ def _on_copy(play: Callable[..., None]) -> Plays[Game]:
     return played
 
 
+def _changing(play: Callable[..., None], *changed: str) -> Plays[Game]:
+    """A play of the decades that changes in place only the moving seat's player, the events and
+    the containers ``changed`` names, and sets fields anew: it is played on a copy sharing the
+    others (Game.logged). That holds while the decade is not over: carrying on then ends it, and
+    its end pays every seat, so the play is made on a whole copy (``_on_copy``)."""
+    whole = _on_copy(play)
+
+    def played(game: Game, seat: str, *fields: Any) -> Game:
+        if game.decade_over:
+            return whole(game, seat, *fields)
+        game = game.logged(*changed, player=seat)
+        play(game, seat, *fields)
+        game.showing = ""
+        return game
+
+    return played
+
+
 def _opening_or(rule: Plays[Game], play: Callable[..., None]) -> Plays[Game]:
     """A play by the opening's ``rule`` in the opening, and by ``play`` after it."""
     after_it = _on_copy(play)
@@ -731,13 +749,15 @@ MOVES = MoveTable[Game, Game](
             _in(OPENING_PHASES, opening.check_family, _refuse("families were chosen in the opening")),
             opening.apply_family,
         ),
-        Buy: (_check_buy, _on_copy(_buy)),
-        Discard: (_check_discard, _on_copy(_discard)),
+        # decade.buy_troop and buy_card, the troops' supply, the card's draw and the follow-ups
+        Buy: (_check_buy, _changing(_buy, "troop_supply", "follow_ups")),
+        # decade.discard_troop and discard_card: the troops' supply, the discards, the follow-ups
+        Discard: (_check_discard, _changing(_discard, "troop_supply", "discards", "follow_ups")),
         Nominate: (decade.check_nominate, _until_sold(decade.put_up)),
         StartWar: (war.check_war, _on_copy(war.start_war)),
         Place: (
             _in((FOLLOW_UP,), decade.check_place, _refuse("there is no Event tile waiting to be placed")),
-            _on_copy(decade.place),
+            _changing(decade.place, "status", "artists", "follow_ups"),
         ),
         Play: (_check_play, _on_copy(_play)),
         Use: (_check_use, _on_copy(_use)),

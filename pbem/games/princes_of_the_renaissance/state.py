@@ -190,14 +190,16 @@ class Game:
         copied["won_this_turn"] = self.won_this_turn.copy()
         return _made(Game, copied)
 
-    def logged(self, *changed: str) -> Game:
-        """A copy sharing every container with this one but the events and those ``changed``
-        names (lists, dictionaries, the war): for a play that changes no other container in place
-        (it changes only those, and sets fields anew)."""
+    def logged(self, *changed: str, player: str = "") -> Game:
+        """A copy sharing every container with this one but the events, those ``changed`` names
+        (lists, dictionaries, the war) and the ``player`` named: for a play that changes no other
+        container in place (it changes only those, and sets fields anew)."""
         copied = self.__dict__.copy()
         copied["events"] = self.events.copy()
         for name in changed:
             copied[name] = copied[name].copy()
+        if player:
+            copied["players"] = {**self.players, player: self.players[player].copy()}
         return _made(Game, copied)
 
     @property
