@@ -67,9 +67,22 @@ def bids(low: int, high: int) -> Run:
 
 
 @lru_cache(maxsize=_KEPT)
-def nominations(tile: str) -> _Ladder:
-    """``tile`` put up for auction at every opening bid, as far up as asked (``part``)."""
+def _nominations(tile: str) -> _Ladder:
     return _Ladder(partial(Nominate, tile))
+
+
+def nominations(openings: Iterable[tuple[str, int, int]]) -> list[Run]:
+    """Each tile of ``openings`` put up at every opening bid from its lowest to its highest,
+    lowest first: a part of the tile's ladder, found here for every tile at once (an action lists
+    every tile on offer)."""
+    found: list[Run] = []
+    for tile, low, high in openings:
+        ladder = _nominations(tile)
+        if low >= 0 and high < len(ladder.moves):  # ``part`` without its call, most often
+            found.append((ladder.moves, ladder.texts, low, high + 1))
+        else:
+            found.append(ladder.part(low, high))
+    return found
 
 
 def texts(runs: Iterable[Run]) -> list[str]:

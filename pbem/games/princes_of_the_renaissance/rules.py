@@ -887,13 +887,13 @@ def _nominations(state: Game, seat: str, tiles: list[str]) -> list[listing.Run]:
     factor = parts.rule("city_bid_factor")
     city_top: int | None = None  # every City tile is bid for in gold
     tops: dict[tuple[str, str], int] = {}
-    found = []
+    openings = []
     for tile in tiles:
         if tile != decade.POPE and tile not in events:
             if city_top is None:
                 city_top = decade.highest_allowed(state, seat, "gold", "city")
             city = city_of.get(tile) or parts.city_tile(tile).city
-            found.append(listing.nominations(tile).part(factor * status[city], city_top))
+            openings.append((tile, factor * status[city], city_top))
             continue
         if tile == decade.POPE:
             kind, currency = decade.POPE, parts.pope.currency
@@ -902,8 +902,8 @@ def _nominations(state: Game, seat: str, tiles: list[str]) -> list[listing.Run]:
         top = tops.get((kind, currency))
         if top is None:
             top = tops[kind, currency] = decade.highest_allowed(state, seat, currency, kind)
-        found.append(listing.nominations(tile).part(0, top))
-    return found
+        openings.append((tile, 0, top))
+    return listing.nominations(openings)
 
 
 def _war_moves(state: Game, seat: str) -> list[listing.Run]:
