@@ -496,12 +496,27 @@ def _until_sold(step: Callable[..., bool]) -> Plays[Game]:
     def played(game: Game, seat: str, *fields: Any) -> Game:
         game = game.logged()
         if step(game, seat, *fields):
-            game = game.copy()
+            game = _for_settling(game)
             _settle_if_over(game, True)
         game.showing = ""
         return game
 
     return played
+
+
+def _for_settling(game: Game) -> Game:
+    """A copy of ``game`` its auction that is over can be settled on. A tile's or the Pope's
+    (decade.settle) changes in place only its winner's player, the supply of City tiles, the Event
+    tiles left, the tiles won this turn, the follow-ups, the discards (a Bribe Cardinal paying) and
+    the events, unless it ends the decade (its last Event tile sold, or the decade over already:
+    its end pays every seat); a condottiere's moves the war on. Those are copied whole."""
+    auction = game.auction
+    if auction is None or auction.lot.kind in (ATTACKER, DEFENDER) or game.decade_over:
+        return game.copy()
+    if auction.lot.kind not in ("city", decade.POPE) and len(game.event_row) <= 1:  # an Event tile
+        return game.copy()
+    changed = ("city_supply", "event_row", "won_this_turn", "follow_ups", "discards")
+    return game.logged(*changed, player=auction.winner)
 
 
 def _bidding(step: Callable[..., bool], otherwise: Plays[Game]) -> Plays[Game]:
