@@ -186,7 +186,7 @@ def highest_allowed(game: Game, seat: str, currency: str, kind: str) -> int:
     """A player may bid more than they hold when their discounts cover the difference (and, on
     the Pope, the Bribe Cardinal cards they have played and still hold)."""
     own = holding(game.players[seat], currency) + discount(game, seat, currency, kind)
-    return own + cardinals(game, seat, kind)
+    return own + cardinals(game, seat, kind) if kind == POPE else own  # no card pays another lot
 
 
 def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
@@ -195,8 +195,9 @@ def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
     limit, cities = game.components.rule("city_tile_limit"), game.components.rule("city_limit")
     if len(player.city_tiles) >= limit:
         return f"{seat} already holds {len(player.city_tiles)} City tiles, the limit"
-    held = {game.components.city_tile(tile).city for tile in player.city_tiles}
-    city = game.components.city_tile(tile_id).city
+    parts, city_of = game.components, game.components.city_of
+    held = {city_of[tile] if tile in city_of else parts.city_tile(tile).city for tile in player.city_tiles}
+    city = city_of[tile_id] if tile_id in city_of else parts.city_tile(tile_id).city
     if city not in held and len(held) >= cities:
         names = ", ".join(sorted(game.components.city(name).name for name in held))
         return f"{seat} already holds City tiles of {cities} cities ({names}) and cannot add a fourth"
@@ -210,10 +211,13 @@ def open_city_tiles(game: Game, seat: str, tiles: list[str]) -> list[str]:
     parts = game.components
     if len(player.city_tiles) >= parts.rule("city_tile_limit"):
         return []
-    held = {parts.city_tile(tile).city for tile in player.city_tiles}
+    city_of = parts.city_of
+    held = {city_of[tile] if tile in city_of else parts.city_tile(tile).city for tile in player.city_tiles}
     if len(held) < parts.rule("city_limit"):
         return list(tiles)
-    return [tile for tile in tiles if parts.city_tile(tile).city in held]
+    return [
+        tile for tile in tiles if (city_of[tile] if tile in city_of else parts.city_tile(tile).city) in held
+    ]
 
 
 def tile_name(game: Game, tile: str) -> str:
