@@ -475,33 +475,19 @@ def _changing(play: Callable[..., None], *changed: str) -> Plays[Game]:
     return played
 
 
-def _opening_or(rule: Plays[Game], play: Callable[..., None]) -> Plays[Game]:
-    """A play by the opening's ``rule`` in the opening, and by ``play`` after it."""
-    after_it = _on_copy(play)
-
-    def played(game: Game, seat: str, *fields: Any) -> Game:
-        return (rule if game.phase in OPENING_PHASES else after_it)(game, seat, *fields)
-
-    return played
-
-
-def _until_sold(step: Callable[..., bool]) -> Plays[Game]:
+def _until_sold(game: Game, step: Callable[..., bool], seat: str, *fields: Any) -> Game:
     """A play by ``step`` that opens an auction, or bids or passes in it, and tells whether the
     auction is over (decade.put_up, raise_bid, drop_out). Most moves of a game are such, and until
     the auction is over they change only the auction and the events (``step`` and
     decade.next_bidder rebind ``auction`` and add to ``events``, nothing else): the game is copied
-    sharing its other containers (Game.logged), and copied whole only for its phase to settle the
-    auction that is over, as _on_copy of the whole play would."""
-
-    def played(game: Game, seat: str, *fields: Any) -> Game:
-        game = game.logged()
-        if step(game, seat, *fields):
-            game = _for_settling(game)
-            _settle_if_over(game, True)
-        game.showing = ""
-        return game
-
-    return played
+    sharing its other containers (Game.logged), and copied further only for its phase to settle
+    the auction that is over (``_for_settling``), as _on_copy of the whole play would."""
+    game = game.logged()
+    if step(game, seat, *fields):
+        game = _for_settling(game)
+        _settle_if_over(game, True)
+    game.showing = ""
+    return game
 
 
 def _for_settling(game: Game) -> Game:
@@ -519,51 +505,58 @@ def _for_settling(game: Game) -> Game:
     return game.logged(*changed, player=auction.winner)
 
 
-def _bidding(step: Callable[..., bool], otherwise: Plays[Game]) -> Plays[Game]:
-    """A bid or a pass by ``step`` in an auction (``_until_sold``), and by ``otherwise`` in any
-    other phase."""
-    in_auction = _until_sold(step)
-
-    def played(game: Game, seat: str, *fields: Any) -> Game:
-        return (in_auction if game.phase == AUCTION else otherwise)(game, seat, *fields)
-
-    return played
-
-
-def _declining(otherwise: Plays[Game]) -> Plays[Game]:
-    """A pass in a war (war.decline), and ``otherwise`` any other pass. Until the war's stage is
-    over it changes only the war and the events (war.declined): the game is copied sharing its
-    other containers, and copied whole only for the war to move on (war.move_on)."""
-
-    def played(game: Game, seat: str, *fields: Any) -> Game:
-        if game.phase != WAR or game.war is None:
-            return otherwise(game, seat, *fields)
-        game = game.logged("war")
-        if war.declined(game, seat):
-            game = game.copy()
-            war.move_on(game)
-        game.showing = ""
-        return game
-
-    return played
+def _declined(game: Game, seat: str) -> Game:
+    """A pass in a war (war.decline). Until the war's stage is over it changes only the war and
+    the events (war.declined): the game is copied sharing its other containers, and copied whole
+    only for the war to move on (war.move_on)."""
+    game = game.logged("war")
+    if war.declined(game, seat):
+        game = game.copy()
+        war.move_on(game)
+    game.showing = ""
+    return game
 
 
-def _ending_turn(otherwise: Plays[Game]) -> Plays[Game]:
-    """A pass that closes the end-of-turn window, and ``otherwise`` any other pass. After the
-    auctions' passes it is the most frequent move, and unless the decade is over (then its end
-    pays the income, and more) carrying on only moves the turn: it changes the follow-ups and
-    sets fields anew (decade.carry_on), so the game is copied sharing its other containers."""
+def _turn_ended(game: Game) -> Game:
+    """A pass that closes the end-of-turn window while the decade goes on: carrying on only moves
+    the turn, changing the follow-ups and setting fields anew (decade.carry_on), so the game is
+    copied sharing its other containers."""
+    game = game.logged("follow_ups")
+    game.follow_ups.pop(0)
+    decade.carry_on(game)
+    game.showing = ""
+    return game
 
-    def played(game: Game, seat: str, *fields: Any) -> Game:
-        if game.phase != FOLLOW_UP or game.follow_ups[0].kind != END_TURN or game.decade_over:
-            return otherwise(game, seat, *fields)
-        game = game.logged("follow_ups")
-        game.follow_ups.pop(0)
-        decade.carry_on(game)
-        game.showing = ""
-        return game
 
-    return played
+def _play_pass(game: Game, seat: str) -> Game:
+    """A pass, played on the copy its phase needs: one changing only what a pass in an auction
+    (``_until_sold``), in a war (``_declined``) or closing the end-of-turn window (``_turn_ended``,
+    unless the decade is over) changes, as these are most of a game's moves; the opening's own
+    copy; a whole copy otherwise."""
+    phase = game.phase
+    if phase == AUCTION:
+        return _until_sold(game, decade.drop_out, seat)
+    if phase == WAR and game.war is not None:
+        return _declined(game, seat)
+    if phase == FOLLOW_UP and game.follow_ups[0].kind == END_TURN and not game.decade_over:
+        return _turn_ended(game)
+    if phase in OPENING_PHASES:
+        return opening.apply_pass(game, seat)
+    return _PASS_ON_COPY(game, seat)
+
+
+def _play_bid(game: Game, seat: str, amount: int) -> Game:
+    """A bid: in an auction on the copy ``_until_sold`` makes, in the opening on its own copy."""
+    if game.phase == AUCTION:
+        return _until_sold(game, decade.raise_bid, seat, amount)
+    if game.phase in OPENING_PHASES:
+        return opening.apply_bid(game, seat, amount)
+    return _RAISE_ON_COPY(game, seat, amount)
+
+
+def _nominate(game: Game, seat: str, tile: str, bid: int) -> Game:
+    """A tile put up for auction, on the copy ``_until_sold`` makes."""
+    return _until_sold(game, decade.put_up, seat, tile, bid)
 
 
 def _check_bid(game: Game, seat: str, amount: int) -> None:
@@ -750,16 +743,17 @@ def _raise(game: Game, seat: str, amount: int) -> None:
     _settle_if_over(game, decade.raise_bid(game, seat, amount))
 
 
+# The passes and bids played on a whole copy: outside an auction, a war and the end of a turn.
+_PASS_ON_COPY = _on_copy(_pass)
+_RAISE_ON_COPY = _on_copy(_raise)
+
 # Each move's check, once ``Rules.first`` has let it through in the phase it is made in, and its
 # play. A move several phases take is judged by the rule of its phase; a move that is no action,
 # made on one's turn, is refused saying when it comes.
 MOVES = MoveTable[Game, Game](
     {
-        Bid: (_check_bid, _bidding(decade.raise_bid, _opening_or(opening.apply_bid, _raise))),
-        Pass: (
-            _check_pass,
-            _ending_turn(_bidding(decade.drop_out, _declining(_opening_or(opening.apply_pass, _pass)))),
-        ),
+        Bid: (_check_bid, _play_bid),
+        Pass: (_check_pass, _play_pass),
         Family: (
             _in(OPENING_PHASES, opening.check_family, _refuse("families were chosen in the opening")),
             opening.apply_family,
@@ -768,7 +762,7 @@ MOVES = MoveTable[Game, Game](
         Buy: (_check_buy, _changing(_buy, "troop_supply", "follow_ups")),
         # decade.discard_troop and discard_card: the troops' supply, the discards, the follow-ups
         Discard: (_check_discard, _changing(_discard, "troop_supply", "discards", "follow_ups")),
-        Nominate: (decade.check_nominate, _until_sold(decade.put_up)),
+        Nominate: (decade.check_nominate, _nominate),
         StartWar: (war.check_war, _on_copy(war.start_war)),
         Place: (
             _in((FOLLOW_UP,), decade.check_place, _refuse("there is no Event tile waiting to be placed")),
