@@ -471,22 +471,29 @@ def condottiere_refusal(game: Game, seat: str, side: str) -> str | None:
 
 def bid_refusal(game: Game, seat: str) -> str | None:
     """Why ``seat`` can make no bid at all in the current auction, or None."""
+    return bid_room(game, seat)[0]
+
+
+def bid_room(game: Game, seat: str) -> tuple[str | None, int]:
+    """``bid_refusal``, and the most ``seat`` may bid (``highest_allowed``), found on the way (-1
+    when a refusal comes before it is asked): the listing of bids needs both."""
     auction = game.auction
     assert auction is not None
     lot = auction.lot
     if lot.kind in (ATTACKER, DEFENDER):
         refusal = condottiere_refusal(game, seat, lot.kind)
         if refusal:
-            return refusal
+            return refusal, -1
     if seat in game.frozen:
-        return f"{seat} is frozen by Freeze Bid"
+        return f"{seat} is frozen by Freeze Bid", -1
     if lot.kind == "city":
         refusal = city_tile_refusal(game, seat, lot.tile)
         if refusal:
-            return refusal
-    if highest_allowed(game, seat, lot.currency, lot.kind) <= auction.price:
-        return f"{seat} cannot outbid {auction.price} {lot.currency}"
-    return None
+            return refusal, -1
+    top = highest_allowed(game, seat, lot.currency, lot.kind)
+    if top <= auction.price:
+        return f"{seat} cannot outbid {auction.price} {lot.currency}", top
+    return None, top
 
 
 def check_raise(game: Game, seat: str, amount: int) -> None:

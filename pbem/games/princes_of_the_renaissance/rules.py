@@ -813,8 +813,7 @@ def _legal(state: Game, seat: str) -> list[listing.Run]:
         return extras + cardinal + _actions(state, seat)
     if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
-        top = decade.highest_allowed(state, seat, auction.lot.currency, auction.lot.kind)
-        refusal = decade.bid_refusal(state, seat)
+        refusal, top = decade.bid_room(state, seat)
         bids: list[listing.Run] = []
         if refusal is None or "cannot outbid" in refusal:  # asked only for Freeze Bid or the Banker
             bids = [listing.bids(auction.price + 1, top)]
@@ -847,13 +846,14 @@ def _extras(state: Game, seat: str) -> list[listing.Run]:
             moves.extend(listing.one(Bank, amount, currency) for amount in range(1, min(3, have) + 1))
     if not powers.on_own_turn(state, seat):
         return moves
-    others = [other for other in state.order if other != seat]
+    others = [other.lower() for other in state.order if other != seat]
     if deck.face_down(state, seat):
-        moves.append(_steals(tuple(other.lower() for other in others)))
+        moves.append(_steals(tuple(others)))
     for tile in unused.get("lucrezia-borgia", ()):
-        moves.extend(listing.one(Use, tile, other.lower()) for other in others)
+        moves.extend(listing.one(Use, tile, other) for other in others)
     if deck.size(state):
-        moves.extend(listing.one(Use, tile) for tile in unused.get("free-card", ()))
+        for tile in unused.get("free-card", ()):
+            moves.append(listing.one(Use, tile))
         if decade.ability(state, seat) == "malatesta-a" and powers.MALATESTA not in state.players[seat].used:
             moves.append(listing.one(Use, powers.MALATESTA))
     return moves
