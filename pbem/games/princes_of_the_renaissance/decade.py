@@ -428,14 +428,9 @@ def _check_affordable(game: Game, seat: str, bid: int, currency: str, kind: str)
         raise IllegalMoveError(f"{seat} holds {have} {currency} {reason}: a bid of {bid} cannot be paid")
 
 
-def nominate(game: Game, seat: str, tile: str, bid: int) -> None:
-    if put_up(game, seat, tile, bid):
-        settle(game)
-
-
 def put_up(game: Game, seat: str, tile: str, bid: int) -> bool:
-    """The auction of ``tile`` opened at ``bid``; True when nobody can outbid it, for ``settle``.
-    It only sets the auction and adds to the events."""
+    """The Auction action: ``tile`` put up, opening at ``bid``; True when nobody can outbid it and
+    the auction is over, for ``settle``. It only sets the auction and adds to the events."""
     kind, currency = auction_kind(game, tile)
     open_auction(game, Auction(Lot(tile, kind, currency, seat), tuple(game.order), seat, seat, bid))
     game.events.append(f"{seat} puts {tile_name(game, tile)} up for auction, opening at {bid} {currency}")
