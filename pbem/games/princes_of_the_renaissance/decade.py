@@ -419,8 +419,13 @@ def pope_refusal(game: Game) -> str | None:
     return None
 
 
-def _check_affordable(game: Game, seat: str, bid: int, currency: str, kind: str) -> None:
-    top = highest_allowed(game, seat, currency, kind)
+def _check_affordable(
+    game: Game, seat: str, bid: int, currency: str, kind: str, *, top: int | None = None
+) -> None:
+    """``bid`` refused if ``seat`` cannot pay it: above ``top``, the most it may bid
+    (``highest_allowed``, found here unless given)."""
+    if top is None:
+        top = highest_allowed(game, seat, currency, kind)
     if bid > top:
         have = holding(game.players[seat], currency)
         off = discount(game, seat, currency, kind)
@@ -503,10 +508,10 @@ def check_raise(game: Game, seat: str, amount: int) -> None:
         raise IllegalMoveError(
             f"a bid must exceed the highest bid ({auction.price}): bid {RAISE.least(auction)} or more"
         )
-    refusal = bid_refusal(game, seat)
+    refusal, top = bid_room(game, seat)
     if refusal and "cannot outbid" not in refusal:
         raise IllegalMoveError(refusal)
-    _check_affordable(game, seat, amount, auction.lot.currency, auction.lot.kind)
+    _check_affordable(game, seat, amount, auction.lot.currency, auction.lot.kind, top=top)
 
 
 def raise_bid(game: Game, seat: str, amount: int) -> bool:
@@ -542,9 +547,10 @@ def next_bidder(game: Game) -> bool:
     while True:
         auction = game.auction
         assert auction is not None
-        if auction.over:
+        rivals = auction.rivals  # none left: the auction is over (``over``)
+        if not rivals:
             return True
-        seat = auction.next_seat()
+        seat = after(auction.among, auction.turn, rivals)  # auction.next_seat(), its rivals found
         refusal = bid_refusal(game, seat)
         if refusal and not _has_a_say(game, seat, refusal):
             game.auction = auction.passing(seat)
