@@ -36,10 +36,10 @@ def one(kind: Callable[..., Move], *fields: Any) -> Run:
     return run((kind(*fields),))
 
 
-class _Ladder:
-    """``make(n)`` for every n from 0 up, with its text, made as far up as asked so far: the runs of
-    amounts (every bid from the lowest allowed to the most a seat can pay) are its parts, which
-    a seat's gold moves from move to move."""
+class Ladder:
+    """``make(n)`` for every n from 0 up (``moves``), with its text (``texts``), made as far up as
+    asked so far and only ever appended to: the runs of amounts (every bid from the lowest allowed
+    to the most a seat can pay) are its parts, which a seat's gold moves from move to move."""
 
     def __init__(self, make: Callable[[int], Move]) -> None:
         self.make = make
@@ -58,7 +58,7 @@ class _Ladder:
         return moves, self.texts, low, high + 1
 
 
-_BIDS = _Ladder(Bid)
+_BIDS = Ladder(Bid)
 
 
 def bids(low: int, high: int) -> Run:
@@ -67,22 +67,10 @@ def bids(low: int, high: int) -> Run:
 
 
 @lru_cache(maxsize=_KEPT)
-def _nominations(tile: str) -> _Ladder:
-    return _Ladder(partial(Nominate, tile))
-
-
-def nominations(openings: Iterable[tuple[str, int, int]]) -> list[Run]:
-    """Each tile of ``openings`` put up at every opening bid from its lowest to its highest,
-    lowest first: a part of the tile's ladder, found here for every tile at once (an action lists
-    every tile on offer)."""
-    found: list[Run] = []
-    for tile, low, high in openings:
-        ladder = _nominations(tile)
-        if low >= 0 and high < len(ladder.moves):  # ``part`` without its call, most often
-            found.append((ladder.moves, ladder.texts, low, high + 1))
-        else:
-            found.append(ladder.part(low, high))
-    return found
+def nominations(tile: str) -> Ladder:
+    """``tile`` put up for auction at every opening bid: its parts are the runs of an action's
+    listing (``Ladder.part``, or read straight from ``moves`` and ``texts`` where they reach)."""
+    return Ladder(partial(Nominate, tile))
 
 
 def texts(runs: Iterable[Run]) -> list[str]:

@@ -894,25 +894,32 @@ def _nominations(state: Game, seat: str, tiles: list[str]) -> list[listing.Run]:
     parts = state.components
     events, city_of, status = parts.event_ids, parts.city_of, state.status
     factor = parts.rule("city_bid_factor")
+    ladder_of = listing.nominations
     city_top: int | None = None  # every City tile is bid for in gold
     tops: dict[tuple[str, str], int] = {}
-    openings = []
+    found: list[listing.Run] = []
     for tile in tiles:
         if tile != decade.POPE and tile not in events:
             if city_top is None:
                 city_top = decade.highest_allowed(state, seat, "gold", "city")
-            city = city_of.get(tile) or parts.city_tile(tile).city
-            openings.append((tile, factor * status[city], city_top))
-            continue
-        if tile == decade.POPE:
-            kind, currency = decade.POPE, parts.pope.currency
+            top = city_top
+            low = factor * status[city_of.get(tile) or parts.city_tile(tile).city]
         else:
-            kind, currency = "event", parts.event(tile).currency
-        top = tops.get((kind, currency))
-        if top is None:
-            top = tops[kind, currency] = decade.highest_allowed(state, seat, currency, kind)
-        openings.append((tile, 0, top))
-    return listing.nominations(openings)
+            if tile == decade.POPE:
+                kind, currency = decade.POPE, parts.pope.currency
+            else:
+                kind, currency = "event", parts.event(tile).currency
+            known = tops.get((kind, currency))
+            top = tops[kind, currency] = (
+                decade.highest_allowed(state, seat, currency, kind) if known is None else known
+            )
+            low = 0
+        ladder = ladder_of(tile)
+        if low >= 0 and top < len(ladder.moves):  # the part made already, read without a call
+            found.append((ladder.moves, ladder.texts, low, top + 1))
+        else:
+            found.append(ladder.part(low, top))
+    return found
 
 
 def _war_moves(state: Game, seat: str) -> list[listing.Run]:
