@@ -29,6 +29,7 @@ import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from threading import Lock
 from typing import Any, TypeVar
 
 from pbem.kit import templates
@@ -293,6 +294,7 @@ _POPE_FIELDS: dict[str, type] = {"name": str, "currency": str, "income_gold": in
 # let go. Data marshal cannot write is built each time.
 _BUILT: dict[tuple[bytes, str, bool], Components] = {}
 _BUILT_KEPT = 8
+_KEEPING = Lock()  # one thread at a time lets the oldest go (a web server sets up many games)
 
 
 def parse(data: Mapping[str, Any], *, edition: str, require_sources: bool = False) -> Components:
@@ -306,9 +308,10 @@ def parse(data: Mapping[str, Any], *, edition: str, require_sources: bool = Fals
     built = _BUILT.get(key)
     if built is None:
         built = _parse(data, edition=edition, require_sources=require_sources)
-        if len(_BUILT) >= _BUILT_KEPT:
-            del _BUILT[next(iter(_BUILT))]
-        _BUILT[key] = built
+        with _KEEPING:
+            if len(_BUILT) >= _BUILT_KEPT:
+                del _BUILT[next(iter(_BUILT))]
+            _BUILT[key] = built
     return built
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
+from threading import Lock
 from typing import Any
 
 from pbem.games.princes_of_the_renaissance.moves import Move, Nominate
@@ -45,17 +46,20 @@ class Ladder:
         self.make = make
         self.moves: list[Move] = []
         self.texts: list[str] = []
+        self._growing = Lock()  # one thread grows it at a time (a web server lists for many)
 
     def part(self, low: int, high: int) -> Run:
         """The moves from ``low`` to ``high``, lowest first (none when ``high`` is below ``low``)."""
         if low < 0:  # a negative amount is no index: made anew (the rules never ask for one)
             return run(self.make(amount) for amount in range(low, high + 1))
-        moves = self.moves
-        while len(moves) <= high:  # made once: only appended to, so a part given out stays true
-            move = self.make(len(moves))
-            moves.append(move)
-            self.texts.append(move.said())
-        return moves, self.texts, low, high + 1
+        if len(self.moves) <= high:
+            with self._growing:
+                while len(self.moves) <= high:
+                    move = self.make(len(self.moves))
+                    # the text first: whoever reads as far as ``moves`` reaches finds its texts
+                    self.texts.append(move.said())
+                    self.moves.append(move)
+        return self.moves, self.texts, low, high + 1
 
 
 _BIDS = Ladder(Bid)
