@@ -25,9 +25,12 @@ source of every other field):
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from threading import Lock
+from typing import Any, TypeVar
 
 from pbem.kit import templates
 from pbem.kit.templates import VALUE_LIMIT, ComponentError
@@ -166,23 +169,92 @@ class Components:
     def rule(self, name: str) -> int:
         return self.rules[name]
 
+    # Each lookup reads a table built once from the components, the first record of an id kept as
+    # the search it replaces found it: the rules look tiles up by id hundreds of times a move. An id
+    # missing from the table is searched for as before, so it fails as before.
+    @cached_property
+    def _cities(self) -> dict[str, City]:
+        return _by_id(self.cities)
+
+    @cached_property
+    def _city_tiles(self) -> dict[str, CityTile]:
+        return _by_id(self.city_tiles)
+
+    @cached_property
+    def _families(self) -> dict[tuple[str, str], FamilyTile]:
+        found: dict[tuple[str, str], FamilyTile] = {}
+        for tile in self.families:
+            found.setdefault((tile.id, tile.side), tile)
+        return found
+
+    @cached_property
+    def _troops(self) -> dict[str, Troop]:
+        return _by_id(self.troops)
+
+    @cached_property
+    def _events(self) -> dict[str, Event]:
+        return _by_id(self.events)
+
+    @cached_property
+    def _cards(self) -> dict[str, Card]:
+        return _by_id(self.cards)
+
     def city(self, city_id: str) -> City:
-        return next(city for city in self.cities if city.id == city_id)
+        found = self._cities.get(city_id)
+        return found if found is not None else next(city for city in self.cities if city.id == city_id)
 
     def city_tile(self, tile_id: str) -> CityTile:
-        return next(tile for tile in self.city_tiles if tile.id == tile_id)
+        found = self._city_tiles.get(tile_id)
+        return found if found is not None else next(tile for tile in self.city_tiles if tile.id == tile_id)
 
     def family(self, family_id: str, side: str) -> FamilyTile:
+        found = self._families.get((family_id, side))
+        if found is not None:
+            return found
         return next(tile for tile in self.families if tile.id == family_id and tile.side == side)
 
     def troop(self, troop_id: str) -> Troop:
-        return next(troop for troop in self.troops if troop.id == troop_id)
+        found = self._troops.get(troop_id)
+        return found if found is not None else next(troop for troop in self.troops if troop.id == troop_id)
 
     def event(self, event_id: str) -> Event:
-        return next(event for event in self.events if event.id == event_id)
+        found = self._events.get(event_id)
+        return found if found is not None else next(event for event in self.events if event.id == event_id)
 
     def card(self, card_id: str) -> Card:
-        return next(card for card in self.cards if card.id == card_id)
+        found = self._cards.get(card_id)
+        return found if found is not None else next(card for card in self.cards if card.id == card_id)
+
+    @cached_property
+    def city_of(self) -> dict[str, str]:
+        """The city of each City tile, by the tile's id."""
+        return {tile_id: tile.city for tile_id, tile in self._city_tiles.items()}
+
+    @cached_property
+    def ability_of(self) -> dict[str, str]:
+        """The ability of each City tile, by the tile's id."""
+        return {tile_id: tile.ability for tile_id, tile in self._city_tiles.items()}
+
+    @cached_property
+    def event_ids(self) -> frozenset[str]:
+        """The ids of every Event tile."""
+        return frozenset(event.id for event in self.events)
+
+    @cached_property
+    def city_tile_ids(self) -> frozenset[str]:
+        """The ids of every City tile."""
+        return frozenset(tile.id for tile in self.city_tiles)
+
+
+_Record = TypeVar("_Record", City, CityTile, Troop, Event, Card)
+
+
+def _by_id(records: tuple[_Record, ...]) -> dict[str, _Record]:
+    """Each record by its id, the first of an id kept."""
+    found: dict[str, _Record] = {}
+    for record in records:
+        found.setdefault(record.id, record)
+    return found
 
 
 COPIES_LIMIT = 20  # of one Treachery card or Troop tile: the hidden deck's proofs grow with it
@@ -216,11 +288,47 @@ _FIELDS: dict[str, dict[str, type]] = {
 _POPE_FIELDS: dict[str, type] = {"name": str, "currency": str, "income_gold": int, "vp": int}
 
 
+# Components already built, by the data they were built from (``marshal``: the same bytes are the
+# same values of the same types, so 1, 1.0 and true stay apart), so that every game set up from
+# one template's values, and every replay of a game, is not checked again: a handful, the oldest
+# let go. Data marshal cannot write is built each time.
+_BUILT: dict[tuple[bytes, str, bool], Components] = {}
+_BUILT_KEPT = 8
+_KEEPING = Lock()  # one thread at a time lets the oldest go (a web server sets up many games)
+
+
 def parse(data: Mapping[str, Any], *, edition: str, require_sources: bool = False) -> Components:
     """Check component data (a template, or a game's embedded values) and build the components.
 
     Raises ComponentError naming the first record and field that is wrong.
     """
+    key = _built_key(data, edition, require_sources)
+    if key is None:
+        return _parse(data, edition=edition, require_sources=require_sources)
+    built = _BUILT.get(key)
+    if built is None:
+        built = _parse(data, edition=edition, require_sources=require_sources)
+        with _KEEPING:
+            if len(_BUILT) >= _BUILT_KEPT:
+                del _BUILT[next(iter(_BUILT))]
+            _BUILT[key] = built
+    return built
+
+
+def _built_key(
+    data: Mapping[str, Any], edition: str, require_sources: bool
+) -> tuple[bytes, str, bool] | None:
+    """What ``_BUILT`` keeps components by, or None for data marshal cannot write (a Mapping of
+    another type, a date): those are built each time."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return marshal.dumps(data), edition, require_sources
+    except ValueError:
+        return None
+
+
+def _parse(data: Mapping[str, Any], *, edition: str, require_sources: bool) -> Components:
     if not isinstance(data, Mapping) or not data:
         raise ComponentError("no component data: a Princes of the Renaissance game needs its components")
     header = templates.table(data, "template")

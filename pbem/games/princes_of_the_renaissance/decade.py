@@ -37,6 +37,7 @@ from pbem.games.princes_of_the_renaissance.state import (
     Player,
 )
 from pbem.kit.auction import Auction, Raise
+from pbem.kit.frozen import evolve
 from pbem.kit.seats import FollowUp, after, first
 
 POPE = "pope"
@@ -105,17 +106,39 @@ def ability(game: Game, seat: str) -> str:
 
 
 def tile_abilities(game: Game, seat: str) -> list[str]:
-    return [game.components.city_tile(tile).ability for tile in game.players[seat].city_tiles]
+    ability_of, parts = game.components.ability_of, game.components
+    return [
+        ability_of[tile] if tile in ability_of else parts.city_tile(tile).ability
+        for tile in game.players[seat].city_tiles
+    ]
 
 
 def tiles_with(game: Game, seat: str, power: str) -> list[str]:
     """``seat``'s City tiles with this power."""
-    return [t for t in game.players[seat].city_tiles if game.components.city_tile(t).ability == power]
+    ability_of, parts = game.components.ability_of, game.components
+    return [
+        tile
+        for tile in game.players[seat].city_tiles
+        if (ability_of[tile] if tile in ability_of else parts.city_tile(tile).ability) == power
+    ]
 
 
 def unused_tiles(game: Game, seat: str, power: str) -> list[str]:
     """``seat``'s City tiles with this power not yet used this decade."""
     return [tile for tile in tiles_with(game, seat, power) if tile not in game.players[seat].used]
+
+
+def unused_powers(game: Game, seat: str) -> dict[str, list[str]]:
+    """``unused_tiles`` for every power at once: each power of ``seat``'s City tiles with the
+    tiles that have it not yet used this decade, in the order held."""
+    player = game.players[seat]
+    found: dict[str, list[str]] = {}
+    if not player.city_tiles:
+        return found
+    for tile, power in zip(player.city_tiles, tile_abilities(game, seat), strict=True):
+        if tile not in player.used:
+            found.setdefault(power, []).append(tile)
+    return found
 
 
 def hand_limit(game: Game, seat: str) -> int:
@@ -126,19 +149,21 @@ def hand_limit(game: Game, seat: str) -> int:
     return limit + tile_abilities(game, seat).count("hand-limit")
 
 
+_GOLD_DISCOUNTS = {"gonzaga-a": 2, "gonzaga-b": 1, "baglioni-a": 1}
+_INFLUENCE_DISCOUNTS = {"montefeltro-a": 2, "montefeltro-b": 1, "baglioni-a": 1}
+
+
 def discount(game: Game, seat: str, currency: str, kind: str) -> int:
     """What ``seat`` takes off the price of an auction it wins (seed 000, "Тайлы Семей" and
     "Тайлы Городов"): the families' discounts by currency (Baglioni's B side in the currency it
     declared for the decade), the Pope-discount tiles on the Pope, and Swiss Mercenaries and the
     Armourer on a condottiere bid."""
     own = ability(game, seat)
-    amount = 0
-    if currency == "gold":
-        amount += {"gonzaga-a": 2, "gonzaga-b": 1, "baglioni-a": 1}.get(own, 0)
-    else:
-        amount += {"montefeltro-a": 2, "montefeltro-b": 1, "baglioni-a": 1}.get(own, 0)
+    amount = (_GOLD_DISCOUNTS if currency == "gold" else _INFLUENCE_DISCOUNTS).get(own, 0)
     if own == "baglioni-b" and game.players[seat].declared == currency:
         amount += 1
+    if not game.players[seat].city_tiles:
+        return amount
     if kind == POPE:
         amount += tile_abilities(game, seat).count("pope-discount")
     if kind in (ATTACKER, DEFENDER):
@@ -161,7 +186,7 @@ def highest_allowed(game: Game, seat: str, currency: str, kind: str) -> int:
     """A player may bid more than they hold when their discounts cover the difference (and, on
     the Pope, the Bribe Cardinal cards they have played and still hold)."""
     own = holding(game.players[seat], currency) + discount(game, seat, currency, kind)
-    return own + cardinals(game, seat, kind)
+    return own + cardinals(game, seat, kind) if kind == POPE else own  # no card pays another lot
 
 
 def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
@@ -170,12 +195,29 @@ def city_tile_refusal(game: Game, seat: str, tile_id: str) -> str | None:
     limit, cities = game.components.rule("city_tile_limit"), game.components.rule("city_limit")
     if len(player.city_tiles) >= limit:
         return f"{seat} already holds {len(player.city_tiles)} City tiles, the limit"
-    held = {game.components.city_tile(tile).city for tile in player.city_tiles}
-    city = game.components.city_tile(tile_id).city
+    parts, city_of = game.components, game.components.city_of
+    held = {city_of[tile] if tile in city_of else parts.city_tile(tile).city for tile in player.city_tiles}
+    city = city_of[tile_id] if tile_id in city_of else parts.city_tile(tile_id).city
     if city not in held and len(held) >= cities:
         names = ", ".join(sorted(game.components.city(name).name for name in held))
         return f"{seat} already holds City tiles of {cities} cities ({names}) and cannot add a fourth"
     return None
+
+
+def open_city_tiles(game: Game, seat: str, tiles: list[str]) -> list[str]:
+    """The City tiles of ``tiles`` ``seat`` may take (``city_tile_refusal`` refuses none of them),
+    in their order: the tiles it holds are read once for all of them."""
+    player = game.players[seat]
+    parts = game.components
+    if len(player.city_tiles) >= parts.rule("city_tile_limit"):
+        return []
+    city_of = parts.city_of
+    held = {city_of[tile] if tile in city_of else parts.city_tile(tile).city for tile in player.city_tiles}
+    if len(held) < parts.rule("city_limit"):
+        return list(tiles)
+    return [
+        tile for tile in tiles if (city_of[tile] if tile in city_of else parts.city_tile(tile).city) in held
+    ]
 
 
 def tile_name(game: Game, tile: str) -> str:
@@ -189,12 +231,12 @@ def tile_name(game: Game, tile: str) -> str:
     return f"{city_tile.name} ({game.components.city(city_tile.city).name})"
 
 
-def _event_ids(game: Game) -> set[str]:
-    return {event.id for event in game.components.events}
+def _event_ids(game: Game) -> frozenset[str]:
+    return game.components.event_ids
 
 
-def _city_tile_ids(game: Game) -> set[str]:
-    return {tile.id for tile in game.components.city_tiles}
+def _city_tile_ids(game: Game) -> frozenset[str]:
+    return game.components.city_tile_ids
 
 
 # --- the Buy action --------------------------------------------------------------------------------
@@ -377,8 +419,13 @@ def pope_refusal(game: Game) -> str | None:
     return None
 
 
-def _check_affordable(game: Game, seat: str, bid: int, currency: str, kind: str) -> None:
-    top = highest_allowed(game, seat, currency, kind)
+def _check_affordable(
+    game: Game, seat: str, bid: int, currency: str, kind: str, *, top: int | None = None
+) -> None:
+    """``bid`` refused if ``seat`` cannot pay it: above ``top``, the most it may bid
+    (``highest_allowed``, found here unless given)."""
+    if top is None:
+        top = highest_allowed(game, seat, currency, kind)
     if bid > top:
         have = holding(game.players[seat], currency)
         off = discount(game, seat, currency, kind)
@@ -386,12 +433,13 @@ def _check_affordable(game: Game, seat: str, bid: int, currency: str, kind: str)
         raise IllegalMoveError(f"{seat} holds {have} {currency} {reason}: a bid of {bid} cannot be paid")
 
 
-def nominate(game: Game, seat: str, tile: str, bid: int) -> None:
+def put_up(game: Game, seat: str, tile: str, bid: int) -> bool:
+    """The Auction action: ``tile`` put up, opening at ``bid``; True when nobody can outbid it and
+    the auction is over, for ``settle``. It only sets the auction and adds to the events."""
     kind, currency = auction_kind(game, tile)
     open_auction(game, Auction(Lot(tile, kind, currency, seat), tuple(game.order), seat, seat, bid))
     game.events.append(f"{seat} puts {tile_name(game, tile)} up for auction, opening at {bid} {currency}")
-    if next_bidder(game):
-        settle(game)
+    return next_bidder(game)
 
 
 def open_auction(game: Game, auction: Auction[Lot]) -> None:
@@ -423,22 +471,29 @@ def condottiere_refusal(game: Game, seat: str, side: str) -> str | None:
 
 def bid_refusal(game: Game, seat: str) -> str | None:
     """Why ``seat`` can make no bid at all in the current auction, or None."""
+    return bid_room(game, seat)[0]
+
+
+def bid_room(game: Game, seat: str) -> tuple[str | None, int]:
+    """``bid_refusal``, and the most ``seat`` may bid (``highest_allowed``), found on the way (-1
+    when a refusal comes before it is asked): the listing of bids needs both."""
     auction = game.auction
     assert auction is not None
     lot = auction.lot
     if lot.kind in (ATTACKER, DEFENDER):
         refusal = condottiere_refusal(game, seat, lot.kind)
         if refusal:
-            return refusal
+            return refusal, -1
     if seat in game.frozen:
-        return f"{seat} is frozen by Freeze Bid"
+        return f"{seat} is frozen by Freeze Bid", -1
     if lot.kind == "city":
         refusal = city_tile_refusal(game, seat, lot.tile)
         if refusal:
-            return refusal
-    if highest_allowed(game, seat, lot.currency, lot.kind) <= auction.price:
-        return f"{seat} cannot outbid {auction.price} {lot.currency}"
-    return None
+            return refusal, -1
+    top = highest_allowed(game, seat, lot.currency, lot.kind)
+    if top <= auction.price:
+        return f"{seat} cannot outbid {auction.price} {lot.currency}", top
+    return None, top
 
 
 def check_raise(game: Game, seat: str, amount: int) -> None:
@@ -453,10 +508,10 @@ def check_raise(game: Game, seat: str, amount: int) -> None:
         raise IllegalMoveError(
             f"a bid must exceed the highest bid ({auction.price}): bid {RAISE.least(auction)} or more"
         )
-    refusal = bid_refusal(game, seat)
+    refusal, top = bid_room(game, seat)
     if refusal and "cannot outbid" not in refusal:
         raise IllegalMoveError(refusal)
-    _check_affordable(game, seat, amount, auction.lot.currency, auction.lot.kind)
+    _check_affordable(game, seat, amount, auction.lot.currency, auction.lot.kind, top=top)
 
 
 def raise_bid(game: Game, seat: str, amount: int) -> bool:
@@ -492,15 +547,16 @@ def next_bidder(game: Game) -> bool:
     while True:
         auction = game.auction
         assert auction is not None
-        if auction.over:
+        rivals = auction.rivals  # none left: the auction is over (``over``)
+        if not rivals:
             return True
-        seat = auction.next_seat()
+        seat = after(auction.among, auction.turn, rivals)  # auction.next_seat(), its rivals found
         refusal = bid_refusal(game, seat)
         if refusal and not _has_a_say(game, seat, refusal):
             game.auction = auction.passing(seat)
             game.events.append(f"{seat} passes ({refusal})")
             continue
-        game.auction = auction.onward()
+        game.auction = evolve(auction, turn=seat)  # auction.onward(), its next seat found already
         return False
 
 

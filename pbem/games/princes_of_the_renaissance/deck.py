@@ -47,7 +47,10 @@ def hidden(game: Game, seat: str) -> list[str]:
 def face_down(game: Game, seat: str) -> int:
     """How many cards ``seat`` holds face down, counting those drawn and still being dealt: public,
     like the size of a hand at the table, and all the rules may go by when asking who may play."""
-    return len(hidden(game, seat)) + cards.dealing(game.drawing, seat)
+    held = game.players[seat].cards
+    if not game.drawing:  # asked several times a move, most often of an empty hand and no deal
+        return len(cards.hidden(held, game.shown)) if held else 0
+    return len(cards.hidden(held, game.shown)) + cards.dealing(game.drawing, seat)
 
 
 def face_up(game: Game, seat: str, card: str) -> list[str]:
@@ -100,9 +103,10 @@ def drawn(game: Game, request: DrawRequest, token: str) -> Game:
     waiting for it (nobody moves while a draw is open, so the choice is the one just made)."""
     from pbem.games.princes_of_the_renaissance.state import KEEP
 
-    game = game.copy()
-    game.drawing = cards.answered(game.drawing, request)
+    # Only the drawer's hand and the follow-ups change in place: the rest is shared with ``game``.
     seat = request.seat
+    game = game.logged("follow_ups", player=seat)
+    game.drawing = cards.answered(game.drawing, request)
     game.players[seat].cards.append(token)
     for index, due in enumerate(game.follow_ups):
         if due.seat == seat and due.kind == KEEP and len(due.what.split()) < 2:
@@ -112,7 +116,7 @@ def drawn(game: Game, request: DrawRequest, token: str) -> Game:
 
 
 def revealed(game: Game, token: str, card: str) -> Game:
-    game = game.copy()
+    game = game.logged()  # no container changes in place: the cards shown are a new value
     game.shown = cards.with_shown(game.shown, token, card)
     game.showing = token
     return game

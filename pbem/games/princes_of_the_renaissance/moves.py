@@ -37,6 +37,7 @@ is asked to move (the engine lets a free move through without a demand; the rule
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pbem.crypto.identity import valid_name
 from pbem.errors import MoveSyntaxError
@@ -162,6 +163,9 @@ VERB_FORMS = {
 }
 
 
+# A move is read again from the text it was listed as, every move of a game: the moves read are
+# kept (they are values), the oldest let go; a refusal is not kept, and is raised again.
+@lru_cache(maxsize=1 << 12)
 def parse(text: str) -> Move:
     """The move ``text`` writes, or a MoveSyntaxError with the forms of its verb."""
     move = _parse(*words(text))

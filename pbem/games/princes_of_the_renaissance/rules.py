@@ -6,6 +6,7 @@ table of moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from pbem.crypto.randomness import Draws
@@ -13,7 +14,16 @@ from pbem.engine.declaration import GameInfo
 from pbem.engine.ruleset import CardUse, DeckSpec, Demand, DrawRequest, RandomRequest
 from pbem.errors import IllegalMoveError
 from pbem.games.princes_of_the_renaissance import components as parts
-from pbem.games.princes_of_the_renaissance import decade, deck, exchange, opening, powers, scoring, war
+from pbem.games.princes_of_the_renaissance import (
+    decade,
+    deck,
+    exchange,
+    listing,
+    opening,
+    powers,
+    scoring,
+    war,
+)
 from pbem.games.princes_of_the_renaissance.moves import (
     Bank,
     Buy,
@@ -112,7 +122,10 @@ class Rules(TableRules[Game, Move], DrawRules[Game]):
         return [Demand(actor, "move", _step(state), _prompt(state))]
 
     def legal(self, state: Game, seat: str) -> list[Move]:
-        return _legal(state, seat)
+        return listing.moves(_legal(state, seat))
+
+    def legal_moves(self, state: Game, seat: str) -> list[str]:
+        return listing.texts(_legal(state, seat))
 
     def outcomes(self, before: Game, after: Game) -> list[str]:
         from pbem.games.princes_of_the_renaissance.outcomes import outcomes
@@ -444,14 +457,106 @@ def _on_copy(play: Callable[..., None]) -> Plays[Game]:
     return played
 
 
-def _opening_or(rule: Plays[Game], play: Callable[..., None]) -> Plays[Game]:
-    """A play by the opening's ``rule`` in the opening, and by ``play`` after it."""
-    after_it = _on_copy(play)
+def _changing(play: Callable[..., None], *changed: str) -> Plays[Game]:
+    """A play of the decades that changes in place only the moving seat's player, the events and
+    the containers ``changed`` names, and sets fields anew: it is played on a copy sharing the
+    others (Game.logged). That holds while the decade is not over: carrying on then ends it, and
+    its end pays every seat, so the play is made on a whole copy (``_on_copy``)."""
+    whole = _on_copy(play)
 
     def played(game: Game, seat: str, *fields: Any) -> Game:
-        return (rule if game.phase in OPENING_PHASES else after_it)(game, seat, *fields)
+        if game.decade_over:
+            return whole(game, seat, *fields)
+        game = game.logged(*changed, player=seat)
+        play(game, seat, *fields)
+        game.showing = ""
+        return game
 
     return played
+
+
+def _until_sold(game: Game, step: Callable[..., bool], seat: str, *fields: Any) -> Game:
+    """A play by ``step`` that opens an auction, or bids or passes in it, and tells whether the
+    auction is over (decade.put_up, raise_bid, drop_out). Most moves of a game are such, and until
+    the auction is over they change only the auction and the events (``step`` and
+    decade.next_bidder rebind ``auction`` and add to ``events``, nothing else): the game is copied
+    sharing its other containers (Game.logged), and copied further only for its phase to settle
+    the auction that is over (``_for_settling``), as _on_copy of the whole play would."""
+    game = game.logged()
+    if step(game, seat, *fields):
+        game = _for_settling(game)
+        _settle_if_over(game, True)
+    game.showing = ""
+    return game
+
+
+def _for_settling(game: Game) -> Game:
+    """A copy of ``game`` its auction that is over can be settled on. A tile's or the Pope's
+    (decade.settle) changes in place only its winner's player, the supply of City tiles, the Event
+    tiles left, the tiles won this turn, the follow-ups, the discards (a Bribe Cardinal paying) and
+    the events, unless it ends the decade (its last Event tile sold, or the decade over already:
+    its end pays every seat); a condottiere's moves the war on. Those are copied whole."""
+    auction = game.auction
+    if auction is None or auction.lot.kind in (ATTACKER, DEFENDER) or game.decade_over:
+        return game.copy()
+    if auction.lot.kind not in ("city", decade.POPE) and len(game.event_row) <= 1:  # an Event tile
+        return game.copy()
+    changed = ("city_supply", "event_row", "won_this_turn", "follow_ups", "discards")
+    return game.logged(*changed, player=auction.winner)
+
+
+def _declined(game: Game, seat: str) -> Game:
+    """A pass in a war (war.decline). Until the war's stage is over it changes only the war and
+    the events (war.declined): the game is copied sharing its other containers, and copied whole
+    only for the war to move on (war.move_on)."""
+    game = game.logged("war")
+    if war.declined(game, seat):
+        game = game.copy()
+        war.move_on(game)
+    game.showing = ""
+    return game
+
+
+def _turn_ended(game: Game) -> Game:
+    """A pass that closes the end-of-turn window while the decade goes on: carrying on only moves
+    the turn, changing the follow-ups and setting fields anew (decade.carry_on), so the game is
+    copied sharing its other containers."""
+    game = game.logged("follow_ups")
+    game.follow_ups.pop(0)
+    decade.carry_on(game)
+    game.showing = ""
+    return game
+
+
+def _play_pass(game: Game, seat: str) -> Game:
+    """A pass, played on the copy its phase needs: one changing only what a pass in an auction
+    (``_until_sold``), in a war (``_declined``) or closing the end-of-turn window (``_turn_ended``,
+    unless the decade is over) changes, as these are most of a game's moves; the opening's own
+    copy; a whole copy otherwise."""
+    phase = game.phase
+    if phase == AUCTION:
+        return _until_sold(game, decade.drop_out, seat)
+    if phase == WAR and game.war is not None:
+        return _declined(game, seat)
+    if phase == FOLLOW_UP and game.follow_ups[0].kind == END_TURN and not game.decade_over:
+        return _turn_ended(game)
+    if phase in OPENING_PHASES:
+        return opening.apply_pass(game, seat)
+    return _PASS_ON_COPY(game, seat)
+
+
+def _play_bid(game: Game, seat: str, amount: int) -> Game:
+    """A bid: in an auction on the copy ``_until_sold`` makes, in the opening on its own copy."""
+    if game.phase == AUCTION:
+        return _until_sold(game, decade.raise_bid, seat, amount)
+    if game.phase in OPENING_PHASES:
+        return opening.apply_bid(game, seat, amount)
+    return _RAISE_ON_COPY(game, seat, amount)
+
+
+def _nominate(game: Game, seat: str, tile: str, bid: int) -> Game:
+    """A tile put up for auction, on the copy ``_until_sold`` makes."""
+    return _until_sold(game, decade.put_up, seat, tile, bid)
 
 
 def _check_bid(game: Game, seat: str, amount: int) -> None:
@@ -638,24 +743,30 @@ def _raise(game: Game, seat: str, amount: int) -> None:
     _settle_if_over(game, decade.raise_bid(game, seat, amount))
 
 
+# The passes and bids played on a whole copy: outside an auction, a war and the end of a turn.
+_PASS_ON_COPY = _on_copy(_pass)
+_RAISE_ON_COPY = _on_copy(_raise)
+
 # Each move's check, once ``Rules.first`` has let it through in the phase it is made in, and its
 # play. A move several phases take is judged by the rule of its phase; a move that is no action,
 # made on one's turn, is refused saying when it comes.
 MOVES = MoveTable[Game, Game](
     {
-        Bid: (_check_bid, _opening_or(opening.apply_bid, _raise)),
-        Pass: (_check_pass, _opening_or(opening.apply_pass, _pass)),
+        Bid: (_check_bid, _play_bid),
+        Pass: (_check_pass, _play_pass),
         Family: (
             _in(OPENING_PHASES, opening.check_family, _refuse("families were chosen in the opening")),
             opening.apply_family,
         ),
-        Buy: (_check_buy, _on_copy(_buy)),
-        Discard: (_check_discard, _on_copy(_discard)),
-        Nominate: (decade.check_nominate, _on_copy(decade.nominate)),
+        # decade.buy_troop and buy_card, the troops' supply, the card's draw and the follow-ups
+        Buy: (_check_buy, _changing(_buy, "troop_supply", "follow_ups")),
+        # decade.discard_troop and discard_card: the troops' supply, the discards, the follow-ups
+        Discard: (_check_discard, _changing(_discard, "troop_supply", "discards", "follow_ups")),
+        Nominate: (decade.check_nominate, _nominate),
         StartWar: (war.check_war, _on_copy(war.start_war)),
         Place: (
             _in((FOLLOW_UP,), decade.check_place, _refuse("there is no Event tile waiting to be placed")),
-            _on_copy(decade.place),
+            _changing(decade.place, "status", "artists", "follow_ups"),
         ),
         Play: (_check_play, _on_copy(_play)),
         Use: (_check_use, _on_copy(_use)),
@@ -671,45 +782,52 @@ MOVES = MoveTable[Game, Game](
 
 
 # --- legal moves --------------------------------------------------------------------------------------
+# Listed as runs (listing.py): the same runs come back move after move, each built once with its text.
+
+PASSING = listing.one(Pass)
+CARDINAL = listing.one(Play, "bribe-cardinal")
+VETO = listing.one(Play, "veto")
+REROLLING = listing.one(Reroll)
+LEAGUES = listing.run([League(ATTACKER), League(DEFENDER)])
+DECLARING = listing.run([Declare("gold"), Declare("influence")])
+PLACES = listing.run(Place(city) for city in parts.CITIES)
+WARS = listing.run(StartWar(a, d) for a in parts.CITIES for d in parts.CITIES if a != d)
+WAR_CARDS = listing.run(Play("start-war", (a, d)) for a in parts.CITIES for d in parts.CITIES if a != d)
 
 
-def _legal(state: Game, seat: str) -> list[Move]:
+def _legal(state: Game, seat: str) -> list[listing.Run]:
     """Every move ``seat`` may make now, built from the rules rather than by trying each text."""
     player = state.players[seat]
     if state.phase == BID_STEP and player.bid is None:
-        return [Bid(amount) for amount in range(player.gold + 1)]
+        return [listing.bids(0, player.gold)]
     if state.phase == FAMILY_BIDDING and opening.bidding_actor(state) == seat:
-        raises: list[Move] = [
-            Bid(amount) for amount in range(opening.highest_bid(state) + 1, player.gold + 1)
-        ]
-        return [*raises, Pass()]
+        return [listing.bids(opening.highest_bid(state) + 1, player.gold), PASSING]
     if state.phase == FAMILY_CHOICE and opening.chooser(state) == seat:
-        return [Family(name) for name in opening.free_families(state)]
+        return [listing.one(Family, name) for name in opening.free_families(state)]
     if _actor(state) != seat:
         return []
     extras = _extras(state, seat)
     if state.phase == ACTION:
         offer = state.pope is None and deck.face_down(state, seat)
-        cardinal: list[Move] = [Play("bribe-cardinal")] if offer else []
+        cardinal = [CARDINAL] if offer else []
         return extras + cardinal + _actions(state, seat)
     if state.phase == AUCTION and state.auction is not None:
         auction = state.auction
-        top = decade.highest_allowed(state, seat, auction.lot.currency, auction.lot.kind)
-        refusal = decade.bid_refusal(state, seat)
-        bids: list[Move] = []
+        refusal, top = decade.bid_room(state, seat)
+        bids: list[listing.Run] = []
         if refusal is None or "cannot outbid" in refusal:  # asked only for Freeze Bid or the Banker
-            bids = [Bid(amount) for amount in range(auction.price + 1, top + 1)]
+            bids = [listing.bids(auction.price + 1, top)]
         # Every card a player may hold is offered to any player holding one face down: the rules
         # cannot know which it holds, and the engine refuses a card the player cannot show.
-        cards: list[Move] = []
+        cards: list[listing.Run] = []
         if deck.face_down(state, seat):
             others = [
                 s for s in state.order if s != seat and s not in auction.passed and s not in state.frozen
             ]
-            cards = [Play("freeze-bid", (other.lower(),)) for other in others]
+            cards = [listing.one(Play, "freeze-bid", (other.lower(),)) for other in others]
             if auction.lot.kind == decade.POPE and seat not in state.frozen:
-                cards.append(Play("bribe-cardinal"))
-        return extras + bids + cards + [Pass()]
+                cards.append(CARDINAL)
+        return extras + bids + cards + [PASSING]
     if state.phase == WAR and state.war is not None:
         return extras + _war_moves(state, seat)
     if state.phase == FOLLOW_UP:
@@ -717,95 +835,130 @@ def _legal(state: Game, seat: str) -> list[Move]:
     return []
 
 
-def _extras(state: Game, seat: str) -> list[Move]:
+def _extras(state: Game, seat: str) -> list[listing.Run]:
     """Moves that do not end what the seat is asked to do: the Banker, and on one's own turn the
     stealing cards, Lucrezia Borgia and the free cards."""
-    moves: list[Move] = []
-    if decade.unused_tiles(state, seat, "banker") and not state.decade_over and not state.ended:
+    moves: list[listing.Run] = []
+    unused = decade.unused_powers(state, seat)
+    if unused.get("banker") and not state.decade_over and not state.ended:
         player = state.players[seat]
         for currency, have in (("gold", player.gold), ("influence", player.influence)):
-            moves.extend(Bank(amount, currency) for amount in range(1, min(3, have) + 1))
+            moves.extend(listing.one(Bank, amount, currency) for amount in range(1, min(3, have) + 1))
     if not powers.on_own_turn(state, seat):
         return moves
-    others = [other for other in state.order if other != seat]
+    others = [other.lower() for other in state.order if other != seat]
     if deck.face_down(state, seat):
-        for card in powers.STEALS:
-            moves.extend(Play(card, (other.lower(),)) for other in others)
-    for tile in decade.unused_tiles(state, seat, "lucrezia-borgia"):
-        moves.extend(Use(tile, other.lower()) for other in others)
+        moves.append(_steals(tuple(others)))
+    for tile in unused.get("lucrezia-borgia", ()):
+        moves.extend(listing.one(Use, tile, other) for other in others)
     if deck.size(state):
-        moves.extend(Use(tile) for tile in decade.unused_tiles(state, seat, "free-card"))
+        for tile in unused.get("free-card", ()):
+            moves.append(listing.one(Use, tile))
         if decade.ability(state, seat) == "malatesta-a" and powers.MALATESTA not in state.players[seat].used:
-            moves.append(Use(powers.MALATESTA))
+            moves.append(listing.one(Use, powers.MALATESTA))
     return moves
 
 
-def _actions(state: Game, seat: str) -> list[Move]:
+@lru_cache(maxsize=1 << 8)
+def _steals(others: tuple[str, ...]) -> listing.Run:
+    """Each stealing card played on each of ``others``."""
+    return listing.run(Play(card, (other,)) for card in powers.STEALS for other in others)
+
+
+def _actions(state: Game, seat: str) -> list[listing.Run]:
     player = state.players[seat]
-    moves: list[Move] = []
-    for troop in state.components.troops:
-        try:
-            decade.check_buy_troop(state, seat, troop.id)
-        except IllegalMoveError:
-            continue
-        moves.append(Buy(troop.id))
+    moves: list[listing.Run] = [
+        listing.one(Buy, troop.id)
+        for troop in state.components.troops
+        if decade.troop_refusal(state, seat, troop.id) is None  # the turn is seat's: _legal asked
+    ]
     if decade.card_refusal(state, seat) is None:
-        moves.append(Buy("card"))
-    moves.extend(Discard(troop) for troop in player.troops)
-    offered = [tile for tile in state.city_supply if decade.city_tile_refusal(state, seat, tile) is None]
-    offered += list(state.event_row)
+        moves.append(listing.one(Buy, "card"))
+    moves.extend(listing.one(Discard, troop) for troop in player.troops)
+    offered = decade.open_city_tiles(state, seat, state.city_supply)
+    offered += state.event_row
     if state.pope is None:
         offered.append(decade.POPE)
-    for tile in offered:
-        kind, currency = decade.auction_kind(state, tile)
-        top = decade.highest_allowed(state, seat, currency, kind)
-        moves.extend(Nominate(tile, bid) for bid in range(decade.opening_minimum(state, tile), top + 1))
+    moves += _nominations(state, seat, offered)
     if state.wars < war.limit(state):
-        moves.extend(StartWar(a, d) for a in parts.CITIES for d in parts.CITIES if a != d)
-    moves.append(Pass())
+        moves.append(WARS)
+    moves.append(PASSING)
     return moves
 
 
-def _war_moves(state: Game, seat: str) -> list[Move]:
+def _nominations(state: Game, seat: str, tiles: list[str]) -> list[listing.Run]:
+    """Each of ``tiles`` put up at every opening bid from the lowest it takes
+    (``decade.opening_minimum``) to the most ``seat`` may bid for it (``decade.highest_allowed``):
+    every action lists them for every tile on offer, so each lot's kind is read here at once and
+    what the seat may bid is found once per kind and currency."""
+    parts = state.components
+    events, city_of, status = parts.event_ids, parts.city_of, state.status
+    factor = parts.rule("city_bid_factor")
+    ladder_of = listing.nominations
+    city_top: int | None = None  # every City tile is bid for in gold
+    tops: dict[tuple[str, str], int] = {}
+    found: list[listing.Run] = []
+    for tile in tiles:
+        if tile != decade.POPE and tile not in events:
+            if city_top is None:
+                city_top = decade.highest_allowed(state, seat, "gold", "city")
+            top = city_top
+            low = factor * status[city_of.get(tile) or parts.city_tile(tile).city]
+        else:
+            if tile == decade.POPE:
+                kind, currency = decade.POPE, parts.pope.currency
+            else:
+                kind, currency = "event", parts.event(tile).currency
+            known = tops.get((kind, currency))
+            top = tops[kind, currency] = (
+                decade.highest_allowed(state, seat, currency, kind) if known is None else known
+            )
+            low = 0
+        ladder = ladder_of(tile)
+        if low >= 0 and top < len(ladder.moves):  # the part made already, read without a call
+            found.append((ladder.moves, ladder.texts, low, top + 1))
+        else:
+            found.append(ladder.part(low, top))
+    return found
+
+
+def _war_moves(state: Game, seat: str) -> list[listing.Run]:
     current = state.war
     assert current is not None
-    moves: list[Move] = []
+    moves: list[listing.Run] = []
     if current.stage == WINDOW:
         if deck.face_down(state, seat):
-            moves.append(Play("veto"))
-            moves.extend(Play("bad-weather", (city,)) for city in (current.attacker, current.defender))
+            moves.append(VETO)
+            moves.extend(
+                listing.one(Play, "bad-weather", (city,)) for city in (current.attacker, current.defender)
+            )
     elif current.stage == LEAGUE:
-        moves.extend([League(ATTACKER), League(DEFENDER)])
+        moves.append(LEAGUES)
     elif current.stage == BRIBES and deck.face_down(state, seat):
         for target in war.targets(state):
             owner, troop = target.split("/")
-            moves.append(Play("bribe-troops", (owner.lower(), troop)))
+            moves.append(listing.one(Play, "bribe-troops", (owner.lower(), troop)))
     elif current.stage == REROLL:
-        moves.append(Reroll())
-    return [*moves, Pass()]
+        moves.append(REROLLING)
+    return [*moves, PASSING]
 
 
-def _follow_up_moves(state: Game, seat: str) -> list[Move]:
+def _follow_up_moves(state: Game, seat: str) -> list[listing.Run]:
     due = state.follow_ups[0]
     player = state.players[seat]
     if due.kind == DISCARD:
-        return [Discard(token) for token in player.cards]
+        return [listing.one(Discard, token) for token in player.cards]
     if due.kind == PLACE:
-        places: list[Move] = [Place(city) for city in parts.CITIES]
-        return [*places, Pass()] if decade.placement_optional(state, due.what) else places
+        return [PLACES, PASSING] if decade.placement_optional(state, due.what) else [PLACES]
     if due.kind == KEEP:
-        return [Keep(token) for token in due.what.split()]
+        return [listing.one(Keep, token) for token in due.what.split()]
     if due.kind == DECLARE:
-        return [Declare("gold"), Declare("influence")]
+        return [DECLARING]
     if due.kind == RANK:
-        return [*(Rank(city) for city in due.what.split()), Pass()]
+        return [*(listing.one(Rank, city) for city in due.what.split()), PASSING]
     if due.kind == END_TURN:
-        wars: list[Move] = []
-        if deck.face_down(state, seat):
-            wars = [Play("start-war", (a, d)) for a in parts.CITIES for d in parts.CITIES if a != d]
-        return [*wars, Pass()]
-    options: list[Move] = [Buy("card")] if decade.card_refusal(state, seat) is None else []
-    return [*options, Pass()]
+        return [WAR_CARDS, PASSING] if deck.face_down(state, seat) else [PASSING]
+    return [listing.one(Buy, "card"), PASSING] if decade.card_refusal(state, seat) is None else [PASSING]
 
 
 RULES = Rules(MOVES)

@@ -100,25 +100,38 @@ def current(game: Game) -> War:
 
 def advance(game: Game) -> None:
     """Move the war on until someone must decide something or the dice are needed."""
+    if not waiting(game):
+        move_on(game)
+
+
+def waiting(game: Game) -> bool:
+    """Whether the war still waits in its stage: for those still asked (who can still play a
+    card), for a Holy League or a reroll still to be decided, or for the dice once no bribe is
+    left to play. False when the stage is over and the war moves on (``move_on``). It changes
+    nothing but the war."""
     war = current(game)
     if war.stage == WINDOW:
         war.asked = [seat for seat in war.asked if _can_interrupt(game, seat)]
-        if war.asked:
-            return
-        _condottiere_auction(game, ATTACKER)
-        return
+        return bool(war.asked)
     if war.stage == LEAGUE:
-        if war.asked:
-            return
-        _bribes(game)
-        return
+        return bool(war.asked)
     if war.stage == BRIBES:
         war.asked = [seat for seat in war.asked if deck.face_down(game, seat)]  # as in the window
-        if war.asked:
-            return
-        war.stage = DICE
-        return
-    if war.stage == REROLL and not war.asked:
+        if not war.asked:
+            war.stage = DICE
+        return True
+    return war.stage != REROLL or bool(war.asked)
+
+
+def move_on(game: Game) -> None:
+    """The war's stage is over (``waiting``): the condottiere auctions after the window, the
+    bribes after the Holy League, the outcome once the dice stand."""
+    war = current(game)
+    if war.stage == WINDOW:
+        _condottiere_auction(game, ATTACKER)
+    elif war.stage == LEAGUE:
+        _bribes(game)
+    elif war.stage == REROLL:
         finish(game)
 
 
@@ -162,11 +175,18 @@ def check_pass(game: Game, seat: str) -> None:
 
 def decline(game: Game, seat: str) -> None:
     """A pass in a war's window, Holy League, bribes or reroll."""
+    if declined(game, seat):
+        move_on(game)
+
+
+def declined(game: Game, seat: str) -> bool:
+    """``seat`` passes (``decline``); True when the war moves on (``move_on``). It changes nothing
+    but the war and the events."""
     war = current(game)
     war.asked.remove(seat)
     if war.stage == REROLL:
         game.events.append(f"{seat} lets the dice stand")
-    advance(game)
+    return not waiting(game)
 
 
 # --- condottiere auctions ---------------------------------------------------------------------------
