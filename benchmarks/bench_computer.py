@@ -51,6 +51,8 @@ from pbem.engine.ruleset import require_ruleset
 from pbem.errors import IllegalMoveError
 from pbem.games import GAMES
 from pbem.kit.computer import Turn, Walk, choose, knowledge_of
+from pbem.kit.computer.estimate import Estimate
+from pbem.kit.computer.search import PRIOR
 from pbem.kit.computer.walk import WalkRules, shares
 from pbem.kit.dealer import Dealer, Hands
 from tests.games.setups import new_game
@@ -184,7 +186,8 @@ def play_game(
             playouts=args.playouts,
             seconds=args.seconds,
             seed=f"{args.seed}:{index}:{walk.moves}",
-            estimate=None if args.to_the_end or info.estimate is None else info.estimate(),
+            estimate=estimate_for(info, args),
+            prior=args.prior,
         )
         if choice.playouts:
             results.searched.append(time.perf_counter() - began)
@@ -195,6 +198,15 @@ def play_game(
     results.shares.append(shares(rules, walk.state)[computer])
     results.ranks.append(rank(rules, walk.state, computer))
     results.moves += walk.moves
+
+
+def estimate_for(info: GameInfo, args: argparse.Namespace) -> Estimate | None:
+    """The game's declared estimate, cut after ``--horizon`` moves where given; none with
+    ``--to-the-end``."""
+    if args.to_the_end or info.estimate is None:
+        return None
+    declared: Estimate = info.estimate()
+    return declared if args.horizon is None else Estimate(declared.chance, args.horizon)
 
 
 def main() -> int:
@@ -209,6 +221,10 @@ def main() -> int:
         "--to-the-end",
         action="store_true",
         help="every playout to the end, not cut short and judged by the game's estimate",
+    )
+    parser.add_argument("--horizon", type=int, help="moves before a playout is judged (default: the game's)")
+    parser.add_argument(
+        "--prior", type=int, default=PRIOR, help=f"playouts' worth of the estimate one move on ({PRIOR})"
     )
     parser.add_argument("--baseline", type=int, default=5, help="random games for the baseline (default 5)")
     parser.add_argument("--seed", type=int, default=2026)

@@ -46,6 +46,11 @@ from pbem.kit.computer.walk import Turn, Walk, WalkRules, shares
 Evaluate = Callable[[Any, str], float]
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
 CAP = 400  # moves from the position searched, before a playout is cut short and judged
+# Playouts' worth of the game's estimate one move on that each root move starts with (progressive
+# bias): a budget of a few dozen playouts spread over many moves leaves each a handful of random
+# games, too few to tell a sound bid from a ruinous one; the estimate decides until the playouts
+# say otherwise.
+PRIOR = 8
 
 
 @dataclass(frozen=True)
@@ -84,12 +89,14 @@ def choose(
     evaluate: Evaluate | None = None,
     cap: int = CAP,
     estimate: Estimate | None = None,
+    prior: int = PRIOR,
 ) -> Choice:
     """The move ``seat`` makes now, from what it knows: searched for ``playouts`` playouts or
     ``seconds`` seconds (whichever ends first; one of them is needed), from a generator seeded by
     ``seed`` (a budget in playouts makes the choice the same every time). ``evaluate``: the
     game's estimate of a playout cut short after ``cap`` moves; ``estimate``, a game's declared
-    one, gives both. A move the seat has no choice about is made without a search; its chance is
+    one, gives both. ``prior``: the playouts' worth of the estimate one move on each of the root's
+    moves starts with (0: none). A move the seat has no choice about is made without a search; its chance is
     then the estimate of the position as it stands."""
     if seat != knowledge.seat:
         raise ValueError(f"the knowledge is {knowledge.seat}'s, not {seat}'s")
@@ -97,7 +104,7 @@ def choose(
         raise ValueError("a budget is needed: playouts or seconds")
     if estimate is not None:
         evaluate, cap = estimate.chance, estimate.horizon
-    search = Search(rules, knowledge, random.Random(seed), evaluate, cap)
+    search = Search(rules, knowledge, random.Random(seed), evaluate, cap, prior=prior)
     first = search.walk()
     turn = first.turn(prefer=seat)
     if turn is None or turn.seat != seat:
@@ -105,7 +112,7 @@ def choose(
     search.accepted = first.accepted(turn)
     if len(search.accepted) == 1:
         return Choice(search.accepted[0], search.judge(first.state)[seat], 0)
-    if evaluate is not None and not turn.sealed:
+    if evaluate is not None:
         search.order(first, turn)
     deadline = None if seconds is None else time.perf_counter() + seconds
     made = 0
@@ -126,6 +133,8 @@ class Search:
         rng: random.Random,
         evaluate: Evaluate | None,
         cap: int,
+        *,
+        prior: int = 0,
     ) -> None:
         self.rules = rules
         self.knowledge = knowledge
@@ -133,6 +142,7 @@ class Search:
         self.rng = rng
         self.evaluate = evaluate
         self.cap = cap
+        self.prior = prior
         self.root = Node()
         # The seat's moves at the root that the rules accept: the same in every guess, since the
         # state is the seat's own and so are the cards its moves show.
@@ -141,21 +151,28 @@ class Search:
         # position just after each (where it has one); else at random. A budget smaller than the
         # moves offered (every city with every set of cards) then tries the likely ones.
         self.first: list[str] = []
+        # The game's estimate of the seat's chance one move on, by root move (where it has one).
+        self.worth: dict[str, float] = {}
 
     def order(self, walk: Walk[Any], turn: Turn) -> None:
         """The root's moves ordered by the game's estimate of the position one move on, in the
-        guess ``walk`` deals (each tried on a copy of its dealer)."""
+        guess ``walk`` deals (each tried on a copy of its dealer); the estimates kept as the
+        moves' priors."""
         assert self.evaluate is not None
         worth: dict[str, float] = {}
+        # A sealed choice is judged as if played at once, alone: from the state before any seat's
+        # choice, so it reads nothing another seat sealed.
+        alone = Turn(turn.seat, sealed=False)
         for text in self.accepted:
             after = Walk(self.rules, walk.dealer.copy(), walk.state, walk.rng)
             try:
-                after.play(turn, text)
+                after.play(alone, text)
             except IllegalMoveError:
                 continue
             worth[text] = self.evaluate(after.state, turn.seat)
         ties = {text: self.rng.random() for text in worth}
         self.first = sorted(worth, key=lambda text: (-worth[text], ties[text]))
+        self.worth = worth
 
     def walk(self) -> Walk[Any]:
         """The game from the seat's state on, in a new guess at what it cannot see."""
@@ -197,6 +214,8 @@ class Search:
             except IllegalMoveError:
                 continue
             child = node.children[turn.seat, text] = Node(turn.seat, text)
+            if node is self.root and text in self.worth:
+                child.visits, child.wins = self.prior, self.prior * self.worth[text]
             return child, True
         tried = [node.children[turn.seat, text] for text in options if (turn.seat, text) in node.children]
         for child in tried:
