@@ -4,7 +4,7 @@ Run from the repository root::
 
     python benchmarks/bench_computer.py [--games N] [--playouts N | --seconds T] [--game NAME]
                                         [--opponents tests|uniform|sensible] [--seed S] [--json]
-                                        [--quick]
+                                        [--horizon H] [--prior N] [--quick]
 
 For each game in the registry (or ``--game``), four-player games at the rules level (the tests'
 dealer standing in for the hidden decks, pbem/kit/dealer.py): one seat played by the computer,
@@ -16,7 +16,9 @@ the computer's own playouts play), or the "sensible" players of the example game
 (``--opponents sensible``: each ``examples/play-*.py``'s own chooser, given what ``pbem moves`` and
 ``pbem show --as`` would give it; benchmarks/sensible.py). The computer's seat goes round the
 table from game to game. Its playouts are cut short after the game's horizon and judged by the
-game's own estimate (``evaluate.py`` in its package) unless ``--to-the-end``.
+game's own estimate (``evaluate.py`` in its package) unless ``--to-the-end`` (``--horizon``: cut
+after so many moves instead of the game's own; ``--prior``: the playouts' worth of the estimate
+one move on each root move starts with, 0 for none).
 Per game: the games played, the computer's share of the wins (a k-way tie counts 1/k; three random
 players and a random fourth would get 0.25), its average rank (1 best; a tie on points goes as the
 rules' tie-breaks say, else to the better rank), the seconds per move it searched, and the moves it

@@ -22,6 +22,12 @@ own estimate of a seat's chance of winning at a state: the ``estimate`` its pack
 pbem.kit.computer.estimate, or one given) or else the standing on points says how it would
 likely end.
 
+Where there is an estimate, each of the root's moves starts with the estimate of the position one
+move on as ``prior`` playouts' worth (progressive bias), its sealed choices judged as if played
+alone. Random playouts judge a move by games in which every seat, the searcher too, squanders its
+money at random: a budget of a few dozen of them let the searcher outbid players who keep theirs
+and lose every game; with the prior they correct the estimate where they agree on it, and no more.
+
 Where the time goes: in the rules. A playout is the rules' ``legal_moves`` at every step (where a
 game lists every placement of a building, or every set of cards for every city, each checked),
 then the move checked and applied; the tree, the guesses and the judging cost a few percent
@@ -50,7 +56,7 @@ CAP = 400  # moves from the position searched, before a playout is cut short and
 # bias): a budget of a few dozen playouts spread over many moves leaves each a handful of random
 # games, too few to tell a sound bid from a ruinous one; the estimate decides until the playouts
 # say otherwise.
-PRIOR = 8
+PRIOR = 30
 
 
 @dataclass(frozen=True)
