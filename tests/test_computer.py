@@ -310,3 +310,28 @@ def test_the_estimate_one_move_on_is_each_root_moves_prior(sealed: bool) -> None
     )
     assert choice.move == favoured, (accepted, choice)
     assert choice.chance > 0.5
+
+
+@pytest.mark.parametrize("name", ["il-principe", "princes-of-the-renaissance"])
+def test_a_games_estimate_judges_a_bid_by_its_price_when_it_is_made(name: str) -> None:
+    """The estimate counts a bid not yet paid as paid: the higher of two bids the seat to move
+    may make is worth less to it one move on, though nothing is paid until the bidding ends (a
+    search that judges the first move by the estimate must not take a ruinous bid for free)."""
+    info = game(name)
+    assert info.estimate is not None
+    chance = info.estimate().chance
+    at = table(info, seed=7)
+    while (turn := at.walk.turn()) is not None:
+        bids = sorted(
+            (text for text in at.walk.accepted(turn) if text.startswith("bid ")),
+            key=lambda text: int(text.split()[1]),
+        )
+        if not turn.sealed and len(bids) > 2:
+            break
+        at.walk.play_any(turn)
+    assert turn is not None, f"{name} ended with no choice of bids"
+    worth = {}
+    for text in (bids[0], bids[-1]):
+        after = at.dealer.copy().play(at.walk.state, turn.seat, text)
+        worth[text] = chance(after, turn.seat)
+    assert worth[bids[0]] > worth[bids[-1]], worth
