@@ -54,7 +54,6 @@ from pbem.errors import IllegalMoveError
 from pbem.games import GAMES
 from pbem.kit.computer import Turn, Walk, choose, knowledge_of
 from pbem.kit.computer.estimate import Estimate
-from pbem.kit.computer.search import PRIOR
 from pbem.kit.computer.walk import WalkRules, shares
 from pbem.kit.dealer import Dealer, Hands
 from tests.games.setups import new_game
@@ -226,7 +225,7 @@ def main() -> int:
     )
     parser.add_argument("--horizon", type=int, help="moves before a playout is judged (default: the game's)")
     parser.add_argument(
-        "--prior", type=int, default=PRIOR, help=f"playouts' worth of the estimate one move on ({PRIOR})"
+        "--prior", type=int, help="playouts' worth of the estimate one move on (default: the game's)"
     )
     parser.add_argument("--baseline", type=int, default=5, help="random games for the baseline (default 5)")
     parser.add_argument("--seed", type=int, default=2026)

@@ -23,10 +23,11 @@ pbem.kit.computer.estimate, or one given) or else the standing on points says ho
 likely end.
 
 Where there is an estimate, each of the root's moves starts with the estimate of the position one
-move on as ``prior`` playouts' worth (progressive bias), its sealed choices judged as if played
-alone. Random playouts judge a move by games in which every seat, the searcher too, squanders its
-money at random: a budget of a few dozen of them let the searcher outbid players who keep theirs
-and lose every game; with the prior they correct the estimate where they agree on it, and no more.
+move on as ``prior`` playouts' worth (progressive bias; the estimate declares how many), its
+sealed choices judged as if played alone. Random playouts judge a move by games in which every
+seat, the searcher too, squanders its money at random: a budget of a few dozen of them let the
+searcher outbid players who keep theirs and lose every game; with the prior they correct the
+estimate where they agree on it, and no more.
 
 Where the time goes: in the rules. A playout is the rules' ``legal_moves`` at every step (where a
 game lists every placement of a building, or every set of cards for every city, each checked),
@@ -44,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import IllegalMoveError
-from pbem.kit.computer.estimate import Estimate
+from pbem.kit.computer.estimate import PRIOR, Estimate
 from pbem.kit.computer.knowledge import Knowledge, determinize
 from pbem.kit.computer.walk import Turn, Walk, WalkRules, shares
 
@@ -52,11 +53,6 @@ from pbem.kit.computer.walk import Turn, Walk, WalkRules, shares
 Evaluate = Callable[[Any, str], float]
 EXPLORATION = 0.7  # UCB's constant for rewards in [0, 1]
 CAP = 400  # moves from the position searched, before a playout is cut short and judged
-# Playouts' worth of the game's estimate one move on that each root move starts with (progressive
-# bias): a budget of a few dozen playouts spread over many moves leaves each a handful of random
-# games, too few to tell a sound bid from a ruinous one; the estimate decides until the playouts
-# say otherwise.
-PRIOR = 30
 
 
 @dataclass(frozen=True)
@@ -95,22 +91,25 @@ def choose(
     evaluate: Evaluate | None = None,
     cap: int = CAP,
     estimate: Estimate | None = None,
-    prior: int = PRIOR,
+    prior: int | None = None,
 ) -> Choice:
     """The move ``seat`` makes now, from what it knows: searched for ``playouts`` playouts or
     ``seconds`` seconds (whichever ends first; one of them is needed), from a generator seeded by
     ``seed`` (a budget in playouts makes the choice the same every time). ``evaluate``: the
     game's estimate of a playout cut short after ``cap`` moves; ``estimate``, a game's declared
     one, gives both. ``prior``: the playouts' worth of the estimate one move on each of the root's
-    moves starts with (0: none). A move the seat has no choice about is made without a search; its chance is
-    then the estimate of the position as it stands."""
+    moves starts with (0: none; by default the declared estimate's, else PRIOR). A move the seat
+    has no choice about is made without a search; its chance is then the estimate of the
+    position as it stands."""
     if seat != knowledge.seat:
         raise ValueError(f"the knowledge is {knowledge.seat}'s, not {seat}'s")
     if playouts is None and seconds is None:
         raise ValueError("a budget is needed: playouts or seconds")
     if estimate is not None:
         evaluate, cap = estimate.chance, estimate.horizon
-    search = Search(rules, knowledge, random.Random(seed), evaluate, cap, prior=prior)
+        prior = estimate.prior if prior is None else prior
+    weight = PRIOR if prior is None else prior
+    search = Search(rules, knowledge, random.Random(seed), evaluate, cap, prior=weight)
     first = search.walk()
     turn = first.turn(prefer=seat)
     if turn is None or turn.seat != seat:
