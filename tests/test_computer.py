@@ -28,7 +28,7 @@ from pbem.errors import IllegalMoveError
 from pbem.games import GAMES
 from pbem.kit.cards import deck_of
 from pbem.kit.computer import Knowledge, Turn, Walk, choose, determinize, knowledge_of
-from pbem.kit.computer.estimate import lead_chance
+from pbem.kit.computer.estimate import Estimate, lead_chance
 from pbem.kit.computer.walk import WalkRules, shares
 from pbem.kit.dealer import Dealer, Hands
 from tests.games.setups import new_game
@@ -310,6 +310,12 @@ def test_the_estimate_one_move_on_is_each_root_moves_prior(sealed: bool) -> None
     )
     assert choice.move == favoured, (accepted, choice)
     assert choice.chance > 0.5
+    # An estimate that declares no prior is only the playouts' judge, which here says even.
+    unweighted = Estimate(estimate_favouring(at, turn, favoured, len(accepted)), horizon=0, prior=0)
+    choice = choose(
+        at.rules, at.knowledge(turn.seat), turn.seat, playouts=2 * len(accepted), seed=1, estimate=unweighted
+    )
+    assert choice.chance == 0.5, choice
 
 
 @pytest.mark.parametrize("name", ["il-principe", "princes-of-the-renaissance"])
