@@ -4,7 +4,7 @@ Run from the repository root::
 
     python benchmarks/bench_computer.py [--games N] [--playouts N | --seconds T] [--game NAME]
                                         [--opponents tests|uniform|sensible] [--seed S] [--json]
-                                        [--quick]
+                                        [--horizon H] [--prior N] [--quick]
 
 For each game in the registry (or ``--game``), four-player games at the rules level (the tests'
 dealer standing in for the hidden decks, pbem/kit/dealer.py): one seat played by the computer,
@@ -16,7 +16,9 @@ the computer's own playouts play), or the "sensible" players of the example game
 (``--opponents sensible``: each ``examples/play-*.py``'s own chooser, given what ``pbem moves`` and
 ``pbem show --as`` would give it; benchmarks/sensible.py). The computer's seat goes round the
 table from game to game. Its playouts are cut short after the game's horizon and judged by the
-game's own estimate (``evaluate.py`` in its package) unless ``--to-the-end``.
+game's own estimate (``evaluate.py`` in its package) unless ``--to-the-end`` (``--horizon``: cut
+after so many moves instead of the game's own; ``--prior``: the playouts' worth of the estimate
+one move on each root move starts with, 0 for none).
 Per game: the games played, the computer's share of the wins (a k-way tie counts 1/k; three random
 players and a random fourth would get 0.25), its average rank (1 best; a tie on points goes as the
 rules' tie-breaks say, else to the better rank), the seconds per move it searched, and the moves it
@@ -51,6 +53,7 @@ from pbem.engine.ruleset import require_ruleset
 from pbem.errors import IllegalMoveError
 from pbem.games import GAMES
 from pbem.kit.computer import Turn, Walk, choose, knowledge_of
+from pbem.kit.computer.estimate import Estimate
 from pbem.kit.computer.walk import WalkRules, shares
 from pbem.kit.dealer import Dealer, Hands
 from tests.games.setups import new_game
@@ -184,7 +187,8 @@ def play_game(
             playouts=args.playouts,
             seconds=args.seconds,
             seed=f"{args.seed}:{index}:{walk.moves}",
-            estimate=None if args.to_the_end or info.estimate is None else info.estimate(),
+            estimate=estimate_for(info, args),
+            prior=args.prior,
         )
         if choice.playouts:
             results.searched.append(time.perf_counter() - began)
@@ -195,6 +199,15 @@ def play_game(
     results.shares.append(shares(rules, walk.state)[computer])
     results.ranks.append(rank(rules, walk.state, computer))
     results.moves += walk.moves
+
+
+def estimate_for(info: GameInfo, args: argparse.Namespace) -> Estimate | None:
+    """The game's declared estimate, cut after ``--horizon`` moves where given; none with
+    ``--to-the-end``."""
+    if args.to_the_end or info.estimate is None:
+        return None
+    declared: Estimate = info.estimate()
+    return declared if args.horizon is None else Estimate(declared.chance, args.horizon)
 
 
 def main() -> int:
@@ -209,6 +222,10 @@ def main() -> int:
         "--to-the-end",
         action="store_true",
         help="every playout to the end, not cut short and judged by the game's estimate",
+    )
+    parser.add_argument("--horizon", type=int, help="moves before a playout is judged (default: the game's)")
+    parser.add_argument(
+        "--prior", type=int, help="playouts' worth of the estimate one move on (default: the game's)"
     )
     parser.add_argument("--baseline", type=int, default=5, help="random games for the baseline (default 5)")
     parser.add_argument("--seed", type=int, default=2026)

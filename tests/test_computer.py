@@ -28,7 +28,7 @@ from pbem.errors import IllegalMoveError
 from pbem.games import GAMES
 from pbem.kit.cards import deck_of
 from pbem.kit.computer import Knowledge, Turn, Walk, choose, determinize, knowledge_of
-from pbem.kit.computer.estimate import lead_chance
+from pbem.kit.computer.estimate import Estimate, lead_chance
 from pbem.kit.computer.walk import WalkRules, shares
 from pbem.kit.dealer import Dealer, Hands
 from tests.games.setups import new_game
@@ -262,3 +262,82 @@ def test_a_games_estimate_favours_the_seat_ahead_on_points(name: str) -> None:
     assert sorted(totals.values())[-2] < totals[leader], "the seeded game ends with one leader"
     assert max(chances, key=lambda seat: chances[seat]) == leader, (totals, chances)
     assert chances[leader] > 0.5 > min(chances.values())
+
+
+def estimate_favouring(at: Table, turn: Turn, favoured: str, moves: int) -> Any:
+    """An estimate that, for its first ``moves`` calls (the root's moves judged one move on), is
+    sure of the position ``favoured`` leads to and of nothing else, and afterwards (the
+    playouts) says even for every seat: only a prior taken from those first calls tells the
+    moves apart."""
+    after = at.dealer.copy().play(at.walk.state, turn.seat, favoured)
+    calls = 0
+
+    def evaluate(state: Any, seat: str) -> float:
+        nonlocal calls
+        calls += 1
+        if calls > moves:
+            return 0.5
+        return 1.0 if state == after else 0.0
+
+    return evaluate
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["open", "sealed"])
+def test_the_estimate_one_move_on_is_each_root_moves_prior(sealed: bool) -> None:
+    """The root's moves start with the estimate one move on as so many playouts' worth: where
+    the playouts cannot tell them apart, the move the estimate favours is chosen; a sealed
+    choice is judged so too, played alone from the state before any choice."""
+    info = game("il-principe")
+    if sealed:
+        at = table(info, seed=5)
+        while (turn := at.walk.turn()) is not None and not turn.sealed:
+            at.walk.play_any(turn)
+        assert turn is not None
+    else:
+        at, turn = played(info, seed=3, moves=40)
+    accepted = at.walk.accepted(turn)
+    assert len(accepted) > 2, accepted
+    favoured = accepted[len(accepted) // 2]
+    evaluate = estimate_favouring(at, turn, favoured, len(accepted))
+    choice = choose(
+        at.rules,
+        at.knowledge(turn.seat),
+        turn.seat,
+        playouts=2 * len(accepted),
+        seed=1,
+        evaluate=evaluate,
+        cap=0,
+    )
+    assert choice.move == favoured, (accepted, choice)
+    assert choice.chance > 0.5
+    # An estimate that declares no prior is only the playouts' judge, which here says even.
+    unweighted = Estimate(estimate_favouring(at, turn, favoured, len(accepted)), horizon=0, prior=0)
+    choice = choose(
+        at.rules, at.knowledge(turn.seat), turn.seat, playouts=2 * len(accepted), seed=1, estimate=unweighted
+    )
+    assert choice.chance == 0.5, choice
+
+
+@pytest.mark.parametrize("name", ["il-principe", "princes-of-the-renaissance"])
+def test_a_games_estimate_judges_a_bid_by_its_price_when_it_is_made(name: str) -> None:
+    """The estimate counts a bid not yet paid as paid: the higher of two bids the seat to move
+    may make is worth less to it one move on, though nothing is paid until the bidding ends (a
+    search that judges the first move by the estimate must not take a ruinous bid for free)."""
+    info = game(name)
+    assert info.estimate is not None
+    chance = info.estimate().chance
+    at = table(info, seed=7)
+    while (turn := at.walk.turn()) is not None:
+        bids = sorted(
+            (text for text in at.walk.accepted(turn) if text.startswith("bid ")),
+            key=lambda text: int(text.split()[1]),
+        )
+        if not turn.sealed and len(bids) > 2:
+            break
+        at.walk.play_any(turn)
+    assert turn is not None, f"{name} ended with no choice of bids"
+    worth = {}
+    for text in (bids[0], bids[-1]):
+        after = at.dealer.copy().play(at.walk.state, turn.seat, text)
+        worth[text] = chance(after, turn.seat)
+    assert worth[bids[0]] > worth[bids[-1]], worth

@@ -20,4 +20,7 @@ def chance(state: Any, seat: str) -> float:
     return lead_chance(worth, seat, SCALE)
 
 
-ESTIMATE = Estimate(chance, horizon=40)
+# No prior: a building, a landscape or a work costs florins now and brings its prestige only
+# later, so the position one move on would call every purchase a loss (with the prior the
+# computer won 0.67 of its games against uniform random players, against 1.0 without).
+ESTIMATE = Estimate(chance, horizon=40, prior=0)

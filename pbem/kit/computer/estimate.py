@@ -13,14 +13,23 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+# Playouts' worth of the estimate one move on that each of the search's root moves starts with
+# (progressive bias): a budget of a few dozen random playouts spread over a dozen moves leaves each
+# a handful of games in which every seat squanders its money at random, too few to tell a sound
+# bid from a ruinous one; the estimate decides until the playouts say otherwise.
+PRIOR = 30
+
 
 @dataclass(frozen=True)
 class Estimate:
     """``chance(state, seat)``: the seat's chance of winning from ``state``, in [0, 1];
-    ``horizon``: the moves a playout makes before it is judged so."""
+    ``horizon``: the moves a playout makes before it is judged so; ``prior``: the playouts'
+    worth of the estimate one move on each of the root's moves starts with (0 where a move's
+    worth shows only later: a purchase whose points come rounds on)."""
 
     chance: Callable[[Any, str], float]
     horizon: int
+    prior: int = PRIOR
 
 
 def lead_chance(worth: Mapping[str, float], seat: str, scale: float) -> float:

@@ -22,6 +22,13 @@ own estimate of a seat's chance of winning at a state: the ``estimate`` its pack
 pbem.kit.computer.estimate, or one given) or else the standing on points says how it would
 likely end.
 
+Where there is an estimate, each of the root's moves starts with the estimate of the position one
+move on as ``prior`` playouts' worth (progressive bias; the estimate declares how many), its
+sealed choices judged as if played alone. Random playouts judge a move by games in which every
+seat, the searcher too, squanders its money at random: a budget of a few dozen of them let the
+searcher outbid players who keep theirs and lose every game; with the prior they correct the
+estimate where they agree on it, and no more.
+
 Where the time goes: in the rules. A playout is the rules' ``legal_moves`` at every step (where a
 game lists every placement of a building, or every set of cards for every city, each checked),
 then the move checked and applied; the tree, the guesses and the judging cost a few percent
@@ -38,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import IllegalMoveError
-from pbem.kit.computer.estimate import Estimate
+from pbem.kit.computer.estimate import PRIOR, Estimate
 from pbem.kit.computer.knowledge import Knowledge, determinize
 from pbem.kit.computer.walk import Turn, Walk, WalkRules, shares
 
@@ -84,20 +91,25 @@ def choose(
     evaluate: Evaluate | None = None,
     cap: int = CAP,
     estimate: Estimate | None = None,
+    prior: int | None = None,
 ) -> Choice:
     """The move ``seat`` makes now, from what it knows: searched for ``playouts`` playouts or
     ``seconds`` seconds (whichever ends first; one of them is needed), from a generator seeded by
     ``seed`` (a budget in playouts makes the choice the same every time). ``evaluate``: the
     game's estimate of a playout cut short after ``cap`` moves; ``estimate``, a game's declared
-    one, gives both. A move the seat has no choice about is made without a search; its chance is
-    then the estimate of the position as it stands."""
+    one, gives both. ``prior``: the playouts' worth of the estimate one move on each of the root's
+    moves starts with (0: none; by default the declared estimate's, else PRIOR). A move the seat
+    has no choice about is made without a search; its chance is then the estimate of the
+    position as it stands."""
     if seat != knowledge.seat:
         raise ValueError(f"the knowledge is {knowledge.seat}'s, not {seat}'s")
     if playouts is None and seconds is None:
         raise ValueError("a budget is needed: playouts or seconds")
     if estimate is not None:
         evaluate, cap = estimate.chance, estimate.horizon
-    search = Search(rules, knowledge, random.Random(seed), evaluate, cap)
+        prior = estimate.prior if prior is None else prior
+    weight = PRIOR if prior is None else prior
+    search = Search(rules, knowledge, random.Random(seed), evaluate, cap, prior=weight)
     first = search.walk()
     turn = first.turn(prefer=seat)
     if turn is None or turn.seat != seat:
@@ -105,7 +117,7 @@ def choose(
     search.accepted = first.accepted(turn)
     if len(search.accepted) == 1:
         return Choice(search.accepted[0], search.judge(first.state)[seat], 0)
-    if evaluate is not None and not turn.sealed:
+    if evaluate is not None:
         search.order(first, turn)
     deadline = None if seconds is None else time.perf_counter() + seconds
     made = 0
@@ -126,6 +138,8 @@ class Search:
         rng: random.Random,
         evaluate: Evaluate | None,
         cap: int,
+        *,
+        prior: int = 0,
     ) -> None:
         self.rules = rules
         self.knowledge = knowledge
@@ -133,6 +147,7 @@ class Search:
         self.rng = rng
         self.evaluate = evaluate
         self.cap = cap
+        self.prior = prior
         self.root = Node()
         # The seat's moves at the root that the rules accept: the same in every guess, since the
         # state is the seat's own and so are the cards its moves show.
@@ -141,21 +156,28 @@ class Search:
         # position just after each (where it has one); else at random. A budget smaller than the
         # moves offered (every city with every set of cards) then tries the likely ones.
         self.first: list[str] = []
+        # The game's estimate of the seat's chance one move on, by root move (where it has one).
+        self.worth: dict[str, float] = {}
 
     def order(self, walk: Walk[Any], turn: Turn) -> None:
         """The root's moves ordered by the game's estimate of the position one move on, in the
-        guess ``walk`` deals (each tried on a copy of its dealer)."""
+        guess ``walk`` deals (each tried on a copy of its dealer); the estimates kept as the
+        moves' priors."""
         assert self.evaluate is not None
         worth: dict[str, float] = {}
+        # A sealed choice is judged as if played at once, alone: from the state before any seat's
+        # choice, so it reads nothing another seat sealed.
+        alone = Turn(turn.seat, sealed=False)
         for text in self.accepted:
             after = Walk(self.rules, walk.dealer.copy(), walk.state, walk.rng)
             try:
-                after.play(turn, text)
+                after.play(alone, text)
             except IllegalMoveError:
                 continue
             worth[text] = self.evaluate(after.state, turn.seat)
         ties = {text: self.rng.random() for text in worth}
         self.first = sorted(worth, key=lambda text: (-worth[text], ties[text]))
+        self.worth = worth
 
     def walk(self) -> Walk[Any]:
         """The game from the seat's state on, in a new guess at what it cannot see."""
@@ -197,6 +219,8 @@ class Search:
             except IllegalMoveError:
                 continue
             child = node.children[turn.seat, text] = Node(turn.seat, text)
+            if node is self.root and text in self.worth:
+                child.visits, child.wins = self.prior, self.prior * self.worth[text]
             return child, True
         tried = [node.children[turn.seat, text] for text in options if (turn.seat, text) in node.children]
         for child in tried:
