@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 RUNS, QUICK_RUNS = 15, 3
@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             home = directory / f"cold-home-{cold_count}"
             return run(status, dict(env, PBEM_HOME=str(home)))
 
-        cases = {
+        cases: dict[str, Callable[[], Sample]] = {
             "bare Typer app --help": lambda: run([python, str(bare), "--help"], env),
             "pbem --help": lambda: run([python, "-m", "pbem", "--help"], warm_env),
             "pbem status (cold)": cold,
