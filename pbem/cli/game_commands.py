@@ -40,6 +40,8 @@ from pbem.cli.reading import (
 from pbem.cli.reports import carried_text, overtaken_lines, print_evidence
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pbem.engine.ledger import Newcomer
 
 EMAIL = typer.Option(
@@ -440,15 +442,7 @@ def handover(
                 f"(pbem show {file} --as {seat} shows them {seat}'s hand)"
             )
 
-    append_command(
-        file,
-        seat,
-        key,
-        lambda current: ledger_mod.check_can_handover(current, seat, identity),
-        lambda current, secret, at: ledger_mod.handover(current, seat, newcomer, secret, at=at),
-        handed,
-        send=send,
-    )
+    _append_handover(file, seat, key, newcomer, handed, send=send)
 
 
 def _usage(message: str) -> Exception:
@@ -510,19 +504,34 @@ def _handover_to_computer(
     written = False
     try:
         with given_passphrase(passphrase):
-            append_command(
-                file,
-                seat,
-                key,
-                lambda current: ledger_mod.check_can_handover(current, seat, identity),
-                lambda current, secret, at: ledger_mod.handover(current, seat, newcomer, secret, at=at),
-                handed,
-                send=send,
-            )
+            _append_handover(file, seat, key, newcomer, handed, send=send)
         written = True
     finally:
         if not written and not _signs_in(file, identity):
             store.key_path(name).unlink(missing_ok=True)  # refused: no key for a seat it never took
+
+
+def _append_handover(
+    file: Path,
+    seat: str,
+    key: str | None,
+    newcomer: Newcomer,
+    handed: Callable[[Any, dict[str, Any]], None],
+    *,
+    send: bool,
+) -> None:
+    """The handover entry of ``seat`` to ``newcomer``, signed and appended (``append_command``)."""
+    from pbem.engine import ledger as ledger_mod
+
+    append_command(
+        file,
+        seat,
+        key,
+        lambda current: ledger_mod.check_can_handover(current, seat, newcomer.identity),
+        lambda current, secret, at: ledger_mod.handover(current, seat, newcomer, secret, at=at),
+        handed,
+        send=send,
+    )
 
 
 def _signs_in(file: Path, identity: Any) -> bool:
