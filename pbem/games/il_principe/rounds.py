@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
 from pbem.engine.ruleset import DrawRequest
 from pbem.errors import IllegalMoveError
@@ -163,18 +164,7 @@ def begin_round(game: Game, round_: int) -> Game:
     ... Pioche 4 cartes » (6 ducats with the « Variante » or 2 players; 5 cards with 2 players)."""
     rules = game.settings.rules
     if len(game.face_up) + game.city_draws < game.rule("face_up_cities") or game.deck < rules.threshold:
-        game = evolve(
-            game,
-            round=round_,
-            players=tuple(evolve(p, reserved=None, wins=0) for p in game.players),
-            reserve=counts(),
-            auction=None,
-            follow_ups=(),
-            turn="",
-            acted=(),
-            role_steps=(),
-            colours_left=(),
-        )
+        game = _new_round(game, round_, tuple(evolve(p, reserved=None, wins=0) for p in game.players))
         if len(game.face_up) + game.city_draws < game.rule("face_up_cities"):
             return evolve(game, phase=OVER)
         return _last_round(game)
@@ -182,6 +172,19 @@ def begin_round(game: Game, round_: int) -> Game:
     order = clockwise(game.seats, game.principe)
     players = tuple(evolve(p, reserved=None, wins=0, ducats=p.ducats + rules.income) for p in game.players)
     drawing = tuple(request for seat in order for request in draws(DECK, seat, rules.draw))
+    return _new_round(
+        game,
+        round_,
+        players,
+        deck=game.deck - len(drawing),
+        drawing=(*game.drawing, *drawing),
+        phase=RESERVE,
+    )
+
+
+def _new_round(game: Game, round_: int, players: tuple[Player, ...], **more: Any) -> Game:
+    """``game`` at the start of round ``round_``: the last round's reserve, auction, turns and
+    role steps cleared, ``players`` seated, and ``more`` set, in one copy."""
     return evolve(
         game,
         round=round_,
@@ -193,9 +196,7 @@ def begin_round(game: Game, round_: int) -> Game:
         acted=(),
         role_steps=(),
         colours_left=(),
-        deck=game.deck - len(drawing),
-        drawing=(*game.drawing, *drawing),
-        phase=RESERVE,
+        **more,
     )
 
 
